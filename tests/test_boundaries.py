@@ -1,0 +1,71 @@
+"""The engine stays pure: it imports only the standard library's pure parts, numpy and lark."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ALLOWED_ROOTS = {
+    "__future__",
+    "abc",
+    "base64",
+    "bisect",
+    "collections",
+    "dataclasses",
+    "decimal",
+    "difflib",
+    "enum",
+    "fractions",
+    "functools",
+    "hashlib",
+    "heapq",
+    "importlib",
+    "itertools",
+    "json",
+    "math",
+    "numbers",
+    "operator",
+    "re",
+    "statistics",
+    "string",
+    "struct",
+    "textwrap",
+    "typing",
+    "unicodedata",
+    "zlib",
+    "numpy",
+    "lark",
+    "engine",
+    "html",
+    "colorsys",
+}
+
+
+def test_engine_imports_only_pure_modules() -> None:
+    """No module under engine/ imports pbm, I/O, clocks or anything outside the allowed list."""
+    bad = []
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                if name.split(".")[0] not in ALLOWED_ROOTS:
+                    bad.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {name}")
+    assert bad == []
+
+
+def test_engine_never_uses_global_random_or_clock() -> None:
+    """The engine never touches random, time or datetime.now (randomness is passed in)."""
+    offenders = []
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        text = path.read_text()
+        for needle in ("import random", "from random", "datetime.now(", "time.time("):
+            if needle in text:
+                offenders.append(f"{path.relative_to(ROOT)}: {needle}")
+    assert offenders == []
