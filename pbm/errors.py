@@ -1,0 +1,80 @@
+"""pbm's errors. Foreign errors (imaplib, smtplib, socket, OSError, SQLAlchemy) are translated
+into these at the edge, so the daemon reasons about one tree.
+
+Exception tree::
+
+    PbmError
+     ├── ConfigError            a config key is missing or wrong (names the key path)
+     ├── MailError              a mail door or the sender failed
+     │    ├── ImapError
+     │    ├── SmtpError
+     │    └── MessageParseError a message's bytes could not be understood at all
+     ├── AuthError              a command lacked the right secret
+     ├── RateLimited            a sender exceeded its allowance
+     └── NotFound               no such game, player, mail or dead letter
+
+Every ``PbmError`` says whether it is ``transient`` (retry on the next pass) or permanent
+(answer, shunt or record it; never retry blindly).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AuthError",
+    "ConfigError",
+    "ImapError",
+    "MailError",
+    "MessageParseError",
+    "NotFound",
+    "PbmError",
+    "RateLimited",
+    "SmtpError",
+]
+
+
+class PbmError(Exception):
+    """Base of every error pbm raises on purpose."""
+
+    transient: bool = False
+
+    def __init__(self, message: str, *, transient: bool | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if transient is not None:
+            self.transient = transient
+
+
+class ConfigError(PbmError):
+    """A configuration problem; ``key`` is the dotted key path, e.g. ``smtp.port``."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}" if key else message)
+        self.key = key
+
+
+class MailError(PbmError):
+    """A mail door or the outbound sender failed."""
+
+
+class ImapError(MailError):
+    """The IMAP server refused or the connection failed."""
+
+
+class SmtpError(MailError):
+    """Sending failed; ``transient`` tells a 4xx/network failure from a 5xx refusal."""
+
+
+class MessageParseError(MailError):
+    """The message's bytes could not be understood at all."""
+
+
+class AuthError(PbmError):
+    """A command lacked the right secret."""
+
+
+class RateLimited(PbmError):
+    """A sender exceeded its allowance."""
+
+
+class NotFound(PbmError):
+    """No such game, player, message or dead letter."""

@@ -1,0 +1,1 @@
+"""Mail in and out: parsing, composing, and the IMAP, SMTP and pipe doors."""

@@ -1,0 +1,50 @@
+"""The ports between the daemon and the mail world. Adapters implement them; fakes in
+``pbm.testing`` implement them for unit tests. The core never knows which door a mail used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from email.message import EmailMessage
+from typing import Protocol
+
+__all__ = ["FetchedMessage", "Mailbox", "Sender"]
+
+
+@dataclass(frozen=True, slots=True)
+class FetchedMessage:
+    """A raw message and the mailbox's id for it (IMAP: ``"<uidvalidity>:<uid>"``)."""
+
+    uid: str
+    raw: bytes
+
+
+class Mailbox(Protocol):
+    """Somewhere messages arrive (IMAP). Messages are marked processed only after commit."""
+
+    def fetch_new(self) -> list[FetchedMessage]:
+        """Messages not yet marked processed, oldest first."""
+        ...
+
+    def mark_processed(self, uid: str) -> None:
+        """Move or flag the message so it is not fetched again (after its effects commit)."""
+        ...
+
+    def wait(self, timeout: float) -> bool:
+        """Block up to ``timeout`` seconds for news (IMAP IDLE, or a sleep when polling).
+
+        Returns True if new mail may have arrived.
+        """
+        ...
+
+    def close(self) -> None:
+        """Log out and release the connection."""
+        ...
+
+
+class Sender(Protocol):
+    """Somewhere outbound mail goes (SMTP, or a local Maildir). Raises ``SmtpError``."""
+
+    def send(self, message: EmailMessage) -> None:
+        """Deliver one message to the recipients in its headers."""
+        ...

@@ -1,0 +1,286 @@
+"""Throwaway real services for tests: Dovecot (IMAP/LMTP), an aiosmtpd sink, PostgreSQL.
+
+Each starts on free loopback ports under pytest's tmp dir and touches nothing in /etc. When a
+binary is missing, tests fail loudly in CI (``CI`` set) and skip with the install hint elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+__all__ = [
+    "DovecotInstance",
+    "SmtpSink",
+    "free_port",
+    "start_dovecot",
+    "start_postgres",
+    "wait_port",
+]
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def wait_port(port: int, timeout: float = 10.0) -> None:
+    """Wait until something listens on 127.0.0.1:port."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"port {port} not listening")
+
+
+def missing(what: str, hint: str) -> None:
+    """Fail in CI, skip elsewhere, when a real service's binary is not installed."""
+    msg = f"{what} not installed ({hint}); scripts/test installs it"
+    if os.environ.get("CI"):
+        pytest.fail(msg)
+    pytest.skip(msg)
+
+
+def _open_path(root: Path, base: Path) -> None:
+    # pytest's tmp dirs are 0700; the mail/postgres uids must traverse them when we are root.
+    root.chmod(0o755)
+    for p in root.parents:
+        if str(p).startswith(str(base)):
+            p.chmod(0o755)
+
+
+DOVECOT_CONF = """\
+protocols = imap lmtp
+listen = 127.0.0.1
+base_dir = {root}/run
+state_dir = {root}/state
+instance_name = pbm-test-{imap}
+log_path = {root}/dovecot.log
+default_internal_user = {iuser}
+default_internal_group = {igroup}
+default_login_user = {luser}
+first_valid_uid = 1
+first_valid_gid = 1
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+auth_failure_delay = 0
+ssl = yes
+ssl_cert = <{root}/cert.pem
+ssl_key = <{root}/key.pem
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u {root}/users
+}}
+userdb {{
+  driver = static
+  args = uid={muser} gid={mgroup} home={root}/mail/%u
+}}
+mail_location = maildir:~/Maildir
+mail_fsync = never
+namespace inbox {{
+  inbox = yes
+  separator = /
+  mailbox Processed {{
+    auto = create
+  }}
+}}
+service imap-login {{
+  chroot =
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {imap}
+  }}
+  inet_listener imaps {{
+    address = 127.0.0.1
+    port = {imaps}
+    ssl = yes
+  }}
+}}
+service lmtp {{
+  inet_listener lmtp {{
+    address = 127.0.0.1
+    port = {lmtp}
+  }}
+}}
+service anvil {{
+  chroot =
+}}
+protocol lmtp {{
+  postmaster_address = postmaster@example.test
+  auth_username_format = %Ln
+}}
+imap_idle_notify_interval = 2 mins
+"""
+
+
+@dataclass
+class DovecotInstance:
+    """A running throwaway Dovecot: ports, users (name -> password) and its root dir."""
+
+    root: Path
+    imap: int
+    imaps: int
+    lmtp: int
+    users: dict[str, str]
+    host: str = "127.0.0.1"
+
+    def stop(self) -> None:
+        """SIGTERM the master's process group and wait for the port (not the pid) to close."""
+        try:
+            pid = int((self.root / "run" / "master.pid").read_text())
+            os.killpg(pid, 15)
+        except (OSError, ValueError):
+            return
+        end = time.monotonic() + 5
+        while time.monotonic() < end:
+            try:
+                socket.create_connection((self.host, self.imap), 0.2).close()
+                time.sleep(0.02)
+            except OSError:
+                break
+
+
+def start_dovecot(root: Path, base: Path, users: dict[str, str] | None = None) -> DovecotInstance:
+    """Start Dovecot under ``root`` (``base`` is pytest's basetemp, for permissions)."""
+    if not shutil.which("dovecot"):
+        missing("dovecot", "apt-get install dovecot-imapd dovecot-lmtpd")
+    users = users or {"pbm": "secret", "gm": "secret", "player1": "secret"}
+    (root / "mail").mkdir(parents=True, exist_ok=True)
+    me = pwd.getpwuid(os.getuid()).pw_name
+    if os.getuid() == 0:
+        ids = {
+            "iuser": "dovecot",
+            "igroup": "dovecot",
+            "luser": "dovenull",
+            "muser": "mail",
+            "mgroup": "mail",
+        }
+        shutil.chown(root / "mail", "mail", "mail")
+        _open_path(root, base)
+    else:
+        ids = {"iuser": me, "igroup": me, "luser": me, "muser": me, "mgroup": me}
+    ports = {"imap": free_port(), "imaps": free_port(), "lmtp": free_port()}
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=localhost",
+            "-keyout",
+            str(root / "key.pem"),
+            "-out",
+            str(root / "cert.pem"),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (root / "users").write_text("".join(f"{u}:{{PLAIN}}{p}::::\n" for u, p in users.items()))
+    conf = root / "dovecot.conf"
+    conf.write_text(DOVECOT_CONF.format(root=root, **ids, **ports))
+    subprocess.run(["dovecot", "-c", str(conf)], check=True)
+    wait_port(ports["imap"])
+    return DovecotInstance(root=root, users=users, **ports)
+
+
+@dataclass
+class SmtpSink:
+    """An in-process aiosmtpd server that keeps every envelope it receives."""
+
+    port: int
+    messages: list[Any] = field(default_factory=list)
+    controller: Any = None
+
+    def wait_for(self, n: int, timeout: float = 10.0) -> list[Any]:
+        """Wait until at least ``n`` messages have arrived; return them."""
+        end = time.monotonic() + timeout
+        while len(self.messages) < n and time.monotonic() < end:
+            time.sleep(0.02)
+        return list(self.messages)
+
+
+class _SinkHandler:
+    def __init__(self, sink: SmtpSink) -> None:
+        self.sink = sink
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.sink.messages.append(envelope)
+        return "250 OK"
+
+
+def start_smtp_sink() -> SmtpSink:
+    """Start an aiosmtpd sink on a free port."""
+    from aiosmtpd.controller import Controller
+
+    sink = SmtpSink(port=free_port())
+    ctl = Controller(_SinkHandler(sink), hostname="127.0.0.1", port=sink.port)
+    ctl.start()
+    sink.controller = ctl
+    return sink
+
+
+def start_postgres(d: Path, base: Path) -> Iterator[str]:
+    """Run a throwaway PostgreSQL cluster under ``d``; yields its SQLAlchemy URL."""
+    bins = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    if not bins:
+        missing("postgresql", "apt-get install postgresql")
+    b = bins[-1].parent
+    port = free_port()
+    pre = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
+    if os.getuid() == 0:
+        shutil.chown(d, "postgres", "postgres")
+        _open_path(d, base)
+
+    def run(*a: str) -> None:
+        subprocess.run([*pre, *a], check=True, capture_output=True)
+
+    run(
+        str(b / "initdb"),
+        "-D",
+        f"{d}/data",
+        "-U",
+        "postgres",
+        "--auth=trust",
+        "-E",
+        "UTF8",
+        "--locale=C.UTF-8",
+        "--no-sync",
+    )
+    run(
+        str(b / "pg_ctl"),
+        "-D",
+        f"{d}/data",
+        "-l",
+        f"{d}/log",
+        "-w",
+        "start",
+        "-o",
+        f"-c listen_addresses=127.0.0.1 -p {port} -k {d} -c fsync=off -c synchronous_commit=off "
+        "-c full_page_writes=off -c max_connections=100",
+    )
+    run(str(b / "createdb"), "-h", str(d), "-p", str(port), "-U", "postgres", "pbm")
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/pbm"
+    finally:
+        run(str(b / "pg_ctl"), "-D", f"{d}/data", "-m", "immediate", "-w", "stop")
