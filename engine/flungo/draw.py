@@ -118,10 +118,14 @@ def new_league(
                 m += 1
                 fixtures.append(
                     Fixture(
-                        f"R{r}M{m}", r, f"Round {r}", Entrant.team(home), Entrant.team(away),
+                        f"R{r}M{m}",
+                        r,
+                        f"Round {r}",
+                        Entrant.team(home),
+                        Entrant.team(away),
                         _PLACEHOLDER,
                     )
-                )  # fmt: skip
+                )
     base = Competition(
         name=name,
         kind=CompetitionKind.LEAGUE,
@@ -197,11 +201,14 @@ def new_knockout(
         if r == rounds and third_place:
             fixtures.append(
                 Fixture(
-                    f"R{r}M{m + 1}", r, "3rd/4th play-off",
-                    Entrant(EntrantKind.LOSER, semis[0]), Entrant(EntrantKind.LOSER, semis[1]),
+                    f"R{r}M{m + 1}",
+                    r,
+                    "3rd/4th play-off",
+                    Entrant(EntrantKind.LOSER, semis[0]),
+                    Entrant(EntrantKind.LOSER, semis[1]),
                     _PLACEHOLDER,
                 )
-            )  # fmt: skip
+            )
         slots = nxt
     base = Competition(
         name=name,
