@@ -43,13 +43,16 @@ from engine.flungo.table import TableRow, format_table, league_table
 __all__ = [
     "Competition",
     "CompetitionKind",
+    "byes_for_round",
     "champion",
     "current_round",
     "describe_entrant",
     "fixture_teams",
+    "fixture_text",
     "fixtures_for_round",
     "fixtures_for_turn",
     "is_finished",
+    "next_fixture",
     "pending_fixtures",
     "record_result",
     "result_of",
@@ -198,6 +201,34 @@ def describe_entrant(comp: Competition, entrant: Entrant) -> str:
     if entrant.kind is EntrantKind.TEAM:
         return entrant.ref
     return f"{entrant.kind.value.capitalize()} of {comp.fixture(entrant.ref).label}"
+
+
+def byes_for_round(comp: Competition, round_: int) -> tuple[str, ...]:
+    """The teams with a bye in ``round_``."""
+    return tuple(t for r, t in comp.byes if r == round_)
+
+
+def next_fixture(comp: Competition, team: str) -> Fixture | None:
+    """``team``'s next unplayed fixture whose sides are known (``None`` if it has none yet)."""
+    for f in comp.fixtures:
+        if result_of(comp, f.id) is None and team in fixture_teams(comp, f.id):
+            return f
+    return None
+
+
+def fixture_text(comp: Competition, fixture: Fixture) -> str:
+    """One line for the zine: "Semi-final 1: A v D at The Gunge Bowl (Cracked; Normal), turns
+    1-4", naming sides not yet known as "Winner of ...", and the result once played."""
+    home, away = fixture_teams(comp, fixture.id)
+    first, last = round_turns(comp, fixture.round)
+    c = fixture.conditions
+    text = (
+        f"{fixture.label}: {home or describe_entrant(comp, fixture.home)} v "
+        f"{away or describe_entrant(comp, fixture.away)} at {fixture.pitch_name} "
+        f"({c.pitch.name}; {c.weather.name}), turns {first}-{last}"
+    )
+    result = result_of(comp, fixture.id)
+    return text if result is None else f"{text}: {result.result_text()}"
 
 
 def pending_fixtures(comp: Competition) -> tuple[Fixture, ...]:

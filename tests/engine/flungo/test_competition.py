@@ -524,3 +524,24 @@ def test_team_names_must_be_unique_and_two_or_more() -> None:
         season.new_league("L", ["A"], Format.T20, Dice(1))
     with pytest.raises(CompetitionError):
         season.new_knockout("K", ["A", "A"], Format.T20, Dice(1))
+
+
+def test_next_fixture_byes_and_fixture_text() -> None:
+    """Each team can be told its next fixture, pitch and conditions; byes are listed by round."""
+    comp, _ = season.new_league("L", ["A", "B", "C"], Format.T20, Dice(3))
+    assert [season.byes_for_round(comp, r) for r in (1, 2, 3)] == [("A",), ("B",), ("C",)]
+    f = season.next_fixture(comp, "A")
+    assert f is not None and f.round == 2 and "A" in season.fixture_teams(comp, f.id)
+    c = f.conditions
+    assert season.fixture_text(comp, f) == (
+        f"Round 2: {f.home.ref} v {f.away.ref} at {f.pitch_name} "
+        f"({c.pitch.name}; {c.weather.name}), turns 5-8"
+    )
+    cup, _ = season.mini_tournament("Cup", ["A", "B", "C", "D"], Format.T20, Dice(3))
+    final = cup.fixture("R2M1")
+    assert season.fixture_text(cup, final).startswith(
+        "Final: Winner of Semi-final 1 v Winner of Semi-final 2 at "
+    )
+    cup, _ = season.record_result(cup, match(inn("A", 120), inn("D", 100)))
+    assert season.next_fixture(cup, "A") is None  # the final's other side is not known yet
+    assert season.fixture_text(cup, cup.fixture("R1M1")).endswith(": A won by 20 runs")
