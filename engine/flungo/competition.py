@@ -209,7 +209,8 @@ def byes_for_round(comp: Competition, round_: int) -> tuple[str, ...]:
 
 
 def next_fixture(comp: Competition, team: str) -> Fixture | None:
-    """``team``'s next unplayed fixture whose sides are known (``None`` if it has none yet)."""
+    """``team``'s next unplayed fixture (its opponent may still be "Winner of ..."), or ``None``
+    when it has none (finished, eliminated, or waiting for a result to know where it goes)."""
     for f in comp.fixtures:
         if result_of(comp, f.id) is None and team in fixture_teams(comp, f.id):
             return f

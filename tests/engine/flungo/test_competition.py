@@ -543,5 +543,7 @@ def test_next_fixture_byes_and_fixture_text() -> None:
         "Final: Winner of Semi-final 1 v Winner of Semi-final 2 at "
     )
     cup, _ = season.record_result(cup, match(inn("A", 120), inn("D", 100)))
-    assert season.next_fixture(cup, "A") is None  # the final's other side is not known yet
+    assert season.next_fixture(cup, "A") == final  # its opponent is not known yet
+    assert season.next_fixture(cup, "D") == cup.fixture("R2M2")
+    assert season.next_fixture(cup, "B") == cup.fixture("R1M2")
     assert season.fixture_text(cup, cup.fixture("R1M1")).endswith(": A won by 20 runs")
