@@ -42,7 +42,13 @@ from engine.flungo.helpers import (
     unavailable,
 )
 from engine.flungo.season_events import SeasonEvent, event_from_json
-from engine.flungo.summary import CompetitionError, InningsSummary, MatchSummary
+from engine.flungo.summary import (
+    CompetitionError,
+    InningsSummary,
+    MatchSummary,
+    injuries_from_report,
+    summary_from_report,
+)
 from engine.flungo.table import TableRow, format_table, net_run_rate
 
 __all__ = [
@@ -75,6 +81,7 @@ __all__ = [
     "fixtures_for_round",
     "fixtures_for_turn",
     "format_table",
+    "injuries_from_report",
     "is_finished",
     "mini_tournament",
     "net_run_rate",
@@ -88,6 +95,7 @@ __all__ = [
     "round_turns",
     "standings",
     "standings_text",
+    "summary_from_report",
     "turn_position",
     "unavailable",
 ]

@@ -15,12 +15,21 @@ JSON shape (``MatchSummary.to_json()``)::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import EngineError
+from engine.flungo.formats import FORMATS, Format
 
-__all__ = ["WICKETS_IN_INNINGS", "CompetitionError", "InningsSummary", "MatchSummary"]
+__all__ = [
+    "WICKETS_IN_INNINGS",
+    "CompetitionError",
+    "InningsSummary",
+    "MatchSummary",
+    "injuries_from_report",
+    "summary_from_report",
+]
 
 WICKETS_IN_INNINGS = 10
 
@@ -197,3 +206,52 @@ class MatchSummary:
             decided_by_super_over=bool(data.get("decided_by_super_over", False)),
             fixture_id=None if fixture_id is None else str(fixture_id),
         )
+
+
+def summary_from_report(report: Mapping[str, Any], fixture_id: str | None = None) -> MatchSummary:
+    """Map a match report in issue 2's ``pbm sim --json`` shape to a :class:`MatchSummary`.
+
+    Reads ``format``, ``teams[0/1].name`` (home, away), the two main ``innings`` (entries with a
+    true ``super_over`` key are skipped), their ``batting_team``, ``runs``, ``wickets`` and
+    ``legal_balls``, and ``result.winner``. An innings is all out when its ``closed`` key says
+    ``"all out"`` or, without that key, when ten wickets fell. A winner after equal scores means
+    a Super Over decided it.
+    """
+    balls = FORMATS[Format(report["format"])].balls
+    home, away = (str(t["name"]) for t in report["teams"][:2])
+    main = [i for i in report["innings"] if not i.get("super_over", False)]
+    if len(main) != 2:
+        raise CompetitionError(f"a finished match has two innings, this report has {len(main)}")
+    innings = tuple(
+        InningsSummary(
+            batting=str(i["batting_team"]),
+            runs=int(i["runs"]),
+            wickets=int(i["wickets"]),
+            legal_balls=int(i["legal_balls"]),
+            allotted_balls=balls,
+            all_out=(i["closed"] == "all out")
+            if "closed" in i
+            else int(i["wickets"]) >= WICKETS_IN_INNINGS,
+        )
+        for i in main
+    )
+    result = report.get("result") or {}
+    winner = result.get("winner")
+    tied = innings[0].runs == innings[1].runs
+    return MatchSummary(
+        home=home,
+        away=away,
+        innings=(innings[0], innings[1]),
+        winner=None if winner is None else str(winner),
+        decided_by_super_over=tied and winner is not None,
+        fixture_id=fixture_id,
+    )
+
+
+def injuries_from_report(report: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """``{team: {player: injury points}}`` from a report's ``injuries`` list (issue 2's report
+    has ``[{"team", "player", "points"}]``), ready for ``helpers.after_match``."""
+    out: dict[str, dict[str, int]] = {str(t["name"]): {} for t in report["teams"][:2]}
+    for entry in report.get("injuries", ()):
+        out.setdefault(str(entry["team"]), {})[str(entry["player"])] = int(entry["points"])
+    return out

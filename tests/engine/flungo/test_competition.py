@@ -547,3 +547,58 @@ def test_next_fixture_byes_and_fixture_text() -> None:
     assert season.next_fixture(cup, "D") == cup.fixture("R2M2")
     assert season.next_fixture(cup, "B") == cup.fixture("R1M2")
     assert season.fixture_text(cup, cup.fixture("R1M1")).endswith(": A won by 20 runs")
+
+
+def _report(innings: list[dict[str, object]], winner: str | None) -> dict[str, object]:
+    """A match report in issue 2's ``pbm sim --json`` shape (only the keys read)."""
+    return {
+        "format": "t20",
+        "teams": [{"name": "A", "players": []}, {"name": "B", "players": []}],
+        "innings": innings,
+        "result": {"winner": winner, "margin": None, "text": ""},
+        "injuries": [{"team": "B", "player": "Bowler 1", "points": 2}],
+    }
+
+
+def test_summary_from_report() -> None:
+    """A sim report maps to a summary: all out from 'closed' or ten wickets; Super Overs skipped."""
+    report = _report(
+        [
+            {"batting_team": "B", "runs": 99, "wickets": 8, "legal_balls": 80, "closed": "all out"},
+            {"batting_team": "A", "runs": 100, "wickets": 3, "legal_balls": 90, "closed": "won"},
+        ],
+        "A",
+    )
+    summary = season.summary_from_report(report, fixture_id="R1M1")
+    assert summary == MatchSummary(
+        "A", "B", (inn("B", 99, 8, 80, all_out=True), inn("A", 100, 3, 90)), "A", False, "R1M1"
+    )
+    assert season.injuries_from_report(report) == {"A": {}, "B": {"Bowler 1": 2}}
+    tied = _report(
+        [
+            {"batting_team": "A", "runs": 120, "wickets": 10, "legal_balls": 110},
+            {"batting_team": "B", "runs": 120, "wickets": 4, "legal_balls": 120},
+            {"batting_team": "B", "runs": 9, "wickets": 0, "legal_balls": 6, "super_over": True},
+            {"batting_team": "A", "runs": 7, "wickets": 2, "legal_balls": 6, "super_over": True},
+        ],
+        "B",
+    )
+    summary = season.summary_from_report(tied)
+    assert summary.innings == (inn("A", 120, 10, 110, all_out=True), inn("B", 120, 4))
+    assert summary.decided_by_super_over and summary.winner == "B"
+
+
+def test_draw_is_pinned_for_a_seed() -> None:
+    """The mini-tournament drawn from seed 1 never changes (other implementations check this)."""
+    comp, _ = season.mini_tournament("Cup", ["A", "B", "C", "D"], Format.T20, Dice(1))
+    drawn = [
+        (f.id, f.pitch_name, f.conditions.pitch_roll, f.conditions.weather_roll)
+        for f in comp.fixtures
+    ]
+    assert drawn == [
+        ("R1M1", "Backward Point Plateau", 2, 4),
+        ("R1M2", "Doosra Dell", 6, 6),
+        ("R2M1", "Far Distant Meadow", 2, 1),
+        ("R2M2", "Nightwatchman's Rest", 6, 6),
+    ]
+    assert comp.lots == ("A", "B", "D", "C")
