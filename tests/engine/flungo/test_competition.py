@@ -1,10 +1,9 @@
-"""Leagues, knockouts, the mini-tournament, net run rate and the draw of pitches."""
+"""Leagues, knockouts, the mini-tournament, the draw of pitches and round trips."""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from fractions import Fraction
 from itertools import combinations
 
 import pytest
@@ -18,8 +17,6 @@ from engine.flungo.ground import PITCH_NAMES
 from engine.flungo.season import (
     Competition,
     CompetitionError,
-    InningsSummary,
-    MatchSummary,
     Phase,
 )
 from engine.flungo.season_events import (
@@ -31,84 +28,7 @@ from engine.flungo.season_events import (
     RoundCompleted,
     TeamEliminated,
 )
-
-T20 = FORMATS[Format.T20].balls
-
-
-def inn(
-    team: str,
-    runs: int,
-    wickets: int = 5,
-    balls: int = T20,
-    *,
-    allotted: int = T20,
-    all_out: bool = False,
-) -> InningsSummary:
-    """An innings for tests."""
-    return InningsSummary(team, runs, wickets, balls, allotted, all_out)
-
-
-def match(
-    first: InningsSummary,
-    second: InningsSummary,
-    *,
-    super_over: str | None = None,
-    fixture_id: str | None = None,
-) -> MatchSummary:
-    """A summary whose winner follows from the runs (or the Super Over on a tie)."""
-    if first.runs == second.runs:
-        winner = super_over
-    else:
-        winner = first.batting if first.runs > second.runs else second.batting
-    return MatchSummary(
-        first.batting, second.batting, (first, second), winner, super_over is not None, fixture_id
-    )
-
-
-def teams(n: int) -> list[str]:
-    """n distinct team names."""
-    return [f"Team {i}" for i in range(1, n + 1)]
-
-
-@st.composite
-def results_for(
-    draw: st.DrawFn, home: str, away: str, knockout: bool, balls: int = T20
-) -> MatchSummary:
-    """Any consistent result between two sides (knockout ties go to a Super Over)."""
-    first, second = draw(st.permutations([home, away]))
-    r1 = draw(st.integers(0, 300))
-    all_out1 = draw(st.booleans())
-    b1 = draw(st.integers(1, balls)) if all_out1 else balls
-    one = InningsSummary(
-        first, r1, 10 if all_out1 else draw(st.integers(0, 9)), b1, balls, all_out1
-    )
-    r2 = draw(st.integers(0, r1 + 6))
-    if r2 > r1:
-        two = InningsSummary(
-            second, r2, draw(st.integers(0, 9)), draw(st.integers(1, balls)), balls
-        )
-    else:
-        all_out2 = draw(st.booleans())
-        b2 = draw(st.integers(1, balls)) if all_out2 else balls
-        two = InningsSummary(second, r2, 10 if all_out2 else 3, b2, balls, all_out2)
-    so = draw(st.sampled_from([home, away])) if knockout and r1 == r2 else None
-    return match(one, two, super_over=so)
-
-
-def play_out(data: st.DataObject, comp: Competition) -> tuple[Competition, list[object]]:
-    """Play every fixture with hypothesis-drawn results, in the order they become playable."""
-    events: list[object] = []
-    knockout = comp.kind is season.CompetitionKind.KNOCKOUT
-    balls = FORMATS[comp.format].balls
-    while not season.is_finished(comp):
-        fixture = season.pending_fixtures(comp)[0]
-        home, away = season.fixture_teams(comp, fixture.id)
-        assert home is not None and away is not None
-        summary = data.draw(results_for(home, away, knockout, balls))
-        comp, evs = season.record_result(comp, summary)
-        events.extend(evs)
-    return comp, events
-
+from tests.engine.flungo.seasonkit import inn, match, play_out, results_for, teams
 
 # --- round robin ----------------------------------------------------------------------------
 
@@ -153,121 +73,6 @@ def test_league_rounds_take_four_turns_each() -> None:
     assert season.fixtures_for_turn(comp, 99) == ()
     with pytest.raises(CompetitionError):
         season.round_turns(comp, 4)
-
-
-# --- net run rate and the table ---------------------------------------------------------------
-
-
-def test_nrr_simple_full_innings() -> None:
-    """150/5 off 20 overs against 120/8 off 20 is +1.5 and -1.5."""
-    assert season.net_run_rate(150, 120, 120, 120) == Fraction(3, 2)
-    assert season.net_run_rate(120, 120, 150, 120) == Fraction(-3, 2)
-
-
-def test_nrr_all_out_counts_full_overs() -> None:
-    """A side bowled out in 40 overs of 50 counts as having faced all 50 (both sides' NRR)."""
-    comp, _ = season.new_league("L", ["A", "B"], Format.FIFTY, Dice(3))
-    summary = match(
-        inn("A", 200, 6, 300, allotted=300), inn("B", 150, 10, 240, allotted=300, all_out=True)
-    )
-    comp, _ = season.record_result(comp, summary)
-    rows = {r.team: r for r in season.standings(comp)}
-    assert rows["B"].nrr == Fraction(150, 50) - Fraction(200, 50) == -1
-    assert rows["A"].nrr == 1
-    assert (rows["B"].balls_faced, rows["A"].balls_bowled) == (300, 300)
-    assert rows["A"].nrr_text == "+1.000"
-    assert rows["B"].nrr_text == "-1.000"
-
-
-def test_nrr_chase_uses_balls_faced() -> None:
-    """A chase won in 18.3 overs uses 18.5 overs: 161/18.5 - 160/20 = +0.703."""
-    comp, _ = season.new_league("L", ["A", "B"], Format.T20, Dice(3))
-    comp, _ = season.record_result(comp, match(inn("A", 160, 7), inn("B", 161, 4, 111)))
-    rows = {r.team: r for r in season.standings(comp)}
-    assert rows["B"].nrr == Fraction(161 * 6, 111) - 8
-    assert (rows["B"].nrr_text, rows["A"].nrr_text) == ("+0.703", "-0.703")
-
-
-def test_nrr_is_over_the_whole_competition() -> None:
-    """NRR sums runs and overs over all matches (not an average of match NRRs)."""
-    comp, _ = season.new_league("L", ["A", "B", "C"], Format.T20, Dice(3))
-    comp, _ = season.record_result(comp, match(inn("A", 150), inn("B", 120, 8)))
-    comp, _ = season.record_result(
-        comp, match(inn("A", 100, 10, 60, all_out=True), inn("C", 101, 2, 72))
-    )
-    row = next(r for r in season.standings(comp) if r.team == "A")
-    # for: 250 off 240 balls (all out counts 120); against: 221 off 192 balls
-    assert row.nrr == Fraction(250, 40) - Fraction(221, 32)
-    assert row.nrr_text == "-0.656"
-
-
-def test_nrr_hundred_counts_six_ball_overs() -> None:
-    """In The Hundred NRR is still per six balls: 140 off 100 v 120 all out is +1.2."""
-    balls = FORMATS[Format.HUNDRED].balls
-    comp, _ = season.new_league("H", ["A", "B"], Format.HUNDRED, Dice(3))
-    summary = match(
-        inn("A", 140, 6, balls, allotted=balls), inn("B", 120, 10, 90, allotted=balls, all_out=True)
-    )
-    comp, _ = season.record_result(comp, summary)
-    assert season.standings(comp)[0].nrr == Fraction(6, 5)
-    assert "140/20.0" in season.standings_text(comp)  # shown in sets of five
-
-
-def test_points_win_two_tie_one() -> None:
-    """A win is worth 2 points, a tie 1 each, a defeat none."""
-    comp, _ = season.new_league("L", ["A", "B", "C"], Format.T20, Dice(3))
-    comp, _ = season.record_result(comp, match(inn("A", 150), inn("B", 150)))
-    comp, _ = season.record_result(comp, match(inn("C", 90), inn("A", 91, 1, 60)))
-    rows = {r.team: (r.played, r.won, r.lost, r.tied, r.points) for r in season.standings(comp)}
-    assert rows == {"A": (2, 1, 0, 1, 3), "B": (1, 0, 0, 1, 1), "C": (1, 0, 1, 0, 0)}
-
-
-def test_head_to_head_breaks_level_points_and_nrr() -> None:
-    """Level on points and NRR, the side that won their meeting goes above, whatever the lots."""
-    comp, _ = season.new_league("L", ["A", "B", "C", "D"], Format.T20, Dice(3))
-    comp = replace(comp, lots=("B", "D", "C", "A"))
-    for summary in (
-        match(inn("A", 110), inn("B", 100)),
-        match(inn("C", 110), inn("A", 100)),
-        match(inn("B", 110), inn("D", 100)),
-    ):
-        comp, _ = season.record_result(comp, summary)
-    rows = season.standings(comp)
-    assert [r.team for r in rows] == ["C", "A", "B", "D"]
-    assert rows[1].points == rows[2].points and rows[1].nrr == rows[2].nrr == 0
-
-
-def test_lots_break_a_three_way_cycle() -> None:
-    """When points, NRR and head to head are all level, the drawn lots decide."""
-    comp, _ = season.new_league("L", ["A", "B", "C"], Format.T20, Dice(3))
-    comp = replace(comp, lots=("C", "A", "B"))
-    for summary in (
-        match(inn("A", 110), inn("B", 100)),
-        match(inn("B", 110), inn("C", 100)),
-        match(inn("C", 110), inn("A", 100)),
-    ):
-        comp, events = season.record_result(comp, summary)
-    assert [r.team for r in season.standings(comp)] == ["C", "A", "B"]
-    assert season.champion(comp) == "C"
-    assert events[-1] == CompetitionFinished("C", "A", "B")
-
-
-@given(st.data(), st.integers(2, 8), st.booleans())
-@settings(max_examples=40, deadline=None)
-def test_league_table_invariants(data: st.DataObject, n: int, double: bool) -> None:
-    """Played = W+L+T; points total 2 a match; runs for and against balance; a champion."""
-    comp, _ = season.new_league("L", teams(n), Format.T20, Dice(n), double=double)
-    comp, events = play_out(data, comp)
-    rows = season.standings(comp)
-    assert [r.position for r in rows] == list(range(1, n + 1))
-    assert all(r.played == r.won + r.lost + r.tied for r in rows)
-    assert sum(r.points for r in rows) == 2 * len(comp.fixtures)
-    assert sum(r.runs_for for r in rows) == sum(r.runs_against for r in rows)
-    points = [r.points for r in rows]
-    assert points == sorted(points, reverse=True)
-    assert season.champion(comp) == rows[0].team
-    assert isinstance(events[-1], CompetitionFinished)
-    assert sum(isinstance(e, RoundCompleted) for e in events) == comp.rounds
 
 
 # --- knockouts ------------------------------------------------------------------------------
@@ -418,26 +223,6 @@ def test_record_result_refusals() -> None:
     assert comp.results == ()  # values are never mutated
 
 
-def test_summary_validation_and_text() -> None:
-    """A summary's winner must follow from the runs; the result reads like cricket."""
-    with pytest.raises(CompetitionError, match="A scored more"):
-        MatchSummary("A", "B", (inn("A", 150), inn("B", 140)), "B")
-    with pytest.raises(CompetitionError, match="tie"):
-        MatchSummary("A", "B", (inn("A", 150), inn("B", 150)), "B")
-    with pytest.raises(CompetitionError, match="one by A and one by B"):
-        MatchSummary("A", "B", (inn("A", 150), inn("A", 150)), None)
-    with pytest.raises(CompetitionError):
-        inn("A", 10, 11)
-    with pytest.raises(CompetitionError):
-        inn("A", 10, 3, 121)
-    assert match(inn("A", 150), inn("B", 149)).result_text() == "A won by 1 run"
-    assert match(inn("A", 150), inn("B", 151, 6, 115)).result_text() == (
-        "B won by 4 wickets (5 balls left)"
-    )
-    assert match(inn("A", 150), inn("B", 151, 9)).result_text() == "B won by 1 wicket"
-    assert match(inn("A", 150), inn("B", 150)).result_text() == "Match tied"
-
-
 # --- pitches, determinism, text -------------------------------------------------------------
 
 
@@ -547,45 +332,6 @@ def test_next_fixture_byes_and_fixture_text() -> None:
     assert season.next_fixture(cup, "D") == cup.fixture("R2M2")
     assert season.next_fixture(cup, "B") == cup.fixture("R1M2")
     assert season.fixture_text(cup, cup.fixture("R1M1")).endswith(": A won by 20 runs")
-
-
-def _report(innings: list[dict[str, object]], winner: str | None) -> dict[str, object]:
-    """A match report in issue 2's ``pbm sim --json`` shape (only the keys read)."""
-    return {
-        "format": "t20",
-        "teams": [{"name": "A", "players": []}, {"name": "B", "players": []}],
-        "innings": innings,
-        "result": {"winner": winner, "margin": None, "text": ""},
-        "injuries": [{"team": "B", "player": "Bowler 1", "points": 2}],
-    }
-
-
-def test_summary_from_report() -> None:
-    """A sim report maps to a summary: all out from 'closed' or ten wickets; Super Overs skipped."""
-    report = _report(
-        [
-            {"batting_team": "B", "runs": 99, "wickets": 8, "legal_balls": 80, "closed": "all out"},
-            {"batting_team": "A", "runs": 100, "wickets": 3, "legal_balls": 90, "closed": "won"},
-        ],
-        "A",
-    )
-    summary = season.summary_from_report(report, fixture_id="R1M1")
-    assert summary == MatchSummary(
-        "A", "B", (inn("B", 99, 8, 80, all_out=True), inn("A", 100, 3, 90)), "A", False, "R1M1"
-    )
-    assert season.injuries_from_report(report) == {"A": {}, "B": {"Bowler 1": 2}}
-    tied = _report(
-        [
-            {"batting_team": "A", "runs": 120, "wickets": 10, "legal_balls": 110},
-            {"batting_team": "B", "runs": 120, "wickets": 4, "legal_balls": 120},
-            {"batting_team": "B", "runs": 9, "wickets": 0, "legal_balls": 6, "super_over": True},
-            {"batting_team": "A", "runs": 7, "wickets": 2, "legal_balls": 6, "super_over": True},
-        ],
-        "B",
-    )
-    summary = season.summary_from_report(tied)
-    assert summary.innings == (inn("A", 120, 10, 110, all_out=True), inn("B", 120, 4))
-    assert summary.decided_by_super_over and summary.winner == "B"
 
 
 def test_draw_is_pinned_for_a_seed() -> None:
