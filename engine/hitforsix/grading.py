@@ -3,10 +3,11 @@
 The trick that keeps it fast: sort the 17 cards once into bowling order (most balls, then most
 wickets, then deal position). In that *rank space* every XI is a sorted 11-tuple from the
 lexicographic list of combinations, so its attack is simply its first five members, and the
-same index array serves every deal. Counting stats are sums, done as one matrix product of the
-(12,376 × 17) 0/1 membership matrix with the integer stats (exact in float64: the sums are far
-below 2**53). The attack's floats are summed column by column in bowling order, exactly as the
-reference scorer in :mod:`engine.hitforsix.rules` does, so both give bit-identical scores.
+same index array serves every deal. Counting stats are sums, done as one integer matrix
+product of the (12,376 × 17) 0/1 membership matrix with the stats (numpy's own int64 loop:
+exact, and free of BLAS threads, which cost more than they save on a matrix this small). The
+attack's floats are summed column by column in bowling order, exactly as the reference scorer
+in :mod:`engine.hitforsix.rules` does, so both give bit-identical scores.
 
 The grade is ``100 × (beats + ½ ties) / 12,375`` to one decimal, rounded half up, computed in
 integers: ``tenths = (2000 × (2·beats + ties) + 24,750) // 49,500``.
@@ -45,11 +46,11 @@ IntArray = npt.NDArray[np.int64]
 
 
 @cache
-def _tables() -> tuple[IntArray, FloatArray, IntArray]:
+def _tables() -> tuple[IntArray, IntArray, IntArray]:
     """The XIs as an index array, a 0/1 matrix, and a map from bitmask to row (built once)."""
     combos = np.array(all_xis(), dtype=np.int64)
-    member = np.zeros((XI_COUNT, DEAL_SIZE), dtype=np.float64)
-    np.put_along_axis(member, combos, 1.0, axis=1)
+    member = np.zeros((XI_COUNT, DEAL_SIZE), dtype=np.int64)
+    np.put_along_axis(member, combos, 1, axis=1)
     masks = (np.int64(1) << combos).sum(axis=1)
     row_of_mask = np.full(1 << DEAL_SIZE, -1, dtype=np.int64)
     row_of_mask[masks] = np.arange(XI_COUNT, dtype=np.int64)
@@ -97,10 +98,10 @@ class Grader:
         ranked = [self.cards[p] for p in order]
         counts = np.array(
             [[c.runs, c.dismissals, c.balls_faced, c.sixes, c.wickets] for c in ranked],
-            dtype=np.float64,
+            dtype=np.int64,
         )
         combos, member, _ = _tables()
-        self._sums = member @ counts  # (12376, 5): exact integer sums
+        self._sums: FloatArray = (member @ counts).astype(np.float64)  # (12376, 5), exact
         attack = combos[:, :ATTACK_SIZE]
         econ = np.array([bowler_economy(c, rates) for c in ranked])[attack]
         strike = np.array([bowler_strike(c, rates) for c in ranked])[attack]
