@@ -48,7 +48,6 @@ __all__ = [
 CODE_VERSION = 1
 DECKS = ("t20i", "odi", "test", "associates", "t20i-women", "odi-women")
 _WIDTHS = (11, 14, 16)
-_LENGTH = 24
 
 
 class CodeError(EngineError, ValueError):

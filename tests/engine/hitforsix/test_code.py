@@ -123,3 +123,15 @@ def test_ghost_play() -> None:
         else ("rival" if other.rival.grade.tenths > other.ghost.grade.tenths else "ghost")
     )
     assert other.winner == expected
+
+
+def test_documented_code_vector() -> None:
+    """The byte-by-byte example of docs/rules/hitforsix.md encodes to its documented code."""
+    from engine.hitforsix.cards import Deck
+
+    deck = Deck("t20i", "example", DECK.cards)
+    game = play_solo(deal(deck, 2026), Rule.MAXIMUMS, Decisions.from_text("0,1,2/11/12"))
+    code = encode(game)
+    assert code == "AQNQ2FjgAAAAAAAAB-rAOQACAAAQkMUP"
+    raw = base64.urlsafe_b64decode(code)
+    assert raw.hex(" ") == "01 03 50 d8 58 e0 00 00 00 00 00 00 07 ea c0 39 00 02 00 00 10 90 c5 0f"
