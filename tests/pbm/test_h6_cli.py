@@ -147,3 +147,12 @@ def test_test_match_needs_auto() -> None:
     assert _run("test", "--seed", "1").exit_code != 0
     result = _run("test", "--seed", "1", "--auto")
     assert result.exit_code == 0 and "Champion: Seat" in result.output
+
+
+def test_card_command_is_attached(tmp_path: Any) -> None:
+    """The decks' card command hangs off the h6 group: ``pbm h6 card NAME --svg FILE``."""
+    name = _json("deal", "--seed", "42")["cards"][0]["id"]
+    out = tmp_path / "card.svg"
+    result = _run("card", name, "--svg", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.read_text().lstrip().startswith("<")
