@@ -156,3 +156,14 @@ def test_card_command_is_attached(tmp_path: Any) -> None:
     result = _run("card", name, "--svg", str(out))
     assert result.exit_code == 0, result.output
     assert out.read_text().lstrip().startswith("<")
+
+
+def test_interactive_toss_is_concealed_until_named() -> None:
+    """Under The Toss the live game hides the Rule until the XI is named, then reveals it."""
+    result = _run("play", "--seed", "7", "--rule", "the-toss", input="name\n")
+    assert result.exit_code == 0
+    before, after = result.output.split("Your XI", 1)
+    judged = _json("play", "--seed", "7", "--rule", "the-toss", "--drops", "")["judged_by"]
+    title = judged.replace("-", " ")
+    assert "concealed" in before and title not in before.lower()
+    assert "the rule revealed" in after.lower() and title in after.lower()

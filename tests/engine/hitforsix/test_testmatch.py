@@ -112,3 +112,19 @@ def test_career_accumulates_runs() -> None:
     assert lines["Seat 0"].matches == 2
     assert lines["Seat 0"].runs == m1.standings[0].runs + m2.standings[0].runs
     assert sum(c.wins for c in lines.values()) == 2
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**64 - 1), st.integers(0, 2**32), st.sampled_from([2, 3, 4]))
+def test_same_seed_and_decisions_give_identical_resolution(
+    seed: int, auto_seed: int, seats: int
+) -> None:
+    """Replaying an over with the same seed and decisions gives an identical Resolution."""
+    from engine.dice import Dice
+    from engine.hitforsix.testmatch import auto_decisions
+
+    state = new_match(DECK, seed, [f"p{i}" for i in range(seats)])
+    ds = [auto_decisions(Dice(auto_seed).derive(str(i))) for i in range(seats)]
+    a, b = play_round(state, DECK, ds), play_round(state, DECK, ds)
+    assert a == b
+    assert MatchState.from_json(json.loads(json.dumps(a.state.to_json()))) == a.state
