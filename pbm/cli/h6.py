@@ -1,0 +1,208 @@
+"""``pbm h6``: Hit for Six at the command line — deal, play (or play interactively), replay a
+challenge code, and Test Matches between automatic seats."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+import click
+
+from engine.errors import OrderError
+from engine.hitforsix.code import CodeError, decode, encode, replay
+from engine.hitforsix.deal import FACE_UP, Deal, daily_seed, deal, parse_seed
+from engine.hitforsix.game import grader_for, play_solo
+from engine.hitforsix.over import CAPS, Decisions, Hand
+from engine.hitforsix.rules import RULES, Rule
+from engine.hitforsix.testmatch import TARGETS, auto_match
+from pbm.cli.h6_view import card_table, console, show_match, show_result
+from pbm.h6.decks import DECK_NAMES, load_deck
+
+__all__ = ["COMMANDS", "h6"]
+
+_RULE_NAMES = [r.value for r in RULES]
+
+
+@click.group()
+def h6() -> None:
+    """Hit for Six: name the finest XI from a deal of true career figures."""
+
+
+def _deal(deck_name: str, seed: str | None, daily: str | None) -> Deal:
+    if (seed is None) == (daily is None):
+        raise click.UsageError("give exactly one of --seed S or --daily YYYY-MM-DD")
+    try:
+        value = parse_seed(seed) if seed is not None else daily_seed(deck_name, str(daily))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--daily") from None
+    return deal(load_deck(deck_name), value)
+
+
+def _emit(data: dict[str, Any]) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+_deck_option = click.option(
+    "--deck", type=click.Choice(DECK_NAMES), default="t20i", show_default=True, help="The deck."
+)
+_seed_option = click.option("--seed", help="The deal's seed (a number or any text).")
+_daily_option = click.option("--daily", metavar="YYYY-MM-DD", help="The Daily XI of that UTC day.")
+_json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+@h6.command("deal")
+@_deck_option
+@_seed_option
+@_daily_option
+@_json_option
+def deal_cmd(deck: str, seed: str | None, daily: str | None, as_json: bool) -> None:
+    """Show the 17 cards of a deal (11 face up, then the 6 replacements in order)."""
+    d = _deal(deck, seed, daily)
+    if as_json:
+        _emit(d.to_json())
+        return
+    out = console()
+    cards = list(enumerate(d.cards))
+    out.print(card_table(f"Face up — {d.deck.name}, seed {d.seed}", cards[:FACE_UP], d.deck))
+    out.print(card_table("Replacements, in order", cards[FACE_UP:], d.deck))
+    out.print(f"Rule: {d.rule.title}    Six and Out line: {d.line} sixes")
+
+
+@h6.command("play")
+@_deck_option
+@_seed_option
+@_daily_option
+@click.option("--rule", type=click.Choice(_RULE_NAMES), help="The Rule (default: the deal's).")
+@click.option("--drops", help='Drops per window, e.g. "0,4,7/11,2/12" (omit to play live).')
+@_json_option
+def play_cmd(
+    deck: str,
+    seed: str | None,
+    daily: str | None,
+    rule: str | None,
+    drops: str | None,
+    as_json: bool,
+) -> None:
+    """Play a hand: name an XI through the over of changes, and be graded."""
+    d = _deal(deck, seed, daily)
+    chosen = Rule(rule) if rule else d.rule
+    if drops is None:
+        _interactive(d, chosen)
+        return
+    try:
+        game = play_solo(d, chosen, Decisions.from_text(drops))
+    except OrderError as exc:
+        raise click.ClickException(f"illegal drops: {exc}") from None
+    code = encode(game)
+    if as_json:
+        _emit(game.to_json(code))
+    else:
+        show_result(console(), game, code)
+
+
+def _interactive(d: Deal, rule: Rule) -> None:
+    """The terminal game: the hand as a table, one prompt per window."""
+    out = console()
+    concealed = rule is Rule.THE_TOSS
+    out.print(f"[bold]Hit for Six[/bold] — {d.deck.name}, seed {d.seed}")
+    out.print(
+        "Rule: The Toss — concealed until you name your XI"
+        if concealed
+        else f"Rule: {rule.title}"
+        + (f" (the line: {d.line} sixes)" if rule.value == "six-and-out" else "")
+    )
+    grader = grader_for(d)
+    hand = Hand()
+    windows: list[frozenset[int]] = []
+    cards = d.cards
+    while hand.window < len(CAPS):
+        held = [(p, cards[p]) for p in hand.xi]
+        out.print(card_table("Your hand", held, d.deck))
+        cap = CAPS[hand.window]
+        answer = click.prompt(
+            f"Window {hand.window + 1}: drop up to {cap} (positions, comma-separated; "
+            "empty to drop none; 'name' to name your XI)",
+            default="",
+            show_default=False,
+        ).strip()
+        if answer.lower() in {"name", "n", "x"}:
+            break
+        try:
+            parsed = Decisions.from_text(answer).windows
+            dropped = parsed[0] if parsed else frozenset()
+            if len(parsed) > 1:
+                raise click.BadParameter("one window at a time: no '/' here")
+            hand = hand.drop(dropped)
+        except (OrderError, click.BadParameter) as exc:
+            out.print(f"[red]{exc}[/red]")
+            continue
+        windows.append(dropped)
+        if dropped:
+            drawn = ", ".join(
+                cards[p].name
+                for p in range(hand.next_replacement - len(dropped), hand.next_replacement)
+            )
+            out.print(f"In come: {drawn}")
+    game = play_solo(d, rule, Decisions(tuple(windows)), grader)
+    show_result(out, game, encode(game))
+
+
+@h6.command("replay")
+@click.argument("code")
+@_json_option
+def replay_cmd(code: str, as_json: bool) -> None:
+    """Replay a challenge code with the engine: the same XI and grade."""
+    try:
+        challenge = decode(code)
+        game = replay(challenge, load_deck(challenge.deck))
+    except CodeError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        _emit(game.to_json(code.strip()))
+    else:
+        show_result(console(), game, code.strip())
+
+
+@h6.command("test")
+@click.option("--seats", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--seed", required=True, help="The match seed (a number or any text).")
+@_deck_option
+@click.option("--auto", is_flag=True, help="Every seat plays seeded random legal decisions.")
+@click.option("--max-overs", type=int, default=1000, show_default=True, hidden=True)
+@_json_option
+def test_cmd(seats: int, seed: str, deck: str, auto: bool, max_overs: int, as_json: bool) -> None:
+    """Play a Test Match (law 5) between automatic seats."""
+    if not auto:
+        raise click.UsageError("only automatic seats play at the terminal for now: add --auto")
+    state = auto_match(load_deck(deck), parse_seed(seed), seats, max_overs)
+    if as_json:
+        data = state.to_json()
+        _emit(
+            {
+                "seats": seats,
+                "target": TARGETS[seats],
+                "seed": state.seed,
+                "deck": state.deck,
+                "overs": data["overs"],
+                "standings": data["standings"],
+                "champion": data["champion"],
+            }
+        )
+    else:
+        show_match(console(), state)
+
+
+def _attach_card_command() -> None:
+    """Add the decks engineer's ``card`` command when his module is present."""
+    try:
+        module = importlib.import_module("pbm.cli.h6_card")
+    except ModuleNotFoundError as exc:
+        if exc.name != "pbm.cli.h6_card":
+            raise
+        return
+    h6.add_command(module.card)
+
+
+_attach_card_command()
+COMMANDS = [h6]
