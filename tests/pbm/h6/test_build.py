@@ -149,3 +149,11 @@ def test_delivery_naming_someone_outside_the_registry_is_an_error(tmp_path: Path
         zf.writestr("1003.csv", bad)
     with pytest.raises(CricsheetFormatError, match="Z Unknown"):
         build_decks(tmp_path, specs=SPECS)
+
+
+def test_from_a_single_zip(tmp_path: Path) -> None:
+    """``--from`` may name one zip: only its matches are read."""
+    root = write_fixture_data(tmp_path / "c")
+    report = build_decks(root / "t20s_json.zip", specs=SPECS)
+    assert report.matches_read == 4
+    assert "1003" not in {m for s in discover_sources(root / "t20s_json.zip") for m in s.ids}
