@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from engine.hitforsix.cards import Card
-from pbm.h6.build import build_decks, write_decks
-from pbm.h6.cricsheet import CricsheetFormatError, discover_sources
+from pbm.h6.build import build_decks, make_deck, write_decks
+from pbm.h6.cricsheet import CricsheetFormatError, Match, discover_sources
 from pbm.h6.deckfile import decode
 from pbm.h6.decks import DECK_SPECS, spec
+from pbm.h6.tally import Tally
 from tests.pbm.h6.cricsheet_fixtures import MATCH_1003, write_fixture_data
 
 # The real decks' specs with no minimum, so the tiny careers get cards.
@@ -157,3 +158,26 @@ def test_from_a_single_zip(tmp_path: Path) -> None:
     report = build_decks(root / "t20s_json.zip", specs=SPECS)
     assert report.matches_read == 4
     assert "1003" not in {m for s in discover_sources(root / "t20s_json.zip") for m in s.ids}
+
+
+def test_namesakes_in_one_deck_are_told_apart() -> None:
+    """Two players the scorebook names alike: the later debutant's card gets " (2)"."""
+    tally = Tally()
+    for mid, pid, date in (("2", "zz", "2019-05-01"), ("1", "aa", "2020-01-01")):
+        tally.add(
+            Match(
+                id=mid,
+                match_type="T20",
+                gender="male",
+                team_type="international",
+                date=date,
+                players=(("India", (pid,)),),
+                names=((pid, "S Khan"),),
+                balls=(),
+            )
+        )
+    deck = make_deck(dataclasses.replace(spec("t20i"), min_matches=1), tally)
+    assert {c.id: (c.name, c.initials) for c in deck.cards} == {
+        "zz": ("S Khan", "SK"),
+        "aa": ("S Khan (2)", "SK"),
+    }
