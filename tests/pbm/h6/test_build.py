@@ -181,3 +181,18 @@ def test_namesakes_in_one_deck_are_told_apart() -> None:
         "zz": ("S Khan", "SK"),
         "aa": ("S Khan (2)", "SK"),
     }
+
+
+def test_damaged_match_file_is_reported_with_its_place(tmp_path: Path) -> None:
+    """A match file that is JSON but not Cricsheet's is refused, naming the zip and member."""
+    with zipfile.ZipFile(tmp_path / "t20s_json.zip", "w") as zf:
+        zf.writestr("77.json", "{}")
+    with pytest.raises(CricsheetFormatError, match=r"t20s_json\.zip:77\.json: not Cricsheet"):
+        build_decks(tmp_path, specs=SPECS)
+
+
+def test_broken_zip_is_refused(tmp_path: Path) -> None:
+    """A file named .zip that is not a zip is a clear error."""
+    (tmp_path / "odis_json.zip").write_bytes(b"not a zip")
+    with pytest.raises(CricsheetFormatError, match="not a readable zip"):
+        build_decks(tmp_path, specs=SPECS)
