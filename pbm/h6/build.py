@@ -18,7 +18,7 @@ from pbm.h6.cricsheet import Match, Source, discover_sources, plan_matches
 from pbm.h6.deckfile import DeckFile, encode
 from pbm.h6.decks import DECK_SPECS, DeckSpec, spec
 from pbm.h6.names import initials
-from pbm.h6.tally import Tally
+from pbm.h6.tally import Career, Tally
 
 __all__ = [
     "BuildReport",
@@ -64,17 +64,43 @@ class BuildReport:
     decks: dict[str, BuiltDeck] = field(default_factory=dict)
 
 
+def _unique_names(careers: dict[str, Career]) -> dict[str, str]:
+    """Each player's card name; namesakes in one deck are told apart Cricsheet's way.
+
+    The scorebook sometimes gives two players the same name (two Shahadat Hossains played
+    Tests for Bangladesh). The one who played first in the format keeps the name; the next gets
+    " (2)", and so on, as Cricsheet's own registry does.
+    """
+    by_name: dict[str, list[str]] = {}
+    for pid, career in careers.items():
+        by_name.setdefault(career.name(), []).append(pid)
+    taken = set(by_name)
+    names = {}
+    for name, pids in by_name.items():
+        pids.sort(key=lambda p: (careers[p].first, p))
+        names[pids[0]] = name
+        k = 2
+        for pid in pids[1:]:
+            while f"{name} ({k})" in taken:
+                k += 1
+            names[pid] = f"{name} ({k})"
+            taken.add(names[pid])
+    return names
+
+
 def make_deck(deck: DeckSpec, tally: Tally) -> DeckFile:
     """The cards of ``deck`` from the counted careers."""
     fmt = (deck.match_type, deck.gender)
+    chosen = {
+        pid: career
+        for (match_type, gender, pid), career in tally.careers.items()
+        if (match_type, gender) == fmt and deck.admits(career.country(), career.matches)
+    }
+    names = _unique_names(chosen)
     cards = []
-    for (match_type, gender, pid), career in tally.careers.items():
-        if (match_type, gender) != fmt:
-            continue
+    for pid, career in chosen.items():
         country = career.country()
-        if not deck.admits(country, career.matches):
-            continue
-        name = career.name()
+        name = names[pid]
         cards.append(
             Card(
                 id=pid,

@@ -37,6 +37,7 @@ __all__ = [
     "Match",
     "Source",
     "discover_sources",
+    "iter_matches",
     "plan_matches",
 ]
 

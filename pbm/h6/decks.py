@@ -21,6 +21,7 @@ __all__ = [
     "UnknownDeck",
     "deck_file",
     "load_deck",
+    "spec",
 ]
 
 FULL_MEMBERS = frozenset(

@@ -52,6 +52,7 @@ class Career:
     team_last: dict[str, When] = field(default_factory=dict)
     names: Counter[str] = field(default_factory=Counter)
     name_last: dict[str, When] = field(default_factory=dict)
+    first: When = ("9999", 0, "")  # his first match in the format
 
     def country(self) -> str:
         """The team he played for most; a tie goes to the team of his latest match."""
@@ -94,6 +95,7 @@ class Tally:
                 c.matches += 1
                 c.teams[team] += 1
                 c.team_last[team] = max(c.team_last.get(team, when), when)
+                c.first = min(c.first, when)
         for pid, name in match.names:
             c = self._career(fmt, pid)
             c.names[name] += 1

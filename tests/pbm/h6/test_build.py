@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from engine.hitforsix.cards import Card
-from pbm.h6.build import build_decks, write_decks
-from pbm.h6.cricsheet import CricsheetFormatError, discover_sources
+from pbm.h6.build import build_decks, make_deck, write_decks
+from pbm.h6.cricsheet import CricsheetFormatError, Match, discover_sources
 from pbm.h6.deckfile import decode
 from pbm.h6.decks import DECK_SPECS, spec
+from pbm.h6.tally import Tally
 from tests.pbm.h6.cricsheet_fixtures import MATCH_1003, write_fixture_data
 
 # The real decks' specs with no minimum, so the tiny careers get cards.
@@ -148,4 +149,50 @@ def test_delivery_naming_someone_outside_the_registry_is_an_error(tmp_path: Path
         zf.writestr("1003_info.csv", info)
         zf.writestr("1003.csv", bad)
     with pytest.raises(CricsheetFormatError, match="Z Unknown"):
+        build_decks(tmp_path, specs=SPECS)
+
+
+def test_from_a_single_zip(tmp_path: Path) -> None:
+    """``--from`` may name one zip: only its matches are read."""
+    root = write_fixture_data(tmp_path / "c")
+    report = build_decks(root / "t20s_json.zip", specs=SPECS)
+    assert report.matches_read == 4
+    assert "1003" not in {m for s in discover_sources(root / "t20s_json.zip") for m in s.ids}
+
+
+def test_namesakes_in_one_deck_are_told_apart() -> None:
+    """Two players the scorebook names alike: the later debutant's card gets " (2)"."""
+    tally = Tally()
+    for mid, pid, date in (("2", "zz", "2019-05-01"), ("1", "aa", "2020-01-01")):
+        tally.add(
+            Match(
+                id=mid,
+                match_type="T20",
+                gender="male",
+                team_type="international",
+                date=date,
+                players=(("India", (pid,)),),
+                names=((pid, "S Khan"),),
+                balls=(),
+            )
+        )
+    deck = make_deck(dataclasses.replace(spec("t20i"), min_matches=1), tally)
+    assert {c.id: (c.name, c.initials) for c in deck.cards} == {
+        "zz": ("S Khan", "SK"),
+        "aa": ("S Khan (2)", "SK"),
+    }
+
+
+def test_damaged_match_file_is_reported_with_its_place(tmp_path: Path) -> None:
+    """A match file that is JSON but not Cricsheet's is refused, naming the zip and member."""
+    with zipfile.ZipFile(tmp_path / "t20s_json.zip", "w") as zf:
+        zf.writestr("77.json", "{}")
+    with pytest.raises(CricsheetFormatError, match=r"t20s_json\.zip:77\.json: not Cricsheet"):
+        build_decks(tmp_path, specs=SPECS)
+
+
+def test_broken_zip_is_refused(tmp_path: Path) -> None:
+    """A file named .zip that is not a zip is a clear error."""
+    (tmp_path / "odis_json.zip").write_bytes(b"not a zip")
+    with pytest.raises(CricsheetFormatError, match="not a readable zip"):
         build_decks(tmp_path, specs=SPECS)

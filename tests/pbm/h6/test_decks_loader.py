@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +77,13 @@ def test_tampered_deck_file_is_refused() -> None:
     raw = gzip.decompress(encode(file)).replace(b'"runs":[', b'"runs":[1', 1)
     with pytest.raises(DeckFileError, match="does not match build"):
         decode(gzip.compress(raw))
+
+
+def test_docs_table_names_each_shipped_build() -> None:
+    """docs/rules/hitforsix-decks.md lists each deck's card count and current build id."""
+    doc = (Path(__file__).resolve().parents[3] / "docs/rules/hitforsix-decks.md").read_text()
+    for name in DECK_NAMES:
+        deck = load_deck(name)
+        row = next(line for line in doc.splitlines() if line.startswith(f"| `{name}` |"))
+        assert f"{len(deck.cards):,}" in row
+        assert f"`{deck.build}`" in row
