@@ -7,7 +7,6 @@ from __future__ import annotations
 import codecs
 import email
 import re
-import textwrap
 from dataclasses import dataclass
 from email import policy
 from email.message import Message
@@ -32,6 +31,7 @@ _CHARSET_ALIASES = {
 }
 
 
+_HR = re.compile(r"<hr\b[^>]*>", re.IGNORECASE)
 _BOUNDARY_LINE = re.compile(r"^--([^\s\"]{1,70}?)(?:--)?[ \t]*$", re.MULTILINE)
 
 
@@ -82,6 +82,8 @@ def decode_bytes(data: bytes, charset: str | None) -> tuple[str, str | None]:
 def html_to_text(html: str) -> str:
     """Render HTML as plain text; blockquotes become ``>``-quoted lines so quotes strip alike."""
     config = ParserConfig(annotation_rules={"blockquote": ["quote"]})
+    # Outlook puts its reply header block right under an <hr>; keep the rule as a text rule.
+    html = _HR.sub("<p>" + "_" * 32 + "</p>", html)
     result = get_annotated_text(html, config)
     text: str = result["text"]
     spans: list[tuple[int, int, str]] = result["label"]
@@ -89,9 +91,10 @@ def html_to_text(html: str) -> str:
     offset = 0
     for line in text.split("\n"):
         depth = sum(1 for start, end, _ in spans if start <= offset < end)
-        lines.append(("> " * depth + line.strip()).rstrip() if depth else line.rstrip())
+        # inscriptis indents nested blocks; indentation carries nothing pbm reads.
+        lines.append(("> " * depth + line.strip()).rstrip())
         offset += len(line) + 1
-    return textwrap.dedent("\n".join(lines)).strip("\n")
+    return "\n".join(lines).strip("\n")
 
 
 def _normalise_newlines(text: str) -> str:

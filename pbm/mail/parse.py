@@ -105,8 +105,19 @@ def _body_notes(stripped_quoted: int, stripped_sig: int, forwarded: bool) -> lis
 
 
 def parse_message(raw: bytes, *, own_addresses: Iterable[str] = ()) -> InboundEmail:
-    """Understand ``raw``; ``own_addresses`` are pbm's, so mail from them counts as automatic."""
+    """Understand ``raw``; ``own_addresses`` are pbm's, so mail from them counts as automatic.
+
+    Never raises: a failure inside pbm's own reading is reported in ``problems`` (starting
+    "internal error") with the crudest reading of the sender and text, so it can be answered.
+    """
     content_hash = hashlib.sha256(raw).hexdigest()
+    try:
+        return _parse(raw, content_hash, tuple(own_addresses))
+    except Exception as exc:  # a bug here must not cost the player their answer
+        return _crude(raw, content_hash, f"internal error while reading: {type(exc).__name__}")
+
+
+def _parse(raw: bytes, content_hash: str, own_addresses: tuple[str, ...]) -> InboundEmail:
     problems: list[str] = []
     try:
         msg = email.message_from_bytes(raw, policy=policy.default)
@@ -156,6 +167,36 @@ def parse_message(raw: bytes, *, own_addresses: Iterable[str] = ()) -> InboundEm
         problems=tuple(problems),
         auto_reason=auto_reason,
         bounce=bounce,
+    )
+
+
+_CRUDE_FROM = re.compile(rb"^From:[^\n]*?([\w.+-]+@[\w.-]+)", re.MULTILINE | re.IGNORECASE)
+
+
+def _crude(raw: bytes, content_hash: str, problem: str) -> InboundEmail:
+    match = _CRUDE_FROM.search(raw)
+    text = _fallback_text(raw)
+    return InboundEmail(
+        message_id=None,
+        content_hash=content_hash,
+        key=f"sha256:{content_hash}",
+        from_addr=match.group(1).decode("ascii", "replace").lower() if match else None,
+        from_name="",
+        reply_to=None,
+        to_addrs=(),
+        cc_addrs=(),
+        delivered_to=(),
+        subject="",
+        date=None,
+        in_reply_to=None,
+        references=(),
+        body=text,
+        full_text=text,
+        attachments=(),
+        notes=(),
+        problems=(problem,),
+        auto_reason=None,
+        bounce=None,
     )
 
 

@@ -97,6 +97,14 @@ def _after_blank_or_marker(lines: list[str], i: int) -> bool:
     return i == 0 or _blank(lines[i - 1]) or bool(_SEPARATOR.match(lines[i - 1]))
 
 
+def _separator_above(lines: list[str], i: int) -> int:
+    """Where a header block at ``i`` really starts: at an underscore rule just above it."""
+    j = i - 1
+    while j >= 0 and _blank(lines[j]):
+        j -= 1
+    return j if j >= 0 and _SEPARATOR.match(lines[j]) else i
+
+
 def _next_nonblank(lines: list[str], i: int) -> int:
     while i < len(lines) and _blank(lines[i]):
         i += 1
@@ -132,6 +140,16 @@ def _ends_signature(lines: list[str], i: int) -> bool:
     )
 
 
+def _signature_end(lines: list[str], i: int) -> int | None:
+    """End of the signature whose ``-- `` line is ``i``; None if too long to be one."""
+    end = i + 1
+    while end < len(lines) and not _ends_signature(lines, end):
+        if end - i > _MAX_SIGNATURE_LINES:
+            return None
+        end += 1
+    return end
+
+
 def strip_quotes(text: str) -> Stripped:
     """Remove what the sender quoted or signed from ``text`` (``\\n`` line ends)."""
     lines = text.split("\n")
@@ -165,8 +183,7 @@ def strip_quotes(text: str) -> Stripped:
             drop(i, len(lines))
             break
         elif _after_blank_or_marker(lines, i) and (end := _header_block(lines, i)) is not None:
-            start = i - 1 if i > 0 and _SEPARATOR.match(lines[i - 1]) else i
-            drop(start, len(lines))
+            drop(_separator_above(lines, i), len(lines))
             break
         elif _QUOTED.match(line):
             drop(i, i + 1)
@@ -174,14 +191,10 @@ def strip_quotes(text: str) -> Stripped:
             drop(i, i + k)
             i += k
             continue
-        elif line == _SIGNATURE:
-            end = i + 1
-            while end < len(lines) and not _ends_signature(lines, end):
-                end += 1
-            if end - i <= _MAX_SIGNATURE_LINES + 1:
-                drop(i, end, is_signature=True)
-                i = end
-                continue
+        elif line == _SIGNATURE and (end := _signature_end(lines, i)) is not None:
+            drop(i, end, is_signature=True)
+            i = end
+            continue
         elif _SENT_FROM.match(line):
             drop(i, i + 1, is_signature=True)
         i += 1
@@ -195,6 +208,6 @@ def strip_quotes(text: str) -> Stripped:
             if not (gap and out and out[-1] == ""):
                 out.append("")
         else:
-            out.append(line.rstrip())
+            out.append(line)
             gap = False
     return Stripped("\n".join(out).strip("\n"), quoted, signature, forwarded)
