@@ -1,7 +1,7 @@
 """Header access that never raises: raw values, RFC 2047 decoding, address lists.
 
-``policy.default`` parses headers lazily and some malformed values make it raise on access,
-so pbm reads raw values and parses them itself with the tolerant compat functions.
+Raw values are read and parsed with the tolerant compat functions: ``policy.default``'s
+header objects are slow and some malformed values make them raise on access.
 """
 
 from __future__ import annotations

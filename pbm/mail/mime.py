@@ -15,6 +15,7 @@ from inscriptis import get_annotated_text
 from inscriptis.model.config import ParserConfig
 
 from pbm.mail.flowed import unflow
+from pbm.mail.headers import decoded
 
 __all__ = ["Attachment", "BodyText", "decode_bytes", "extract_text", "html_to_text"]
 
@@ -101,10 +102,18 @@ def _normalise_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+def _filename(part: Message) -> str | None:
+    try:
+        raw = part.get_filename()
+    except Exception:  # malformed RFC 2231 parameters
+        return None
+    return (decoded(raw) or None) if raw else None
+
+
 def _is_attachment(part: Message) -> bool:
     disposition = (part.get("Content-Disposition") or "").split(";")[0].strip().lower()
     return disposition == "attachment" or (
-        part.get_filename() is not None and part.get_content_maintype() != "text"
+        _filename(part) is not None and part.get_content_maintype() != "text"
     )
 
 
@@ -155,7 +164,7 @@ class _Walker:
             self.problems.append("the MIME boundary was wrong; guessed it from the body")
             guess = email.message_from_string(
                 f'Content-Type: multipart/mixed; boundary="{match.group(1)}"\n\n{text}',
-                policy=policy.default,
+                policy=policy.compat32,
             )
             self.depth += 1
             return self.texts(guess)
@@ -188,7 +197,7 @@ class _Walker:
         if not part.is_multipart():
             payload = part.get_payload(decode=True)
             size = len(payload) if isinstance(payload, bytes) else 0
-        self.attachments.append(Attachment(part.get_filename(), part.get_content_type(), size))
+        self.attachments.append(Attachment(_filename(part), part.get_content_type(), size))
 
 
 def extract_text(msg: Message) -> BodyText:

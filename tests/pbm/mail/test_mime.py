@@ -146,3 +146,23 @@ def test_date_is_aware() -> None:
     ok = parse_message(b"From: a@b\nDate: Mon, 30 Nov 2026 09:00:00 -0000\n\nx")
     assert ok.date is not None and ok.date.tzinfo is not None
     assert parse_message(b"From: a@b\nDate: yesterday-ish\n\nx").date is None
+
+
+@pytest.mark.parametrize(
+    ("disposition", "expected"),
+    [
+        ('attachment; filename="plain.pdf"', "plain.pdf"),
+        ('attachment; filename="=?utf-8?q?Z=C3=B6e.pdf?="', "Zöe.pdf"),
+        ("attachment; filename*=utf-8''Z%C3%B6e%20XI.pdf", "Zöe XI.pdf"),
+        ("attachment", None),
+    ],
+)
+def test_attachment_filenames_decoded(disposition: str, expected: str | None) -> None:
+    """Attachment names in RFC 2047 or RFC 2231 form are decoded for the reply to mention."""
+    raw = (
+        "From: a@example.com\nMIME-Version: 1.0\n"
+        'Content-Type: multipart/mixed; boundary="b"\n\n'
+        "--b\nContent-Type: text/plain\n\nJOIN\n"
+        f"--b\nContent-Type: application/pdf\nContent-Disposition: {disposition}\n\n%PDF\n--b--\n"
+    ).encode()
+    assert [a.filename for a in parse_message(raw).attachments] == [expected]
