@@ -1,6 +1,6 @@
 """Print how long parse_message takes per golden-corpus message (the daemon's intake cost).
 
-Run: /work/venv/bin/python bench/parse_mail.py [ROUNDS]
+Run from the repository root: PYTHONPATH=. python bench/parse_mail.py [ROUNDS]
 """
 
 from __future__ import annotations

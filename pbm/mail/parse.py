@@ -99,12 +99,16 @@ def _addrs(msg: Message, *names: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(a for _, a in addresses(values)))
 
 
+def _lines(n: int) -> str:
+    return f"{n} line" if n == 1 else f"{n} lines"
+
+
 def _body_notes(stripped_quoted: int, stripped_sig: int, forwarded: bool) -> list[str]:
     notes = []
     if stripped_quoted:
-        notes.append(f"quoted text removed: {stripped_quoted} lines")
+        notes.append(f"quoted text removed: {_lines(stripped_quoted)}")
     if stripped_sig:
-        notes.append(f"signature removed: {stripped_sig} lines")
+        notes.append(f"signature removed: {_lines(stripped_sig)}")
     if forwarded:
         notes.append("forwarded message: its headers removed, its text read")
     return notes

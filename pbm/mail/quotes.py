@@ -192,7 +192,8 @@ def strip_quotes(text: str) -> Stripped:
             i += k
             continue
         elif line == _SIGNATURE and (end := _signature_end(lines, i)) is not None:
-            drop(i, end, is_signature=True)
+            removed[i] = True  # the "-- " separator itself is not counted as a signature line
+            drop(i + 1, end, is_signature=True)
             i = end
             continue
         elif _SENT_FROM.match(line):

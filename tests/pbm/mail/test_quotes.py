@@ -106,9 +106,9 @@ def test_keeps(text: str) -> None:
 
 
 def test_counts_removed_lines() -> None:
-    """Counts cover non-blank removed lines, quotes and signature separately."""
+    """Counts cover non-blank removed lines (not the "-- " line), quotes and signature apart."""
     result = strip_quotes(f"JOIN\n-- \nBob\n\n{GMAIL_ATTR}\n>\n> a\n> b\n")
-    assert (result.quoted_lines, result.signature_lines) == (4, 2)
+    assert (result.quoted_lines, result.signature_lines) == (4, 1)
 
 
 @given(st.lists(st.from_regex(r"[A-Z]{3,8} [A-Za-z0-9 ]{0,30}", fullmatch=True), max_size=20))
