@@ -68,16 +68,13 @@ def decode_bytes(data: bytes, charset: str | None) -> tuple[str, str | None]:
     except LookupError:
         problem = f"unknown charset {charset!r}; decoded as UTF-8"
         label = "utf-8-sig"
-    try:
-        text = data.decode(label)
-    except UnicodeDecodeError:
+    for attempt in (label, "utf-8-sig"):
         try:
-            text = data.decode("utf-8-sig")
+            return data.decode(attempt).lstrip("\ufeff"), problem
         except UnicodeDecodeError:
-            text = data.decode("windows-1252", errors="replace")
-        if label != "utf-8-sig":
-            problem = problem or f"text was not valid {charset}; decoded as a best guess"
-    return text.lstrip("\ufeff"), problem
+            continue
+    problem = problem or f"text was not valid {charset or 'ASCII'}; decoded as windows-1252"
+    return data.decode("windows-1252", errors="replace").lstrip("\ufeff"), problem
 
 
 def html_to_text(html: str) -> str:
@@ -173,8 +170,8 @@ class _Walker:
 
     def _alternative(self, children: list[Message]) -> list[str]:
         plain = [c for c in children if c.get_content_type() == "text/plain"]
-        if plain:
-            return self.texts(plain[0])
+        if plain and (texts := self.texts(plain[0])):
+            return texts
         for child in reversed(children):  # richest last, per RFC 2046
             if child.is_multipart() or child.get_content_type() == "text/html":
                 return self.texts(child)
