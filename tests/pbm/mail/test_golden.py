@@ -66,7 +66,25 @@ HEADER_ROWS = [
     ("gmail_reply", "auto_reason", None),
     ("iphone_toppost", "auto_reason", None),
     ("gmail_reply", "bounce", None),
+    ("outlook_german", "from_name", "Jürgen Müller"),
+    ("outlook_german", "notes", ("quoted text removed: 5 lines",)),
+    ("gm_new_competition", "to_addrs", ("pbm+gm@example.org",)),
+    ("yahoo_unquoted", "notes", ()),
 ]
+
+
+def test_unquoted_original_is_kept() -> None:
+    """Yahoo's unmarked original stays in the body: pbm cannot tell where it ends."""
+    assert "Mail JOIN to take a team" in _parse("yahoo_unquoted").body
+
+
+def test_long_conditional_order_survives_quoted_printable_soft_breaks() -> None:
+    """A conditional sentence split by QP soft breaks reads back as one line."""
+    body = _parse("outlook_german").body
+    assert (
+        "After 20 overs, if I have lost 3 wickets or less all batsmen will be aggressive, "
+        "but will reduce to normal when the 6th wicket is lost." in body.split("\n")
+    )
 
 
 @pytest.mark.parametrize(("name", "attribute", "expected"), HEADER_ROWS)
