@@ -173,6 +173,11 @@ def _parse(raw: bytes, content_hash: str, own_addresses: tuple[str, ...]) -> Inb
         notes=(
             *body_text.notes,
             *_body_notes(stripped.quoted_lines, stripped.signature_lines, stripped.forwarded),
+            *(
+                ["too long to look for quoted text; all of it was read"]
+                if stripped.too_long
+                else []
+            ),
         ),
         problems=tuple(problems),
         auto_reason=auto_reason,

@@ -62,6 +62,7 @@ _SENT_FROM = re.compile(
 _SIGNATURE = "-- "
 _MAX_SIGNATURE_LINES = 12
 _MAX_HEADER_BLOCK = 8
+MAX_LINES = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,7 @@ class Stripped:
     quoted_lines: int
     signature_lines: int
     forwarded: bool
+    too_long: bool  # over MAX_LINES: left as it is, so hostile mail cannot cost minutes
 
 
 def _blank(line: str) -> bool:
@@ -120,7 +122,8 @@ def _attribution(lines: list[str], i: int) -> int:
         if k > 1 and not _ATTRIBUTION_OPENER.match(chunk[0].strip()):
             return 0
         joined = " ".join(x.strip() for x in chunk)
-        if len(joined) <= 400 and _ATTRIBUTION_END.search(joined):
+        # The cheap end test first: the regex is only worth running on lines ending in ':'.
+        if joined.endswith(":") and len(joined) <= 400 and _ATTRIBUTION_END.search(joined[-120:]):
             after = _next_nonblank(lines, i + k)
             if after == len(lines) or _QUOTED.match(lines[after]):
                 return k
@@ -167,9 +170,15 @@ def strip_quotes(text: str) -> Stripped:
                     quoted += 1
             removed[j] = True
 
+    if len(lines) > MAX_LINES:
+        return Stripped(text.strip("\n"), 0, 0, forwarded=False, too_long=True)
+
     i = 0
     while i < len(lines):
         line = lines[i]
+        if _blank(line):
+            i += 1
+            continue
         if _FORWARD_MARKER.match(line):
             header_start = _next_nonblank(lines, i + 1)
             end = _header_block(lines, header_start)
@@ -211,4 +220,4 @@ def strip_quotes(text: str) -> Stripped:
         else:
             out.append(line)
             gap = False
-    return Stripped("\n".join(out).strip("\n"), quoted, signature, forwarded)
+    return Stripped("\n".join(out).strip("\n"), quoted, signature, forwarded, too_long=False)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbm.mail.quotes import strip_quotes
+from pbm.mail.quotes import MAX_LINES, strip_quotes
 
 GMAIL_ATTR = "On Mon, 30 Nov 2026 at 09:12, Cosmic <pbm@example.org> wrote:"
 
@@ -117,3 +117,24 @@ def test_unquoted_order_lines_survive(orders: list[str]) -> None:
     text = "\n".join(orders[:5]) + f"\n\n{GMAIL_ATTR}\n> zine\n\n" + "\n".join(orders[5:])
     kept = [line for line in strip_quotes(text).text.split("\n") if line.strip()]
     assert kept == [o for o in orders if o.strip()]
+
+
+def test_very_long_text_is_left_alone() -> None:
+    """Past MAX_LINES nothing is stripped, so hostile mail costs linear time only."""
+    text = "JOIN\n" + "> quoted\n" * MAX_LINES
+    result = strip_quotes(text)
+    assert result.too_long
+    assert result.text == text.strip("\n")
+
+
+PIECES = ["-- ", ">", "On", "wrote:", "From:", "Sent:", "Subject:", "\n", " ", "x", "Sent from my"]
+PIECES += ["_" * 12, "Begin forwarded message:", "1", "@"]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=60).map("".join))
+def test_only_removes_whole_lines(text: str) -> None:
+    """The stripper only drops whole lines; it never edits or reorders one (blanks go empty)."""
+    out = strip_quotes(text).text
+    kept = out.split("\n") if out else []
+    source = iter(line if line.strip() else "" for line in text.split("\n"))
+    assert all(any(line == original for original in source) for line in kept)
