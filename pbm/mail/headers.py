@@ -13,6 +13,7 @@ from email.utils import getaddresses
 
 __all__ = ["addresses", "clean", "decoded", "raw_header", "raw_headers"]
 
+_ADDR_SPEC = re.compile(r"^[^@\s<>(),;:\"\[\]\\]+@[^@\s<>(),;:\"\[\]\\]+$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
@@ -48,9 +49,14 @@ def decoded(value: str | None) -> str:
 
 
 def addresses(values: list[str]) -> list[tuple[str, str]]:
-    """``(display name, lower-cased addr-spec)`` pairs from raw address header values."""
+    """``(display name, lower-cased addr-spec)`` pairs from raw address header values.
+
+    Anything that is not plainly ``local@domain`` (``bob at example dot com``, ``a@b@c``) is
+    left out rather than guessed at, so pbm never mails a made-up address.
+    """
     try:
         pairs = getaddresses([clean(v) for v in values])
     except Exception:
         return []
-    return [(decoded(name), clean(addr).lower()) for name, addr in pairs if clean(addr)]
+    out = [(decoded(name), clean(addr).lower()) for name, addr in pairs]
+    return [(name, addr) for name, addr in out if _ADDR_SPEC.match(addr)]

@@ -184,3 +184,21 @@ def test_invalid_utf8_is_reported() -> None:
     text, problem = decode_bytes(b"Zo\xeb", "utf-8")
     assert text == "Zoë"
     assert problem == "text was not valid utf-8; decoded as windows-1252"
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("Bob <Bob@Example.com>", "bob@example.com"),
+        ("bob@example.com (Bob)", "bob@example.com"),
+        ('"Smith, Bob" <bob@x.org>, alice@y.org', "bob@x.org"),
+        ("Bob <bob@example.com", "bob@example.com"),
+        ("bob at example dot com", None),
+        ("a@b@c", None),
+        ("undisclosed-recipients:;", None),
+        ("<>", None),
+    ],
+)
+def test_from_address_is_a_plain_addr_spec_or_none(header: str, expected: str | None) -> None:
+    """from_addr is a lower-cased local@domain, never a guess from a garbled header."""
+    assert parse_message(f"From: {header}\n\nJOIN\n".encode()).from_addr == expected
