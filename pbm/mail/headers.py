@@ -11,9 +11,10 @@ from email.header import decode_header, make_header
 from email.message import Message
 from email.utils import getaddresses
 
-__all__ = ["addresses", "clean", "decoded", "raw_header", "raw_headers"]
+__all__ = ["addresses", "clean", "decoded", "raw_header", "raw_headers", "valid_text"]
 
 _ADDR_SPEC = re.compile(r"^[^@\s<>(),;:\"\[\]\\]+@[^@\s<>(),;:\"\[\]\\]+$")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
@@ -32,9 +33,14 @@ def raw_header(msg: Message, name: str) -> str | None:
     return values[0] if values else None
 
 
+def valid_text(text: str) -> str:
+    """``text`` with lone surrogates (which cannot be encoded) replaced by U+FFFD."""
+    return text.encode("utf-8", "replace").decode("utf-8") if _SURROGATE.search(text) else text
+
+
 def clean(text: str) -> str:
     """``text`` on one line: control characters (CR, LF, tab, NUL…) become single spaces."""
-    return _CONTROL.sub(" ", text).strip()
+    return _CONTROL.sub(" ", valid_text(text)).strip()
 
 
 def decoded(value: str | None) -> str:
@@ -45,7 +51,7 @@ def decoded(value: str | None) -> str:
         text = str(make_header(decode_header(value)))
     except Exception:
         text = value
-    return clean(text.encode("utf-8", "replace").decode("utf-8"))
+    return clean(text)
 
 
 def addresses(values: list[str]) -> list[tuple[str, str]]:
