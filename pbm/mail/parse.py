@@ -29,6 +29,7 @@ from pbm.mail.quotes import strip_quotes
 
 __all__ = ["Attachment", "Bounce", "InboundEmail", "normalise_message_id", "parse_message"]
 
+_BODY_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _MSGID = re.compile(r"<([^<>\s]+)>")
 _MAX_MSGID = 250  # longer ids are treated as absent, so the key fits any database column
 
@@ -144,7 +145,8 @@ def _parse(raw: bytes, content_hash: str, own_addresses: tuple[str, ...]) -> Inb
         problems.append(f"could not read the text: {type(exc).__name__}")
         body_text = BodyText(_fallback_text(raw), (), (), ())
     problems.extend(body_text.problems)
-    stripped = strip_quotes(body_text.text)
+    full_text = _printable(body_text.text)
+    stripped = strip_quotes(full_text)
 
     message_id = normalise_message_id(raw_header(msg, "Message-ID"))
     senders = addresses(raw_headers(msg, "From"))
@@ -168,7 +170,7 @@ def _parse(raw: bytes, content_hash: str, own_addresses: tuple[str, ...]) -> Inb
         in_reply_to=normalise_message_id(raw_header(msg, "In-Reply-To")),
         references=_id_list(raw_headers(msg, "References")),
         body=stripped.text,
-        full_text=body_text.text,
+        full_text=full_text,
         attachments=body_text.attachments,
         notes=(
             *body_text.notes,
@@ -190,7 +192,7 @@ _CRUDE_FROM = re.compile(rb"^From:[^\n]*?([\w.+-]+@[\w.-]+)", re.MULTILINE | re.
 
 def _crude(raw: bytes, content_hash: str, problem: str) -> InboundEmail:
     match = _CRUDE_FROM.search(raw)
-    text = _fallback_text(raw)
+    text = _printable(_fallback_text(raw))
     return InboundEmail(
         message_id=None,
         content_hash=content_hash,
@@ -213,6 +215,12 @@ def _crude(raw: bytes, content_hash: str, problem: str) -> InboundEmail:
         auto_reason=None,
         bounce=None,
     )
+
+
+def _printable(text: str) -> str:
+    """Newlines as ``\\n``; other control characters but tab become U+FFFD (PostgreSQL
+    refuses NUL in text)."""
+    return _BODY_CONTROL.sub("\ufffd", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def _walk(msg: Message) -> list[Message]:

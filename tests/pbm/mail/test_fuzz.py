@@ -21,6 +21,8 @@ def _check(raw: bytes) -> None:
     assert mail.key
     assert "\r" not in mail.subject and "\n" not in mail.subject
     assert not any(p.startswith("internal error") for p in mail.problems), mail.problems
+    texts = [mail.body, mail.full_text, mail.subject, mail.from_name, *mail.notes, *mail.problems]
+    assert not any("\x00" in t or "\r" in t for t in texts)
 
 
 @given(st.binary(max_size=4000))
