@@ -54,6 +54,20 @@ ROWS = [
     ("signature then quote", f"JOIN\n\n-- \nBob\n\n{GMAIL_ATTR}\n> hi\n", "JOIN"),
     ("phone", "JOIN\n\nSent from my iPhone\n", "JOIN"),
     ("outlook mobile", "JOIN\n\nGet Outlook for Android\n", "JOIN"),
+    ("outlook ios link", "JOIN\n\nGet Outlook for iOS<https://aka.ms/o0ukef>\n", "JOIN"),
+    ("yahoo android", "JOIN\n\nSent from Yahoo Mail on Android\n", "JOIN"),
+    (
+        "protonmail",
+        "TEAM X\n\n------- Original Message -------\nOn Monday, November 30th, 2026 at 09:12, "
+        "Cosmic <pbm@example.org> wrote:\n\n> zine\n",
+        "TEAM X",
+    ),
+    (
+        "outlook for mac",
+        "TEAM X\n\nFrom: Cosmic <pbm@example.org>\nDate: Monday, 30 November 2026 at 09:12\n"
+        "To: Me <me@x.org>\nSubject: [CCC] Round 2\n\nzine\n",
+        "TEAM X",
+    ),
     (
         "forward keeps forwarded text",
         "see below\n\n---------- Forwarded message ---------\nFrom: Me <me@work>\n"
