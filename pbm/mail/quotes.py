@@ -55,7 +55,8 @@ _SUBJECT_NAMES = {"subject", "betreff", "objet", "asunto", "oggetto", "onderwerp
 _SUBJECT_NAMES |= {"ämne", "temat", "assunto"}
 _SENT_FROM = re.compile(
     r"^\s*(?:Sent from my |Sent from (?:Mail|Outlook|Yahoo Mail) for |Get Outlook for "
-    r"|Sent from (?:Outlook|Yahoo Mail|Proton Mail|ProtonMail)\b|Gesendet von meinem |Von meinem \S+ gesendet|Envoyé de mon "
+    r"|Sent from (?:Outlook|Yahoo Mail|Proton Mail|ProtonMail)\b"
+    r"|Gesendet von meinem |Von meinem \S+ gesendet|Envoyé de mon "
     r"|Enviado desde mi |Inviato da |Verzonden met |Verstuurd vanaf mijn "
     r"|Skickat från min |Sendt fra min ).{0,60}$"
 )
