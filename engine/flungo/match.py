@@ -1,0 +1,519 @@
+"""A match: its frozen state, turn by turn, python-chess style.
+
+>>> from engine.dice import Dice
+>>> from engine.flungo import FORMATS, Format, MatchSetup, generate_squad, play_match
+>>> from engine.flungo.ground import Conditions
+>>> home = generate_squad(Dice(1), "Gunge Giants")
+>>> away = generate_squad(Dice(2), "Snodge Stars")
+>>> setup = MatchSetup(Format.T20, 7, Conditions("The Gunge Bowl", 3, 1), home, away)
+>>> final = play_match(setup).state
+>>> final.is_over, final.turn
+(True, 4)
+
+:func:`start_match` settles both XIs and tosses the coin; each :func:`play_turn` plays one turn
+(an innings is two turns, split at drinks: turns 0-1 are the first innings, 2-3 the second)
+and returns a :class:`Resolution`: a NEW state and the turn's events. Orders given to
+:func:`play_turn` are amendments (at drinks, or before the second innings) and apply from that
+turn. The dice of turn ``t`` are ``Dice(seed).derive(f"turn {t}")``, so a turn is a pure
+function of the state and the amendments, and a match of (seed, squads, orders).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.dice import Dice
+from engine.flungo.codec import decode, encode
+from engine.flungo.events import Event, EventKind, MatchEvent
+from engine.flungo.formats import FORMATS, Format, FormatSpec
+from engine.flungo.ground import Conditions
+from engine.flungo.innings import InningsState, Side, play_innings
+from engine.flungo.orders import BattingStyle, MatchOrders, ReviewPolicy, TossChoice
+from engine.flungo.plan import Selection, bowling_rank, select
+from engine.flungo.rules import RulesSnapshot, fresh_snapshot, reset_side
+from engine.flungo.squad import Team
+
+__all__ = [
+    "TURNS",
+    "MatchSetup",
+    "MatchState",
+    "Resolution",
+    "Result",
+    "play_match",
+    "play_turn",
+    "start_match",
+]
+
+TURNS = 4
+SUPER_OVERS_MAX = 5  # then boundaries, then a coin (see docs/rules/flungo.md)
+_REVIEWS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSetup:
+    """What a fixture is before any order: format, seed, ground, the two squads (home first),
+    and whether a tie must be broken (a knockout tie goes to a Super Over)."""
+
+    format: Format
+    seed: int
+    conditions: Conditions
+    home: Team
+    away: Team
+    knockout: bool = False
+
+    @property
+    def spec(self) -> FormatSpec:
+        """The format's numbers."""
+        return FORMATS[self.format]
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The result: ``winner`` is a team name (``None`` for a tie that stands); the margin is
+    ``runs`` or ``wickets`` (0 if not won that way); ``super_over`` says a tie was broken."""
+
+    winner: str | None
+    runs: int
+    wickets: int
+    text: str
+    super_over: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """``{winner, margin, text}`` as in issue 2; margin is ``{"runs": n}``,
+        ``{"wickets": n}`` or ``null``."""
+        margin: dict[str, int] | None = None
+        if self.runs:
+            margin = {"runs": self.runs}
+        elif self.wickets:
+            margin = {"wickets": self.wickets}
+        return {
+            "winner": self.winner,
+            "margin": margin,
+            "text": self.text,
+            "super_over": self.super_over,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """A match between turns. ``sides`` are (home, away) indexes everywhere; ``orders`` are
+    each side's orders in force (initial orders merged with amendments); ``injuries`` are
+    (team, player, injury points) of every retired-hurt player; ``subs`` (team, substitute,
+    fielding, player he replaces or ``""``); ``log`` every non-ball event so far."""
+
+    setup: MatchSetup
+    selections: tuple[Selection, Selection]
+    orders: tuple[MatchOrders, MatchOrders]
+    toss_winner: int
+    batting_first: int
+    turn: int = 0
+    innings: tuple[InningsState, ...] = ()
+    injuries: tuple[tuple[str, str, int], ...] = ()
+    subs: tuple[tuple[str, str, int, str], ...] = ()
+    log: tuple[MatchEvent, ...] = ()
+    result: Result | None = None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether every turn has been played."""
+        return self.turn >= TURNS
+
+    def outcome(self) -> Result | None:
+        """The result once the second innings has closed (before that, ``None``)."""
+        return self.result
+
+    def team(self, side: int) -> Team:
+        """The squad of side 0 (home) or 1 (away)."""
+        return self.setup.home if side == 0 else self.setup.away
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON data (:meth:`from_json` reads it back equal)."""
+        data: dict[str, Any] = encode(self)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MatchState:
+        """Read :meth:`to_json`."""
+        state: MatchState = decode(cls, data)
+        return state
+
+    def to_text(self) -> str:
+        """The canonical text form: compact JSON with sorted keys, one line."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_text(cls, text: str) -> MatchState:
+        """Read :meth:`to_text`."""
+        return cls.from_json(json.loads(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What resolving gives: the new state and the events, in order."""
+
+    state: MatchState
+    events: tuple[Event, ...] = field(default=())
+
+
+def _ev(kind: EventKind, text: str, team: str = "", innings: int = -1, at: int = 0) -> MatchEvent:
+    return MatchEvent(kind, innings, at, team, text)
+
+
+def start_match(
+    setup: MatchSetup, home: MatchOrders | None = None, away: MatchOrders | None = None
+) -> Resolution:
+    """Settle both XIs (defaults for anything missing or illegal) and toss the coin."""
+    events: list[MatchEvent] = []
+    sels: list[Selection] = []
+    orders: list[MatchOrders] = []
+    for team, given in ((setup.home, home), (setup.away, away)):
+        sel, fixes = select(team, given)
+        events += [_ev(EventKind.SELECTION, f, team.name) for f in fixes]
+        sels.append(sel)
+        base = given or MatchOrders()
+        orders.append(
+            replace(
+                base,
+                xi=sel.xi,
+                captain=sel.captain,
+                wicketkeeper=sel.wicketkeeper,
+                toss=sel.toss,
+                batting_order=sel.xi,
+                styles=tuple(sorted(sel.styles)),
+            )
+        )
+    dice = Dice(setup.seed).derive("toss")
+    coin = dice.roll(2, "toss")
+    winner = 0 if coin == 1 else 1
+    choice = sels[winner].toss
+    first = winner if choice is TossChoice.BAT else 1 - winner
+    wname = (setup.home, setup.away)[winner].name
+    events.append(
+        _ev(
+            EventKind.TOSS, f"{wname} won the toss (coin {coin}) and chose to {choice.value}", wname
+        )
+    )
+    subs: list[tuple[str, str, int, str]] = []
+    for side, sel in enumerate(sels):
+        team = (setup.home, setup.away)[side]
+        for k in range(11 - len(sel.xi)):
+            f = 1 + dice.roll(4, "substitute fielding")
+            subs.append((team.name, f"substitute {k + 1}", f, ""))
+            events.append(
+                _ev(EventKind.SELECTION, f"substitute {k + 1} fields (fielding {f})", team.name)
+            )
+    state = MatchState(
+        setup=setup,
+        selections=(sels[0], sels[1]),
+        orders=(orders[0], orders[1]),
+        toss_winner=winner,
+        batting_first=first,
+        subs=tuple(subs),
+        log=tuple(events),
+    )
+    return Resolution(state, tuple(events))
+
+
+def _side(state: MatchState, side: int) -> Side:
+    team = state.team(side)
+    sel = state.selections[side]
+    cond = state.setup.conditions
+    players = [team.player(n) for n in sel.xi]
+    hurt = {name for t, name, _ in state.injuries if t == team.name}
+    subs = [s for s in state.subs if s[0] == team.name]
+    sub_for = {s[3]: (s[1], s[2]) for s in subs if s[3]}
+    field: list[tuple[str, int]] = []
+    for p in players:
+        if p.name == sel.wicketkeeper:
+            continue
+        field.append(sub_for[p.name] if p.name in hurt else (p.name, p.fielding))
+    field += [(s[1], s[2]) for s in subs if not s[3]]
+    while len(field) < 10:  # only with many hurt and short XIs: the last substitute again
+        field.append(field[-1] if field else ("substitute", 3))
+    keeper = team.player(sel.wicketkeeper)
+    k = sub_for[keeper.name] if keeper.name in hurt else (keeper.name, keeper.fielding)
+    unable = [(sel.wicketkeeper, "keeps wicket")]
+    unable += [(n, "is retired hurt, out of the match") for n in sel.xi if n in hurt]
+    return Side(
+        team=team.name,
+        batting=tuple((p.name, p.batting) for p in players),
+        bowling=tuple((p.name, p.bowling + cond.modifier(p.bowling_style)) for p in players),
+        rank=bowling_rank(players, cond),
+        field=tuple(field[:10]),
+        keeper=k,
+        unable=tuple(unable),
+    )
+
+
+def _new_innings(state: MatchState, index: int, side: int, super_over: bool) -> InningsState:
+    spec = state.setup.spec
+    o = state.orders[side]
+    team = state.team(side).name
+    hurt = {name for t, name, _ in state.injuries if t == team}
+    xi = state.selections[side].xi
+    given = [n for n in (o.batting_order or xi) if n in xi]
+    order = [n for n in given + [n for n in xi if n not in given] if n not in hurt]
+    style_map = dict(o.styles)
+    if super_over:
+        order = order[:3]
+    styles = tuple(sorted((n, style_map.get(n, BattingStyle.NORMAL)) for n in xi))
+    opp = state.orders[1 - side]
+    target = None
+    if super_over and index % 2 == 1:
+        target = state.innings[index - 1].runs + 1
+    elif index == 1:
+        target = state.innings[0].runs + 1
+    return InningsState(
+        index=index,
+        batting_side=side,
+        super_over=super_over,
+        max_balls=spec.balls_per_over if super_over else spec.balls,
+        max_wickets=min(2, len(order) - 1) if super_over else len(order) - 1,
+        target=target,
+        order=tuple(order),
+        next_in=min(2, len(order)),
+        striker=order[0] if order else None,
+        non_striker=order[1] if len(order) > 1 else None,
+        styles=styles,
+        plan=() if super_over else opp.bowling_plan,
+        reviews=(_REVIEWS, _REVIEWS),
+        policies=(o.batting_reviews or ReviewPolicy(), opp.bowling_reviews or ReviewPolicy()),
+        rules=RulesSnapshot()
+        if super_over
+        else fresh_snapshot((state.orders[0].rules, state.orders[1].rules)),
+        closed="" if len(order) > 1 else "all out",
+    )
+
+
+def _play(
+    state: MatchState, inn: InningsState, stop: int, dice: Dice, at_drinks: bool
+) -> tuple[MatchState, list[Event]]:
+    sides = (_side(state, 0), _side(state, 1))
+    rules = (state.orders[0].rules, state.orders[1].rules)
+    if inn.super_over:
+        rules = ((), ())
+    new, events, hurt = play_innings(inn, stop, dice, state.setup.spec, sides, rules, at_drinks)
+    team = state.team(inn.batting_side).name
+    injuries = state.injuries + tuple((team, n, pts) for n, pts, _ in hurt)
+    subs = state.subs + tuple((team, f"sub ({n})", f, n) for n, _, f in hurt)
+    innings = (*state.innings[: inn.index], new, *state.innings[inn.index + 1 :])
+    return replace(state, innings=innings, injuries=injuries, subs=subs), events
+
+
+def _merge(old: MatchOrders, new: MatchOrders) -> MatchOrders:
+    styles = dict(old.styles)
+    styles.update(new.styles)
+    return replace(
+        old,
+        batting_order=new.batting_order or old.batting_order,
+        styles=tuple(sorted(styles.items())),
+        bowling_plan=new.bowling_plan or old.bowling_plan,
+        batting_reviews=new.batting_reviews or old.batting_reviews,
+        bowling_reviews=new.bowling_reviews or old.bowling_reviews,
+        rules=new.rules or old.rules,
+    )
+
+
+def _amend(
+    state: MatchState, amendments: tuple[MatchOrders | None, MatchOrders | None]
+) -> tuple[MatchState, list[MatchEvent]]:
+    events: list[MatchEvent] = []
+    orders = list(state.orders)
+    live = state.innings[-1] if state.innings and not state.innings[-1].closed else None
+    for side, new in enumerate(amendments):
+        if new is None:
+            continue
+        name = state.team(side).name
+        sel = state.selections[side]
+        fixed = [
+            label
+            for label, value, now in (
+                ("XI", new.xi, sel.xi),
+                ("captain", new.captain, sel.captain),
+                ("wicketkeeper", new.wicketkeeper, sel.wicketkeeper),
+                ("toss choice", new.toss, sel.toss),
+            )
+            if value is not None and value != now
+        ]
+        if fixed:
+            events.append(
+                _ev(
+                    EventKind.ORDERS,
+                    f"{', '.join(fixed)} cannot change once the match has started: ignored",
+                    name,
+                )
+            )
+        orders[side] = _merge(orders[side], new)
+        if live is not None:
+            live = _amend_live(live, side, new, sel.xi, events, name)
+        events.append(_ev(EventKind.ORDERS, "amended orders accepted", name))
+    innings = state.innings
+    if live is not None:
+        innings = (*innings[:-1], live)
+    return replace(state, orders=(orders[0], orders[1]), innings=innings), events
+
+
+def _amend_live(
+    live: InningsState,
+    side: int,
+    new: MatchOrders,
+    xi: tuple[str, ...],
+    events: list[MatchEvent],
+    name: str,
+) -> InningsState:
+    batting = live.batting_side == side
+    if batting and new.batting_order:
+        rest = live.order[live.next_in :]
+        ignored = [n for n in new.batting_order if n not in rest]
+        if ignored:
+            events.append(
+                _ev(
+                    EventKind.ORDERS,
+                    "already batted or not in the XI, ignored in the new order: "
+                    + ", ".join(ignored),
+                    name,
+                )
+            )
+        first = [n for n in new.batting_order if n in rest]
+        live = replace(
+            live,
+            order=live.order[: live.next_in]
+            + tuple(first)
+            + tuple(n for n in rest if n not in first),
+        )
+    if batting and new.styles:
+        styles = dict(live.styles)
+        styles.update((n, s) for n, s in new.styles if n in xi)
+        live = replace(live, styles=tuple(sorted(styles.items())))
+    if not batting and new.bowling_plan:
+        started = len(live.over_bowlers)
+        live = replace(live, plan=tuple((o, b) for o, b in new.bowling_plan if o > started))
+    pol_bat, pol_bowl = live.policies
+    if batting and new.batting_reviews:
+        pol_bat = new.batting_reviews
+    if not batting and new.bowling_reviews:
+        pol_bowl = new.bowling_reviews
+    live = replace(live, policies=(pol_bat, pol_bowl))
+    if new.rules and not live.super_over:
+        live = replace(live, rules=reset_side(live.rules, side, len(new.rules)))
+    return live
+
+
+def play_turn(
+    state: MatchState, home: MatchOrders | None = None, away: MatchOrders | None = None
+) -> Resolution:
+    """Play turn ``state.turn`` (0..3) with these amendments; ``ValueError`` after the last.
+
+    A turn in which nothing is left to play (the innings closed before drinks, or the match is
+    decided) only applies the amendments.
+    """
+    if state.is_over:
+        raise ValueError("the match is over: all four turns have been played")
+    spec = state.setup.spec
+    dice = Dice(state.setup.seed).derive(f"turn {state.turn}")
+    state, amend_events = _amend(state, (home, away))
+    events: list[Event] = list(amend_events)
+    index, part = divmod(state.turn, 2)
+    if state.result is None:
+        if part == 0 and len(state.innings) == index:
+            side = state.batting_first if index == 0 else 1 - state.batting_first
+            state = replace(
+                state, innings=(*state.innings, _new_innings(state, index, side, False))
+            )
+        inn = state.innings[index] if len(state.innings) > index else None
+        if inn is not None and not inn.closed:
+            drinks = spec.drinks_after * spec.balls_per_over
+            if part == 1:
+                events.append(
+                    _ev(EventKind.DRINKS, "play resumes after drinks", innings=index, at=inn.legal)
+                )
+            state, evs = _play(state, inn, drinks if part == 0 else spec.balls, dice, part == 1)
+            events += evs
+            inn = state.innings[index]
+            if part == 0 and not inn.closed:
+                team = state.team(inn.batting_side).name
+                events.append(
+                    _ev(
+                        EventKind.DRINKS,
+                        f"drinks: {team} {inn.runs}/{inn.wickets}",
+                        team,
+                        index,
+                        inn.legal,
+                    )
+                )
+        if len(state.innings) == 2 and state.innings[1].closed:
+            state, evs = _decide(state)
+            events += evs
+    log = state.log + tuple(e for e in events if isinstance(e, MatchEvent))
+    return Resolution(replace(state, turn=state.turn + 1, log=log), tuple(events))
+
+
+def _margin_text(state: MatchState, a: InningsState, b: InningsState) -> Result | None:
+    ta, tb = state.team(a.batting_side).name, state.team(b.batting_side).name
+    if b.runs > a.runs:
+        w = len(state.selections[b.batting_side].xi) - 1 - b.wickets
+        left = b.max_balls - b.legal
+        return Result(tb, 0, w, f"{tb} won by {w} wicket{'s' * (w != 1)} ({left} balls left)")
+    if a.runs > b.runs:
+        r = a.runs - b.runs
+        return Result(ta, r, 0, f"{ta} won by {r} run{'s' * (r != 1)}")
+    return None
+
+
+def _decide(state: MatchState) -> tuple[MatchState, list[Event]]:
+    events: list[Event] = []
+    a, b = state.innings[0], state.innings[1]
+    result = _margin_text(state, a, b)
+    if result is None and not state.setup.knockout:
+        result = Result(None, 0, 0, "Match tied")
+    if result is None:
+        state, result, events = _super_overs(state)
+    events.append(_ev(EventKind.RESULT, result.text, result.winner or ""))
+    return replace(state, result=result), events
+
+
+def _super_overs(state: MatchState) -> tuple[MatchState, Result, list[Event]]:
+    events: list[Event] = []
+    first = 1 - state.batting_first  # the side that batted second bats first in a super over
+    name = "Super Five" if state.setup.spec.is_hundred else "Super Over"
+    for k in range(SUPER_OVERS_MAX):
+        dice = Dice(state.setup.seed).derive(f"super over {k + 1}")
+        events.append(_ev(EventKind.SUPER_OVER, f"the match is tied: {name} {k + 1}"))
+        for side in (first, 1 - first):
+            inn = _new_innings(state, len(state.innings), side, True)
+            state = replace(state, innings=(*state.innings, inn))
+            state, evs = _play(state, inn, inn.max_balls, dice, False)
+            events += evs
+        a, b = state.innings[-2], state.innings[-1]
+        won = _margin_text(state, a, b)
+        if won is not None:
+            w = won.winner
+            return state, Result(w, 0, 0, f"Match tied; {w} won the {name}", True), events
+    fours = [0, 0]
+    for inn in state.innings:
+        fours[inn.batting_side] += sum(1 for b in inn.balls if b.boundary)
+    if fours[0] != fours[1]:
+        w = state.team(0 if fours[0] > fours[1] else 1).name
+        return state, Result(w, 0, 0, f"Match tied; {w} won on boundaries", True), events
+    coin = Dice(state.setup.seed).derive("tie coin").roll(2, "tie coin")
+    w = state.team(coin - 1).name
+    return (
+        state,
+        Result(w, 0, 0, f"Match tied; {w} won on the toss of a coin ({coin})", True),
+        events,
+    )
+
+
+def play_match(
+    setup: MatchSetup, home: MatchOrders | None = None, away: MatchOrders | None = None
+) -> Resolution:
+    """Start the match and play all four turns without amendments; every event, in order."""
+    res = start_match(setup, home, away)
+    state, events = res.state, list(res.events)
+    while not state.is_over:
+        res = play_turn(state)
+        state = res.state
+        events += res.events
+    return Resolution(state, tuple(events))
