@@ -8,7 +8,6 @@ dataclasses' type hints, so ``decode(T, encode(x)) == x`` for every value the en
 from __future__ import annotations
 
 import dataclasses
-import types
 import typing
 from enum import Enum
 from functools import cache
@@ -20,6 +19,7 @@ from engine.flungo.events import Ball, ball_from_json
 __all__ = ["decode", "encode"]
 
 T = TypeVar("T")
+_UNION_TYPE = type(int | None)  # types.UnionType, without importing types
 
 
 def encode(value: Any) -> Any:
@@ -52,7 +52,7 @@ def _hints(cls: type) -> dict[str, Any]:
 def decode(tp: Any, data: Any) -> Any:
     """Rebuild a value of type ``tp`` from :func:`encode`'s output (``ValueError`` if it cannot)."""
     origin = typing.get_origin(tp)
-    if origin is typing.Union or origin is types.UnionType:
+    if origin is typing.Union or origin is _UNION_TYPE:
         args = typing.get_args(tp)
         if data is None:
             if type(None) in args:
