@@ -402,17 +402,22 @@ def _amend_live(
 
 
 def play_turn(
-    state: MatchState, home: MatchOrders | None = None, away: MatchOrders | None = None
+    state: MatchState,
+    home: MatchOrders | None = None,
+    away: MatchOrders | None = None,
+    dice: Dice | None = None,
 ) -> Resolution:
     """Play turn ``state.turn`` (0..3) with these amendments; ``ValueError`` after the last.
 
     A turn in which nothing is left to play (the innings closed before drinks, or the match is
-    decided) only applies the amendments.
+    decided) only applies the amendments. ``dice`` defaults to the turn's own stream,
+    ``Dice(seed).derive(f"turn {turn}")`` (tests pass scripted dice).
     """
     if state.is_over:
         raise ValueError("the match is over: all four turns have been played")
     spec = state.setup.spec
-    dice = Dice(state.setup.seed).derive(f"turn {state.turn}")
+    if dice is None:
+        dice = Dice(state.setup.seed).derive(f"turn {state.turn}")
     state, amend_events = _amend(state, (home, away))
     events: list[Event] = list(amend_events)
     index, part = divmod(state.turn, 2)
