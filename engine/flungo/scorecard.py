@@ -26,6 +26,7 @@ __all__ = [
 ]
 
 NOT_BOWLER_WICKETS = frozenset({"run out", "retired hurt"})
+CLOSED_TEXT = {"": "in play", "overs": "overs up", "all out": "all out", "target": "target reached"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,7 +306,7 @@ def _card_text(card: InningsCard) -> list[str]:
         f"b {e['byes']}, lb {e['leg_byes']})"
     )
     overs = overs_text(card.legal_balls, card.balls_per_over)
-    lines.append(f"  Total {card.runs}/{card.wickets} ({overs} overs; {card.closed or 'in play'})")
+    lines.append(f"  Total {card.runs}/{card.wickets} ({overs} overs; {CLOSED_TEXT[card.closed]})")
     if card.fall_of_wickets:
         fow = ", ".join(
             f"{f['wicket']}-{f['runs']} ({f['player']}, {f['over']})" for f in card.fall_of_wickets

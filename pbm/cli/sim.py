@@ -22,7 +22,13 @@ from engine.flungo.cricsheet import to_cricsheet
 from engine.flungo.ground import PITCH_NAMES, roll_conditions
 from engine.flungo.orders import BattingStyle, MatchOrders
 from engine.flungo.plan import select
-from engine.flungo.scorecard import ball_log_text, cards, match_report, overs_text
+from engine.flungo.scorecard import (
+    CLOSED_TEXT,
+    ball_log_text,
+    cards,
+    match_report,
+    overs_text,
+)
 
 __all__ = ["COMMANDS", "make_setup", "run_sim", "sim"]
 
@@ -104,7 +110,11 @@ def _print_rich(state: MatchState, console: Console) -> None:
             str(sum(e.values())),
         )
         overs = overs_text(card.legal_balls, card.balls_per_over)
-        bat.add_row("Total", f"{card.wickets} wkts, {overs} overs ({card.closed})", str(card.runs))
+        bat.add_row(
+            "Total",
+            f"{card.wickets} wkts, {overs} overs ({CLOSED_TEXT[card.closed]})",
+            str(card.runs),
+        )
         console.print(bat)
         dnb = [b.name for b in card.batting if b.how_out == "did not bat"]
         if dnb:
