@@ -197,12 +197,14 @@ def choose_bowler(
     else:
         reason = "no bowler planned"
     last = previous[-1] if previous else None
-    choices = [n for n in rank if legal(n)]
-    fresh = [n for n in choices if n != last]
-    if fresh:
-        return fresh[0], reason
-    if choices:
-        return choices[0], reason
+    fallback: str | None = None
+    for n in rank:
+        if legal(n):
+            if n != last:
+                return n, reason
+            fallback = fallback or n
+    if fallback is not None:
+        return fallback, reason
     # Nobody is legal: relax the succession limit, then the quota.
     spare = [n for n in rank if n not in unable and counts.get(n, 0) < limit and n != last]
     spare = spare or [n for n in rank if n not in unable and n != last]

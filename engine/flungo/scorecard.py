@@ -19,6 +19,7 @@ __all__ = [
     "BowlingLine",
     "InningsCard",
     "ball_log_text",
+    "cards",
     "innings_card",
     "match_report",
     "overs_text",
