@@ -18,18 +18,9 @@ from engine.flungo.ball import (
 )
 from engine.flungo.events import Ball, Event, EventKind, MatchEvent
 from engine.flungo.formats import FormatSpec
-from engine.flungo.orders import (
-    BattingStyle,
-    BowlingChange,
-    ReviewMode,
-    ReviewPolicy,
-    ReviewsChange,
-    Rule,
-    StyleChange,
-    TargetKind,
-)
+from engine.flungo.orders import BattingStyle, ReviewMode, ReviewPolicy, Rule
 from engine.flungo.plan import choose_bowler
-from engine.flungo.rules import RuleBook, RulesSnapshot, Situation, describe
+from engine.flungo.rules import RuleBook, RulesSnapshot, Situation, obey
 
 __all__ = ["InningsState", "Side", "play_innings", "review_allowed"]
 
@@ -166,83 +157,23 @@ def play_innings(
             sit = Situation(
                 legal, bpo, max_balls, wickets, runs, target, frozenset(out), at_drinks and first
             )
-            for f in book.step(sit):
-                team = sides[f.side].team
-                when = describe(
-                    f.rule.until if f.kind == "reverted" and f.rule.until else f.rule.trigger
-                )
-                name = f"rule {'.'.join(str(p + 1) for p in f.path)} of {team}"
-                if f.kind == "spent":
-                    events.append(
-                        MatchEvent(
-                            EventKind.RULE_SPENT,
-                            inn,
-                            legal,
-                            team,
-                            f"{name} ({when}): conditions not met",
-                        )
-                    )
-                    continue
-                if f.kind == "reverted":
-                    for n, s in f.reverts:
-                        styles[n] = s
-                    what = ", ".join(f"{n} {s.value}" for n, s in f.reverts) or "nothing to undo"
-                    events.append(
-                        MatchEvent(
-                            EventKind.RULE_REVERTED,
-                            inn,
-                            legal,
-                            team,
-                            f"{name} undone ({when}): {what}",
-                        )
-                    )
-                    continue
-                done: list[str] = []
-                reverts: list[tuple[str, BattingStyle]] = []
-                for action in f.rule.actions:
-                    if isinstance(action, StyleChange):
-                        if f.side != bat_i:
-                            continue
-                        t = action.target
-                        if t.kind is TargetKind.ALL:
-                            who = list(order)
-                        elif t.kind is TargetKind.NAMED:
-                            who = [n for n in t.names if n in styles]
-                        elif t.kind is TargetKind.NEXT:
-                            who = order[next_in : next_in + t.count]
-                        else:
-                            who = [n for n in order if n not in out]
-                        for n in who:
-                            reverts.append((n, styles[n]))
-                            styles[n] = action.style
-                        done.append(f"{', '.join(who) or 'nobody'} {action.style.value}")
-                    elif isinstance(action, BowlingChange):
-                        if f.side == bat_i:
-                            continue
-                        started = len(over_bowlers)
-                        for o in action.overs:
-                            if o > started:
-                                plan[o] = action.bowler
-                        done.append(
-                            f"{action.bowler} to bowl overs {', '.join(map(str, action.overs))}"
-                        )
-                    elif isinstance(action, ReviewsChange):
-                        if f.side == bat_i:
-                            pol_bat = action.policy
-                        else:
-                            pol_bowl = action.policy
-                        done.append(f"reviews: {action.policy.mode.value}")
-                if f.rule.until is not None:
-                    book.watch(f.side, f.path, tuple(reverts))
-                events.append(
-                    MatchEvent(
-                        EventKind.RULE_FIRED,
-                        inn,
-                        legal,
-                        team,
-                        f"{name} fired ({when}): {'; '.join(done) or 'nothing applies'}",
-                    )
-                )
+            pols = [pol_bat, pol_bowl]
+            events += obey(
+                book.step(sit),
+                book,
+                (sides[0].team, sides[1].team),
+                bat_i,
+                inn,
+                legal,
+                styles,
+                plan,
+                pols,
+                order,
+                next_in,
+                out,
+                len(over_bowlers),
+            )
+            pol_bat, pol_bowl = pols
         first = False
         if legal % bpo == 0 and len(over_bowlers) == legal // bpo:
             over_no = legal // bpo + 1

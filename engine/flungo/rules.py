@@ -18,17 +18,23 @@ import bisect
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from engine.flungo.events import EventKind, MatchEvent
 from engine.flungo.orders import (
     BattingStyle,
+    BowlingChange,
     Comparison,
     Condition,
     Quantity,
+    ReviewPolicy,
+    ReviewsChange,
     Rule,
+    StyleChange,
+    TargetKind,
     Trigger,
     TriggerKind,
 )
 
-__all__ = ["Firing", "RuleBook", "RulesSnapshot", "Situation", "describe", "rule_at"]
+__all__ = ["Firing", "RuleBook", "RulesSnapshot", "Situation", "describe", "obey", "rule_at"]
 
 Path = tuple[int, ...]
 Key = tuple[int, Path]
@@ -218,3 +224,71 @@ class RuleBook:
             else:
                 out.append(Firing("spent", side, path, rule, ()))
         return out
+
+
+def obey(
+    firings: list[Firing],
+    book: RuleBook,
+    teams: tuple[str, str],
+    bat_side: int,
+    innings: int,
+    legal: int,
+    styles: dict[str, BattingStyle],
+    plan: dict[int, str],
+    policies: list[ReviewPolicy],
+    order: list[str],
+    next_in: int,
+    out: list[str],
+    started: int,
+) -> list[MatchEvent]:
+    """Apply what :meth:`RuleBook.step` reported to the innings' ``styles``, ``plan`` (overs
+    after the ``started`` ones) and ``policies`` ([batting side's, bowling side's]), in order;
+    returns the events for the ball log."""
+    events: list[MatchEvent] = []
+    for f in firings:
+        team = teams[f.side]
+        until = f.kind == "reverted" and f.rule.until is not None
+        when = describe(f.rule.until if until and f.rule.until else f.rule.trigger)
+        name = f"rule {'.'.join(str(p + 1) for p in f.path)} of {team}"
+        if f.kind == "spent":
+            text = f"{name} ({when}): conditions not met"
+            events.append(MatchEvent(EventKind.RULE_SPENT, innings, legal, team, text))
+            continue
+        if f.kind == "reverted":
+            for n, s in f.reverts:
+                styles[n] = s
+            what = ", ".join(f"{n} {s.value}" for n, s in f.reverts) or "nothing to undo"
+            text = f"{name} undone ({when}): {what}"
+            events.append(MatchEvent(EventKind.RULE_REVERTED, innings, legal, team, text))
+            continue
+        done: list[str] = []
+        reverts: list[tuple[str, BattingStyle]] = []
+        batting = f.side == bat_side
+        for action in f.rule.actions:
+            if isinstance(action, StyleChange) and batting:
+                t = action.target
+                if t.kind is TargetKind.ALL:
+                    who = list(order)
+                elif t.kind is TargetKind.NAMED:
+                    who = [n for n in t.names if n in styles]
+                elif t.kind is TargetKind.NEXT:
+                    who = order[next_in : next_in + t.count]
+                else:
+                    who = [n for n in order if n not in out]
+                for n in who:
+                    reverts.append((n, styles[n]))
+                    styles[n] = action.style
+                done.append(f"{', '.join(who) or 'nobody'} {action.style.value}")
+            elif isinstance(action, BowlingChange) and not batting:
+                for o in action.overs:
+                    if o > started:  # an over already begun is not changed
+                        plan[o] = action.bowler
+                done.append(f"{action.bowler} to bowl overs {', '.join(map(str, action.overs))}")
+            elif isinstance(action, ReviewsChange):
+                policies[0 if batting else 1] = action.policy
+                done.append(f"reviews: {action.policy.mode.value}")
+        if f.rule.until is not None:
+            book.watch(f.side, f.path, tuple(reverts))
+        text = f"{name} fired ({when}): {'; '.join(done) or 'nothing applies'}"
+        events.append(MatchEvent(EventKind.RULE_FIRED, innings, legal, team, text))
+    return events
