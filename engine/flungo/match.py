@@ -20,20 +20,16 @@ function of the state and the amendments, and a match of (seed, squads, orders).
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
 from engine.dice import Dice
-from engine.flungo.codec import decode, encode
+from engine.flungo.amend import amend
 from engine.flungo.events import Event, EventKind, MatchEvent
-from engine.flungo.formats import FORMATS, Format, FormatSpec
-from engine.flungo.ground import Conditions
 from engine.flungo.innings import InningsState, Side, play_innings
 from engine.flungo.orders import BattingStyle, MatchOrders, ReviewPolicy, TossChoice
 from engine.flungo.plan import Selection, bowling_rank, select
-from engine.flungo.rules import RulesSnapshot, fresh_snapshot, reset_side
-from engine.flungo.squad import Team
+from engine.flungo.rules import RulesSnapshot, fresh_snapshot
+from engine.flungo.state import TURNS, MatchSetup, MatchState, Resolution, Result
 
 __all__ = [
     "TURNS",
@@ -46,115 +42,8 @@ __all__ = [
     "start_match",
 ]
 
-TURNS = 4
 SUPER_OVERS_MAX = 5  # then boundaries, then a coin (see docs/rules/flungo.md)
 _REVIEWS = 2
-
-
-@dataclass(frozen=True, slots=True)
-class MatchSetup:
-    """What a fixture is before any order: format, seed, ground, the two squads (home first),
-    and whether a tie must be broken (a knockout tie goes to a Super Over)."""
-
-    format: Format
-    seed: int
-    conditions: Conditions
-    home: Team
-    away: Team
-    knockout: bool = False
-
-    @property
-    def spec(self) -> FormatSpec:
-        """The format's numbers."""
-        return FORMATS[self.format]
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """The result: ``winner`` is a team name (``None`` for a tie that stands); the margin is
-    ``runs`` or ``wickets`` (0 if not won that way); ``super_over`` says a tie was broken."""
-
-    winner: str | None
-    runs: int
-    wickets: int
-    text: str
-    super_over: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        """``{winner, margin, text}`` as in issue 2; margin is ``{"runs": n}``,
-        ``{"wickets": n}`` or ``null``."""
-        margin: dict[str, int] | None = None
-        if self.runs:
-            margin = {"runs": self.runs}
-        elif self.wickets:
-            margin = {"wickets": self.wickets}
-        return {
-            "winner": self.winner,
-            "margin": margin,
-            "text": self.text,
-            "super_over": self.super_over,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class MatchState:
-    """A match between turns. ``sides`` are (home, away) indexes everywhere; ``orders`` are
-    each side's orders in force (initial orders merged with amendments); ``injuries`` are
-    (team, player, injury points) of every retired-hurt player; ``subs`` (team, substitute,
-    fielding, player he replaces or ``""``); ``log`` every non-ball event so far."""
-
-    setup: MatchSetup
-    selections: tuple[Selection, Selection]
-    orders: tuple[MatchOrders, MatchOrders]
-    toss_winner: int
-    batting_first: int
-    turn: int = 0
-    innings: tuple[InningsState, ...] = ()
-    injuries: tuple[tuple[str, str, int], ...] = ()
-    subs: tuple[tuple[str, str, int, str], ...] = ()
-    log: tuple[MatchEvent, ...] = ()
-    result: Result | None = None
-
-    @property
-    def is_over(self) -> bool:
-        """Whether every turn has been played."""
-        return self.turn >= TURNS
-
-    def outcome(self) -> Result | None:
-        """The result once the second innings has closed (before that, ``None``)."""
-        return self.result
-
-    def team(self, side: int) -> Team:
-        """The squad of side 0 (home) or 1 (away)."""
-        return self.setup.home if side == 0 else self.setup.away
-
-    def to_json(self) -> dict[str, Any]:
-        """The whole state as JSON data (:meth:`from_json` reads it back equal)."""
-        data: dict[str, Any] = encode(self)
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> MatchState:
-        """Read :meth:`to_json`."""
-        state: MatchState = decode(cls, data)
-        return state
-
-    def to_text(self) -> str:
-        """The canonical text form: compact JSON with sorted keys, one line."""
-        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
-
-    @classmethod
-    def from_text(cls, text: str) -> MatchState:
-        """Read :meth:`to_text`."""
-        return cls.from_json(json.loads(text))
-
-
-@dataclass(frozen=True, slots=True)
-class Resolution:
-    """What resolving gives: the new state and the events, in order."""
-
-    state: MatchState
-    events: tuple[Event, ...] = field(default=())
 
 
 def _ev(kind: EventKind, text: str, team: str = "", innings: int = -1, at: int = 0) -> MatchEvent:
@@ -302,105 +191,6 @@ def _play(
     return replace(state, innings=innings, injuries=injuries, subs=subs), events
 
 
-def _merge(old: MatchOrders, new: MatchOrders) -> MatchOrders:
-    styles = dict(old.styles)
-    styles.update(new.styles)
-    return replace(
-        old,
-        batting_order=new.batting_order or old.batting_order,
-        styles=tuple(sorted(styles.items())),
-        bowling_plan=new.bowling_plan or old.bowling_plan,
-        batting_reviews=new.batting_reviews or old.batting_reviews,
-        bowling_reviews=new.bowling_reviews or old.bowling_reviews,
-        rules=new.rules or old.rules,
-    )
-
-
-def _amend(
-    state: MatchState, amendments: tuple[MatchOrders | None, MatchOrders | None]
-) -> tuple[MatchState, list[MatchEvent]]:
-    events: list[MatchEvent] = []
-    orders = list(state.orders)
-    live = state.innings[-1] if state.innings and not state.innings[-1].closed else None
-    for side, new in enumerate(amendments):
-        if new is None:
-            continue
-        name = state.team(side).name
-        sel = state.selections[side]
-        fixed = [
-            label
-            for label, value, now in (
-                ("XI", new.xi, sel.xi),
-                ("captain", new.captain, sel.captain),
-                ("wicketkeeper", new.wicketkeeper, sel.wicketkeeper),
-                ("toss choice", new.toss, sel.toss),
-            )
-            if value is not None and value != now
-        ]
-        if fixed:
-            events.append(
-                _ev(
-                    EventKind.ORDERS,
-                    f"{', '.join(fixed)} cannot change once the match has started: ignored",
-                    name,
-                )
-            )
-        orders[side] = _merge(orders[side], new)
-        if live is not None:
-            live = _amend_live(live, side, new, sel.xi, events, name)
-        events.append(_ev(EventKind.ORDERS, "amended orders accepted", name))
-    innings = state.innings
-    if live is not None:
-        innings = (*innings[:-1], live)
-    return replace(state, orders=(orders[0], orders[1]), innings=innings), events
-
-
-def _amend_live(
-    live: InningsState,
-    side: int,
-    new: MatchOrders,
-    xi: tuple[str, ...],
-    events: list[MatchEvent],
-    name: str,
-) -> InningsState:
-    batting = live.batting_side == side
-    if batting and new.batting_order:
-        rest = live.order[live.next_in :]
-        ignored = [n for n in new.batting_order if n not in rest]
-        if ignored:
-            events.append(
-                _ev(
-                    EventKind.ORDERS,
-                    "already batted or not in the XI, ignored in the new order: "
-                    + ", ".join(ignored),
-                    name,
-                )
-            )
-        first = [n for n in new.batting_order if n in rest]
-        live = replace(
-            live,
-            order=live.order[: live.next_in]
-            + tuple(first)
-            + tuple(n for n in rest if n not in first),
-        )
-    if batting and new.styles:
-        styles = dict(live.styles)
-        styles.update((n, s) for n, s in new.styles if n in xi)
-        live = replace(live, styles=tuple(sorted(styles.items())))
-    if not batting and new.bowling_plan:
-        started = len(live.over_bowlers)
-        live = replace(live, plan=tuple((o, b) for o, b in new.bowling_plan if o > started))
-    pol_bat, pol_bowl = live.policies
-    if batting and new.batting_reviews:
-        pol_bat = new.batting_reviews
-    if not batting and new.bowling_reviews:
-        pol_bowl = new.bowling_reviews
-    live = replace(live, policies=(pol_bat, pol_bowl))
-    if new.rules and not live.super_over:
-        live = replace(live, rules=reset_side(live.rules, side, len(new.rules)))
-    return live
-
-
 def play_turn(
     state: MatchState,
     home: MatchOrders | None = None,
@@ -418,7 +208,7 @@ def play_turn(
     spec = state.setup.spec
     if dice is None:
         dice = Dice(state.setup.seed).derive(f"turn {state.turn}")
-    state, amend_events = _amend(state, (home, away))
+    state, amend_events = amend(state, (home, away))
     events: list[Event] = list(amend_events)
     index, part = divmod(state.turn, 2)
     if state.result is None:
