@@ -162,3 +162,11 @@ def test_drinks_event_ends_turn_zero() -> None:
     last = res.events[-1]
     assert isinstance(last, MatchEvent) and last.text == "drinks: H 0/0"
     assert res.state.innings[0].legal == 90
+
+
+def test_fielder_numbering_skips_keeper() -> None:
+    """The D10 numbers the fielding XI in its order, skipping the keeper: with A 3 keeping,
+    catcher 3 is A 4 and catcher 10 is A 11; the bowler can catch (c & b)."""
+    b = balls(turn0([5, 5, 3, 1, 1, 3, 5, 5, 3, 1, 1, 10, 5, 5, 3, 1, 1, 1], 3))
+    assert [x.fielder for x in b[:3]] == ["A 4", "A 11", "A 1"]
+    assert b[2].bowler == "A 1"

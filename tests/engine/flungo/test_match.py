@@ -16,7 +16,7 @@ from engine.flungo.match import (
     play_turn,
     start_match,
 )
-from engine.flungo.orders import BattingStyle, MatchOrders
+from engine.flungo.orders import BattingStyle, MatchOrders, TossChoice
 from engine.flungo.scorecard import cards
 from engine.flungo.squad import generate_squad
 from tests.engine.flungo.helpers import Scripted, dots, setup, started
@@ -207,3 +207,24 @@ def test_replay_is_identical_and_invariants_hold(
         assert all(n == spec.balls_per_over for o_, n in per_over.items() if o_ < max(per_over))
         assert inn.runs == sum(x.runs for x in card.batting) + sum(card.extras.values())
         assert inn.runs == card.runs and inn.wickets == card.wickets
+
+
+def test_toss_is_a_coin_and_the_winner_chooses() -> None:
+    """The toss is one coin from the match's toss stream (1 = home wins); the winner's choice
+    decides who bats first."""
+    for seed in range(6):
+        bowl = MatchOrders(toss=TossChoice.BOWL)
+        state = start_match(setup(seed=seed), bowl, bowl).state
+        coin = Dice(seed).derive("toss").roll(2, "toss")
+        assert state.toss_winner == coin - 1
+        assert state.batting_first == 1 - state.toss_winner
+        assert any(e.kind is EventKind.TOSS for e in state.log)
+
+
+def test_match_doctest() -> None:
+    """The example in engine.flungo.match's docstring runs."""
+    import doctest
+
+    import engine.flungo.match as m
+
+    assert doctest.testmod(m).failed == 0
