@@ -1,5 +1,6 @@
 """Flungo Cricket (Cosmic Celebrity Cricket): squads, formats, orders and the match engine."""
 
+from engine.flungo.cricsheet import to_cricsheet
 from engine.flungo.events import Ball, Event, EventKind, MatchEvent
 from engine.flungo.formats import FORMATS, Format, FormatSpec
 from engine.flungo.innings import InningsState
@@ -14,6 +15,7 @@ from engine.flungo.match import (
     start_match,
 )
 from engine.flungo.plan import Selection, default_orders, default_xi
+from engine.flungo.scorecard import ball_log_text, cards, match_report, scorecard_text
 from engine.flungo.squad import BowlingStyle, Player, Role, Team, generate_squad
 
 __all__ = [
@@ -35,10 +37,15 @@ __all__ = [
     "Role",
     "Selection",
     "Team",
+    "ball_log_text",
+    "cards",
     "default_orders",
     "default_xi",
     "generate_squad",
+    "match_report",
     "play_match",
     "play_turn",
+    "scorecard_text",
     "start_match",
+    "to_cricsheet",
 ]
