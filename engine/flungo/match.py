@@ -266,7 +266,7 @@ def _decide(state: MatchState) -> tuple[MatchState, list[Event]]:
     if result is None:
         state, result, events = _super_overs(state)
     events.append(_ev(EventKind.RESULT, result.text, result.winner or ""))
-    return replace(state, result=result), events
+    return replace(state, result=replace(result, injuries=state.injuries)), events
 
 
 def _super_overs(state: MatchState) -> tuple[MatchState, Result, list[Event]]:

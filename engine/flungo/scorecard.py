@@ -21,13 +21,19 @@ __all__ = [
     "ball_log_text",
     "cards",
     "innings_card",
+    "length_text",
     "match_report",
     "overs_text",
     "scorecard_text",
 ]
 
 NOT_BOWLER_WICKETS = frozenset({"run out", "retired hurt"})
-CLOSED_TEXT = {"": "in play", "overs": "overs up", "all out": "all out", "target": "target reached"}
+CLOSED_TEXT = {
+    "": "in play",
+    "overs": "all balls bowled",
+    "all out": "all out",
+    "target": "target reached",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +110,13 @@ class InningsCard:
     super_over: bool
     target: int | None
     closed: str
+
+
+def length_text(balls: int, per_over: int) -> str:
+    """How long an innings lasted, for people: ``17.4 overs``, or ``85 balls`` in The Hundred."""
+    if per_over == 5:
+        return f"{balls} ball{'s' * (balls != 1)}"
+    return f"{overs_text(balls, per_over)} overs"
 
 
 def overs_text(balls: int, per_over: int) -> str:
@@ -306,8 +319,10 @@ def _card_text(card: InningsCard) -> list[str]:
         f"  Extras {sum(e.values())} (w {e['wides']}, nb {e['no_balls']}, "
         f"b {e['byes']}, lb {e['leg_byes']})"
     )
-    overs = overs_text(card.legal_balls, card.balls_per_over)
-    lines.append(f"  Total {card.runs}/{card.wickets} ({overs} overs; {CLOSED_TEXT[card.closed]})")
+    lines.append(
+        f"  Total {card.runs}/{card.wickets} "
+        f"({length_text(card.legal_balls, card.balls_per_over)}; {CLOSED_TEXT[card.closed]})"
+    )
     if card.fall_of_wickets:
         fow = ", ".join(
             f"{f['wicket']}-{f['runs']} ({f['player']}, {f['over']})" for f in card.fall_of_wickets

@@ -45,13 +45,15 @@ class MatchSetup:
 @dataclass(frozen=True, slots=True)
 class Result:
     """The result: ``winner`` is a team name (``None`` for a tie that stands); the margin is
-    ``runs`` or ``wickets`` (0 if not won that way); ``super_over`` says a tie was broken."""
+    ``runs`` or ``wickets`` (0 if not won that way); ``super_over`` says a tie was broken;
+    ``injuries`` are (team, player, injury points) of everyone hurt in the match."""
 
     winner: str | None
     runs: int
     wickets: int
     text: str
     super_over: bool = False
+    injuries: tuple[tuple[str, str, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """``{winner, margin, text}`` as in issue 2; margin is ``{"runs": n}``,
@@ -66,6 +68,7 @@ class Result:
             "margin": margin,
             "text": self.text,
             "super_over": self.super_over,
+            "injuries": [{"team": t, "player": p, "points": n} for t, p, n in self.injuries],
         }
 
 

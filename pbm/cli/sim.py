@@ -26,8 +26,8 @@ from engine.flungo.scorecard import (
     CLOSED_TEXT,
     ball_log_text,
     cards,
+    length_text,
     match_report,
-    overs_text,
 )
 
 __all__ = ["COMMANDS", "make_setup", "run_sim", "sim"]
@@ -109,10 +109,10 @@ def _print_rich(state: MatchState, console: Console) -> None:
             f"w {e['wides']}, nb {e['no_balls']}, b {e['byes']}, lb {e['leg_byes']}",
             str(sum(e.values())),
         )
-        overs = overs_text(card.legal_balls, card.balls_per_over)
+        length = length_text(card.legal_balls, card.balls_per_over)
         bat.add_row(
             "Total",
-            f"{card.wickets} wkts, {overs} overs ({CLOSED_TEXT[card.closed]})",
+            f"{card.wickets} wkts, {length} ({CLOSED_TEXT[card.closed]})",
             str(card.runs),
         )
         console.print(bat)
@@ -129,7 +129,7 @@ def _print_rich(state: MatchState, console: Console) -> None:
             )
         bowl = Table(box=box.SIMPLE_HEAD)
         bowl.add_column("Bowler")
-        for col in ("O", "M", "R", "W", "Wd", "NB"):
+        for col in ("Sets" if card.balls_per_over == 5 else "O", "M", "R", "W", "Wd", "NB"):
             bowl.add_column(col, justify="right")
         for w in card.bowling:
             bowl.add_row(

@@ -165,7 +165,8 @@ def test_super_five_in_the_hundred() -> None:
 def test_injuries_are_in_the_state_and_report() -> None:
     """Every retired-hurt player and his injury points are in the final state."""
     state = play_match(setup(Format.T20, HURT_T20)).state
-    assert state.injuries
+    assert state.injuries and state.result is not None
+    assert state.result.injuries == state.injuries
     for team, name, points in state.injuries:
         assert team in ("H", "A") and 0 <= points <= 5
         inn = next(i for i in state.innings if state.team(i.batting_side).name == team)
