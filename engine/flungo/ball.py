@@ -118,6 +118,17 @@ class Delivery(NamedTuple):
     note: str
 
 
+# Deliveries that need no more dice (dots, ones, twos, 4-4 fours) are values: built once.
+_SIMPLE_RUNS = {_DOT: 0, _ONE: 1, _TWO: 2, _FOUR: 4}
+_SIMPLE: dict[tuple[str, int, int], Delivery] = {
+    key: Delivery(
+        key[1], key[2], _SIMPLE_RUNS[code], code == _FOUR, None, 0, None, None, -1, 0, 0, ""
+    )
+    for key, code in _CODES.items()
+    if code in _SIMPLE_RUNS
+}
+
+
 def chance_threshold(bowling: int, modifier: int, batting: int) -> int:
     """H = 10 + bowler's skill (with pitch and weather modifier) − batsman's skill."""
     return 10 + bowling + modifier - batting
@@ -149,15 +160,11 @@ def deliver(
     roll = dice.roll
     d1 = roll(6, "dice 1")
     d2 = roll(SECOND_DIE[style], "dice 2")
-    code = _CODES[style, d1, d2]
-    if code == _DOT:
-        return Delivery(d1, d2, 0, False, None, 0, None, None, -1, 0, REVIEW_NONE, "")
-    if code == _ONE:
-        return Delivery(d1, d2, 1, False, None, 0, None, None, -1, 0, REVIEW_NONE, "")
-    if code == _TWO:
-        return Delivery(d1, d2, 2, False, None, 0, None, None, -1, 0, REVIEW_NONE, "")
-    if code == _FOUR:
-        return Delivery(d1, d2, 4, True, None, 0, None, None, -1, 0, REVIEW_NONE, "")
+    key = (style, d1, d2)
+    simple = _SIMPLE.get(key)
+    if simple is not None:
+        return simple
+    code = _CODES[key]
     if code == _THREE3:
         runs = _THREE3_RUNS[roll(6, "3-3 runs")]
         note = "all run four" if runs == 4 else ""

@@ -29,6 +29,7 @@ from engine.flungo.innings import InningsState, Side, play_innings
 from engine.flungo.orders import BattingStyle, MatchOrders, ReviewPolicy, TossChoice
 from engine.flungo.plan import Selection, bowling_rank, select
 from engine.flungo.rules import RulesSnapshot, fresh_snapshot
+from engine.flungo.squad import BowlingStyle
 from engine.flungo.state import TURNS, MatchSetup, MatchState, Resolution, Result
 
 __all__ = [
@@ -110,6 +111,7 @@ def _side(state: MatchState, side: int) -> Side:
     sel = state.selections[side]
     cond = state.setup.conditions
     players = [team.player(n) for n in sel.xi]
+    mods = {style: cond.modifier(style) for style in BowlingStyle}
     hurt = {name for t, name, _ in state.injuries if t == team.name}
     subs = [s for s in state.subs if s[0] == team.name]
     sub_for = {s[3]: (s[1], s[2]) for s in subs if s[3]}
@@ -128,7 +130,7 @@ def _side(state: MatchState, side: int) -> Side:
     return Side(
         team=team.name,
         batting=tuple((p.name, p.batting) for p in players),
-        bowling=tuple((p.name, p.bowling + cond.modifier(p.bowling_style)) for p in players),
+        bowling=tuple((p.name, p.bowling + mods[p.bowling_style]) for p in players),
         rank=bowling_rank(players, cond),
         field=tuple(field[:10]),
         keeper=k,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from engine.flungo.formats import FormatSpec
 from engine.flungo.ground import Conditions
 from engine.flungo.orders import BattingStyle, MatchOrders, TossChoice
-from engine.flungo.squad import Player, Role, Team
+from engine.flungo.squad import BowlingStyle, Player, Role, Team
 
 __all__ = [
     "Selection",
@@ -151,7 +151,8 @@ def _order(
 
 def bowling_rank(players: Sequence[Player], conditions: Conditions) -> tuple[str, ...]:
     """Bowlers best first: bowling skill plus pitch and weather modifier, XI order breaking ties."""
-    ranked = sorted(players, key=lambda p: -(p.bowling + conditions.modifier(p.bowling_style)))
+    mods = {style: conditions.modifier(style) for style in BowlingStyle}
+    ranked = sorted(players, key=lambda p: -(p.bowling + mods[p.bowling_style]))
     return tuple(p.name for p in ranked)
 
 

@@ -229,3 +229,16 @@ def test_match_doctest() -> None:
     import engine.flungo.match as m
 
     assert doctest.testmod(m).failed == 0
+
+
+def test_orders_after_the_toss_apply_from_turn_zero() -> None:
+    """Selection first, orders after the toss: a batting order, styles and a bowling plan given
+    to the first turn are used from the first ball."""
+    pick = MatchOrders(xi=tuple(f"H {i}" for i in range(1, 12)), wicketkeeper="H 3")
+    pick_a = MatchOrders(xi=tuple(f"A {i}" for i in range(1, 12)), wicketkeeper="A 3")
+    state = start_match(setup(seed=SEED_H_BATS), pick, pick_a).state
+    home = MatchOrders(batting_order=("H 9", "H 8"), styles=(("H 9", BattingStyle.DEFENSIVE),))
+    away = MatchOrders(bowling_plan=((1, "A 11"),))
+    inn = play_turn(state, home, away).state.innings[0]
+    assert inn.order[:2] == ("H 9", "H 8") and inn.balls[0].striker == "H 9"
+    assert inn.balls[0].style == "defensive" and inn.over_bowlers[0] == "A 11"
