@@ -145,8 +145,7 @@ def play_innings(
     rolls = dice.rolls
     bowler = over_bowlers[-1] if over_bowlers and legal % bpo else ""
     bowl_h = bowl_skill.get(bowler, 0)
-    planless = not plan and not st.over_bowlers and not st.super_over
-    if planless:
+    if not plan and not st.over_bowlers and not st.super_over:
         events.append(
             MatchEvent(EventKind.BOWLER, inn, legal, team_bowl, "no bowling plan: default bowling")
         )
@@ -180,7 +179,8 @@ def play_innings(
             bowler, why = choose_bowler(
                 over_no, plan.get(over_no), bowl.rank, unable, counts, over_bowlers, spec
             )
-            if why is not None and not (planless and why == "no bowler planned"):
+            # With no plan at all, "no bowler planned" was said once at the start.
+            if why is not None and (plan or why != "no bowler planned"):
                 events.append(
                     MatchEvent(
                         EventKind.BOWLER,
@@ -269,7 +269,7 @@ def play_innings(
                 next_in += 1
         if is_legal:
             legal += 1
-            if legal % swap_every == 0 and not new_on_strike:
+            if legal % swap_every == 0 and not new_on_strike and not closed:
                 striker, non_striker = non_striker, striker
         if not closed:
             if target is not None and runs >= target:

@@ -143,3 +143,11 @@ def test_default_bowling_is_always_legal(seed: int, fmt: Format) -> None:
         assert keeper not in who and not hurt & set(who)
         assert max(who.count(b) for b in who) <= spec.max_overs_per_bowler
         assert all(not (a == b == c) for a, b, c in zip(who, who[1:], who[2:], strict=False))
+
+
+def test_missing_plan_not_repeated_after_drinks() -> None:
+    """With no plan, the turn after drinks reports no default bowler over by over."""
+    state = started(seed=SEED_H_BATS)
+    state = play_turn(state, dice=Scripted(dots(90))).state
+    res = play_turn(state, dice=Scripted(dots(30)))
+    assert not [e for e in res.events if isinstance(e, MatchEvent) and e.kind is EventKind.BOWLER]
