@@ -359,12 +359,18 @@ def scorecard_text(state: MatchState) -> str:
 
 
 def ball_log_text(state: MatchState) -> str:
-    """Every delivery, one a line, with its dice (for the GM and the curious)."""
+    """Every delivery, one a line, with its dice, and between them the other events (rules
+    firing, bowling changes, injuries, drinks) where they happened."""
     lines: list[str] = []
-    for inn in state.innings:
+    for index, inn in enumerate(state.innings):
         team = state.team(inn.batting_side).name
         lines.append(f"{'Super Over: ' if inn.super_over else ''}{team} innings")
+        notes = [e for e in state.log if e.innings == index]
+        k = legal = 0
         for b in inn.balls:
+            while k < len(notes) and notes[k].at_ball <= legal:
+                lines.append(f"  -- {notes[k].text}")
+                k += 1
             what = [f"{b.runs} run{'s' * (b.runs != 1)}" if b.runs else "dot"]
             if b.extra:
                 what = [f"{b.extra.replace('_', ' ')} {b.extra_runs}"]
@@ -377,4 +383,6 @@ def ball_log_text(state: MatchState) -> str:
                 f"  {b.over}.{b.ball}{'' if b.legal else '*'} {b.bowler} to {b.striker} "
                 f"({b.style}): {'; '.join(what)}  [{dice}]"
             )
+            legal += b.legal
+        lines += [f"  -- {e.text}" for e in notes[k:]]
     return "\n".join(lines) + "\n"

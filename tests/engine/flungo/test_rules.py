@@ -184,3 +184,13 @@ def test_runs_needed_and_required_rate() -> None:
     # Innings 1 target 1: 1 needed, 120 balls left: rate 0.05 fails, the rule is spent.
     res = play_turn(state, dice=Scripted([6, 5, 1, 1]))
     assert len(notes(res, EventKind.RULE_SPENT)) == 1
+
+
+def test_ball_log_shows_rule_where_it_fired() -> None:
+    """The printed ball log has the rule's line just before the first ball it affected."""
+    from engine.flungo.scorecard import ball_log_text
+
+    rule = Rule(Trigger(TriggerKind.AFTER_OVERS, 2), (), (StyleChange(ALL, AGG),))
+    lines = ball_log_text(play((rule,)).state).splitlines()
+    at = next(i for i, line in enumerate(lines) if "rule 1 of H fired (after 2 overs)" in line)
+    assert lines[at + 1].lstrip().startswith("3.1 ") and "(aggressive)" in lines[at + 1]
