@@ -20,6 +20,7 @@ function of the state and the amendments, and a match of (seed, squads, orders).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from engine.dice import Dice
@@ -304,13 +305,18 @@ def _super_overs(state: MatchState) -> tuple[MatchState, Result, list[Event]]:
 
 
 def play_match(
-    setup: MatchSetup, home: MatchOrders | None = None, away: MatchOrders | None = None
+    setup: MatchSetup,
+    home: MatchOrders | None = None,
+    away: MatchOrders | None = None,
+    amendments: Mapping[int, tuple[MatchOrders | None, MatchOrders | None]] | None = None,
 ) -> Resolution:
-    """Start the match and play all four turns without amendments; every event, in order."""
+    """Start the match and play all four turns; ``amendments`` maps a turn (0..3) to the
+    (home, away) orders given before it. Returns the final state and every event, in order."""
     res = start_match(setup, home, away)
     state, events = res.state, list(res.events)
+    amendments = amendments or {}
     while not state.is_over:
-        res = play_turn(state)
+        res = play_turn(state, *amendments.get(state.turn, (None, None)))
         state = res.state
         events += res.events
     return Resolution(state, tuple(events))

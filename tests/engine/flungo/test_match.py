@@ -242,3 +242,19 @@ def test_orders_after_the_toss_apply_from_turn_zero() -> None:
     inn = play_turn(state, home, away).state.innings[0]
     assert inn.order[:2] == ("H 9", "H 8") and inn.balls[0].striker == "H 9"
     assert inn.balls[0].style == "defensive" and inn.over_bowlers[0] == "A 11"
+
+
+def test_play_match_with_amendments() -> None:
+    """play_match applies per-turn amendments exactly as play_turn does."""
+    wahoo = tuple((f"H {i}", BattingStyle.WAHOO) for i in range(1, 19))
+    amend = {1: (MatchOrders(styles=wahoo), None)}
+    s = setup(seed=SEED_H_BATS)
+    whole = play_match(s, amendments=amend)
+    state = start_match(s).state
+    for t in range(4):
+        state = play_turn(state, *amend.get(t, (None, None))).state
+    assert whole.state == state
+    first = state.innings[0]
+    assert first.batting_side == 0
+    after = {b.style for b in first.balls if b.over > 15}
+    assert after == {"wahoo"} != {b.style for b in first.balls if b.over <= 15}
