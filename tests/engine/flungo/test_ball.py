@@ -67,8 +67,7 @@ def test_big_hit(roll: int, runs: int) -> None:
     ],
 )
 def test_extras_table_and_wide_no_ball_runs(rolls: list[int], kind: str, n: int) -> None:
-    """1-4 extras: D6 1-2 no ball, 3 byes, 4-5 leg byes, 6 wide; byes D6 1-3 = 1, 4-5 = 2,
-    6 = 4; a wide or no ball is one run."""
+    """1-4 extras: D6 picks the kind, byes use their D6 table, a wide or no ball is one run."""
     d = go(rolls)
     assert (d.extra, d.extra_runs, d.runs) == (kind, n, 0)
 
@@ -123,8 +122,7 @@ def test_caught_by_keeper_easy_and_hard() -> None:
 
 
 def test_catcher_d10_numbering() -> None:
-    """Dismissal 3-5: D6 easy/hard, then D10 picks fielder n (field[n-1]); a hard catch needs
-    D6 <= his fielding."""
+    """For a fielder's catch the D10 picks field[n-1]; a hard catch needs D6 <= his fielding."""
     d = go([5, 5, 3, 2, 1, 7])  # easy, catcher 7 (fielding 0): easy catches are always made
     assert (d.wicket, d.fielder) == ("caught", "F7")
     assert go([5, 5, 4, 2, 5, 7, 1]).wicket is None  # hard to F7 (fielding 0): dropped

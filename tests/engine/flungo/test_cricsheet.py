@@ -84,16 +84,14 @@ def check(state: MatchState) -> None:
     style=st.sampled_from(list(BattingStyle)),
 )
 def test_export_reads_back_to_scorecard_totals(seed: int, fmt: Format, style: BattingStyle) -> None:
-    """Runs, wickets, legal balls, batting and bowling figures counted from the export by
-    Cricsheet's rules equal the scorecard's, for every innings (super overs included)."""
+    """The export counted by Cricsheet's rules gives every innings' scorecard figures."""
     s = setup(fmt, seed, knockout=True)
     home = MatchOrders(styles=tuple((p.name, style) for p in s.home.players))
     check(play_match(s, home).state)
 
 
 def test_export_of_tie_hurt_and_super_over() -> None:
-    """Super overs are innings marked super_over, a tie broken by them has an eliminator, a
-    retired-hurt batsman is a non-dismissal wicket entry."""
+    """Super overs, a tie's eliminator and retired hurt are exported as Cricsheet does."""
     tied = play_match(setup(Format.T20, 7, knockout=True)).state
     doc = to_cricsheet(tied)
     assert doc["info"]["outcome"]["result"] == "tie" and "eliminator" in doc["info"]["outcome"]
@@ -121,8 +119,7 @@ def _real_file() -> dict[str, Any]:
 
 
 def test_export_uses_cricsheet_keys() -> None:
-    """Every key the export writes at the top, in info, innings and deliveries is one that
-    real Cricsheet files use (compared with a real tied T20I with super overs)."""
+    """The export only uses keys that a real Cricsheet file (a tied T20I) uses."""
     real = _real_file()
     ours = to_cricsheet(play_match(setup(Format.T20, 7, knockout=True)).state)
     assert set(ours) == set(real)

@@ -28,8 +28,7 @@ def balls(state: MatchState, innings: int = 0) -> tuple[Ball, ...]:
 
 
 def test_odd_runs_byes_and_over_end_change_strike() -> None:
-    """Odd runs and odd byes change strike (byes are run: test_byes_change_strike), a wide and
-    a no ball do not, and the end of an over does."""
+    """Odd runs, odd byes and the over's end change strike; wides and no balls do not."""
     script = [1, 1, 1, 4, 3, 1, 1, 4, 6, 2, 2, 1, 4, 1, 6, 5, 6, 5, 6, 5]
     b = balls(turn0(script, 6))
     assert [x.striker for x in b[:9]] == [
@@ -71,8 +70,7 @@ def test_wicket_brings_in_next_batsman_on_strike() -> None:
 
 
 def test_wicket_on_last_ball_of_over() -> None:
-    """Outside The Hundred, after a wicket on the sixth ball the new batsman goes to the
-    non-striker's end (ends change)."""
+    """After a wicket on the sixth ball the new batsman goes to the non-striker's end."""
     b = balls(turn0([*dots(5), 5, 5, 1, 1, 1], 6))
     assert b[5].wicket == "caught"
     assert (b[6].striker, b[6].non_striker) == ("H 2", "H 3")
@@ -86,8 +84,7 @@ def test_hundred_ends_change_every_ten_balls() -> None:
 
 
 def test_hundred_new_batter_takes_strike_after_catch() -> None:
-    """The Hundred: after a catch on the tenth ball the new batter faces the next ball even
-    though the ends change; after a bowled on the tenth ball he does not."""
+    """The Hundred: after a catch on the tenth ball the new batter still faces next."""
     caught = balls(turn0([*dots(9), 5, 5, 1, 1, 1], 10, Format.HUNDRED))
     assert caught[9].wicket == "caught" and caught[10].striker == "H 3"
     bowled = balls(turn0([*dots(9), 5, 5, 6, 1], 10, Format.HUNDRED))
@@ -95,8 +92,7 @@ def test_hundred_new_batter_takes_strike_after_catch() -> None:
 
 
 def test_retired_hurt_is_not_a_wicket_and_is_reported() -> None:
-    """A hurt batsman retires (not a wicket), his injury points are in the state, and a
-    substitute with fielding 1 + D4 will field for him."""
+    """Retired hurt is no wicket; his injury points and substitute are in the state."""
     state = turn0([5, 5, 10, 6, 4, 2], 1)
     inn = state.innings[0]
     assert inn.wickets == 0 and inn.out == ("H 1",)
@@ -117,8 +113,7 @@ def test_all_out_closes_the_innings() -> None:
 
 
 def test_review_used_up_only_when_unsuccessful() -> None:
-    """Two reviews an innings: a successful one is kept, a failed one is lost; with none left
-    no review is asked."""
+    """A successful review is kept, a failed one lost; with none left none is asked."""
     lbw_out_review_overturned = [5, 5, 8, 5, 3, 1]
     lbw_out_review_fails = [5, 5, 8, 5, 3, 6]
     lbw_out = [5, 5, 8, 5, 3]
@@ -165,8 +160,7 @@ def test_drinks_event_ends_turn_zero() -> None:
 
 
 def test_fielder_numbering_skips_keeper() -> None:
-    """The D10 numbers the fielding XI in its order, skipping the keeper: with A 3 keeping,
-    catcher 3 is A 4 and catcher 10 is A 11; the bowler can catch (c & b)."""
+    """The D10 numbers the fielding XI in order skipping the keeper; the bowler counts."""
     b = balls(turn0([5, 5, 3, 1, 1, 3, 5, 5, 3, 1, 1, 10, 5, 5, 3, 1, 1, 1], 3))
     assert [x.fielder for x in b[:3]] == ["A 4", "A 11", "A 1"]
     assert b[2].bowler == "A 1"

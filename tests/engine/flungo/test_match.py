@@ -58,8 +58,7 @@ def test_turns_split_at_drinks() -> None:
 
 
 def test_state_round_trips_and_resumes_identically() -> None:
-    """At every turn the state's text form reads back equal, and playing on from the read-back
-    state gives exactly the same events as playing on from the original."""
+    """Each turn's state reads back equal from text and plays on identically."""
     state = start_match(setup(Format.T20, 5)).state
     while not state.is_over:
         copy = MatchState.from_text(state.to_text())
@@ -82,8 +81,7 @@ def test_play_after_last_turn_raises() -> None:
 
 
 def test_amendments_at_drinks() -> None:
-    """Orders at drinks reorder the batsmen still to come, change styles and replace the plan
-    for the overs left; a new XI is ignored with an event."""
+    """Drinks orders reorder batsmen to come, restyle, replan; a new XI is ignored."""
     state = started(seed=SEED_H_BATS)
     state = play_turn(state, dice=Scripted([5, 5, 6, 1, *dots(89)])).state
     home = MatchOrders(
@@ -141,8 +139,7 @@ def test_tie_stands_in_a_league() -> None:
 
 
 def test_knockout_tie_goes_to_super_over() -> None:
-    """A tied knockout match goes to a Super Over: one over a side, the side that batted second
-    bats first, at most two wickets (three batsmen), the best bowler bowls, no rules apply."""
+    """A knockout tie goes to a Super Over: 6 balls, 3 batsmen, one bowler a side."""
     state = play_match(setup(Format.T20, TIE_T20, knockout=True)).state
     assert state.result is not None and state.result.super_over and state.result.winner
     so = state.innings[2:]
@@ -192,8 +189,7 @@ styles = st.sampled_from(list(BattingStyle))
 def test_replay_is_identical_and_invariants_hold(
     seed: int, fmt: Format, style: BattingStyle
 ) -> None:
-    """The same inputs twice give identical events; wickets <= 10, at most the format's legal
-    balls per over, and every innings total equals batsmen's runs plus extras."""
+    """Same inputs give identical events; wickets, balls and runs add up."""
     s = _setup(seed, fmt)
     home = MatchOrders(styles=tuple((p.name, style) for p in s.home.players))
     a, b = play_match(s, home), play_match(s, home)
@@ -211,8 +207,7 @@ def test_replay_is_identical_and_invariants_hold(
 
 
 def test_toss_is_a_coin_and_the_winner_chooses() -> None:
-    """The toss is one coin from the match's toss stream (1 = home wins); the winner's choice
-    decides who bats first."""
+    """The toss is one coin (1 = home wins) and the winner's choice decides who bats."""
     for seed in range(6):
         bowl = MatchOrders(toss=TossChoice.BOWL)
         state = start_match(setup(seed=seed), bowl, bowl).state
@@ -232,8 +227,7 @@ def test_match_doctest() -> None:
 
 
 def test_orders_after_the_toss_apply_from_turn_zero() -> None:
-    """Selection first, orders after the toss: a batting order, styles and a bowling plan given
-    to the first turn are used from the first ball."""
+    """Batting order, styles and plan given at turn 0 after the toss apply at once."""
     pick = MatchOrders(xi=tuple(f"H {i}" for i in range(1, 12)), wicketkeeper="H 3")
     pick_a = MatchOrders(xi=tuple(f"A {i}" for i in range(1, 12)), wicketkeeper="A 3")
     state = start_match(setup(seed=SEED_H_BATS), pick, pick_a).state

@@ -66,8 +66,7 @@ def test_missing_plan_is_one_event_and_alternates() -> None:
 
 
 def test_hurt_player_cannot_bowl() -> None:
-    """A player retired hurt while batting is out of the match: his overs in the plan go to
-    the default bowler, with an event saying why."""
+    """A player retired hurt cannot bowl: his planned overs go to the default bowler."""
     home = orders("H", bowling_plan=((1, "H 1"), (2, "H 2")))
     state = started(seed=SEED_H_BATS, home=home)
     state = play_turn(state, dice=Scripted([5, 5, 10, 6, 2, 1, *dots(90)])).state
@@ -82,8 +81,7 @@ def test_hurt_player_cannot_bowl() -> None:
 
 
 def test_default_xi_picks_fit_keeper_bowlers_batsmen() -> None:
-    """The default XI: fit players only, one wicketkeeper, the five best bowlers, then the best
-    batsmen; in batting order, best first."""
+    """Default XI: fit players, one keeper, five best bowlers, best batsmen; in order."""
     team = generate_squad(Dice(11), "T")
     injured = replace(team.players[0], injury_points=2)
     team = team.with_player(1, injured)
@@ -98,8 +96,7 @@ def test_default_xi_picks_fit_keeper_bowlers_batsmen() -> None:
 
 
 def test_select_fixes_bad_orders() -> None:
-    """Unknown, injured and repeated names are dropped, the XI is filled by default, a captain
-    and keeper outside the XI are replaced, and every fix is reported."""
+    """Bad names, injured players, repeats and a short XI are fixed and reported."""
     team = squad("H")
     team = team.with_player(5, replace(team.players[4], injury_points=1))
     given = MatchOrders(
@@ -123,8 +120,7 @@ def test_batting_order_fixes() -> None:
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), fmt=st.sampled_from(list(Format)))
 def test_default_bowling_is_always_legal(seed: int, fmt: Format) -> None:
-    """With no plan, every innings keeps the quota and the succession limit, and neither the
-    keeper nor a hurt player bowls."""
+    """Default bowling keeps the quota and succession limit; no keeper or hurt bowls."""
     setup = MatchSetup(
         fmt,
         seed,

@@ -79,8 +79,7 @@ def test_failed_condition_spends_the_rule() -> None:
 
 
 def test_until_reverts_styles_set_by_the_rule() -> None:
-    """ "All aggressive, but back to normal when the 1st wicket falls": the revert applies
-    before the ball after the wicket, to the new batsman too (he was normal before)."""
+    """An until puts back the styles its rule set, before the ball after it holds."""
     rule = Rule(after_balls(1), (), (StyleChange(ALL, AGG),), until=Trigger(TriggerKind.WICKET, 1))
     res = play((rule,), script=(6, 5, 6, 5, 5, 5, 6, 1), legal=3)
     assert styles(res)[:4] == ["normal", "aggressive", "aggressive", "normal"]
