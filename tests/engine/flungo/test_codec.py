@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.flungo.codec import decode, encode
-from engine.flungo.match import MatchState, play_turn
+from engine.flungo.formats import Format
+from engine.flungo.match import MatchState, play_turn, start_match
 from engine.flungo.orders import (
     BattingStyle,
     BowlingChange,
@@ -25,7 +28,7 @@ from engine.flungo.orders import (
     Trigger,
     TriggerKind,
 )
-from tests.engine.flungo.helpers import orders, started
+from tests.engine.flungo.helpers import orders, setup, started
 
 RULE = Rule(
     Trigger(TriggerKind.AFTER_OVERS, 5),
@@ -64,3 +67,14 @@ def test_decode_rejects_wrong_types() -> None:
     """Decoding checks types: a string where an integer belongs is an error, not a value."""
     with pytest.raises(ValueError, match="is none of int"):
         decode(Trigger, {"type": "Trigger", "kind": "wicket", "value": "3", "name": None})
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), fmt=st.sampled_from(list(Format)), turns=st.integers(0, 4))
+def test_state_text_round_trip_property(seed: int, fmt: Format, turns: int) -> None:
+    """Any match after any number of turns reads back equal from its canonical text."""
+    state = start_match(setup(fmt, seed, knockout=True)).state
+    for _ in range(turns):
+        state = play_turn(state).state
+    text = state.to_text()
+    assert MatchState.from_text(text) == state and MatchState.from_text(text).to_text() == text
