@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -252,3 +254,33 @@ def test_play_match_with_amendments() -> None:
     assert first.batting_side == 0
     after = {b.style for b in first.balls if b.over > 15}
     assert after == {"wahoo"} != {b.style for b in first.balls if b.over <= 15}
+
+
+def test_short_xi_plays_with_substitute_fielders() -> None:
+    """With only 9 fit players, 9 play, two substitutes field, and nine wickets is all out."""
+    s = setup(seed=SEED_H_BATS)
+    hurt = s.home
+    for slot in range(10, 19):
+        hurt = hurt.with_player(slot, replace(hurt.players[slot - 1], injury_points=1))
+    s = replace(s, home=hurt)
+    state = start_match(s).state
+    assert len(state.selections[0].xi) == 9
+    assert [x[1] for x in state.subs if x[0] == "H"] == ["substitute 1", "substitute 2"]
+    final = play_match(s).state
+    home_innings = next(i for i in final.innings if i.batting_side == 0)
+    assert home_innings.max_wickets == 8
+    assert final.result is not None
+
+
+def test_hurt_keeper_is_replaced_by_substitute_keeper() -> None:
+    """If the keeper retires hurt batting, his substitute keeps wicket (and takes catches)."""
+    state = started(seed=SEED_H_BATS)
+    # H 3 (the keeper) comes in at the first wicket and retires hurt next ball (sub fielding 5).
+    script = [5, 5, 6, 1, 5, 5, 10, 6, 1, 4, *dots(88)]
+    state = play_turn(state, dice=Scripted(script)).state
+    assert state.injuries == (("H", "H 3", 0),)
+    state = play_turn(state, dice=Scripted(dots(30))).state
+    # Second innings: a keeper's easy catch on the first ball goes to the substitute.
+    res = play_turn(state, dice=Scripted([5, 5, 1, 1, 1, *dots(89)]))
+    first = res.state.innings[1].balls[0]
+    assert (first.wicket, first.fielder) == ("caught", "sub (H 3)")
