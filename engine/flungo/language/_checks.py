@@ -129,9 +129,13 @@ def _check_rule(
     item: Item, rule: Rule, xi: set[str] | None, unavailable: set[str], errors: list[OrderError]
 ) -> None:
     names = _rule_names(rule)
-    bad = sorted({n for n in names if (xi is not None and n not in xi) or n in unavailable})
-    if bad:
-        errors.append(item.error(IllegalOrder, f"{', '.join(bad)} not playing in this match"))
+    out = sorted({n for n in names if xi is not None and n not in xi})
+    if out:
+        errors.append(item.error(IllegalOrder, f"{', '.join(out)} not in the XI"))
+    elif hurt := sorted({n for n in names if n in unavailable}):
+        errors.append(
+            item.error(IllegalOrder, f"{', '.join(hurt)} cannot play this match (injured)")
+        )
 
 
 def _check_plan(

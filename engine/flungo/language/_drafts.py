@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lark import Token, Transformer, Tree
+from lark.exceptions import VisitError
 
 from engine.flungo.orders import (
     BattingStyle,
@@ -209,13 +210,11 @@ class _ToDraft(Transformer[Token, Any]):
     def names(self, children: list[Ref]) -> tuple[Ref, ...]:
         return tuple(children)
 
-    def ordinal(self, children: list[Token]) -> int:
+    def ordinal(self, children: list[Token]) -> Token:
+        """An ordinal as a NUMBER token ("6th" is 6), keeping its place for errors."""
         tok = children[0]
         digits = "".join(ch for ch in str(tok) if ch.isdigit())
-        return _int(Token("NUMBER", digits, start_pos=tok.start_pos, end_pos=tok.end_pos))
-
-    def word_ordinal(self, children: list[Token]) -> int:
-        return 1  # replaced below: lark drops the anonymous word, so read it from the meta
+        return Token("NUMBER", digits, start_pos=tok.start_pos, end_pos=tok.end_pos)
 
     # selection
     def xi(self, c: list[Any]) -> XiD:
@@ -514,13 +513,22 @@ class _WithClause(_ToDraft):
 Entries = tuple[tuple[Ref, BattingStyle | None], ...]
 
 
+def _transform(tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
+    try:
+        return _WithClause(masked).transform(_prepare(tree, text))
+    except VisitError as exc:  # lark wraps what a callback raises
+        if isinstance(exc.orig_exc, NumberError):
+            raise exc.orig_exc from None
+        raise
+
+
 def to_entries(tree: Tree[Token], text: str, masked: dict[int, str]) -> Entries:
     """The names (and styles) of a line under a heading, parsed with ``start="entries"``."""
-    result: Entries = _WithClause(masked).transform(_prepare(tree, text))
+    result: Entries = _transform(tree, text, masked)
     return result
 
 
 def to_draft(tree: Tree[Token], text: str, masked: dict[int, str]) -> Draft:
     """The draft a line's parse tree says (``NumberError`` for a bad number)."""
-    result: Draft = _WithClause(masked).transform(_prepare(tree, text))
+    result: Draft = _transform(tree, text, masked)
     return result

@@ -105,6 +105,7 @@ class CleanLine:
     text: str
     offset: int
     plain: str  # the text before the final full stop and commas were taken away
+    chatter: bool = False  # starts with a greeting word: skipped silently unless it is an order
 
     def column(self, index: int) -> int:
         """The 1-based column in the player's line of ``text[index]``."""
@@ -114,8 +115,9 @@ class CleanLine:
 def clean_line(number: int, raw: str) -> CleanLine | None:
     """Strip bullets, numbering, "please" and a final full stop; ``None`` for a line to skip.
 
-    Skipped: blank lines, lines of punctuation only, ``#`` or ``//`` comments, and lines that
-    start with a greeting or sign-off word (:data:`CHATTER_WORDS`).
+    Skipped: blank lines, lines of punctuation only and ``#`` or ``//`` comments. A line that
+    starts with a greeting or sign-off word (:data:`CHATTER_WORDS`) is marked ``chatter``: it
+    is skipped silently unless it reads as an order ("Best Man bowls overs 1-4").
     """
     if len(raw) > MAX_LINE_LENGTH * 4:
         raw = raw[: MAX_LINE_LENGTH * 4]  # the caller reports it as too long anyway
@@ -130,8 +132,7 @@ def clean_line(number: int, raw: str) -> CleanLine | None:
     if body.startswith(("#", "//")):
         return None
     first = re.split(r"[\s,:;!]+", body, maxsplit=1)[0].lower()
-    if first in CHATTER_WORDS:
-        return None
+    chatter = first in CHATTER_WORDS
     p = _PLEASE.match(body)
     if p:
         start += p.end()
@@ -139,7 +140,7 @@ def clean_line(number: int, raw: str) -> CleanLine | None:
     plain = body
     body = _END.sub("", body)
     body = _JOINER.sub(" ", body)
-    return CleanLine(number, raw, body, start, plain)
+    return CleanLine(number, raw, body, start, plain, chatter)
 
 
 def needs_mask(name: str) -> bool:

@@ -20,7 +20,7 @@ __all__ = [
 # A squad member's or a team's name: 1 to 40 characters (see check_name in _lines.py).
 NAME_MAX_LENGTH = 40
 # Longer lines are refused before parsing: no order needs more, and it bounds parse time.
-MAX_LINE_LENGTH = 500
+MAX_LINE_LENGTH = 2000
 
 
 @dataclass(frozen=True, slots=True)

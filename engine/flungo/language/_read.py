@@ -127,8 +127,8 @@ def _clean(number: int, raw: str, st: _State) -> CleanLine | None:
         st.errors.append(
             InvalidOrder(
                 f"this line is too long ({len(raw)} characters; at most {MAX_LINE_LENGTH})",
-                source_line=raw[:80] + "...",
-                span=Span(number, MAX_LINE_LENGTH + 1),
+                source_line=raw[:60] + "...",
+                span=Span(number, 1, 64),
                 hint="put one order on each line",
             )
         )
@@ -253,8 +253,8 @@ def _order_line(
         tree = parse_line(cl, masked)
         draft = to_draft(tree, masked, found)
     except InvalidOrder as exc:
-        if signed_off:
-            return None  # the signature under "Thanks," or "Regards"
+        if signed_off or cl.chatter:
+            return None  # a greeting, or the signature under "Thanks," or "Regards"
         exc = _first_word_error(cl, own, exc)
         st.errors.append(exc)
         if _CONDITIONAL.search(cl.text):
