@@ -12,7 +12,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from engine.errors import InvalidOrder, Span
 from engine.flungo.language._lines import CleanLine
 
-__all__ = ["ORDER_WORDS", "START_HINT", "keywords", "parse_line", "parser"]
+__all__ = ["ORDER_WORDS", "START_HINT", "keywords", "parse_line", "parser", "starters"]
 
 # The words an order line starts with, offered as "did you mean" for an unknown first word.
 ORDER_WORDS = (
@@ -56,6 +56,18 @@ def keywords() -> frozenset[str]:
     words = set()
     for term in parser().terminals:
         if term.pattern.type == "str" and term.pattern.value.isalpha():
+            words.add(term.pattern.value.lower())
+    return frozenset(words)
+
+
+@functools.cache
+def starters() -> frozenset[str]:
+    """The words an order line may start with (from the parser's first state)."""
+    accepts = parser().parse_interactive("", start="start").accepts()
+    words = set()
+    for name in accepts:
+        term = parser().get_terminal(name)
+        if term.pattern.type == "str":
             words.add(term.pattern.value.lower())
     return frozenset(words)
 

@@ -24,7 +24,13 @@ from engine.flungo.language._drafts import (
     to_draft,
     to_entries,
 )
-from engine.flungo.language._grammar import ORDER_WORDS, START_HINT, keywords, parse_line
+from engine.flungo.language._grammar import (
+    ORDER_WORDS,
+    START_HINT,
+    keywords,
+    parse_line,
+    starters,
+)
 from engine.flungo.language._lines import (
     CleanLine,
     FreeText,
@@ -224,8 +230,15 @@ def _first_word_error(cl: CleanLine, own: NameBook, exc: InvalidOrder) -> Invali
     if m is None or exc.span is None or exc.span.column == cl.column(0):
         return exc
     word = m.group(0)
-    if word.lower() in keywords() or own.candidates(word):
+    if word.lower() in starters() or own.candidates(word):
         return exc
+    if word.lower() in keywords():
+        return InvalidOrder(
+            "this line is not an order I know",
+            source_line=cl.raw,
+            span=Span(cl.number, cl.column(0), cl.column(len(word))),
+            hint=START_HINT,
+        )
     close = difflib.get_close_matches(word.lower(), ORDER_WORDS, n=1, cutoff=0.7)
     hint = f"did you mean '{close[0]}'?" if close else None
     if not close:
