@@ -63,7 +63,7 @@ def keywords() -> frozenset[str]:
 @functools.cache
 def starters() -> frozenset[str]:
     """The words an order line may start with (from the parser's first state)."""
-    accepts = parser().parse_interactive("", start="start").accepts()
+    accepts: set[str] = parser().parse_interactive("", start="start").accepts()  # type: ignore[no-untyped-call]
     words = set()
     for name in accepts:
         term = parser().get_terminal(name)
