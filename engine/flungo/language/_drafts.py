@@ -459,6 +459,10 @@ class _ToDraft(Transformer[Token, Any]):
         refs: tuple[Ref, ...] = c[0]
         return BowlD(refs, c[-1], refs[0].start)
 
+    def overs_first(self, c: list[Any]) -> BowlD:
+        refs: tuple[Ref, ...] = c[-1]
+        return BowlD(refs, c[0], refs[0].start)
+
     def open_action(self, c: list[Any]) -> OpenD:
         return OpenD(c[0])
 
