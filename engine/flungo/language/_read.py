@@ -318,7 +318,7 @@ def _plain_items(cl: CleanLine, p: Plain) -> list[Item]:
     end = len(cl.text)
     items = [Item(cl, "style", s, 0, end) for s in p.styles]
     items += [Item(cl, "all_style", s, 0, end) for s in p.all_styles]
-    items += [Item(cl, "plan", pair, 0, end) for pair in p.plan]
+    items += [Item(cl, "plan", pair, a, b) for pair, (a, b) in zip(p.plan, p.where, strict=True)]
     items += [Item(cl, "reviews", r, 0, end) for r in p.reviews]
     return items
 
