@@ -21,8 +21,6 @@ from engine.flungo.language._drafts import (
     TossD,
     TreatD,
     XiD,
-    to_draft,
-    to_entries,
 )
 from engine.flungo.language._grammar import (
     ORDER_WORDS,
@@ -50,6 +48,7 @@ from engine.flungo.language._model import (
     ParsedOrders,
 )
 from engine.flungo.language._names import NameBook
+from engine.flungo.language._transform import to_draft, to_entries
 from engine.flungo.orders import Rule
 from engine.flungo.squad import SQUAD_SIZE, Team
 
