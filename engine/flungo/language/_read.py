@@ -123,6 +123,16 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
         ):
             continue
         section = _order_line(cl, masked, found, own, opponent, fmt, st, signed_off)
+    for item in st.items:
+        if item.kind in ("order", "xi") and item.value == ():
+            what = "batting order" if item.kind == "order" else "XI"
+            st.errors.append(
+                item.error(
+                    InvalidOrder,
+                    f"no names follow this {what} heading",
+                    hint="put the names on the same line or on the lines just below",
+                )
+            )
     check_items(st.items, team, fmt, context, st.errors)
     return _result(st, team)
 

@@ -268,3 +268,10 @@ def test_conditional_sentence_not_understood_is_kept(team: Team, fifty: FormatSp
     assert len(r.not_understood) == 1
     assert r.not_understood[0].line == 1
     assert isinstance(r.errors[0], InvalidOrder)
+
+
+def test_heading_without_names(team: Team, fifty: FormatSpec) -> None:
+    """A batting order heading with no names under it is reported, not taken as empty."""
+    r = read("Batting order:\n\ncaptain: Root", team, fifty)
+    assert [e.message for e in r.errors] == ["no names follow this batting order heading"]
+    assert match_ok(r).batting_order is None
