@@ -4,6 +4,7 @@ Public API::
 
     parse_orders(text, team, fmt, *, context=None) -> ParsedOrders
     canonical(orders) -> str
+    renamed(team, orders.naming) -> Team
 
 ``parse_orders`` reads every line, never raises for what the player wrote, and returns every
 error at once (``ParsedOrders.errors``: :class:`~engine.errors.InvalidOrder`,
@@ -16,6 +17,7 @@ equal. The player's guide is ``docs/players/orders.md``.
 from __future__ import annotations
 
 from engine.flungo.formats import FORMATS, Format, FormatSpec
+from engine.flungo.language._build import renamed
 from engine.flungo.language._canonical import canonical, canonical_lines, rule_line
 from engine.flungo.language._checks import HELPER_POINTS
 from engine.flungo.language._lines import CHATTER_WORDS, check_name
@@ -43,6 +45,7 @@ __all__ = [
     "canonical_lines",
     "check_name",
     "parse_orders",
+    "renamed",
     "rule_line",
 ]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.flungo.language import _canonical as C
@@ -21,7 +22,7 @@ from engine.flungo.squad import Team
 if TYPE_CHECKING:
     from engine.flungo.language._read import Item
 
-__all__ = ["build_orders", "echo_lines"]
+__all__ = ["build_orders", "echo_lines", "renamed"]
 
 _MATCH = {
     "xi",
@@ -169,3 +170,13 @@ def echo_lines(items: list[Item]) -> list[tuple[int, str]]:
         out += [(item.line.number, t) for t in _line_echo(item, items, k)]
         k += 1
     return sorted(out, key=lambda p: p[0])
+
+
+def renamed(team: Team, naming: SquadNaming | None) -> Team:
+    """``team`` with the squad naming applied: new team name, new names by slot."""
+    if naming is None:
+        return team
+    players = list(team.players)
+    for slot, name in naming.names:
+        players[slot - 1] = replace(players[slot - 1], name=name)
+    return replace(team, name=naming.team_name or team.name, players=tuple(players))
