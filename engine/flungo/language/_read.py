@@ -288,6 +288,8 @@ def _order_line(
     low = Lowerer(cl, own, opponent, fmt)
     items: list[Item] = []
     end = len(cl.text)
+    if isinstance(draft, HeaderD) and draft.kind == "none":
+        return None  # "Bowling plan:" heading: its lines are orders in their own right
     if isinstance(draft, HeaderD):
         item = Item(cl, "order" if draft.kind == "batting" else "xi", (), 0, end)
         st.items.append(item)

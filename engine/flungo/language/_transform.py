@@ -123,6 +123,9 @@ class _ToDraft(Transformer[Token, Any]):
     def xi_header(self, _: list[Any]) -> HeaderD:
         return HeaderD("xi")
 
+    def no_header(self, _: list[Any]) -> HeaderD:
+        return HeaderD("none")
+
     # batting order
     def defensive(self, _: list[Any]) -> BattingStyle:
         return BattingStyle.DEFENSIVE
@@ -212,6 +215,11 @@ class _ToDraft(Transformer[Token, Any]):
 
     def after_balls(self, c: list[Any]) -> TrigD:
         return self._trig(TriggerKind.AFTER_BALLS, c)
+
+    def from_over(self, c: list[Any]) -> TrigD:
+        """"from over 15" is "after 14 overs"."""
+        t = self._trig(TriggerKind.AFTER_OVERS, c)
+        return TrigD(t.kind, (t.value or 0) - 1, t.ref, t.overs_left, t.start)
 
     def at_drinks(self, c: list[Any]) -> TrigD:
         return TrigD(TriggerKind.AT_DRINKS)
@@ -371,7 +379,7 @@ class _ToDraft(Transformer[Token, Any]):
         return RuleD(tuple(c))
 
     def start(self, c: list[Any]) -> Any:
-        return c[0]
+        return c[-1]
 
 
 def _prepare(tree: Tree[Token], text: str) -> Tree[Token]:
