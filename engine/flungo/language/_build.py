@@ -47,9 +47,8 @@ def _batting_names(items: list[Item], upto: int) -> tuple[str, ...]:
     return tuple(xi[-1].value) if xi else ()
 
 
-def build_orders(items: list[Item], team: Team) -> Orders:
+def build_orders(items: list[Item]) -> Orders:
     """The orders the accepted items give; a later line wins where two conflict."""
-    del team
     team_name: str | None = None
     slots: dict[int, str] = {}
     xi: tuple[str, ...] | None = None
@@ -71,7 +70,7 @@ def build_orders(items: list[Item], team: Team) -> Orders:
             case "slot":
                 slots[v[0]] = v[1]
             case "note":
-                notes.append(v)
+                notes.append(C.note_line(v))  # extras hold canonical lines
             case "xi":
                 xi = tuple(v)
             case "captain":

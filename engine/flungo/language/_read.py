@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
 from engine.flungo.formats import FormatSpec
+from engine.flungo.language._build import build_orders, echo_lines
 from engine.flungo.language._checks import check_items
 from engine.flungo.language._drafts import (
     BoostD,
@@ -134,7 +135,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
                 )
             )
     check_items(st.items, team, fmt, context, st.errors)
-    return _result(st, team)
+    return _result(st)
 
 
 def _clean(number: int, raw: str, st: _State) -> CleanLine | None:
@@ -377,11 +378,9 @@ def _number_error(cl: CleanLine, exc: NumberError) -> InvalidOrder:
     )
 
 
-def _result(st: _State, team: Team) -> ParsedOrders:
-    from engine.flungo.language._build import build_orders, echo_lines
-
+def _result(st: _State) -> ParsedOrders:
     accepted = [i for i in st.items if i.ok]
-    orders = build_orders(accepted, team)
+    orders = build_orders(accepted)
     echo = tuple(EchoLine(n, t) for n, t in echo_lines(accepted))
     errors = tuple(
         sorted(st.errors, key=lambda e: (e.span.line, e.span.column) if e.span else (0, 0))

@@ -217,7 +217,7 @@ class _ToDraft(Transformer[Token, Any]):
         return self._trig(TriggerKind.AFTER_BALLS, c)
 
     def from_over(self, c: list[Any]) -> TrigD:
-        """"from over 15" is "after 14 overs"."""
+        """ "from over 15" is "after 14 overs"."""
         t = self._trig(TriggerKind.AFTER_OVERS, c)
         return TrigD(t.kind, (t.value or 0) - 1, t.ref, t.overs_left, t.start)
 

@@ -214,7 +214,9 @@ def non_empty(orders: Orders) -> bool:
     )
 
 
-notes = st.lists(st.lists(_word, min_size=1, max_size=5).map(" ".join), max_size=2).map(tuple)
+notes = st.lists(
+    st.lists(_word, min_size=1, max_size=5).map(lambda w: "note: " + " ".join(w)), max_size=2
+).map(tuple)
 
 
 def orders_for(team: Team, fmt: FormatSpec) -> st.SearchStrategy[Orders]:
