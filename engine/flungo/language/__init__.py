@@ -20,7 +20,9 @@ from engine.flungo.formats import FORMATS, Format, FormatSpec
 from engine.flungo.language._build import renamed
 from engine.flungo.language._canonical import canonical, canonical_lines, rule_line
 from engine.flungo.language._checks import HELPER_POINTS
-from engine.flungo.language._lines import CHATTER_WORDS, check_name
+from engine.flungo.language._grammar import keywords
+from engine.flungo.language._lines import CHATTER_WORDS
+from engine.flungo.language._lines import check_name as _check_name
 from engine.flungo.language._model import (
     MAX_LINE_LENGTH,
     NAME_MAX_LENGTH,
@@ -63,3 +65,12 @@ def parse_orders(
     """
     spec = FORMATS[fmt] if isinstance(fmt, Format) else fmt
     return read_orders(text, team, spec, context or OrderContext())
+
+
+def check_name(name: str) -> str | None:
+    """Why ``name`` cannot be a squad member's name (a plain-English reason), or ``None``.
+
+    1 to 40 characters of letters, digits, spaces and . ' ’ - &, with a letter; a one-word
+    name may not be a word the orders use. (Uniqueness in the team is checked by naming.)
+    """
+    return _check_name(name, keywords())

@@ -322,3 +322,39 @@ def test_heading_lines_for_the_plan_are_skipped(team: Team, fifty: FormatSpec) -
         (3, "Shane Warne"),
         (4, "Shane Warne"),
     )
+
+
+def test_renamed_applies_squad_naming(team: Team, fifty: FormatSpec) -> None:
+    """renamed() gives the squad the names and team name the orders chose."""
+    from engine.flungo.language import renamed
+
+    r = read("team name: Gunge United\nname 1: Mr Bean", team, fifty)
+    new = renamed(team, r.orders.naming)
+    assert new.name == "Gunge United"
+    assert new.players[0].name == "Mr Bean"
+    assert new.players[1:] == team.players[1:]
+    assert renamed(team, None) is team
+
+
+@pytest.mark.parametrize(
+    ("name", "ok"),
+    [
+        ("Ant and Dec", True),
+        ("Zoë Ball", True),
+        ("O’Brien", True),
+        ("R2-D2", True),
+        ("A", True),
+        ("", False),
+        ("x" * 41, False),
+        ("<b>Bold</b>", False),
+        ("Tab\there", False),
+        ("1234", False),
+        ("Wahoo", False),
+        ("Wahoo Jones", True),
+    ],
+)
+def test_name_limits(name: str, ok: bool) -> None:
+    """Names: 1-40 characters, letters, digits, spaces and . ' ’ - &; not a lone order word."""
+    from engine.flungo.language import check_name
+
+    assert (check_name(name) is None) is ok
