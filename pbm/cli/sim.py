@@ -29,6 +29,7 @@ from engine.flungo.scorecard import (
     length_text,
     match_report,
 )
+from pbm.cli.orders import read_match_orders
 
 __all__ = ["COMMANDS", "make_setup", "run_sim", "sim"]
 
@@ -166,6 +167,13 @@ def _print_rich(state: MatchState, console: Console) -> None:
     multiple=True,
     help="A squad JSON file; give it twice (home, then away).",
 )
+@click.option(
+    "--orders",
+    "order_files",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    multiple=True,
+    help="A player's orders (as sent by email); give it twice (home, then away).",
+)
 def sim(
     fmt: str,
     seed: int,
@@ -175,6 +183,7 @@ def sim(
     show_log: bool,
     knockout: bool,
     squads: tuple[Path, ...],
+    order_files: tuple[Path, ...],
 ) -> None:
     """Play one match of Cosmic Celebrity Cricket and print the scorecard."""
     teams: tuple[Team, Team] | None = None
@@ -186,8 +195,12 @@ def sim(
         except (ValueError, KeyError, TypeError) as exc:
             raise click.UsageError(f"cannot read the squad: {exc}") from exc
         teams = (loaded[0], loaded[1])
+    orders: tuple[MatchOrders | None, MatchOrders | None] = (None, None)
+    if order_files:
+        setup = make_setup(Format(fmt), seed, teams, knockout)
+        teams, orders = read_match_orders(order_files, (setup.home, setup.away), setup.spec)
     style = BattingStyle(batting_style) if batting_style else None
-    state = run_sim(Format(fmt), seed, teams, batting_style=style, knockout=knockout)
+    state = run_sim(Format(fmt), seed, teams, orders, batting_style=style, knockout=knockout)
     if as_json:
         click.echo(json.dumps(match_report(state), indent=1))
         return
