@@ -18,8 +18,11 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from pbm.config import SecurityConfig
+from pbm.routing import REDACTED
+from pbm.routing import redact as _redact
 
 __all__ = [
+    "REDACTED",
     "SecretBox",
     "redact",
     "secret_placeholder",
@@ -27,7 +30,6 @@ __all__ = [
 
 _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: secrets get typed by hand
 _PLACEHOLDER = re.compile(r"\[\[pbm-secret:(\d+):(\d+)\]\]")
-REDACTED = "[secret redacted]"
 
 
 def secret_placeholder(seat_id: int, version: int) -> str:
@@ -35,11 +37,9 @@ def secret_placeholder(seat_id: int, version: int) -> str:
     return f"[[pbm-secret:{seat_id}:{version}]]"
 
 
-def redact(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every occurrence of each secret (any case) replaced by a marker."""
-    for s in sorted({s for s in secrets if s}, key=len, reverse=True):
-        text = re.sub(re.escape(s), REDACTED, text, flags=re.IGNORECASE)
-    return text
+def redact(text: str, secrets: Iterable[str | None]) -> str:
+    """``text`` with every secret hidden (see :func:`pbm.routing.redact`)."""
+    return _redact(text, secrets)
 
 
 class SecretBox:

@@ -252,7 +252,9 @@ class _Section:
             raise ConfigError(self.key(env_key), f"missing (set {name}_env or {name})")
         return ""
 
-    def integer(self, name: str, default: int, *, lo: int | None = None, hi: int | None = None) -> int:
+    def integer(
+        self, name: str, default: int, *, lo: int | None = None, hi: int | None = None
+    ) -> int:
         value = self._get(name)
         if value is None:
             return default

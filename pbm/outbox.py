@@ -118,7 +118,9 @@ class Outbox:
             ).first()
             if bounced is not None:
                 row.status = "failed"
-                row.last_error = f"{to} is undeliverable: {bounced.undeliverable_reason or 'bounced'}"
+                row.last_error = (
+                    f"{to} is undeliverable: {bounced.undeliverable_reason or 'bounced'}"
+                )
                 log.warning("outbox.undeliverable", id=row_id, to=to)
                 return "failed"
         error: PbmError | None = None

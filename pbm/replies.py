@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from email.headerregistry import Address
 from email.message import EmailMessage
-from email.utils import format_datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -18,9 +16,10 @@ from sqlalchemy.orm import Session
 from pbm.clock import Clock
 from pbm.config import Config
 from pbm.db.models import OutboxMessage
+from pbm.mail.compose import OutboundEmail, compose, make_message_id, reply_subject
 from pbm.render import render_email
 
-__all__ = ["ReplyTo", "compose", "queue_mail"]
+__all__ = ["ReplyTo", "compose_reply", "queue_mail"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +31,7 @@ class ReplyTo:
     subject: str = ""
 
 
-def compose(
+def compose_reply(
     config: Config,
     clock: Clock,
     *,
@@ -40,25 +39,20 @@ def compose(
     subject: str,
     text: str,
     reply_to: ReplyTo | None,
-    auto: str = "auto-replied",
 ) -> EmailMessage:
     """A complete message: threading headers, ``Auto-Submitted`` and a fresh Message-ID."""
-    msg = EmailMessage()
-    local, _, domain = config.server.address.partition("@")
-    msg["From"] = Address(config.server.display_name, local, domain)
-    msg["To"] = to
-    msg["Subject"] = subject
-    msg["Date"] = format_datetime(clock.now())
-    msg["Message-ID"] = f"<{uuid.uuid4().hex}@{config.server.message_id_domain}>"
-    if reply_to is not None and reply_to.message_id:
-        msg["In-Reply-To"] = reply_to.message_id
-        refs = [*reply_to.references, reply_to.message_id]
-        msg["References"] = " ".join(dict.fromkeys(refs))
-    # RFC 3834: mark every message as automatic so well-behaved robots never answer it.
-    msg["Auto-Submitted"] = auto
-    msg["X-Auto-Response-Suppress"] = "All"
-    msg.set_content(text, charset="utf-8")
-    return msg
+    out = OutboundEmail(
+        to=to,
+        subject=subject,
+        text=text,
+        from_addr=config.server.address,
+        from_name=config.server.display_name,
+        in_reply_to=reply_to.message_id if reply_to else None,
+        references=reply_to.references if reply_to else (),
+        headers={"X-Auto-Response-Suppress": "All"},
+    )
+    message_id = make_message_id(config.server.message_id_domain, seed=uuid.uuid4().hex)
+    return compose(out, date=clock.now(), message_id=message_id)
 
 
 def queue_mail(
@@ -76,17 +70,11 @@ def queue_mail(
     rendered = render_email(kind, {"server": config.server, **ctx})
     subject = rendered.subject
     if reply_to is not None and reply_to.subject and kind not in ("digest", "gm-alert"):
-        base = reply_to.subject
-        subject = base if base.lower().startswith("re:") else f"Re: {base}"
-        subject = f"{subject} — {rendered.subject}" if rendered.subject else subject
-    msg = compose(
-        config,
-        clock,
-        to=to,
-        subject=subject,
-        text=rendered.text,
-        reply_to=reply_to,
-        auto="auto-replied" if reply_to is not None else "auto-generated",
+        competition = ctx.get("competition")
+        tag = competition.get("code") if isinstance(competition, dict) else None
+        subject = f"{reply_subject(reply_to.subject, tag=tag)} — {rendered.subject}"
+    msg = compose_reply(
+        config, clock, to=to, subject=subject, text=rendered.text, reply_to=reply_to
     )
     now = clock.now()
     row = OutboxMessage(

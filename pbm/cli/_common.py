@@ -13,7 +13,7 @@ from pbm.config import Config, load_config
 from pbm.errors import ConfigError
 from pbm.logs import configure_logging
 
-__all__ = ["config_option", "load", "DEFAULT_CONFIG"]
+__all__ = ["DEFAULT_CONFIG", "config_option", "load"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_CONFIG = "pbm.toml"
