@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-29 20:42:02.105833
+Create Date: 2026-11-29 20:44:16.192730
 """
 
 from __future__ import annotations
@@ -123,8 +123,12 @@ def upgrade() -> None:
             ["player_id"], ["players.id"], name=op.f("fk_seats_player_id_players")
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_seats")),
-        sa.UniqueConstraint("competition_id", "number", name=op.f("uq_seats_competition_id")),
-        sa.UniqueConstraint("competition_id", "player_id", name=op.f("uq_seats_competition_id")),
+        sa.UniqueConstraint(
+            "competition_id", "number", name=op.f("uq_seats_competition_id_number")
+        ),
+        sa.UniqueConstraint(
+            "competition_id", "player_id", name=op.f("uq_seats_competition_id_player_id")
+        ),
     )
     op.create_table(
         "bounces",
@@ -158,7 +162,7 @@ def upgrade() -> None:
             ["seat_id"], ["seats.id"], name=op.f("fk_naming_versions_seat_id_seats")
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_naming_versions")),
-        sa.UniqueConstraint("seat_id", "version", name=op.f("uq_naming_versions_seat_id")),
+        sa.UniqueConstraint("seat_id", "version", name=op.f("uq_naming_versions_seat_id_version")),
     )
     op.create_table(
         "outbox",
