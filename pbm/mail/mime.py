@@ -1,0 +1,202 @@
+"""Find the text a person wrote in a MIME tree: prefer text/plain, convert HTML-only mail,
+decode any charset, unflow ``format=flowed``, and list what was ignored as attachments.
+"""
+
+from __future__ import annotations
+
+import codecs
+import email
+import re
+import textwrap
+from dataclasses import dataclass
+from email import policy
+from email.message import Message
+
+from inscriptis import get_annotated_text
+from inscriptis.model.config import ParserConfig
+
+from pbm.mail.flowed import unflow
+
+__all__ = ["Attachment", "BodyText", "decode_bytes", "extract_text", "html_to_text"]
+
+# WHATWG treats these labels as windows-1252, a superset that also decodes 0x80-0x9f sensibly.
+_CHARSET_ALIASES = {
+    "latin-1": "windows-1252",
+    "latin1": "windows-1252",
+    "iso-8859-1": "windows-1252",
+    "iso8859-1": "windows-1252",
+    "us-ascii": "utf-8",
+    "ascii": "utf-8",
+    "utf8": "utf-8",
+    "utf-8": "utf-8-sig",
+}
+
+
+_BOUNDARY_LINE = re.compile(r"^--([^\s\"]{1,70}?)(?:--)?[ \t]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A part pbm does not read: its declared name (if any), type and decoded size."""
+
+    filename: str | None
+    content_type: str
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class BodyText:
+    """The readable text of a message and what was done to get it."""
+
+    text: str
+    attachments: tuple[Attachment, ...]
+    notes: tuple[str, ...]
+    problems: tuple[str, ...]
+
+
+def decode_bytes(data: bytes, charset: str | None) -> tuple[str, str | None]:
+    """Decode ``data`` in its declared ``charset``; return the text and a problem, if any.
+
+    Unknown or wrong charsets fall back to UTF-8, then windows-1252, never raising.
+    """
+    label = (charset or "us-ascii").strip().strip('"').lower()
+    label = _CHARSET_ALIASES.get(label, label)
+    problem = None
+    try:
+        codecs.lookup(label)
+    except LookupError:
+        problem = f"unknown charset {charset!r}; decoded as UTF-8"
+        label = "utf-8-sig"
+    try:
+        text = data.decode(label)
+    except UnicodeDecodeError:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("windows-1252", errors="replace")
+        if label != "utf-8-sig":
+            problem = problem or f"text was not valid {charset}; decoded as a best guess"
+    return text.lstrip("\ufeff"), problem
+
+
+def html_to_text(html: str) -> str:
+    """Render HTML as plain text; blockquotes become ``>``-quoted lines so quotes strip alike."""
+    config = ParserConfig(annotation_rules={"blockquote": ["quote"]})
+    result = get_annotated_text(html, config)
+    text: str = result["text"]
+    spans: list[tuple[int, int, str]] = result["label"]
+    lines = []
+    offset = 0
+    for line in text.split("\n"):
+        depth = sum(1 for start, end, _ in spans if start <= offset < end)
+        lines.append(("> " * depth + line.strip()).rstrip() if depth else line.rstrip())
+        offset += len(line) + 1
+    return textwrap.dedent("\n".join(lines)).strip("\n")
+
+
+def _normalise_newlines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _is_attachment(part: Message) -> bool:
+    disposition = (part.get("Content-Disposition") or "").split(";")[0].strip().lower()
+    return disposition == "attachment" or (
+        part.get_filename() is not None and part.get_content_maintype() != "text"
+    )
+
+
+class _Walker:
+    def __init__(self) -> None:
+        self.attachments: list[Attachment] = []
+        self.problems: list[str] = []
+        self.html_used = False
+        self.depth = 0
+
+    def texts(self, part: Message) -> list[str]:
+        """The readable texts under ``part``, in order (alternatives collapsed to one)."""
+        if part.get_content_maintype() == "message":
+            self._attach(part)  # a forwarded or returned message: not the sender's words
+            return []
+        if part.is_multipart():
+            children = [c for c in part.get_payload() if isinstance(c, Message)]
+            subtype = part.get_content_subtype()
+            if subtype == "alternative":
+                return self._alternative(children)
+            if subtype == "related" and children:
+                children = children[:1]  # the rest are inline images and the like
+            if subtype == "report" and children:
+                # A DSN's first part is its human-readable explanation; the rest is data.
+                for child in children[1:]:
+                    self._attach(child)
+                children = children[:1]
+            return [t for child in children for t in self.texts(child)]
+        if part.get_content_maintype() == "multipart":
+            return self._broken_multipart(part)
+        if part.get_content_maintype() == "text" and not _is_attachment(part):
+            subtype = part.get_content_subtype()
+            if subtype in ("plain", "html"):
+                text = self._decode(part)
+                if subtype == "html":
+                    self.html_used = True
+                    text = html_to_text(text)
+                return [text] if text.strip() else []
+        self._attach(part)
+        return []
+
+    def _broken_multipart(self, part: Message) -> list[str]:
+        """A multipart whose boundary never appears: guess the boundary, else read it as text."""
+        payload = part.get_payload()
+        text = payload if isinstance(payload, str) else ""
+        match = _BOUNDARY_LINE.search(text)
+        if match and self.depth < 3:
+            self.problems.append("the MIME boundary was wrong; guessed it from the body")
+            guess = email.message_from_string(
+                f'Content-Type: multipart/mixed; boundary="{match.group(1)}"\n\n{text}',
+                policy=policy.default,
+            )
+            self.depth += 1
+            return self.texts(guess)
+        self.problems.append("a multipart part had no parts; read as plain text")
+        return [_normalise_newlines(text)] if text.strip() else []
+
+    def _alternative(self, children: list[Message]) -> list[str]:
+        plain = [c for c in children if c.get_content_type() == "text/plain"]
+        if plain:
+            return self.texts(plain[0])
+        for child in reversed(children):  # richest last, per RFC 2046
+            if child.is_multipart() or child.get_content_type() == "text/html":
+                return self.texts(child)
+        return self.texts(children[0]) if children else []
+
+    def _decode(self, part: Message) -> str:
+        payload = part.get_payload(decode=True)
+        data = payload if isinstance(payload, bytes) else b""
+        text, problem = decode_bytes(data, part.get_content_charset())
+        if problem:
+            self.problems.append(problem)
+        text = _normalise_newlines(text)
+        if part.get_content_subtype() == "plain" and part.get_param("format") == "flowed":
+            delsp = str(part.get_param("delsp") or "").lower() == "yes"
+            text = unflow(text, delsp=delsp)
+        return text
+
+    def _attach(self, part: Message) -> None:
+        size = 0
+        if not part.is_multipart():
+            payload = part.get_payload(decode=True)
+            size = len(payload) if isinstance(payload, bytes) else 0
+        self.attachments.append(Attachment(part.get_filename(), part.get_content_type(), size))
+
+
+def extract_text(msg: Message) -> BodyText:
+    """The text to read from ``msg``, plus attachments ignored, notes and problems."""
+    walker = _Walker()
+    texts = walker.texts(msg)
+    notes = []
+    if walker.html_used:
+        notes.append("HTML-only mail converted to text")
+    if walker.attachments:
+        n = len(walker.attachments)
+        notes.append(f"{n} attachment{'s' if n != 1 else ''} ignored")
+    text = "\n\n".join(t.rstrip("\n") for t in texts)
+    return BodyText(text, tuple(walker.attachments), tuple(notes), tuple(walker.problems))

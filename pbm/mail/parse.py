@@ -1,0 +1,172 @@
+"""Bytes in, an understood mail out: ``parse_message(raw) -> InboundEmail``.
+
+Never raises on any bytes. What could not be understood is listed in ``problems`` and the
+daemon answers the sender anyway; the idempotency ``key`` always exists.
+"""
+
+from __future__ import annotations
+
+import email
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email import policy
+from email.message import Message
+from email.utils import parsedate_to_datetime
+
+from pbm.mail.auto import Bounce, find_bounce, is_automatic
+from pbm.mail.headers import addresses, decoded, raw_header, raw_headers
+from pbm.mail.mime import Attachment, BodyText, extract_text
+from pbm.mail.quotes import strip_quotes
+
+__all__ = ["Attachment", "Bounce", "InboundEmail", "normalise_message_id", "parse_message"]
+
+_MSGID = re.compile(r"<([^<>\s]+)>")
+_MAX_MSGID = 250  # longer ids are treated as absent, so the key fits any database column
+
+
+@dataclass(frozen=True, slots=True)
+class InboundEmail:
+    """What pbm understood of one inbound message. Addresses are lower-cased addr-specs."""
+
+    message_id: str | None
+    content_hash: str
+    key: str
+    from_addr: str | None
+    from_name: str
+    reply_to: str | None
+    to_addrs: tuple[str, ...]
+    cc_addrs: tuple[str, ...]
+    delivered_to: tuple[str, ...]
+    subject: str
+    date: datetime | None
+    in_reply_to: str | None
+    references: tuple[str, ...]
+    body: str
+    full_text: str
+    attachments: tuple[Attachment, ...]
+    notes: tuple[str, ...]
+    problems: tuple[str, ...]
+    auto_reason: str | None
+    bounce: Bounce | None
+
+    @property
+    def is_automatic(self) -> bool:
+        """True if pbm must not answer this mail (see ``auto_reason``)."""
+        return self.auto_reason is not None
+
+    @property
+    def recipients(self) -> tuple[str, ...]:
+        """Envelope hints first, then To and Cc, without repeats."""
+        return tuple(dict.fromkeys(self.delivered_to + self.to_addrs + self.cc_addrs))
+
+
+def normalise_message_id(value: str | None) -> str | None:
+    """``<id@host>`` from a Message-ID-like header value, or None if there is none."""
+    if not value:
+        return None
+    match = _MSGID.search(value)
+    ident = match.group(1) if match else value.strip()
+    if not ident or len(ident) > _MAX_MSGID or any(c.isspace() or ord(c) < 33 for c in ident):
+        return None
+    return f"<{ident}>"
+
+
+def _id_list(values: list[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(f"<{m}>" for v in values for m in _MSGID.findall(v)))
+
+
+def _date(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        parsed = parsedate_to_datetime(value.strip())
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed
+
+
+def _addrs(msg: Message, *names: str) -> tuple[str, ...]:
+    values = [v for n in names for v in raw_headers(msg, n)]
+    return tuple(dict.fromkeys(a for _, a in addresses(values)))
+
+
+def _body_notes(stripped_quoted: int, stripped_sig: int, forwarded: bool) -> list[str]:
+    notes = []
+    if stripped_quoted:
+        notes.append(f"quoted text removed: {stripped_quoted} lines")
+    if stripped_sig:
+        notes.append(f"signature removed: {stripped_sig} lines")
+    if forwarded:
+        notes.append("forwarded message: its headers removed, its text read")
+    return notes
+
+
+def parse_message(raw: bytes, *, own_addresses: Iterable[str] = ()) -> InboundEmail:
+    """Understand ``raw``; ``own_addresses`` are pbm's, so mail from them counts as automatic."""
+    content_hash = hashlib.sha256(raw).hexdigest()
+    problems: list[str] = []
+    try:
+        msg = email.message_from_bytes(raw, policy=policy.default)
+    except Exception as exc:  # the parser is lenient, but never trust that on hostile bytes
+        problems.append(f"could not parse the message structure: {type(exc).__name__}")
+        msg = email.message_from_string("", policy=policy.default)
+    defects = [type(d).__name__ for part in _walk(msg) for d in getattr(part, "defects", [])]
+    if defects:
+        problems.append("MIME defects: " + ", ".join(sorted(set(defects))))
+
+    try:
+        body_text = extract_text(msg)
+    except Exception as exc:
+        problems.append(f"could not read the text: {type(exc).__name__}")
+        body_text = BodyText(_fallback_text(raw), (), (), ())
+    problems.extend(body_text.problems)
+    stripped = strip_quotes(body_text.text)
+
+    message_id = normalise_message_id(raw_header(msg, "Message-ID"))
+    senders = addresses(raw_headers(msg, "From"))
+    reply_to = _addrs(msg, "Reply-To")
+    auto_reason = is_automatic(msg, own_addresses)
+    bounce = None
+    if auto_reason is not None:
+        bounce = find_bounce(msg)
+    return InboundEmail(
+        message_id=message_id,
+        content_hash=content_hash,
+        key=message_id or f"sha256:{content_hash}",
+        from_addr=senders[0][1] if senders else None,
+        from_name=senders[0][0] if senders else "",
+        reply_to=reply_to[0] if reply_to else None,
+        to_addrs=_addrs(msg, "To"),
+        cc_addrs=_addrs(msg, "Cc"),
+        delivered_to=_addrs(msg, "Delivered-To", "X-Original-To", "Envelope-To"),
+        subject=decoded(raw_header(msg, "Subject")),
+        date=_date(raw_header(msg, "Date")),
+        in_reply_to=normalise_message_id(raw_header(msg, "In-Reply-To")),
+        references=_id_list(raw_headers(msg, "References")),
+        body=stripped.text,
+        full_text=body_text.text,
+        attachments=body_text.attachments,
+        notes=(
+            *body_text.notes,
+            *_body_notes(stripped.quoted_lines, stripped.signature_lines, stripped.forwarded),
+        ),
+        problems=tuple(problems),
+        auto_reason=auto_reason,
+        bounce=bounce,
+    )
+
+
+def _walk(msg: Message) -> list[Message]:
+    try:
+        return list(msg.walk())
+    except Exception:
+        return [msg]
+
+
+def _fallback_text(raw: bytes) -> str:
+    """The bytes after the first blank line, decoded as best we can: better than nothing."""
+    _, _, rest = raw.replace(b"\r\n", b"\n").partition(b"\n\n")
+    return rest.decode("utf-8", "replace")

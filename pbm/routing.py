@@ -1,0 +1,140 @@
+"""Pure routing of inbound mail: which game, which commands, which secret.
+
+``route`` finds the game code in a plus-address (``pbm+abc@host``) or a subject tag
+(``[ABC]``, ``[pbm ABC]``); ``commands`` finds command words at the start of lines;
+``extract_secret`` takes the ``SECRET``/``PASSWORD`` line out of a body; ``redact`` hides
+secrets in anything echoed, archived or logged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from pbm.mail.auto import base_address
+from pbm.mail.parse import InboundEmail
+
+__all__ = ["CommandLine", "Route", "commands", "extract_secret", "redact", "route"]
+
+REDACTED = "[redacted]"
+SECRET_WORDS = ("SECRET", "PASSWORD")
+_MIN_ANYWHERE = 6
+
+_CODE = r"[A-Za-z0-9][A-Za-z0-9_-]{0,15}"
+_SUBJECT_TAG = re.compile(rf"\[\s*(?:pbm\s*[:\s-]\s*)?({_CODE})\s*\]", re.IGNORECASE)
+# Bullets and list numbering a mail client or a tidy player may put before a command.
+_LEADER = r"^[ \t]*(?:[-*•·‣◦+]+[ \t]*|\(?\d{1,3}[.)][ \t]+|#\d{1,3}[ \t]+)?"
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """Where a mail goes: the game ``code`` (upper case) or None, how it was found, and which
+    of pbm's addresses (its base form) it was sent to, if any."""
+
+    code: str | None
+    via: Literal["plus-address", "subject"] | None
+    address: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CommandLine:
+    """A line starting with a command word: 1-based ``line_no``, the canonical ``word``,
+    the ``rest`` of the line (stripped) and the line's full ``text``."""
+
+    line_no: int
+    word: str
+    rest: str
+    text: str
+
+
+def _known(code: str, known_games: frozenset[str] | None) -> str | None:
+    upper = code.upper()
+    if known_games is None:
+        return upper
+    return upper if upper in {g.upper() for g in known_games} else None
+
+
+def route(
+    email: InboundEmail,
+    *,
+    addresses: tuple[str, ...],
+    known_games: frozenset[str] | None = None,
+) -> Route:
+    """The game a mail is for: a plus-address on one of ``addresses`` wins over a subject tag.
+
+    With ``known_games``, codes not in it are ignored (so ``[SPAM]`` or ``[External]`` tags
+    added by mail systems are not mistaken for games).
+    """
+    ours = {base_address(a) for a in addresses}
+    address = None
+    for recipient in email.recipients:
+        if base_address(recipient) not in ours:
+            continue
+        address = address or base_address(recipient)
+        local = recipient.rpartition("@")[0]
+        _, plus, tag = local.partition("+")
+        if plus and tag and re.fullmatch(_CODE, tag) and (code := _known(tag, known_games)):
+            return Route(code, "plus-address", base_address(recipient))
+    for match in _SUBJECT_TAG.finditer(email.subject):
+        if code := _known(match.group(1), known_games):
+            return Route(code, "subject", address)
+    return Route(None, None, address)
+
+
+def _word_pattern(words: Iterable[str]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+    return re.compile(rf"{_LEADER}({alternatives})(?![\w-])[ \t]*[:=]?[ \t]*(.*)$", re.IGNORECASE)
+
+
+def commands(body: str, words: Iterable[str]) -> list[CommandLine]:
+    """Lines of ``body`` that start with one of ``words`` (case-insensitive, after an optional
+    bullet or list number); ``word`` is returned as spelled in ``words``."""
+    canonical = {w.upper(): w for w in words}
+    if not canonical:
+        return []
+    pattern = _word_pattern(canonical.values())
+    found = []
+    for number, line in enumerate(body.splitlines(), start=1):
+        if match := pattern.match(line):
+            found.append(
+                CommandLine(number, canonical[match.group(1).upper()], match.group(2).strip(), line)
+            )
+    return found
+
+
+def extract_secret(body: str, words: Iterable[str] = SECRET_WORDS) -> tuple[str | None, str]:
+    """The first secret given on a ``SECRET xxx`` / ``PASSWORD: xxx`` line, and ``body``
+    without any such lines (the daemon stores and echoes only the latter)."""
+    secret = None
+    kept = []
+    for cmd_line, line in _classify(body, words):
+        if cmd_line is None:
+            kept.append(line)
+            continue
+        token = cmd_line.rest.split()[0] if cmd_line.rest.split() else ""
+        if secret is None and token:
+            secret = token
+    rest = "\n".join(kept)
+    return secret, rest + "\n" if body.endswith("\n") and kept else rest
+
+
+def _classify(body: str, words: Iterable[str]) -> list[tuple[CommandLine | None, str]]:
+    by_line = {c.line_no: c for c in commands(body, words)}
+    return [(by_line.get(n), line) for n, line in enumerate(body.splitlines(), start=1)]
+
+
+def redact(text: str, secrets: Iterable[str | None]) -> str:
+    """``text`` with each secret (any case) replaced by ``[redacted]``.
+
+    Secrets of six characters or more are hidden wherever they occur, even glued to other
+    text; shorter ones (a player's mistyped guess) only as whole tokens, so that a stray
+    ``SECRET x`` does not blank out every ``x``.
+    """
+    values = sorted({s.strip() for s in secrets if s and s.strip()}, key=len, reverse=True)
+    for value in values:
+        escaped = re.escape(value)
+        pattern = escaped if len(value) >= _MIN_ANYWHERE else rf"(?<![\w-]){escaped}(?![\w-])"
+        text = re.sub(pattern, REDACTED, text, flags=re.IGNORECASE)
+    return text
