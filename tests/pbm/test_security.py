@@ -53,7 +53,9 @@ def test_another_teams_secret_cannot_touch_it(
     against their own seat and cannot reach the victim's."""
     victim_secret = join(daemon, sender, "victim@example.test")
     join(daemon, sender, "attacker@example.test")
-    [r1] = say(daemon, sender, naming_text(victim_secret, team="Pwned"), frm="attacker@example.test")
+    [r1] = say(
+        daemon, sender, naming_text(victim_secret, team="Pwned"), frm="attacker@example.test"
+    )
     assert "Refused" in str(r1["Subject"])
     assert _team(daemon, 1).name == "Team 1" and _team(daemon, 2).name == "Team 2"
 
