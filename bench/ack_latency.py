@@ -113,13 +113,14 @@ def run(bench: Bench, args: argparse.Namespace) -> None:
     mailbox.close()
     sender.close()
 
+    door = "IMAP APPEND" if args.via == "append" else "Dovecot LMTP"
     latencies = []
     for arrived, irt in bench.sink.arrivals:
         if irt in sent_at:
             latencies.append(arrived - sent_at[irt])
     last = max(a for a, _ in bench.sink.arrivals) if bench.sink.arrivals else delivered
     print(
-        f"ack latency: {args.players} players, JOIN via IMAP {args.via.upper()} over "
+        f"ack latency: {args.players} players, JOIN via {door} over "
         f"{args.window:.0f} s from {args.connections} connections; daemon on IMAP IDLE, "
         "SQLite, SmtpSender -> aiosmtpd sink"
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import smtplib
+import ssl
 import threading
 import time
 import uuid
@@ -351,6 +352,7 @@ def test_starttls_login(server: DovecotInstance, folder: str) -> None:
         verify=False,
     ) as mb:
         assert len(mb.fetch_new()) == 1
+        assert isinstance(mb._client._imap.sock, ssl.SSLSocket)  # really upgraded
 
 
 def _closed_port() -> int:
