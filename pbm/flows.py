@@ -31,7 +31,7 @@ from pbm.config import Config
 from pbm.db.models import Competition, InboundMail, NamingVersion, Player, Seat
 from pbm.digest import digest_context
 from pbm.intake import Incoming
-from pbm.naming import apply_naming, diff_teams, is_fully_named, parse_naming
+from pbm.naming import apply_naming, diff_teams, is_fully_named, read_naming
 from pbm.replies import ReplyTo, queue_mail
 
 __all__ = ["Handled", "Handler"]
@@ -94,12 +94,13 @@ class Handler:
         self.mail = mail
         self.msg = msg
         self.reply_to = ReplyTo(msg.message_id, msg.references, msg.subject)
+        self.notes: list[str] = []
 
     # -- replies ---------------------------------------------------------------------------
 
     def reply(self, kind: str, **ctx: Any) -> None:
         """Queue a reply to the sender, noting ignored attachments."""
-        notes = list(self.msg.notes)
+        notes = [*self.msg.notes, *self.notes]
         if self.msg.attachments:
             notes.append(
                 f"Your message had {len(self.msg.attachments)} attachment(s); pbm reads only "
@@ -220,10 +221,15 @@ class Handler:
         if not naming_open(comp, self.clock.now()):
             self.reply("naming-closed", competition=competition_ctx(comp))
             return Handled("rejected", "naming closed", secrets)
-        parsed = parse_naming(redact(self.msg.body, secrets))
         current = Team.from_json(seat.team)
         placeholder = placeholder_team_name(seat.number)
         base = base_squad(comp, seat.number)
+        parsed = read_naming(redact(self.msg.body, secrets), base, comp.format)
+        if parsed.other_orders:
+            self.notes.append(
+                "Only squad names are open now: the other orders in your mail were read "
+                "but not kept."
+            )
         errors = [
             {"text": redact(str(e), secrets), "line": e.span.line if e.span else None}
             for e in parsed.errors

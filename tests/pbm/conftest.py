@@ -44,14 +44,28 @@ def make_config(db_url: str, tmp_path: Path, **sections: dict[str, Any]) -> Conf
     return parse_config(config_data(db_url, tmp_path, **sections), env={})
 
 
-def fresh_pg_database(pg_url: str) -> str:
-    """A new empty database on the session's PostgreSQL; returns its URL."""
+def fresh_pg_database(pg_url: str, template: str | None = None) -> str:
+    """A new database on the session's PostgreSQL (empty, or a copy of ``template``)."""
     name = f"t_{uuid.uuid4().hex[:12]}"
     admin = create_engine(pg_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as c:
-        c.execute(text(f'CREATE DATABASE "{name}"'))
+        copy = f' TEMPLATE "{template}"' if template else ""
+        c.execute(text(f'CREATE DATABASE "{name}"{copy}'))
     admin.dispose()
     return pg_url.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(scope="session")
+def pg_migrated_template(pg_url: str) -> str:
+    """The name of a PostgreSQL database migrated to head, to copy per test (fast)."""
+    from pbm.db import migrate
+    from pbm.db.session import make_db_engine
+
+    url = fresh_pg_database(pg_url)
+    db_engine = make_db_engine(url)
+    migrate.upgrade(db_engine)
+    db_engine.dispose()
+    return url.rsplit("/", 1)[1]
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -62,6 +76,15 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return fresh_pg_database(request.getfixturevalue("pg_url"))
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def app_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database for an App: SQLite in tmp_path, or a copy of the migrated PostgreSQL one."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/pbm.sqlite3"
+    template = request.getfixturevalue("pg_migrated_template")
+    return fresh_pg_database(request.getfixturevalue("pg_url"), template)
+
+
 @pytest.fixture
 def clock() -> FixedClock:
     """A clock standing at 2026-01-01 09:00 UTC."""
@@ -69,9 +92,9 @@ def clock() -> FixedClock:
 
 
 @pytest.fixture
-def config(db_url: str, tmp_path: Path) -> Config:
+def config(app_db_url: str, tmp_path: Path) -> Config:
     """The test config on the parametrised database."""
-    return make_config(db_url, tmp_path)
+    return make_config(app_db_url, tmp_path)
 
 
 @pytest.fixture

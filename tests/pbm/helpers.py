@@ -38,6 +38,6 @@ def join(daemon: Daemon, sender: RecordingSender, frm: str, code: str = "DEMO") 
 
 def naming_text(secret: str, team: str = "The Gloopers", prefix: str = "Celeb") -> str:
     """A complete naming mail: the secret, the team name and 18 names."""
-    lines = [f"SECRET {secret}", f"TEAM {team}"]
+    lines = [f"SECRET {secret}", f"TEAM NAME {team}"]
     lines += [f"NAME {i} {prefix} {i}" for i in range(1, 19)]
     return "\n".join(lines) + "\n"

@@ -61,7 +61,8 @@ def _toml(config: Config, tmp_path: Path) -> Path:
     p.write_text(
         f"""[server]\naddress = "pbm@example.test"\n[database]\nurl = "{config.database.url}"
 [gm]\naddress = "{GM}"\nsecret = "{GM_SECRET}"
-[security]\nsecret_key = "{config.security.secret_key}"\nargon2_time_cost = 1\nargon2_memory_kib = 1024
+[security]\nsecret_key = "{config.security.secret_key}"
+argon2_time_cost = 1\nargon2_memory_kib = 1024
 [smtp_listener]\nport = 0\n[maildir]\npath = "{tmp_path}/out"\n"""
     )
     return p

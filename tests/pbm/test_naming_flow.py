@@ -24,7 +24,7 @@ def test_naming_is_applied_and_echoed(daemon: Daemon, sender: RecordingSender, d
     [reply] = say(daemon, sender, naming_text(secret))
     body = body_of(reply)
     assert "version 1" in str(reply["Subject"])
-    assert "TEAM The Gloopers" in body and "NAME 18 Celeb 18" in body
+    assert "team name: The Gloopers" in body and "name 18: Celeb 18" in body
     seat = _seat(daemon)
     assert seat.named and seat.naming_version == 1
     team = Team.from_json(seat.team)
@@ -36,11 +36,11 @@ def test_naming_errors_listed_with_line_and_caret(
 ) -> None:
     """Errors are listed with their line number and a caret, and nothing is changed."""
     secret = join(daemon, sender, "player1@example.test")
-    [reply] = say(daemon, sender, f"SECRET {secret}\nTEAM Ok\nNAME 19 Nobody\nNAMEE 2 Zippy\n")
+    [reply] = say(daemon, sender, f"SECRET {secret}\nTEAM NAME Ok\nNAME 19 Nobody\nNAMEE 2 Zippy\n")
     body = body_of(reply)
     assert "NOT accepted" in str(reply["Subject"])
-    assert "no slot 19" in body and "line 3" in body
-    assert "did you mean 'NAME'?" in body
+    assert "line 3" in body and "slots are 1 to 18" in body
+    assert "did you mean 'name'?" in body
     assert "NAMEE 2 Zippy\n^^^^^" in body
     assert _seat(daemon).naming_version == 0
 
@@ -66,7 +66,7 @@ def test_partial_naming_is_not_fully_named(
 ) -> None:
     """Naming only some slots is accepted but the team is not marked named."""
     secret = join(daemon, sender, "player1@example.test")
-    [reply] = say(daemon, sender, f"SECRET {secret}\nTEAM Half\nNAME 1 Zippy\n")
+    [reply] = say(daemon, sender, f"SECRET {secret}\nTEAM NAME Half\nNAME 1 Zippy\n")
     assert "not all named yet" in body_of(reply)
     assert not _seat(daemon).named
 
@@ -82,11 +82,19 @@ def test_naming_after_deadline_is_refused(
     assert _seat(daemon).naming_version == 0
 
 
+def test_rename_by_placeholder_name(daemon: Daemon, sender: RecordingSender, demo: str) -> None:
+    """A squad member can be named by its placeholder name as well as by slot."""
+    secret = join(daemon, sender, "player1@example.test")
+    [reply] = say(daemon, sender, f"SECRET {secret}\nNAME Batsman 2 AS Bungle\n")
+    assert "version 1" in str(reply["Subject"])
+    assert Team.from_json(_seat(daemon).team).players[3].name == "Bungle"
+
+
 def test_duplicate_names_are_an_error(daemon: Daemon, sender: RecordingSender, demo: str) -> None:
     """Two squad members may not share a name."""
     secret = join(daemon, sender, "player1@example.test")
     [reply] = say(daemon, sender, f"SECRET {secret}\nNAME 1 Zippy\nNAME 2 zippy\n")
-    assert "names both slot 1 and slot 2" in body_of(reply)
+    assert "already the name of squad member 1" in body_of(reply)
 
 
 def test_quoted_reply_does_not_leak_into_orders(
@@ -94,7 +102,7 @@ def test_quoted_reply_does_not_leak_into_orders(
 ) -> None:
     """Quoted text of our own welcome mail below the orders is not read as orders."""
     secret = join(daemon, sender, "player1@example.test")
-    text = naming_text(secret) + "\nOn Thu, 1 Jan 2026 pbm wrote:\n> TEAM Quoted\n> NAME 1 Q\n"
+    text = naming_text(secret) + "\nOn Thu, 1 Jan 2026 pbm wrote:\n> TEAM NAME Quoted\n> NAME 1 Q\n"
     [reply] = say(daemon, sender, text)
     assert "version 1" in str(reply["Subject"])
     assert Team.from_json(_seat(daemon).team).name == "The Gloopers"

@@ -1,0 +1,62 @@
+"""The Cosmic Celebrity Cricket order language: a manager's email in, typed orders out.
+
+Public API::
+
+    parse_orders(text, team, fmt, *, context=None) -> ParsedOrders
+    canonical(orders) -> str
+
+``parse_orders`` reads every line, never raises for what the player wrote, and returns every
+error at once (``ParsedOrders.errors``: :class:`~engine.errors.InvalidOrder`,
+:class:`~engine.errors.IllegalOrder`, :class:`~engine.errors.AmbiguousOrder`), the canonical
+echo of each accepted order and the conditional sentences it could not read. ``canonical``
+writes :class:`~engine.flungo.orders.Orders` back as text that ``parse_orders`` reads back
+equal. The player's guide is ``docs/players/orders.md``.
+"""
+
+from __future__ import annotations
+
+from engine.flungo.formats import FORMATS, Format, FormatSpec
+from engine.flungo.language._canonical import canonical, canonical_lines, rule_line
+from engine.flungo.language._checks import HELPER_POINTS
+from engine.flungo.language._lines import CHATTER_WORDS, check_name
+from engine.flungo.language._model import (
+    MAX_LINE_LENGTH,
+    NAME_MAX_LENGTH,
+    EchoLine,
+    NotUnderstood,
+    OrderContext,
+    ParsedOrders,
+)
+from engine.flungo.language._read import read_orders
+from engine.flungo.squad import Team
+
+__all__ = [
+    "CHATTER_WORDS",
+    "HELPER_POINTS",
+    "MAX_LINE_LENGTH",
+    "NAME_MAX_LENGTH",
+    "EchoLine",
+    "NotUnderstood",
+    "OrderContext",
+    "ParsedOrders",
+    "canonical",
+    "canonical_lines",
+    "check_name",
+    "parse_orders",
+    "rule_line",
+]
+
+
+def parse_orders(
+    text: str,
+    team: Team,
+    fmt: FormatSpec | Format = FORMATS[Format.T20],
+    *,
+    context: OrderContext | None = None,
+) -> ParsedOrders:
+    """Read one email of orders for ``team`` in format ``fmt``; see :class:`ParsedOrders`.
+
+    Never raises for the text: every problem is an ``OrderError`` in the result's ``errors``.
+    """
+    spec = FORMATS[fmt] if isinstance(fmt, Format) else fmt
+    return read_orders(text, team, spec, context or OrderContext())

@@ -1,0 +1,250 @@
+"""The checks across lines: the rules of the game and the state, on what the lines said.
+
+Where two orders conflict, the later line wins; an order that breaks a rule is reported as
+an :class:`IllegalOrder` and left out of the orders.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.errors import IllegalOrder, OrderError
+from engine.flungo.formats import FormatSpec
+from engine.flungo.language._model import OrderContext
+from engine.flungo.orders import BowlingChange, Rule, Stat, StyleChange, TargetKind
+from engine.flungo.squad import Team
+
+if TYPE_CHECKING:
+    from engine.flungo.language._read import Item
+
+__all__ = ["HELPER_POINTS", "check_items", "final_order", "final_xi"]
+
+HELPER_POINTS = 6
+XI_SIZE = 11
+
+
+def _last(items: list[Item], kind: str) -> Item | None:
+    found = [i for i in items if i.kind == kind and i.ok]
+    return found[-1] if found else None
+
+
+def final_xi(items: list[Item]) -> Item | None:
+    """The XI the orders give (the last one), if any."""
+    return _last(items, "xi")
+
+
+def final_order(items: list[Item]) -> Item | None:
+    """The batting order the orders give (the last one), if any."""
+    return _last(items, "order")
+
+
+def check_items(
+    items: list[Item], team: Team, fmt: FormatSpec, ctx: OrderContext, errors: list[OrderError]
+) -> None:
+    """Mark every item that breaks a rule (``item.ok = False``) and report why."""
+    unavailable = _helpers(items, team, errors) | set(ctx.unavailable)
+    if ctx.at_drinks:
+        for item in items:
+            if item.kind in ("xi", "captain", "keeper", "toss") and item.ok:
+                errors.append(
+                    item.error(
+                        IllegalOrder, "the XI, captain, keeper and toss cannot change at drinks"
+                    )
+                )
+    xi_item = final_xi(items)
+    xi = set(xi_item.value) if xi_item else None
+    if xi_item is not None:
+        _check_xi(xi_item, unavailable, errors)
+    for kind, what in (("captain", "captain"), ("keeper", "wicketkeeper")):
+        last = _last(items, kind)
+        if last is not None and xi is not None and last.value not in xi:
+            errors.append(last.error(IllegalOrder, f"the {what}, {last.value}, is not in the XI"))
+    for item in items:
+        if item.kind == "order" and item.ok:
+            _check_order(item, xi, unavailable, errors)
+        elif item.kind == "style" and item.ok and xi is not None and item.value[0] not in xi:
+            errors.append(item.error(IllegalOrder, f"{item.value[0]} is not in the XI"))
+        elif item.kind == "rule" and item.ok:
+            _check_rule(item, item.value, xi, unavailable, errors)
+        elif item.kind == "all_style" and item.ok and not (final_order(items) or xi_item):
+            errors.append(
+                item.error(
+                    IllegalOrder,
+                    "'all batsmen' needs the batting order or the XI in the same orders",
+                    hint="or make it conditional: at the start ... or after 0 overs ...",
+                )
+            )
+    _check_plan(items, xi, unavailable, fmt, ctx, errors)
+
+
+def _check_xi(item: Item, unavailable: set[str], errors: list[OrderError]) -> None:
+    names = item.value
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        errors.append(item.error(IllegalOrder, f"{', '.join(dupes)} named twice in the XI"))
+    elif len(names) != XI_SIZE:
+        many = "a 12th man" if len(names) == XI_SIZE + 1 else f"{len(names)} players"
+        errors.append(item.error(IllegalOrder, f"the XI must have 11 players, not {many}"))
+    out = [n for n in names if n in unavailable]
+    if out:
+        errors.append(
+            item.error(IllegalOrder, f"{', '.join(out)} cannot play this match (injured)")
+        )
+
+
+def _check_order(
+    item: Item, xi: set[str] | None, unavailable: set[str], errors: list[OrderError]
+) -> None:
+    names = [n for n, _ in item.value]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        errors.append(
+            item.error(IllegalOrder, f"{', '.join(dupes)} named twice in the batting order")
+        )
+    elif len(names) > XI_SIZE:
+        errors.append(
+            item.error(IllegalOrder, f"the batting order has {len(names)} batsmen, not 11")
+        )
+    elif xi is not None and (missing := [n for n in names if n not in xi]):
+        errors.append(item.error(IllegalOrder, f"{', '.join(missing)} not in the XI"))
+    elif out := [n for n in names if n in unavailable]:
+        errors.append(
+            item.error(IllegalOrder, f"{', '.join(out)} cannot play this match (injured)")
+        )
+
+
+def _rule_names(rule: Rule) -> list[str]:
+    names: list[str] = []
+    for a in rule.actions:
+        if isinstance(a, StyleChange) and a.target.kind is TargetKind.NAMED:
+            names += a.target.names
+        elif isinstance(a, BowlingChange):
+            names.append(a.bowler)
+    for r in rule.then:
+        names += _rule_names(r)
+    return names
+
+
+def _check_rule(
+    item: Item, rule: Rule, xi: set[str] | None, unavailable: set[str], errors: list[OrderError]
+) -> None:
+    names = _rule_names(rule)
+    out = sorted({n for n in names if xi is not None and n not in xi})
+    if out:
+        errors.append(item.error(IllegalOrder, f"{', '.join(out)} not in the XI"))
+    elif hurt := sorted({n for n in names if n in unavailable}):
+        errors.append(
+            item.error(IllegalOrder, f"{', '.join(hurt)} cannot play this match (injured)")
+        )
+
+
+def _check_plan(
+    items: list[Item],
+    xi: set[str] | None,
+    unavailable: set[str],
+    fmt: FormatSpec,
+    ctx: OrderContext,
+    errors: list[OrderError],
+) -> None:
+    plan: dict[int, Item] = {}
+    for item in items:
+        if item.kind == "plan" and item.ok:
+            over, bowler = item.value
+            if ctx.at_drinks and ctx.batting is not True and over <= fmt.drinks_after:
+                errors.append(item.error(IllegalOrder, f"over {over} was bowled before drinks"))
+            elif xi is not None and bowler not in xi:
+                errors.append(item.error(IllegalOrder, f"{bowler} is not in the XI"))
+            elif bowler in unavailable:
+                errors.append(
+                    item.error(IllegalOrder, f"{bowler} cannot play this match (injured)")
+                )
+            else:
+                plan[over] = item  # a later line wins an over given twice
+    bowled = dict(ctx.bowled)
+    counts: dict[str, int] = {}
+    run: list[str] = []
+    for over in range(1, fmt.overs + 1):
+        planned = plan.get(over)
+        bowler = planned.value[1] if planned is not None else bowled.get(over)
+        if bowler is None:
+            run = []
+            continue
+        counts[bowler] = counts.get(bowler, 0) + 1
+        run = [*run, bowler] if run and run[-1] == bowler else [bowler]
+        if planned is None:
+            continue
+        item = planned
+        word = "sets" if fmt.is_hundred else "overs"
+        if counts[bowler] > fmt.max_overs_per_bowler:
+            errors.append(
+                item.error(
+                    IllegalOrder,
+                    f"{bowler} would bowl more than {fmt.max_overs_per_bowler} {word} "
+                    f"(over {over} is his {counts[bowler]}th)",
+                )
+            )
+        elif len(run) > fmt.max_consecutive:
+            errors.append(
+                item.error(
+                    IllegalOrder,
+                    f"{bowler} would bowl more than {fmt.max_consecutive} {word} in succession "
+                    f"(overs {over - len(run) + 1} to {over})",
+                )
+            )
+        else:
+            continue
+        counts[bowler] -= 1
+        run = run[:-1]
+        del plan[over]
+
+
+def _helpers(items: list[Item], team: Team, errors: list[OrderError]) -> set[str]:
+    """Check the helper points; return who stays injured (and so cannot play)."""
+    spent = 0
+    boosted: set[str] = set()
+    treated: dict[str, int] = {}
+    for item in items:
+        if not item.ok or item.kind not in ("treat", "boost"):
+            continue
+        name = item.value[0]
+        player = team.player(name)
+        if item.kind == "treat":
+            points = item.value[1] if item.value[1] is not None else player.injury_points
+            if player.injury_points == 0:
+                errors.append(item.error(IllegalOrder, f"{name} is not injured"))
+                continue
+            if not 1 <= points <= player.injury_points:
+                errors.append(
+                    item.error(
+                        IllegalOrder,
+                        f"{name} has {player.injury_points} injury points; treat 1 to "
+                        f"{player.injury_points}",
+                    )
+                )
+                continue
+            cost = points - treated.get(name, 0)
+            item.value = (name, points)
+        else:
+            stat: Stat = item.value[1]
+            if name in boosted:
+                errors.append(
+                    item.error(IllegalOrder, f"{name} already has a boost: one per member")
+                )
+                continue
+            if stat is Stat.FIELDING and player.fielding >= 6:
+                errors.append(
+                    item.error(IllegalOrder, f"{name}'s fielding is 6 and cannot go higher")
+                )
+                continue
+            cost = 1
+        if spent + cost > HELPER_POINTS:
+            errors.append(
+                item.error(IllegalOrder, f"that makes more than {HELPER_POINTS} helper points")
+            )
+            continue
+        spent += cost
+        if item.kind == "treat":
+            treated[name] = points
+        else:
+            boosted.add(name)
+    return {p.name for p in team.players if p.injury_points > treated.get(p.name, 0)}

@@ -1,0 +1,159 @@
+"""The lark parser for one order line, and lark's errors turned into :class:`InvalidOrder`."""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import importlib.resources
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from engine.errors import InvalidOrder, Span
+from engine.flungo.language._lines import CleanLine
+
+__all__ = ["ORDER_WORDS", "START_HINT", "keywords", "parse_line", "parser", "starters"]
+
+# The words an order line starts with, offered as "did you mean" for an unknown first word.
+ORDER_WORDS = (
+    "xi",
+    "captain",
+    "wicketkeeper",
+    "keeper",
+    "toss",
+    "batting",
+    "bowling",
+    "reviews",
+    "treat",
+    "boost",
+    "after",
+    "when",
+    "if",
+    "at",
+    "all",
+    "name",
+    "team",
+    "note",
+)
+
+
+@functools.cache
+def parser() -> Lark:
+    """The order-line parser (built once; LALR, so parsing a line is linear in its length)."""
+    text = importlib.resources.files(__package__).joinpath("orders.lark").read_text("utf-8")
+    return Lark(
+        text,
+        parser="lalr",
+        lexer="contextual",
+        propagate_positions=True,
+        start=["start", "entries"],
+    )
+
+
+@functools.cache
+def keywords() -> frozenset[str]:
+    """Every word the grammar uses, lower case."""
+    words = set()
+    for term in parser().terminals:
+        if term.pattern.type == "str" and term.pattern.value.isalpha():
+            words.add(term.pattern.value.lower())
+    return frozenset(words)
+
+
+@functools.cache
+def starters() -> frozenset[str]:
+    """The words an order line may start with (from the parser's first state)."""
+    accepts: set[str] = parser().parse_interactive("", start="start").accepts()  # type: ignore[no-untyped-call]
+    words = set()
+    for name in accepts:
+        term = parser().get_terminal(name)
+        if term.pattern.type == "str":
+            words.add(term.pattern.value.lower())
+    return frozenset(words)
+
+
+def _describe(name: str) -> str:
+    lark = parser()
+    try:
+        term = lark.get_terminal(name)
+    except KeyError:
+        return name.lower()
+    if term.pattern.type == "str":
+        return f"'{term.pattern.value}'"
+    return {
+        "NUMBER": "a number",
+        "ORDINAL": "an ordinal like 6th",
+        "NAMEWORD": "a name",
+        "NAMEREF": "a name",
+        "_OSEP": "','",
+        "_ASEP": "','",
+        "_LSEP": "','",
+        "_NSEP": "','",
+    }.get(name, name.lower())
+
+
+def _expected(names: set[str] | frozenset[str]) -> str:
+    shown = sorted({_describe(n) for n in names if n != "$END"})
+    if "$END" in names:
+        shown.append("the end of the line")
+    if len(shown) > 8:
+        shown = [*shown[:8], "..."]
+    return ", ".join(shown)
+
+
+def parse_line(line: CleanLine, masked: str, start: str = "start") -> Tree[Token]:
+    """Parse one cleaned, masked line; raise :class:`InvalidOrder` located in the player's line.
+
+    ``start="entries"`` reads a line under a "batting order:" heading: names with styles.
+    """
+    try:
+        return parser().parse(masked, start=start)
+    except UnexpectedInput as exc:
+        raise _invalid(line, masked, exc) from None
+
+
+def _invalid(line: CleanLine, masked: str, exc: UnexpectedInput) -> InvalidOrder:
+    index = max(getattr(exc, "pos_in_stream", None) or 0, 0)
+    hint: str | None = None
+    if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
+        index = len(masked)
+        message = "this order stops too soon"
+        hint = f"expected {_expected(exc.accepts or exc.expected)}"
+        end = index + 1
+    elif isinstance(exc, UnexpectedToken):
+        index = exc.token.start_pos or 0
+        word = line.text[index : exc.token.end_pos or index + 1]
+        message = f"I don't understand '{word}' here"
+        hint = f"expected {_expected(exc.accepts or exc.expected)}"
+        end = exc.token.end_pos or index + 1
+        if index == 0:
+            close = difflib.get_close_matches(word.lower(), ORDER_WORDS, n=1, cutoff=0.7)
+            message = f"unknown order '{word}'"
+            hint = f"did you mean '{close[0]}'?" if close else START_HINT
+    elif isinstance(exc, UnexpectedCharacters):
+        index = exc.pos_in_stream or 0
+        word = line.text[index : index + 1]
+        message = f"I don't understand '{word}' here"
+        end = index + 1
+        if index == 0:
+            message = "this line is not an order I know"
+            hint = START_HINT
+    elif isinstance(exc, UnexpectedEOF):
+        index = len(masked)
+        message = "this order stops too soon"
+        end = index + 1
+    else:  # pragma: no cover - lark raises only the three above
+        message = "I don't understand this line"
+        end = index + 1
+    return InvalidOrder(
+        message,
+        source_line=line.raw,
+        span=Span(line.number, line.column(index), line.column(end)),
+        hint=hint,
+    )
+
+
+START_HINT = (
+    "orders start with a word like xi, captain, wicketkeeper, toss, batting order, "
+    "a bowler's name, reviews, treat, boost, after or when"
+)

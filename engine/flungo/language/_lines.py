@@ -1,0 +1,254 @@
+"""Reading the email line by line before the grammar sees it.
+
+Cleaning keeps every character where it was (only the ends of a line are trimmed and some
+characters blanked), so a column in the cleaned text is a column in the player's line.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from engine.flungo.language._model import MAX_LINE_LENGTH, NAME_MAX_LENGTH
+
+__all__ = [
+    "CHATTER_WORDS",
+    "CleanLine",
+    "FreeText",
+    "check_name",
+    "clean_line",
+    "mask_names",
+    "match_free_text",
+    "needs_mask",
+]
+
+# Lines whose first word is one of these are greetings or sign-offs and are skipped silently.
+# Any other line that is not an order is reported, so a mistyped order is never lost.
+CHATTER_WORDS = frozenset(
+    [
+        "hi",
+        "hello",
+        "hey",
+        "hiya",
+        "dear",
+        "greetings",
+        "thanks",
+        "thank",
+        "thx",
+        "cheers",
+        "regards",
+        "best",
+        "yours",
+        "sincerely",
+        "kind",
+        "warm",
+        "love",
+        "ta",
+        "bye",
+        "goodbye",
+        "ps",
+        "p.s.",
+        "sent",
+    ]
+)
+# Of those, the words that sign an email off: lines after one that are not orders are taken to
+# be the signature and skipped silently (lines after it that are orders still count).
+SIGN_OFF_WORDS = frozenset(
+    [
+        "thanks",
+        "thank",
+        "thx",
+        "cheers",
+        "regards",
+        "best",
+        "yours",
+        "sincerely",
+        "kind",
+        "warm",
+        "love",
+        "ta",
+        "bye",
+        "goodbye",
+    ]
+)
+
+
+def is_sign_off(raw: str) -> bool:
+    """Whether ``raw`` signs the email off ("Thanks,", "Regards", a "-- " signature line)."""
+    text = raw.strip()
+    if text in ("--", "-- ", "—"):
+        return True
+    first = re.split(r"[\s,:;!.]+", text.lower(), maxsplit=1)[0]
+    return first in SIGN_OFF_WORDS
+
+
+_BULLET = re.compile(r"^\s*(?:[-*•·‣▪◦–—>+]+\s*|\(?\d{1,3}[.):](?=\s|$)\s*|#\d{1,3}\s+)")
+_PLEASE = re.compile(r"^please\s+", re.IGNORECASE)
+_END = re.compile(r"[\s.!]+$")
+# A comma or semicolon before a word that starts a new part of a sentence only separates.
+_JOINER = re.compile(
+    r"[,;](?=\s*(?:but|until|if|when|once|then|provided|as long as|as soon as|after|"
+    r"at the fall|at drinks|at the drinks|whenever)\b)",
+    re.IGNORECASE,
+)
+_NAMEWORD = re.compile(r"[^\W\d_][\w.'’\-&]*")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+
+
+@dataclass(frozen=True, slots=True)
+class CleanLine:
+    """A line ready for parsing; ``text[i]`` is the player's column ``offset + i + 1``."""
+
+    number: int
+    raw: str
+    text: str
+    offset: int
+    plain: str  # the text before the final full stop and commas were taken away
+    chatter: bool = False  # starts with a greeting word: skipped silently unless it is an order
+
+    def column(self, index: int) -> int:
+        """The 1-based column in the player's line of ``text[index]``."""
+        return self.offset + index + 1
+
+
+def clean_line(number: int, raw: str) -> CleanLine | None:
+    """Strip bullets, numbering, "please" and a final full stop; ``None`` for a line to skip.
+
+    Skipped: blank lines, lines of punctuation only and ``#`` or ``//`` comments. A line that
+    starts with a greeting or sign-off word (:data:`CHATTER_WORDS`) is marked ``chatter``: it
+    is skipped silently unless it reads as an order ("Best Man bowls overs 1-4").
+    """
+    if len(raw) > MAX_LINE_LENGTH * 4:
+        raw = raw[: MAX_LINE_LENGTH * 4]  # the caller reports it as too long anyway
+    m = _BULLET.match(raw)
+    start = m.end() if m else 0
+    body = raw[start:]
+    lead = len(body) - len(body.lstrip())
+    start += lead
+    body = body.strip()
+    if not body or not any(ch.isalnum() for ch in body):
+        return None
+    if body.startswith(("#", "//")):
+        return None
+    first = re.split(r"[\s,:;!]+", body, maxsplit=1)[0].lower()
+    chatter = first in CHATTER_WORDS
+    p = _PLEASE.match(body)
+    if p:
+        start += p.end()
+        body = body[p.end() :]
+    plain = body
+    body = _END.sub("", body)
+    body = _JOINER.sub(" ", body)
+    return CleanLine(number, raw, body, start, plain, chatter)
+
+
+def needs_mask(name: str) -> bool:
+    """Whether a name is more than one plain word, and so is masked before parsing."""
+    return _NAMEWORD.fullmatch(name) is None
+
+
+def mask_names(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
+    """Replace every whole-word occurrence of a many-word name by one same-length token.
+
+    ``names[i]`` becomes ``chr(0xE100 + i)`` followed by ``U+E000`` padding, which the grammar
+    reads as one NAMEREF; returns the masked text and {index: name} for the names found.
+    Longer names are masked first, so "Ben Stokes Jr" wins over "Ben Stokes".
+    """
+    found: dict[int, str] = {}
+    order = sorted(range(len(names)), key=lambda i: -len(names[i]))
+    for i in order:
+        name = names[i]
+        if not needs_mask(name) or i > 0x7FF:
+            continue
+        pattern = re.compile(r"(?<![\w\ue000-\ue8ff])" + re.escape(name) + r"(?![\w])", re.I)
+
+        def repl(m: re.Match[str], i: int = i) -> str:
+            found[i] = names[i]
+            return chr(0xE100 + i) + "\ue000" * (len(m.group(0)) - 1)
+
+        text = pattern.sub(repl, text)
+    return text, found
+
+
+def check_name(name: str, keywords: frozenset[str] = frozenset()) -> str | None:
+    """Why ``name`` is not acceptable as a squad member's or team's name, or ``None``.
+
+    A name has 1 to 40 characters: letters (any alphabet), digits, spaces and . ' ’ - &,
+    with at least one letter. A one-word name may not be a word the orders use.
+    """
+    if not name:
+        return "a name cannot be empty"
+    if len(name) > NAME_MAX_LENGTH:
+        return f"a name can have at most {NAME_MAX_LENGTH} characters (this one has {len(name)})"
+    for ch in name:
+        if ch.isalnum() or ch in " .'’-&" or unicodedata.category(ch).startswith("M"):
+            continue
+        shown = repr(ch) if not ch.isprintable() or ch.isspace() else f"'{ch}'"
+        return f"a name cannot contain {shown}: use letters, digits, spaces and . ' - &"
+    if not any(ch.isalpha() for ch in name):
+        return "a name needs at least one letter"
+    if " " not in name and name.lower() in keywords:
+        return f"'{name}' is a word the orders use; give a longer name"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class FreeText:
+    """A naming order, whose new name is free text: ``kind`` is "team", "slot" or "rename"."""
+
+    kind: str
+    value: str  # the new name, spaces collapsed
+    value_index: int  # where the new name starts in the cleaned text
+    slot: int | None = None
+    old: str | None = None  # the name being replaced (for "rename")
+    old_index: int = 0
+    note: bool = False
+
+
+_TEAM = re.compile(
+    r"^(?:(?:our\s+)?team\s*name\s*(?:is\s+|[:=]\s*|-\s+)?|(?:our\s+)?team\s+is\s+called\s+|"
+    r"name\s+(?:the|our|my)\s+team\s*(?:as\s+|[:=]\s*)?|call\s+(?:the|our|my)\s+team\s+)",
+    re.IGNORECASE,
+)
+_SLOT = re.compile(
+    r"^(?:(?:re)?name\s+(?:slot\s+|player\s+|no\.?\s*|number\s+|#)?|slot\s+|player\s+)"
+    r"(\d{1,3})\s*(?:[:=]\s*|-\s+|(?:as|is|to)\s+)?",
+    re.IGNORECASE,
+)
+_RENAME = re.compile(r"^(?:re)?name\s+(.+?)\s+(?:as|to)\s+|^(?:re)?name\s+(.+?)\s*[:=]\s*", re.I)
+_NOTE = re.compile(r"^(?:note|gm\s+note|comment)\s*[:\-]\s*", re.IGNORECASE)
+
+
+def _value(text: str, start: int) -> tuple[str, int]:
+    rest = text[start:]
+    lead = len(rest) - len(rest.lstrip())
+    rest = rest.strip().strip('"“”')
+    return re.sub(r"\s+", " ", rest), start + lead
+
+
+def match_free_text(text: str) -> FreeText | None:
+    """Recognise team naming, squad naming and notes in a line's ``plain`` text.
+
+    The new name is the rest of the line as written, so a final full stop ("Smith Jr.") stays.
+    """
+    if m := _NOTE.match(text):
+        value, at = _value(text, m.end())
+        return FreeText("note", value, at, note=True)
+    if m := _TEAM.match(text):
+        value, at = _value(text, m.end())
+        return FreeText("team", value, at)
+    if m := _SLOT.match(text):
+        value, at = _value(text, m.end())
+        return FreeText("slot", value, at, slot=int(m.group(1)))
+    if m := _RENAME.match(text):
+        old = m.group(1) or m.group(2)
+        value, at = _value(text, m.end())
+        return FreeText("rename", value, at, old=old.strip(), old_index=text.index(old))
+    return None
+
+
+def has_control(raw: str) -> int | None:
+    """The index of the first control character in ``raw``, if any."""
+    m = _CONTROL.search(raw)
+    return m.start() if m else None

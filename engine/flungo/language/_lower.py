@@ -1,0 +1,263 @@
+"""Drafts to typed orders: names resolved, spells spread over overs, "but" clauses chained."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
+from engine.flungo.formats import FormatSpec
+from engine.flungo.language._drafts import (
+    ActD,
+    BowlD,
+    ClauseD,
+    OpenD,
+    Ref,
+    ReviewsD,
+    RuleD,
+    StyleD,
+    TrigD,
+)
+from engine.flungo.language._lines import CleanLine
+from engine.flungo.language._names import NameBook
+from engine.flungo.orders import (
+    Action,
+    BattingStyle,
+    BowlingChange,
+    ReviewPolicy,
+    ReviewsChange,
+    Rule,
+    StyleChange,
+    StyleTarget,
+    TargetKind,
+    Trigger,
+    TriggerKind,
+)
+
+__all__ = ["Lowerer", "Plain"]
+
+
+@dataclass
+class Plain:
+    """What a line of actions without a trigger says: ordinary orders."""
+
+    styles: list[tuple[str, BattingStyle]] = field(default_factory=list)
+    all_styles: list[BattingStyle] = field(default_factory=list)  # "all batsmen aggressive"
+    plan: list[tuple[int, str]] = field(default_factory=list)
+    reviews: list[tuple[str, ReviewPolicy]] = field(default_factory=list)
+
+
+class Lowerer:
+    """Resolves one line's drafts, raising the first :class:`OrderError` of each name."""
+
+    def __init__(
+        self, line: CleanLine, own: NameBook, opponent: NameBook | None, fmt: FormatSpec
+    ) -> None:
+        self.line = line
+        self.own = own
+        self.opponent = opponent
+        self.fmt = fmt
+        self.errors: list[OrderError] = []
+
+    def span(self, start: int, end: int) -> Span:
+        return Span(
+            self.line.number, self.line.column(start), self.line.column(max(end, start + 1))
+        )
+
+    def illegal(self, message: str, start: int, end: int, hint: str | None = None) -> IllegalOrder:
+        return IllegalOrder(
+            message, source_line=self.line.raw, span=self.span(start, end), hint=hint
+        )
+
+    def invalid(self, message: str, start: int, end: int, hint: str | None = None) -> InvalidOrder:
+        return InvalidOrder(
+            message, source_line=self.line.raw, span=self.span(start, end), hint=hint
+        )
+
+    def name(self, ref: Ref, book: NameBook | None = None) -> str:
+        """The squad member ``ref`` means (errors are collected; "?" stands in)."""
+        book = book or self.own
+        if ref.exact is not None and ref.exact in book.names:
+            return ref.exact
+        try:
+            return book.find(
+                ref.text, source_line=self.line.raw, span=self.span(ref.start, ref.end)
+            )
+        except OrderError as exc:
+            self.errors.append(exc)
+            return "?"
+
+    def either(self, ref: Ref) -> str:
+        """A batsman of either side ("when Smith is out"): own squad first, then the opponent."""
+        if self.opponent is None or self.own.candidates(ref.exact or ref.text):
+            return self.name(ref)
+        if self.opponent.candidates(ref.exact or ref.text):
+            return self.name(ref, self.opponent)
+        return self.name(ref)
+
+    def names(self, refs: tuple[Ref, ...], book: NameBook | None = None) -> tuple[str, ...]:
+        return tuple(self.name(r, book) for r in refs)
+
+    # ---- actions --------------------------------------------------------------------------
+
+    def overs(self, d: BowlD) -> list[tuple[int, str]]:
+        """The (over, bowler) pairs of a bowling draft; several bowlers take turns."""
+        bowlers = self.names(d.refs)
+        overs = sorted(set(d.overs))
+        for o in overs:
+            if not 1 <= o <= self.fmt.overs:
+                word = "sets" if self.fmt.is_hundred else "overs"
+                self.errors.append(
+                    self.illegal(
+                        f"there is no over {o}: {self.fmt.title} has {word} 1 to {self.fmt.overs}",
+                        d.start,
+                        d.start + len(d.refs[0].text),
+                    )
+                )
+                return []
+        return [(o, bowlers[i % len(bowlers)]) for i, o in enumerate(overs)]
+
+    def policy(self, d: ReviewsD, side: str | None) -> ReviewPolicy:
+        if d.mode.value == "named":
+            book = self.opponent if side == "bowling" else self.own
+            if side == "bowling" and book is None:
+                names = tuple(" ".join(r.text.split()) for r in d.refs)  # no opponent known yet
+            else:
+                names = self.names(d.refs, book)
+            return ReviewPolicy(d.mode, names=names)
+        if d.mode.value == "top_order":
+            if not 1 <= d.top <= 11:
+                self.errors.append(self.illegal("the top of the order is 1 to 11 batsmen", 0, 1))
+            return ReviewPolicy(d.mode, top=d.top)
+        return ReviewPolicy(d.mode)
+
+    def plain(self, actions: tuple[ActD, ...]) -> Plain:
+        """A line of actions with no trigger, as ordinary orders."""
+        out = Plain()
+        for a in actions:
+            if isinstance(a, StyleD):
+                if a.target in (None, TargetKind.ALL):
+                    out.all_styles.append(a.style)
+                elif a.target is TargetKind.NAMED:
+                    out.styles += [(n, a.style) for n in self.names(a.refs)]
+                else:
+                    self.errors.append(
+                        self.invalid(
+                            "'the next' and 'the remaining' batsmen need a 'when'",
+                            0,
+                            len(self.line.text),
+                            hint="for example: after 10 overs, the next 2 batsmen bat aggressive",
+                        )
+                    )
+            elif isinstance(a, BowlD):
+                out.plan += self.overs(a)
+            elif isinstance(a, OpenD):
+                bowlers = self.names(a.refs)
+                if len(bowlers) > 2:
+                    self.errors.append(self.illegal("only two bowlers can open", 0, 1))
+                out.plan += [(i + 1, b) for i, b in enumerate(bowlers[:2])]
+            else:
+                # "reviews only for Root" names our batsmen, so it is the batting side's policy
+                both = ["batting"] if a.mode.value == "named" else ["batting", "bowling"]
+                sides = [a.side] if a.side else both
+                out.reviews += [(s, self.policy(a, s)) for s in sides]
+        return out
+
+    def action(self, a: ActD, inherited: StyleTarget | None) -> Action | None:
+        if isinstance(a, StyleD):
+            if a.target is None:
+                target = inherited or StyleTarget(TargetKind.ALL)
+            elif a.target is TargetKind.NAMED:
+                target = StyleTarget(TargetKind.NAMED, names=self.names(a.refs))
+            elif a.target is TargetKind.NEXT:
+                if not 1 <= a.count <= 10:
+                    self.errors.append(self.illegal("'the next' is 1 to 10 batsmen", 0, 1))
+                target = StyleTarget(TargetKind.NEXT, count=a.count)
+            else:
+                target = StyleTarget(a.target)
+            return StyleChange(target, a.style)
+        if isinstance(a, BowlD):
+            pairs = self.overs(a)
+            bowlers = {b for _, b in pairs}
+            if len(bowlers) > 1:
+                self.errors.append(
+                    self.invalid(
+                        "in a 'when' order give each bowler his overs", a.start, a.start + 1
+                    )
+                )
+                return None
+            if not pairs:
+                return None
+            return BowlingChange(pairs[0][1], tuple(o for o, _ in pairs))
+        if isinstance(a, OpenD):
+            self.errors.append(
+                self.invalid("in a 'when' order give the bowlers' overs, not who opens", 0, 1)
+            )
+            return None
+        return ReviewsChange(self.policy(a, a.side))
+
+    # ---- triggers and rules ---------------------------------------------------------------
+
+    def trigger(self, t: TrigD) -> Trigger:
+        fmt = self.fmt
+        name = self.either(t.ref) if t.ref is not None else None
+        value = t.value
+        if t.overs_left and value is not None:
+            value *= fmt.balls_per_over
+        limits = {
+            TriggerKind.AFTER_OVERS: (0, fmt.overs - 1, "overs"),
+            TriggerKind.AFTER_BALLS: (0, fmt.balls - 1, "balls"),
+            TriggerKind.WICKET: (1, 10, "wickets"),
+            TriggerKind.BALLS_LEFT: (1, fmt.balls, "balls"),
+            TriggerKind.SCORE_REACHES: (1, 10_000, "runs"),
+            TriggerKind.RUNS_NEEDED: (1, 10_000, "runs"),
+        }
+        if t.kind in limits and value is not None:
+            lo, hi, what = limits[t.kind]
+            if not lo <= value <= hi:
+                self.errors.append(
+                    self.illegal(
+                        f"{value} is out of range here: {lo} to {hi} {what} in {fmt.title}",
+                        t.start,
+                        t.start + len(str(t.value)),
+                    )
+                )
+        return Trigger(t.kind, value=value, name=name)
+
+    def rule(self, d: RuleD) -> Rule | Plain:
+        """A rule, or ordinary orders when the line has no trigger at all."""
+        head = d.clauses[0]
+        if (
+            head.trigger is None
+            and not head.conditions
+            and head.until is None
+            and len(d.clauses) == 1
+        ):
+            return self.plain(head.actions)
+        clauses: list[tuple[ClauseD, Trigger, tuple[Action, ...]]] = []
+        inherited: StyleTarget | None = None
+        for c in d.clauses:
+            if c.trigger is None:
+                self.errors.append(
+                    self.invalid(
+                        "this conditional order has no trigger: say when it applies",
+                        c.start,
+                        c.start + 1,
+                        hint="say 'after 20 overs', 'at drinks', 'when the 6th wicket falls'...",
+                    )
+                )
+                return Plain()
+            trigger = self.trigger(c.trigger)
+            acts: list[Action] = []
+            for a in c.actions:
+                act = self.action(a, inherited)
+                if act is not None:
+                    acts.append(act)
+                if isinstance(act, StyleChange):
+                    inherited = act.target
+            clauses.append((c, trigger, tuple(acts)))
+        rule: Rule | None = None
+        for c, trigger, done in reversed(clauses):
+            until = self.trigger(c.until) if c.until is not None else None
+            rule = Rule(trigger, c.conditions, done, until, (rule,) if rule is not None else ())
+        assert rule is not None
+        return rule

@@ -1,0 +1,86 @@
+"""What the order language hands back (result, echo) and the state it checks orders against."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.errors import OrderError
+from engine.flungo.orders import Orders
+from engine.flungo.squad import Team
+
+__all__ = [
+    "MAX_LINE_LENGTH",
+    "NAME_MAX_LENGTH",
+    "EchoLine",
+    "NotUnderstood",
+    "OrderContext",
+    "ParsedOrders",
+]
+
+# A squad member's or a team's name: 1 to 40 characters (see check_name in _lines.py).
+NAME_MAX_LENGTH = 40
+# Longer lines are refused before parsing: no order needs more, and it bounds parse time.
+MAX_LINE_LENGTH = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class OrderContext:
+    """What the game state knows when the orders are read, so illegal orders can be caught.
+
+    ``unavailable``: squad members who may not play this match (injured and untreated);
+    players whose ``injury_points`` are above 0 and whom these orders do not fully treat are
+    unavailable as well. ``at_drinks``: these are amendments at the drinks interval, so the
+    XI, captain, wicketkeeper and toss can no longer change. ``batting``: whether the side
+    bats (True) or bowls (False) in the innings in progress, if known. ``opponent``: the other
+    team, whose names the bowling side's reviews and "when X is out" may use. ``bowled``:
+    the overs already bowled in the innings in progress, as (over, bowler) pairs, counted
+    against the bowlers' limits.
+    """
+
+    unavailable: frozenset[str] = frozenset()
+    at_drinks: bool = False
+    batting: bool | None = None
+    opponent: Team | None = None
+    bowled: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EchoLine:
+    """One understood order, written back canonically; ``line`` is its 1-based source line."""
+
+    line: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class NotUnderstood:
+    """A conditional sentence that could not be read: returned to the player, flagged to the GM."""
+
+    line: int
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedOrders:
+    """The result of reading one email of orders.
+
+    ``orders`` holds only the orders accepted without error (what the engine will do);
+    ``errors`` every problem found, sorted by line; ``echo`` the canonical form of each
+    accepted order, by source line; ``not_understood`` the conditional sentences that could
+    not be read (each also has an entry in ``errors``).
+    """
+
+    orders: Orders
+    errors: tuple[OrderError, ...] = ()
+    echo: tuple[EchoLine, ...] = ()
+    not_understood: tuple[NotUnderstood, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when there is no error at all."""
+        return not self.errors
+
+    def echo_text(self) -> str:
+        """The echo as text, one canonical order per line."""
+        return "\n".join(e.text for e in self.echo)

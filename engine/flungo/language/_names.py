@@ -1,0 +1,80 @@
+"""Finding squad members by what the player wrote: full name, surname, a first name or a prefix."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Sequence
+
+from engine.errors import AmbiguousOrder, InvalidOrder, OrderError, Span
+
+__all__ = ["NameBook"]
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().replace("’", "'").split())
+
+
+class NameBook:
+    """The names one side's orders may use, and how to find one of them.
+
+    Matching is case-insensitive and tries, in turn: the full name; a surname (the last
+    word); any other single word of a name; a prefix of the name or of one of its words.
+    The first test that matches anyone decides: one match is the answer, more is ambiguous.
+    """
+
+    def __init__(self, names: Sequence[str], what: str = "squad member") -> None:
+        self.names = tuple(names)
+        self.what = what
+        self._folded = [(_fold(n), n) for n in self.names]
+
+    def candidates(self, text: str) -> list[str]:
+        """Every name ``text`` could mean, by the first test that matches anyone."""
+        t = _fold(text)
+        if t.endswith(("'s", "s'")) and t not in {f for f, _ in self._folded}:
+            base = t[:-2] if t.endswith("'s") else t[:-1]
+            if self.candidates(base):
+                t = base
+        if not t:
+            return []
+        tests: tuple[Callable[[str], bool], ...] = (
+            lambda f: f == t,
+            lambda f: f.split()[-1] == t,
+            lambda f: t in f.split(),
+            lambda f: f.startswith(t) or any(w.startswith(t) for w in f.split()),
+        )
+        for test in tests:
+            found = [n for f, n in self._folded if test(f)]
+            if found:
+                return found
+        return []
+
+    def find(self, text: str, *, source_line: str, span: Span) -> str:
+        """The one name ``text`` means; raise ``InvalidOrder`` or ``AmbiguousOrder`` if none."""
+        found = self.candidates(text)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            shown = ", ".join(found[:6])
+            raise AmbiguousOrder(
+                f"'{text}' could be {shown}",
+                source_line=source_line,
+                span=span,
+                hint="write more of the name",
+            )
+        raise self.unknown(text, source_line=source_line, span=span)
+
+    def unknown(self, text: str, *, source_line: str, span: Span) -> OrderError:
+        """The error for a name nobody has, with "did you mean" when one is close."""
+        pool = {n.casefold(): n for n in self.names}
+        for n in self.names:
+            pool.setdefault(n.split()[-1].casefold(), n)
+        close = difflib.get_close_matches(_fold(text), list(pool), n=3, cutoff=0.6)
+        hint = None
+        if close:
+            hint = "did you mean " + " or ".join(f"'{pool[c]}'" for c in close) + "?"
+        return InvalidOrder(
+            f"there is no {self.what} called '{text}'",
+            source_line=source_line,
+            span=span,
+            hint=hint,
+        )

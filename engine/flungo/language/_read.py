@@ -1,0 +1,378 @@
+"""Reading a whole email of orders: every line, every error, then the checks across lines."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
+from engine.flungo.formats import FormatSpec
+from engine.flungo.language._checks import check_items
+from engine.flungo.language._drafts import (
+    BoostD,
+    CaptainD,
+    HeaderD,
+    KeeperD,
+    NumberError,
+    OrderD,
+    RuleD,
+    TossD,
+    TreatD,
+    XiD,
+    to_draft,
+    to_entries,
+)
+from engine.flungo.language._grammar import (
+    ORDER_WORDS,
+    START_HINT,
+    keywords,
+    parse_line,
+    starters,
+)
+from engine.flungo.language._lines import (
+    CleanLine,
+    FreeText,
+    check_name,
+    clean_line,
+    has_control,
+    is_sign_off,
+    mask_names,
+    match_free_text,
+)
+from engine.flungo.language._lower import Lowerer, Plain
+from engine.flungo.language._model import (
+    MAX_LINE_LENGTH,
+    EchoLine,
+    NotUnderstood,
+    OrderContext,
+    ParsedOrders,
+)
+from engine.flungo.language._names import NameBook
+from engine.flungo.orders import Rule
+from engine.flungo.squad import SQUAD_SIZE, Team
+
+__all__ = ["Item", "read_orders"]
+
+_CONDITIONAL = re.compile(
+    r"\b(if|when|whenever|once|until|unless|after|as soon as|provided|but)\b", re.IGNORECASE
+)
+
+
+@dataclass
+class Item:
+    """One understood order from one line, waiting for the checks across lines."""
+
+    line: CleanLine
+    kind: str
+    value: Any
+    start: int = 0
+    end: int = 0
+    ok: bool = True
+
+    def error(self, cls: type[OrderError], message: str, hint: str | None = None) -> OrderError:
+        span = Span(
+            self.line.number,
+            self.line.column(self.start),
+            self.line.column(max(self.end, self.start + 1)),
+        )
+        self.ok = False
+        return cls(message, source_line=self.line.raw, span=span, hint=hint)
+
+
+@dataclass
+class _State:
+    items: list[Item] = field(default_factory=list)
+    errors: list[OrderError] = field(default_factory=list)
+    not_understood: list[NotUnderstood] = field(default_factory=list)
+
+
+def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -> ParsedOrders:
+    """Read every line of ``text`` (see :func:`engine.flungo.language.parse_orders`)."""
+    st = _State()
+    lines: list[CleanLine | None] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        lines.append(_clean(number, raw, st))
+    free: dict[int, FreeText] = {}
+    for cl in lines:
+        if cl is not None and (ft := match_free_text(cl.plain)) is not None:
+            free[cl.number] = ft
+    team = _naming(lines, free, team, st)
+    own = NameBook([p.name for p in team.players])
+    opponent = (
+        NameBook([p.name for p in context.opponent.players], "opposing player")
+        if context.opponent is not None
+        else None
+    )
+    all_names = list(own.names) + (list(opponent.names) if opponent else [])
+    section: Item | None = None
+    signed_off = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        cl = lines[number - 1]
+        if is_sign_off(raw):
+            signed_off = True
+        if cl is None:
+            section = None
+            continue
+        if cl.number in free:
+            section = None
+            continue
+        masked, found = mask_names(cl.text, all_names)
+        if section is not None and _section_line(
+            cl, masked, found, section, own, opponent, fmt, st
+        ):
+            continue
+        section = _order_line(cl, masked, found, own, opponent, fmt, st, signed_off)
+    check_items(st.items, team, fmt, context, st.errors)
+    return _result(st, team)
+
+
+def _clean(number: int, raw: str, st: _State) -> CleanLine | None:
+    if len(raw) > MAX_LINE_LENGTH:
+        st.errors.append(
+            InvalidOrder(
+                f"this line is too long ({len(raw)} characters; at most {MAX_LINE_LENGTH})",
+                source_line=raw[:60] + "...",
+                span=Span(number, 1, 64),
+                hint="put one order on each line",
+            )
+        )
+        return None
+    bad = has_control(raw)
+    if bad is not None:
+        st.errors.append(
+            InvalidOrder(
+                f"this line contains a control character ({raw[bad]!r})",
+                source_line=raw.replace("\t", " "),
+                span=Span(number, bad + 1),
+            )
+        )
+        return None
+    return clean_line(number, raw)
+
+
+def _naming(
+    lines: list[CleanLine | None], free: dict[int, FreeText], team: Team, st: _State
+) -> Team:
+    """Apply team and squad naming; a renamed squad is what the other orders refer to."""
+    book = NameBook([p.name for p in team.players])
+    slots: dict[int, tuple[str, Item]] = {}
+    words = keywords()
+    for cl in lines:
+        if cl is None or cl.number not in free:
+            continue
+        ft = free[cl.number]
+        item = Item(cl, ft.kind, ft.value, ft.value_index, ft.value_index + len(ft.value))
+        if ft.kind == "note":
+            st.items.append(Item(cl, "note", ft.value))
+            continue
+        problem = check_name(ft.value, words if ft.kind != "team" else frozenset())
+        if problem:
+            st.errors.append(item.error(IllegalOrder, problem))
+            continue
+        if ft.kind == "team":
+            st.items.append(item)
+            continue
+        if ft.kind == "rename":
+            assert ft.old is not None
+            old_span = Span(
+                cl.number, cl.column(ft.old_index), cl.column(ft.old_index + len(ft.old))
+            )
+            try:
+                old = book.find(ft.old, source_line=cl.raw, span=old_span)
+            except OrderError as exc:
+                st.errors.append(exc)
+                continue
+            slot = next(i for i, p in enumerate(team.players, 1) if p.name == old)
+        else:
+            slot = ft.slot or 0
+            if not 1 <= slot <= SQUAD_SIZE:
+                st.errors.append(item.error(IllegalOrder, f"squad slots are 1 to {SQUAD_SIZE}"))
+                continue
+        item.kind, item.value = "slot", (slot, ft.value)
+        slots[slot] = (ft.value, item)
+        st.items.append(item)
+    final = {i: p.name for i, p in enumerate(team.players, 1)}
+    for slot, (name, _) in slots.items():
+        final[slot] = name
+    seen: dict[str, int] = {}
+    for slot in sorted(
+        final, key=lambda s: (s in slots, slots[s][1].line.number if s in slots else 0)
+    ):
+        key = final[slot].casefold()
+        if key in seen and slot in slots:
+            item = slots[slot][1]
+            st.errors.append(
+                item.error(
+                    IllegalOrder, f"'{final[slot]}' is already the name of squad member {seen[key]}"
+                )
+            )
+            final[slot] = team.players[slot - 1].name
+            continue
+        seen[key] = slot
+    players = tuple(replace(p, name=final[i]) for i, p in enumerate(team.players, 1))
+    return replace(team, players=players)
+
+
+def _parse(cl: CleanLine, masked: str, start: str, st: _State | None) -> Any:
+    try:
+        return parse_line(cl, masked, start)
+    except InvalidOrder as exc:
+        if st is not None:
+            st.errors.append(exc)
+        return None
+
+
+def _first_word_error(cl: CleanLine, own: NameBook, exc: InvalidOrder) -> InvalidOrder:
+    """An unknown first word is reported as an unknown order, with "did you mean"."""
+    m = re.match(r"[^\W\d_][\w'’\-]*", cl.text)
+    if m is None or exc.span is None or exc.span.column == cl.column(0):
+        return exc
+    word = m.group(0)
+    if word.lower() in starters() or own.candidates(word):
+        return exc
+    if word.lower() in keywords():
+        return InvalidOrder(
+            "this line is not an order I know",
+            source_line=cl.raw,
+            span=Span(cl.number, cl.column(0), cl.column(len(word))),
+            hint=START_HINT,
+        )
+    close = difflib.get_close_matches(word.lower(), ORDER_WORDS, n=1, cutoff=0.7)
+    hint = f"did you mean '{close[0]}'?" if close else None
+    if not close:
+        hint = own.unknown(word, source_line=cl.raw, span=exc.span).hint or START_HINT
+    return InvalidOrder(
+        f"unknown order '{word}'",
+        source_line=cl.raw,
+        span=Span(cl.number, cl.column(0), cl.column(len(word))),
+        hint=hint,
+    )
+
+
+def _order_line(
+    cl: CleanLine,
+    masked: str,
+    found: dict[int, str],
+    own: NameBook,
+    opponent: NameBook | None,
+    fmt: FormatSpec,
+    st: _State,
+    signed_off: bool = False,
+) -> Item | None:
+    """Read one order line into items; returns the heading item if the line starts a section."""
+    try:
+        tree = parse_line(cl, masked)
+        draft = to_draft(tree, masked, found)
+    except InvalidOrder as exc:
+        if signed_off or cl.chatter:
+            return None  # a greeting, or the signature under "Thanks," or "Regards"
+        exc = _first_word_error(cl, own, exc)
+        st.errors.append(exc)
+        if _CONDITIONAL.search(cl.text):
+            st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), exc.message))
+        return None
+    except NumberError as exc:
+        st.errors.append(_number_error(cl, exc))
+        return None
+    low = Lowerer(cl, own, opponent, fmt)
+    items: list[Item] = []
+    end = len(cl.text)
+    if isinstance(draft, HeaderD):
+        item = Item(cl, "order" if draft.kind == "batting" else "xi", (), 0, end)
+        st.items.append(item)
+        return item
+    if isinstance(draft, XiD):
+        items.append(Item(cl, "xi", low.names(draft.refs), 0, end))
+    elif isinstance(draft, CaptainD):
+        items.append(Item(cl, "captain", low.name(draft.ref), draft.ref.start, draft.ref.end))
+    elif isinstance(draft, KeeperD):
+        items.append(Item(cl, "keeper", low.name(draft.ref), draft.ref.start, draft.ref.end))
+    elif isinstance(draft, TossD):
+        items.append(Item(cl, "toss", draft.choice, 0, end))
+    elif isinstance(draft, OrderD):
+        entries = tuple((low.name(r), s) for r, s in draft.entries)
+        items.append(Item(cl, "order", entries, 0, end))
+    elif isinstance(draft, TreatD):
+        items.append(Item(cl, "treat", (low.name(draft.ref), draft.points), draft.ref.start, end))
+    elif isinstance(draft, BoostD):
+        items.append(Item(cl, "boost", (low.name(draft.ref), draft.stat), draft.ref.start, end))
+    elif isinstance(draft, RuleD):
+        result = low.rule(draft)
+        if isinstance(result, Rule):
+            items.append(Item(cl, "rule", result, 0, end))
+        else:
+            items += _plain_items(cl, result)
+    if low.errors:
+        st.errors += low.errors
+        unread = [e for e in low.errors if not isinstance(e, IllegalOrder)]
+        if unread and _CONDITIONAL.search(cl.text) and isinstance(draft, RuleD):
+            st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), unread[0].message))
+        return None
+    st.items += items
+    return None
+
+
+def _plain_items(cl: CleanLine, p: Plain) -> list[Item]:
+    end = len(cl.text)
+    items = [Item(cl, "style", s, 0, end) for s in p.styles]
+    items += [Item(cl, "all_style", s, 0, end) for s in p.all_styles]
+    items += [Item(cl, "plan", pair, 0, end) for pair in p.plan]
+    items += [Item(cl, "reviews", r, 0, end) for r in p.reviews]
+    return items
+
+
+def _section_line(
+    cl: CleanLine,
+    masked: str,
+    found: dict[int, str],
+    section: Item,
+    own: NameBook,
+    opponent: NameBook | None,
+    fmt: FormatSpec,
+    st: _State,
+) -> bool:
+    """A line under a "batting order:" or "xi:" heading: names, one or more to a line."""
+    tree = _parse(cl, masked, "entries", None)
+    if tree is None:
+        return False
+    try:
+        entries = to_entries(tree, masked, found)
+    except NumberError:
+        return False
+    low = Lowerer(cl, own, opponent, fmt)
+    resolved = tuple((low.name(r), s) for r, s in entries)
+    if section.kind == "xi" and any(s is not None for _, s in resolved):
+        low.errors.append(
+            low.invalid("a batting style belongs in the batting order, not the XI", 0, len(cl.text))
+        )
+    if low.errors:
+        st.errors += low.errors
+        section.ok = False
+        return True
+    if section.kind == "xi":
+        section.value = (*section.value, *(n for n, _ in resolved))
+    else:
+        section.value = (*section.value, *resolved)
+    return True
+
+
+def _number_error(cl: CleanLine, exc: NumberError) -> InvalidOrder:
+    return InvalidOrder(
+        str(exc),
+        source_line=cl.raw,
+        span=Span(cl.number, cl.column(exc.start), cl.column(max(exc.end, exc.start + 1))),
+    )
+
+
+def _result(st: _State, team: Team) -> ParsedOrders:
+    from engine.flungo.language._build import build_orders, echo_lines
+
+    accepted = [i for i in st.items if i.ok]
+    orders = build_orders(accepted, team)
+    echo = tuple(EchoLine(n, t) for n, t in echo_lines(accepted))
+    errors = tuple(
+        sorted(st.errors, key=lambda e: (e.span.line, e.span.column) if e.span else (0, 0))
+    )
+    return ParsedOrders(orders, errors, echo, tuple(st.not_understood))

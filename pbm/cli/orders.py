@@ -1,0 +1,124 @@
+"""``pbm orders``: read a player's orders the way the GM's server will, before sending them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from engine.errors import OrderError
+from engine.flungo.formats import FORMATS, Format
+from engine.flungo.language import OrderContext, ParsedOrders, parse_orders
+from engine.flungo.squad import Team
+
+__all__ = ["COMMANDS", "check", "load_team", "orders"]
+
+
+@click.group()
+def orders() -> None:
+    """Cosmic Celebrity Cricket orders: check them before you send them."""
+
+
+def load_team(path: Path) -> Team:
+    """Read SQUAD.json (one team object ``{name, players: [...]}``) or fail with a clear error."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return Team.from_json(data)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise click.BadParameter(f"cannot read the squad in {path}: {exc}") from exc
+
+
+def _error_json(e: OrderError) -> dict[str, Any]:
+    return {
+        "kind": e.kind,
+        "line": e.span.line if e.span else None,
+        "column": e.span.column if e.span else None,
+        "end_column": e.span.end_column if e.span else None,
+        "message": e.message,
+        "hint": e.hint,
+        "source_line": e.source_line,
+    }
+
+
+def report_json(result: ParsedOrders) -> dict[str, Any]:
+    """The result as one JSON document: echo, errors and sentences not understood."""
+    return {
+        "ok": result.ok,
+        "echo": [{"line": e.line, "text": e.text} for e in result.echo],
+        "errors": [_error_json(e) for e in result.errors],
+        "not_understood": [
+            {"line": n.line, "text": n.text, "reason": n.reason} for n in result.not_understood
+        ],
+    }
+
+
+def report_text(result: ParsedOrders) -> str:
+    """The echo, then every error with its caret, as a player reads it in the reply."""
+    out: list[str] = []
+    if result.echo:
+        out.append("Orders understood (canonical form):")
+        out += [f"  {e.line:>3}: {e.text}" for e in result.echo]
+    else:
+        out.append("No orders understood.")
+    if result.errors:
+        out.append("")
+        out.append(f"{len(result.errors)} error(s):")
+        for e in result.errors:
+            out.append("")
+            out.append(f"[{e.kind}] {e}")
+    if result.not_understood:
+        out.append("")
+        out.append("Conditional orders not understood (sent to the GM to read):")
+        out += [f"  {n.line:>3}: {n.text}" for n in result.not_understood]
+    return "\n".join(out)
+
+
+@orders.command()
+@click.argument("orders_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--squad",
+    "squad_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="SQUAD.json: one team object {name, players: [...]}.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice([f.value for f in Format]),
+    default=Format.FIFTY.value,
+    show_default=True,
+    help="The match format, for over numbers and bowlers' limits.",
+)
+@click.option(
+    "--opponent",
+    "opponent_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The other team's SQUAD.json, for names in bowling reviews and 'when X is out'.",
+)
+@click.option("--drinks", is_flag=True, help="These are amendments at the drinks interval.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+def check(
+    orders_file: Path,
+    squad_file: Path,
+    fmt: str,
+    opponent_file: Path | None,
+    drinks: bool,
+    as_json: bool,
+) -> None:
+    """Print the canonical echo of ORDERS_FILE and every error; exit 1 if there is any."""
+    team = load_team(squad_file)
+    opponent = load_team(opponent_file) if opponent_file is not None else None
+    text = orders_file.read_text(encoding="utf-8", errors="replace")
+    context = OrderContext(opponent=opponent, at_drinks=drinks)
+    result = parse_orders(text, team, FORMATS[Format(fmt)], context=context)
+    if as_json:
+        click.echo(json.dumps(report_json(result), indent=2, ensure_ascii=False))
+    else:
+        click.echo(report_text(result))
+    raise SystemExit(0 if result.ok else 1)
+
+
+COMMANDS = [orders]

@@ -1,0 +1,270 @@
+"""Each kind of order: what it parses to and how it is echoed."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import AmbiguousOrder, IllegalOrder, InvalidOrder
+from engine.flungo.formats import FormatSpec
+from engine.flungo.language import OrderContext, ParsedOrders, parse_orders
+from engine.flungo.orders import (
+    BattingStyle,
+    BowlingChange,
+    Comparison,
+    Condition,
+    MatchOrders,
+    Quantity,
+    ReviewMode,
+    ReviewPolicy,
+    ReviewsChange,
+    Rule,
+    Stat,
+    StyleChange,
+    StyleTarget,
+    TargetKind,
+    TossChoice,
+    Trigger,
+    TriggerKind,
+)
+from engine.flungo.squad import Team
+from tests.engine.orders.squad import XI, opponent_team
+
+
+def read(text: str, team: Team, fmt: FormatSpec, **ctx: object) -> ParsedOrders:
+    return parse_orders(text, team, fmt, context=OrderContext(**ctx))  # type: ignore[arg-type]
+
+
+def match(result: ParsedOrders) -> MatchOrders:
+    assert result.errors == (), [str(e) for e in result.errors]
+    assert result.orders.match is not None
+    return result.orders.match
+
+
+XI_LINE = "XI: " + ", ".join(XI)
+
+
+def test_selection(team: Team, fifty: FormatSpec) -> None:
+    """XI, captain, keeper and toss parse with surnames and are echoed canonically."""
+    r = read(
+        "xi: Root, Stokes, Tom Smith, Jones, Ant and Dec, Wilson, Flintoff, Green, White, Warne,"
+        " Anderson\ncaptain: Root\nwicket keeper is Wilson\nIf we win the toss we will bowl first",
+        team,
+        fifty,
+    )
+    m = match(r)
+    assert m.xi == XI
+    assert (m.captain, m.wicketkeeper, m.toss) == ("Joe Root", "Wilson", TossChoice.BOWL)
+    assert [e.text for e in r.echo] == [
+        "xi: " + ", ".join(XI),
+        "captain: Joe Root",
+        "wicketkeeper: Wilson",
+        "toss: bowl",
+    ]
+
+
+def test_bullets_numbering_case_and_chatter_do_not_matter(team: Team, fifty: FormatSpec) -> None:
+    """Bullets, numbers, case, spaces, greetings and a signature are all taken in stride."""
+    r = read(
+        "Hi GM,\n\n  1.   CAPTAIN:   root\n- toss:  BAT.\n* keeper Wilson\n• Root WAHOO\n"
+        "2) Jones defensive\nThanks,\nFred Bloggs\n",
+        team,
+        fifty,
+    )
+    m = match(r)
+    assert (m.captain, m.toss, m.wicketkeeper) == ("Joe Root", TossChoice.BAT, "Wilson")
+    assert m.styles == (("Joe Root", BattingStyle.WAHOO), ("Jones", BattingStyle.DEFENSIVE))
+    assert [e.line for e in r.echo] == [3, 4, 5, 6, 7]
+
+
+def test_batting_order_with_styles_and_heading(team: Team, fifty: FormatSpec) -> None:
+    """A batting order on one line or under a heading; styles in brackets or after the name."""
+    one = match(read("batting order: Root (aggressive), Stokes, Jones wahoo", team, fifty))
+    many = match(
+        read("Batting order:\n1. Root (aggressive)\n2. Stokes\n3. Jones - wahoo", team, fifty)
+    )
+    assert one == many
+    assert one.batting_order == ("Joe Root", "Ben Stokes", "Jones")
+    assert one.styles == (("Joe Root", BattingStyle.AGGRESSIVE), ("Jones", BattingStyle.WAHOO))
+
+
+def test_bowling_plan_forms(team: Team, fifty: FormatSpec) -> None:
+    """Overs, ranges, "X bowls overs", openers and shared spells all build the plan."""
+    m = match(
+        read(
+            "Anderson and Warne open\nAnderson overs 3, 5, 7-8, Warne 4,6 and 9\n"
+            "Flintoff bowls overs 10-11\nStokes and Green bowl 12-15",
+            team,
+            fifty,
+        )
+    )
+    assert dict(m.bowling_plan) == {
+        1: "Jimmy Anderson",
+        2: "Shane Warne",
+        3: "Jimmy Anderson",
+        4: "Shane Warne",
+        5: "Jimmy Anderson",
+        6: "Shane Warne",
+        7: "Jimmy Anderson",
+        8: "Jimmy Anderson",
+        9: "Shane Warne",
+        10: "Freddie Flintoff",
+        11: "Freddie Flintoff",
+        12: "Ben Stokes",
+        13: "Green",
+        14: "Ben Stokes",
+        15: "Green",
+    }
+
+
+def test_reviews(team: Team, fifty: FormatSpec) -> None:
+    """Reviews policies for either side; "reviews" alone sets both, or with names the batting."""
+    m = match(read("batting reviews: only for the top 4\nbowling reviews: never", team, fifty))
+    assert m.batting_reviews == ReviewPolicy(ReviewMode.TOP_ORDER, top=4)
+    assert m.bowling_reviews == ReviewPolicy(ReviewMode.NEVER)
+    both = match(read("reviews: only for Root and Stokes", team, fifty))
+    policy = ReviewPolicy(ReviewMode.NAMED, names=("Joe Root", "Ben Stokes"))
+    assert (both.batting_reviews, both.bowling_reviews) == (policy, None)
+    never = match(read("no reviews", team, fifty))
+    assert never.batting_reviews == never.bowling_reviews == ReviewPolicy(ReviewMode.NEVER)
+
+
+def test_bowling_reviews_name_the_opponents(team: Team, fifty: FormatSpec) -> None:
+    """The bowling side's named reviews are the opponents' batsmen."""
+    r = read("bowling reviews only for Lara", team, fifty, opponent=opponent_team())
+    assert match(r).bowling_reviews == ReviewPolicy(ReviewMode.NAMED, names=("Brian Lara",))
+
+
+def test_seed_conditional_example(team: Team, fifty: FormatSpec) -> None:
+    """The seed's own example reads as a rule with a chained "but ... when" rule."""
+    text = (
+        "After 20 overs, if I have lost 3 wickets or less all batsmen will be aggressive, "
+        "but will reduce to normal when the 6th wicket is lost."
+    )
+    (rule,) = match(read(text, team, fifty)).rules
+    everyone = StyleTarget(TargetKind.ALL)
+    assert rule == Rule(
+        Trigger(TriggerKind.AFTER_OVERS, 20),
+        (Condition(Quantity.WICKETS, Comparison.LE, 3.0),),
+        (StyleChange(everyone, BattingStyle.AGGRESSIVE),),
+        then=(
+            Rule(Trigger(TriggerKind.WICKET, 6), (), (StyleChange(everyone, BattingStyle.NORMAL),)),
+        ),
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "trigger"),
+    [
+        ("after 10 overs: all batsmen wahoo", Trigger(TriggerKind.AFTER_OVERS, 10)),
+        ("after 30 balls, everyone wahoo", Trigger(TriggerKind.AFTER_BALLS, 30)),
+        ("at drinks all batsmen wahoo", Trigger(TriggerKind.AT_DRINKS)),
+        ("when the 4th wicket falls, all wahoo", Trigger(TriggerKind.WICKET, 4)),
+        ("at the fall of the fourth wicket all batsmen wahoo", Trigger(TriggerKind.WICKET, 4)),
+        ("when Root is out, all batsmen wahoo", Trigger(TriggerKind.BATSMAN_OUT, name="Joe Root")),
+        ("when the score reaches 150 all batsmen wahoo", Trigger(TriggerKind.SCORE_REACHES, 150)),
+        ("when 30 runs are needed all batsmen wahoo", Trigger(TriggerKind.RUNS_NEEDED, 30)),
+        ("with 12 balls left all batsmen wahoo", Trigger(TriggerKind.BALLS_LEFT, 12)),
+        ("with 2 overs to go all batsmen wahoo", Trigger(TriggerKind.BALLS_LEFT, 12)),
+        ("all batsmen wahoo when we need 20", Trigger(TriggerKind.RUNS_NEEDED, 20)),
+    ],
+)
+def test_triggers(team: Team, fifty: FormatSpec, text: str, trigger: Trigger) -> None:
+    """Every trigger of the conditional language, in several wordings."""
+    (rule,) = match(read(text, team, fifty)).rules
+    assert rule.trigger == trigger
+
+
+@pytest.mark.parametrize(
+    ("words", "condition"),
+    [
+        ("I have lost 3 wickets or less", Condition(Quantity.WICKETS, Comparison.LE, 3)),
+        ("we have lost fewer than 3 wickets", Condition(Quantity.WICKETS, Comparison.LT, 3)),
+        ("wickets <= 3", Condition(Quantity.WICKETS, Comparison.LE, 3)),
+        ("the score is at least 100", Condition(Quantity.SCORE, Comparison.GE, 100)),
+        ("score > 100", Condition(Quantity.SCORE, Comparison.GT, 100)),
+        ("the run rate is below 5.5", Condition(Quantity.RUN_RATE, Comparison.LT, 5.5)),
+        ("the required rate is more than 8", Condition(Quantity.REQUIRED_RATE, Comparison.GT, 8)),
+        ("the asking rate >= 9", Condition(Quantity.REQUIRED_RATE, Comparison.GE, 9)),
+        ("overs = 12", Condition(Quantity.OVERS, Comparison.EQ, 12)),
+        ("5 or more wickets are down", Condition(Quantity.WICKETS, Comparison.GE, 5)),
+        ("we have scored 200 or more", Condition(Quantity.SCORE, Comparison.GE, 200)),
+    ],
+)
+def test_conditions(team: Team, fifty: FormatSpec, words: str, condition: Condition) -> None:
+    """Conditions in words and in symbols."""
+    (rule,) = match(read(f"at drinks, if {words}, all batsmen wahoo", team, fifty)).rules
+    assert rule.conditions == (condition,)
+
+
+def test_conditions_joined_by_and(team: Team, fifty: FormatSpec) -> None:
+    """Several conditions joined by "and" must all hold."""
+    (rule,) = match(read("at drinks if wickets < 3 and run rate < 5: all wahoo", team, fifty)).rules
+    assert len(rule.conditions) == 2
+
+
+def test_actions_and_until(team: Team, fifty: FormatSpec) -> None:
+    """Targets (named, next N, remaining), bowling and review changes, and "until"."""
+    text = (
+        "when the score reaches 150, the next 2 batsmen bat wahoo; Root and Stokes defensive; "
+        "Warne bowls overs 45-46; reviews never, until the sixth wicket falls"
+    )
+    (rule,) = match(read(text, team, fifty)).rules
+    assert rule.actions == (
+        StyleChange(StyleTarget(TargetKind.NEXT, count=2), BattingStyle.WAHOO),
+        StyleChange(
+            StyleTarget(TargetKind.NAMED, ("Joe Root", "Ben Stokes")), BattingStyle.DEFENSIVE
+        ),
+        BowlingChange("Shane Warne", (45, 46)),
+        ReviewsChange(ReviewPolicy(ReviewMode.NEVER)),
+    )
+    assert rule.until == Trigger(TriggerKind.WICKET, 6)
+    (rest,) = match(read("at drinks the remaining batsmen aggressive", team, fifty)).rules
+    assert rest.actions == (
+        StyleChange(StyleTarget(TargetKind.REMAINING), BattingStyle.AGGRESSIVE),
+    )
+
+
+def test_helper_points(team: Team, fifty: FormatSpec) -> None:
+    """Treatment and boosts between matches."""
+    r = read("treat Rock 2\nboost Root batting\nboost Green's fielding", team, fifty)
+    assert r.errors == ()
+    assert r.orders.helpers is not None
+    assert r.orders.helpers.treatments == (("Rock", 2),)
+    assert r.orders.helpers.boosts == (("Joe Root", Stat.BATTING), ("Green", Stat.FIELDING))
+
+
+def test_naming(team: Team, fifty: FormatSpec) -> None:
+    """Team and squad naming by slot or by replacing a name; later orders use the new names."""
+    r = read(
+        "Team name: The Flying Gunges\nname 12: Mr Bean\nrename Grey as Dot Cotton\ncaptain: Bean",
+        team,
+        fifty,
+    )
+    assert r.errors == ()
+    assert r.orders.naming is not None
+    assert r.orders.naming.team_name == "The Flying Gunges"
+    assert r.orders.naming.names == ((12, "Mr Bean"), (13, "Dot Cotton"))
+    assert match(r).captain == "Mr Bean"
+
+
+def test_errors_are_all_reported_with_location(team: Team, fifty: FormatSpec) -> None:
+    """Three kinds of error, each with line, column and caret; good lines still count."""
+    r = read("captian Stokes\nSmith aggressive\ncaptain Root\nboost Moss fielding", team, fifty)
+    kinds = [(type(e), e.span.line if e.span else 0) for e in r.errors]
+    assert kinds == [(InvalidOrder, 1), (AmbiguousOrder, 2), (IllegalOrder, 4)]
+    assert r.errors[0].hint == "did you mean 'captain'?"
+    assert str(r.errors[1]).endswith("Smith aggressive\n^^^^^")
+    assert match_ok(r).captain == "Joe Root"
+
+
+def match_ok(r: ParsedOrders) -> MatchOrders:
+    assert r.orders.match is not None
+    return r.orders.match
+
+
+def test_conditional_sentence_not_understood_is_kept(team: Team, fifty: FormatSpec) -> None:
+    """A conditional sentence that cannot be read is listed for the GM, not dropped."""
+    r = read("after 20 overs, if the moon is full all batsmen wahoo", team, fifty)
+    assert len(r.not_understood) == 1
+    assert r.not_understood[0].line == 1
+    assert isinstance(r.errors[0], InvalidOrder)

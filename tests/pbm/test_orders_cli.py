@@ -1,0 +1,68 @@
+"""``pbm orders check``: the echo, the errors with carets, and the exit code."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pbm.cli import main
+from tests.engine.orders.squad import fixture_team, opponent_team
+
+
+def _files(tmp_path: Path, orders: str) -> list[str]:
+    squad = tmp_path / "squad.json"
+    squad.write_text(json.dumps(fixture_team().to_json()))
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(opponent_team().to_json()))
+    path = tmp_path / "orders.txt"
+    path.write_text(orders)
+    return [str(path), "--squad", str(squad), "--opponent", str(other)]
+
+
+def test_good_orders_exit_0_with_echo(tmp_path: Path) -> None:
+    """Orders without errors print their canonical echo and exit 0."""
+    args = _files(tmp_path, "Hi GM\ncaptain root\nAnderson 1-2, Warne 3\nbowling reviews: Lara\n")
+    result = CliRunner().invoke(main, ["orders", "check", *args, "--format", "t20"])
+    assert result.exit_code == 0, result.output
+    assert "2: captain: Joe Root" in result.output
+    assert "3: Jimmy Anderson bowls overs 1, 2" in result.output
+
+
+def test_errors_exit_1_with_carets(tmp_path: Path) -> None:
+    """Orders with errors print each with its line, caret and hint, and exit 1."""
+    args = _files(tmp_path, "captian Stokes\nSmith aggressive\n")
+    result = CliRunner().invoke(main, ["orders", "check", *args])
+    assert result.exit_code == 1
+    assert "[invalid] line 1, column 1: unknown order 'captian'" in result.output
+    assert "did you mean 'captain'?" in result.output
+    assert "Smith aggressive\n^^^^^" in result.output
+
+
+def test_json_output(tmp_path: Path) -> None:
+    """--json prints one document with the echo and located errors."""
+    args = _files(tmp_path, "toss: bat\nwhen the moon is full: wahoo\n")
+    result = CliRunner().invoke(main, ["orders", "check", *args, "--json"])
+    doc = json.loads(result.output)
+    assert result.exit_code == 1
+    assert doc["echo"] == [{"line": 1, "text": "toss: bat"}]
+    assert doc["errors"][0]["line"] == 2 and doc["errors"][0]["kind"] == "invalid"
+    assert doc["not_understood"][0]["line"] == 2
+
+
+def test_drinks_amendments(tmp_path: Path) -> None:
+    """--drinks refuses selection changes at the drinks interval."""
+    args = _files(tmp_path, "captain: Root\nJones wahoo\n")
+    result = CliRunner().invoke(main, ["orders", "check", *args, "--drinks"])
+    assert result.exit_code == 1
+    assert "cannot change at drinks" in result.output
+
+
+def test_bad_squad_file(tmp_path: Path) -> None:
+    """A squad file that is not a team gives a usage error, not a traceback."""
+    args = _files(tmp_path, "toss: bat\n")
+    Path(args[2]).write_text("{}")
+    result = CliRunner().invoke(main, ["orders", "check", *args])
+    assert result.exit_code == 2
+    assert "cannot read the squad" in result.output
