@@ -2,8 +2,8 @@
 
 ``route`` finds the game code in a plus-address (``pbm+abc@host``) or a subject tag
 (``[ABC]``, ``[pbm ABC]``); ``commands`` finds command words at the start of lines;
-``extract_secret`` takes the ``SECRET``/``PASSWORD`` line out of a body; ``redact`` hides
-secrets in anything echoed, archived or logged.
+``extract_secret`` takes the ``SECRET``/``PASSWORD`` line out of a body. ``redact`` (from
+``pbm.redact``) hides secrets in anything echoed, archived or logged.
 """
 
 from __future__ import annotations
@@ -15,12 +15,20 @@ from typing import Literal
 
 from pbm.mail.auto import base_address
 from pbm.mail.parse import InboundEmail
+from pbm.redact import REDACTED, redact
 
-__all__ = ["CommandLine", "Route", "commands", "extract_secret", "redact", "route"]
+__all__ = [
+    "REDACTED",
+    "SECRET_WORDS",
+    "CommandLine",
+    "Route",
+    "commands",
+    "extract_secret",
+    "redact",
+    "route",
+]
 
-REDACTED = "[redacted]"
 SECRET_WORDS = ("SECRET", "PASSWORD")
-_MIN_ANYWHERE = 6
 
 _CODE = r"[A-Za-z0-9][A-Za-z0-9_-]{0,15}"
 _SUBJECT_TAG = re.compile(rf"\[\s*(?:pbm\s*[:\s-]\s*)?({_CODE})\s*\]", re.IGNORECASE)
@@ -96,7 +104,7 @@ def commands(body: str, words: Iterable[str]) -> list[CommandLine]:
         return []
     pattern = _word_pattern(canonical.values())
     found = []
-    for number, line in enumerate(body.splitlines(), start=1):
+    for number, line in enumerate(_lines(body), start=1):
         if match := pattern.match(line):
             found.append(
                 CommandLine(number, canonical[match.group(1).upper()], match.group(2).strip(), line)
@@ -122,19 +130,10 @@ def extract_secret(body: str, words: Iterable[str] = SECRET_WORDS) -> tuple[str 
 
 def _classify(body: str, words: Iterable[str]) -> list[tuple[CommandLine | None, str]]:
     by_line = {c.line_no: c for c in commands(body, words)}
-    return [(by_line.get(n), line) for n, line in enumerate(body.splitlines(), start=1)]
+    return [(by_line.get(n), line) for n, line in enumerate(_lines(body), start=1)]
 
 
-def redact(text: str, secrets: Iterable[str | None]) -> str:
-    """``text`` with each secret (any case) replaced by ``[redacted]``.
-
-    Secrets of six characters or more are hidden wherever they occur, even glued to other
-    text; shorter ones (a player's mistyped guess) only as whole tokens, so that a stray
-    ``SECRET x`` does not blank out every ``x``.
-    """
-    values = sorted({s.strip() for s in secrets if s and s.strip()}, key=len, reverse=True)
-    for value in values:
-        escaped = re.escape(value)
-        pattern = escaped if len(value) >= _MIN_ANYWHERE else rf"(?<![\w-]){escaped}(?![\w-])"
-        text = re.sub(pattern, REDACTED, text, flags=re.IGNORECASE)
-    return text
+def _lines(body: str) -> list[str]:
+    """Lines as lark and the order parser count them: split on newlines only."""
+    lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines

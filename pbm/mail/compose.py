@@ -16,7 +16,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 
 from pbm.errors import MailError
-from pbm.mail.headers import clean
+from pbm.mail.headers import clean, valid_text
 
 __all__ = ["OutboundEmail", "compose", "make_message_id", "references_for", "reply_subject"]
 
@@ -135,9 +135,11 @@ def compose(out: OutboundEmail, *, date: datetime, message_id: str | None = None
         if not _HEADER_NAME.match(name) or name.lower() in _RESERVED:
             raise MailError(f"refusing to set header {name!r}")
         msg[name] = clean(value)
-    msg.set_content(out.text, subtype="plain", charset="utf-8", cte="quoted-printable")
+    text = valid_text(out.text)
+    msg.set_content(text, subtype="plain", charset="utf-8", cte="quoted-printable")
     if out.html is not None:
-        msg.add_alternative(out.html, subtype="html", charset="utf-8", cte="quoted-printable")
+        html = valid_text(out.html)
+        msg.add_alternative(html, subtype="html", charset="utf-8", cte="quoted-printable")
         # A boundary derived from the Message-ID keeps the bytes reproducible for golden tests.
         token = hashlib.sha256(str(msg["Message-ID"]).encode()).hexdigest()[:24]
         msg.set_boundary(f"=_pbm_{token}")

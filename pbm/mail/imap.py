@@ -94,6 +94,7 @@ class ImapMailbox:
     test servers only). ``use_idle``/``use_move`` can turn off IDLE (sleep-poll every
     ``poll_interval`` seconds instead) and MOVE (COPY + \\Deleted + EXPUNGE instead) for servers
     whose implementation misbehaves. ``fetch_new`` returns at most ``batch_size`` messages.
+    ``defer_moves=False`` makes ``mark_processed`` move at once instead of batching.
     """
 
     def __init__(
@@ -111,6 +112,7 @@ class ImapMailbox:
         timeout: float = 30.0,
         use_idle: bool = True,
         use_move: bool = True,
+        defer_moves: bool = True,
         poll_interval: float = 30.0,
         batch_size: int = 500,
     ) -> None:
@@ -128,6 +130,7 @@ class ImapMailbox:
         self.timeout = timeout
         self.use_idle = use_idle
         self.use_move = use_move
+        self.defer_moves = defer_moves
         self.poll_interval = poll_interval
         self.batch_size = batch_size
         self._client: Any = None  # IMAPClient is untyped; kept behind this class
@@ -135,6 +138,7 @@ class ImapMailbox:
         self._uidvalidity: int | None = None
         self._handed_out_max = 0  # highest UID fetch_new returned under _uidvalidity
         self._interrupt = threading.Event()
+        self._pending: list[tuple[int, int]] = []  # (uidvalidity, uid) queued by mark_processed
 
     def __repr__(self) -> str:
         return (
@@ -175,6 +179,8 @@ class ImapMailbox:
         Fetched with ``BODY.PEEK[]`` so the \\Seen flag stays as the player's client left it.
         """
 
+        self._flush_quietly()
+
         def op(c: Any) -> list[FetchedMessage]:
             c.noop()  # Dovecot's SEARCH sees only what the session has synced; NOOP syncs
             uids = sorted(int(u) for u in c.search(["NOT", "DELETED"]))[: self.batch_size]
@@ -194,32 +200,68 @@ class ImapMailbox:
         return self._run("fetch", op)
 
     def mark_processed(self, uid: str) -> None:
-        """Move the message to the processed folder (creating it if missing).
+        """Move the message to the processed folder (creating the folder if missing).
+
+        With ``defer_moves`` (the default) the move is queued and carried out, together with
+        the others queued, by the next ``fetch_new``, ``wait``, ``flush`` or ``close``: one
+        MOVE per pass instead of one per message (Dovecot takes ~5 ms per MOVE). Either way the
+        message leaves the folder only after this call, i.e. after the daemon's commit; a
+        crash before the move only means the message is fetched again, a no-op for the store.
 
         A stale id (from before a UIDVALIDITY change) is ignored with a warning: the message
         is refetched under its new id. Moving a message that is already gone is a no-op.
         """
         validity, n = _parse_uid(uid)
+        if not self.defer_moves:
+            self._run("mark processed", lambda c: self._move(c, validity, [n]))
+            return
+        self._pending.append((validity, n))
+        if len(self._pending) >= self.batch_size:
+            self.flush()
+
+    def flush(self) -> None:
+        """Carry out the queued moves now; raises ``ImapError`` (they stay queued if transient)."""
+        if not self._pending:
+            return
+        pending = list(self._pending)
 
         def op(c: Any) -> None:
-            if validity != self._uidvalidity:
-                log.warning(
-                    "imap: not moving %s: UIDVALIDITY is now %s; it will be refetched",
-                    uid,
-                    self._uidvalidity,
-                )
-                return
-            if self.use_move and b"MOVE" in self._caps:
-                c.move([n], self.processed_folder)
-                return
-            c.copy([n], self.processed_folder)
-            c.add_flags([n], [b"\\Deleted"], silent=True)
-            if b"UIDPLUS" in self._caps:
-                c.uid_expunge([n])
-            else:
-                c.expunge()
+            for validity in sorted({v for v, _ in pending}):
+                self._move(c, validity, sorted({n for v, n in pending if v == validity}))
 
-        self._run("mark processed", op)
+        try:
+            self._run("mark processed", op)
+        except ImapError as exc:
+            if not exc.transient:
+                del self._pending[: len(pending)]  # they will be refetched and marked again
+            raise
+        del self._pending[: len(pending)]
+
+    def _flush_quietly(self) -> None:
+        try:
+            self.flush()
+        except ImapError as exc:
+            log.warning("imap: moving processed messages failed (%s); they will come again", exc)
+
+    def _move(self, c: Any, validity: int, uids: list[int]) -> None:
+        if validity != self._uidvalidity:
+            log.warning(
+                "imap: not moving %d message(s) of UIDVALIDITY %s: it is now %s; "
+                "they will be refetched",
+                len(uids),
+                validity,
+                self._uidvalidity,
+            )
+            return
+        if self.use_move and b"MOVE" in self._caps:
+            c.move(uids, self.processed_folder)
+            return
+        c.copy(uids, self.processed_folder)
+        c.add_flags(uids, [b"\\Deleted"], silent=True)
+        if b"UIDPLUS" in self._caps:
+            c.uid_expunge(uids)
+        else:
+            c.expunge()
 
     def wait(self, timeout: float) -> bool:
         """Block up to ``timeout`` s until new mail may have arrived; True if it may have.
@@ -235,6 +277,7 @@ class ImapMailbox:
         try:
             if self._interrupt.is_set():
                 return False
+            self._flush_quietly()
             try:
                 if self._run("check for new mail", self._has_unseen_uids):
                     return True
@@ -253,7 +296,8 @@ class ImapMailbox:
         self._interrupt.set()
 
     def close(self) -> None:
-        """Log out and drop the connection; never raises."""
+        """Carry out queued moves, log out and drop the connection; never raises."""
+        self._flush_quietly()
         client, self._client = self._client, None
         if client is None:
             return

@@ -7,7 +7,6 @@ from __future__ import annotations
 import codecs
 import email
 import re
-import textwrap
 from dataclasses import dataclass
 from email import policy
 from email.message import Message
@@ -16,6 +15,7 @@ from inscriptis import get_annotated_text
 from inscriptis.model.config import ParserConfig
 
 from pbm.mail.flowed import unflow
+from pbm.mail.headers import decoded
 
 __all__ = ["Attachment", "BodyText", "decode_bytes", "extract_text", "html_to_text"]
 
@@ -32,6 +32,7 @@ _CHARSET_ALIASES = {
 }
 
 
+_HR = re.compile(r"<hr\b[^>]*>", re.IGNORECASE)
 _BOUNDARY_LINE = re.compile(r"^--([^\s\"]{1,70}?)(?:--)?[ \t]*$", re.MULTILINE)
 
 
@@ -67,21 +68,20 @@ def decode_bytes(data: bytes, charset: str | None) -> tuple[str, str | None]:
     except LookupError:
         problem = f"unknown charset {charset!r}; decoded as UTF-8"
         label = "utf-8-sig"
-    try:
-        text = data.decode(label)
-    except UnicodeDecodeError:
+    for attempt in (label, "utf-8-sig"):
         try:
-            text = data.decode("utf-8-sig")
+            return data.decode(attempt).lstrip("\ufeff"), problem
         except UnicodeDecodeError:
-            text = data.decode("windows-1252", errors="replace")
-        if label != "utf-8-sig":
-            problem = problem or f"text was not valid {charset}; decoded as a best guess"
-    return text.lstrip("\ufeff"), problem
+            continue
+    problem = problem or f"text was not valid {charset or 'ASCII'}; decoded as windows-1252"
+    return data.decode("windows-1252", errors="replace").lstrip("\ufeff"), problem
 
 
 def html_to_text(html: str) -> str:
     """Render HTML as plain text; blockquotes become ``>``-quoted lines so quotes strip alike."""
     config = ParserConfig(annotation_rules={"blockquote": ["quote"]})
+    # Outlook puts its reply header block right under an <hr>; keep the rule as a text rule.
+    html = _HR.sub("<p>" + "_" * 32 + "</p>", html)
     result = get_annotated_text(html, config)
     text: str = result["text"]
     spans: list[tuple[int, int, str]] = result["label"]
@@ -89,19 +89,28 @@ def html_to_text(html: str) -> str:
     offset = 0
     for line in text.split("\n"):
         depth = sum(1 for start, end, _ in spans if start <= offset < end)
-        lines.append(("> " * depth + line.strip()).rstrip() if depth else line.rstrip())
+        # inscriptis indents nested blocks; indentation carries nothing pbm reads.
+        lines.append(("> " * depth + line.strip()).rstrip())
         offset += len(line) + 1
-    return textwrap.dedent("\n".join(lines)).strip("\n")
+    return "\n".join(lines).strip("\n")
 
 
 def _normalise_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+def _filename(part: Message) -> str | None:
+    try:
+        raw = part.get_filename()
+    except Exception:  # malformed RFC 2231 parameters
+        return None
+    return (decoded(raw) or None) if raw else None
+
+
 def _is_attachment(part: Message) -> bool:
     disposition = (part.get("Content-Disposition") or "").split(";")[0].strip().lower()
     return disposition == "attachment" or (
-        part.get_filename() is not None and part.get_content_maintype() != "text"
+        _filename(part) is not None and part.get_content_maintype() != "text"
     )
 
 
@@ -152,7 +161,7 @@ class _Walker:
             self.problems.append("the MIME boundary was wrong; guessed it from the body")
             guess = email.message_from_string(
                 f'Content-Type: multipart/mixed; boundary="{match.group(1)}"\n\n{text}',
-                policy=policy.default,
+                policy=policy.compat32,
             )
             self.depth += 1
             return self.texts(guess)
@@ -161,8 +170,8 @@ class _Walker:
 
     def _alternative(self, children: list[Message]) -> list[str]:
         plain = [c for c in children if c.get_content_type() == "text/plain"]
-        if plain:
-            return self.texts(plain[0])
+        if plain and (texts := self.texts(plain[0])):
+            return texts
         for child in reversed(children):  # richest last, per RFC 2046
             if child.is_multipart() or child.get_content_type() == "text/html":
                 return self.texts(child)
@@ -185,7 +194,7 @@ class _Walker:
         if not part.is_multipart():
             payload = part.get_payload(decode=True)
             size = len(payload) if isinstance(payload, bytes) else 0
-        self.attachments.append(Attachment(part.get_filename(), part.get_content_type(), size))
+        self.attachments.append(Attachment(_filename(part), part.get_content_type(), size))
 
 
 def extract_text(msg: Message) -> BodyText:

@@ -55,13 +55,15 @@ _SUBJECT_NAMES = {"subject", "betreff", "objet", "asunto", "oggetto", "onderwerp
 _SUBJECT_NAMES |= {"ämne", "temat", "assunto"}
 _SENT_FROM = re.compile(
     r"^\s*(?:Sent from my |Sent from (?:Mail|Outlook|Yahoo Mail) for |Get Outlook for "
-    r"|Sent from Outlook\b|Gesendet von meinem |Von meinem \S+ gesendet|Envoyé de mon "
+    r"|Sent from (?:Outlook|Yahoo Mail|Proton Mail|ProtonMail)\b"
+    r"|Gesendet von meinem |Von meinem \S+ gesendet|Envoyé de mon "
     r"|Enviado desde mi |Inviato da |Verzonden met |Verstuurd vanaf mijn "
     r"|Skickat från min |Sendt fra min ).{0,60}$"
 )
 _SIGNATURE = "-- "
 _MAX_SIGNATURE_LINES = 12
 _MAX_HEADER_BLOCK = 8
+MAX_LINES = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,7 @@ class Stripped:
     quoted_lines: int
     signature_lines: int
     forwarded: bool
+    too_long: bool  # over MAX_LINES: left as it is, so hostile mail cannot cost minutes
 
 
 def _blank(line: str) -> bool:
@@ -97,6 +100,14 @@ def _after_blank_or_marker(lines: list[str], i: int) -> bool:
     return i == 0 or _blank(lines[i - 1]) or bool(_SEPARATOR.match(lines[i - 1]))
 
 
+def _separator_above(lines: list[str], i: int) -> int:
+    """Where a header block at ``i`` really starts: at an underscore rule just above it."""
+    j = i - 1
+    while j >= 0 and _blank(lines[j]):
+        j -= 1
+    return j if j >= 0 and _SEPARATOR.match(lines[j]) else i
+
+
 def _next_nonblank(lines: list[str], i: int) -> int:
     while i < len(lines) and _blank(lines[i]):
         i += 1
@@ -112,7 +123,8 @@ def _attribution(lines: list[str], i: int) -> int:
         if k > 1 and not _ATTRIBUTION_OPENER.match(chunk[0].strip()):
             return 0
         joined = " ".join(x.strip() for x in chunk)
-        if len(joined) <= 400 and _ATTRIBUTION_END.search(joined):
+        # The cheap end test first: the regex is only worth running on lines ending in ':'.
+        if joined.endswith(":") and len(joined) <= 400 and _ATTRIBUTION_END.search(joined[-120:]):
             after = _next_nonblank(lines, i + k)
             if after == len(lines) or _QUOTED.match(lines[after]):
                 return k
@@ -132,6 +144,16 @@ def _ends_signature(lines: list[str], i: int) -> bool:
     )
 
 
+def _signature_end(lines: list[str], i: int) -> int | None:
+    """End of the signature whose ``-- `` line is ``i``; None if too long to be one."""
+    end = i + 1
+    while end < len(lines) and not _ends_signature(lines, end):
+        if end - i > _MAX_SIGNATURE_LINES:
+            return None
+        end += 1
+    return end
+
+
 def strip_quotes(text: str) -> Stripped:
     """Remove what the sender quoted or signed from ``text`` (``\\n`` line ends)."""
     lines = text.split("\n")
@@ -149,9 +171,15 @@ def strip_quotes(text: str) -> Stripped:
                     quoted += 1
             removed[j] = True
 
+    if len(lines) > MAX_LINES:
+        return Stripped(text.strip("\n"), 0, 0, forwarded=False, too_long=True)
+
     i = 0
     while i < len(lines):
         line = lines[i]
+        if _blank(line):
+            i += 1
+            continue
         if _FORWARD_MARKER.match(line):
             header_start = _next_nonblank(lines, i + 1)
             end = _header_block(lines, header_start)
@@ -165,8 +193,7 @@ def strip_quotes(text: str) -> Stripped:
             drop(i, len(lines))
             break
         elif _after_blank_or_marker(lines, i) and (end := _header_block(lines, i)) is not None:
-            start = i - 1 if i > 0 and _SEPARATOR.match(lines[i - 1]) else i
-            drop(start, len(lines))
+            drop(_separator_above(lines, i), len(lines))
             break
         elif _QUOTED.match(line):
             drop(i, i + 1)
@@ -174,14 +201,11 @@ def strip_quotes(text: str) -> Stripped:
             drop(i, i + k)
             i += k
             continue
-        elif line == _SIGNATURE:
-            end = i + 1
-            while end < len(lines) and not _ends_signature(lines, end):
-                end += 1
-            if end - i <= _MAX_SIGNATURE_LINES + 1:
-                drop(i, end, is_signature=True)
-                i = end
-                continue
+        elif line == _SIGNATURE and (end := _signature_end(lines, i)) is not None:
+            removed[i] = True  # the "-- " separator itself is not counted as a signature line
+            drop(i + 1, end, is_signature=True)
+            i = end
+            continue
         elif _SENT_FROM.match(line):
             drop(i, i + 1, is_signature=True)
         i += 1
@@ -195,6 +219,6 @@ def strip_quotes(text: str) -> Stripped:
             if not (gap and out and out[-1] == ""):
                 out.append("")
         else:
-            out.append(line.rstrip())
+            out.append(line)
             gap = False
-    return Stripped("\n".join(out).strip("\n"), quoted, signature, forwarded)
+    return Stripped("\n".join(out).strip("\n"), quoted, signature, forwarded, too_long=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import smtplib
+import ssl
 import threading
 import time
 import uuid
@@ -131,20 +132,43 @@ def test_fetch_leaves_seen_flag_alone(
 
 
 @pytest.mark.parametrize("use_move", [True, False], ids=["MOVE", "COPY+EXPUNGE"])
+@pytest.mark.parametrize("defer_moves", [True, False], ids=["deferred", "at-once"])
 def test_mark_processed_moves_to_processed_folder(
-    server: DovecotInstance, folder: str, mailbox: MailboxFactory, use_move: bool
+    server: DovecotInstance,
+    folder: str,
+    mailbox: MailboxFactory,
+    use_move: bool,
+    defer_moves: bool,
 ) -> None:
     """mark_processed moves exactly that message into the processed folder (made if missing)."""
     append(server, folder, make_raw("a"))
     append(server, folder, make_raw("b"))
-    mb = mailbox(use_move=use_move)
+    mb = mailbox(use_move=use_move, defer_moves=defer_moves)
     first, second = mb.fetch_new()
     mb.mark_processed(first.uid)
     assert [m.raw for m in mb.fetch_new()] == [second.raw]
     assert count(server, folder) == 1
     assert count(server, folder + "-done") == 1
     mb.mark_processed(first.uid)  # a second time: already gone, nothing happens
+    mb.flush()
     assert count(server, folder + "-done") == 1
+
+
+def test_deferred_moves_happen_together_and_on_close(
+    server: DovecotInstance, folder: str, mailbox: MailboxFactory
+) -> None:
+    """Deferred moves wait for the next fetch/flush/close, then go in one batch."""
+    for i in range(3):
+        append(server, folder, make_raw(f"d{i}"))
+    mb = mailbox()
+    got = mb.fetch_new()
+    for m in got[:2]:
+        mb.mark_processed(m.uid)
+    assert count(server, folder) == 3  # queued, not yet moved
+    mb.mark_processed(got[2].uid)
+    mb.close()
+    assert count(server, folder) == 0
+    assert count(server, folder + "-done") == 3
 
 
 def test_unmarked_messages_are_fetched_again(
@@ -193,8 +217,10 @@ def test_uidvalidity_change_refetches_and_ignores_stale_ids(
     assert mb.uidvalidity != old_validity
     assert new.uid != old.uid
     mb.mark_processed(old.uid)
+    mb.flush()
     assert count(server, folder) == 1
     mb.mark_processed(new.uid)
+    mb.flush()
     assert count(server, folder) == 0
 
 
@@ -326,6 +352,7 @@ def test_starttls_login(server: DovecotInstance, folder: str) -> None:
         verify=False,
     ) as mb:
         assert len(mb.fetch_new()) == 1
+        assert isinstance(mb._client._imap.sock, ssl.SSLSocket)  # really upgraded
 
 
 def _closed_port() -> int:
@@ -371,7 +398,7 @@ def test_no_foreign_exception_escapes(
     action: dict[str, Callable[[], object]] = {
         "connect": mb.connect,
         "fetch_new": mb.fetch_new,
-        "mark_processed": lambda: mb.mark_processed("1:1"),
+        "mark_processed": lambda: (mb.mark_processed("1:1"), mb.flush()),
     }
     with pytest.raises(ImapError) as info:
         action[call]()

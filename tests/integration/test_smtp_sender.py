@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import ssl
 import subprocess
 from collections.abc import Callable, Iterator
@@ -259,3 +260,15 @@ def test_message_without_recipients_is_permanent(smtp_sink: SmtpSink) -> None:
     with pytest.raises(SmtpError) as info:
         SmtpSender("127.0.0.1", smtp_sink.port, security="plain").send(msg)
     assert info.value.transient is False
+
+
+def test_silent_server_times_out_transiently() -> None:
+    """A server that accepts the connection but never greets gives a transient SmtpError."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)  # connections complete in the backlog; nobody ever answers
+        port = listener.getsockname()[1]
+        sender = SmtpSender("127.0.0.1", port, security="plain", timeout=0.3)
+        with pytest.raises(SmtpError) as info:
+            sender.send(make_msg())
+    assert info.value.transient is True

@@ -44,13 +44,20 @@ HEADER_ROWS = [
     ("gmail_reply", "references", ("<pbm.1a2b3c@example.org>", "<pbm.3f2a9c@example.org>")),
     ("gmail_reply", "subject", "Re: [CCC] Welcome to Cosmic Celebrity Cricket"),
     ("gmail_reply", "notes", ("quoted text removed: 7 lines",)),
+    ("iphone_toppost", "notes", ("quoted text removed: 3 lines", "signature removed: 1 line")),
+    ("thunderbird_flowed", "notes", ("quoted text removed: 3 lines", "signature removed: 2 lines")),
+    (
+        "forwarded_orders",
+        "notes",
+        ("quoted text removed: 5 lines", "forwarded message: its headers removed, its text read"),
+    ),
     ("outlook_reply", "from_name", "Françoise Dupont"),
     ("outlook_reply", "from_addr", "f.dupont@outlook.com"),
     ("apple_mail_flowed", "from_name", "Jérôme Martin"),
     ("base64_utf8_bom", "subject", "Grüße"),
     ("latin1_8bit", "from_name", "José García"),
     ("with_attachment", "notes", ("2 attachments ignored",)),
-    ("html_only", "notes", ("HTML-only mail converted to text", "quoted text removed: 1 lines")),
+    ("html_only", "notes", ("HTML-only mail converted to text", "quoted text removed: 1 line")),
     ("inline_reply", "to_addrs", ("pbm+ccc@example.org",)),
     ("mailing_list", "cc_addrs", ("pbm@example.org",)),
     ("auto_reply_vacation", "auto_reason", "Auto-Submitted: auto-replied"),
@@ -59,7 +66,25 @@ HEADER_ROWS = [
     ("gmail_reply", "auto_reason", None),
     ("iphone_toppost", "auto_reason", None),
     ("gmail_reply", "bounce", None),
+    ("outlook_german", "from_name", "Jürgen Müller"),
+    ("outlook_german", "notes", ("quoted text removed: 5 lines",)),
+    ("gm_new_competition", "to_addrs", ("pbm+gm@example.org",)),
+    ("yahoo_unquoted", "notes", ()),
 ]
+
+
+def test_unquoted_original_is_kept() -> None:
+    """Yahoo's unmarked original stays in the body: pbm cannot tell where it ends."""
+    assert "Mail JOIN to take a team" in _parse("yahoo_unquoted").body
+
+
+def test_long_conditional_order_survives_quoted_printable_soft_breaks() -> None:
+    """A conditional sentence split by QP soft breaks reads back as one line."""
+    body = _parse("outlook_german").body
+    assert (
+        "After 20 overs, if I have lost 3 wickets or less all batsmen will be aggressive, "
+        "but will reduce to normal when the 6th wicket is lost." in body.split("\n")
+    )
 
 
 @pytest.mark.parametrize(("name", "attribute", "expected"), HEADER_ROWS)
