@@ -134,7 +134,9 @@ class Inbound:
         found_secrets: tuple[str, ...] = ()
         try:
             with transaction(self.sessions) as s:
-                mail = s.get(InboundMail, mail_id)
+                # FOR UPDATE: a second pbm process (``pbm ingest --process``, or a second daemon
+                # by mistake) waits here and then finds the message handled.
+                mail = s.get(InboundMail, mail_id, with_for_update=True)
                 if mail is None or mail.status != "received":
                     return None
                 handled = self._handle(s, mail)
