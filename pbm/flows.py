@@ -101,6 +101,7 @@ class Handler:
     def reply(self, kind: str, **ctx: Any) -> None:
         """Queue a reply to the sender, noting ignored attachments."""
         notes = [*self.msg.notes, *self.notes]
+        notes += [f"Part of your mail could not be read as sent: {p}" for p in self.msg.problems]
         if self.msg.attachments:
             notes.append(
                 f"Your message had {len(self.msg.attachments)} attachment(s); pbm reads only "

@@ -8,7 +8,7 @@ Parsing and routing themselves are :mod:`pbm.mail.parse` and :mod:`pbm.routing`.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pbm.mail.parse import normalise_message_id, parse_message
 from pbm.routing import commands, extract_secret, route
@@ -64,8 +64,6 @@ def read_incoming(raw: bytes, own_address: str, recipients: tuple[str, ...] = ()
     """Parse and classify one message; never raises on malformed mail."""
     email = parse_message(raw, own_addresses=(own_address,))
     if recipients:
-        from dataclasses import replace
-
         email = replace(email, delivered_to=(*recipients, *email.delivered_to))
     where = route(email, addresses=(own_address,))
     secret, body = extract_secret(email.body)
