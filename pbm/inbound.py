@@ -146,6 +146,8 @@ class Inbound:
                 mail.processed_at = self.clock.now()
                 if handled.secrets:
                     mail.raw = _redact_bytes(mail.raw, handled.secrets)
+                s.flush()
+                crash_point("before-commit")
         except Exception as exc:  # the shunt: anything unexpected becomes a dead letter
             tb = redact(traceback.format_exc(), (*self.config.secrets(), *found_secrets))
             self._shunt(mail_id, tb)
