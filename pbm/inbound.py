@@ -27,7 +27,7 @@ from pbm.auth import REDACTED, SecretBox, redact
 from pbm.clock import Clock
 from pbm.competitions import record_event
 from pbm.config import Config
-from pbm.db.models import Bounce, InboundMail, Player
+from pbm.db.models import Bounce, Competition, InboundMail, Player
 from pbm.db.session import transaction
 from pbm.errors import NotFound
 from pbm.flows import Handled, Handler
@@ -164,7 +164,8 @@ class Inbound:
     def _dispatch(self, s: Session, mail: InboundMail) -> Handled:
         self._seen_secrets = ()
         recipients = tuple((mail.envelope_to or "").split())
-        msg = read_incoming(mail.raw, self.config.server.address, recipients)
+        codes = frozenset(s.scalars(select(Competition.code)))
+        msg = read_incoming(mail.raw, self.config.server.address, recipients, codes)
         mail.from_addr = msg.from_addr or None
         mail.subject = msg.subject[:1000] or None
         self._seen_secrets = _secrets_of(msg)
