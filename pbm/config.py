@@ -12,15 +12,14 @@ secret keys also have an ``*_env`` twin naming the environment variable to read
 
 from __future__ import annotations
 
-import difflib
 import os
-import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from pbm._config_reader import Section, TlsMode, table, tls_mode
 from pbm.errors import ConfigError
 
 __all__ = [
@@ -41,10 +40,6 @@ __all__ = [
     "load_config",
     "parse_config",
 ]
-
-TlsMode = Literal["tls", "starttls", "plain"]
-_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,153 +189,13 @@ class Config:
         return tuple(s for s in found if s)
 
 
-class _Section:
-    """Typed reads from one TOML table, remembering which keys were used."""
-
-    def __init__(self, data: Mapping[str, Any], path: str, env: Mapping[str, str]) -> None:
-        self.data = data
-        self.path = path
-        self.env = env
-        self.used: set[str] = set()
-
-    def key(self, name: str) -> str:
-        return f"{self.path}.{name}" if self.path else name
-
-    def _get(self, name: str) -> Any:
-        self.used.add(name)
-        return self.data.get(name)
-
-    def has(self, name: str) -> bool:
-        return name in self.data
-
-    def text(self, name: str, default: str | None = None) -> str:
-        value = self._get(name)
-        if value is None:
-            if default is None:
-                raise ConfigError(self.key(name), "missing (required)")
-            return default
-        if not isinstance(value, str):
-            raise ConfigError(self.key(name), f"expected a string, got {value!r}")
-        return self._expand(name, value)
-
-    def _expand(self, name: str, value: str) -> str:
-        def sub(m: re.Match[str]) -> str:
-            var = m.group(1)
-            if var not in self.env:
-                raise ConfigError(self.key(name), f"environment variable {var} is not set")
-            return self.env[var]
-
-        return _ENV_REF.sub(sub, value)
-
-    def secret(self, name: str, *, required: bool = True) -> str:
-        """A secret: ``name = "..."`` / ``"${VAR}"``, or ``name_env = "VAR"``."""
-        env_key = f"{name}_env"
-        if self.has(name) and self.has(env_key):
-            raise ConfigError(self.key(name), f"give either {name} or {env_key}, not both")
-        if self.has(env_key):
-            var = self.text(env_key)
-            if var not in self.env or not self.env[var]:
-                raise ConfigError(self.key(env_key), f"environment variable {var} is not set")
-            return self.env[var]
-        if self.has(name):
-            value = self.text(name)
-            if required and not value:
-                raise ConfigError(self.key(name), "must not be empty")
-            return value
-        self.used.update({name, env_key})
-        if required:
-            raise ConfigError(self.key(env_key), f"missing (set {name}_env or {name})")
-        return ""
-
-    def integer(
-        self, name: str, default: int, *, lo: int | None = None, hi: int | None = None
-    ) -> int:
-        value = self._get(name)
-        if value is None:
-            return default
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(self.key(name), f"expected an integer, got {value!r}")
-        self._range(name, value, lo, hi)
-        return value
-
-    def number(self, name: str, default: float, *, lo: float | None = None) -> float:
-        value = self._get(name)
-        if value is None:
-            return default
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ConfigError(self.key(name), f"expected a number, got {value!r}")
-        self._range(name, value, lo, None)
-        return float(value)
-
-    def _range(self, name: str, value: float, lo: float | None, hi: float | None) -> None:
-        if lo is not None and value < lo:
-            raise ConfigError(self.key(name), f"must be at least {lo}, got {value}")
-        if hi is not None and value > hi:
-            raise ConfigError(self.key(name), f"must be at most {hi}, got {value}")
-
-    def flag(self, name: str, default: bool) -> bool:
-        value = self._get(name)
-        if value is None:
-            return default
-        if not isinstance(value, bool):
-            raise ConfigError(self.key(name), f"expected true or false, got {value!r}")
-        return value
-
-    def choice(self, name: str, default: str, choices: tuple[str, ...]) -> str:
-        value = self.text(name, default)
-        if value not in choices:
-            raise ConfigError(
-                self.key(name), f"expected one of {', '.join(choices)}, got {value!r}"
-            )
-        return value
-
-    def str_list(self, name: str) -> tuple[str, ...]:
-        value = self._get(name)
-        if value is None:
-            return ()
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ConfigError(self.key(name), f"expected a list of strings, got {value!r}")
-        return tuple(self._expand(name, v) for v in value)
-
-    def address(self, name: str, default: str | None = None) -> str:
-        value = self.text(name, default)
-        if not _ADDRESS.match(value):
-            raise ConfigError(self.key(name), f"expected an email address, got {value!r}")
-        return value.lower()
-
-    def done(self, allowed: tuple[str, ...] = ()) -> None:
-        """Fail on keys nobody read: they are typos or belong elsewhere."""
-        known = self.used | set(allowed)
-        for name in self.data:
-            if name not in known:
-                hint = difflib.get_close_matches(name, sorted(known), n=1)
-                extra = f" (did you mean {hint[0]!r}?)" if hint else ""
-                raise ConfigError(self.key(name), f"unknown key{extra}")
-
-
-def _table(root: _Section, name: str, *, required: bool) -> _Section | None:
-    value = root._get(name)
-    if value is None:
-        if required:
-            raise ConfigError(name, "missing section (required)")
-        return None
-    if not isinstance(value, dict):
-        raise ConfigError(name, f"expected a table [{name}], got {value!r}")
-    return _Section(value, root.key(name), root.env)
-
-
-def _tls(sec: _Section, default: str) -> TlsMode:
-    mode = sec.choice("tls", default, ("tls", "starttls", "plain"))
-    return "tls" if mode == "tls" else "starttls" if mode == "starttls" else "plain"
-
-
 def parse_config(
     data: Mapping[str, Any], env: Mapping[str, str] | None = None, source: Path | None = None
 ) -> Config:
     """Build a :class:`Config` from parsed TOML; ``env`` defaults to ``os.environ``."""
-    root = _Section(data, "", os.environ if env is None else env)
+    root = Section(data, "", os.environ if env is None else env)
 
-    s = _table(root, "server", required=True)
+    s = table(root, "server", required=True)
     assert s is not None
     server = ServerConfig(
         address=s.address("address"),
@@ -349,7 +204,7 @@ def parse_config(
     )
     s.done()
 
-    d = _table(root, "database", required=True)
+    d = table(root, "database", required=True)
     assert d is not None
     url = d.text("url")
     if not url.startswith(("sqlite", "postgresql")):
@@ -357,14 +212,14 @@ def parse_config(
     database = DatabaseConfig(url=url)
     d.done()
 
-    g = _table(root, "gm", required=True)
+    g = table(root, "gm", required=True)
     assert g is not None
     gm = GmConfig(address=g.address("address"), secret=g.secret("secret"))
     if len(gm.secret) < 8:
         raise ConfigError("gm.secret", "too short: use at least 8 characters")
     g.done()
 
-    c = _table(root, "security", required=True)
+    c = table(root, "security", required=True)
     assert c is not None
     security = SecurityConfig(
         secret_key=c.secret("secret_key"),
@@ -375,14 +230,14 @@ def parse_config(
         raise ConfigError("security.secret_key", "too short: use at least 16 characters")
     c.done()
 
-    r = _table(root, "rate_limit", required=False)
+    r = table(root, "rate_limit", required=False)
     rate = RateLimitConfig()
     if r is not None:
         rate = RateLimitConfig(per_hour=r.integer("per_hour", 30, lo=1))
         r.done()
 
     listener = None
-    li = _table(root, "smtp_listener", required=False)
+    li = table(root, "smtp_listener", required=False)
     if li is not None:
         enabled = li.flag("enabled", True)
         cfg = ListenerConfig(
@@ -395,9 +250,9 @@ def parse_config(
         listener = cfg if enabled else None
 
     imap = None
-    im = _table(root, "imap", required=False)
+    im = table(root, "imap", required=False)
     if im is not None:
-        tls = _tls(im, "tls")
+        tls = tls_mode(im, "tls")
         imap = ImapConfig(
             host=im.text("host"),
             username=im.text("username"),
@@ -415,9 +270,9 @@ def parse_config(
         im.done()
 
     smtp = None
-    sm = _table(root, "smtp", required=False)
+    sm = table(root, "smtp", required=False)
     if sm is not None:
-        tls = _tls(sm, "starttls")
+        tls = tls_mode(sm, "starttls")
         smtp = SmtpConfig(
             host=sm.text("host"),
             port=sm.integer("port", 465 if tls == "tls" else 587, lo=1, hi=65535),
@@ -431,7 +286,7 @@ def parse_config(
         sm.done()
 
     maildir = None
-    md = _table(root, "maildir", required=False)
+    md = table(root, "maildir", required=False)
     if md is not None:
         maildir = MaildirConfig(path=Path(md.text("path")))
         md.done()
@@ -445,7 +300,7 @@ def parse_config(
             "smtp_listener", "no way for mail to come in: add [smtp_listener] or [imap]"
         )
 
-    o = _table(root, "outbox", required=False)
+    o = table(root, "outbox", required=False)
     outbox = OutboxConfig()
     if o is not None:
         outbox = OutboxConfig(
@@ -455,7 +310,7 @@ def parse_config(
         )
         o.done()
 
-    sc = _table(root, "scheduler", required=False)
+    sc = table(root, "scheduler", required=False)
     scheduler = SchedulerConfig()
     if sc is not None:
         scheduler = SchedulerConfig(
@@ -464,7 +319,7 @@ def parse_config(
         )
         sc.done()
 
-    lg = _table(root, "logging", required=False)
+    lg = table(root, "logging", required=False)
     logging_cfg = LoggingConfig()
     if lg is not None:
         fmt = lg.choice("format", "console", ("console", "json"))
