@@ -202,6 +202,7 @@ class Daemon:
             for listener in self.listeners:
                 listener.start()
                 started.append(listener)
+            _warm_up()
             log.info("daemon.started", mailboxes=len(self.mailboxes), listeners=len(started))
             while not self.stopping:
                 stats = self.run_once()
@@ -219,3 +220,13 @@ class Daemon:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)  # type: ignore[arg-type]
             log.info("daemon.stopped")
+
+
+def _warm_up() -> None:
+    """Build the order parser now (about a second, once), not while a player waits."""
+    from engine.dice import Dice
+    from engine.flungo.formats import Format
+    from engine.flungo.language import parse_orders
+    from engine.flungo.squad import generate_squad
+
+    parse_orders("NAME 1 Warm Up", generate_squad(Dice(0)), Format.T20)
