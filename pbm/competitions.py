@@ -27,6 +27,7 @@ __all__ = [
     "join",
     "placeholder_team_name",
     "record_event",
+    "reissue_secret",
 ]
 
 CODE_RE = re.compile(r"^[A-Z][A-Z0-9]{1,11}$")
@@ -168,3 +169,19 @@ def join(
     if comp.status == "full":
         record_event(session, clock, "competition-full", comp, teams=comp.teams)
     return JoinResult("joined", seat, secret_placeholder(seat.id, seat.secret_version))
+
+
+def reissue_secret(
+    session: Session, clock: Clock, box: SecretBox, comp: Competition, number: int
+) -> tuple[Seat, str]:
+    """Give seat ``number`` a new secret (the old one stops working); returns the seat and the
+    new secret's placeholder for the mail that carries it. Raises ``LookupError`` if no seat."""
+    seat = session.scalars(
+        select(Seat).where(Seat.competition_id == comp.id, Seat.number == number)
+    ).first()
+    if seat is None:
+        raise LookupError(f"{comp.code} has no team {number}")
+    seat.secret_version += 1
+    seat.secret_hash = box.hash(box.derive(seat.id, seat.secret_version))
+    record_event(session, clock, "secret-reissued", comp, seat=number)
+    return seat, secret_placeholder(seat.id, seat.secret_version)

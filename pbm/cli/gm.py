@@ -14,10 +14,11 @@ from engine.flungo.formats import Format
 from engine.flungo.squad import Team
 from pbm.app import App
 from pbm.cli._common import config_option, load
-from pbm.competitions import create_competition, find_competition
+from pbm.competitions import create_competition, find_competition, reissue_secret
 from pbm.db.models import Competition, Player, Seat
 from pbm.db.session import transaction
 from pbm.digest import digest_context
+from pbm.flows import competition_ctx
 from pbm.render import render_email
 from pbm.replies import queue_mail
 
@@ -155,6 +156,45 @@ def digest(send: bool, config_path: Path | None) -> None:
     finally:
         app.close()
     click.echo(render_email("digest", {"server": config.server, **ctx}).text)
+
+
+@gm.command("new-secret")
+@click.argument("code")
+@click.argument("team", type=int)
+@config_option
+def new_secret(code: str, team: int, config_path: Path | None) -> None:
+    """Give team TEAM of competition CODE a new secret, mailed to its manager (the old one
+    stops working). For a player who lost theirs; you never see the secret yourself."""
+    config = load(config_path, logs=False)
+    app = App.from_config(config)
+    try:
+        with transaction(app.sessions) as s:
+            comp = find_competition(s, code)
+            if comp is None:
+                raise click.ClickException(f"no competition {code!r}")
+            try:
+                seat, secret = reissue_secret(s, app.clock, app.box, comp, team)
+            except LookupError as exc:
+                raise click.ClickException(str(exc)) from exc
+            player = s.get(Player, seat.player_id)
+            assert player is not None
+            queue_mail(
+                s,
+                config,
+                app.clock,
+                kind="new-secret",
+                to=player.address,
+                ctx={
+                    "competition": competition_ctx(comp),
+                    "team_name": Team.from_json(seat.team).name,
+                    "secret": secret,
+                    "notes": [],
+                },
+            )
+            address = player.address
+    finally:
+        app.close()
+    click.echo(f"new secret for team {team} of {code.upper()} queued to {address}")
 
 
 COMMANDS = [gm]

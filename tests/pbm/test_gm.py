@@ -10,11 +10,11 @@ from sqlalchemy import select
 from pbm.cli import main
 from pbm.config import Config
 from pbm.daemon import Daemon
-from pbm.db.models import Competition, InboundMail
+from pbm.db.models import Competition, InboundMail, OutboxMessage
 from pbm.db.session import transaction
 from pbm.testing import RecordingSender, body_of
 from tests.pbm.conftest import GM, GM_SECRET
-from tests.pbm.helpers import join, say
+from tests.pbm.helpers import SECRET_RE, join, naming_text, say
 
 
 def test_newgame_by_mail_with_gm_secret(daemon: Daemon, sender: RecordingSender) -> None:
@@ -126,3 +126,26 @@ def test_cli_gm_new_list_digest_and_mail_commands(
     assert r.exit_code == 0
     r = runner.invoke(main, ["mail", "retry", "999", "--config", path])
     assert r.exit_code == 1 and "no inbound mail" in r.output
+
+
+def test_new_secret_replaces_the_old_one(
+    daemon: Daemon, sender: RecordingSender, config: Config, tmp_path: Path, demo: str
+) -> None:
+    """``pbm gm new-secret`` mails a new secret; the old one is refused, the new one works."""
+    old = join(daemon, sender, "player1@example.test")
+    r = CliRunner().invoke(
+        main, ["gm", "new-secret", "DEMO", "1", "--config", str(_toml(config, tmp_path))]
+    )
+    assert r.exit_code == 0, r.output
+    with transaction(daemon.app.sessions) as s:  # the CLI ran on the real clock, not ours
+        for row in s.scalars(select(OutboxMessage).where(OutboxMessage.status == "pending")):
+            row.next_attempt_at = daemon.app.clock.now()
+    daemon.run_once()
+    mail = sender.sent[-1]
+    assert "new secret" in str(mail["Subject"])
+    m = SECRET_RE.search(body_of(mail))
+    assert m and m.group(1) != old
+    [refused] = say(daemon, sender, naming_text(old))
+    assert "Refused" in str(refused["Subject"])
+    [ok] = say(daemon, sender, naming_text(m.group(1)))
+    assert "version 1" in str(ok["Subject"])

@@ -64,6 +64,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "bounces": [{"address": "c@x", "at": "t", "reason": "r"}],
     },
     "gm-alert": {"mail_id": 3, "sender": "a@x", "subject": "s", "error": "E"},
+    "new-secret": {"competition": COMP, "team_name": "X", "secret": "S"},
     "gm-created": {"problem": None, "competition": COMP, "address": "pbm@example.test"},
 }
 SERVER = ServerConfig(address="pbm@example.test")
