@@ -13,6 +13,7 @@ from pbm.app import App, make_mailboxes, make_sender
 from pbm.cli._common import config_option, load, resolve
 from pbm.config import Config, load_config
 from pbm.daemon import Daemon, Listener
+from pbm.db import migrate
 from pbm.errors import ConfigError, PbmError
 
 __all__ = ["COMMANDS"]
@@ -26,6 +27,14 @@ EX_CONFIG = 78
 def build_daemon(config: Config, *, listen: bool = True) -> Daemon:
     """The daemon for a config: its mailboxes, its sender and (if ``listen``) the listener."""
     app = App.from_config(config)
+    try:
+        current = migrate.is_current(app.db_engine)
+    except SQLAlchemyError as exc:
+        app.close()
+        raise click.ClickException(f"cannot open the database: {exc}") from exc
+    if not current:
+        app.close()
+        raise click.ClickException("the database is not up to date: run `pbm db upgrade` first")
     daemon = Daemon(app, make_sender(config), make_mailboxes(config), handle_signals=True)
     if listen and config.listener is not None:
         from pbm.mail.listener import SmtpListener
