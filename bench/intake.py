@@ -25,62 +25,17 @@ import argparse
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from email.message import EmailMessage
 from typing import Any
 
-from _services import Bench  # type: ignore[import-not-found]
+from _services import Bench, join_mails, naming_mails  # type: ignore[import-not-found]
 from imapclient import IMAPClient
 from sqlalchemy import func, select
 
 from pbm.daemon import Daemon, Stats
-from pbm.db.models import Competition, InboundMail, Player, Seat
+from pbm.db.models import InboundMail
 from pbm.db.session import transaction
 from pbm.mail.imap import ImapMailbox
 from pbm.mail.smtp import SmtpSender
-
-
-def mail(frm: str, subject: str, body: str, mid: str) -> bytes:
-    m = EmailMessage()
-    m["From"] = frm
-    m["To"] = "pbm@example.test"
-    m["Subject"] = subject
-    m["Message-ID"] = mid
-    m.set_content(body)
-    return m.as_bytes().replace(b"\n", b"\r\n")
-
-
-def join_mails(bench: Bench, n: int) -> list[bytes]:
-    """N JOINs from N players, spread over the competitions."""
-    return [
-        mail(
-            f"Player {i} <p{i}@players.test>",
-            f"[{bench.codes[i % len(bench.codes)]}] join",
-            "JOIN\n",
-            f"<join-{i}@players.test>",
-        )
-        for i in range(n)
-    ]
-
-
-def naming_mails(bench: Bench) -> list[bytes]:
-    """Every joined player names their squad: secret, team name and 18 player names."""
-    out = []
-    with transaction(bench.app.sessions) as s:
-        rows = s.execute(
-            select(Seat.id, Seat.secret_version, Player.address, Competition.code)
-            .join(Player, Seat.player_id == Player.id)
-            .join(Competition, Seat.competition_id == Competition.id)
-            .order_by(Seat.id)
-        ).all()
-    for seat_id, version, address, code in rows:
-        secret = bench.app.box.derive(seat_id, version)
-        lines = [f"SECRET {secret}", f"TEAM NAME Team {seat_id}"]
-        lines += [f"NAME {k} Celebrity {seat_id}-{k}" for k in range(1, 19)]
-        out.append(
-            mail(address, f"Re: [{code}] names", "\n".join(lines) + "\n", f"<names-{seat_id}@p>")
-        )
-    return out
-
 
 STAGES = (
     "IMAP fetch + MOVE",
@@ -150,8 +105,8 @@ def main() -> None:
     print(f"intake from a pre-filled Dovecot INBOX; SQLite (WAL); argon2 {hash_name}")
     try:
         sender = SmtpSender("127.0.0.1", bench.sink.port, security="plain")
-        measure(bench, sender, "JOIN", join_mails(bench, args.messages))
-        measure(bench, sender, "squad naming orders", naming_mails(bench))
+        measure(bench, sender, "JOIN", [raw for _, raw in join_mails(bench, args.messages)])
+        measure(bench, sender, "squad naming orders", [raw for _, raw in naming_mails(bench)])
         sender.close()
     finally:
         bench.close()
