@@ -101,6 +101,7 @@ class Handler:
     def reply(self, kind: str, **ctx: Any) -> None:
         """Queue a reply to the sender, noting ignored attachments."""
         notes = [*self.msg.notes, *self.notes]
+        notes += [f"Part of your mail could not be read as sent: {p}" for p in self.msg.problems]
         if self.msg.attachments:
             notes.append(
                 f"Your message had {len(self.msg.attachments)} attachment(s); pbm reads only "
@@ -133,9 +134,12 @@ class Handler:
             if "HELP" in words:
                 self.reply("help", competitions=self.open_competitions())
                 return Handled("applied", "help")
+            if self.msg.unknown_code:
+                code = self.msg.unknown_code
+                return self.not_understood(f"unknown game {code}", unknown_code=code)
             return self.not_understood("no game code")
         comp = find_competition(self.s, self.msg.code)
-        if comp is None:
+        if comp is None:  # pragma: no cover - routing only returns known codes
             return self.not_understood(f"unknown game {self.msg.code}", unknown_code=self.msg.code)
         self.mail.competition_id = comp.id
         if "JOIN" in words:

@@ -27,7 +27,7 @@ from pbm.auth import REDACTED, SecretBox, redact
 from pbm.clock import Clock
 from pbm.competitions import record_event
 from pbm.config import Config
-from pbm.db.models import Bounce, InboundMail, Player
+from pbm.db.models import Bounce, Competition, InboundMail, Player
 from pbm.db.session import transaction
 from pbm.errors import NotFound
 from pbm.flows import Handled, Handler
@@ -134,7 +134,9 @@ class Inbound:
         found_secrets: tuple[str, ...] = ()
         try:
             with transaction(self.sessions) as s:
-                mail = s.get(InboundMail, mail_id)
+                # FOR UPDATE: a second pbm process (``pbm ingest --process``, or a second daemon
+                # by mistake) waits here and then finds the message handled.
+                mail = s.get(InboundMail, mail_id, with_for_update=True)
                 if mail is None or mail.status != "received":
                     return None
                 handled = self._handle(s, mail)
@@ -144,6 +146,8 @@ class Inbound:
                 mail.processed_at = self.clock.now()
                 if handled.secrets:
                     mail.raw = _redact_bytes(mail.raw, handled.secrets)
+                s.flush()
+                crash_point("before-commit")
         except Exception as exc:  # the shunt: anything unexpected becomes a dead letter
             tb = redact(traceback.format_exc(), (*self.config.secrets(), *found_secrets))
             self._shunt(mail_id, tb)
@@ -160,7 +164,8 @@ class Inbound:
     def _dispatch(self, s: Session, mail: InboundMail) -> Handled:
         self._seen_secrets = ()
         recipients = tuple((mail.envelope_to or "").split())
-        msg = read_incoming(mail.raw, self.config.server.address, recipients)
+        codes = frozenset(s.scalars(select(Competition.code)))
+        msg = read_incoming(mail.raw, self.config.server.address, recipients, codes)
         mail.from_addr = msg.from_addr or None
         mail.subject = msg.subject[:1000] or None
         self._seen_secrets = _secrets_of(msg)

@@ -8,7 +8,7 @@ Parsing and routing themselves are :mod:`pbm.mail.parse` and :mod:`pbm.routing`.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pbm.mail.parse import normalise_message_id, parse_message
 from pbm.routing import commands, extract_secret, route
@@ -28,7 +28,7 @@ class Incoming:
     from_addr: str
     subject: str
     body: str
-    code: str | None
+    code: str | None  # a known game's code (plus-address first, then subject tag)
     commands: tuple[str, ...]
     secret: str | None
     is_automatic: bool = False
@@ -37,6 +37,7 @@ class Incoming:
     attachments: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     problems: tuple[str, ...] = field(default=())
+    unknown_code: str | None = None  # a code-like tag that names no game ("[NOPE]")
 
 
 def message_key(raw: bytes) -> str:
@@ -60,14 +61,24 @@ def message_key(raw: bytes) -> str:
     return mid or "sha256:" + hashlib.sha256(raw).hexdigest()
 
 
-def read_incoming(raw: bytes, own_address: str, recipients: tuple[str, ...] = ()) -> Incoming:
-    """Parse and classify one message; never raises on malformed mail."""
+def read_incoming(
+    raw: bytes,
+    own_address: str,
+    recipients: tuple[str, ...] = (),
+    known_codes: frozenset[str] | None = None,
+) -> Incoming:
+    """Parse and classify one message; never raises on malformed mail.
+
+    With ``known_codes``, tags that name no game (``[SPAM]`` added by a filter) do not hide a
+    real code; the first unknown one is kept in ``unknown_code`` to tell the player.
+    """
     email = parse_message(raw, own_addresses=(own_address,))
     if recipients:
-        from dataclasses import replace
-
         email = replace(email, delivered_to=(*recipients, *email.delivered_to))
-    where = route(email, addresses=(own_address,))
+    where = route(email, addresses=(own_address,), known_games=known_codes)
+    unknown = None
+    if where.code is None and known_codes is not None:
+        unknown = route(email, addresses=(own_address,)).code
     secret, body = extract_secret(email.body)
     words = tuple(dict.fromkeys(c.word for c in commands(body, COMMAND_WORDS)))
     bounced: tuple[str, ...] = ()
@@ -88,4 +99,5 @@ def read_incoming(raw: bytes, own_address: str, recipients: tuple[str, ...] = ()
         attachments=tuple(a.filename or a.content_type for a in email.attachments),
         notes=email.notes,
         problems=email.problems,
+        unknown_code=unknown,
     )

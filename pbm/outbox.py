@@ -32,6 +32,8 @@ __all__ = ["Outbox", "backoff"]
 
 log = structlog.get_logger("pbm.outbox")
 
+SEND_LEASE = timedelta(minutes=5)
+
 
 def backoff(config: OutboxConfig, attempts: int) -> timedelta:
     """The wait before attempt ``attempts + 1``: doubling from the base, capped."""
@@ -109,9 +111,13 @@ class Outbox:
     def send_one(self, row_id: int) -> str:
         """Try one row; returns sent, retry, failed or skipped."""
         with transaction(self.sessions) as s:
-            row = s.get(OutboxMessage, row_id)
-            if row is None or row.status != "pending":
+            row = s.get(OutboxMessage, row_id, with_for_update=True)
+            now = self.clock.now()
+            if row is None or row.status != "pending" or utc(row.next_attempt_at) > now:
                 return "skipped"
+            # Claim the row for a while: another worker skips it, and if this process dies
+            # mid-send the row falls due again after the lease (at least once, never lost).
+            row.next_attempt_at = now + SEND_LEASE
             raw, to = row.raw, row.to_addr
             bounced = s.scalars(
                 select(Player).where(Player.address == to, Player.undeliverable_at.is_not(None))

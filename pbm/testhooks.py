@@ -4,6 +4,7 @@ The SIGKILL tests start a real ``pbm`` process with ``PBM_TEST_CRASH_AT=<point>`
 process reaches that point it kills itself with SIGKILL, as a power cut would. Points:
 
 * ``after-store``: the raw message is committed, its effects are not;
+* ``before-commit``: the effects and the reply are written but not committed;
 * ``after-commit``: the effects and the reply are committed, the reply is not sent;
 * ``after-send``: the reply was handed to the sender, the outbox row is not marked sent.
 """

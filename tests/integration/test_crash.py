@@ -88,6 +88,25 @@ def test_sigkill_between_store_and_commit(
     assert _count(crash_db, InboundMail) == 1
 
 
+def test_sigkill_inside_the_transaction(tmp_path: Path, smtp_sink: SmtpSink, crash_db: str) -> None:
+    """Killed with the effects written but not committed: nothing of them survives, and the
+    restarted daemon handles the message once and answers once."""
+    config = _setup(tmp_path, smtp_sink, crash_db)
+    serve = Serve(config, crash_at="before-commit")
+    _send(serve.port)  # stored: 250
+    assert serve.wait_dead() == -signal.SIGKILL
+    assert _count(crash_db, Seat) == 0
+    assert _count(crash_db, OutboxMessage) == 0
+    assert _count(crash_db, InboundMail, InboundMail.status == "received") == 1
+
+    serve = Serve(config)
+    assert wait_until(lambda: len(smtp_sink.messages) >= 1)
+    code, err = serve.stop()
+    assert code == 0, err
+    assert len(smtp_sink.messages) == 1
+    assert _count(crash_db, Seat) == 1
+
+
 def test_sigkill_between_commit_and_send(
     tmp_path: Path, smtp_sink: SmtpSink, crash_db: str
 ) -> None:

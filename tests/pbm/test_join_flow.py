@@ -140,6 +140,14 @@ def test_reply_row_written_with_the_change(daemon: Daemon, demo: str) -> None:
         assert s.scalar(select(func.count()).select_from(Seat)) == 1
 
 
+def test_filter_tag_does_not_hide_the_game(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """A "[SPAM]" tag added before the game's tag does not stop the JOIN."""
+    [reply] = say(daemon, sender, "JOIN\n", subject="[SPAM] [DEMO] join")
+    assert SECRET_RE.search(body_of(reply))
+
+
 def test_help_lists_commands(daemon: Daemon, sender: RecordingSender, demo: str) -> None:
     """HELP is answered with the commands and the open competitions."""
     [reply] = say(daemon, sender, "HELP\n", subject="help")

@@ -183,7 +183,8 @@ def test_broken_mime_is_answered(daemon: Daemon, sender: RecordingSender, demo: 
     )
     daemon.app.inbound.store(raw, "smtp")
     daemon.run_once()
-    assert len(sender.to("player1@example.test")) == 1
+    [reply] = sender.to("player1@example.test")
+    assert "could not be read as sent" in body_of(reply)
     with transaction(daemon.app.sessions) as s:
         assert s.scalars(select(InboundMail.status)).one() != "shunted"
 

@@ -103,3 +103,40 @@ def test_gives_up_after_max_attempts(daemon: Daemon, sender: RecordingSender, de
     with transaction(daemon.app.sessions) as s:
         row = s.scalars(select(OutboxMessage)).one()
         assert row.status == "failed" and row.attempts == 8
+
+
+def test_row_being_sent_is_not_sent_by_a_second_worker(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """While one worker sends a row, another worker skips it; a dead worker's row falls due
+    again after the lease."""
+    daemon.app.inbound.store(make_eml("HELP\n", subject="help"), "smtp")
+    mail_id = daemon.app.inbound.pending_ids()[0]
+    daemon.app.inbound.process(mail_id)
+    outbox = daemon.outbox
+    [row_id] = outbox.due_ids()
+    seen: list[str] = []
+    sender.on_send = lambda _m: seen.append(outbox.send_one(row_id))
+    assert outbox.send_one(row_id) == "sent"
+    assert seen == ["skipped"] and len(sender.sent) == 1
+
+
+def test_claimed_row_of_a_dead_worker_is_resent_after_the_lease(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """A row claimed by a worker that died mid-send is sent after the lease runs out."""
+    daemon.app.inbound.store(make_eml("HELP\n", subject="help"), "smtp")
+    daemon.app.inbound.process(daemon.app.inbound.pending_ids()[0])
+    outbox = daemon.outbox
+
+    def die(_m: object) -> None:
+        raise KeyboardInterrupt  # stands for the process dying inside send()
+
+    sender.on_send = die
+    with pytest.raises(KeyboardInterrupt):
+        outbox.flush()
+    sender.on_send = None
+    assert outbox.flush() == (0, 0)  # still leased
+    daemon.app.clock.advance(301)  # type: ignore[attr-defined]
+    assert outbox.flush() == (1, 0)
+    assert len(sender.sent) == 2  # at least once: the dead worker's copy may have gone out
