@@ -15,20 +15,24 @@ import tempfile
 import threading
 import time
 from datetime import UTC, datetime
+from email.message import EmailMessage
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as "python bench/x.py" from anywhere
     sys.path.insert(0, str(ROOT))
 
+from sqlalchemy import select  # noqa: E402
+
 from pbm.app import App  # noqa: E402
 from pbm.competitions import create_competition  # noqa: E402
 from pbm.config import parse_config  # noqa: E402
+from pbm.db.models import Competition, Player, Seat  # noqa: E402
 from pbm.db.session import transaction  # noqa: E402
 from pbm.logs import configure_logging  # noqa: E402
 from tests.services import DovecotInstance, free_port, start_dovecot  # noqa: E402
 
-__all__ = ["Bench", "TimedSink", "percentile", "summary"]
+__all__ = ["Bench", "TimedSink", "join_mails", "naming_mails", "percentile", "summary"]
 
 
 _SINK_CODE = """
@@ -156,6 +160,45 @@ class Bench:
         self.sink.stop()
         self.dovecot.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _mail(frm: str, subject: str, body: str, mid: str) -> bytes:
+    m = EmailMessage()
+    m["From"] = frm
+    m["To"] = "pbm@example.test"
+    m["Subject"] = subject
+    m["Message-ID"] = mid
+    m.set_content(body)
+    return m.as_bytes().replace(b"\n", b"\r\n")
+
+
+def join_mails(bench: Bench, n: int) -> list[tuple[str, bytes]]:
+    """(Message-ID, bytes) of N JOINs from N players, spread over the competitions."""
+    out = []
+    for i in range(n):
+        mid = f"<join-{i}@players.test>"
+        code = bench.codes[i % len(bench.codes)]
+        out.append((mid, _mail(f"Player {i} <p{i}@players.test>", f"[{code}] join", "JOIN\n", mid)))
+    return out
+
+
+def naming_mails(bench: Bench) -> list[tuple[str, bytes]]:
+    """(Message-ID, bytes) of every joined player's squad naming: secret, team, 18 names."""
+    out = []
+    with transaction(bench.app.sessions) as s:
+        rows = s.execute(
+            select(Seat.id, Seat.secret_version, Player.address, Competition.code)
+            .join(Player, Seat.player_id == Player.id)
+            .join(Competition, Seat.competition_id == Competition.id)
+            .order_by(Seat.id)
+        ).all()
+    for seat_id, version, address, code in rows:
+        secret = bench.app.box.derive(seat_id, version)
+        lines = [f"SECRET {secret}", f"TEAM NAME Team {seat_id}"]
+        lines += [f"NAME {k} Celebrity {seat_id}-{k}" for k in range(1, 19)]
+        mid = f"<names-{seat_id}@players.test>"
+        out.append((mid, _mail(address, f"Re: [{code}] names", "\n".join(lines) + "\n", mid)))
+    return out
 
 
 def percentile(data: list[float], p: float) -> float:

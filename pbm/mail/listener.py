@@ -61,6 +61,13 @@ class _Handler:
         self.store = store
         self.accept = accept if callable(accept) else tuple(accept)
 
+    async def handle_EHLO(
+        self, server: Any, session: Any, envelope: Any, hostname: str, responses: list[str]
+    ) -> list[str]:
+        session.host_name = hostname  # with this hook aiosmtpd leaves that to us
+        log.info("listener: session from %s (EHLO %s)", _peer(session), hostname)
+        return responses
+
     async def handle_RCPT(
         self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: list[str]
     ) -> str:

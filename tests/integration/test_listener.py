@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import smtplib
 import threading
 from collections.abc import Callable, Iterator
@@ -169,7 +170,7 @@ def test_busy_port_is_a_mail_error(listen: Make) -> None:
     assert not second.running
 
 
-def test_stop_and_restart(listen: Make) -> None:
+def test_stop_closes_the_port(listen: Make) -> None:
     """A stopped listener refuses connections; stop() twice is harmless."""
     listener, _ = listen()
     listener.stop()
@@ -177,3 +178,15 @@ def test_stop_and_restart(listen: Make) -> None:
     assert not listener.running
     with pytest.raises(OSError):
         smtplib.SMTP(listener.host, listener.port, timeout=2)
+
+
+def test_sessions_are_logged(listen: Make, caplog: pytest.LogCaptureFixture) -> None:
+    """Each session is logged: its start (peer, EHLO name), refusals and the stored message."""
+    listener, _ = listen()
+    with caplog.at_level(logging.INFO, logger="pbm.mail.listener"), client(listener) as c:
+        c.ehlo("mta.example.test")
+        c.sendmail("player1@example.test", ["pbm@example.test", "x@elsewhere.test"], RAW)
+    text = caplog.text
+    assert "EHLO mta.example.test" in text
+    assert "refused recipient x@elsewhere.test" in text
+    assert f"stored {len(RAW)} bytes from <player1@example.test>" in text
