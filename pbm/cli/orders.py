@@ -9,11 +9,12 @@ from typing import Any
 import click
 
 from engine.errors import OrderError
-from engine.flungo.formats import FORMATS, Format
-from engine.flungo.language import OrderContext, ParsedOrders, parse_orders
+from engine.flungo.formats import FORMATS, Format, FormatSpec
+from engine.flungo.language import OrderContext, ParsedOrders, parse_orders, renamed
+from engine.flungo.orders import MatchOrders
 from engine.flungo.squad import Team
 
-__all__ = ["COMMANDS", "check", "load_team", "orders"]
+__all__ = ["COMMANDS", "check", "load_team", "orders", "read_match_orders"]
 
 
 @click.group()
@@ -119,6 +120,34 @@ def check(
     else:
         click.echo(report_text(result))
     raise SystemExit(0 if result.ok else 1)
+
+
+def read_match_orders(
+    paths: tuple[Path, ...], teams: tuple[Team, Team], fmt: FormatSpec
+) -> tuple[tuple[Team, Team], tuple[MatchOrders | None, MatchOrders | None]]:
+    """Read ``--orders`` files (home, then away) for ``pbm sim``.
+
+    Each file is read against its own squad, with the other as the opponent. Squad naming in
+    a file renames that squad for the match; helper points are ignored (they are spent
+    between matches). Any error stops the match: the errors are printed, exit status 1.
+    """
+    if len(paths) != 2:
+        raise click.UsageError("give --orders twice: the home orders, then the away orders")
+    results = []
+    for i, path in enumerate(paths):
+        context = OrderContext(opponent=teams[1 - i])
+        text = path.read_text(encoding="utf-8", errors="replace")
+        results.append(parse_orders(text, teams[i], fmt, context=context))
+    for path, result in zip(paths, results, strict=True):
+        if not result.ok:
+            click.echo(f"{path}:\n{report_text(result)}", err=True)
+    if not all(r.ok for r in results):
+        raise SystemExit(1)
+    new = (
+        renamed(teams[0], results[0].orders.naming),
+        renamed(teams[1], results[1].orders.naming),
+    )
+    return new, (results[0].orders.match, results[1].orders.match)
 
 
 COMMANDS = [orders]

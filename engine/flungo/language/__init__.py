@@ -4,6 +4,7 @@ Public API::
 
     parse_orders(text, team, fmt, *, context=None) -> ParsedOrders
     canonical(orders) -> str
+    renamed(team, orders.naming) -> Team
 
 ``parse_orders`` reads every line, never raises for what the player wrote, and returns every
 error at once (``ParsedOrders.errors``: :class:`~engine.errors.InvalidOrder`,
@@ -16,9 +17,12 @@ equal. The player's guide is ``docs/players/orders.md``.
 from __future__ import annotations
 
 from engine.flungo.formats import FORMATS, Format, FormatSpec
+from engine.flungo.language._build import renamed
 from engine.flungo.language._canonical import canonical, canonical_lines, rule_line
 from engine.flungo.language._checks import HELPER_POINTS
-from engine.flungo.language._lines import CHATTER_WORDS, check_name
+from engine.flungo.language._grammar import keywords
+from engine.flungo.language._lines import CHATTER_WORDS
+from engine.flungo.language._lines import check_name as _check_name
 from engine.flungo.language._model import (
     MAX_LINE_LENGTH,
     NAME_MAX_LENGTH,
@@ -43,6 +47,7 @@ __all__ = [
     "canonical_lines",
     "check_name",
     "parse_orders",
+    "renamed",
     "rule_line",
 ]
 
@@ -60,3 +65,12 @@ def parse_orders(
     """
     spec = FORMATS[fmt] if isinstance(fmt, Format) else fmt
     return read_orders(text, team, spec, context or OrderContext())
+
+
+def check_name(name: str) -> str | None:
+    """Why ``name`` cannot be a squad member's name (a plain-English reason), or ``None``.
+
+    1 to 40 characters of letters, digits, spaces and . ' ’ - &, with a letter; a one-word
+    name may not be a word the orders use. (Uniqueness in the team is checked by naming.)
+    """
+    return _check_name(name, keywords())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.flungo.language import _canonical as C
@@ -21,7 +22,7 @@ from engine.flungo.squad import Team
 if TYPE_CHECKING:
     from engine.flungo.language._read import Item
 
-__all__ = ["build_orders", "echo_lines"]
+__all__ = ["build_orders", "echo_lines", "renamed"]
 
 _MATCH = {
     "xi",
@@ -46,9 +47,8 @@ def _batting_names(items: list[Item], upto: int) -> tuple[str, ...]:
     return tuple(xi[-1].value) if xi else ()
 
 
-def build_orders(items: list[Item], team: Team) -> Orders:
+def build_orders(items: list[Item]) -> Orders:
     """The orders the accepted items give; a later line wins where two conflict."""
-    del team
     team_name: str | None = None
     slots: dict[int, str] = {}
     xi: tuple[str, ...] | None = None
@@ -70,7 +70,7 @@ def build_orders(items: list[Item], team: Team) -> Orders:
             case "slot":
                 slots[v[0]] = v[1]
             case "note":
-                notes.append(v)
+                notes.append(C.note_line(v))  # extras hold canonical lines
             case "xi":
                 xi = tuple(v)
             case "captain":
@@ -169,3 +169,13 @@ def echo_lines(items: list[Item]) -> list[tuple[int, str]]:
         out += [(item.line.number, t) for t in _line_echo(item, items, k)]
         k += 1
     return sorted(out, key=lambda p: p[0])
+
+
+def renamed(team: Team, naming: SquadNaming | None) -> Team:
+    """``team`` with the squad naming applied: new team name, new names by slot."""
+    if naming is None:
+        return team
+    players = list(team.players)
+    for slot, name in naming.names:
+        players[slot - 1] = replace(players[slot - 1], name=name)
+    return replace(team, name=naming.team_name or team.name, players=tuple(players))

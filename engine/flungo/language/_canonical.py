@@ -282,7 +282,7 @@ def _helper_lines(h: HelperSpend) -> list[str]:
 
 
 def canonical_lines(orders: Orders) -> list[str]:
-    """The canonical lines of ``orders``, in a fixed order (naming, match, helpers, notes)."""
+    """The canonical lines of ``orders``, in a fixed order (naming, match, helpers, extras)."""
     lines: list[str] = []
     if orders.naming is not None:
         lines += _naming_lines(orders.naming)
@@ -290,7 +290,7 @@ def canonical_lines(orders: Orders) -> list[str]:
         lines += _match_lines(orders.match)
     if orders.helpers is not None:
         lines += _helper_lines(orders.helpers)
-    lines += [note_line(x) for x in orders.extras]
+    lines += list(orders.extras)  # already canonical lines ("note: ...")
     return lines
 
 

@@ -92,6 +92,8 @@ _JOINER = re.compile(
     r"at the fall|at drinks|at the drinks|whenever)\b)",
     re.IGNORECASE,
 )
+# Typographic marks a mail program puts in, one for one (so columns stay where they were).
+_PLAIN = str.maketrans({"’": "'", "‘": "'", "—": "-", "‐": "-", "‑": "-", "−": "-"})
 _NAMEWORD = re.compile(r"[^\W\d_][\w.'’\-&]*")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
 
@@ -138,7 +140,7 @@ def clean_line(number: int, raw: str) -> CleanLine | None:
         start += p.end()
         body = body[p.end() :]
     plain = body
-    body = _END.sub("", body)
+    body = _END.sub("", body).translate(_PLAIN)
     body = _JOINER.sub(" ", body)
     return CleanLine(number, raw, body, start, plain, chatter)
 

@@ -43,6 +43,7 @@ class Plain:
     styles: list[tuple[str, BattingStyle]] = field(default_factory=list)
     all_styles: list[BattingStyle] = field(default_factory=list)  # "all batsmen aggressive"
     plan: list[tuple[int, str]] = field(default_factory=list)
+    where: list[tuple[int, int]] = field(default_factory=list)  # each plan entry's place
     reviews: list[tuple[str, ReviewPolicy]] = field(default_factory=list)
 
 
@@ -149,12 +150,15 @@ class Lowerer:
                         )
                     )
             elif isinstance(a, BowlD):
-                out.plan += self.overs(a)
+                pairs = self.overs(a)
+                out.plan += pairs
+                out.where += [(a.start, a.refs[-1].end)] * len(pairs)
             elif isinstance(a, OpenD):
                 bowlers = self.names(a.refs)
                 if len(bowlers) > 2:
                     self.errors.append(self.illegal("only two bowlers can open", 0, 1))
                 out.plan += [(i + 1, b) for i, b in enumerate(bowlers[:2])]
+                out.where += [(r.start, r.end) for r in a.refs[:2]]
             else:
                 # "reviews only for Root" names our batsmen, so it is the batting side's policy
                 both = ["batting"] if a.mode.value == "named" else ["batting", "bowling"]

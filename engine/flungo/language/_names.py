@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Callable, Sequence
 
 from engine.errors import AmbiguousOrder, InvalidOrder, OrderError, Span
@@ -11,7 +12,8 @@ __all__ = ["NameBook"]
 
 
 def _fold(text: str) -> str:
-    return " ".join(text.casefold().replace("’", "'").split())
+    text = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
+    return " ".join(text.split())
 
 
 class NameBook:

@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
 from engine.flungo.formats import FormatSpec
+from engine.flungo.language._build import build_orders, echo_lines
 from engine.flungo.language._checks import check_items
 from engine.flungo.language._drafts import (
     BoostD,
@@ -21,8 +22,6 @@ from engine.flungo.language._drafts import (
     TossD,
     TreatD,
     XiD,
-    to_draft,
-    to_entries,
 )
 from engine.flungo.language._grammar import (
     ORDER_WORDS,
@@ -50,6 +49,7 @@ from engine.flungo.language._model import (
     ParsedOrders,
 )
 from engine.flungo.language._names import NameBook
+from engine.flungo.language._transform import to_draft, to_entries
 from engine.flungo.orders import Rule
 from engine.flungo.squad import SQUAD_SIZE, Team
 
@@ -124,8 +124,18 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
         ):
             continue
         section = _order_line(cl, masked, found, own, opponent, fmt, st, signed_off)
+    for item in st.items:
+        if item.kind in ("order", "xi") and item.value == ():
+            what = "batting order" if item.kind == "order" else "XI"
+            st.errors.append(
+                item.error(
+                    InvalidOrder,
+                    f"no names follow this {what} heading",
+                    hint="put the names on the same line or on the lines just below",
+                )
+            )
     check_items(st.items, team, fmt, context, st.errors)
-    return _result(st, team)
+    return _result(st)
 
 
 def _clean(number: int, raw: str, st: _State) -> CleanLine | None:
@@ -279,6 +289,8 @@ def _order_line(
     low = Lowerer(cl, own, opponent, fmt)
     items: list[Item] = []
     end = len(cl.text)
+    if isinstance(draft, HeaderD) and draft.kind == "none":
+        return None  # "Bowling plan:" heading: its lines are orders in their own right
     if isinstance(draft, HeaderD):
         item = Item(cl, "order" if draft.kind == "batting" else "xi", (), 0, end)
         st.items.append(item)
@@ -318,7 +330,7 @@ def _plain_items(cl: CleanLine, p: Plain) -> list[Item]:
     end = len(cl.text)
     items = [Item(cl, "style", s, 0, end) for s in p.styles]
     items += [Item(cl, "all_style", s, 0, end) for s in p.all_styles]
-    items += [Item(cl, "plan", pair, 0, end) for pair in p.plan]
+    items += [Item(cl, "plan", pair, a, b) for pair, (a, b) in zip(p.plan, p.where, strict=True)]
     items += [Item(cl, "reviews", r, 0, end) for r in p.reviews]
     return items
 
@@ -366,11 +378,9 @@ def _number_error(cl: CleanLine, exc: NumberError) -> InvalidOrder:
     )
 
 
-def _result(st: _State, team: Team) -> ParsedOrders:
-    from engine.flungo.language._build import build_orders, echo_lines
-
+def _result(st: _State) -> ParsedOrders:
     accepted = [i for i in st.items if i.ok]
-    orders = build_orders(accepted, team)
+    orders = build_orders(accepted)
     echo = tuple(EchoLine(n, t) for n, t in echo_lines(accepted))
     errors = tuple(
         sorted(st.errors, key=lambda e: (e.span.line, e.span.column) if e.span else (0, 0))

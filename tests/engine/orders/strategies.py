@@ -6,7 +6,6 @@ from hypothesis import strategies as st
 
 from engine.flungo.formats import FormatSpec
 from engine.flungo.language import check_name
-from engine.flungo.language._grammar import keywords
 from engine.flungo.orders import (
     Action,
     BattingStyle,
@@ -185,9 +184,7 @@ _word = st.text(
     max_size=10,
 )
 new_names = (
-    st.lists(_word, min_size=1, max_size=3)
-    .map(" ".join)
-    .filter(lambda n: check_name(n, keywords()) is None)
+    st.lists(_word, min_size=1, max_size=3).map(" ".join).filter(lambda n: check_name(n) is None)
 )
 
 
@@ -214,7 +211,9 @@ def non_empty(orders: Orders) -> bool:
     )
 
 
-notes = st.lists(st.lists(_word, min_size=1, max_size=5).map(" ".join), max_size=2).map(tuple)
+notes = st.lists(
+    st.lists(_word, min_size=1, max_size=5).map(lambda w: "note: " + " ".join(w)), max_size=2
+).map(tuple)
 
 
 def orders_for(team: Team, fmt: FormatSpec) -> st.SearchStrategy[Orders]:

@@ -19,7 +19,12 @@ SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Heal
 SAMPLE = """Hi GM,
 xi: Root, Stokes, Tom Smith, Jones, Ant and Dec, Wilson, Flintoff, Green, White, Warne, Anderson
 captain: Root
-Batting order: Root (aggressive), Stokes, Tom Smith, Jones wahoo
+Batting order:
+1. Root (aggressive)
+2. Stokes, Tom Smith
+Jones wahoo
+
+Bowling:
 Anderson and Warne open, Anderson 3,5,7-8
 After 20 overs, if I have lost 3 wickets or less all batsmen will be aggressive, but will \
 reduce to normal when the 6th wicket is lost.

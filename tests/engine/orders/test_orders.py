@@ -268,3 +268,93 @@ def test_conditional_sentence_not_understood_is_kept(team: Team, fifty: FormatSp
     assert len(r.not_understood) == 1
     assert r.not_understood[0].line == 1
     assert isinstance(r.errors[0], InvalidOrder)
+
+
+def test_heading_without_names(team: Team, fifty: FormatSpec) -> None:
+    """A batting order heading with no names under it is reported, not taken as empty."""
+    r = read("Batting order:\n\ncaptain: Root", team, fifty)
+    assert [e.message for e in r.errors] == ["no names follow this batting order heading"]
+    assert match_ok(r).batting_order is None
+
+
+@pytest.mark.parametrize(
+    ("text", "echo"),
+    [
+        ("Captain - Root", "captain: Joe Root"),
+        ("Toss = bat", "toss: bat"),
+        ("Root - aggressive", "Joe Root bats aggressive"),
+        ("Stokes: wahoo", "Ben Stokes bats wahoo"),
+        ("If we win the toss we'll bat", "toss: bat"),
+        ("on winning the toss we will field", "toss: bowl"),
+        (
+            "When we lose our 5th wicket, all batsmen defensive",
+            "when the 5th wicket falls: all batsmen bat defensive",
+        ),
+        ("From over 15, all batsmen aggressive", "after 14 overs: all batsmen bat aggressive"),
+        ("In the last 5 overs, everyone wahoo", "when 30 balls are left: all batsmen bat wahoo"),
+        (
+            "If Root is out, Stokes bats aggressively",
+            "when Joe Root is out: Ben Stokes bats aggressive",
+        ),
+        ("aggressive from over 10", "after 9 overs: all batsmen bat aggressive"),
+        ("Bowling plan: Flintoff 9, 11", "Freddie Flintoff bowls overs 9, 11"),
+        ("please treat rock", "treat Rock: 2"),
+        ("Flint overs 1 to 2", "Freddie Flintoff bowls overs 1, 2"),
+        (
+            "when the sixth wicket goes down, revert to normal",
+            "when the 6th wicket falls: all batsmen bat normal",
+        ),
+    ],
+)
+def test_ways_of_saying_it(team: Team, fifty: FormatSpec, text: str, echo: str) -> None:
+    """Common ways of writing an order read as the canonical order shown."""
+    r = read(text, team, fifty)
+    assert r.errors == (), [str(e) for e in r.errors]
+    assert r.echo_text() == echo
+
+
+def test_heading_lines_for_the_plan_are_skipped(team: Team, fifty: FormatSpec) -> None:
+    """A "Bowling:" heading line says nothing itself; the lines under it are orders."""
+    m = match(read("Bowling:\nAnderson 1-2 and Warne 3-4", team, fifty))
+    assert m.bowling_plan == (
+        (1, "Jimmy Anderson"),
+        (2, "Jimmy Anderson"),
+        (3, "Shane Warne"),
+        (4, "Shane Warne"),
+    )
+
+
+def test_renamed_applies_squad_naming(team: Team, fifty: FormatSpec) -> None:
+    """renamed() gives the squad the names and team name the orders chose."""
+    from engine.flungo.language import renamed
+
+    r = read("team name: Gunge United\nname 1: Mr Bean", team, fifty)
+    new = renamed(team, r.orders.naming)
+    assert new.name == "Gunge United"
+    assert new.players[0].name == "Mr Bean"
+    assert new.players[1:] == team.players[1:]
+    assert renamed(team, None) is team
+
+
+@pytest.mark.parametrize(
+    ("name", "ok"),
+    [
+        ("Ant and Dec", True),
+        ("Zoë Ball", True),
+        ("O’Brien", True),
+        ("R2-D2", True),
+        ("A", True),
+        ("", False),
+        ("x" * 41, False),
+        ("<b>Bold</b>", False),
+        ("Tab\there", False),
+        ("1234", False),
+        ("Wahoo", False),
+        ("Wahoo Jones", True),
+    ],
+)
+def test_name_limits(name: str, ok: bool) -> None:
+    """Names: 1-40 characters, letters, digits, spaces and . ' ’ - &; not a lone order word."""
+    from engine.flungo.language import check_name
+
+    assert (check_name(name) is None) is ok

@@ -1,0 +1,309 @@
+"""An innings: its frozen state between turns, and the loop that plays balls.
+
+:class:`InningsState` is what a turn leaves behind (it round-trips through JSON with the rest of
+the match state). :func:`play_innings` takes one, plays until a given number of legal balls
+(drinks, or the end) or until the innings closes, and returns a new state and the events. The
+loop works on plain local variables: it is the engine's hot path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.dice import Dice
+from engine.flungo.ball import (
+    REVIEW_BATTING_FAILED,
+    REVIEW_BOWLING_FAILED,
+    deliver,
+)
+from engine.flungo.events import Ball, Event, EventKind, MatchEvent
+from engine.flungo.formats import FormatSpec
+from engine.flungo.orders import BattingStyle, ReviewMode, ReviewPolicy, Rule
+from engine.flungo.plan import choose_bowler
+from engine.flungo.rules import RuleBook, RulesSnapshot, Situation, obey
+
+__all__ = ["InningsState", "Side", "play_innings", "review_allowed"]
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """What the innings needs to know about one side for its whole length.
+
+    ``batting`` and ``fielding`` map each XI member (and substitute) to the skill used;
+    ``bowling`` maps XI members to bowling skill with the pitch and weather modifier for their
+    style already added; ``rank`` is the XI best bowler first; ``field`` the ten fielders the D10
+    picks from; ``keeper`` the one keeping wicket (a substitute if the keeper is hurt).
+    """
+
+    team: str
+    batting: tuple[tuple[str, int], ...]
+    bowling: tuple[tuple[str, int], ...]
+    rank: tuple[str, ...]
+    field: tuple[tuple[str, int], ...]
+    keeper: tuple[str, int]
+    unable: tuple[tuple[str, str], ...]  # who may not bowl, and why
+
+
+@dataclass(frozen=True, slots=True)
+class InningsState:
+    """An innings between turns (or finished).
+
+    ``order`` is the batting order, those who have come in first (``next_in`` of them);
+    ``out`` the dismissed and retired, in that order; ``plan`` the bowling side's plan;
+    ``over_bowlers`` who bowled each over started; ``reviews`` and ``policies`` are (batting
+    side, bowling side); ``closed`` is ``""`` while in progress, else ``all out``, ``overs`` or
+    ``target``.
+    """
+
+    index: int
+    batting_side: int
+    super_over: bool
+    max_balls: int
+    max_wickets: int
+    target: int | None
+    order: tuple[str, ...]
+    next_in: int
+    striker: str | None
+    non_striker: str | None
+    styles: tuple[tuple[str, BattingStyle], ...]
+    plan: tuple[tuple[int, str], ...]
+    reviews: tuple[int, int]
+    policies: tuple[ReviewPolicy, ReviewPolicy]
+    rules: RulesSnapshot
+    runs: int = 0
+    wickets: int = 0
+    legal: int = 0
+    out: tuple[str, ...] = ()
+    over_bowlers: tuple[str, ...] = ()
+    balls: tuple[Ball, ...] = ()
+    closed: str = ""
+
+    @property
+    def all_out(self) -> bool:
+        """Whether the innings ended with no batsman left (for net run rate, full overs count)."""
+        return self.closed == "all out"
+
+
+def review_allowed(policy: ReviewPolicy, batsman: str, order: list[str]) -> bool:
+    """Whether ``policy`` asks for a review of an lbw involving ``batsman``."""
+    mode = policy.mode
+    if mode is ReviewMode.ALL:
+        return True
+    if mode is ReviewMode.NEVER:
+        return False
+    if mode is ReviewMode.NAMED:
+        return batsman in policy.names
+    return batsman in order[: policy.top]
+
+
+def play_innings(
+    st: InningsState,
+    stop: int,
+    dice: Dice,
+    spec: FormatSpec,
+    sides: tuple[Side, Side],
+    rules: tuple[tuple[Rule, ...], tuple[Rule, ...]],
+    at_drinks: bool = False,
+) -> tuple[InningsState, list[Event], list[tuple[str, int, int]]]:
+    """Play ``st`` until ``stop`` legal balls have been bowled or it closes.
+
+    ``sides`` is (home, away); ``rules`` each side's conditional orders; ``at_drinks`` says this
+    resumes after the drinks interval (``AT_DRINKS`` rules are tried once before the first ball).
+    Returns the new state, the events, and the injuries as (name, points, substitute fielding).
+    """
+    bat_i = st.batting_side
+    bat, bowl = sides[bat_i], sides[1 - bat_i]
+    team_bat, team_bowl = bat.team, bowl.team
+    bat_skill = dict(bat.batting)
+    bowl_skill = dict(bowl.bowling)
+    unable = dict(bowl.unable)
+    field, keeper = bowl.field, bowl.keeper
+    bpo = spec.balls_per_over
+    # The Hundred changes ends every ten balls (two sets); other formats every over.
+    swap_every = bpo * 2 if spec.is_hundred else bpo
+    hundred = spec.is_hundred
+    order = list(st.order)
+    next_in = st.next_in
+    striker, non_striker = st.striker, st.non_striker
+    styles = dict(st.styles)
+    plan = dict(st.plan)
+    rev_bat, rev_bowl = st.reviews
+    pol_bat, pol_bowl = st.policies
+    runs, wickets, legal = st.runs, st.wickets, st.legal
+    out = list(st.out)
+    over_bowlers = list(st.over_bowlers)
+    counts: dict[str, int] = {}
+    for b in over_bowlers:
+        counts[b] = counts.get(b, 0) + 1
+    balls: list[Ball] = []
+    events: list[Event] = []
+    injuries: list[tuple[str, int, int]] = []
+    closed = st.closed
+    max_balls, max_wickets, target = st.max_balls, st.max_wickets, st.target
+    book = RuleBook(rules, st.rules)
+    inn = st.index
+    rolls = dice.rolls
+    bowler = over_bowlers[-1] if over_bowlers and legal % bpo else ""
+    bowl_h = bowl_skill.get(bowler, 0)
+    if not plan and not st.over_bowlers and not st.super_over:
+        events.append(
+            MatchEvent(EventKind.BOWLER, inn, legal, team_bowl, "no bowling plan: default bowling")
+        )
+    first = True
+
+    while not closed and legal < stop:
+        if book:
+            sit = Situation(
+                legal, bpo, max_balls, wickets, runs, target, frozenset(out), at_drinks and first
+            )
+            pols = [pol_bat, pol_bowl]
+            events += obey(
+                book.step(sit),
+                book,
+                (sides[0].team, sides[1].team),
+                bat_i,
+                inn,
+                legal,
+                styles,
+                plan,
+                pols,
+                order,
+                next_in,
+                out,
+                len(over_bowlers),
+            )
+            pol_bat, pol_bowl = pols
+        first = False
+        if legal % bpo == 0 and len(over_bowlers) == legal // bpo:
+            over_no = legal // bpo + 1
+            bowler, why = choose_bowler(
+                over_no, plan.get(over_no), bowl.rank, unable, counts, over_bowlers, spec
+            )
+            # With no plan at all, "no bowler planned" was said once at the start.
+            if why is not None and (plan or why != "no bowler planned"):
+                events.append(
+                    MatchEvent(
+                        EventKind.BOWLER,
+                        inn,
+                        legal,
+                        team_bowl,
+                        f"over {over_no}: {why}; {bowler} bowls",
+                    )
+                )
+            over_bowlers.append(bowler)
+            counts[bowler] = counts.get(bowler, 0) + 1
+            bowl_h = bowl_skill[bowler]
+        assert striker is not None and non_striker is not None
+        style = styles[striker]
+        mark = len(rolls)
+        d = deliver(
+            dice,
+            style,
+            10 + bowl_h - bat_skill[striker],
+            field,
+            keeper,
+            rev_bat > 0
+            and (pol_bat.mode is ReviewMode.ALL or review_allowed(pol_bat, striker, order)),
+            rev_bowl > 0
+            and (pol_bowl.mode is ReviewMode.ALL or review_allowed(pol_bowl, striker, order)),
+        )
+        extra = d.extra
+        is_legal = extra is None or extra == "bye" or extra == "leg_bye"
+        over_no = legal // bpo + 1
+        ball_no = legal % bpo + 1
+        wicket = d.wicket
+        delivery = Ball(
+            over_no,
+            ball_no,
+            is_legal,
+            bowler,
+            striker,
+            non_striker,
+            style,
+            d.d1,
+            d.d2,
+            d.runs,
+            d.boundary,
+            extra,
+            d.extra_runs,
+            wicket,
+            striker if wicket else None,
+            d.fielder,
+            tuple(rolls[mark:]),
+            d.note,
+        )
+        balls.append(delivery)
+        events.append(delivery)
+        runs += d.runs + d.extra_runs
+        if d.review:
+            if d.review == REVIEW_BATTING_FAILED:
+                rev_bat -= 1
+            elif d.review == REVIEW_BOWLING_FAILED:
+                rev_bowl -= 1
+        ran = d.runs if extra is None else (d.extra_runs if is_legal else 0)
+        if ran & 1:
+            striker, non_striker = non_striker, striker
+        new_on_strike = False
+        if wicket is not None:
+            out.append(striker)
+            if wicket == "retired hurt":
+                injuries.append((striker, d.injury, d.sub_fielding))
+                events.append(
+                    MatchEvent(
+                        EventKind.INJURY,
+                        inn,
+                        legal + 1,
+                        team_bat,
+                        f"{striker} retired hurt: {d.injury} injury points; "
+                        f"a substitute (fielding {d.sub_fielding}) fields for him",
+                    )
+                )
+            else:
+                wickets += 1
+                new_on_strike = hundred and wicket in ("caught", "run out")
+            if wickets >= max_wickets or next_in >= len(order):
+                striker = None
+                closed = "all out"
+            else:
+                striker = order[next_in]
+                next_in += 1
+        if is_legal:
+            legal += 1
+            if legal % swap_every == 0 and not new_on_strike and not closed:
+                striker, non_striker = non_striker, striker
+        if not closed:
+            if target is not None and runs >= target:
+                closed = "target"
+            elif legal >= max_balls:
+                closed = "overs"
+    assert striker is not None or closed
+    if closed:
+        events.append(
+            MatchEvent(
+                EventKind.INNINGS_END,
+                inn,
+                legal,
+                team_bat,
+                f"{team_bat} {runs}/{wickets} ({closed})",
+            )
+        )
+    new = replace(
+        st,
+        order=tuple(order),
+        next_in=next_in,
+        striker=striker,
+        non_striker=non_striker,
+        styles=tuple(sorted(styles.items())),
+        plan=tuple(sorted(plan.items())),
+        reviews=(rev_bat, rev_bowl),
+        policies=(pol_bat, pol_bowl),
+        rules=book.snapshot(),
+        runs=runs,
+        wickets=wickets,
+        legal=legal,
+        out=tuple(out),
+        over_bowlers=tuple(over_bowlers),
+        balls=st.balls + tuple(balls),
+        closed=closed,
+    )
+    return new, events, injuries

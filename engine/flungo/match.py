@@ -1,0 +1,322 @@
+"""A match: its frozen state, turn by turn, python-chess style.
+
+>>> from engine.dice import Dice
+>>> from engine.flungo import FORMATS, Format, MatchSetup, generate_squad, play_match
+>>> from engine.flungo.ground import Conditions
+>>> home = generate_squad(Dice(1), "Gunge Giants")
+>>> away = generate_squad(Dice(2), "Snodge Stars")
+>>> setup = MatchSetup(Format.T20, 7, Conditions("The Gunge Bowl", 3, 1), home, away)
+>>> final = play_match(setup).state
+>>> final.is_over, final.turn
+(True, 4)
+
+:func:`start_match` settles both XIs and tosses the coin; each :func:`play_turn` plays one turn
+(an innings is two turns, split at drinks: turns 0-1 are the first innings, 2-3 the second)
+and returns a :class:`Resolution`: a NEW state and the turn's events. Orders given to
+:func:`play_turn` are amendments (at drinks, or before the second innings) and apply from that
+turn. The dice of turn ``t`` are ``Dice(seed).derive(f"turn {t}")``, so a turn is a pure
+function of the state and the amendments, and a match of (seed, squads, orders).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from engine.dice import Dice
+from engine.flungo.amend import amend
+from engine.flungo.events import Event, EventKind, MatchEvent
+from engine.flungo.innings import InningsState, Side, play_innings
+from engine.flungo.orders import BattingStyle, MatchOrders, ReviewPolicy, TossChoice
+from engine.flungo.plan import Selection, bowling_rank, select
+from engine.flungo.rules import RulesSnapshot, fresh_snapshot
+from engine.flungo.squad import BowlingStyle
+from engine.flungo.state import TURNS, MatchSetup, MatchState, Resolution, Result
+
+__all__ = [
+    "TURNS",
+    "MatchSetup",
+    "MatchState",
+    "Resolution",
+    "Result",
+    "play_match",
+    "play_turn",
+    "start_match",
+]
+
+SUPER_OVERS_MAX = 5  # then boundaries, then a coin (see docs/rules/flungo.md)
+_REVIEWS = 2
+
+
+def _ev(kind: EventKind, text: str, team: str = "", innings: int = -1, at: int = 0) -> MatchEvent:
+    return MatchEvent(kind, innings, at, team, text)
+
+
+def start_match(
+    setup: MatchSetup, home: MatchOrders | None = None, away: MatchOrders | None = None
+) -> Resolution:
+    """Settle both XIs (defaults for anything missing or illegal) and toss the coin."""
+    events: list[MatchEvent] = []
+    sels: list[Selection] = []
+    orders: list[MatchOrders] = []
+    for team, given in ((setup.home, home), (setup.away, away)):
+        sel, fixes = select(team, given)
+        events += [_ev(EventKind.SELECTION, f, team.name) for f in fixes]
+        sels.append(sel)
+        base = given or MatchOrders()
+        orders.append(
+            replace(
+                base,
+                xi=sel.xi,
+                captain=sel.captain,
+                wicketkeeper=sel.wicketkeeper,
+                toss=sel.toss,
+                batting_order=sel.xi,
+                styles=tuple(sorted(sel.styles)),
+            )
+        )
+    dice = Dice(setup.seed).derive("toss")
+    coin = dice.roll(2, "toss")
+    winner = 0 if coin == 1 else 1
+    choice = sels[winner].toss
+    first = winner if choice is TossChoice.BAT else 1 - winner
+    wname = (setup.home, setup.away)[winner].name
+    events.append(
+        _ev(
+            EventKind.TOSS, f"{wname} won the toss (coin {coin}) and chose to {choice.value}", wname
+        )
+    )
+    subs: list[tuple[str, str, int, str]] = []
+    for side, sel in enumerate(sels):
+        team = (setup.home, setup.away)[side]
+        for k in range(11 - len(sel.xi)):
+            f = 1 + dice.roll(4, "substitute fielding")
+            subs.append((team.name, f"substitute {k + 1}", f, ""))
+            events.append(
+                _ev(EventKind.SELECTION, f"substitute {k + 1} fields (fielding {f})", team.name)
+            )
+    state = MatchState(
+        setup=setup,
+        selections=(sels[0], sels[1]),
+        orders=(orders[0], orders[1]),
+        toss_winner=winner,
+        batting_first=first,
+        subs=tuple(subs),
+        log=tuple(events),
+    )
+    return Resolution(state, tuple(events))
+
+
+def _side(state: MatchState, side: int) -> Side:
+    team = state.team(side)
+    sel = state.selections[side]
+    cond = state.setup.conditions
+    players = [team.player(n) for n in sel.xi]
+    mods = {style: cond.modifier(style) for style in BowlingStyle}
+    hurt = {name for t, name, _ in state.injuries if t == team.name}
+    subs = [s for s in state.subs if s[0] == team.name]
+    sub_for = {s[3]: (s[1], s[2]) for s in subs if s[3]}
+    field: list[tuple[str, int]] = []
+    for p in players:
+        if p.name == sel.wicketkeeper:
+            continue
+        field.append(sub_for[p.name] if p.name in hurt else (p.name, p.fielding))
+    field += [(s[1], s[2]) for s in subs if not s[3]]
+    while len(field) < 10:  # only with many hurt and short XIs: the last substitute again
+        field.append(field[-1] if field else ("substitute", 3))
+    keeper = team.player(sel.wicketkeeper)
+    k = sub_for[keeper.name] if keeper.name in hurt else (keeper.name, keeper.fielding)
+    unable = [(sel.wicketkeeper, "keeps wicket")]
+    unable += [(n, "is retired hurt, out of the match") for n in sel.xi if n in hurt]
+    return Side(
+        team=team.name,
+        batting=tuple((p.name, p.batting) for p in players),
+        bowling=tuple((p.name, p.bowling + mods[p.bowling_style]) for p in players),
+        rank=bowling_rank(players, cond),
+        field=tuple(field[:10]),
+        keeper=k,
+        unable=tuple(unable),
+    )
+
+
+def _new_innings(state: MatchState, index: int, side: int, super_over: bool) -> InningsState:
+    spec = state.setup.spec
+    o = state.orders[side]
+    team = state.team(side).name
+    hurt = {name for t, name, _ in state.injuries if t == team}
+    xi = state.selections[side].xi
+    given = [n for n in (o.batting_order or xi) if n in xi]
+    order = [n for n in given + [n for n in xi if n not in given] if n not in hurt]
+    style_map = dict(o.styles)
+    if super_over:
+        order = order[:3]
+    styles = tuple(sorted((n, style_map.get(n, BattingStyle.NORMAL)) for n in xi))
+    opp = state.orders[1 - side]
+    target = None
+    if super_over and index % 2 == 1:
+        target = state.innings[index - 1].runs + 1
+    elif index == 1:
+        target = state.innings[0].runs + 1
+    return InningsState(
+        index=index,
+        batting_side=side,
+        super_over=super_over,
+        max_balls=spec.balls_per_over if super_over else spec.balls,
+        max_wickets=min(2, len(order) - 1) if super_over else len(order) - 1,
+        target=target,
+        order=tuple(order),
+        next_in=min(2, len(order)),
+        striker=order[0] if order else None,
+        non_striker=order[1] if len(order) > 1 else None,
+        styles=styles,
+        plan=() if super_over else opp.bowling_plan,
+        reviews=(_REVIEWS, _REVIEWS),
+        policies=(o.batting_reviews or ReviewPolicy(), opp.bowling_reviews or ReviewPolicy()),
+        rules=RulesSnapshot()
+        if super_over
+        else fresh_snapshot((state.orders[0].rules, state.orders[1].rules)),
+        closed="" if len(order) > 1 else "all out",
+    )
+
+
+def _play(
+    state: MatchState, inn: InningsState, stop: int, dice: Dice, at_drinks: bool
+) -> tuple[MatchState, list[Event]]:
+    sides = (_side(state, 0), _side(state, 1))
+    rules = (state.orders[0].rules, state.orders[1].rules)
+    if inn.super_over:
+        rules = ((), ())
+    new, events, hurt = play_innings(inn, stop, dice, state.setup.spec, sides, rules, at_drinks)
+    team = state.team(inn.batting_side).name
+    injuries = state.injuries + tuple((team, n, pts) for n, pts, _ in hurt)
+    subs = state.subs + tuple((team, f"sub ({n})", f, n) for n, _, f in hurt)
+    innings = (*state.innings[: inn.index], new, *state.innings[inn.index + 1 :])
+    return replace(state, innings=innings, injuries=injuries, subs=subs), events
+
+
+def play_turn(
+    state: MatchState,
+    home: MatchOrders | None = None,
+    away: MatchOrders | None = None,
+    dice: Dice | None = None,
+) -> Resolution:
+    """Play turn ``state.turn`` (0..3) with these amendments; ``ValueError`` after the last.
+
+    A turn in which nothing is left to play (the innings closed before drinks, or the match is
+    decided) only applies the amendments. ``dice`` defaults to the turn's own stream,
+    ``Dice(seed).derive(f"turn {turn}")`` (tests pass scripted dice).
+    """
+    if state.is_over:
+        raise ValueError("the match is over: all four turns have been played")
+    spec = state.setup.spec
+    if dice is None:
+        dice = Dice(state.setup.seed).derive(f"turn {state.turn}")
+    state, amend_events = amend(state, (home, away))
+    events: list[Event] = list(amend_events)
+    index, part = divmod(state.turn, 2)
+    if state.result is None:
+        if part == 0 and len(state.innings) == index:
+            side = state.batting_first if index == 0 else 1 - state.batting_first
+            state = replace(
+                state, innings=(*state.innings, _new_innings(state, index, side, False))
+            )
+        inn = state.innings[index] if len(state.innings) > index else None
+        if inn is not None and not inn.closed:
+            drinks = spec.drinks_after * spec.balls_per_over
+            if part == 1:
+                events.append(
+                    _ev(EventKind.DRINKS, "play resumes after drinks", innings=index, at=inn.legal)
+                )
+            state, evs = _play(state, inn, drinks if part == 0 else spec.balls, dice, part == 1)
+            events += evs
+            inn = state.innings[index]
+            if part == 0 and not inn.closed:
+                team = state.team(inn.batting_side).name
+                events.append(
+                    _ev(
+                        EventKind.DRINKS,
+                        f"drinks: {team} {inn.runs}/{inn.wickets}",
+                        team,
+                        index,
+                        inn.legal,
+                    )
+                )
+        if len(state.innings) == 2 and state.innings[1].closed:
+            state, evs = _decide(state)
+            events += evs
+    log = state.log + tuple(e for e in events if isinstance(e, MatchEvent))
+    return Resolution(replace(state, turn=state.turn + 1, log=log), tuple(events))
+
+
+def _margin_text(state: MatchState, a: InningsState, b: InningsState) -> Result | None:
+    ta, tb = state.team(a.batting_side).name, state.team(b.batting_side).name
+    if b.runs > a.runs:
+        w = len(state.selections[b.batting_side].xi) - 1 - b.wickets
+        left = b.max_balls - b.legal
+        return Result(tb, 0, w, f"{tb} won by {w} wicket{'s' * (w != 1)} ({left} balls left)")
+    if a.runs > b.runs:
+        r = a.runs - b.runs
+        return Result(ta, r, 0, f"{ta} won by {r} run{'s' * (r != 1)}")
+    return None
+
+
+def _decide(state: MatchState) -> tuple[MatchState, list[Event]]:
+    events: list[Event] = []
+    a, b = state.innings[0], state.innings[1]
+    result = _margin_text(state, a, b)
+    if result is None and not state.setup.knockout:
+        result = Result(None, 0, 0, "Match tied")
+    if result is None:
+        state, result, events = _super_overs(state)
+    events.append(_ev(EventKind.RESULT, result.text, result.winner or ""))
+    return replace(state, result=replace(result, injuries=state.injuries)), events
+
+
+def _super_overs(state: MatchState) -> tuple[MatchState, Result, list[Event]]:
+    events: list[Event] = []
+    first = 1 - state.batting_first  # the side that batted second bats first in a super over
+    name = "Super Five" if state.setup.spec.is_hundred else "Super Over"
+    for k in range(SUPER_OVERS_MAX):
+        dice = Dice(state.setup.seed).derive(f"super over {k + 1}")
+        events.append(_ev(EventKind.SUPER_OVER, f"the match is tied: {name} {k + 1}"))
+        for side in (first, 1 - first):
+            inn = _new_innings(state, len(state.innings), side, True)
+            state = replace(state, innings=(*state.innings, inn))
+            state, evs = _play(state, inn, inn.max_balls, dice, False)
+            events += evs
+        a, b = state.innings[-2], state.innings[-1]
+        won = _margin_text(state, a, b)
+        if won is not None:
+            w = won.winner
+            return state, Result(w, 0, 0, f"Match tied; {w} won the {name}", True), events
+    fours = [0, 0]
+    for inn in state.innings:
+        fours[inn.batting_side] += sum(1 for b in inn.balls if b.boundary)
+    if fours[0] != fours[1]:
+        w = state.team(0 if fours[0] > fours[1] else 1).name
+        return state, Result(w, 0, 0, f"Match tied; {w} won on boundaries", True), events
+    coin = Dice(state.setup.seed).derive("tie coin").roll(2, "tie coin")
+    w = state.team(coin - 1).name
+    return (
+        state,
+        Result(w, 0, 0, f"Match tied; {w} won on the toss of a coin ({coin})", True),
+        events,
+    )
+
+
+def play_match(
+    setup: MatchSetup,
+    home: MatchOrders | None = None,
+    away: MatchOrders | None = None,
+    amendments: Mapping[int, tuple[MatchOrders | None, MatchOrders | None]] | None = None,
+) -> Resolution:
+    """Start the match and play all four turns; ``amendments`` maps a turn (0..3) to the
+    (home, away) orders given before it. Returns the final state and every event, in order."""
+    res = start_match(setup, home, away)
+    state, events = res.state, list(res.events)
+    amendments = amendments or {}
+    while not state.is_over:
+        res = play_turn(state, *amendments.get(state.turn, (None, None)))
+        state = res.state
+        events += res.events
+    return Resolution(state, tuple(events))

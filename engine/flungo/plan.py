@@ -1,0 +1,213 @@
+"""Selection and bowling defaults: what the engine does when orders are missing or illegal.
+
+Every default and every fix is documented in ``docs/rules/flungo.md`` and reported as an
+event by the caller (the functions here return the sentences to report).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.flungo.formats import FormatSpec
+from engine.flungo.ground import Conditions
+from engine.flungo.orders import BattingStyle, MatchOrders, TossChoice
+from engine.flungo.squad import BowlingStyle, Player, Role, Team
+
+__all__ = [
+    "Selection",
+    "choose_bowler",
+    "default_batting_order",
+    "default_orders",
+    "default_xi",
+    "select",
+]
+
+XI_SIZE = 11
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """A side's settled XI for the match: players in batting order, captain, keeper, toss choice
+    and the initial batting styles (every XI member, by batting order)."""
+
+    xi: tuple[str, ...]
+    captain: str
+    wicketkeeper: str
+    toss: TossChoice
+    styles: tuple[tuple[str, BattingStyle], ...]
+
+
+def _fit(team: Team) -> list[Player]:
+    return [p for p in team.players if p.injury_points == 0]
+
+
+def default_batting_order(players: Iterable[Player]) -> tuple[str, ...]:
+    """Best batsman first: batting skill descending, squad order breaking ties."""
+    return tuple(p.name for p in sorted(players, key=lambda p: -p.batting))
+
+
+def default_xi(team: Team) -> tuple[str, ...]:
+    """The default XI, in default batting order.
+
+    Fit players only (an injured, untreated player sits out): the fit wicketkeeper with the best
+    fielding (then batting), the five best bowlers by bowling, then the five best of the rest by
+    batting. If fewer than 11 are fit, every fit player plays and substitutes field.
+    """
+    fit = _fit(team)
+    keepers = sorted(
+        (p for p in fit if p.role is Role.WICKETKEEPER), key=lambda p: (-p.fielding, -p.batting)
+    )
+    chosen: list[Player] = keepers[:1]
+    rest = [p for p in fit if p not in chosen and p.role is not Role.WICKETKEEPER]
+    bowlers = sorted(rest, key=lambda p: -p.bowling)[:5]
+    chosen += bowlers
+    others = [p for p in fit if p not in chosen]
+    chosen += sorted(others, key=lambda p: -p.batting)[: XI_SIZE - len(chosen)]
+    return default_batting_order(chosen)
+
+
+def default_orders(team: Team) -> MatchOrders:
+    """Default orders: default XI and batting order, the best batsman captains, the chosen
+    keeper keeps, bat on winning the toss, everyone normal, default bowling, review every lbw."""
+    xi = default_xi(team)
+    keeper = next((n for n in xi if team.player(n).role is Role.WICKETKEEPER), xi[-1])
+    return MatchOrders(
+        xi=xi, captain=xi[0], wicketkeeper=keeper, toss=TossChoice.BAT, batting_order=xi
+    )
+
+
+def select(team: Team, orders: MatchOrders | None) -> tuple[Selection, list[str]]:
+    """Settle a side's XI, captain, keeper, toss choice, batting order and styles from its
+    orders, filling gaps and fixing illegal choices by the defaults; returns the fixes made."""
+    orders = orders or MatchOrders()
+    fixes: list[str] = []
+    names = {p.name for p in team.players}
+    injured = {p.name for p in team.players if p.injury_points > 0}
+    if orders.xi is None:
+        xi = list(default_xi(team))
+        fixes.append("no XI given: the default XI plays")
+    else:
+        xi = []
+        for n in orders.xi:
+            if n not in names:
+                fixes.append(f"{n} is not in the squad: left out")
+            elif n in injured:
+                fixes.append(f"{n} is injured and untreated: sits out this match")
+            elif n in xi:
+                fixes.append(f"{n} named twice in the XI")
+            else:
+                xi.append(n)
+        if len(xi) > XI_SIZE:
+            fixes.append(f"more than 11 named: {', '.join(xi[XI_SIZE:])} left out")
+            xi = xi[:XI_SIZE]
+        if len(xi) < XI_SIZE:
+            spare = [n for n in default_xi(team) if n not in xi]
+            spare += [n for n in default_batting_order(_fit(team)) if n not in xi + spare]
+            added = spare[: XI_SIZE - len(xi)]
+            if added:
+                fixes.append(f"XI short: {', '.join(added)} added by default")
+            xi += added
+    keeper = orders.wicketkeeper
+    if keeper not in xi:
+        if keeper is not None:
+            fixes.append(f"wicketkeeper {keeper} is not in the XI")
+        wks = [n for n in xi if team.player(n).role is Role.WICKETKEEPER]
+        pool = wks or xi
+        keeper = max(pool, key=lambda n: (team.player(n).fielding, -xi.index(n)))
+        fixes.append(f"{keeper} keeps wicket by default")
+    captain = orders.captain
+    if captain not in xi:
+        if captain is not None:
+            fixes.append(f"captain {captain} is not in the XI")
+        captain = default_batting_order(team.player(n) for n in xi)[0]
+        fixes.append(f"{captain} captains by default")
+    toss = orders.toss or TossChoice.BAT
+    order = _order(orders.batting_order, xi, team, fixes)
+    style_map = dict(orders.styles)
+    styles = tuple((n, style_map.get(n, BattingStyle.NORMAL)) for n in order)
+    for n in style_map:
+        if n not in order:
+            fixes.append(f"style for {n} ignored: not in the XI")
+    return Selection(tuple(order), captain, keeper, toss, styles), fixes
+
+
+def _order(
+    given: Sequence[str] | None, xi: Sequence[str], team: Team, fixes: list[str]
+) -> list[str]:
+    if given is None:
+        return list(default_batting_order(team.player(n) for n in xi))
+    order: list[str] = []
+    for n in given:
+        if n in xi and n not in order:
+            order.append(n)
+        else:
+            fixes.append(f"{n} in the batting order ignored (not in the XI or named twice)")
+    missing = [n for n in default_batting_order(team.player(n) for n in xi) if n not in order]
+    if missing:
+        fixes.append(f"not in the batting order, bat last: {', '.join(missing)}")
+    return order + missing
+
+
+def bowling_rank(players: Sequence[Player], conditions: Conditions) -> tuple[str, ...]:
+    """Bowlers best first: bowling skill plus pitch and weather modifier, XI order breaking ties."""
+    mods = {style: conditions.modifier(style) for style in BowlingStyle}
+    ranked = sorted(players, key=lambda p: -(p.bowling + mods[p.bowling_style]))
+    return tuple(p.name for p in ranked)
+
+
+def choose_bowler(
+    over: int,
+    planned: str | None,
+    rank: Sequence[str],
+    unable: Mapping[str, str],
+    counts: Mapping[str, int],
+    previous: Sequence[str],
+    spec: FormatSpec,
+) -> tuple[str, str | None]:
+    """Who bowls ``over`` (1-based): the planned bowler if legal, else the default.
+
+    ``rank`` lists the side's XI best bowler first; ``unable`` maps those who may not bowl
+    (the keeper, a retired-hurt player) to why; ``counts`` is overs bowled so far; ``previous``
+    the bowlers of the overs before, in order. Returns the bowler and, when the plan was not
+    followed, the reason. The default is the best-ranked legal bowler who did not bowl the
+    previous over (so pairs alternate like real ends), else the best legal one at all; if
+    nobody is legal (only possible with many hurt players) the limits are relaxed, consecutive
+    overs first.
+    """
+    limit, run = spec.max_overs_per_bowler, spec.max_consecutive
+    recent = list(previous[-run:])
+
+    def legal(n: str) -> bool:
+        if n in unable or counts.get(n, 0) >= limit:
+            return False
+        return not (len(recent) == run and all(b == n for b in recent))
+
+    reason: str | None = None
+    if planned is not None:
+        if planned not in rank:
+            reason = f"{planned} is not in the XI"
+        elif planned in unable:
+            reason = f"{planned} {unable[planned]}"
+        elif counts.get(planned, 0) >= limit:
+            reason = f"{planned} has bowled his {limit} overs"
+        elif not legal(planned):
+            reason = f"{planned} may not bowl more than {run} overs in succession"
+        else:
+            return planned, None
+    else:
+        reason = "no bowler planned"
+    last = previous[-1] if previous else None
+    fallback: str | None = None
+    for n in rank:
+        if legal(n):
+            if n != last:
+                return n, reason
+            fallback = fallback or n
+    if fallback is not None:
+        return fallback, reason
+    # Nobody is legal: relax the succession limit, then the quota.
+    spare = [n for n in rank if n not in unable and counts.get(n, 0) < limit and n != last]
+    spare = spare or [n for n in rank if n not in unable and n != last]
+    spare = spare or [n for n in rank if n not in unable] or list(rank)
+    return spare[0], f"{reason}; no legal bowler left, limits relaxed"

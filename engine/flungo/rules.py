@@ -1,0 +1,294 @@
+"""The evaluator of conditional orders, as the docstring of ``engine.flungo.orders`` defines them.
+
+A rule is named by its side (0 home, 1 away) and its path: ``(i,)`` for the side's i-th rule,
+``(i, j)`` for the j-th ``then`` rule of that one, and so on. Per innings, :class:`RuleBook`
+remembers which rules are armed, which are spent, and which fired rules' ``until`` is watched.
+
+Before each ball the innings calls :meth:`RuleBook.step` with the :class:`Situation`: first
+every watched ``until`` that now holds is reported (``"reverted"``), then every armed rule whose
+trigger holds, in the order written (side by side, path order, a ``then`` rule right after its
+parent, so a rule armed by one that fired is tried in the same pass), is reported as
+``"fired"`` (its conditions hold: apply its actions) or ``"spent"``. A fired rule's ``until``
+is watched from the next ball.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from engine.flungo.events import EventKind, MatchEvent
+from engine.flungo.orders import (
+    BattingStyle,
+    BowlingChange,
+    Comparison,
+    Condition,
+    Quantity,
+    ReviewPolicy,
+    ReviewsChange,
+    Rule,
+    StyleChange,
+    TargetKind,
+    Trigger,
+    TriggerKind,
+)
+
+__all__ = ["Firing", "RuleBook", "RulesSnapshot", "Situation", "describe", "obey", "rule_at"]
+
+Path = tuple[int, ...]
+Key = tuple[int, Path]
+
+
+class Situation(NamedTuple):
+    """The innings in progress, as rules see it (before a ball, or at drinks)."""
+
+    legal: int
+    balls_per_over: int
+    max_balls: int
+    wickets: int
+    score: int
+    target: int | None
+    out: frozenset[str]
+    at_drinks: bool
+
+
+def trigger_holds(t: Trigger, s: Situation) -> bool:
+    """Whether trigger ``t`` holds now."""
+    k, v = t.kind, t.value if t.value is not None else 0
+    if k is TriggerKind.AFTER_OVERS:
+        return s.legal >= v * s.balls_per_over
+    if k is TriggerKind.AFTER_BALLS:
+        return s.legal >= v
+    if k is TriggerKind.AT_DRINKS:
+        return s.at_drinks
+    if k is TriggerKind.WICKET:
+        return s.wickets >= v
+    if k is TriggerKind.BATSMAN_OUT:
+        return t.name in s.out
+    if k is TriggerKind.SCORE_REACHES:
+        return s.score >= v
+    if k is TriggerKind.RUNS_NEEDED:
+        return s.target is not None and s.target - s.score <= v
+    return s.max_balls - s.legal <= v  # BALLS_LEFT
+
+
+def quantity(q: Quantity, s: Situation) -> float | None:
+    """The value of ``q`` now; ``None`` where it means nothing (required rate, first innings)."""
+    overs = s.legal / s.balls_per_over
+    if q is Quantity.WICKETS:
+        return s.wickets
+    if q is Quantity.SCORE:
+        return s.score
+    if q is Quantity.RUN_RATE:
+        return s.score / overs if s.legal else 0.0
+    if q is Quantity.OVERS:
+        return overs
+    if s.target is None:
+        return None
+    left = (s.max_balls - s.legal) / s.balls_per_over
+    need = s.target - s.score
+    return need / left if left else float("inf")
+
+
+def condition_holds(c: Condition, s: Situation) -> bool:
+    """Whether ``c`` holds now (a condition on a meaningless quantity does not)."""
+    x = quantity(c.quantity, s)
+    if x is None:
+        return False
+    op = c.op
+    if op is Comparison.LE:
+        return x <= c.value
+    if op is Comparison.LT:
+        return x < c.value
+    if op is Comparison.GE:
+        return x >= c.value
+    if op is Comparison.GT:
+        return x > c.value
+    return x == c.value
+
+
+def rule_at(rules: tuple[Rule, ...], path: Path) -> Rule:
+    """The rule at ``path`` in a side's rules."""
+    rule = rules[path[0]]
+    for i in path[1:]:
+        rule = rule.then[i]
+    return rule
+
+
+def describe(t: Trigger) -> str:
+    """A trigger in words, for the ball log."""
+    k = t.kind
+    words = {
+        TriggerKind.AFTER_OVERS: f"after {t.value} overs",
+        TriggerKind.AFTER_BALLS: f"after {t.value} balls",
+        TriggerKind.AT_DRINKS: "at drinks",
+        TriggerKind.WICKET: f"at the fall of wicket {t.value}",
+        TriggerKind.BATSMAN_OUT: f"when {t.name} is out",
+        TriggerKind.SCORE_REACHES: f"when the score reaches {t.value}",
+        TriggerKind.RUNS_NEEDED: f"when {t.value} or fewer are needed",
+        TriggerKind.BALLS_LEFT: f"with {t.value} or fewer balls left",
+    }
+    return words[k]
+
+
+class Firing(NamedTuple):
+    """One thing :meth:`RuleBook.step` reports: ``kind`` is ``fired``, ``spent`` or
+    ``reverted``; ``reverts`` (for ``reverted``) are the styles to put back."""
+
+    kind: str
+    side: int
+    path: Path
+    rule: Rule
+    reverts: tuple[tuple[str, BattingStyle], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RulesSnapshot:
+    """A :class:`RuleBook` frozen between turns."""
+
+    armed: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    done: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    watching: tuple[tuple[int, tuple[int, ...], tuple[tuple[str, BattingStyle], ...]], ...] = ()
+
+
+def fresh_snapshot(rules: tuple[tuple[Rule, ...], tuple[Rule, ...]]) -> RulesSnapshot:
+    """Every side's top-level rule armed, as at the start of an innings."""
+    return RulesSnapshot(
+        armed=tuple((side, (i,)) for side in (0, 1) for i in range(len(rules[side])))
+    )
+
+
+def reset_side(snap: RulesSnapshot, side: int, count: int) -> RulesSnapshot:
+    """``side`` gave new rules (``count`` of them): its old ones are forgotten, the new armed."""
+    armed = [a for a in snap.armed if a[0] != side] + [(side, (i,)) for i in range(count)]
+    return RulesSnapshot(
+        armed=tuple(sorted(armed)),
+        done=tuple(d for d in snap.done if d[0] != side),
+        watching=tuple(w for w in snap.watching if w[0] != side),
+    )
+
+
+class RuleBook:
+    """The live rule state of one innings (mutable; frozen as :class:`RulesSnapshot`)."""
+
+    __slots__ = ("armed", "done", "rules", "watching")
+
+    def __init__(
+        self, rules: tuple[tuple[Rule, ...], tuple[Rule, ...]], snap: RulesSnapshot
+    ) -> None:
+        self.rules = rules
+        self.armed: list[Key] = sorted(snap.armed)
+        self.done: list[Key] = list(snap.done)
+        self.watching: list[tuple[int, Path, tuple[tuple[str, BattingStyle], ...]]] = list(
+            snap.watching
+        )
+
+    def snapshot(self) -> RulesSnapshot:
+        """The state, frozen."""
+        return RulesSnapshot(tuple(self.armed), tuple(self.done), tuple(self.watching))
+
+    def __bool__(self) -> bool:
+        return bool(self.armed or self.watching)
+
+    def watch(self, side: int, path: Path, reverts: tuple[tuple[str, BattingStyle], ...]) -> None:
+        """Start watching a fired rule's ``until`` (with the styles to restore)."""
+        self.watching.append((side, path, reverts))
+
+    def step(self, s: Situation) -> list[Firing]:
+        """Report what happens before this ball (see the module docstring)."""
+        out: list[Firing] = []
+        if self.watching:
+            keep = []
+            for side, path, reverts in self.watching:
+                rule = rule_at(self.rules[side], path)
+                if rule.until is not None and trigger_holds(rule.until, s):
+                    out.append(Firing("reverted", side, path, rule, reverts))
+                else:
+                    keep.append((side, path, reverts))
+            self.watching = keep
+        i = 0
+        while i < len(self.armed):
+            side, path = self.armed[i]
+            rule = rule_at(self.rules[side], path)
+            if not trigger_holds(rule.trigger, s):
+                i += 1
+                continue
+            del self.armed[i]
+            self.done.append((side, path))
+            if all(condition_holds(c, s) for c in rule.conditions):
+                out.append(Firing("fired", side, path, rule, ()))
+                for j in range(len(rule.then)):
+                    # Sorted insertion puts the child right after its parent's place: tried next.
+                    bisect.insort(self.armed, (side, (*path, j)))
+            else:
+                out.append(Firing("spent", side, path, rule, ()))
+        return out
+
+
+def obey(
+    firings: list[Firing],
+    book: RuleBook,
+    teams: tuple[str, str],
+    bat_side: int,
+    innings: int,
+    legal: int,
+    styles: dict[str, BattingStyle],
+    plan: dict[int, str],
+    policies: list[ReviewPolicy],
+    order: list[str],
+    next_in: int,
+    out: list[str],
+    started: int,
+) -> list[MatchEvent]:
+    """Apply what :meth:`RuleBook.step` reported to the innings' ``styles``, ``plan`` (overs
+    after the ``started`` ones) and ``policies`` ([batting side's, bowling side's]), in order;
+    returns the events for the ball log."""
+    events: list[MatchEvent] = []
+    for f in firings:
+        team = teams[f.side]
+        until = f.kind == "reverted" and f.rule.until is not None
+        when = describe(f.rule.until if until and f.rule.until else f.rule.trigger)
+        name = f"rule {'.'.join(str(p + 1) for p in f.path)} of {team}"
+        if f.kind == "spent":
+            text = f"{name} ({when}): conditions not met"
+            events.append(MatchEvent(EventKind.RULE_SPENT, innings, legal, team, text))
+            continue
+        if f.kind == "reverted":
+            for n, s in f.reverts:
+                styles[n] = s
+            what = ", ".join(f"{n} {s.value}" for n, s in f.reverts) or "nothing to undo"
+            text = f"{name} undone ({when}): {what}"
+            events.append(MatchEvent(EventKind.RULE_REVERTED, innings, legal, team, text))
+            continue
+        done: list[str] = []
+        reverts: list[tuple[str, BattingStyle]] = []
+        batting = f.side == bat_side
+        for action in f.rule.actions:
+            if isinstance(action, StyleChange) and batting:
+                t = action.target
+                if t.kind is TargetKind.ALL:
+                    who = list(order)
+                elif t.kind is TargetKind.NAMED:
+                    who = [n for n in t.names if n in styles]
+                elif t.kind is TargetKind.NEXT:
+                    who = order[next_in : next_in + t.count]
+                else:
+                    who = [n for n in order if n not in out]
+                for n in who:
+                    reverts.append((n, styles[n]))
+                    styles[n] = action.style
+                done.append(f"{', '.join(who) or 'nobody'} {action.style.value}")
+            elif isinstance(action, BowlingChange) and not batting:
+                for o in action.overs:
+                    if o > started:  # an over already begun is not changed
+                        plan[o] = action.bowler
+                done.append(f"{action.bowler} to bowl overs {', '.join(map(str, action.overs))}")
+            elif isinstance(action, ReviewsChange):
+                policies[0 if batting else 1] = action.policy
+                done.append(f"reviews: {action.policy.mode.value}")
+        if f.rule.until is not None:
+            book.watch(f.side, f.path, tuple(reverts))
+        text = f"{name} fired ({when}): {'; '.join(done) or 'nothing applies'}"
+        events.append(MatchEvent(EventKind.RULE_FIRED, innings, legal, team, text))
+    return events

@@ -1,0 +1,133 @@
+"""The frozen values of a match: its setup, its state between turns, a resolution, a result.
+
+:class:`MatchState` has a canonical JSON/text form (``to_text``/``from_text``) that reads back
+equal; the functions that change it live in ``engine.flungo.match``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.flungo.codec import decode, encode
+from engine.flungo.events import Event, MatchEvent
+from engine.flungo.formats import FORMATS, Format, FormatSpec
+from engine.flungo.ground import Conditions
+from engine.flungo.innings import InningsState
+from engine.flungo.orders import MatchOrders
+from engine.flungo.plan import Selection
+from engine.flungo.squad import Team
+
+__all__ = ["TURNS", "MatchSetup", "MatchState", "Resolution", "Result"]
+
+TURNS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSetup:
+    """What a fixture is before any order: format, seed, ground, the two squads (home first),
+    and whether a tie must be broken (a knockout tie goes to a Super Over)."""
+
+    format: Format
+    seed: int
+    conditions: Conditions
+    home: Team
+    away: Team
+    knockout: bool = False
+
+    @property
+    def spec(self) -> FormatSpec:
+        """The format's numbers."""
+        return FORMATS[self.format]
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The result: ``winner`` is a team name (``None`` for a tie that stands); the margin is
+    ``runs`` or ``wickets`` (0 if not won that way); ``super_over`` says a tie was broken;
+    ``injuries`` are (team, player, injury points) of everyone hurt in the match."""
+
+    winner: str | None
+    runs: int
+    wickets: int
+    text: str
+    super_over: bool = False
+    injuries: tuple[tuple[str, str, int], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """``{winner, margin, text}`` as in issue 2; margin is ``{"runs": n}``,
+        ``{"wickets": n}`` or ``null``."""
+        margin: dict[str, int] | None = None
+        if self.runs:
+            margin = {"runs": self.runs}
+        elif self.wickets:
+            margin = {"wickets": self.wickets}
+        return {
+            "winner": self.winner,
+            "margin": margin,
+            "text": self.text,
+            "super_over": self.super_over,
+            "injuries": [{"team": t, "player": p, "points": n} for t, p, n in self.injuries],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """A match between turns. ``sides`` are (home, away) indexes everywhere; ``orders`` are
+    each side's orders in force (initial orders merged with amendments); ``injuries`` are
+    (team, player, injury points) of every retired-hurt player; ``subs`` (team, substitute,
+    fielding, player he replaces or ``""``); ``log`` every non-ball event so far."""
+
+    setup: MatchSetup
+    selections: tuple[Selection, Selection]
+    orders: tuple[MatchOrders, MatchOrders]
+    toss_winner: int
+    batting_first: int
+    turn: int = 0
+    innings: tuple[InningsState, ...] = ()
+    injuries: tuple[tuple[str, str, int], ...] = ()
+    subs: tuple[tuple[str, str, int, str], ...] = ()
+    log: tuple[MatchEvent, ...] = ()
+    result: Result | None = None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether every turn has been played."""
+        return self.turn >= TURNS
+
+    def outcome(self) -> Result | None:
+        """The result once the second innings has closed (before that, ``None``)."""
+        return self.result
+
+    def team(self, side: int) -> Team:
+        """The squad of side 0 (home) or 1 (away)."""
+        return self.setup.home if side == 0 else self.setup.away
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON data (:meth:`from_json` reads it back equal)."""
+        data: dict[str, Any] = encode(self)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MatchState:
+        """Read :meth:`to_json`."""
+        state: MatchState = decode(cls, data)
+        return state
+
+    def to_text(self) -> str:
+        """The canonical text form: compact JSON with sorted keys, one line."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_text(cls, text: str) -> MatchState:
+        """Read :meth:`to_text`."""
+        return cls.from_json(json.loads(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What resolving gives: the new state and the events, in order."""
+
+    state: MatchState
+    events: tuple[Event, ...] = field(default=())

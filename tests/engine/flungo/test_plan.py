@@ -1,0 +1,149 @@
+"""Selection defaults and the bowling plan: followed when legal, completed by the default."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.dice import Dice
+from engine.flungo.events import EventKind, MatchEvent
+from engine.flungo.formats import FORMATS, Format
+from engine.flungo.ground import Conditions
+from engine.flungo.match import MatchSetup, play_match, play_turn
+from engine.flungo.orders import MatchOrders
+from engine.flungo.plan import default_xi, select
+from engine.flungo.squad import Role, generate_squad
+from tests.engine.flungo.helpers import Scripted, dots, orders, squad, started
+
+SEED_H_BATS = 2
+
+
+def bowled(plan: tuple[tuple[int, str], ...], overs: int = 15) -> tuple[list[str], list[str]]:
+    """Play turn 0 with A bowling ``plan``; the bowler of each over and the BOWLER events."""
+    state = started(seed=SEED_H_BATS, away=orders("A", bowling_plan=plan))
+    res = play_turn(state, dice=Scripted(dots(90)))
+    texts = [e.text for e in res.events if isinstance(e, MatchEvent) and e.kind is EventKind.BOWLER]
+    return list(res.state.innings[0].over_bowlers[:overs]), texts
+
+
+def test_legal_plan_is_followed() -> None:
+    """Every over of a legal plan is bowled by the planned bowler, with no event."""
+    plan = tuple((o, f"A {5 + o % 2}") for o in range(1, 9))
+    who, texts = bowled(plan, 8)
+    assert who == [f"A {5 + o % 2}" for o in range(1, 9)]
+    assert not any(t.startswith("over ") and int(t.split()[1].rstrip(":")) <= 8 for t in texts)
+
+
+def test_two_overs_in_succession_allowed_not_three() -> None:
+    """A bowler may bowl two overs in succession (the seed's limit) but not a third."""
+    who, texts = bowled(((1, "A 5"), (2, "A 5"), (3, "A 5")), 3)
+    assert who == ["A 5", "A 5", "A 1"]
+    assert "over 3: A 5 may not bowl more than 2 overs in succession; A 1 bowls" in texts
+
+
+def test_quota_is_enforced() -> None:
+    """A fifth over in a T20 is refused and given to the default bowler."""
+    who, texts = bowled(tuple((o, "A 5") for o in (1, 3, 5, 7, 9)), 9)
+    assert who.count("A 5") == 4 and who[8] != "A 5"
+    assert any("A 5 has bowled his 4 overs" in t for t in texts)
+
+
+def test_keeper_and_strangers_cannot_bowl() -> None:
+    """The wicket-keeper cannot bowl, nor a player outside the XI: the default replaces them."""
+    who, texts = bowled(((1, "A 3"), (2, "A 15")), 2)
+    assert "A 3" not in who and "A 15" not in who
+    assert "over 1: A 3 keeps wicket; A 1 bowls" in texts
+    assert "over 2: A 15 is not in the XI; A 2 bowls" in texts
+
+
+def test_missing_plan_is_one_event_and_alternates() -> None:
+    """No plan at all: one event, and the default alternates the two best bowlers."""
+    who, texts = bowled((), 10)
+    assert texts == ["no bowling plan: default bowling"]
+    assert who[:8] == ["A 1", "A 2"] * 4 and who[8:10] == ["A 4", "A 5"]
+
+
+def test_hurt_player_cannot_bowl() -> None:
+    """A player retired hurt cannot bowl: his planned overs go to the default bowler."""
+    home = orders("H", bowling_plan=((1, "H 1"), (2, "H 2")))
+    state = started(seed=SEED_H_BATS, home=home)
+    state = play_turn(state, dice=Scripted([5, 5, 10, 6, 2, 1, *dots(90)])).state
+    assert state.injuries == (("H", "H 1", 1),)
+    state = play_turn(state, dice=Scripted(dots(30))).state
+    res = play_turn(state, dice=Scripted(dots(90)))
+    texts = [e.text for e in res.events if isinstance(e, MatchEvent)]
+    assert "over 1: H 1 is retired hurt, out of the match; H 2 bowls" in texts
+    inn = res.state.innings[1]
+    assert "H 1" not in inn.over_bowlers
+    assert ("H", "sub (H 1)", 2, "H 1") in res.state.subs
+
+
+def test_default_xi_picks_fit_keeper_bowlers_batsmen() -> None:
+    """Default XI: fit players, one keeper, five best bowlers, best batsmen; in order."""
+    team = generate_squad(Dice(11), "T")
+    injured = replace(team.players[0], injury_points=2)
+    team = team.with_player(1, injured)
+    xi = default_xi(team)
+    players = [team.player(n) for n in xi]
+    assert len(xi) == 11 and injured.name not in xi
+    assert sum(p.role is Role.WICKETKEEPER for p in players) == 1
+    assert [p.batting for p in players] == sorted((p.batting for p in players), reverse=True)
+    others = [p for p in team.players if p.role is not Role.WICKETKEEPER and p.injury_points == 0]
+    top5 = sorted(others, key=lambda p: -p.bowling)[:5]
+    assert all(p.name in xi for p in top5)
+
+
+def test_select_fixes_bad_orders() -> None:
+    """Bad names, injured players, repeats and a short XI are fixed and reported."""
+    team = squad("H")
+    team = team.with_player(5, replace(team.players[4], injury_points=1))
+    given = MatchOrders(
+        xi=("H 1", "H 1", "H 5", "Nobody", "H 2"), captain="H 17", wicketkeeper="H 16"
+    )
+    sel, fixes = select(team, given)
+    assert len(sel.xi) == 11 and "H 5" not in sel.xi and sel.xi[:2] == ("H 1", "H 2")
+    assert sel.captain in sel.xi and sel.wicketkeeper == "H 3"
+    assert "H 5 is injured and untreated: sits out this match" in fixes
+    assert "Nobody is not in the squad: left out" in fixes
+    assert "H 1 named twice in the XI" in fixes
+
+
+def test_batting_order_fixes() -> None:
+    """Batsmen missing from the given order bat last; names not in the XI are ignored."""
+    sel, fixes = select(squad("H"), orders("H", batting_order=("H 11", "H 10", "X")))
+    assert sel.xi[:2] == ("H 11", "H 10") and len(sel.xi) == 11
+    assert any("X in the batting order ignored" in f for f in fixes)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), fmt=st.sampled_from(list(Format)))
+def test_default_bowling_is_always_legal(seed: int, fmt: Format) -> None:
+    """Default bowling keeps the quota and succession limit; no keeper or hurt bowls."""
+    setup = MatchSetup(
+        fmt,
+        seed,
+        Conditions("G", 1 + seed % 6, 1 + seed // 7 % 6),
+        generate_squad(Dice(seed).derive("h"), "H"),
+        generate_squad(Dice(seed).derive("a"), "A"),
+    )
+    state = play_match(setup).state
+    spec = FORMATS[fmt]
+    for inn in state.innings[:2]:
+        who = inn.over_bowlers
+        fielding = state.team(1 - inn.batting_side).name
+        # Only the side batting first can have been hurt before it fields.
+        hurt = {n for t, n, _ in state.injuries if t == fielding and inn.index == 1}
+        keeper = state.selections[1 - inn.batting_side].wicketkeeper
+        assert keeper not in who and not hurt & set(who)
+        assert max(who.count(b) for b in who) <= spec.max_overs_per_bowler
+        assert all(not (a == b == c) for a, b, c in zip(who, who[1:], who[2:], strict=False))
+
+
+def test_missing_plan_not_repeated_after_drinks() -> None:
+    """With no plan, the turn after drinks reports no default bowler over by over."""
+    state = started(seed=SEED_H_BATS)
+    state = play_turn(state, dice=Scripted(dots(90))).state
+    res = play_turn(state, dice=Scripted(dots(30)))
+    assert not [e for e in res.events if isinstance(e, MatchEvent) and e.kind is EventKind.BOWLER]

@@ -1,0 +1,110 @@
+"""``pbm sim``: scorecard, --json in issue 2's shape, --batting-style, --squad, determinism."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from engine.dice import Dice
+from engine.flungo import generate_squad
+from pbm.cli import main
+
+
+def run(*args: str) -> str:
+    result = CliRunner().invoke(main, ["sim", *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_text_scorecard() -> None:
+    """The default output is a readable scorecard with both innings and the result."""
+    out = run("--format", "t20", "--seed", "3")
+    assert out.startswith("Cosmic Celebrity Cricket — Twenty20: ")
+    assert out.count(" innings") >= 2 and "Bowler" in out and "Result: " in out
+    assert "Flungo" not in out
+
+
+def test_json_has_issue_two_shape() -> None:
+    """--json prints one document with the keys issue 2 requires, balls in its shape."""
+    doc = json.loads(run("--format", "hundred", "--seed", "4", "--json"))
+    assert {"format", "seed", "pitch", "weather", "teams", "innings", "result"} <= set(doc)
+    assert doc["format"] == "hundred" and doc["seed"] == 4
+    assert set(doc["pitch"]) >= {"name", "roll"} and set(doc["weather"]) >= {"name", "roll"}
+    assert len(doc["teams"]) == 2 and len(doc["teams"][0]["players"]) == 18
+    assert set(doc["teams"][0]["players"][0]) >= {
+        "name",
+        "role",
+        "batting",
+        "bowling",
+        "fielding",
+        "bowling_style",
+    }
+    inn = doc["innings"][0]
+    assert set(inn) >= {
+        "batting_team",
+        "bowling_team",
+        "runs",
+        "wickets",
+        "legal_balls",
+        "extras",
+        "batting",
+        "bowling",
+        "fall_of_wickets",
+        "balls",
+    }
+    assert set(inn["extras"]) == {"wides", "no_balls", "byes", "leg_byes"}
+    ball = inn["balls"][0]
+    assert set(ball) >= {
+        "over",
+        "ball",
+        "legal",
+        "bowler",
+        "striker",
+        "non_striker",
+        "style",
+        "dice",
+        "runs",
+        "extras",
+        "wicket",
+        "rolls",
+    }
+    assert ball["over"] == 1 and ball["ball"] == 1 and len(ball["dice"]) == 2
+    assert set(ball["rolls"][0]) == {"die", "value", "purpose"}
+    assert max(b["over"] for b in inn["balls"]) <= 20  # sets of five
+    assert set(doc["result"]) >= {"winner", "margin", "text"}
+
+
+def test_batting_style_overrides_everyone() -> None:
+    """--batting-style wahoo: every ball of both innings is batted wahoo with a D10 dice 2."""
+    doc = json.loads(run("--seed", "9", "--batting-style", "wahoo", "--json"))
+    balls = [b for inn in doc["innings"] for b in inn["balls"]]
+    assert {b["style"] for b in balls} == {"wahoo"}
+    assert all(b["rolls"][1]["die"] == 10 for b in balls)
+
+
+def test_output_is_byte_identical() -> None:
+    """The same seed gives byte-identical output."""
+    assert run("--format", "50", "--seed", "12", "--json") == run(
+        "--format", "50", "--seed", "12", "--json"
+    )
+
+
+def test_squad_files(tmp_path: Path) -> None:
+    """--squad twice plays those squads; once is a usage error."""
+    files = []
+    for k, name in enumerate(("Zog Rovers", "Protoplasm Park")):
+        p = tmp_path / f"{k}.json"
+        p.write_text(json.dumps(generate_squad(Dice(k), name).to_json()))
+        files.append(str(p))
+    doc = json.loads(run("--squad", files[0], "--squad", files[1], "--json"))
+    assert [t["name"] for t in doc["teams"]] == ["Zog Rovers", "Protoplasm Park"]
+    bad = CliRunner().invoke(main, ["sim", "--squad", files[0]])
+    assert bad.exit_code == 2 and "twice" in bad.output
+
+
+def test_cricsheet_flag() -> None:
+    """--cricsheet prints a Cricsheet document."""
+    doc = json.loads(run("--seed", "2", "--cricsheet"))
+    assert set(doc) == {"meta", "info", "innings"}
