@@ -12,12 +12,23 @@ from collections.abc import Callable
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
+from typing import TYPE_CHECKING
 
 from pbm.clock import FixedClock
 from pbm.errors import SmtpError
 from pbm.mail.ports import FetchedMessage
 
-__all__ = ["FakeMailbox", "FixedClock", "RecordingSender", "body_of", "make_eml"]
+__all__ = [
+    "Conversation",
+    "FakeMailbox",
+    "FixedClock",
+    "RecordingSender",
+    "body_of",
+    "make_eml",
+]
+
+if TYPE_CHECKING:
+    from pbm.daemon import Daemon
 
 _counter = itertools.count(1)
 
@@ -116,3 +127,35 @@ class RecordingSender:
     def to(self, address: str) -> list[EmailMessage]:
         """Messages sent to ``address``."""
         return [m for m in self.sent if address.lower() in str(m["To"]).lower()]
+
+
+class Conversation:
+    """Talk to a daemon by mail, like salmon's ``RouterConversation``::
+
+    talk = Conversation(daemon, sender, "player1@example.test")
+    reply = talk.say("JOIN", subject="[DEMO] join", expect="YOUR SECRET")
+    """
+
+    def __init__(self, daemon: Daemon, sender: RecordingSender, address: str) -> None:
+        self.daemon = daemon
+        self.sender = sender
+        self.address = address
+
+    def say(
+        self, body: str, *, subject: str = "", expect: str | None = None, **kw: object
+    ) -> list[EmailMessage]:
+        """Store one mail from this address, run a pass, return the replies to it.
+
+        With ``expect``, exactly one reply is required and its body must contain the text.
+        """
+        before = len(self.sender.sent)
+        raw = make_eml(body, sender=self.address, subject=subject, **kw)  # type: ignore[arg-type]
+        self.daemon.app.inbound.store(raw, "smtp")
+        self.daemon.run_once()
+        replies = [
+            m for m in self.sender.sent[before:] if self.address.lower() in str(m["To"]).lower()
+        ]
+        if expect is not None:
+            assert len(replies) == 1, f"expected one reply, got {len(replies)}"
+            assert expect in body_of(replies[0]), body_of(replies[0])
+        return replies

@@ -6,7 +6,7 @@ import re
 from email.message import EmailMessage
 
 from pbm.daemon import Daemon
-from pbm.testing import RecordingSender, body_of, make_eml
+from pbm.testing import Conversation, RecordingSender, body_of
 
 SECRET_RE = re.compile(r"YOUR SECRET: (\S+)")
 
@@ -21,11 +21,7 @@ def say(
     **kw: object,
 ) -> list[EmailMessage]:
     """Deliver one mail through the store door, run a pass, return the replies to ``frm``."""
-    before = len(sender.sent)
-    raw = make_eml(body, sender=frm, subject=subject, **kw)  # type: ignore[arg-type]
-    daemon.app.inbound.store(raw, "smtp")
-    daemon.run_once()
-    return [m for m in sender.sent[before:] if frm.lower() in str(m["To"]).lower()]
+    return Conversation(daemon, sender, frm).say(body, subject=subject, **kw)
 
 
 def join(daemon: Daemon, sender: RecordingSender, frm: str, code: str = "DEMO") -> str:

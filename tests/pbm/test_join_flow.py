@@ -152,3 +152,13 @@ def test_help_lists_commands(daemon: Daemon, sender: RecordingSender, demo: str)
     """HELP is answered with the commands and the open competitions."""
     [reply] = say(daemon, sender, "HELP\n", subject="help")
     assert "JOIN" in body_of(reply) and "[DEMO]" in body_of(reply)
+
+
+def test_conversation_helper_expects_a_reply(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """pbm.testing.Conversation says a mail and checks the one reply it expects."""
+    from pbm.testing import Conversation
+
+    talk = Conversation(daemon, sender, "talker@example.test")
+    talk.say("JOIN\n", subject="[DEMO] join", expect="YOUR SECRET")
