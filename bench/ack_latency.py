@@ -1,0 +1,149 @@
+"""Ack latency: 200 players each mail JOIN within 10 s into Dovecot; how long until the reply
+reaches the SMTP sink?
+
+A real daemon runs in-process: IMAP IDLE on a throwaway Dovecot, SQLite (WAL), the outbox
+sending through SmtpSender to an aiosmtpd sink. Players' mails go in by IMAP APPEND (default)
+or Dovecot's LMTP, at seeded random moments spread over the window, from several
+connections at once. Latency = reply arrival at the sink - start of that player's APPEND.
+Replies are matched to requests by In-Reply-To. Target: p99 <= 2 s.
+
+    /work/venv/bin/python bench/ack_latency.py [--players 200] [--window 10] [--via append|lmtp]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import smtplib
+import threading
+import time
+
+from _services import Bench, join_mails, naming_mails, percentile, summary  # type: ignore[import-not-found]
+from imapclient import IMAPClient
+
+from pbm.daemon import Daemon
+from pbm.mail.imap import ImapMailbox
+from pbm.mail.smtp import SmtpSender
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--players", type=int, default=200)
+    ap.add_argument("--window", type=float, default=10.0, help="seconds the mails spread over")
+    ap.add_argument("--via", choices=["append", "lmtp"], default="append")
+    ap.add_argument("--connections", type=int, default=4, help="parallel delivering clients")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--kind",
+        choices=["join", "orders"],
+        default="join",
+        help="orders: everyone JOINs first (untimed), then the timed mails are squad namings",
+    )
+    ap.add_argument(
+        "--fast-hash",
+        action="store_true",
+        help="argon2 t=1, 1 MiB instead of the production t=2, 19 MiB",
+    )
+    args = ap.parse_args()
+
+    teams = 64
+    bench = Bench(competitions=-(-args.players // teams), teams=teams, fast_hash=args.fast_hash)
+    try:
+        run(bench, args)
+    finally:
+        bench.close()
+
+
+def run(bench: Bench, args: argparse.Namespace) -> None:
+    dv = bench.dovecot
+    rng = random.Random(args.seed)
+    sent_at: dict[str, float] = {}
+
+    mailbox = ImapMailbox(dv.host, dv.imap, username="pbm", password="secret", security="plain")
+    sender = SmtpSender("127.0.0.1", bench.sink.port, security="plain")
+    daemon = Daemon(bench.app, sender, [mailbox], max_wait=30)
+    loop = threading.Thread(target=daemon.run, name="daemon", daemon=True)
+    loop.start()
+    time.sleep(0.5)  # let the daemon connect and settle into IDLE
+    joins = join_mails(bench, args.players)
+    already = 0
+    if args.kind == "orders":  # everyone joins first; the squad namings are what is timed
+        filler = IMAPClient(dv.host, port=dv.imap, ssl=False, timeout=60)
+        filler.login("pbm", "secret")
+        for k in range(0, len(joins), 100):
+            filler.multiappend("INBOX", [raw for _, raw in joins[k : k + 100]])
+        filler.logout()
+        already = len(joins)
+        if not bench.sink.wait_for(already, timeout=120):
+            raise SystemExit("the JOINs were not all answered")
+        time.sleep(1.0)
+    mails = joins if args.kind == "join" else naming_mails(bench)
+    offsets = sorted(rng.uniform(0, args.window) for _ in mails)
+
+    start = time.monotonic() + 0.2
+
+    def deliver(k: int) -> None:
+        imap = None
+        lmtp = None
+        if args.via == "append":
+            # APPEND stands in for the MTA's final delivery into pbm's INBOX
+            imap = IMAPClient(dv.host, port=dv.imap, ssl=False, timeout=30)
+            imap.login("pbm", "secret")
+        else:
+            lmtp = smtplib.LMTP(dv.host, dv.lmtp)
+        for i in range(k, len(mails), args.connections):
+            mid, raw = mails[i]
+            delay = start + offsets[i] - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            sent_at[mid] = time.monotonic()
+            if imap is not None:
+                imap.append("INBOX", raw)
+            else:
+                assert lmtp is not None
+                lmtp.sendmail(f"p{i}@players.test", ["pbm@example.test"], raw)
+        if imap is not None:
+            imap.logout()
+        if lmtp is not None:
+            lmtp.quit()
+
+    clients = [threading.Thread(target=deliver, args=(k,)) for k in range(args.connections)]
+    for t in clients:
+        t.start()
+    for t in clients:
+        t.join()
+    delivered = time.monotonic()
+    complete = bench.sink.wait_for(already + len(mails), timeout=120)
+    daemon.request_stop()
+    loop.join(30)
+    mailbox.close()
+    sender.close()
+
+    door = "IMAP APPEND" if args.via == "append" else "Dovecot LMTP"
+    what = "JOIN" if args.kind == "join" else "squad-naming orders (after joining)"
+    wanted = {mid for mid, _ in mails}
+    latencies = []
+    for arrived, irt in bench.sink.arrivals:
+        if irt in sent_at and irt in wanted:
+            latencies.append(arrived - sent_at[irt])
+    last = max(a for a, _ in bench.sink.arrivals) if bench.sink.arrivals else delivered
+    print(
+        f"ack latency: {args.players} players, {what} via {door} over "
+        f"{args.window:.0f} s from {args.connections} connections; daemon on IMAP IDLE, "
+        "SQLite, SmtpSender -> aiosmtpd sink"
+    )
+    print(f"  argon2: {'t=1, 1 MiB (--fast-hash)' if args.fast_hash else 't=2, 19 MiB (default)'}")
+    print(
+        f"  replies matched: {len(latencies)}/{len(mails)}"
+        + ("" if complete else "  (TIMED OUT waiting for the rest)")
+    )
+    if latencies:
+        print(f"  {summary(latencies)}")
+        print(f"  last reply {last - delivered:.3f} s after the last mail went in")
+        p99 = percentile(latencies, 99)
+        verdict = "met" if p99 <= 2.0 and complete else "MISSED"
+        print(f"  target p99 <= 2 s: {verdict}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""Wiring: from a :class:`~pbm.config.Config` to the services, the doors and the daemon.
+
+This is the only module that knows which adapter serves which port. Embedding pbm (tests,
+benches) goes through :class:`App`; see ``docs/ops/embedding.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from pbm.auth import SecretBox
+from pbm.clock import Clock, SystemClock
+from pbm.config import Config
+from pbm.db import migrate
+from pbm.db.session import make_db_engine, make_session_factory
+from pbm.inbound import Inbound
+from pbm.mail.ports import Mailbox, Sender
+from pbm.outbox import Outbox
+
+__all__ = ["App", "make_mailboxes", "make_sender"]
+
+
+@dataclass
+class App:
+    """The database and the services for one configuration."""
+
+    config: Config
+    db_engine: Engine
+    clock: Clock = field(default_factory=SystemClock)
+
+    def __post_init__(self) -> None:
+        self.sessions: sessionmaker[Session] = make_session_factory(self.db_engine)
+        self.box = SecretBox(self.config.security)
+        self.inbound = Inbound(self.sessions, self.config, self.clock, self.box)
+
+    @classmethod
+    def from_config(
+        cls, config: Config, clock: Clock | None = None, *, upgrade: bool = False
+    ) -> App:
+        """Open the configured database (and apply migrations if ``upgrade``)."""
+        db_engine = make_db_engine(config.database.url)
+        if upgrade:
+            migrate.upgrade(db_engine)
+        return cls(config, db_engine, clock or SystemClock())
+
+    def outbox(self, sender: Sender) -> Outbox:
+        """The outbox worker delivering through ``sender``."""
+        return Outbox(self.sessions, sender, self.config.outbox, self.clock, self.box)
+
+    def store(self, raw: bytes, mail_from: str, rcpt_tos: list[str]) -> None:
+        """The SMTP listener's callback: store durably, then return (the listener says 250)."""
+        self.inbound.store(raw, "smtp", envelope_from=mail_from, envelope_to=rcpt_tos)
+
+    def close(self) -> None:
+        """Release database connections."""
+        self.db_engine.dispose()
+
+
+def make_sender(config: Config) -> Sender:
+    """The configured outbound transport: SMTP relay or local Maildir."""
+    if config.maildir is not None:
+        from pbm.mail.maildir import MaildirSender
+
+        return MaildirSender(config.maildir.path)
+    assert config.smtp is not None  # the config guarantees one of the two
+    from pbm.mail.smtp import SmtpSender
+
+    smtp = config.smtp
+    return SmtpSender(
+        smtp.host,
+        smtp.port,
+        security=smtp.tls,
+        username=smtp.username or None,
+        password=smtp.password or None,
+        ca_file=smtp.ca_file,
+        verify=smtp.verify,
+        timeout=smtp.timeout,
+        envelope_from=config.server.address,
+    )
+
+
+def make_mailboxes(config: Config) -> list[Mailbox]:
+    """The configured IMAP mailboxes (none, or one)."""
+    if config.imap is None:
+        return []
+    from pbm.mail.imap import ImapMailbox
+
+    im = config.imap
+    return [
+        ImapMailbox(
+            im.host,
+            im.port,
+            username=im.username,
+            password=im.password,
+            security=im.tls,
+            folder=im.folder,
+            processed_folder=im.processed_folder,
+            ca_file=im.ca_file,
+            verify=im.verify,
+            timeout=im.timeout,
+            use_idle=im.idle,
+            poll_interval=im.poll_seconds,
+        )
+    ]

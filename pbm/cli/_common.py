@@ -1,0 +1,47 @@
+"""Shared bits of pbm's server-side commands: the --config option and friendly errors."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from pbm.config import Config, load_config
+from pbm.errors import ConfigError
+from pbm.logs import configure_logging
+
+__all__ = ["DEFAULT_CONFIG", "config_option", "load"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+DEFAULT_CONFIG = "pbm.toml"
+
+
+def config_option(f: F) -> F:
+    """``--config FILE`` (default ``$PBM_CONFIG`` or ``./pbm.toml``)."""
+    return click.option(
+        "--config",
+        "config_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="Config file (default: $PBM_CONFIG, else ./pbm.toml).",
+    )(f)
+
+
+def resolve(config_path: Path | None) -> Path:
+    """The config file to use."""
+    return config_path or Path(os.environ.get("PBM_CONFIG", DEFAULT_CONFIG))
+
+
+def load(config_path: Path | None, *, logs: bool = True) -> Config:
+    """Load the config or exit with a clear message naming the key."""
+    path = resolve(config_path)
+    try:
+        config = load_config(path)
+    except ConfigError as exc:
+        raise click.ClickException(f"{path}: {exc}") from exc
+    if logs:
+        configure_logging(config.logging.format, config.logging.level, config.secrets())
+    return config

@@ -1,0 +1,115 @@
+"""``pbm mail list/show/retry``: the inbound store, dead letters and the outbox."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+from sqlalchemy import select
+
+from pbm.app import App
+from pbm.cli._common import config_option, load
+from pbm.db.models import InboundMail, OutboxMessage
+from pbm.db.session import transaction
+from pbm.errors import NotFound
+
+__all__ = ["COMMANDS"]
+
+STATUSES = ("received", "applied", "rejected", "ignored", "shunted")
+
+
+@click.group("mail")
+def mail() -> None:
+    """Inbound mail, dead letters and the outbox."""
+
+
+@mail.command("list")
+@click.option("--status", type=click.Choice(STATUSES), help="Only this status.")
+@click.option("--dead", is_flag=True, help="Only dead letters (same as --status shunted).")
+@click.option("--outbox", is_flag=True, help="List the outbox instead.")
+@click.option("--limit", default=50, show_default=True, help="Newest N rows.")
+@config_option
+def list_(
+    status: str | None, dead: bool, outbox: bool, limit: int, config_path: Path | None
+) -> None:
+    """List stored mail, newest first."""
+    app = App.from_config(load(config_path, logs=False))
+    try:
+        with transaction(app.sessions) as s:
+            if outbox:
+                table = Table("id", "status", "kind", "to", "attempts", "subject", "last error")
+                for o in s.scalars(
+                    select(OutboxMessage).order_by(OutboxMessage.id.desc()).limit(limit)
+                ):
+                    table.add_row(
+                        str(o.id),
+                        o.status,
+                        o.kind,
+                        o.to_addr,
+                        str(o.attempts),
+                        o.subject,
+                        o.last_error or "",
+                    )
+            else:
+                q = select(InboundMail).order_by(InboundMail.id.desc()).limit(limit)
+                if dead or status:
+                    q = q.where(InboundMail.status == ("shunted" if dead else status))
+                table = Table("id", "status", "door", "received", "from", "subject", "note")
+                for m in s.scalars(q):
+                    table.add_row(
+                        str(m.id),
+                        m.status,
+                        m.door,
+                        f"{m.received_at:%Y-%m-%d %H:%M}",
+                        m.from_addr or m.envelope_from or "",
+                        m.subject or "",
+                        m.note or "",
+                    )
+    finally:
+        app.close()
+    Console().print(table)
+
+
+@mail.command("show")
+@click.argument("mail_id", type=int)
+@click.option("--raw", is_flag=True, help="Print the stored message itself.")
+@config_option
+def show(mail_id: int, raw: bool, config_path: Path | None) -> None:
+    """Show one inbound mail: status, note, and the traceback of a dead letter."""
+    app = App.from_config(load(config_path, logs=False))
+    try:
+        with transaction(app.sessions) as s:
+            m = s.get(InboundMail, mail_id)
+            if m is None:
+                raise click.ClickException(f"no inbound mail #{mail_id}")
+            click.echo(f"#{m.id} {m.status} via {m.door} at {m.received_at:%Y-%m-%d %H:%M:%S}")
+            click.echo(f"key:     {m.key}")
+            click.echo(f"from:    {m.from_addr or m.envelope_from or '?'}")
+            click.echo(f"subject: {m.subject or ''}")
+            click.echo(f"note:    {m.note or ''}")
+            if m.error:
+                click.echo("\n" + m.error)
+            if raw:
+                click.echo("\n" + m.raw.decode("utf-8", "replace"))
+    finally:
+        app.close()
+
+
+@mail.command("retry")
+@click.argument("mail_id", type=int)
+@config_option
+def retry(mail_id: int, config_path: Path | None) -> None:
+    """Put a dead letter (or any handled mail) back in the queue; the daemon handles it again."""
+    app = App.from_config(load(config_path, logs=False))
+    try:
+        app.inbound.retry(mail_id)
+    except NotFound as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        app.close()
+    click.echo(f"#{mail_id} queued again")
+
+
+COMMANDS = [mail]

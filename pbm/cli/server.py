@@ -1,0 +1,167 @@
+"""Server commands: ``pbm serve``, ``pbm run [--once]``, ``pbm ingest``, ``pbm check-config``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from sqlalchemy.exc import SQLAlchemyError
+
+from pbm.app import App, make_mailboxes, make_sender
+from pbm.cli._common import config_option, load, resolve
+from pbm.config import Config, load_config
+from pbm.daemon import Daemon, Listener
+from pbm.db import migrate
+from pbm.errors import ConfigError, PbmError
+
+__all__ = ["COMMANDS"]
+
+EX_OK = 0
+EX_DATAERR = 65
+EX_TEMPFAIL = 75  # sendmail/Postfix/procmail: "try again later", the MTA keeps the mail
+EX_CONFIG = 78
+
+
+def build_daemon(config: Config, *, listen: bool = True) -> Daemon:
+    """The daemon for a config: its mailboxes, its sender and (if ``listen``) the listener."""
+    app = App.from_config(config)
+    try:
+        current = migrate.is_current(app.db_engine)
+    except SQLAlchemyError as exc:
+        app.close()
+        raise click.ClickException(f"cannot open the database: {exc}") from exc
+    if not current:
+        app.close()
+        raise click.ClickException("the database is not up to date: run `pbm db upgrade` first")
+    daemon = Daemon(app, make_sender(config), make_mailboxes(config), handle_signals=True)
+    if listen and config.listener is not None:
+        from pbm.mail.listener import SmtpListener
+
+        accept = list(config.listener.accept) or [config.server.address]
+        listener: Listener = SmtpListener(
+            config.listener.host,
+            config.listener.port,
+            daemon.store,
+            accept=accept,
+            max_size=config.listener.max_size,
+        )
+        daemon.listeners.append(listener)
+    return daemon
+
+
+@click.command("serve")
+@config_option
+def serve(config_path: Path | None) -> None:
+    """Run the daemon: IMAP watcher, SMTP listener, outbox sender and scheduler, in one process.
+
+    The first SIGTERM (or Ctrl-C) finishes the current message and exits; a second exits at once.
+    """
+    config = load(config_path)
+    daemon = build_daemon(config)
+    try:
+        daemon.run()
+    except PbmError as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        daemon.app.close()
+
+
+@click.command("run")
+@click.option("--once", is_flag=True, help="Do one pass of everything and exit (for cron).")
+@config_option
+def run(once: bool, config_path: Path | None) -> None:
+    """Run the daemon loop, or with --once a single pass (fetch, handle, schedule, send)."""
+    config = load(config_path)
+    daemon = build_daemon(config, listen=not once)
+    try:
+        if once:
+            stats = daemon.run_once()
+            for mb in daemon.mailboxes:
+                mb.close()
+            Console(stderr=True).print(
+                f"fetched {stats.fetched}, handled {stats.processed}, jobs {stats.jobs}, "
+                f"sent {stats.sent}, failed {stats.failed}, errors {stats.errors}"
+            )
+        else:
+            daemon.run()
+    except PbmError as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        daemon.app.close()
+
+
+@click.command("ingest")
+@click.argument("source", default="-", type=click.Path(allow_dash=True, dir_okay=False))
+@click.option("--process", is_flag=True, help="Also handle it and send the reply now.")
+@config_option
+def ingest(source: str, process: bool, config_path: Path | None) -> None:
+    """Store one message from FILE or stdin (an MTA pipe: Postfix, procmail).
+
+    Exit status: 0 stored (or already stored), 75 temporary failure (the MTA retries later),
+    78 bad configuration, 65 unreadable input. The running daemon handles the stored message.
+    """
+    try:
+        config = load_config(resolve(config_path))
+    except ConfigError as exc:
+        click.echo(f"pbm ingest: {exc}", err=True)
+        sys.exit(EX_CONFIG)
+    from pbm.logs import configure_logging
+
+    configure_logging(config.logging.format, config.logging.level, config.secrets())
+    try:
+        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    except OSError as exc:
+        click.echo(f"pbm ingest: cannot read {source}: {exc}", err=True)
+        sys.exit(EX_DATAERR)
+    if not raw.strip():
+        click.echo("pbm ingest: empty message", err=True)
+        sys.exit(EX_DATAERR)
+    app = App.from_config(config)
+    try:
+        stored = app.inbound.store(raw, "ingest")
+        if process:
+            daemon = Daemon(app, make_sender(config))
+            daemon.run_once()
+    except (SQLAlchemyError, OSError, PbmError) as exc:
+        click.echo(f"pbm ingest: temporary failure: {exc}", err=True)
+        sys.exit(EX_TEMPFAIL)
+    finally:
+        app.close()
+    click.echo(f"stored #{stored.id}" + ("" if stored.created else " (already had it)"), err=True)
+    sys.exit(EX_OK)
+
+
+@click.command("check-config")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+def check_config(file: Path | None) -> None:
+    """Check a config file and say clearly what is wrong with it (exit 1 if anything)."""
+    path = resolve(file)
+    console = Console()
+    try:
+        config = load_config(path)
+    except ConfigError as exc:
+        console.print(f"[bold red]✗[/] {path}: {exc}", highlight=False)
+        sys.exit(1)
+    doors = []
+    if config.listener:
+        doors.append(f"SMTP listener on {config.listener.host}:{config.listener.port}")
+    if config.imap:
+        doors.append(f"IMAP {config.imap.username}@{config.imap.host}:{config.imap.port}")
+    out = (
+        f"SMTP via {config.smtp.host}:{config.smtp.port}"
+        if config.smtp
+        else f"Maildir {config.maildir.path}"
+        if config.maildir
+        else "?"
+    )
+    console.print(f"[bold green]✓[/] {path} is valid", highlight=False)
+    console.print(f"  server   {config.server.address}", highlight=False)
+    console.print(f"  database {config.database.url.split('@')[-1]}", highlight=False)
+    console.print(f"  mail in  {'; '.join(doors)}", highlight=False)
+    console.print(f"  mail out {out}", highlight=False)
+    console.print(f"  GM       {config.gm.address}", highlight=False)
+
+
+COMMANDS = [serve, run, ingest, check_config]

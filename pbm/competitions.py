@@ -1,0 +1,187 @@
+"""Competitions and seats: create, find, join. Pure database work, no mail."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from engine.dice import Dice, seed_from_text
+from engine.flungo.formats import FORMATS, Format
+from engine.flungo.squad import Team, generate_squad
+from pbm.auth import SecretBox, secret_placeholder
+from pbm.clock import Clock, utc
+from pbm.db.models import Competition, Event, Player, Seat
+
+__all__ = [
+    "CODE_RE",
+    "JoinResult",
+    "base_squad",
+    "create_competition",
+    "find_competition",
+    "join",
+    "placeholder_team_name",
+    "record_event",
+    "reissue_secret",
+]
+
+CODE_RE = re.compile(r"^[A-Z][A-Z0-9]{1,11}$")
+MAX_TEAMS = 1024  # "the postal game is for any number of players"
+
+
+def record_event(
+    session: Session, clock: Clock, kind: str, comp: Competition | None, **data: Any
+) -> None:
+    """Append to the audit log."""
+    session.add(
+        Event(at=clock.now(), kind=kind, competition_id=comp.id if comp else None, data=data)
+    )
+
+
+def validate_competition(code: str, fmt: str, teams: int) -> str | None:
+    """Why these settings are wrong, or None."""
+    if not CODE_RE.match(code):
+        return f"code {code!r}: use 2-12 capital letters and digits, starting with a letter"
+    if fmt not in {f.value for f in Format}:
+        return f"format {fmt!r}: choose one of {', '.join(f.value for f in Format)}"
+    if not 2 <= teams <= MAX_TEAMS:
+        return f"teams {teams}: a competition has 2 to {MAX_TEAMS} teams"
+    return None
+
+
+def create_competition(
+    session: Session,
+    clock: Clock,
+    *,
+    code: str,
+    name: str,
+    fmt: str,
+    teams: int,
+    naming_deadline: datetime,
+    seed: str | None = None,
+) -> Competition:
+    """A new open Flungo competition; raises ``ValueError`` on bad settings or a taken code."""
+    code = code.upper()
+    problem = validate_competition(code, fmt, teams)
+    if problem:
+        raise ValueError(problem)
+    if find_competition(session, code) is not None:
+        raise ValueError(f"code {code!r} is already taken")
+    comp = Competition(
+        code=code,
+        name=" ".join(name.split())[:120] or code,
+        game="flungo",
+        format=fmt,
+        teams=teams,
+        naming_deadline=utc(naming_deadline),
+        seed=seed or secrets.token_hex(16),
+        status="open",
+        state={},
+        created_at=clock.now(),
+    )
+    session.add(comp)
+    session.flush()
+    record_event(session, clock, "competition-created", comp, code=code, teams=teams)
+    return comp
+
+
+def find_competition(session: Session, code: str) -> Competition | None:
+    """The competition with this code (any case), or None."""
+    return session.scalars(select(Competition).where(Competition.code == code.upper())).first()
+
+
+def format_title(comp: Competition) -> str:
+    """ "Twenty20", "The Hundred"..."""
+    return FORMATS[Format(comp.format)].title
+
+
+def placeholder_team_name(number: int) -> str:
+    """The name a team carries until its manager names it."""
+    return f"Team {number}"
+
+
+def base_squad(comp: Competition, number: int) -> Team:
+    """Seat ``number``'s squad as generated: deterministic from the competition seed."""
+    dice = Dice(seed_from_text(comp.seed)).derive(f"seat:{number}")
+    return generate_squad(dice, placeholder_team_name(number))
+
+
+@dataclass(frozen=True, slots=True)
+class JoinResult:
+    """``outcome``: joined, already, full, closed. ``secret`` is a placeholder (see auth)."""
+
+    outcome: str
+    seat: Seat | None = None
+    secret: str = ""
+
+
+def naming_open(comp: Competition, now: datetime) -> bool:
+    """Whether squads may still be named."""
+    return comp.status != "closed" and now < utc(comp.naming_deadline)
+
+
+def join(
+    session: Session, clock: Clock, box: SecretBox, comp: Competition, address: str
+) -> JoinResult:
+    """Give ``address`` the next seat, unless the competition is full or closed."""
+    address = address.lower()
+    player = session.scalars(select(Player).where(Player.address == address)).first()
+    if player is not None:
+        existing = session.scalars(
+            select(Seat).where(Seat.competition_id == comp.id, Seat.player_id == player.id)
+        ).first()
+        if existing is not None:
+            return JoinResult("already", existing)
+    if comp.status == "closed" or not naming_open(comp, clock.now()):
+        return JoinResult("closed")
+    taken = session.scalar(select(func.count()).where(Seat.competition_id == comp.id)) or 0
+    if taken >= comp.teams:
+        return JoinResult("full")
+    if player is None:
+        player = Player(address=address, created_at=clock.now())
+        session.add(player)
+        session.flush()
+    number = taken + 1
+    squad = base_squad(comp, number)
+    seat = Seat(
+        competition_id=comp.id,
+        player_id=player.id,
+        number=number,
+        secret_hash="",
+        secret_version=1,
+        team=squad.to_json(),
+        named=False,
+        naming_version=0,
+        joined_at=clock.now(),
+    )
+    session.add(seat)
+    session.flush()
+    # The id is known only now; the secret derives from it and is hashed at once.
+    seat.secret_hash = box.hash(box.derive(seat.id, seat.secret_version))
+    if number >= comp.teams:
+        comp.status = "full"
+    record_event(session, clock, "join", comp, seat=number, address=address)
+    if comp.status == "full":
+        record_event(session, clock, "competition-full", comp, teams=comp.teams)
+    return JoinResult("joined", seat, secret_placeholder(seat.id, seat.secret_version))
+
+
+def reissue_secret(
+    session: Session, clock: Clock, box: SecretBox, comp: Competition, number: int
+) -> tuple[Seat, str]:
+    """Give seat ``number`` a new secret (the old one stops working); returns the seat and the
+    new secret's placeholder for the mail that carries it. Raises ``LookupError`` if no seat."""
+    seat = session.scalars(
+        select(Seat).where(Seat.competition_id == comp.id, Seat.number == number)
+    ).first()
+    if seat is None:
+        raise LookupError(f"{comp.code} has no team {number}")
+    seat.secret_version += 1
+    seat.secret_hash = box.hash(box.derive(seat.id, seat.secret_version))
+    record_event(session, clock, "secret-reissued", comp, seat=number)
+    return seat, secret_placeholder(seat.id, seat.secret_version)

@@ -1,0 +1,361 @@
+"""Configuration: one TOML file read with ``tomllib`` into frozen dataclasses.
+
+Every key is documented in ``config.example.toml`` (a test loads it, so it cannot rot).
+Problems raise :class:`pbm.errors.ConfigError` naming the dotted key path, for example
+``smtp.port: expected an integer, got 'abc'``. Unknown keys are errors too, with a
+"did you mean" hint, because a misspelt key silently ignored is a night of lost mail.
+
+Secrets never need to sit in the file: any string may be written ``"${ENV_NAME}"``, and the
+secret keys also have an ``*_env`` twin naming the environment variable to read
+(``gm.secret_env = "PBM_GM_SECRET"``).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pbm._config_reader import Section, TlsMode, table, tls_mode
+from pbm.errors import ConfigError
+
+__all__ = [
+    "Config",
+    "ConfigError",
+    "DatabaseConfig",
+    "GmConfig",
+    "ImapConfig",
+    "ListenerConfig",
+    "LoggingConfig",
+    "MaildirConfig",
+    "OutboxConfig",
+    "RateLimitConfig",
+    "SchedulerConfig",
+    "SecurityConfig",
+    "ServerConfig",
+    "SmtpConfig",
+    "load_config",
+    "parse_config",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """Who pbm is on the mail: its own address (From of replies, loop detection)."""
+
+    address: str
+    display_name: str = "Cosmic Celebrity Cricket"
+    domain: str = ""  # for Message-IDs; defaults to the address's domain
+
+    @property
+    def message_id_domain(self) -> str:
+        """The domain used on the right of generated Message-IDs."""
+        return self.domain or self.address.rsplit("@", 1)[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class DatabaseConfig:
+    """Where state lives: an SQLAlchemy URL (SQLite file or PostgreSQL with psycopg)."""
+
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
+class GmConfig:
+    """The game master: their address and the secret their commands must carry."""
+
+    address: str
+    secret: str = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class SecurityConfig:
+    """``secret_key`` derives a player's secret for the one reply that shows it (never stored)."""
+
+    secret_key: str = field(repr=False)
+    argon2_time_cost: int = 2
+    argon2_memory_kib: int = 19456
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimitConfig:
+    """How many mails one sender may send per hour before pbm stops acting on them."""
+
+    per_hour: int = 30
+
+
+@dataclass(frozen=True, slots=True)
+class ListenerConfig:
+    """The built-in SMTP listener (the embedded default door)."""
+
+    host: str = "127.0.0.1"
+    port: int = 2525
+    max_size: int = 1_048_576
+    accept: tuple[str, ...] = ()  # addresses or "@domain"; empty = the server address only
+
+
+@dataclass(frozen=True, slots=True)
+class ImapConfig:
+    """An IMAP mailbox watched with IDLE (or polled)."""
+
+    host: str
+    username: str
+    password: str = field(repr=False)
+    port: int = 993
+    tls: TlsMode = "tls"
+    folder: str = "INBOX"
+    processed_folder: str = "Processed"
+    poll_seconds: float = 60.0
+    timeout: float = 30.0
+    idle: bool = True
+    ca_file: str | None = None
+    verify: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class SmtpConfig:
+    """Outbound SMTP relay."""
+
+    host: str
+    port: int = 587
+    tls: TlsMode = "starttls"
+    username: str = ""
+    password: str = field(default="", repr=False)
+    timeout: float = 30.0
+    ca_file: str | None = None
+    verify: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class MaildirConfig:
+    """Outbound mail written to a local Maildir instead of sent (the embedded default)."""
+
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxConfig:
+    """Retries of outbound mail: exponential backoff from ``backoff_seconds``."""
+
+    max_attempts: int = 8
+    backoff_seconds: float = 30.0
+    backoff_max_seconds: float = 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class SchedulerConfig:
+    """The scheduler tick: the GM's daily digest hour (UTC) and the loop's longest sleep."""
+
+    digest_hour: int = 7
+    tick_seconds: float = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class LoggingConfig:
+    """Structured logs to stderr."""
+
+    format: Literal["console", "json"] = "console"
+    level: str = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The whole configuration."""
+
+    server: ServerConfig
+    database: DatabaseConfig
+    gm: GmConfig
+    security: SecurityConfig
+    rate_limit: RateLimitConfig = RateLimitConfig()
+    listener: ListenerConfig | None = None
+    imap: ImapConfig | None = None
+    smtp: SmtpConfig | None = None
+    maildir: MaildirConfig | None = None
+    outbox: OutboxConfig = OutboxConfig()
+    scheduler: SchedulerConfig = SchedulerConfig()
+    logging: LoggingConfig = LoggingConfig()
+    source: Path | None = None
+
+    def secrets(self) -> tuple[str, ...]:
+        """Every configured secret, for redaction from logs and echoes."""
+        found = [self.gm.secret, self.security.secret_key]
+        if self.imap is not None:
+            found.append(self.imap.password)
+        if self.smtp is not None and self.smtp.password:
+            found.append(self.smtp.password)
+        return tuple(s for s in found if s)
+
+
+def parse_config(
+    data: Mapping[str, Any], env: Mapping[str, str] | None = None, source: Path | None = None
+) -> Config:
+    """Build a :class:`Config` from parsed TOML; ``env`` defaults to ``os.environ``."""
+    root = Section(data, "", os.environ if env is None else env)
+
+    s = table(root, "server", required=True)
+    assert s is not None
+    server = ServerConfig(
+        address=s.address("address"),
+        display_name=s.text("display_name", "Cosmic Celebrity Cricket"),
+        domain=s.text("domain", ""),
+    )
+    s.done()
+
+    d = table(root, "database", required=True)
+    assert d is not None
+    url = d.text("url")
+    if not url.startswith(("sqlite", "postgresql")):
+        raise ConfigError("database.url", f"expected a sqlite:// or postgresql:// URL, got {url!r}")
+    database = DatabaseConfig(url=url)
+    d.done()
+
+    g = table(root, "gm", required=True)
+    assert g is not None
+    gm = GmConfig(address=g.address("address"), secret=g.secret("secret"))
+    if len(gm.secret) < 8:
+        raise ConfigError("gm.secret", "too short: use at least 8 characters")
+    g.done()
+
+    c = table(root, "security", required=True)
+    assert c is not None
+    security = SecurityConfig(
+        secret_key=c.secret("secret_key"),
+        argon2_time_cost=c.integer("argon2_time_cost", 2, lo=1, hi=20),
+        argon2_memory_kib=c.integer("argon2_memory_kib", 19456, lo=1024, hi=4_194_304),
+    )
+    if len(security.secret_key) < 16:
+        raise ConfigError("security.secret_key", "too short: use at least 16 characters")
+    c.done()
+
+    r = table(root, "rate_limit", required=False)
+    rate = RateLimitConfig()
+    if r is not None:
+        rate = RateLimitConfig(per_hour=r.integer("per_hour", 30, lo=1))
+        r.done()
+
+    listener = None
+    li = table(root, "smtp_listener", required=False)
+    if li is not None:
+        enabled = li.flag("enabled", True)
+        cfg = ListenerConfig(
+            host=li.text("host", "127.0.0.1"),
+            port=li.integer("port", 2525, lo=0, hi=65535),
+            max_size=li.integer("max_size", 1_048_576, lo=1024),
+            accept=tuple(a.lower() for a in li.str_list("accept")),
+        )
+        li.done()
+        listener = cfg if enabled else None
+
+    imap = None
+    im = table(root, "imap", required=False)
+    if im is not None:
+        tls = tls_mode(im, "tls")
+        imap = ImapConfig(
+            host=im.text("host"),
+            username=im.text("username"),
+            password=im.secret("password"),
+            port=im.integer("port", 993 if tls == "tls" else 143, lo=1, hi=65535),
+            tls=tls,
+            folder=im.text("folder", "INBOX"),
+            processed_folder=im.text("processed_folder", "Processed"),
+            poll_seconds=im.number("poll_seconds", 60.0, lo=0.1),
+            timeout=im.number("timeout", 30.0, lo=0.1),
+            idle=im.flag("idle", True),
+            ca_file=im.text("ca_file", "") or None,
+            verify=im.flag("verify", True),
+        )
+        im.done()
+
+    smtp = None
+    sm = table(root, "smtp", required=False)
+    if sm is not None:
+        tls = tls_mode(sm, "starttls")
+        smtp = SmtpConfig(
+            host=sm.text("host"),
+            port=sm.integer("port", 465 if tls == "tls" else 587, lo=1, hi=65535),
+            tls=tls,
+            username=sm.text("username", ""),
+            password=sm.secret("password", required=False),
+            timeout=sm.number("timeout", 30.0, lo=0.1),
+            ca_file=sm.text("ca_file", "") or None,
+            verify=sm.flag("verify", True),
+        )
+        sm.done()
+
+    maildir = None
+    md = table(root, "maildir", required=False)
+    if md is not None:
+        maildir = MaildirConfig(path=Path(md.text("path")))
+        md.done()
+
+    if smtp is None and maildir is None:
+        raise ConfigError("smtp", "no outbound transport: add an [smtp] or a [maildir] section")
+    if smtp is not None and maildir is not None:
+        raise ConfigError("maildir", "choose one outbound transport: [smtp] or [maildir]")
+    if listener is None and imap is None:
+        raise ConfigError(
+            "smtp_listener", "no way for mail to come in: add [smtp_listener] or [imap]"
+        )
+
+    o = table(root, "outbox", required=False)
+    outbox = OutboxConfig()
+    if o is not None:
+        outbox = OutboxConfig(
+            max_attempts=o.integer("max_attempts", 8, lo=1),
+            backoff_seconds=o.number("backoff_seconds", 30.0, lo=0),
+            backoff_max_seconds=o.number("backoff_max_seconds", 3600.0, lo=0),
+        )
+        o.done()
+
+    sc = table(root, "scheduler", required=False)
+    scheduler = SchedulerConfig()
+    if sc is not None:
+        scheduler = SchedulerConfig(
+            digest_hour=sc.integer("digest_hour", 7, lo=0, hi=23),
+            tick_seconds=sc.number("tick_seconds", 60.0, lo=0.05),
+        )
+        sc.done()
+
+    lg = table(root, "logging", required=False)
+    logging_cfg = LoggingConfig()
+    if lg is not None:
+        fmt = lg.choice("format", "console", ("console", "json"))
+        logging_cfg = LoggingConfig(
+            format="json" if fmt == "json" else "console",
+            level=lg.choice("level", "info", ("debug", "info", "warning", "error")),
+        )
+        lg.done()
+
+    root.done()
+    return Config(
+        server=server,
+        database=database,
+        gm=gm,
+        security=security,
+        rate_limit=rate,
+        listener=listener,
+        imap=imap,
+        smtp=smtp,
+        maildir=maildir,
+        outbox=outbox,
+        scheduler=scheduler,
+        logging=logging_cfg,
+        source=source,
+    )
+
+
+def load_config(path: str | Path, env: Mapping[str, str] | None = None) -> Config:
+    """Read and check a TOML config file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError("", f"cannot read {p}: {exc.strerror or exc}") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError("", f"{p} is not valid TOML: {exc}") from exc
+    return parse_config(data, env, source=p)

@@ -1,0 +1,232 @@
+"""The daemon: :meth:`Daemon.run_once` does one pass of everything; :meth:`Daemon.run` loops.
+
+One pass (shared by ``pbm run --once`` for cron and the ``pbm serve`` loop):
+
+1. fetch new mail from each mailbox (IMAP); for each message: store it, handle it in its own
+   transaction, mark it processed on the server only after that commit, and send its reply;
+2. handle every stored message still pending (the SMTP listener's and ``pbm ingest``'s, and
+   any left by a crash);
+3. the scheduler tick (daily GM digest, naming deadlines);
+4. flush the outbox.
+
+The loop waits only when a pass did nothing: on the mailbox's IDLE when there is one, else on
+an event that the SMTP listener's store sets. Signals: a first SIGTERM or SIGINT asks for a
+warm stop (finish the current message, then exit); a second exits at once.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import FrameType
+from typing import Protocol
+
+import structlog
+
+from pbm.app import App
+from pbm.db.session import transaction
+from pbm.errors import MailError
+from pbm.mail.ports import Mailbox, Sender
+from pbm.scheduler import competition_dates, next_wakeup, run_due
+
+__all__ = ["Daemon", "Listener", "Stats"]
+
+log = structlog.get_logger("pbm.daemon")
+
+
+class Listener(Protocol):
+    """A door that runs beside the loop (the SMTP listener): started and stopped with it."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+@dataclass
+class Stats:
+    """What one pass did."""
+
+    fetched: int = 0
+    processed: int = 0
+    jobs: int = 0
+    sent: int = 0
+    failed: int = 0
+    errors: int = 0
+
+    @property
+    def busy(self) -> bool:
+        """Whether the pass did anything (if so, the loop goes again without waiting)."""
+        return bool(self.fetched or self.processed or self.jobs or self.sent or self.failed)
+
+
+class Daemon:
+    """One process: mailboxes in, outbox out, the scheduler, and optional listeners."""
+
+    def __init__(
+        self,
+        app: App,
+        sender: Sender,
+        mailboxes: Sequence[Mailbox] = (),
+        listeners: Sequence[Listener] = (),
+        *,
+        handle_signals: bool = False,
+        max_wait: float | None = None,
+    ) -> None:
+        self.app = app
+        self.outbox = app.outbox(sender)
+        self.mailboxes = list(mailboxes)
+        self.listeners = list(listeners)
+        self.handle_signals = handle_signals
+        self.max_wait = max_wait if max_wait is not None else app.config.scheduler.tick_seconds
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._signals = 0
+
+    # -- doors -----------------------------------------------------------------------------
+
+    def store(self, raw: bytes, mail_from: str, rcpt_tos: list[str]) -> None:
+        """Store a message from a listener, durably, and wake the loop to handle it."""
+        self.app.inbound.store(raw, "smtp", envelope_from=mail_from, envelope_to=rcpt_tos)
+        self.wake()
+
+    def wake(self) -> None:
+        """Cut the current wait short."""
+        self._wake.set()
+        for mb in self.mailboxes:
+            interrupt = getattr(mb, "interrupt", None)
+            if callable(interrupt):
+                interrupt()
+
+    # -- stopping --------------------------------------------------------------------------
+
+    @property
+    def stopping(self) -> bool:
+        """Whether a stop was requested."""
+        return self._stop.is_set()
+
+    def request_stop(self) -> None:
+        """Warm stop: finish the current message, then leave ``run``."""
+        self._stop.set()
+        self.wake()
+
+    def _on_signal(self, signum: int, _frame: FrameType | None) -> None:
+        self._signals += 1
+        if self._signals > 1:
+            log.warning("daemon.force_stop", signal=signal.Signals(signum).name)
+            raise SystemExit(128 + signum)
+        log.info("daemon.warm_stop", signal=signal.Signals(signum).name)
+        self.request_stop()
+
+    # -- one pass --------------------------------------------------------------------------
+
+    def run_once(self) -> Stats:
+        """One pass of everything; see the module docstring."""
+        stats = Stats()
+        inbound = self.app.inbound
+        for mb in self.mailboxes:
+            if self.stopping:
+                break
+            try:
+                fetched = mb.fetch_new()
+            except MailError as exc:
+                log.warning("daemon.fetch_failed", mailbox=repr(mb), error=str(exc))
+                stats.errors += 1
+                continue
+            for fm in fetched:
+                if self.stopping:
+                    break
+                stats.fetched += 1
+                stored = inbound.store(fm.raw, "imap")
+                if stored.status == "received" and inbound.process(stored.id) is not None:
+                    stats.processed += 1
+                try:
+                    mb.mark_processed(fm.uid)
+                except MailError as exc:
+                    # The effects are committed; the message will come again and be a no-op.
+                    log.warning("daemon.mark_failed", uid=fm.uid, error=str(exc))
+                    stats.errors += 1
+                self._flush(stats)
+        for mail_id in inbound.pending_ids():
+            if self.stopping:
+                break
+            if inbound.process(mail_id) is not None:
+                stats.processed += 1
+            self._flush(stats)
+        if not self.stopping:
+            stats.jobs = run_due(self.app.sessions, self.app.config, self.app.clock)
+        self._flush(stats)
+        return stats
+
+    def _flush(self, stats: Stats) -> None:
+        sent, failed = self.outbox.flush(lambda: self._stop.is_set() and self._signals > 1)
+        stats.sent += sent
+        stats.failed += failed
+
+    # -- the loop --------------------------------------------------------------------------
+
+    def _wait_seconds(self) -> float:
+        now = self.app.clock.now()
+        with transaction(self.app.sessions) as s:
+            comps = competition_dates(s)
+        until = [next_wakeup(now, self.app.config.scheduler.digest_hour, comps)]
+        due = self.outbox.next_due()
+        if due is not None:
+            until.append(due)
+        seconds = min((t - now).total_seconds() for t in until)
+        return max(0.05, min(seconds, self.max_wait))
+
+    def _wait(self, timeout: float) -> None:
+        if self._wake.is_set():
+            self._wake.clear()
+            return
+        if self.mailboxes:
+            try:
+                self.mailboxes[0].wait(timeout)
+            except MailError as exc:
+                log.warning("daemon.wait_failed", error=str(exc))
+                self._wake.wait(min(timeout, 5.0))
+        else:
+            self._wake.wait(timeout)
+        self._wake.clear()
+
+    def run(self) -> None:
+        """Loop until stopped; waits only when a pass did nothing."""
+        previous: dict[signal.Signals, object] = {}
+        if self.handle_signals and threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                previous[sig] = signal.signal(sig, self._on_signal)
+        started: list[Listener] = []
+        try:
+            for listener in self.listeners:
+                listener.start()
+                started.append(listener)
+            _warm_up()
+            log.info("daemon.started", mailboxes=len(self.mailboxes), listeners=len(started))
+            while not self.stopping:
+                stats = self.run_once()
+                if stats.busy or self.stopping:
+                    continue
+                self._wait(self._wait_seconds())
+        finally:
+            for listener in reversed(started):
+                listener.stop()
+            for mb in self.mailboxes:
+                try:
+                    mb.close()
+                except MailError as exc:
+                    log.warning("daemon.close_failed", error=str(exc))
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)  # type: ignore[arg-type]
+            log.info("daemon.stopped")
+
+
+def _warm_up() -> None:
+    """Build the order parser now (about a second, once), not while a player waits."""
+    from engine.dice import Dice
+    from engine.flungo.formats import Format
+    from engine.flungo.language import parse_orders
+    from engine.flungo.squad import generate_squad
+
+    parse_orders("NAME 1 Warm Up", generate_squad(Dice(0)), Format.T20)

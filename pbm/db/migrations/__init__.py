@@ -1,0 +1,1 @@
+"""Alembic migrations, shipped in the package (script_location ``pbm.db:migrations``)."""

@@ -1,0 +1,221 @@
+"""The tables. Engine state is stored as JSON in one column; ``engine/`` never sees these.
+
+Status values are plain strings (checked by the services), so a new status needs no migration.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+__all__ = [
+    "Base",
+    "Bounce",
+    "Competition",
+    "Event",
+    "InboundMail",
+    "JobRun",
+    "NamingVersion",
+    "OutboxMessage",
+    "Player",
+    "RateCounter",
+    "Seat",
+]
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# Aware datetimes everywhere; SQLite drops the zone, pbm.clock.utc() puts it back on read.
+Stamp = DateTime(timezone=True)
+
+
+class Base(DeclarativeBase):
+    """Declarative base with a naming convention, so migrations name constraints stably."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, datetime: Stamp}
+
+
+class Competition(Base):
+    """A competition (a game): its code for routing, format, size and naming deadline."""
+
+    __tablename__ = "competitions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True)
+    name: Mapped[str] = mapped_column(String(120))
+    game: Mapped[str] = mapped_column(String(32), default="flungo")
+    format: Mapped[str] = mapped_column(String(16))
+    teams: Mapped[int] = mapped_column(Integer)
+    naming_deadline: Mapped[datetime]
+    seed: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default="open")  # open, full, closed
+    state: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime]
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="competition", order_by="Seat.number")
+
+
+class Player(Base):
+    """A mail address that has joined something. Secrets live on seats, one per team."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(320), unique=True)
+    created_at: Mapped[datetime]
+    undeliverable_at: Mapped[datetime | None]
+    undeliverable_reason: Mapped[str | None] = mapped_column(Text)
+
+
+class Seat(Base):
+    """A player's team in a competition: the squad (squad JSON shape) and its secret's hash."""
+
+    __tablename__ = "seats"
+    __table_args__ = (
+        UniqueConstraint("competition_id", "number"),
+        UniqueConstraint("competition_id", "player_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    competition_id: Mapped[int] = mapped_column(ForeignKey("competitions.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    secret_hash: Mapped[str] = mapped_column(String(200))
+    secret_version: Mapped[int] = mapped_column(Integer, default=1)
+    team: Mapped[dict[str, Any]]
+    named: Mapped[bool] = mapped_column(default=False)
+    naming_version: Mapped[int] = mapped_column(Integer, default=0)
+    joined_at: Mapped[datetime]
+
+    competition: Mapped[Competition] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship()
+
+
+class NamingVersion(Base):
+    """Every accepted naming of a squad, in order; the latest is the seat's ``team``."""
+
+    __tablename__ = "naming_versions"
+    __table_args__ = (UniqueConstraint("seat_id", "version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"))
+    version: Mapped[int] = mapped_column(Integer)
+    team: Mapped[dict[str, Any]]
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mail.id"))
+    created_at: Mapped[datetime]
+
+
+class InboundMail(Base):
+    """Every message that came in, stored raw before anything else happens.
+
+    ``key`` is the Message-ID (or ``sha256:<hex>`` of the bytes when there is none); its
+    uniqueness makes a redelivery a no-op. ``status``: received, applied, rejected, ignored,
+    shunted (the dead letters, with ``error`` holding the traceback).
+    """
+
+    __tablename__ = "inbound_mail"
+    __table_args__ = (Index("ix_inbound_mail_status_id", "status", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(512), unique=True)
+    door: Mapped[str] = mapped_column(String(16))  # imap, smtp, ingest, cli
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    status: Mapped[str] = mapped_column(String(16), default="received")
+    received_at: Mapped[datetime]
+    processed_at: Mapped[datetime | None]
+    envelope_from: Mapped[str | None] = mapped_column(String(320))
+    envelope_to: Mapped[str | None] = mapped_column(Text)  # space-separated RCPT TO addresses
+    from_addr: Mapped[str | None] = mapped_column(String(320))
+    subject: Mapped[str | None] = mapped_column(Text)
+    competition_id: Mapped[int | None] = mapped_column(ForeignKey("competitions.id"))
+    note: Mapped[str | None] = mapped_column(Text)  # why rejected/ignored, in a word or two
+    error: Mapped[str | None] = mapped_column(Text)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class OutboxMessage(Base):
+    """A message to send, written in the same transaction as the change it reports.
+
+    ``raw`` is the composed message; a new player's secret is not in it but a placeholder the
+    sender fills in at the last moment (see ``pbm.secrets``). ``status``: pending, sent, failed.
+    """
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_status_next", "status", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    to_addr: Mapped[str] = mapped_column(String(320))
+    subject: Mapped[str] = mapped_column(Text)
+    message_id: Mapped[str] = mapped_column(String(512), unique=True)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime]
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime]
+    sent_at: Mapped[datetime | None]
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mail.id"))
+
+
+class Bounce(Base):
+    """A delivery failure report (DSN) received for one of our messages."""
+
+    __tablename__ = "bounces"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(320), index=True)
+    reason: Mapped[str] = mapped_column(Text)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mail.id"))
+    created_at: Mapped[datetime]
+
+
+class RateCounter(Base):
+    """Mails counted per sender per hour window."""
+
+    __tablename__ = "rate_counters"
+
+    sender: Mapped[str] = mapped_column(String(320), primary_key=True)
+    window_start: Mapped[datetime] = mapped_column(primary_key=True)
+    count: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Event(Base):
+    """The audit log: what happened, when, to which competition (joins, namings, alerts...)."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(index=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    competition_id: Mapped[int | None] = mapped_column(ForeignKey("competitions.id"))
+    data: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+
+class JobRun(Base):
+    """Scheduled jobs already done, keyed like ``digest:2026-11-29``: run each exactly once."""
+
+    __tablename__ = "job_runs"
+
+    key: Mapped[str] = mapped_column(String(128), primary_key=True)
+    ran_at: Mapped[datetime]

@@ -1,0 +1,101 @@
+"""The GM's digest: joins, teams still unnamed, mails not understood, dead letters, bounces."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine.flungo.squad import Team
+from pbm.clock import Clock, utc
+from pbm.db.models import Bounce, Competition, Event, InboundMail, Player, Seat
+
+__all__ = ["digest_context"]
+
+STAMP = "%Y-%m-%d %H:%M"
+
+
+def digest_context(session: Session, clock: Clock, since: datetime | None = None) -> dict[str, Any]:
+    """Template context for the digest; "recent" means since ``since`` (default: a day)."""
+    now = clock.now()
+    since = since or now - timedelta(days=1)
+    comps = []
+    for comp in session.scalars(select(Competition).order_by(Competition.code)):
+        seats = session.scalars(
+            select(Seat).where(Seat.competition_id == comp.id).order_by(Seat.number)
+        ).all()
+        joins = session.scalars(
+            select(Event)
+            .where(Event.competition_id == comp.id, Event.kind == "join", Event.at >= since)
+            .order_by(Event.id)
+        ).all()
+        unnamed = []
+        for seat in seats:
+            if not seat.named:
+                player = session.get(Player, seat.player_id)
+                unnamed.append(
+                    {
+                        "seat": seat.number,
+                        "team": Team.from_json(seat.team).name,
+                        "address": player.address if player else "?",
+                    }
+                )
+        comps.append(
+            {
+                "code": comp.code,
+                "name": comp.name,
+                "status": comp.status,
+                "joined": len(seats),
+                "teams": comp.teams,
+                "naming_deadline": utc(comp.naming_deadline).strftime(STAMP),
+                "recent_joins": [
+                    {
+                        "seat": e.data.get("seat"),
+                        "address": e.data.get("address"),
+                        "at": utc(e.at).strftime(STAMP),
+                    }
+                    for e in joins
+                ],
+                "unnamed": unnamed,
+            }
+        )
+    not_understood = session.scalars(
+        select(InboundMail)
+        .where(
+            InboundMail.status == "rejected",
+            InboundMail.note.like("not understood%"),
+            InboundMail.received_at >= since,
+        )
+        .order_by(InboundMail.id)
+    ).all()
+    shunted = session.scalars(
+        select(InboundMail).where(InboundMail.status == "shunted").order_by(InboundMail.id)
+    ).all()
+    bounces = session.scalars(
+        select(Bounce).where(Bounce.created_at >= since).order_by(Bounce.id)
+    ).all()
+    return {
+        "headline": "",
+        "now": now.strftime(STAMP),
+        "since": utc(since).strftime(STAMP),
+        "competitions": comps,
+        "not_understood": [
+            {"id": m.id, "from": m.from_addr or "?", "subject": m.subject or "", "note": m.note}
+            for m in not_understood
+        ],
+        "dead_letters": [
+            {
+                "id": m.id,
+                "from": m.from_addr or m.envelope_from or "?",
+                "subject": m.subject or "",
+                "error": ((m.error or "").strip().splitlines() or [""])[-1],
+            }
+            for m in shunted
+        ],
+        "bounces": [
+            {"address": b.address, "reason": b.reason, "at": utc(b.created_at).strftime(STAMP)}
+            for b in bounces
+        ],
+    }

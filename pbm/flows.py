@@ -1,0 +1,350 @@
+"""What a message asks for, and the answer: JOIN, naming, HELP, and the GM's commands.
+
+Every handler runs inside the message's one transaction and queues its reply in the outbox
+there too. Handlers return the inbound status (applied, rejected, ignored) and a short note.
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine.flungo.squad import Team
+from pbm.auth import SecretBox, normalise_secret, redact
+from pbm.clock import Clock, utc
+from pbm.competitions import (
+    base_squad,
+    create_competition,
+    find_competition,
+    format_title,
+    join,
+    naming_open,
+    placeholder_team_name,
+    record_event,
+)
+from pbm.config import Config
+from pbm.db.models import Competition, InboundMail, NamingVersion, Player, Seat
+from pbm.digest import digest_context
+from pbm.intake import Incoming
+from pbm.naming import apply_naming, diff_teams, is_fully_named, read_naming
+from pbm.replies import ReplyTo, queue_mail
+
+__all__ = ["Handled", "Handler"]
+
+GM_WORDS = frozenset({"NEWGAME", "DIGEST"})
+
+
+@dataclass(frozen=True, slots=True)
+class Handled:
+    """The outcome of one message."""
+
+    status: str
+    note: str
+    secrets: tuple[str, ...] = ()  # what to redact from the stored raw message
+
+
+def squad_rows(team: Team) -> list[dict[str, Any]]:
+    """A team's players as template rows."""
+    return [
+        {
+            "slot": i,
+            "name": p.name,
+            "role": p.role.label,
+            "batting": p.batting,
+            "bowling": p.bowling,
+            "fielding": p.fielding,
+            "style": p.bowling_style.value,
+        }
+        for i, p in enumerate(team.players, start=1)
+    ]
+
+
+def competition_ctx(comp: Competition) -> dict[str, Any]:
+    """A competition as template context."""
+    return {
+        "code": comp.code,
+        "name": comp.name,
+        "format": format_title(comp),
+        "teams": comp.teams,
+        "naming_deadline": utc(comp.naming_deadline).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+class Handler:
+    """Handles one parsed message in one session."""
+
+    def __init__(
+        self,
+        session: Session,
+        config: Config,
+        clock: Clock,
+        box: SecretBox,
+        mail: InboundMail,
+        msg: Incoming,
+    ) -> None:
+        self.s = session
+        self.config = config
+        self.clock = clock
+        self.box = box
+        self.mail = mail
+        self.msg = msg
+        self.reply_to = ReplyTo(msg.message_id, msg.references, msg.subject)
+        self.notes: list[str] = []
+
+    # -- replies ---------------------------------------------------------------------------
+
+    def reply(self, kind: str, **ctx: Any) -> None:
+        """Queue a reply to the sender, noting ignored attachments."""
+        notes = [*self.msg.notes, *self.notes]
+        notes += [f"Part of your mail could not be read as sent: {p}" for p in self.msg.problems]
+        if self.msg.attachments:
+            notes.append(
+                f"Your message had {len(self.msg.attachments)} attachment(s); pbm reads only "
+                "the text of a mail and ignored them."
+            )
+        queue_mail(
+            self.s,
+            self.config,
+            self.clock,
+            kind=kind,
+            to=self.msg.from_addr,
+            ctx={"notes": notes, **ctx},
+            reply_to=self.reply_to,
+            inbound_id=self.mail.id,
+        )
+
+    def refuse(self, reason: str, note: str) -> Handled:
+        """Answer that the message was refused for lack of the right secret."""
+        self.reply("auth-refused", reason=reason)
+        return Handled("rejected", note)
+
+    # -- dispatch --------------------------------------------------------------------------
+
+    def handle(self) -> Handled:
+        """Route the message to the flow it asks for."""
+        words = set(self.msg.commands)
+        if words & GM_WORDS:
+            return self.gm_command(words)
+        if not self.msg.code:
+            if "HELP" in words:
+                self.reply("help", competitions=self.open_competitions())
+                return Handled("applied", "help")
+            if self.msg.unknown_code:
+                code = self.msg.unknown_code
+                return self.not_understood(f"unknown game {code}", unknown_code=code)
+            return self.not_understood("no game code")
+        comp = find_competition(self.s, self.msg.code)
+        if comp is None:  # pragma: no cover - routing only returns known codes
+            return self.not_understood(f"unknown game {self.msg.code}", unknown_code=self.msg.code)
+        self.mail.competition_id = comp.id
+        if "JOIN" in words:
+            return self.join(comp)
+        if "HELP" in words:
+            self.reply("help", competitions=self.open_competitions())
+            return Handled("applied", "help")
+        return self.naming(comp)
+
+    def open_competitions(self) -> list[dict[str, Any]]:
+        comps = self.s.scalars(
+            select(Competition).where(Competition.status == "open").order_by(Competition.code)
+        )
+        return [competition_ctx(c) for c in comps]
+
+    def not_understood(self, note: str, unknown_code: str | None = None) -> Handled:
+        self.reply(
+            "not-understood",
+            unknown_code=unknown_code,
+            competitions=self.open_competitions(),
+        )
+        record_event(self.s, self.clock, "not-understood", None, inbound=self.mail.id, note=note)
+        return Handled("rejected", f"not understood: {note}")
+
+    # -- JOIN ------------------------------------------------------------------------------
+
+    def join(self, comp: Competition) -> Handled:
+        result = join(self.s, self.clock, self.box, comp, self.msg.from_addr)
+        if result.outcome != "joined":
+            seat = result.seat
+            self.reply(
+                "join-refused",
+                competition=competition_ctx(comp),
+                outcome=result.outcome,
+                team_name=Team.from_json(seat.team).name if seat else "",
+            )
+            return Handled("rejected", f"join {result.outcome}")
+        assert result.seat is not None
+        team = Team.from_json(result.seat.team)
+        self.reply(
+            "join",
+            competition=competition_ctx(comp),
+            seat=result.seat.number,
+            team_name=team.name,
+            secret=result.secret,
+            squad=squad_rows(team),
+        )
+        return Handled("applied", f"joined seat {result.seat.number}")
+
+    # -- naming ----------------------------------------------------------------------------
+
+    def authenticate_seat(self, comp: Competition) -> Seat | Handled:
+        """The sender's seat, if the mail carries that seat's secret; else a refusal."""
+        player = self.s.scalars(select(Player).where(Player.address == self.msg.from_addr)).first()
+        seat = None
+        if player is not None:
+            seat = self.s.scalars(
+                select(Seat).where(Seat.competition_id == comp.id, Seat.player_id == player.id)
+            ).first()
+        if seat is None:
+            return self.refuse(
+                f"{self.msg.from_addr} has no team in {comp.code}; send JOIN to take one.",
+                "no seat",
+            )
+        if not self.msg.secret:
+            return self.refuse(
+                "Orders must carry your secret on a line of its own: SECRET <your secret>. "
+                "The sender's address alone proves nothing.",
+                "no secret",
+            )
+        if not self.box.verify(seat.secret_hash, self.msg.secret):
+            record_event(
+                self.s, self.clock, "auth-failed", comp, seat=seat.number, inbound=self.mail.id
+            )
+            return self.refuse("The secret does not match your team's secret.", "wrong secret")
+        return seat
+
+    def naming(self, comp: Competition) -> Handled:
+        seat = self.authenticate_seat(comp)
+        if isinstance(seat, Handled):
+            return seat
+        secrets = (self.msg.secret or "",)
+        if not naming_open(comp, self.clock.now()):
+            self.reply("naming-closed", competition=competition_ctx(comp))
+            return Handled("rejected", "naming closed", secrets)
+        current = Team.from_json(seat.team)
+        placeholder = placeholder_team_name(seat.number)
+        base = base_squad(comp, seat.number)
+        parsed = read_naming(redact(self.msg.body, secrets), base, comp.format)
+        if parsed.other_orders:
+            self.notes.append(
+                "Only squad names are open now: the other orders in your mail were read "
+                "but not kept."
+            )
+        errors = [
+            {"text": redact(str(e), secrets), "line": e.span.line if e.span else None}
+            for e in parsed.errors
+        ]
+        if parsed.naming is None and not errors:
+            return self.not_understood("no orders")
+        if errors or parsed.naming is None:
+            self.reply(
+                "naming",
+                competition=competition_ctx(comp),
+                accepted=False,
+                errors=errors,
+                echo=parsed.echo,
+                changes=[],
+                squad=squad_rows(current),
+                team_name=current.name,
+                named=seat.named,
+                version=seat.naming_version,
+            )
+            return Handled("rejected", f"naming with {len(errors)} error(s)", secrets)
+        new = apply_naming(base, parsed.naming, placeholder)
+        changes = diff_teams(current, new)
+        seat.naming_version += 1
+        seat.team = new.to_json()
+        seat.named = is_fully_named(new, (p.name for p in base.players), placeholder)
+        self.s.add(
+            NamingVersion(
+                seat_id=seat.id,
+                version=seat.naming_version,
+                team=seat.team,
+                inbound_id=self.mail.id,
+                created_at=self.clock.now(),
+            )
+        )
+        record_event(
+            self.s, self.clock, "naming", comp, seat=seat.number, version=seat.naming_version
+        )
+        self.reply(
+            "naming",
+            competition=competition_ctx(comp),
+            accepted=True,
+            errors=[],
+            echo=parsed.echo,
+            changes=[{"what": c.what, "old": c.old, "new": c.new} for c in changes],
+            squad=squad_rows(new),
+            team_name=new.name,
+            named=seat.named,
+            version=seat.naming_version,
+        )
+        return Handled("applied", f"naming v{seat.naming_version}", secrets)
+
+    # -- the GM ----------------------------------------------------------------------------
+
+    def gm_command(self, words: set[str]) -> Handled:
+        gm = self.config.gm
+        given = self.msg.secret or ""
+        secrets = (given,) if given else ()
+        ok = self.msg.from_addr == gm.address and hmac.compare_digest(
+            normalise_secret(given).encode(), normalise_secret(gm.secret).encode()
+        )
+        if not ok:
+            record_event(self.s, self.clock, "gm-auth-failed", None, inbound=self.mail.id)
+            h = self.refuse("GM commands need the GM's address and the GM's secret.", "not GM")
+            return Handled(h.status, h.note, secrets)
+        if "NEWGAME" in words:
+            return self.new_game(secrets)
+        queue_mail(
+            self.s,
+            self.config,
+            self.clock,
+            kind="digest",
+            to=gm.address,
+            ctx=digest_context(self.s, self.clock),
+            reply_to=self.reply_to,
+            inbound_id=self.mail.id,
+        )
+        return Handled("applied", "digest", secrets)
+
+    def new_game(self, secrets: tuple[str, ...]) -> Handled:
+        """``NEWGAME <CODE> <format> <teams> <deadline YYYY-MM-DD[THH:MM]> <name...>``."""
+        line = next(
+            (ln for ln in self.msg.body.splitlines() if ln.strip().upper().startswith("NEWGAME")),
+            "",
+        )
+        parts = line.split(None, 5)
+        problem = None
+        comp = None
+        if len(parts) < 6:
+            problem = "expected NEWGAME <CODE> <format> <teams> <naming deadline YYYY-MM-DD> <name>"
+        else:
+            _, code, fmt, teams, deadline, name = parts
+            try:
+                when = datetime.fromisoformat(deadline)
+                when = when if when.tzinfo else when.replace(tzinfo=UTC)
+                comp = create_competition(
+                    self.s,
+                    self.clock,
+                    code=code,
+                    name=name,
+                    fmt=fmt.lower(),
+                    teams=int(teams),
+                    naming_deadline=when,
+                )
+            except ValueError as exc:
+                problem = str(exc)
+        self.reply(
+            "gm-created",
+            problem=problem,
+            competition=competition_ctx(comp) if comp else None,
+            address=self.config.server.address,
+        )
+        if comp is None:
+            return Handled("rejected", f"newgame: {problem}", secrets)
+        return Handled("applied", f"created {comp.code}", secrets)

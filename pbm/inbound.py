@@ -1,0 +1,251 @@
+"""Mail in: store the raw message first, then handle it in one transaction.
+
+1. :meth:`Inbound.store` commits the raw bytes under a unique key (Message-ID, or a hash of
+   the bytes), whichever door they came by. A redelivery finds the key taken and does nothing.
+2. :meth:`Inbound.process` handles one stored message in ONE transaction: parse, skip
+   automatic mail, record bounces, rate-limit, route, authenticate, apply, and queue the reply
+   in the outbox. The status moves from ``received`` to applied, rejected or ignored.
+3. Any unexpected exception rolls that transaction back and, in a second one, marks the
+   message ``shunted`` (a dead letter) with the traceback and alerts the GM. Nothing is
+   dropped: :meth:`Inbound.retry` puts a dead letter back to ``received``.
+
+Secrets found in a message are redacted from its stored raw bytes once it is handled.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import structlog
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from pbm.auth import REDACTED, SecretBox, redact
+from pbm.clock import Clock
+from pbm.competitions import record_event
+from pbm.config import Config
+from pbm.db.models import Bounce, Competition, InboundMail, Player
+from pbm.db.session import transaction
+from pbm.errors import NotFound
+from pbm.flows import Handled, Handler
+from pbm.intake import Incoming, message_key, read_incoming
+from pbm.ratelimit import count_mail
+from pbm.replies import queue_mail
+from pbm.testhooks import crash_point
+
+__all__ = ["Inbound", "Stored"]
+
+log = structlog.get_logger("pbm.inbound")
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """The stored message's id, and whether this call stored it (False: a redelivery)."""
+
+    id: int
+    created: bool
+    status: str
+
+
+class Inbound:
+    """The inbound pipeline, shared by every door."""
+
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        config: Config,
+        clock: Clock,
+        box: SecretBox | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.config = config
+        self.clock = clock
+        self.box = box or SecretBox(config.security)
+        self._seen_secrets: tuple[str, ...] = ()
+
+    # -- 1. store ----------------------------------------------------------------------------
+
+    def store(
+        self,
+        raw: bytes,
+        door: str,
+        envelope_from: str | None = None,
+        envelope_to: tuple[str, ...] | list[str] = (),
+    ) -> Stored:
+        """Commit the raw message (idempotent by key). Safe to call from any thread."""
+        key = message_key(raw)
+        with transaction(self.sessions) as s:
+            found = s.scalars(select(InboundMail).where(InboundMail.key == key)).first()
+            if found is not None:
+                log.info("inbound.duplicate", id=found.id, door=door, status=found.status)
+                return Stored(found.id, False, found.status)
+        try:
+            with transaction(self.sessions) as s:
+                row = InboundMail(
+                    key=key,
+                    door=door,
+                    raw=raw,
+                    status="received",
+                    received_at=self.clock.now(),
+                    envelope_from=(envelope_from or None),
+                    envelope_to=" ".join(envelope_to) or None,
+                    attempts=0,
+                )
+                s.add(row)
+                s.flush()
+                stored = Stored(row.id, True, "received")
+        except IntegrityError:
+            # Two doors raced with the same message: the other one stored it.
+            with transaction(self.sessions) as s:
+                found = s.scalars(select(InboundMail).where(InboundMail.key == key)).one()
+                return Stored(found.id, False, found.status)
+        log.info("inbound.stored", id=stored.id, door=door, bytes=len(raw))
+        crash_point("after-store")
+        return stored
+
+    # -- 2. process --------------------------------------------------------------------------
+
+    def pending_ids(self) -> list[int]:
+        """Stored messages not yet handled, oldest first."""
+        with transaction(self.sessions) as s:
+            return list(
+                s.scalars(
+                    select(InboundMail.id)
+                    .where(InboundMail.status == "received")
+                    .order_by(InboundMail.id)
+                )
+            )
+
+    def process_pending(self, should_stop: Callable[[], bool] = lambda: False) -> int:
+        """Handle every stored message still ``received``; returns how many were handled."""
+        done = 0
+        for mail_id in self.pending_ids():
+            if should_stop():
+                break
+            if self.process(mail_id) is not None:
+                done += 1
+        return done
+
+    def process(self, mail_id: int) -> str | None:
+        """Handle one stored message; returns its new status (None if it was not pending)."""
+        found_secrets: tuple[str, ...] = ()
+        try:
+            with transaction(self.sessions) as s:
+                # FOR UPDATE: a second pbm process (``pbm ingest --process``, or a second daemon
+                # by mistake) waits here and then finds the message handled.
+                mail = s.get(InboundMail, mail_id, with_for_update=True)
+                if mail is None or mail.status != "received":
+                    return None
+                handled = self._handle(s, mail)
+                found_secrets = handled.secrets
+                mail.status = handled.status
+                mail.note = handled.note[:500]
+                mail.processed_at = self.clock.now()
+                if handled.secrets:
+                    mail.raw = _redact_bytes(mail.raw, handled.secrets)
+                s.flush()
+                crash_point("before-commit")
+        except Exception as exc:  # the shunt: anything unexpected becomes a dead letter
+            tb = redact(traceback.format_exc(), (*self.config.secrets(), *found_secrets))
+            self._shunt(mail_id, tb)
+            log.error("inbound.shunted", id=mail_id, error=redact(repr(exc), self.config.secrets()))
+            return "shunted"
+        log.info("inbound.handled", id=mail_id, status=handled.status, note=handled.note)
+        crash_point("after-commit")
+        return handled.status
+
+    def _handle(self, s: Session, mail: InboundMail) -> Handled:
+        h = self._dispatch(s, mail)
+        return replace(h, secrets=(*h.secrets, *self._seen_secrets))
+
+    def _dispatch(self, s: Session, mail: InboundMail) -> Handled:
+        self._seen_secrets = ()
+        recipients = tuple((mail.envelope_to or "").split())
+        codes = frozenset(s.scalars(select(Competition.code)))
+        msg = read_incoming(mail.raw, self.config.server.address, recipients, codes)
+        mail.from_addr = msg.from_addr or None
+        mail.subject = msg.subject[:1000] or None
+        self._seen_secrets = _secrets_of(msg)
+        if msg.bounced:
+            self._record_bounces(s, mail, msg)
+            return Handled("ignored", f"bounce for {', '.join(msg.bounced)}")
+        if msg.is_automatic:
+            # Never answer a robot: that is how mail loops start.
+            return Handled("ignored", f"automatic: {msg.auto_reason}")
+        count = count_mail(s, msg.from_addr, self.clock.now())
+        limit = self.config.rate_limit.per_hour
+        if count > limit:
+            if count == limit + 1:  # say so once an hour, then stay quiet
+                Handler(s, self.config, self.clock, self.box, mail, msg).reply(
+                    "rate-limited", limit=limit
+                )
+            return Handled("rejected", "rate limited", _secrets_of(msg))
+        return Handler(s, self.config, self.clock, self.box, mail, msg).handle()
+
+    def _record_bounces(self, s: Session, mail: InboundMail, msg: Incoming) -> None:
+        now = self.clock.now()
+        for address in msg.bounced:
+            address = address.lower()
+            s.add(
+                Bounce(
+                    address=address, reason=msg.subject[:500], inbound_id=mail.id, created_at=now
+                )
+            )
+            player = s.scalars(select(Player).where(Player.address == address)).first()
+            if player is not None and player.undeliverable_at is None:
+                player.undeliverable_at = now
+                player.undeliverable_reason = msg.subject[:500]
+            record_event(s, self.clock, "bounce", None, address=address, inbound=mail.id)
+
+    # -- 3. the shunt ------------------------------------------------------------------------
+
+    def _shunt(self, mail_id: int, tb: str) -> None:
+        with transaction(self.sessions) as s:
+            mail = s.get(InboundMail, mail_id)
+            if mail is None:  # pragma: no cover - the row was committed before processing
+                return
+            mail.status = "shunted"
+            mail.error = tb
+            mail.processed_at = self.clock.now()
+            mail.attempts += 1
+            queue_mail(
+                s,
+                self.config,
+                self.clock,
+                kind="gm-alert",
+                to=self.config.gm.address,
+                ctx={
+                    "mail_id": mail.id,
+                    "sender": mail.from_addr or mail.envelope_from or "unknown",
+                    "subject": mail.subject or "",
+                    "error": (tb.strip().splitlines() or [""])[-1],
+                },
+                reply_to=None,
+                inbound_id=mail.id,
+            )
+            record_event(s, self.clock, "shunted", None, inbound=mail.id)
+
+    def retry(self, mail_id: int) -> None:
+        """Put a dead letter (or any handled message) back in the queue."""
+        with transaction(self.sessions) as s:
+            mail = s.get(InboundMail, mail_id)
+            if mail is None:
+                raise NotFound(f"no inbound mail with id {mail_id}")
+            if mail.status == "received":
+                return
+            mail.status = "received"
+            mail.note = f"retried (was {mail.note or 'shunted'})"[:500]
+            record_event(s, self.clock, "retry", None, inbound=mail.id)
+
+
+def _secrets_of(msg: Incoming) -> tuple[str, ...]:
+    return (msg.secret,) if msg.secret else ()
+
+
+def _redact_bytes(raw: bytes, secrets: tuple[str, ...]) -> bytes:
+    for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
+        raw = raw.replace(secret.encode("utf-8", "replace"), REDACTED.encode())
+    return raw

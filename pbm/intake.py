@@ -1,0 +1,103 @@
+"""The one place the pipeline meets the mail parser: raw bytes to an :class:`Incoming` view.
+
+Everything the flows need from a message, flattened: who, what game, which commands, which
+secret (taken out of the body), and whether it is automatic (and must never be answered).
+Parsing and routing themselves are :mod:`pbm.mail.parse` and :mod:`pbm.routing`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+
+from pbm.mail.parse import normalise_message_id, parse_message
+from pbm.routing import commands, extract_secret, route
+
+__all__ = ["COMMAND_WORDS", "Incoming", "message_key", "read_incoming"]
+
+#: Words pbm acts on at the start of a line (naming lines are read by the order parser).
+COMMAND_WORDS = ("JOIN", "HELP", "DIGEST", "NEWGAME", "TEAM", "NAME")
+
+
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    """A message as the flows see it. ``body`` has quotes, signature and SECRET lines removed."""
+
+    message_id: str | None
+    references: tuple[str, ...]
+    from_addr: str
+    subject: str
+    body: str
+    code: str | None  # a known game's code (plus-address first, then subject tag)
+    commands: tuple[str, ...]
+    secret: str | None
+    is_automatic: bool = False
+    auto_reason: str = ""
+    bounced: tuple[str, ...] = ()  # addresses a delivery report says failed
+    attachments: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    problems: tuple[str, ...] = field(default=())
+    unknown_code: str | None = None  # a code-like tag that names no game ("[NOPE]")
+
+
+def message_key(raw: bytes) -> str:
+    """The idempotency key: the Message-ID, or a hash of the bytes when it has none.
+
+    Computed from the header block alone with the same normalisation as the parser, so the key
+    exists even for bytes no parser can read.
+    """
+    head = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+    value = None
+    lines = head.decode("utf-8", "replace").splitlines()
+    for i, line in enumerate(lines):
+        if line.lower().startswith("message-id:"):
+            value = line.split(":", 1)[1]
+            for cont in lines[i + 1 :]:  # folded header
+                if not cont[:1].isspace():
+                    break
+                value += cont
+            break
+    mid = normalise_message_id(value)
+    return mid or "sha256:" + hashlib.sha256(raw).hexdigest()
+
+
+def read_incoming(
+    raw: bytes,
+    own_address: str,
+    recipients: tuple[str, ...] = (),
+    known_codes: frozenset[str] | None = None,
+) -> Incoming:
+    """Parse and classify one message; never raises on malformed mail.
+
+    With ``known_codes``, tags that name no game (``[SPAM]`` added by a filter) do not hide a
+    real code; the first unknown one is kept in ``unknown_code`` to tell the player.
+    """
+    email = parse_message(raw, own_addresses=(own_address,))
+    if recipients:
+        email = replace(email, delivered_to=(*recipients, *email.delivered_to))
+    where = route(email, addresses=(own_address,), known_games=known_codes)
+    unknown = None
+    if where.code is None and known_codes is not None:
+        unknown = route(email, addresses=(own_address,)).code
+    secret, body = extract_secret(email.body)
+    words = tuple(dict.fromkeys(c.word for c in commands(body, COMMAND_WORDS)))
+    bounced: tuple[str, ...] = ()
+    if email.bounce is not None:
+        bounced = email.bounce.addresses
+    return Incoming(
+        message_id=email.message_id,
+        references=email.references,
+        from_addr=(email.from_addr or "").lower(),
+        subject=email.subject,
+        body=body,
+        code=where.code,
+        commands=words,
+        secret=secret,
+        is_automatic=email.is_automatic or not email.from_addr,
+        auto_reason=email.auto_reason or ("no sender address" if not email.from_addr else ""),
+        bounced=bounced,
+        attachments=tuple(a.filename or a.content_type for a in email.attachments),
+        notes=email.notes,
+        problems=email.problems,
+        unknown_code=unknown,
+    )

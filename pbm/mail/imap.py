@@ -1,0 +1,452 @@
+"""The IMAP door: ``ImapMailbox`` implements :class:`pbm.mail.ports.Mailbox` over imapclient.
+
+Every message in the watched folder is unprocessed; ``mark_processed`` moves a message out to
+the processed folder, which the daemon calls only after the message's effects are committed.
+A crash in between leaves the message in place, and the daemon's store (keyed by Message-ID)
+turns the redelivery into a no-op.
+
+UIDs are only meaningful together with the folder's UIDVALIDITY, so the ids handed out are
+``"<uidvalidity>:<uid>"``. When UIDVALIDITY changes (the folder was recreated or the server
+rebuilt its index) every message is fetched again, and ``mark_processed`` ignores stale ids:
+the refetched copy gets a fresh id, and marking that one moves the message.
+
+imapclient and imaplib raise a zoo of exceptions (``imaplib.IMAP4.error`` and ``.abort``,
+imapclient's subclasses, ``socket.timeout``, ``ssl.SSLError``, ``OSError``). All of them are
+translated to :class:`pbm.errors.ImapError` here, so nothing foreign reaches the daemon.
+
+One ``ImapMailbox`` belongs to one thread; only :meth:`ImapMailbox.interrupt` may be called
+from another thread (or a signal handler) to cut a :meth:`ImapMailbox.wait` short.
+"""
+
+from __future__ import annotations
+
+import imaplib
+import logging
+import ssl
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from imapclient import IMAPClient
+from imapclient.exceptions import LoginError
+
+from pbm.errors import ImapError
+from pbm.mail._tls import SECURITY_MODES, BadCaFile, Security, make_ssl_context, tls_is_permanent
+from pbm.mail.ports import FetchedMessage
+
+__all__ = ["ImapMailbox", "translate_imap_error"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: RFC 2177 asks clients to re-issue IDLE at least every 29 minutes.
+IDLE_MAX_SECONDS = 25 * 60
+#: How long one ``idle_check`` blocks; bounds how quickly ``interrupt()`` is noticed.
+_IDLE_SLICE = 0.5
+_DEFAULT_PORTS = {"plain": 143, "starttls": 143, "tls": 993}
+# NO responses with these codes (RFC 5530) say "try again later", not "you are wrong".
+_TRANSIENT_CODES = ("[UNAVAILABLE]", "[INUSE]", "[LIMIT]", "[SERVERBUG]", "[EXPUNGEISSUED]")
+
+
+def translate_imap_error(exc: BaseException, doing: str) -> ImapError | None:
+    """The ``ImapError`` for a foreign exception raised while ``doing`` something, else None."""
+    if isinstance(exc, ImapError):
+        return exc
+    if isinstance(exc, BadCaFile):
+        return ImapError(f"IMAP {doing}: {exc}", transient=False)
+    if isinstance(exc, LoginError):
+        return ImapError(f"IMAP {doing}: login refused: {_text(exc)}", transient=False)
+    if isinstance(exc, imaplib.IMAP4.readonly):  # a subclass of abort, but not a lost link
+        return ImapError(f"IMAP {doing}: folder is read-only: {_text(exc)}", transient=False)
+    if isinstance(exc, imaplib.IMAP4.abort):
+        return ImapError(f"IMAP {doing}: connection lost: {_text(exc)}", transient=True)
+    if isinstance(exc, imaplib.IMAP4.error):
+        text = _text(exc)
+        transient = any(code in text for code in _TRANSIENT_CODES)
+        return ImapError(f"IMAP {doing}: server said: {text}", transient=transient)
+    if isinstance(exc, ssl.SSLError):
+        return ImapError(f"IMAP {doing}: TLS failed: {exc}", transient=not tls_is_permanent(exc))
+    if isinstance(exc, TimeoutError):  # socket.timeout is an alias
+        return ImapError(f"IMAP {doing}: timed out", transient=True)
+    if isinstance(exc, OSError):
+        return ImapError(f"IMAP {doing}: network error: {exc}", transient=True)
+    if isinstance(exc, EOFError):
+        return ImapError(f"IMAP {doing}: connection closed", transient=True)
+    return None
+
+
+def _text(exc: BaseException) -> str:
+    arg = exc.args[0] if exc.args else exc
+    return arg.decode("utf-8", "replace") if isinstance(arg, bytes) else str(arg)
+
+
+class _ConnectionLost(Exception):
+    """IDLE noticed the server hung up (imapclient swallows the EOF there)."""
+
+
+class ImapMailbox:
+    """Watch one IMAP folder; hand out its messages; move them away once processed.
+
+    ``security`` is ``"tls"`` (IMAPS, port 993), ``"starttls"`` or ``"plain"`` (port 143).
+    ``ca_file`` adds a trust anchor; ``verify=False`` accepts any certificate (self-signed
+    test servers only). ``use_idle``/``use_move`` can turn off IDLE (sleep-poll every
+    ``poll_interval`` seconds instead) and MOVE (COPY + \\Deleted + EXPUNGE instead) for servers
+    whose implementation misbehaves. ``fetch_new`` returns at most ``batch_size`` messages.
+    ``defer_moves=False`` makes ``mark_processed`` move at once instead of batching.
+    """
+
+    def __init__(
+        self,
+        host: str,
+        port: int | None = None,
+        *,
+        username: str,
+        password: str,
+        security: Security = "tls",
+        folder: str = "INBOX",
+        processed_folder: str = "Processed",
+        ca_file: str | None = None,
+        verify: bool = True,
+        timeout: float = 30.0,
+        use_idle: bool = True,
+        use_move: bool = True,
+        defer_moves: bool = True,
+        poll_interval: float = 30.0,
+        batch_size: int = 500,
+    ) -> None:
+        if security not in SECURITY_MODES:
+            raise ValueError(f"security must be one of {SECURITY_MODES}, not {security!r}")
+        self.host = host
+        self.port = port if port is not None else _DEFAULT_PORTS[security]
+        self.username = username
+        self._password = password
+        self.security: Security = security
+        self.folder = folder
+        self.processed_folder = processed_folder
+        self._ca_file = ca_file
+        self._verify = verify
+        self.timeout = timeout
+        self.use_idle = use_idle
+        self.use_move = use_move
+        self.defer_moves = defer_moves
+        self.poll_interval = poll_interval
+        self.batch_size = batch_size
+        self._client: Any = None  # IMAPClient is untyped; kept behind this class
+        self._caps: frozenset[bytes] = frozenset()
+        self._uidvalidity: int | None = None
+        self._handed_out_max = 0  # highest UID fetch_new returned under _uidvalidity
+        self._interrupt = threading.Event()
+        self._pending: list[tuple[int, int]] = []  # (uidvalidity, uid) queued by mark_processed
+
+    def __repr__(self) -> str:
+        return (
+            f"ImapMailbox({self.host!r}, {self.port}, username={self.username!r}, "
+            f"security={self.security!r}, folder={self.folder!r})"
+        )
+
+    def __enter__(self) -> ImapMailbox:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- public API -------------------------------------------------------------------------
+
+    @property
+    def uidvalidity(self) -> int | None:
+        """The folder's UIDVALIDITY as last seen (None before the first connection)."""
+        return self._uidvalidity
+
+    @property
+    def connected(self) -> bool:
+        """Whether a logged-in connection is currently open."""
+        return self._client is not None
+
+    @property
+    def capabilities(self) -> frozenset[bytes]:
+        """The server's capabilities after login (empty before the first connection)."""
+        return self._caps
+
+    def connect(self) -> None:
+        """Connect, log in and select the folder now (otherwise the first call does it)."""
+        self._run("connect", lambda c: None)
+
+    def fetch_new(self) -> list[FetchedMessage]:
+        """Every message still in the folder, oldest (lowest UID) first, up to ``batch_size``.
+
+        Fetched with ``BODY.PEEK[]`` so the \\Seen flag stays as the player's client left it.
+        """
+
+        self._flush_quietly()
+
+        def op(c: Any) -> list[FetchedMessage]:
+            c.noop()  # Dovecot's SEARCH sees only what the session has synced; NOOP syncs
+            uids = sorted(int(u) for u in c.search(["NOT", "DELETED"]))[: self.batch_size]
+            if not uids:
+                return []
+            data = c.fetch(uids, [b"BODY.PEEK[]"])
+            out = []
+            for uid in uids:
+                item = data.get(uid)
+                if item is None or b"BODY[]" not in item:
+                    continue  # expunged between SEARCH and FETCH by someone else
+                out.append(FetchedMessage(uid=f"{self._uidvalidity}:{uid}", raw=item[b"BODY[]"]))
+            if out:
+                self._handed_out_max = max(self._handed_out_max, uids[-1])
+            return out
+
+        return self._run("fetch", op)
+
+    def mark_processed(self, uid: str) -> None:
+        """Move the message to the processed folder (creating the folder if missing).
+
+        With ``defer_moves`` (the default) the move is queued and carried out, together with
+        the others queued, by the next ``fetch_new``, ``wait``, ``flush`` or ``close``: one
+        MOVE per pass instead of one per message (Dovecot takes ~5 ms per MOVE). Either way the
+        message leaves the folder only after this call, i.e. after the daemon's commit; a
+        crash before the move only means the message is fetched again, a no-op for the store.
+
+        A stale id (from before a UIDVALIDITY change) is ignored with a warning: the message
+        is refetched under its new id. Moving a message that is already gone is a no-op.
+        """
+        validity, n = _parse_uid(uid)
+        if not self.defer_moves:
+            self._run("mark processed", lambda c: self._move(c, validity, [n]))
+            return
+        self._pending.append((validity, n))
+        if len(self._pending) >= self.batch_size:
+            self.flush()
+
+    def flush(self) -> None:
+        """Carry out the queued moves now; raises ``ImapError`` (they stay queued if transient)."""
+        if not self._pending:
+            return
+        pending = list(self._pending)
+
+        def op(c: Any) -> None:
+            for validity in sorted({v for v, _ in pending}):
+                self._move(c, validity, sorted({n for v, n in pending if v == validity}))
+
+        try:
+            self._run("mark processed", op)
+        except ImapError as exc:
+            if not exc.transient:
+                del self._pending[: len(pending)]  # they will be refetched and marked again
+            raise
+        del self._pending[: len(pending)]
+
+    def _flush_quietly(self) -> None:
+        try:
+            self.flush()
+        except ImapError as exc:
+            log.warning("imap: moving processed messages failed (%s); they will come again", exc)
+
+    def _move(self, c: Any, validity: int, uids: list[int]) -> None:
+        if validity != self._uidvalidity:
+            log.warning(
+                "imap: not moving %d message(s) of UIDVALIDITY %s: it is now %s; "
+                "they will be refetched",
+                len(uids),
+                validity,
+                self._uidvalidity,
+            )
+            return
+        if self.use_move and b"MOVE" in self._caps:
+            c.move(uids, self.processed_folder)
+            return
+        c.copy(uids, self.processed_folder)
+        c.add_flags(uids, [b"\\Deleted"], silent=True)
+        if b"UIDPLUS" in self._caps:
+            c.uid_expunge(uids)
+        else:
+            c.expunge()
+
+    def wait(self, timeout: float) -> bool:
+        """Block up to ``timeout`` s until new mail may have arrived; True if it may have.
+
+        Uses IDLE where the server offers it (woken by an EXISTS; Dovecot's "Still here"
+        keepalives are ignored), else sleeps and polls every ``poll_interval`` s. Mail that
+        arrived since the last ``fetch_new`` returns True at once. ``interrupt()`` ends the
+        wait early with False. Connection trouble is not raised here: the wait sleeps out its
+        time (a natural backoff) and returns True, so the next ``fetch_new`` reconnects and
+        reports the error if it persists.
+        """
+        deadline = time.monotonic() + min(timeout, IDLE_MAX_SECONDS)
+        try:
+            if self._interrupt.is_set():
+                return False
+            self._flush_quietly()
+            try:
+                if self._run("check for new mail", self._has_unseen_uids):
+                    return True
+                if self.use_idle and b"IDLE" in self._caps:
+                    return self._idle_until(deadline)
+                return self._poll_until(deadline)
+            except ImapError as exc:
+                log.warning("imap: wait: %s", exc)
+                self._interrupt.wait(max(0.0, deadline - time.monotonic()))
+                return not self._interrupt.is_set()
+        finally:
+            self._interrupt.clear()
+
+    def interrupt(self) -> None:
+        """Make a running (or the next) ``wait`` return False promptly; thread-safe."""
+        self._interrupt.set()
+
+    def close(self) -> None:
+        """Carry out queued moves, log out and drop the connection; never raises."""
+        self._flush_quietly()
+        client, self._client = self._client, None
+        if client is None:
+            return
+        try:
+            client.logout()
+        except Exception:  # logging out of a dead connection: nothing to save
+            _shutdown(client)
+
+    # -- connection handling ----------------------------------------------------------------
+
+    def _run(self, doing: str, op: Callable[[Any], T]) -> T:
+        """Run ``op`` on a live connection; reconnect once if a reused connection dropped."""
+        for attempt in (1, 2):
+            fresh = self._client is None
+            try:
+                client = self._client if self._client is not None else self._connect()
+                return op(client)
+            except Exception as exc:
+                err = translate_imap_error(exc, doing)
+                if err is None:
+                    raise
+                self._drop()
+                if err.transient and not fresh and attempt == 1:
+                    log.info("imap: %s; reconnecting", err)
+                    continue
+                raise err from exc
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _connect(self) -> Any:
+        ctx = (
+            None
+            if self.security == "plain"
+            else make_ssl_context(ca_file=self._ca_file, verify=self._verify)
+        )
+        client = IMAPClient(
+            self.host,
+            port=self.port,
+            ssl=self.security == "tls",
+            ssl_context=ctx,
+            timeout=self.timeout,
+        )
+        try:
+            if self.security == "starttls":
+                client.starttls(ctx)
+            client.login(self.username, self._password)
+            self._caps = frozenset(client.capabilities())
+            if not client.folder_exists(self.processed_folder):
+                try:
+                    client.create_folder(self.processed_folder)
+                except imaplib.IMAP4.error:
+                    # another client may have created it meanwhile; only that is fine
+                    if not client.folder_exists(self.processed_folder):
+                        raise
+            info = client.select_folder(self.folder)
+        except BaseException:
+            _shutdown(client)
+            raise
+        validity = int(info[b"UIDVALIDITY"])
+        if self._uidvalidity is not None and validity != self._uidvalidity:
+            log.warning(
+                "imap: UIDVALIDITY of %s changed from %s to %s; refetching everything",
+                self.folder,
+                self._uidvalidity,
+                validity,
+            )
+            self._handed_out_max = 0
+        self._uidvalidity = validity
+        self._client = client
+        log.info(
+            "imap: connected to %s:%s (%s) as %s, folder %s, UIDVALIDITY %s, IDLE %s, MOVE %s",
+            self.host,
+            self.port,
+            self.security,
+            self.username,
+            self.folder,
+            validity,
+            b"IDLE" in self._caps,
+            b"MOVE" in self._caps,
+        )
+        return client
+
+    def _drop(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            _shutdown(client)
+
+    # -- waiting ----------------------------------------------------------------------------
+
+    def _has_unseen_uids(self, c: Any) -> bool:
+        """Whether the folder holds a message newer than anything fetch_new handed out."""
+        start = self._handed_out_max + 1
+        c.noop()  # sync the session's view first, as in fetch_new
+        # "n:*" always matches the highest UID, even below n, hence the filter.
+        found = c.search(["UID", f"{start}:*", "NOT", "DELETED"])
+        return any(int(u) >= start for u in found)
+
+    def _poll_until(self, deadline: float) -> bool:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            if self._interrupt.wait(min(self.poll_interval, remaining)):
+                return False
+            if self._run("poll", self._has_unseen_uids):
+                return True
+
+    def _idle_until(self, deadline: float) -> bool:
+        c = self._client
+        woke = False
+        try:
+            c.idle()
+            try:
+                while not woke and not self._interrupt.is_set():
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        break
+                    step = min(_IDLE_SLICE, remaining)
+                    started = time.monotonic()
+                    responses = c.idle_check(timeout=step)
+                    woke = _has_exists(responses)
+                    if not responses and time.monotonic() - started < step / 2:
+                        raise _ConnectionLost  # poll said readable, but there was only EOF
+            finally:
+                _done_text, responses = c.idle_done()
+                woke = woke or _has_exists(responses)
+        except Exception as exc:
+            err = translate_imap_error(exc, "idle")
+            if err is None and not isinstance(exc, _ConnectionLost):
+                raise
+            log.info("imap: connection lost while idling (%s); will reconnect", err or "EOF")
+            self._drop()
+            return True
+        return woke and not self._interrupt.is_set()
+
+
+def _has_exists(responses: list[Any]) -> bool:
+    return any(len(r) >= 2 and r[1] == b"EXISTS" for r in responses)
+
+
+def _parse_uid(uid: str) -> tuple[int, int]:
+    try:
+        validity, n = uid.split(":")
+        return int(validity), int(n)
+    except ValueError:
+        raise ImapError(f"not an IMAP message id: {uid!r}", transient=False) from None
+
+
+def _shutdown(client: Any) -> None:
+    try:
+        client.shutdown()
+    except Exception:  # closing a socket that is already broken
+        log.debug("imap: shutdown of a broken connection failed", exc_info=True)

@@ -1,0 +1,203 @@
+"""The outbound door: ``SmtpSender`` implements :class:`pbm.mail.ports.Sender` over smtplib.
+
+Errors are sorted the way the outbox needs them: a 4xx reply or a network failure is
+``SmtpError(transient=True)`` (retry with backoff), a 5xx reply (a refused sender, every
+recipient refused, a rejected message, failed AUTH) is permanent (record it, never retry).
+No smtplib, socket or ssl exception leaves this module.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+import ssl
+from email.message import EmailMessage
+
+from pbm.errors import SmtpError
+from pbm.mail._tls import SECURITY_MODES, BadCaFile, Security, make_ssl_context, tls_is_permanent
+
+__all__ = ["SmtpSender", "translate_smtp_error"]
+
+log = logging.getLogger(__name__)
+
+_DEFAULT_PORTS = {"plain": 25, "starttls": 587, "tls": 465}
+
+
+def translate_smtp_error(exc: BaseException) -> SmtpError | None:
+    """The ``SmtpError`` for a foreign exception raised while sending, else None."""
+    if isinstance(exc, SmtpError):
+        return exc
+    if isinstance(exc, BadCaFile):
+        return SmtpError(f"SMTP: {exc}", transient=False)
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        codes = [code for code, _msg in exc.recipients.values()]
+        detail = "; ".join(
+            f"{rcpt}: {code} {_decode(msg)}" for rcpt, (code, msg) in exc.recipients.items()
+        )
+        # Only when every refusal is a 4xx is a retry worth anything.
+        transient = bool(codes) and all(400 <= c < 500 for c in codes)
+        return SmtpError(f"SMTP: all recipients refused: {detail}", transient=transient)
+    if isinstance(exc, smtplib.SMTPResponseException):
+        code = exc.smtp_code
+        return SmtpError(
+            f"SMTP: server replied {code} {_decode(exc.smtp_error)}",
+            transient=400 <= code < 500 or code == -1,
+        )
+    if isinstance(exc, smtplib.SMTPNotSupportedError):
+        return SmtpError(f"SMTP: server lacks a needed extension: {exc}", transient=False)
+    if isinstance(exc, smtplib.SMTPServerDisconnected):
+        return SmtpError(f"SMTP: server disconnected: {exc}", transient=True)
+    if isinstance(exc, smtplib.SMTPException):
+        return SmtpError(f"SMTP: {exc}", transient=False)
+    if isinstance(exc, ssl.SSLError):
+        return SmtpError(f"SMTP: TLS failed: {exc}", transient=not tls_is_permanent(exc))
+    if isinstance(exc, TimeoutError):  # socket.timeout is an alias
+        return SmtpError("SMTP: timed out", transient=True)
+    if isinstance(exc, OSError):
+        return SmtpError(f"SMTP: network error: {exc}", transient=True)
+    if isinstance(exc, ValueError):  # includes UnicodeError: the message itself can't go out
+        return SmtpError(f"SMTP: message cannot be sent: {exc}", transient=False)
+    return None
+
+
+def _decode(msg: bytes | str) -> str:
+    return msg.decode("utf-8", "replace") if isinstance(msg, bytes) else msg
+
+
+class SmtpSender:
+    """Send mail through one SMTP server, keeping the connection open between messages.
+
+    ``security``: ``"starttls"`` (port 587, the default), ``"tls"`` (implicit TLS, port 465)
+    or ``"plain"`` (port 25; loopback only). AUTH happens when ``username`` is given.
+    ``envelope_from`` overrides the MAIL FROM address (default: the message's Sender/From),
+    e.g. to route bounces to a dedicated address. Not thread-safe: one sender per thread.
+    """
+
+    def __init__(
+        self,
+        host: str,
+        port: int | None = None,
+        *,
+        security: Security = "starttls",
+        username: str | None = None,
+        password: str | None = None,
+        ca_file: str | None = None,
+        verify: bool = True,
+        timeout: float = 30.0,
+        envelope_from: str | None = None,
+        local_hostname: str | None = None,
+    ) -> None:
+        if security not in SECURITY_MODES:
+            raise ValueError(f"security must be one of {SECURITY_MODES}, not {security!r}")
+        self.host = host
+        self.port = port if port is not None else _DEFAULT_PORTS[security]
+        self.security: Security = security
+        self.username = username
+        self._password = password
+        self._ca_file = ca_file
+        self._verify = verify
+        self.timeout = timeout
+        self.envelope_from = envelope_from
+        self.local_hostname = local_hostname
+        self._conn: smtplib.SMTP | None = None
+
+    def __repr__(self) -> str:
+        return f"SmtpSender({self.host!r}, {self.port}, security={self.security!r})"
+
+    def __enter__(self) -> SmtpSender:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def send(self, message: EmailMessage) -> None:
+        """Deliver ``message`` to its To/Cc/Bcc recipients (Bcc is not transmitted).
+
+        Raises ``SmtpError``: transient for 4xx and network failures, permanent for 5xx.
+        If some recipients are refused but others accepted, the message counts as sent and
+        the refusals are logged (retrying would duplicate it for the accepted ones).
+        """
+        reused = self._conn is not None
+        try:
+            try:
+                refused = self._send_once(message)
+            except smtplib.SMTPServerDisconnected:
+                self._drop()
+                if not reused:
+                    raise
+                # The server closed our idle connection before MAIL FROM: nothing was sent.
+                log.info("smtp: idle connection was closed by the server; reconnecting")
+                refused = self._send_once(message)
+        except Exception as exc:
+            self._drop()
+            err = translate_smtp_error(exc)
+            if err is None:
+                raise
+            raise err from exc
+        if refused:
+            log.warning(
+                "smtp: %s: some recipients refused: %s",
+                message.get("Message-ID", "?"),
+                {r: (c, _decode(m)) for r, (c, m) in refused.items()},
+            )
+        log.info(
+            "smtp: sent %s to %s via %s:%s",
+            message.get("Message-ID", "?"),
+            message.get("To", "?"),
+            self.host,
+            self.port,
+        )
+
+    def close(self) -> None:
+        """QUIT and drop the connection; never raises."""
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return
+        try:
+            conn.quit()
+        except Exception:  # a dead connection has nothing left to say
+            conn.close()
+
+    def _send_once(self, message: EmailMessage) -> dict[str, tuple[int, bytes]]:
+        conn = self._conn if self._conn is not None else self._connect()
+        refused: dict[str, tuple[int, bytes]] = conn.send_message(
+            message, from_addr=self.envelope_from
+        )
+        return refused
+
+    def _connect(self) -> smtplib.SMTP:
+        ctx = (
+            None
+            if self.security == "plain"
+            else make_ssl_context(ca_file=self._ca_file, verify=self._verify)
+        )
+        conn: smtplib.SMTP
+        if self.security == "tls":
+            conn = smtplib.SMTP_SSL(
+                self.host,
+                self.port,
+                local_hostname=self.local_hostname,
+                timeout=self.timeout,
+                context=ctx,
+            )
+        else:
+            conn = smtplib.SMTP(
+                self.host, self.port, local_hostname=self.local_hostname, timeout=self.timeout
+            )
+        try:
+            conn.ehlo_or_helo_if_needed()
+            if self.security == "starttls":
+                conn.starttls(context=ctx)
+                conn.ehlo()
+            if self.username is not None:
+                conn.login(self.username, self._password or "")
+        except BaseException:
+            conn.close()
+            raise
+        self._conn = conn
+        return conn
+
+    def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()

@@ -1,0 +1,80 @@
+"""Naming a squad by mail, read with the order language (``engine.flungo.language``).
+
+    SECRET XXXX-XXXX-XXXX
+    TEAM NAME The Gungeworth Gloopers
+    NAME 1 Mrs Snodgebucket
+    NAME 12 Zippy
+
+Every error is reported with its line and a caret. A naming is a whole version: sending again
+replaces the earlier one (slots left out return to their placeholder names), and
+:func:`diff_teams` says what changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from engine.errors import OrderError
+from engine.flungo.formats import Format
+from engine.flungo.language import parse_orders
+from engine.flungo.orders import SquadNaming
+from engine.flungo.squad import Team
+
+__all__ = ["Change", "NamingResult", "apply_naming", "diff_teams", "is_fully_named", "read_naming"]
+
+
+@dataclass(frozen=True, slots=True)
+class NamingResult:
+    """What a naming mail said: the naming (if any), every error, the echo, and whether the
+    mail also carried orders that are not namings (not acted on while squads are named)."""
+
+    naming: SquadNaming | None
+    errors: tuple[OrderError, ...]
+    echo: str
+    other_orders: bool = False
+
+
+def read_naming(text: str, base: Team, fmt: str) -> NamingResult:
+    """Read a naming mail against the squad as generated (placeholder names)."""
+    parsed = parse_orders(text, base, Format(fmt))
+    orders = parsed.orders
+    naming = orders.naming
+    if naming is not None and naming.team_name is None and not naming.names:
+        naming = None
+    other = bool(orders.match or orders.helpers)
+    return NamingResult(naming, tuple(parsed.errors), parsed.echo_text(), other)
+
+
+def apply_naming(base: Team, naming: SquadNaming, placeholder_team_name: str) -> Team:
+    """``base`` (the squad as generated, placeholder names) with this naming applied whole."""
+    team = base
+    for slot, name in naming.names:
+        team = team.with_player(slot, replace(team.players[slot - 1], name=name))
+    return replace(team, name=naming.team_name or placeholder_team_name)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One difference between two versions of a team."""
+
+    what: str
+    old: str
+    new: str
+
+
+def diff_teams(old: Team, new: Team) -> list[Change]:
+    """What changed from ``old`` to ``new``: team name, then slot by slot."""
+    changes: list[Change] = []
+    if old.name != new.name:
+        changes.append(Change("Team name", old.name, new.name))
+    for slot, (a, b) in enumerate(zip(old.players, new.players, strict=True), start=1):
+        if a.name != b.name:
+            changes.append(Change(f"{slot:>2} {a.role.label}", a.name, b.name))
+    return changes
+
+
+def is_fully_named(team: Team, placeholders: Iterable[str], placeholder_team_name: str) -> bool:
+    """Whether the team and every squad member carry chosen names."""
+    ph = set(placeholders)
+    return team.name != placeholder_team_name and all(p.name not in ph for p in team.players)

@@ -1,0 +1,93 @@
+"""Queue outbound mail: render a template, compose the message, write an outbox row.
+
+Called inside the transaction of the change the mail reports, so the mail exists if and only
+if the change does. Nothing is sent here; :mod:`pbm.outbox` sends after commit.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from pbm.clock import Clock
+from pbm.config import Config
+from pbm.db.models import OutboxMessage
+from pbm.mail.compose import OutboundEmail, compose, make_message_id, reply_subject
+from pbm.render import render_email
+
+__all__ = ["ReplyTo", "compose_reply", "queue_mail"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyTo:
+    """The message being answered, for threading."""
+
+    message_id: str | None
+    references: tuple[str, ...] = field(default=())
+    subject: str = ""
+
+
+def compose_reply(
+    config: Config,
+    clock: Clock,
+    *,
+    to: str,
+    subject: str,
+    text: str,
+    reply_to: ReplyTo | None,
+) -> EmailMessage:
+    """A complete message: threading headers, ``Auto-Submitted`` and a fresh Message-ID."""
+    out = OutboundEmail(
+        to=to,
+        subject=subject,
+        text=text,
+        from_addr=config.server.address,
+        from_name=config.server.display_name,
+        in_reply_to=reply_to.message_id if reply_to else None,
+        references=reply_to.references if reply_to else (),
+        headers={"X-Auto-Response-Suppress": "All"},
+    )
+    message_id = make_message_id(config.server.message_id_domain, seed=uuid.uuid4().hex)
+    return compose(out, date=clock.now(), message_id=message_id)
+
+
+def queue_mail(
+    session: Session,
+    config: Config,
+    clock: Clock,
+    *,
+    kind: str,
+    to: str,
+    ctx: dict[str, Any],
+    reply_to: ReplyTo | None = None,
+    inbound_id: int | None = None,
+) -> OutboxMessage:
+    """Render ``kind`` with ``ctx`` and add the message to the outbox (not yet committed)."""
+    rendered = render_email(kind, {"server": config.server, **ctx})
+    subject = rendered.subject
+    if reply_to is not None and reply_to.subject and kind not in ("digest", "gm-alert"):
+        competition = ctx.get("competition")
+        tag = competition.get("code") if isinstance(competition, dict) else None
+        subject = f"{reply_subject(reply_to.subject, tag=tag)} — {rendered.subject}"
+    msg = compose_reply(
+        config, clock, to=to, subject=subject, text=rendered.text, reply_to=reply_to
+    )
+    now = clock.now()
+    row = OutboxMessage(
+        kind=kind,
+        to_addr=to,
+        subject=str(msg["Subject"]),
+        message_id=str(msg["Message-ID"]),
+        raw=msg.as_bytes(),
+        status="pending",
+        attempts=0,
+        next_attempt_at=now,
+        created_at=now,
+        inbound_id=inbound_id,
+    )
+    session.add(row)
+    return row

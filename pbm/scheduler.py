@@ -1,0 +1,115 @@
+"""The scheduler tick: the GM's daily digest and the naming deadlines.
+
+:func:`due_jobs` is pure (tested with tables); :func:`run_due` runs what is due, each job in
+its own transaction with its key recorded in ``job_runs``, so it runs exactly once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import structlog
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from pbm.clock import Clock, utc
+from pbm.competitions import record_event
+from pbm.config import Config
+from pbm.db.models import Competition, JobRun
+from pbm.db.session import transaction
+from pbm.digest import digest_context
+from pbm.replies import queue_mail
+
+__all__ = ["CompetitionDates", "Job", "due_jobs", "next_wakeup", "run_due"]
+
+log = structlog.get_logger("pbm.scheduler")
+
+
+@dataclass(frozen=True, slots=True)
+class CompetitionDates:
+    """What the scheduler needs to know of a competition."""
+
+    code: str
+    naming_deadline: datetime
+    closed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A job to run once: ``key`` is its idempotency key."""
+
+    key: str
+    kind: str  # digest, naming-deadline
+    code: str | None = None
+
+
+def _digest_time(day: datetime, hour: int) -> datetime:
+    return day.replace(hour=hour, minute=0, second=0, microsecond=0)
+
+
+def due_jobs(
+    now: datetime, digest_hour: int, comps: Iterable[CompetitionDates], done: set[str]
+) -> list[Job]:
+    """Jobs due at ``now`` that are not in ``done``: deadlines first, then today's digest."""
+    jobs = [
+        Job(f"naming-deadline:{c.code}", "naming-deadline", c.code)
+        for c in comps
+        if not c.closed and now >= c.naming_deadline
+    ]
+    jobs = [j for j in jobs if j.key not in done]
+    key = f"digest:{now:%Y-%m-%d}"
+    if now >= _digest_time(now, digest_hour) and key not in done:
+        jobs.append(Job(key, "digest"))
+    return jobs
+
+
+def next_wakeup(now: datetime, digest_hour: int, comps: Iterable[CompetitionDates]) -> datetime:
+    """The next time a job may fall due after ``now``."""
+    today = _digest_time(now, digest_hour)
+    candidates = [today if today > now else today + timedelta(days=1)]
+    candidates += [c.naming_deadline for c in comps if not c.closed and c.naming_deadline > now]
+    return min(candidates)
+
+
+def competition_dates(s: Session) -> list[CompetitionDates]:
+    """Every competition's dates."""
+    return [
+        CompetitionDates(c.code, utc(c.naming_deadline), c.status == "closed")
+        for c in s.scalars(select(Competition))
+    ]
+
+
+def run_due(sessions: sessionmaker[Session], config: Config, clock: Clock) -> int:
+    """Run every due job once; returns how many ran."""
+    now = clock.now()
+    with transaction(sessions) as s:
+        comps = competition_dates(s)
+        done = set(s.scalars(select(JobRun.key)))
+    ran = 0
+    for job in due_jobs(now, config.scheduler.digest_hour, comps, done):
+        try:
+            with transaction(sessions) as s:
+                s.add(JobRun(key=job.key, ran_at=now))
+                s.flush()  # the key's uniqueness: a second daemon would fail here
+                _run(s, config, clock, job)
+        except IntegrityError:
+            continue
+        log.info("scheduler.ran", job=job.key)
+        ran += 1
+    return ran
+
+
+def _run(s: Session, config: Config, clock: Clock, job: Job) -> None:
+    headline = ""
+    if job.kind == "naming-deadline":
+        comp = s.scalars(select(Competition).where(Competition.code == job.code)).one()
+        comp.status = "closed"
+        record_event(s, clock, "naming-deadline", comp)
+        headline = f"The naming deadline of [{comp.code}] {comp.name} has passed: it is closed."
+    ctx = digest_context(s, clock)
+    queue_mail(
+        s, config, clock, kind="digest", to=config.gm.address, ctx={**ctx, "headline": headline}
+    )

@@ -1,0 +1,25 @@
+"""Test-only crash points. Never set ``PBM_TEST_CRASH_AT`` in production.
+
+The SIGKILL tests start a real ``pbm`` process with ``PBM_TEST_CRASH_AT=<point>``; when the
+process reaches that point it kills itself with SIGKILL, as a power cut would. Points:
+
+* ``after-store``: the raw message is committed, its effects are not;
+* ``before-commit``: the effects and the reply are written but not committed;
+* ``after-commit``: the effects and the reply are committed, the reply is not sent;
+* ``after-send``: the reply was handed to the sender, the outbox row is not marked sent.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+__all__ = ["crash_point"]
+
+ENV = "PBM_TEST_CRASH_AT"
+
+
+def crash_point(name: str) -> None:
+    """Die at once if the test asked to die here."""
+    if os.environ.get(ENV) == name:
+        os.kill(os.getpid(), signal.SIGKILL)

@@ -1,0 +1,177 @@
+"""End to end over IMAP: mail lands in Dovecot by LMTP, the daemon reads it (IDLE), answers
+through SmtpSender to an aiosmtpd sink, and moves the mail to Processed only after commit."""
+
+from __future__ import annotations
+
+import smtplib
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from imapclient import IMAPClient
+from sqlalchemy import func, select
+
+from pbm.app import App
+from pbm.competitions import create_competition
+from pbm.config import parse_config
+from pbm.daemon import Daemon
+from pbm.db.models import InboundMail, OutboxMessage
+from pbm.db.session import transaction
+from pbm.mail.imap import ImapMailbox
+from pbm.mail.ports import FetchedMessage
+from pbm.mail.smtp import SmtpSender
+from pbm.testing import body_of, make_eml
+from tests.integration.pbm_proc import wait_until
+from tests.pbm.helpers import SECRET_RE, naming_text
+from tests.services import DovecotInstance, SmtpSink, start_dovecot
+
+pytestmark = [pytest.mark.services, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DovecotInstance]:
+    """A Dovecot of this module's own, so no other test's mail sits in pbm's INBOX."""
+    inst = start_dovecot(
+        tmp_path_factory.mktemp("dovecot-e2e"), tmp_path_factory.getbasetemp().parent
+    )
+    yield inst
+    inst.stop()
+
+
+class CheckingMailbox(ImapMailbox):
+    """An ImapMailbox that records, at each move, whether the message's effects were committed."""
+
+    app: App
+    moves: list[tuple[str, str | None]]
+
+    def fetch_new(self) -> list[FetchedMessage]:
+        got = super().fetch_new()
+        self._ids = {
+            m.uid: str(message_from_bytes(m.raw, policy=policy.default)["Message-ID"]) for m in got
+        }
+        return got
+
+    def mark_processed(self, uid: str) -> None:
+        key = self._ids[uid]
+        with transaction(self.app.sessions) as s:  # a fresh session sees only committed rows
+            status = s.scalar(select(InboundMail.status).where(InboundMail.key == key))
+        self.moves.append((key, status))
+        super().mark_processed(uid)
+
+
+def deliver(server: DovecotInstance, raw: bytes) -> None:
+    with smtplib.LMTP(server.host, server.lmtp) as lmtp:
+        lmtp.sendmail("p1@example.test", ["pbm@example.test"], raw)
+
+
+def folder_count(server: DovecotInstance, folder: str) -> int:
+    c = IMAPClient(server.host, port=server.imap, ssl=False, timeout=10)
+    c.login("pbm", "secret")
+    n = int(c.folder_status(folder, ["MESSAGES"])[b"MESSAGES"])
+    c.logout()
+    return n
+
+
+def reply(sink: SmtpSink, n: int) -> EmailMessage:
+    assert wait_until(lambda: len(sink.messages) >= n), f"no reply #{n}"
+    msg = message_from_bytes(sink.messages[n - 1].original_content, policy=policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def test_join_and_name_over_imap(
+    server: DovecotInstance, smtp_sink: SmtpSink, tmp_path: Path
+) -> None:
+    """JOIN then naming by LMTP into Dovecot; replies at the sink; redelivery ignored."""
+    config = parse_config(
+        {
+            "server": {"address": "pbm@example.test"},
+            "database": {"url": f"sqlite:///{tmp_path}/pbm.sqlite3"},
+            "gm": {"address": "gm@example.test", "secret": "gm-secret-horse-battery"},
+            "security": {
+                "secret_key": "test-key-0123456789abcdef",
+                "argon2_time_cost": 1,
+                "argon2_memory_kib": 1024,
+            },
+            "imap": {
+                "host": server.host,
+                "port": server.imap,
+                "tls": "plain",
+                "username": "pbm",
+                "password": "secret",
+            },
+            "smtp": {"host": "127.0.0.1", "port": smtp_sink.port, "tls": "plain"},
+            "scheduler": {"digest_hour": 23},
+        },
+        env={},
+    )
+    app = App.from_config(config, upgrade=True)
+    with transaction(app.sessions) as s:
+        create_competition(
+            s,
+            app.clock,
+            code="DEMO",
+            name="Demo Cup",
+            fmt="t20",
+            teams=4,
+            naming_deadline=datetime(2099, 1, 1, tzinfo=UTC),
+            seed="e2e",
+        )
+    mailbox = CheckingMailbox(
+        server.host, server.imap, username="pbm", password="secret", security="plain"
+    )
+    mailbox.app, mailbox.moves = app, []
+    sender = SmtpSender("127.0.0.1", smtp_sink.port, security="plain")
+    daemon = Daemon(app, sender, [mailbox], max_wait=30)
+    thread = threading.Thread(target=daemon.run, daemon=True)
+    thread.start()
+    try:
+        join_raw = make_eml(
+            "JOIN\n",
+            sender="p1@example.test",
+            subject="[DEMO] let me in",
+            message_id="<join-e2e@example.test>",
+        )
+        deliver(server, join_raw)
+        welcome = reply(smtp_sink, 1)
+        assert welcome["In-Reply-To"] == "<join-e2e@example.test>"
+        assert str(welcome["To"]) == "p1@example.test"
+        found = SECRET_RE.search(body_of(welcome))
+        assert found, body_of(welcome)
+
+        naming = make_eml(
+            naming_text(found.group(1)),
+            sender="p1@example.test",
+            subject="Re: [DEMO] names",
+            message_id="<names-e2e@example.test>",
+        )
+        deliver(server, naming)
+        named = reply(smtp_sink, 2)
+        assert named["In-Reply-To"] == "<names-e2e@example.test>"
+        assert "The Gloopers" in body_of(named)
+
+        deliver(server, join_raw)  # the same JOIN again, e.g. a retried delivery
+        assert wait_until(lambda: folder_count(server, "Processed") == 3)
+    finally:
+        daemon.request_stop()
+        thread.join(20)
+        mailbox.close()
+        sender.close()
+    assert not thread.is_alive()
+    assert folder_count(server, "INBOX") == 0
+    # every move came after its message's effects were committed (never "received")
+    assert mailbox.moves == [
+        ("<join-e2e@example.test>", "applied"),
+        ("<names-e2e@example.test>", "applied"),
+        ("<join-e2e@example.test>", "applied"),
+    ]
+    with transaction(app.sessions) as s:
+        assert s.scalar(select(func.count()).select_from(InboundMail)) == 2
+        pending = select(func.count()).select_from(OutboxMessage)
+        assert s.scalar(pending.where(OutboxMessage.status != "sent")) == 0
+    assert len(smtp_sink.messages) == 2  # the redelivered JOIN got no second welcome
+    app.close()

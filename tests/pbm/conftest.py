@@ -1,0 +1,136 @@
+"""Fixtures for pbm's service tests: a config, an App on SQLite and on PostgreSQL, fakes."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from pbm.app import App
+from pbm.clock import FixedClock
+from pbm.config import Config, parse_config
+from pbm.daemon import Daemon
+from pbm.db.session import transaction
+from pbm.testing import RecordingSender
+
+GM = "gm@example.test"
+GM_SECRET = "gm-secret-horse-battery"
+SECRET_KEY = "test-secret-key-0123456789abcdef"
+
+
+def config_data(db_url: str, tmp_path: Path, **sections: dict[str, Any]) -> dict[str, Any]:
+    """A complete config as TOML data; ``sections`` override whole tables."""
+    data: dict[str, Any] = {
+        "server": {"address": "pbm@example.test"},
+        "database": {"url": db_url},
+        "gm": {"address": GM, "secret": GM_SECRET},
+        "security": {"secret_key": SECRET_KEY, "argon2_time_cost": 1, "argon2_memory_kib": 1024},
+        "smtp_listener": {"host": "127.0.0.1", "port": 0},
+        "maildir": {"path": str(tmp_path / "outbox")},
+        "scheduler": {"digest_hour": 23},
+        "rate_limit": {"per_hour": 20},
+    }
+    data.update(sections)
+    return data
+
+
+def make_config(db_url: str, tmp_path: Path, **sections: dict[str, Any]) -> Config:
+    """A parsed config for tests."""
+    return parse_config(config_data(db_url, tmp_path, **sections), env={})
+
+
+def fresh_pg_database(pg_url: str, template: str | None = None) -> str:
+    """A new database on the session's PostgreSQL (empty, or a copy of ``template``)."""
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(pg_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        copy = f' TEMPLATE "{template}"' if template else ""
+        c.execute(text(f'CREATE DATABASE "{name}"{copy}'))
+    admin.dispose()
+    return pg_url.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(scope="session")
+def pg_migrated_template(pg_url: str) -> str:
+    """The name of a PostgreSQL database migrated to head, to copy per test (fast)."""
+    from pbm.db import migrate
+    from pbm.db.session import make_db_engine
+
+    url = fresh_pg_database(pg_url)
+    db_engine = make_db_engine(url)
+    migrate.upgrade(db_engine)
+    db_engine.dispose()
+    return url.rsplit("/", 1)[1]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database: SQLite in tmp_path, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/pbm.sqlite3"
+    return fresh_pg_database(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def app_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database for an App: SQLite in tmp_path, or a copy of the migrated PostgreSQL one."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/pbm.sqlite3"
+    template = request.getfixturevalue("pg_migrated_template")
+    return fresh_pg_database(request.getfixturevalue("pg_url"), template)
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    """A clock standing at 2026-01-01 09:00 UTC."""
+    return FixedClock(datetime(2026, 1, 1, 9, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def config(app_db_url: str, tmp_path: Path) -> Config:
+    """The test config on the parametrised database."""
+    return make_config(app_db_url, tmp_path)
+
+
+@pytest.fixture
+def app(config: Config, clock: FixedClock) -> Iterator[App]:
+    """An App with the schema migrated."""
+    a = App.from_config(config, clock, upgrade=True)
+    yield a
+    a.close()
+
+
+@pytest.fixture
+def sender() -> RecordingSender:
+    """A sender that records what it sends."""
+    return RecordingSender()
+
+
+@pytest.fixture
+def daemon(app: App, sender: RecordingSender) -> Daemon:
+    """A daemon with no mailbox (mail comes by ``store``)."""
+    return Daemon(app, sender)
+
+
+@pytest.fixture
+def demo(app: App, clock: FixedClock) -> str:
+    """A 4-team t20 competition DEMO with a fixed seed; returns its code."""
+    from pbm.competitions import create_competition
+
+    with transaction(app.sessions) as s:
+        create_competition(
+            s,
+            clock,
+            code="DEMO",
+            name="Demo Cup",
+            fmt="t20",
+            teams=4,
+            naming_deadline=datetime(2026, 1, 15, tzinfo=UTC),
+            seed="demo-seed",
+        )
+    return "DEMO"

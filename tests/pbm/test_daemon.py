@@ -1,0 +1,133 @@
+"""The daemon loop: one pass per call, mailboxes marked after commit, warm stop, signals."""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+import pytest
+from sqlalchemy import select
+
+from pbm.app import App
+from pbm.daemon import Daemon
+from pbm.db.models import InboundMail
+from pbm.db.session import transaction
+from pbm.errors import ImapError
+from pbm.testing import FakeMailbox, RecordingSender, make_eml
+
+
+def test_run_once_handles_mailbox_and_marks_after_commit(
+    app: App, sender: RecordingSender, demo: str
+) -> None:
+    """Mail fetched from a mailbox is handled, answered, then moved to processed."""
+    mb = FakeMailbox()
+    mb.deliver(make_eml("JOIN\n", subject="[DEMO] join"))
+    seen: list[str] = []
+
+    def mark(uid: str) -> None:
+        with transaction(app.sessions) as s:
+            seen.append(s.scalars(select(InboundMail.status)).one())
+        FakeMailbox.mark_processed(mb, uid)
+
+    mb.mark_processed = mark  # type: ignore[method-assign]
+    stats = Daemon(app, sender, [mb]).run_once()
+    assert (stats.fetched, stats.processed, stats.sent) == (1, 1, 1)
+    assert seen == ["applied"]  # committed before the server was told
+    assert mb.inbox == {} and len(mb.processed) == 1
+
+
+def test_message_refetched_after_failed_mark_is_a_no_op(
+    app: App, sender: RecordingSender, demo: str
+) -> None:
+    """If marking fails, the message comes again next pass and changes nothing."""
+    mb = FakeMailbox()
+    mb.deliver(make_eml("JOIN\n", subject="[DEMO] join"))
+    calls = []
+
+    def flaky(uid: str) -> None:
+        calls.append(uid)
+        if len(calls) == 1:
+            raise ImapError("connection lost", transient=True)
+        FakeMailbox.mark_processed(mb, uid)
+
+    mb.mark_processed = flaky  # type: ignore[method-assign]
+    d = Daemon(app, sender, [mb])
+    assert d.run_once().errors == 1
+    d.run_once()
+    assert len(sender.sent) == 1 and mb.inbox == {}
+
+
+def test_fetch_error_is_logged_not_fatal(app: App, sender: RecordingSender) -> None:
+    """A mailbox that fails to fetch counts an error and the pass goes on."""
+    mb = FakeMailbox()
+
+    def broken() -> list[object]:
+        raise ImapError("down", transient=True)
+
+    mb.fetch_new = broken  # type: ignore[assignment,method-assign]
+    assert Daemon(app, sender, [mb]).run_once().errors == 1
+
+
+def test_idle_pass_is_not_busy(app: App, sender: RecordingSender) -> None:
+    """A pass with nothing to do reports not busy, so the loop waits."""
+    assert not Daemon(app, sender).run_once().busy
+
+
+def test_run_loop_wakes_on_store_and_stops_warm(
+    app: App, sender: RecordingSender, demo: str
+) -> None:
+    """The loop handles mail stored by a listener while it waits, and request_stop ends it."""
+    d = Daemon(app, sender, max_wait=30)
+    t = threading.Thread(target=d.run)
+    t.start()
+    d.store(make_eml("JOIN\n", subject="[DEMO] join"), "p@example.test", ["pbm@example.test"])
+    done = threading.Event()
+    sender.on_send = lambda _m: done.set()
+    assert done.wait(20) or sender.sent
+    d.request_stop()
+    t.join(20)
+    assert not t.is_alive()
+    assert len(sender.sent) == 1
+
+
+def test_loop_waits_on_mailbox_and_closes_it(app: App, sender: RecordingSender, demo: str) -> None:
+    """With a mailbox the loop waits on it (IDLE), handles new mail, and closes it on stop."""
+    mb = FakeMailbox()
+    d = Daemon(app, sender, [mb], max_wait=30)
+    t = threading.Thread(target=d.run)
+    t.start()
+    done = threading.Event()
+    sender.on_send = lambda _m: done.set()
+    mb.deliver(make_eml("JOIN\n", subject="[DEMO] join"))
+    assert done.wait(20)
+    d.request_stop()
+    t.join(20)
+    assert not t.is_alive() and mb.closed
+
+
+def test_first_signal_is_warm_second_is_immediate(app: App, sender: RecordingSender) -> None:
+    """The first SIGTERM requests a warm stop; the second raises SystemExit at once."""
+    d = Daemon(app, sender)
+    d._on_signal(signal.SIGTERM, None)
+    assert d.stopping
+    with pytest.raises(SystemExit):
+        d._on_signal(signal.SIGTERM, None)
+
+
+def test_warm_stop_finishes_current_message_only(
+    app: App, sender: RecordingSender, demo: str
+) -> None:
+    """A stop requested while a message is handled lets it finish (and be answered), no more."""
+    mb = FakeMailbox()
+    for i in range(3):
+        mb.deliver(make_eml("JOIN\n", sender=f"p{i}@example.test", subject="[DEMO] join"))
+    d = Daemon(app, sender, [mb])
+    original = app.inbound.process
+
+    def process_then_stop(mail_id: int) -> str | None:
+        d.request_stop()
+        return original(mail_id)
+
+    app.inbound.process = process_then_stop  # type: ignore[method-assign]
+    stats = d.run_once()
+    assert stats.processed == 1 and len(sender.sent) == 1 and len(mb.inbox) == 2

@@ -1,0 +1,108 @@
+"""Naming a squad by mail: echo, errors with carets, replacement with a diff, the deadline."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from engine.flungo.squad import Team
+from pbm.clock import FixedClock
+from pbm.daemon import Daemon
+from pbm.db.models import NamingVersion, Seat
+from pbm.db.session import transaction
+from pbm.testing import RecordingSender, body_of
+from tests.pbm.helpers import join, naming_text, say
+
+
+def _seat(daemon: Daemon, number: int = 1) -> Seat:
+    with transaction(daemon.app.sessions) as s:
+        return s.scalars(select(Seat).where(Seat.number == number)).one()
+
+
+def test_naming_is_applied_and_echoed(daemon: Daemon, sender: RecordingSender, demo: str) -> None:
+    """A full naming with the secret is stored, the team marked named, the names echoed."""
+    secret = join(daemon, sender, "player1@example.test")
+    [reply] = say(daemon, sender, naming_text(secret))
+    body = body_of(reply)
+    assert "version 1" in str(reply["Subject"])
+    assert "team name: The Gloopers" in body and "name 18: Celeb 18" in body
+    seat = _seat(daemon)
+    assert seat.named and seat.naming_version == 1
+    team = Team.from_json(seat.team)
+    assert team.name == "The Gloopers" and team.players[0].name == "Celeb 1"
+
+
+def test_naming_errors_listed_with_line_and_caret(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """Errors are listed with their line number and a caret, and nothing is changed."""
+    secret = join(daemon, sender, "player1@example.test")
+    [reply] = say(daemon, sender, f"SECRET {secret}\nTEAM NAME Ok\nNAME 19 Nobody\nNAMEE 2 Zippy\n")
+    body = body_of(reply)
+    assert "NOT accepted" in str(reply["Subject"])
+    assert "line 3" in body and "slots are 1 to 18" in body
+    assert "did you mean 'name'?" in body
+    assert "NAMEE 2 Zippy\n^^^^^" in body
+    assert _seat(daemon).naming_version == 0
+
+
+def test_sending_again_replaces_and_shows_diff(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """A second naming replaces the first, and the reply lists exactly what changed."""
+    secret = join(daemon, sender, "player1@example.test")
+    say(daemon, sender, naming_text(secret))
+    text = naming_text(secret, team="The Gloopers").replace("NAME 5 Celeb 5", "NAME 5 Zippy")
+    [reply] = say(daemon, sender, text)
+    body = body_of(reply)
+    assert "version 2" in str(reply["Subject"])
+    assert "Celeb 5 -> Zippy" in body
+    assert body.count(" -> ") == 1
+    with transaction(daemon.app.sessions) as s:
+        assert len(s.scalars(select(NamingVersion)).all()) == 2
+
+
+def test_partial_naming_is_not_fully_named(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """Naming only some slots is accepted but the team is not marked named."""
+    secret = join(daemon, sender, "player1@example.test")
+    [reply] = say(daemon, sender, f"SECRET {secret}\nTEAM NAME Half\nNAME 1 Zippy\n")
+    assert "not all named yet" in body_of(reply)
+    assert not _seat(daemon).named
+
+
+def test_naming_after_deadline_is_refused(
+    daemon: Daemon, sender: RecordingSender, demo: str, clock: FixedClock
+) -> None:
+    """After the naming deadline the names stand and a naming mail is refused."""
+    secret = join(daemon, sender, "player1@example.test")
+    clock.advance(30 * 86400)
+    [reply] = say(daemon, sender, naming_text(secret))
+    assert "closed" in str(reply["Subject"])
+    assert _seat(daemon).naming_version == 0
+
+
+def test_rename_by_placeholder_name(daemon: Daemon, sender: RecordingSender, demo: str) -> None:
+    """A squad member can be named by its placeholder name as well as by slot."""
+    secret = join(daemon, sender, "player1@example.test")
+    [reply] = say(daemon, sender, f"SECRET {secret}\nNAME Batsman 2 AS Bungle\n")
+    assert "version 1" in str(reply["Subject"])
+    assert Team.from_json(_seat(daemon).team).players[3].name == "Bungle"
+
+
+def test_duplicate_names_are_an_error(daemon: Daemon, sender: RecordingSender, demo: str) -> None:
+    """Two squad members may not share a name."""
+    secret = join(daemon, sender, "player1@example.test")
+    [reply] = say(daemon, sender, f"SECRET {secret}\nNAME 1 Zippy\nNAME 2 zippy\n")
+    assert "already the name of squad member 1" in body_of(reply)
+
+
+def test_quoted_reply_does_not_leak_into_orders(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """Quoted text of our own welcome mail below the orders is not read as orders."""
+    secret = join(daemon, sender, "player1@example.test")
+    text = naming_text(secret) + "\nOn Thu, 1 Jan 2026 pbm wrote:\n> TEAM NAME Quoted\n> NAME 1 Q\n"
+    [reply] = say(daemon, sender, text)
+    assert "version 1" in str(reply["Subject"])
+    assert Team.from_json(_seat(daemon).team).name == "The Gloopers"
