@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -10,11 +13,15 @@ from tests.services import DovecotInstance, SmtpSink, start_dovecot, start_postg
 
 
 @pytest.fixture(scope="session")
-def dovecot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DovecotInstance]:
+def dovecot() -> Iterator[DovecotInstance]:
     """A throwaway Dovecot for the whole session (users pbm, gm, player1; password 'secret')."""
-    inst = start_dovecot(tmp_path_factory.mktemp("dovecot"), tmp_path_factory.getbasetemp().parent)
+    # Outside pytest's own temp tree: a second pytest run as root resets that tree to 0700,
+    # which would lock the server's unprivileged users out of a running instance.
+    root = Path(tempfile.mkdtemp(prefix="pbm-dovecot-"))
+    inst = start_dovecot(root / "dovecot", root)
     yield inst
     inst.stop()
+    shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture
@@ -26,6 +33,9 @@ def smtp_sink() -> Iterator[SmtpSink]:
 
 
 @pytest.fixture(scope="session")
-def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def pg_url() -> Iterator[str]:
     """The URL of a throwaway PostgreSQL database for the whole session."""
-    yield from start_postgres(tmp_path_factory.mktemp("pg"), tmp_path_factory.getbasetemp().parent)
+    root = Path(tempfile.mkdtemp(prefix="pbm-pg-"))
+    (root / "pg").mkdir()
+    yield from start_postgres(root / "pg", root)
+    shutil.rmtree(root, ignore_errors=True)
