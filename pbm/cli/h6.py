@@ -10,13 +10,13 @@ from typing import Any
 import click
 
 from engine.errors import OrderError
-from engine.hitforsix.code import CodeError, decode, encode, replay
+from engine.hitforsix.code import CodeError, compare, decode, encode, replay
 from engine.hitforsix.deal import FACE_UP, Deal, daily_seed, deal, parse_seed
-from engine.hitforsix.game import grader_for, play_solo
+from engine.hitforsix.game import SoloGame, grader_for, play_solo
 from engine.hitforsix.over import CAPS, Decisions, Hand
 from engine.hitforsix.rules import RULES, Rule
 from engine.hitforsix.testmatch import TARGETS, auto_match
-from pbm.cli.h6_view import card_table, console, show_match, show_result
+from pbm.cli.h6_view import card_table, console, show_ghost, show_match, show_result
 from pbm.h6.decks import DECK_NAMES, load_deck
 
 __all__ = ["COMMANDS", "h6"]
@@ -101,7 +101,7 @@ def play_cmd(
         show_result(console(), game, code)
 
 
-def _interactive(d: Deal, rule: Rule) -> None:
+def _interactive(d: Deal, rule: Rule, *, show: bool = True) -> SoloGame:
     """The terminal game: the hand as a table, one prompt per window."""
     out = console()
     concealed = rule is Rule.THE_TOSS
@@ -145,7 +145,9 @@ def _interactive(d: Deal, rule: Rule) -> None:
             )
             out.print(f"In come: {drawn}")
     game = play_solo(d, rule, Decisions(tuple(windows)), grader)
-    show_result(out, game, encode(game))
+    if show:
+        show_result(out, game, encode(game))
+    return game
 
 
 @h6.command("replay")
@@ -162,6 +164,41 @@ def replay_cmd(code: str, as_json: bool) -> None:
         _emit(game.to_json(code.strip()))
     else:
         show_result(console(), game, code.strip())
+
+
+@h6.command("challenge")
+@click.argument("code")
+@click.option("--drops", help='Your drops per window, e.g. "0,4,7/11,2/12" (omit to play live).')
+@_json_option
+def challenge_cmd(code: str, drops: str | None, as_json: bool) -> None:
+    """Play a challenge code's deal against its ghost, grade for grade (law 6.01)."""
+    try:
+        challenge = decode(code)
+        deck = load_deck(challenge.deck)
+        ghost = replay(challenge, deck)
+    except CodeError as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        if drops is None:
+            decisions = _interactive(ghost.deal, ghost.rule, show=False).decisions
+        else:
+            decisions = Decisions.from_text(drops)
+        result = compare(challenge, deck, decisions)
+    except OrderError as exc:
+        raise click.ClickException(f"illegal drops: {exc}") from None
+    if as_json:
+        _emit(
+            {
+                "ghost": result.ghost.to_json(code.strip()),
+                "rival": result.rival.to_json(encode(result.rival)),
+                "winner": result.winner,
+                "margin": result.margin,
+            }
+        )
+    else:
+        out = console()
+        show_result(out, result.rival, encode(result.rival))
+        show_ghost(out, result)
 
 
 @h6.command("test")

@@ -167,3 +167,48 @@ def test_interactive_toss_is_concealed_until_named() -> None:
     title = judged.replace("-", " ")
     assert "concealed" in before and title not in before.lower()
     assert "the rule revealed" in after.lower() and title in after.lower()
+
+
+def _code(drops: str) -> str:
+    out = _run(
+        "play", "--deck", "odi", "--seed", "7", "--rule", "the-toss", "--drops", drops, "--json"
+    )
+    assert out.exit_code == 0, out.output
+    code: str = json.loads(out.output)["code"]
+    return code
+
+
+def test_challenge_same_decisions_tie_the_ghost() -> None:
+    """Playing a code's own decisions against its ghost is a tie, grade for grade."""
+    code = _code("1,3,4/11/12")
+    out = _run("challenge", code, "--drops", "1,3,4/11/12", "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["winner"] is None
+    assert data["ghost"]["grade"] == data["rival"]["grade"]
+    assert data["margin"] == 0
+
+
+def test_challenge_other_decisions_decide_a_winner() -> None:
+    """Different decisions on the ghost's deal give a winner and the margin between grades."""
+    code = _code("1,3,4/11/12")
+    data = json.loads(_run("challenge", code, "--drops", "", "--json").output)
+    ghost, rival = data["ghost"]["grade"], data["rival"]["grade"]
+    assert ghost != rival
+    assert data["winner"] == ("rival" if rival > ghost else "ghost")
+    assert data["margin"] == pytest.approx(rival - ghost)
+    assert data["ghost"]["xi"] != data["rival"]["xi"]
+
+
+def test_challenge_interactive_and_refusals() -> None:
+    """The rival may play live; illegal drops and tampered codes are refused with a message."""
+    code = _code("1,3,4/11/12")
+    live = _run("challenge", code, input="0,1\n5\nname\n")
+    assert live.exit_code == 0, live.output
+    assert "Ghost 91.3" in live.output
+    bad = _run("challenge", code, "--drops", "0,1,2,3")
+    assert bad.exit_code != 0
+    assert "drops at most 3" in bad.output
+    tampered = _run("challenge", code[:-1] + ("A" if code[-1] != "A" else "B"), "--drops", "")
+    assert tampered.exit_code != 0
+    assert "does not check out" in tampered.output
