@@ -1,11 +1,15 @@
 """Order-language speed: emails parsed per second, and the time for a 1,000-email turn.
 
-Run: /work/venv/bin/python bench/orders.py
+Run from a checkout: .venv/bin/python bench/orders.py
 """
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
 from engine.flungo.formats import FORMATS, Format
 from engine.flungo.language import canonical, parse_orders
