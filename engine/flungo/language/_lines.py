@@ -209,10 +209,15 @@ class FreeText:
 
 
 _TEAM = re.compile(
-    r"^(?:(?:our\s+)?team\s*name\s*(?:is\s+|[:=]\s*|-\s+)?|(?:our\s+)?team\s+is\s+called\s+|"
+    r"^(?:(?:our\s+|the\s+)?team(?:'s)?\s*name\s*(?:is\s+|[:=]\s*|-\s+)?|"
+    r"(?:our\s+|the\s+)?team\s+(?:is|will\s+be|shall\s+be)\s+(?:called|named)\s*:?\s*|"
+    r"we\s+are\s+(?:called|named)\s+|call\s+us\s+|"
     r"name\s+(?:the|our|my)\s+team\s*(?:as\s+|[:=]\s*)?|call\s+(?:the|our|my)\s+team\s+)",
     re.IGNORECASE,
 )
+# "Team Gunge Rovers", "Team: Gunge Rovers": a team name when what follows is not a list (a
+# list of names, "Team: Root, Stokes, ...", is the XI).
+_TEAM_SHORT = re.compile(r"^(?:our\s+)?team\s*(?:is\s+|[:=]\s*|-\s+|\s)(?=\s*[^\s,;:/=-])", re.I)
 _SLOT = re.compile(
     r"^(?:(?:re)?name\s+(?:slot\s+|player\s+|no\.?\s*|number\s+|#)?|slot\s+|player\s+)"
     r"(\d{1,3})\s*(?:[:=]\s*|-\s+|(?:as|is|to)\s+)?",
@@ -238,6 +243,9 @@ def match_free_text(text: str) -> FreeText | None:
         value, at = _value(text, m.end())
         return FreeText("note", value, at, note=True)
     if m := _TEAM.match(text):
+        value, at = _value(text, m.end())
+        return FreeText("team", value, at)
+    if (m := _TEAM_SHORT.match(text)) and not re.search(r"[,;/]", text[m.end() :]):
         value, at = _value(text, m.end())
         return FreeText("team", value, at)
     if m := _SLOT.match(text):

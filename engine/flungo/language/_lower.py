@@ -10,6 +10,7 @@ from engine.flungo.language._drafts import (
     ActD,
     BowlD,
     ClauseD,
+    CondD,
     OpenD,
     Ref,
     ReviewsD,
@@ -23,6 +24,7 @@ from engine.flungo.orders import (
     Action,
     BattingStyle,
     BowlingChange,
+    Condition,
     ReviewPolicy,
     ReviewsChange,
     Rule,
@@ -227,6 +229,13 @@ class Lowerer:
                 )
         return Trigger(t.kind, value=value, name=name)
 
+    def condition(self, d: CondD) -> Condition:
+        """A condition, with a number of overs left counted in balls."""
+        c = d.condition
+        if d.per_over:
+            return Condition(c.quantity, c.op, c.value * self.fmt.balls_per_over)
+        return c
+
     def rule(self, d: RuleD) -> Rule | Plain:
         """A rule, or ordinary orders when the line has no trigger at all."""
         head = d.clauses[0]
@@ -262,6 +271,7 @@ class Lowerer:
         rule: Rule | None = None
         for c, trigger, done in reversed(clauses):
             until = self.trigger(c.until) if c.until is not None else None
-            rule = Rule(trigger, c.conditions, done, until, (rule,) if rule is not None else ())
+            conds = tuple(self.condition(x) for x in c.conditions)
+            rule = Rule(trigger, conds, done, until, (rule,) if rule is not None else ())
         assert rule is not None
         return rule

@@ -70,10 +70,12 @@ class NameBook:
         pool = {n.casefold(): n for n in self.names}
         for n in self.names:
             pool.setdefault(n.split()[-1].casefold(), n)
-        close = difflib.get_close_matches(_fold(text), list(pool), n=3, cutoff=0.6)
+        close = difflib.get_close_matches(_fold(text), list(pool), n=len(pool), cutoff=0.6)
+        # A full name and its surname can both be close: offer each squad member once.
+        offered = list(dict.fromkeys(pool[c] for c in close))[:3]
         hint = None
-        if close:
-            hint = "did you mean " + " or ".join(f"'{pool[c]}'" for c in close) + "?"
+        if offered:
+            hint = "did you mean " + " or ".join(f"'{n}'" for n in offered) + "?"
         return InvalidOrder(
             f"there is no {self.what} called '{text}'",
             source_line=source_line,

@@ -234,13 +234,18 @@ def _parse(cl: CleanLine, masked: str, start: str, st: _State | None) -> Any:
         return None
 
 
+# Words an order may start with ("we'll bowl") that start many a sentence that is no order.
+_WEAK_STARTERS = frozenset(["i", "we", "i'll", "we'll", "i've", "we've", "i'd", "we'd", "they"])
+
+
 def _first_word_error(cl: CleanLine, own: NameBook, exc: InvalidOrder) -> InvalidOrder:
     """An unknown first word is reported as an unknown order, with "did you mean"."""
     m = re.match(r"[^\W\d_][\w'’\-]*", cl.text)
     if m is None or exc.span is None or exc.span.column == cl.column(0):
         return exc
     word = m.group(0)
-    if word.lower() in starters() or own.candidates(word):
+    weak = word.lower() in _WEAK_STARTERS
+    if (word.lower() in starters() and not weak) or own.candidates(word):
         return exc
     if word.lower() in keywords():
         return InvalidOrder(

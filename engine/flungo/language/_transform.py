@@ -13,6 +13,7 @@ from engine.flungo.language._drafts import (
     BowlD,
     CaptainD,
     ClauseD,
+    CondD,
     Draft,
     Entries,
     HeaderD,
@@ -221,6 +222,24 @@ class _ToDraft(Transformer[Token, Any]):
         t = self._trig(TriggerKind.AFTER_OVERS, c)
         return TrigD(t.kind, (t.value or 0) - 1, t.ref, t.overs_left, t.start)
 
+    def _need_off(self, c: list[Any], per_over: bool) -> TrigD:
+        """ "if we need 30 off the last 12 balls": 12 balls left, if 30 or more are needed."""
+        need, left = _tokens(c, "NUMBER")[:2]
+        cond = CondD(Condition(Quantity.RUNS_NEEDED, Comparison.GE, float(_int(need))))
+        return TrigD(
+            TriggerKind.BALLS_LEFT,
+            _int(left),
+            overs_left=per_over,
+            start=left.start_pos or 0,
+            conds=(cond,),
+        )
+
+    def need_off_balls(self, c: list[Any]) -> TrigD:
+        return self._need_off(c, per_over=False)
+
+    def need_off_overs(self, c: list[Any]) -> TrigD:
+        return self._need_off(c, per_over=True)
+
     def at_drinks(self, c: list[Any]) -> TrigD:
         return TrigD(TriggerKind.AT_DRINKS)
 
@@ -288,25 +307,58 @@ class _ToDraft(Transformer[Token, Any]):
     def q_overs(self, _: list[Any]) -> Quantity:
         return Quantity.OVERS
 
-    def _cond(self, quantity: Quantity, c: list[Any]) -> Condition:
+    def q_runs_needed(self, _: list[Any]) -> Quantity:
+        return Quantity.RUNS_NEEDED
+
+    def q_balls_left(self, _: list[Any]) -> Quantity:
+        return Quantity.BALLS_LEFT
+
+    def _cond(
+        self,
+        quantity: Quantity,
+        c: list[Any],
+        default: Comparison = Comparison.EQ,
+        per_over: bool = False,
+    ) -> CondD:
         ops = [x for x in c if isinstance(x, Comparison)]
         num = _tokens(c, "NUMBER")[0]
-        return Condition(quantity, ops[-1] if ops else Comparison.EQ, float(str(num)))
+        return CondD(Condition(quantity, ops[-1] if ops else default, float(str(num))), per_over)
 
-    def quantity_condition(self, c: list[Any]) -> Condition:
+    def quantity_condition(self, c: list[Any]) -> CondD:
         return self._cond(next(x for x in c if isinstance(x, Quantity)), c)
 
-    def lost_condition(self, c: list[Any]) -> Condition:
+    def lost_condition(self, c: list[Any]) -> CondD:
         return self._cond(Quantity.WICKETS, c)
 
-    def down_condition(self, c: list[Any]) -> Condition:
+    def down_condition(self, c: list[Any]) -> CondD:
         return self._cond(Quantity.WICKETS, c)
 
-    def scored_condition(self, c: list[Any]) -> Condition:
+    def scored_condition(self, c: list[Any]) -> CondD:
         return self._cond(Quantity.SCORE, c)
 
-    def cond_part(self, c: list[Any]) -> tuple[Condition, ...]:
-        return tuple(x for x in c if isinstance(x, Condition))
+    # "we need 30" and "30 balls left" mean at least that many: the chase is still that hard,
+    # there are still that many balls to go (a bare number would hold for one ball only).
+    def need_condition(self, c: list[Any]) -> CondD:
+        return self._cond(Quantity.RUNS_NEEDED, c, Comparison.GE)
+
+    def balls_left_condition(self, c: list[Any]) -> CondD:
+        return self._cond(Quantity.BALLS_LEFT, c, Comparison.GE)
+
+    def overs_left_condition(self, c: list[Any]) -> CondD:
+        return self._cond(Quantity.BALLS_LEFT, c, Comparison.GE, per_over=True)
+
+    def cond_part(self, c: list[Any]) -> tuple[CondD, ...]:
+        return tuple(x for x in c if isinstance(x, CondD))
+
+    def before_overs(self, c: list[Any]) -> tuple[CondD, ...]:
+        """ "before 10 overs": fewer than 10 overs bowled when it fires."""
+        n = _int(_tokens(c, "NUMBER")[0])
+        return (CondD(Condition(Quantity.OVERS, Comparison.LT, float(n))),)
+
+    def before_over(self, c: list[Any]) -> tuple[CondD, ...]:
+        """ "before over 10" (or the 10th): over 10 not yet begun, so fewer than 9 bowled."""
+        n = _int(_tokens(c, "NUMBER")[0])
+        return (CondD(Condition(Quantity.OVERS, Comparison.LT, float(max(n - 1, 0)))),)
 
     # actions
     def all_target(self, _: list[Any]) -> tuple[TargetKind, int]:
@@ -362,11 +414,13 @@ class _ToDraft(Transformer[Token, Any]):
     # rules
     def _clause(self, c: list[Any], meta_start: int) -> ClauseD:
         trigger = next((x for x in c if isinstance(x, TrigD)), None)
-        conds = next(
-            (x for x in c if isinstance(x, tuple) and x and isinstance(x[0], Condition)), ()
+        conds = tuple(
+            d for x in c if isinstance(x, tuple) and x and isinstance(x[0], CondD) for d in x
         )
+        if trigger is not None and trigger.conds:
+            conds = trigger.conds + conds
         acts = next(
-            x for x in c if isinstance(x, tuple) and x and not isinstance(x[0], (Condition, str))
+            x for x in c if isinstance(x, tuple) and x and not isinstance(x[0], (CondD, str))
         )
         until = next((x[1] for x in c if isinstance(x, tuple) and x and x[0] == "until"), None)
         return ClauseD(trigger, conds, acts, until, meta_start)
