@@ -6,6 +6,7 @@ characters blanked), so a column in the cleaned text is a column in the player's
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ __all__ = [
     "check_name",
     "clean_line",
     "mask_names",
+    "mask_near_miss",
     "match_free_text",
     "needs_mask",
 ]
@@ -171,6 +173,50 @@ def mask_names(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
 
         text = pattern.sub(repl, text)
     return text, found
+
+
+_WORD = re.compile(r"[^\s,;:()/\ue000-\ue8ff]+")
+
+
+def mask_near_miss(masked: str, names: list[str], at: int, index: int) -> tuple[str, str] | None:
+    """Mask the words next to ``at`` (where the parse failed) that nearly spell a name.
+
+    A name with a word the grammar cannot read as part of a name ("Batsman 3", "Ant & Dec")
+    is only understood when written exactly; a near miss ("Batsmen 3", "Star Bowlr 2") breaks
+    the parse. The closest run of words ending just before ``at`` or at the word there is
+    masked as name number ``index``, so the line parses and the name gets "did you mean".
+    Returns the new masked text and the words masked, or ``None`` when nothing is near.
+    """
+    odd = [n for n in names if any(_NAMEWORD.fullmatch(w) is None for w in n.split())]
+    if not odd:
+        return None
+    words = list(_WORD.finditer(masked))
+    ends = [i for i, w in enumerate(words) if w.start() <= at < w.end() or w.end() <= at]
+    if not ends:
+        return None
+    last = ends[-1]
+    best: tuple[float, int, int, int] | None = None
+    for end in {last, last - 1} - {-1}:
+        for size in range(1, 6):
+            first = end - size + 1
+            if first < 0:
+                break
+            gaps = [masked[words[i].end() : words[i + 1].start()] for i in range(first, end)]
+            if any(g.strip() for g in gaps):
+                break  # a window does not run over a comma or a masked name
+            text = masked[words[first].start() : words[end].end()]
+            if not any(ch.isalpha() for ch in text):
+                continue
+            folded = " ".join(text.casefold().split())
+            for name in odd:
+                ratio = difflib.SequenceMatcher(None, folded, name.casefold()).ratio()
+                if ratio >= 0.75 and (best is None or (ratio, size) > best[:2]):
+                    best = (ratio, size, words[first].start(), words[end].end())
+    if best is None:
+        return None
+    _, _, start, stop = best
+    token = chr(0xE100 + index) + "\ue000" * (stop - start - 1)
+    return masked[:start] + token + masked[stop:], masked[start:stop]
 
 
 def check_name(name: str, keywords: frozenset[str] = frozenset()) -> str | None:

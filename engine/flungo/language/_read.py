@@ -38,6 +38,7 @@ from engine.flungo.language._lines import (
     has_control,
     is_sign_off,
     mask_names,
+    mask_near_miss,
     match_free_text,
 )
 from engine.flungo.language._lower import Lowerer, Plain
@@ -120,10 +121,10 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             continue
         masked, found = mask_names(cl.text, all_names)
         if section is not None and _section_line(
-            cl, masked, found, section, own, opponent, fmt, st
+            cl, masked, found, section, own, opponent, fmt, st, all_names
         ):
             continue
-        section = _order_line(cl, masked, found, own, opponent, fmt, st, signed_off)
+        section = _order_line(cl, masked, found, own, opponent, fmt, st, signed_off, all_names)
     for item in st.items:
         if item.kind in ("order", "xi") and item.value == ():
             what = "batting order" if item.kind == "order" else "XI"
@@ -225,12 +226,39 @@ def _naming(
     return replace(team, players=players)
 
 
-def _parse(cl: CleanLine, masked: str, start: str, st: _State | None) -> Any:
+def _forgiving_parse(
+    cl: CleanLine, masked: str, found: dict[int, str], names: list[str], start: str = "start"
+) -> tuple[Any, str, dict[int, str]]:
+    """Parse the line; where it breaks next to a near miss of a name, read that as a name.
+
+    The near miss then fails to match anyone and gets "did you mean", which says more than
+    "I don't understand '1' here". Raises the first parse error when that does not help.
+    """
     try:
-        return parse_line(cl, masked, start)
+        return parse_line(cl, masked, start), masked, found
     except InvalidOrder as exc:
-        if st is not None:
-            st.errors.append(exc)
+        first = error = exc
+    found = dict(found)
+    for _ in range(8):  # one near miss per try; a line has only so many names
+        at = (error.span.column - cl.offset - 1) if error.span is not None else 0
+        near = mask_near_miss(masked, names, at, len(names) + len(found))
+        if near is None:
+            break
+        masked, words = near
+        found[len(names) + len(found)] = words
+        try:
+            return parse_line(cl, masked, start), masked, found
+        except InvalidOrder as exc:
+            error = exc
+    raise first
+
+
+def _parse(
+    cl: CleanLine, masked: str, found: dict[int, str], start: str, names: list[str]
+) -> tuple[Any, str, dict[int, str]] | None:
+    try:
+        return _forgiving_parse(cl, masked, found, names, start)
+    except InvalidOrder:
         return None
 
 
@@ -275,10 +303,11 @@ def _order_line(
     fmt: FormatSpec,
     st: _State,
     signed_off: bool = False,
+    names: list[str] | None = None,
 ) -> Item | None:
     """Read one order line into items; returns the heading item if the line starts a section."""
     try:
-        tree = parse_line(cl, masked)
+        tree, masked, found = _forgiving_parse(cl, masked, found, names or [])
         draft = to_draft(tree, masked, found)
     except InvalidOrder as exc:
         if signed_off or cl.chatter:
@@ -349,11 +378,13 @@ def _section_line(
     opponent: NameBook | None,
     fmt: FormatSpec,
     st: _State,
+    names: list[str],
 ) -> bool:
     """A line under a "batting order:" or "xi:" heading: names, one or more to a line."""
-    tree = _parse(cl, masked, "entries", None)
-    if tree is None:
+    parsed = _parse(cl, masked, found, "entries", names)
+    if parsed is None:
         return False
+    tree, masked, found = parsed
     try:
         entries = to_entries(tree, masked, found)
     except NumberError:
