@@ -52,6 +52,10 @@ CHATTER_WORDS = frozenset(
         "ps",
         "p.s.",
         "sent",
+        "here",
+        "here's",
+        "please",
+        "attached",
     ]
 )
 # Of those, the words that sign an email off: lines after one that are not orders are taken to
@@ -152,6 +156,14 @@ def needs_mask(name: str) -> bool:
     return _NAMEWORD.fullmatch(name) is None
 
 
+def _name_pattern(name: str) -> str:
+    """A name as a regex: any run of spaces between words, and "and" the same as "&"."""
+    words = []
+    for w in name.split():
+        words.append(r"(?:and|&)" if w.lower() in ("and", "&") else re.escape(w))
+    return r"\s+".join(words).replace(r"\s+(?:and|&)\s+", r"\s*(?:and|&)\s*")
+
+
 def mask_names(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
     """Replace every whole-word occurrence of a many-word name by one same-length token.
 
@@ -165,7 +177,7 @@ def mask_names(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
         name = names[i]
         if not needs_mask(name) or i > 0x7FF:
             continue
-        pattern = re.compile(r"(?<![\w\ue000-\ue8ff])" + re.escape(name) + r"(?![\w])", re.I)
+        pattern = re.compile(r"(?<![\w\ue000-\ue8ff])" + _name_pattern(name) + r"(?![\w])", re.I)
 
         def repl(m: re.Match[str], i: int = i) -> str:
             found[i] = names[i]
@@ -179,12 +191,12 @@ _WORD = re.compile(r"[^\s,;:()/\ue000-\ue8ff]+")
 
 
 def mask_near_miss(masked: str, names: list[str], at: int, index: int) -> tuple[str, str] | None:
-    """Mask the words next to ``at`` (where the parse failed) that nearly spell a name.
+    """Mask the words before ``at`` (where the parse failed) that most nearly spell a name.
 
     A name with a word the grammar cannot read as part of a name ("Batsman 3", "Ant & Dec")
     is only understood when written exactly; a near miss ("Batsmen 3", "Star Bowlr 2") breaks
-    the parse. The closest run of words ending just before ``at`` or at the word there is
-    masked as name number ``index``, so the line parses and the name gets "did you mean".
+    the parse. The closest run of words up to the word at ``at`` is masked as name number
+    ``index``, so the line parses and the name gets "did you mean".
     Returns the new masked text and the words masked, or ``None`` when nothing is near.
     """
     odd = [n for n in names if any(_NAMEWORD.fullmatch(w) is None for w in n.split())]
@@ -192,11 +204,8 @@ def mask_near_miss(masked: str, names: list[str], at: int, index: int) -> tuple[
         return None
     words = list(_WORD.finditer(masked))
     ends = [i for i, w in enumerate(words) if w.start() <= at < w.end() or w.end() <= at]
-    if not ends:
-        return None
-    last = ends[-1]
     best: tuple[float, int, int, int] | None = None
-    for end in {last, last - 1} - {-1}:
+    for end in ends:
         for size in range(1, 6):
             first = end - size + 1
             if first < 0:

@@ -238,14 +238,9 @@ class Lowerer:
 
     def rule(self, d: RuleD) -> Rule | Plain:
         """A rule, or ordinary orders when the line has no trigger at all."""
-        head = d.clauses[0]
-        if (
-            head.trigger is None
-            and not head.conditions
-            and head.until is None
-            and len(d.clauses) == 1
-        ):
-            return self.plain(head.actions)
+        if all(c.trigger is None and not c.conditions and c.until is None for c in d.clauses):
+            # "Anderson and Warne open, then Flintoff 3-4": "then" only lists more orders
+            return self.plain(tuple(a for c in d.clauses for a in c.actions))
         clauses: list[tuple[ClauseD, Trigger, tuple[Action, ...]]] = []
         inherited: StyleTarget | None = None
         for c in d.clauses:

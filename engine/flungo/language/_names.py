@@ -16,6 +16,18 @@ def _fold(text: str) -> str:
     return " ".join(text.split())
 
 
+def _initials(text: str, name: str) -> bool:
+    """ "T Smith", "T. Smith", "J.E. Root": initials of the first names, then the surname."""
+    words = text.replace(".", ". ").split()
+    parts = name.split()
+    if len(words) < 2 or len(parts) < 2 or words[-1] != parts[-1]:
+        return False
+    initials = [w.rstrip(".") for w in words[:-1]]
+    if not all(len(i) == 1 for i in initials) or len(initials) > len(parts) - 1:
+        return False
+    return all(part.startswith(i) for i, part in zip(initials, parts, strict=False))
+
+
 class NameBook:
     """The names one side's orders may use, and how to find one of them.
 
@@ -43,6 +55,7 @@ class NameBook:
             lambda f: f.split()[-1] == t,
             lambda f: t in f.split(),
             lambda f: f.startswith(t) or any(w.startswith(t) for w in f.split()),
+            lambda f: _initials(t, f),
         )
         for test in tests:
             found = [n for f, n in self._folded if test(f)]

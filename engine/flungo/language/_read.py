@@ -306,6 +306,26 @@ def _order_line(
     names: list[str] | None = None,
 ) -> Item | None:
     """Read one order line into items; returns the heading item if the line starts a section."""
+    if len(parts := _split_selection(cl)) > 1:
+        for part in parts:
+            at = part.offset - cl.offset
+            sub = {
+                i: n
+                for i, n in found.items()
+                if chr(0xE100 + i) in masked[at : at + len(part.text)]
+            }
+            _order_line(
+                part,
+                masked[at : at + len(part.text)],
+                sub,
+                own,
+                opponent,
+                fmt,
+                st,
+                signed_off,
+                names,
+            )
+        return None
     try:
         tree, masked, found = _forgiving_parse(cl, masked, found, names or [])
         draft = to_draft(tree, masked, found)
@@ -381,6 +401,9 @@ def _section_line(
     names: list[str],
 ) -> bool:
     """A line under a "batting order:" or "xi:" heading: names, one or more to a line."""
+    if m := _BARE_NUMBER.match(cl.text):  # "1 Root": numbered without a full stop
+        cl = replace(cl, text=cl.text[m.end() :], offset=cl.offset + m.end())
+        masked = masked[m.end() :]
     parsed = _parse(cl, masked, found, "entries", names)
     if parsed is None:
         return False
@@ -404,6 +427,29 @@ def _section_line(
     else:
         section.value = (*section.value, *resolved)
     return True
+
+
+# "captain Root, keeper Wilson, toss bat": selection orders run together on one line.
+_SELECTION = (
+    r"(?:captain|capt\.?|skipper|keeper|wicketkeeper|wicket-keeper|wicket\s+keeper|wk|toss)\b"
+)
+_SELECTION_SPLIT = re.compile(r"\s*[,;]\s*(?=" + _SELECTION + ")", re.IGNORECASE)
+
+
+def _split_selection(cl: CleanLine) -> list[CleanLine]:
+    """The parts of a line of selection orders separated by commas, each as its own line."""
+    if not re.match(_SELECTION, cl.text, re.IGNORECASE):
+        return [cl]
+    parts: list[CleanLine] = []
+    start = 0
+    for m in _SELECTION_SPLIT.finditer(cl.text):
+        parts.append(replace(cl, text=cl.text[start : m.start()], offset=cl.offset + start))
+        start = m.end()
+    parts.append(replace(cl, text=cl.text[start:], offset=cl.offset + start))
+    return parts
+
+
+_BARE_NUMBER = re.compile(r"\d{1,2}\s+(?=[^\W\d_]|[\ue100-\ue8ff])")
 
 
 def _number_error(cl: CleanLine, exc: NumberError) -> InvalidOrder:

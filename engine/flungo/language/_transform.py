@@ -341,6 +341,10 @@ class _ToDraft(Transformer[Token, Any]):
     def need_condition(self, c: list[Any]) -> CondD:
         return self._cond(Quantity.RUNS_NEEDED, c, Comparison.GE)
 
+    def rate_condition(self, c: list[Any]) -> CondD:
+        """ "if we need more than 10 an over": the required rate."""
+        return self._cond(Quantity.REQUIRED_RATE, c, Comparison.GE)
+
     def balls_left_condition(self, c: list[Any]) -> CondD:
         return self._cond(Quantity.BALLS_LEFT, c, Comparison.GE)
 
@@ -406,7 +410,9 @@ class _ToDraft(Transformer[Token, Any]):
         return BowlD(refs, c[0], refs[0].start)
 
     def open_action(self, c: list[Any]) -> OpenD:
-        return OpenD(c[0])
+        """ "Anderson opens the bowling with Warne" is "Anderson and Warne open"."""
+        partner = tuple(x for x in c if isinstance(x, Ref))
+        return OpenD(c[0] + partner)
 
     def actions(self, c: list[Any]) -> tuple[ActD, ...]:
         return tuple(c)
