@@ -97,8 +97,17 @@ class Lowerer:
             return self.name(ref, self.opponent)
         return self.name(ref)
 
+    def many(self, ref: Ref, book: NameBook | None = None) -> tuple[str, ...]:
+        """The squad members ``ref`` means: one, or several written without commas."""
+        book = book or self.own
+        if ref.exact is None and not book.candidates(ref.text):
+            split = book.split(ref.text)
+            if split is not None:
+                return tuple(split)
+        return (self.name(ref, book),)
+
     def names(self, refs: tuple[Ref, ...], book: NameBook | None = None) -> tuple[str, ...]:
-        return tuple(self.name(r, book) for r in refs)
+        return tuple(n for r in refs for n in self.many(r, book))
 
     # ---- actions --------------------------------------------------------------------------
 
@@ -156,11 +165,12 @@ class Lowerer:
                 out.plan += pairs
                 out.where += [(a.start, a.refs[-1].end)] * len(pairs)
             elif isinstance(a, OpenD):
-                bowlers = self.names(a.refs)
+                each = [(r, self.many(r)) for r in a.refs]
+                bowlers = tuple(n for _, ns in each for n in ns)
                 if len(bowlers) > 2:
                     self.errors.append(self.illegal("only two bowlers can open", 0, 1))
                 out.plan += [(i + 1, b) for i, b in enumerate(bowlers[:2])]
-                out.where += [(r.start, r.end) for r in a.refs[:2]]
+                out.where += [(r.start, r.end) for r, ns in each for _ in ns][:2]
             else:
                 # "reviews only for Root" names our batsmen, so it is the batting side's policy
                 both = ["batting"] if a.mode.value == "named" else ["batting", "bowling"]

@@ -63,6 +63,26 @@ class NameBook:
                 return found
         return []
 
+    def split(self, text: str) -> list[str] | None:
+        """``text`` as several names written without commas ("root stokes tom smith"), each
+        matching one squad member; the split with the fewest names, or ``None``."""
+        words = text.split()
+        longest = max((len(n.split()) for n in self.names), default=1)
+        best: list[list[str] | None] = [[]] + [None] * len(words)
+        for end in range(1, len(words) + 1):
+            for size in range(1, min(longest, end) + 1):
+                before = best[end - size]
+                if before is None:
+                    continue
+                found = self.candidates(" ".join(words[end - size : end]))
+                if len(found) == 1:
+                    option = [*before, found[0]]
+                    current = best[end]
+                    if current is None or len(option) < len(current):
+                        best[end] = option
+        result = best[-1]
+        return result if result is not None and len(result) > 1 else None
+
     def find(self, text: str, *, source_line: str, span: Span) -> str:
         """The one name ``text`` means; raise ``InvalidOrder`` or ``AmbiguousOrder`` if none."""
         found = self.candidates(text)

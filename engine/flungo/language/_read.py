@@ -18,6 +18,7 @@ from engine.flungo.language._drafts import (
     KeeperD,
     NumberError,
     OrderD,
+    Ref,
     RuleD,
     TossD,
     TreatD,
@@ -51,7 +52,7 @@ from engine.flungo.language._model import (
 )
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._transform import to_draft, to_entries
-from engine.flungo.orders import Rule
+from engine.flungo.orders import BattingStyle, Rule
 from engine.flungo.squad import SQUAD_SIZE, Team
 
 __all__ = ["Item", "read_orders"]
@@ -358,7 +359,7 @@ def _order_line(
     elif isinstance(draft, TossD):
         items.append(Item(cl, "toss", draft.choice, 0, end))
     elif isinstance(draft, OrderD):
-        entries = tuple((low.name(r), s) for r, s in draft.entries)
+        entries = _entries(low, draft.entries)
         items.append(Item(cl, "order", entries, 0, end))
     elif isinstance(draft, TreatD):
         items.append(Item(cl, "treat", (low.name(draft.ref), draft.points), draft.ref.start, end))
@@ -378,6 +379,17 @@ def _order_line(
         return None
     st.items += items
     return None
+
+
+def _entries(
+    low: Lowerer, entries: tuple[tuple[Ref, BattingStyle | None], ...]
+) -> tuple[tuple[str, BattingStyle | None], ...]:
+    """Batting-order entries resolved; names written without commas share the style given."""
+    out: list[tuple[str, BattingStyle | None]] = []
+    for ref, style in entries:
+        names = low.many(ref)
+        out += [(n, style if i == len(names) - 1 else None) for i, n in enumerate(names)]
+    return tuple(out)
 
 
 def _plain_items(cl: CleanLine, p: Plain) -> list[Item]:
@@ -413,7 +425,7 @@ def _section_line(
     except NumberError:
         return False
     low = Lowerer(cl, own, opponent, fmt)
-    resolved = tuple((low.name(r), s) for r, s in entries)
+    resolved = _entries(low, entries)
     if section.kind == "xi" and any(s is not None for _, s in resolved):
         low.errors.append(
             low.invalid("a batting style belongs in the batting order, not the XI", 0, len(cl.text))

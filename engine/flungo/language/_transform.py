@@ -85,10 +85,14 @@ class _ToDraft(Transformer[Token, Any]):
     def name(self, children: list[Token]) -> Ref:
         first, last = children[0], children[-1]
         start, end = first.start_pos or 0, last.end_pos or 0
-        if first.type == "NAMEREF":
+        if len(children) == 1 and first.type == "NAMEREF":
             exact = self.masked.get(ord(str(first)[0]) - 0xE100)
             return Ref(exact or str(first), start, end, exact)
-        return Ref(" ".join(str(c) for c in children), start, end)
+        words = [
+            self.masked.get(ord(str(c)[0]) - 0xE100, str(c)) if c.type == "NAMEREF" else str(c)
+            for c in children
+        ]
+        return Ref(" ".join(words), start, end)
 
     def names(self, children: list[Ref]) -> tuple[Ref, ...]:
         return tuple(children)
