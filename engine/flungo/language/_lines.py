@@ -90,6 +90,8 @@ def is_sign_off(raw: str) -> bool:
 
 
 _BULLET = re.compile(r"^\s*(?:[-*•·‣▪◦–—>+]+\s*|\(?\d{1,3}[.):](?=\s|$)\s*|#\d{1,3}\s+)")
+# A title over the orders ("Orders for match 3", "My orders v the Blobs"): skipped.
+_TITLE = re.compile(r"^(?:my\s+|our\s+)?orders\s+(?:for|v|vs\.?|versus|against)\b", re.I)
 _PLEASE = re.compile(r"^please\s+", re.IGNORECASE)
 _END = re.compile(r"[\s.!]+$")
 # A comma or semicolon before a word that starts a new part of a sentence only separates.
@@ -137,7 +139,7 @@ def clean_line(number: int, raw: str) -> CleanLine | None:
     body = body.strip()
     if not body or not any(ch.isalnum() for ch in body):
         return None
-    if body.startswith(("#", "//")):
+    if body.startswith(("#", "//")) or _TITLE.match(body):
         return None
     first = re.split(r"[\s,:;!]+", body, maxsplit=1)[0].lower()
     chatter = first in CHATTER_WORDS
