@@ -197,21 +197,26 @@ def mask_near_miss(masked: str, names: list[str], at: int, index: int) -> tuple[
 
     A name with a word the grammar cannot read as part of a name ("Batsman 3", "Ant & Dec")
     is only understood when written exactly; a near miss ("Batsmen 3", "Star Bowlr 2") breaks
-    the parse. The closest run of words up to the word at ``at`` is masked as name number
-    ``index``, so the line parses and the name gets "did you mean".
+    the parse. The closest run of words starting at or before the word at ``at`` is masked
+    as name number ``index``, so the line parses and the name gets "did you mean".
     Returns the new masked text and the words masked, or ``None`` when nothing is near.
     """
     odd = [n for n in names if any(_NAMEWORD.fullmatch(w) is None for w in n.split())]
     if not odd:
         return None
     words = list(_WORD.finditer(masked))
-    ends = [i for i, w in enumerate(words) if w.start() <= at < w.end() or w.end() <= at]
+    # Windows start at or before the word where the parse broke (a keyword-like first word,
+    # "Batting Al-rounder 1", breaks it at the second word, so a window may run past it).
+    starts = [i for i, w in enumerate(words) if w.start() <= at]
+    last = starts[-1] if starts else -1
     best: tuple[float, int, int, int] | None = None
-    for end in ends:
+    for end in range(len(words)):
         for size in range(1, 6):
             first = end - size + 1
             if first < 0:
                 break
+            if first > last:
+                continue
             gaps = [masked[words[i].end() : words[i + 1].start()] for i in range(first, end)]
             if any(g.strip() for g in gaps):
                 break  # a window does not run over a comma or a masked name

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.dice import Dice
-from engine.flungo.formats import FormatSpec
+from engine.errors import AmbiguousOrder
+from engine.flungo.formats import FORMATS, Format, FormatSpec
 from engine.flungo.language import OrderContext, ParsedOrders, parse_orders
 from engine.flungo.orders import (
     BattingStyle,
@@ -309,3 +312,36 @@ def test_unreadable_conditionals_go_to_the_gm(team: Team, t20: FormatSpec, text:
     r = read(text, team, t20)
     assert r.errors and r.orders.match is None
     assert [n.text for n in r.not_understood] == [text]
+
+
+@st.composite
+def _misspelt(draw: st.DrawFn) -> tuple[str, str]:
+    """A placeholder name with one letter changed, and the name."""
+    name = draw(
+        st.sampled_from([p.name for p in PLACEHOLDERS.players if any(c.isdigit() for c in p.name)])
+    )
+    letters = [i for i, ch in enumerate(name) if ch.isalpha()]
+    i = draw(st.sampled_from(letters))
+    new = draw(st.sampled_from("aeioubcdklmnrst").filter(lambda c: c != name[i].lower()))
+    return name[:i] + new + name[i + 1 :], name
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    _misspelt(),
+    st.sampled_from(["captain {}", "{} overs 3-4", "{} aggressive", "xi: Bowler 3, {}"]),
+)
+def test_any_misspelt_placeholder_name_gets_did_you_mean(
+    pair: tuple[str, str], template: str
+) -> None:
+    """One wrong letter in a placeholder name, in any order, gets "did you mean" with the name
+    (unless the misspelling is itself a way of writing some squad member)."""
+    wrong, name = pair
+    result = parse_orders(template.format(wrong), PLACEHOLDERS, FORMATS[Format.T20])
+    hints = [e.hint or "" for e in result.errors if "squad member" in e.message]
+    if not hints:  # "Bowler 3" with the 'B' changed can still be a prefix or a word of someone
+        assert any(isinstance(e, AmbiguousOrder) for e in result.errors) or not any(
+            "I don't understand" in e.message for e in result.errors
+        )
+        return
+    assert f"'{name}'" in hints[0]
