@@ -74,6 +74,22 @@ def _tokens(children: list[Any], kind: str) -> list[Token]:
     return [c for c in children if isinstance(c, Token) and c.type == kind]
 
 
+_IN_HAND = "wickets in hand"
+_FLIP = {
+    Comparison.LE: Comparison.GE,
+    Comparison.LT: Comparison.GT,
+    Comparison.GE: Comparison.LE,
+    Comparison.GT: Comparison.LT,
+    Comparison.EQ: Comparison.EQ,
+}
+
+
+def _in_hand(d: CondD) -> CondD:
+    """A condition on wickets in hand, as one on wickets fallen (in hand = 10 - fallen)."""
+    c = d.condition
+    return CondD(Condition(Quantity.WICKETS, _FLIP[c.op], 10 - c.value))
+
+
 class _ToDraft(Transformer[Token, Any]):
     """Bottom-up: each grammar rule becomes a draft value (see orders.lark for the rules)."""
 
@@ -328,7 +344,16 @@ class _ToDraft(Transformer[Token, Any]):
         num = _tokens(c, "NUMBER")[0]
         return CondD(Condition(quantity, ops[-1] if ops else default, float(str(num))), per_over)
 
+    def q_in_hand(self, _: list[Any]) -> str:
+        return _IN_HAND
+
+    def in_hand_condition(self, c: list[Any]) -> CondD:
+        """ "if we have 5 wickets in hand": at least 5 in hand, so at most 5 fallen."""
+        return _in_hand(self._cond(Quantity.WICKETS, c, Comparison.GE))
+
     def quantity_condition(self, c: list[Any]) -> CondD:
+        if _IN_HAND in c:
+            return _in_hand(self._cond(Quantity.WICKETS, c))
         return self._cond(next(x for x in c if isinstance(x, Quantity)), c)
 
     def lost_condition(self, c: list[Any]) -> CondD:
@@ -415,8 +440,9 @@ class _ToDraft(Transformer[Token, Any]):
 
     def open_action(self, c: list[Any]) -> OpenD:
         """ "Anderson opens the bowling with Warne" is "Anderson and Warne open"."""
+        names = next(x for x in c if isinstance(x, tuple))
         partner = tuple(x for x in c if isinstance(x, Ref))
-        return OpenD(c[0] + partner)
+        return OpenD(names + partner)
 
     def actions(self, c: list[Any]) -> tuple[ActD, ...]:
         return tuple(c)

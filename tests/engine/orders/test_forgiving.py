@@ -345,3 +345,108 @@ def test_any_misspelt_placeholder_name_gets_did_you_mean(
         )
         return
     assert f"'{name}'" in hints[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "echo"),
+    [
+        ("capt Root, wk Wilson, toss bat", "captain: Joe Root\nwicketkeeper: Wilson\ntoss: bat"),
+        ("Toss: if we win, bat", "toss: bat"),
+        ("3. Win toss - bowl", "toss: bowl"),
+        (
+            "Opening bowlers: Anderson and Warne",
+            "Jimmy Anderson bowls over 1\nShane Warne bowls over 2",
+        ),
+        (
+            "Anderson opens the bowling with Warne",
+            "Jimmy Anderson bowls over 1\nShane Warne bowls over 2",
+        ),
+        (
+            "Bowling: Anderson & Warne to open, then Flintoff 3-4",
+            "Jimmy Anderson bowls over 1\nShane Warne bowls over 2\n"
+            "Freddie Flintoff bowls overs 3, 4",
+        ),
+        (
+            "Warne overs 1,3 Anderson 2,4",
+            "Shane Warne bowls overs 1, 3\nJimmy Anderson bowls overs 2, 4",
+        ),
+        ("anderson 1 2", "Jimmy Anderson bowls overs 1, 2"),
+        (
+            "Reviews - top 4 only",
+            "batting reviews: only for the top 4\nbowling reviews: only for the top 4",
+        ),
+        ("captain J Root", "captain: Joe Root"),
+        ("batting order: root stokes t. smith", "batting order: Joe Root, Ben Stokes, Tom Smith"),
+        ("Jones (wahoo)", "Jones bats wahoo"),
+        ("Ant & Dec defensive", "Ant and Dec bats defensive"),
+        ("Root Stokes aggressive", "Joe Root bats aggressive\nBen Stokes bats aggressive"),
+        ("Orders for match 3", ""),
+        (
+            "after the 10th over all batsmen aggressive",
+            "after 10 overs: all batsmen bat aggressive",
+        ),
+        ("at the end of the 10th over, everyone wahoo", "after 10 overs: all batsmen bat wahoo"),
+        ("when we're 4 down all defensive", "when the 4th wicket falls: all batsmen bat defensive"),
+        ("when there are 3 overs left all wahoo", "when 18 balls are left: all batsmen bat wahoo"),
+        (
+            "when the opposition need 30, Anderson bowls 48 and 50",
+            "when 30 runs are needed: Jimmy Anderson bowls overs 48, 50",
+        ),
+        (
+            "Once we reach 250, Root goes back to normal",
+            "when the score reaches 250: Joe Root bats normal",
+        ),
+        (
+            "when the 7th wicket falls, the tail bats defensive",
+            "when the 7th wicket falls: the remaining batsmen bat defensive",
+        ),
+        (
+            "at drinks if we are 3 down or less go aggressive",
+            "at drinks, if wickets <= 3: all batsmen bat aggressive",
+        ),
+        (
+            "at drinks, if our score is over 120: all wahoo",
+            "at drinks, if score > 120: all batsmen bat wahoo",
+        ),
+        (
+            "after 25 overs if we have fewer than 100 runs, all aggressive",
+            "after 25 overs, if score < 100: all batsmen bat aggressive",
+        ),
+        (
+            "If the run rate drops below 4 after 20 overs, all aggressive",
+            "after 20 overs, if run rate < 4: all batsmen bat aggressive",
+        ),
+        (
+            "after 40 overs, if we need more than 10 an over, everyone wahoo",
+            "after 40 overs, if required rate > 10: all batsmen bat wahoo",
+        ),
+        (
+            "after 40 overs if wickets in hand >= 5 all wahoo",
+            "after 40 overs, if wickets <= 5: all batsmen bat wahoo",
+        ),
+        (
+            "after 40 overs, if we have 5 wickets in hand, all wahoo",
+            "after 40 overs, if wickets <= 5: all batsmen bat wahoo",
+        ),
+        (
+            "at drinks, if we have lost 2 wickets or fewer and scored at least 100 runs, all wahoo",
+            "at drinks, if wickets <= 2 and score >= 100: all batsmen bat wahoo",
+        ),
+    ],
+)
+def test_everyday_wordings(team: Team, fifty: FormatSpec, text: str, echo: str) -> None:
+    """Wordings found by writing emails as a player would read to the echo beside them."""
+    r = read(text, team, fifty)
+    assert r.errors == (), [str(e) for e in r.errors]
+    assert r.echo_text() == echo
+
+
+def test_misspelt_order_word_gets_did_you_mean(team: Team, t20: FormatSpec) -> None:
+    """A misspelt word of the orders ("aggresive") is offered its right spelling."""
+    kind, column, message, hint = one_error(read("all batsmen aggresive", team, t20))
+    assert (kind, column, message, hint) == (
+        "invalid",
+        13,
+        "I don't understand 'aggresive' here",
+        "did you mean 'aggressive'?",
+    )
