@@ -7,6 +7,7 @@ characters blanked), so a column in the cleaned text is a column in the player's
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -166,6 +167,12 @@ def _name_pattern(name: str) -> str:
     return r"\s+".join(words).replace(r"\s+(?:and|&)\s+", r"\s*(?:and|&)\s*")
 
 
+@functools.lru_cache(maxsize=4096)
+def _name_regex(name: str) -> re.Pattern[str]:
+    """The whole-word regex of a name (cached: a turn reads many emails of the same names)."""
+    return re.compile(r"(?<![\w\ue000-\ue8ff])" + _name_pattern(name) + r"(?![\w])", re.I)
+
+
 def mask_names(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
     """Replace every whole-word occurrence of a many-word name by one same-length token.
 
@@ -179,7 +186,7 @@ def mask_names(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
         name = names[i]
         if not needs_mask(name) or i > 0x7FF:
             continue
-        pattern = re.compile(r"(?<![\w\ue000-\ue8ff])" + _name_pattern(name) + r"(?![\w])", re.I)
+        pattern = _name_regex(name)
 
         def repl(m: re.Match[str], i: int = i) -> str:
             found[i] = names[i]

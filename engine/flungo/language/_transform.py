@@ -7,6 +7,7 @@ from typing import Any
 from lark import Token, Transformer, Tree
 from lark.exceptions import VisitError
 
+from engine.flungo.language._conditions import Conditions, int_of, tokens
 from engine.flungo.language._drafts import (
     ActD,
     BoostD,
@@ -45,17 +46,6 @@ from engine.flungo.orders import (
 __all__ = ["to_draft", "to_entries"]
 
 
-def _int(tok: Token) -> int:
-    text = str(tok)
-    if "." in text:
-        raise NumberError(
-            f"'{text}' should be a whole number", tok.start_pos or 0, tok.end_pos or 0
-        )
-    if len(text) > 6:
-        raise NumberError(f"'{text}' is too big a number", tok.start_pos or 0, tok.end_pos or 0)
-    return int(text)
-
-
 _ORDINAL_WORDS = {
     "first": 1,
     "second": 2,
@@ -70,27 +60,7 @@ _ORDINAL_WORDS = {
 }
 
 
-def _tokens(children: list[Any], kind: str) -> list[Token]:
-    return [c for c in children if isinstance(c, Token) and c.type == kind]
-
-
-_IN_HAND = "wickets in hand"
-_FLIP = {
-    Comparison.LE: Comparison.GE,
-    Comparison.LT: Comparison.GT,
-    Comparison.GE: Comparison.LE,
-    Comparison.GT: Comparison.LT,
-    Comparison.EQ: Comparison.EQ,
-}
-
-
-def _in_hand(d: CondD) -> CondD:
-    """A condition on wickets in hand, as one on wickets fallen (in hand = 10 - fallen)."""
-    c = d.condition
-    return CondD(Condition(Quantity.WICKETS, _FLIP[c.op], 10 - c.value))
-
-
-class _ToDraft(Transformer[Token, Any]):
+class _ToDraft(Conditions, Transformer[Token, Any]):
     """Bottom-up: each grammar rule becomes a draft value (see orders.lark for the rules)."""
 
     def __init__(self, masked: dict[int, str]) -> None:
@@ -192,7 +162,7 @@ class _ToDraft(Transformer[Token, Any]):
         return ReviewsD(None, ReviewMode.NAMED, refs=c[-1])
 
     def policy_top(self, c: list[Any]) -> ReviewsD:
-        return ReviewsD(None, ReviewMode.TOP_ORDER, top=_int(_tokens(c, "NUMBER")[0]))
+        return ReviewsD(None, ReviewMode.TOP_ORDER, top=int_of(tokens(c, "NUMBER")[0]))
 
     def reviews_action(self, c: list[Any]) -> ReviewsD:
         policy: ReviewsD = c[-1]
@@ -205,8 +175,8 @@ class _ToDraft(Transformer[Token, Any]):
 
     # helper points
     def treat(self, c: list[Any]) -> TreatD:
-        nums = _tokens(c, "NUMBER")
-        return TreatD(c[0], _int(nums[0]) if nums else None)
+        nums = tokens(c, "NUMBER")
+        return TreatD(c[0], int_of(nums[0]) if nums else None)
 
     def batting_stat(self, _: list[Any]) -> Stat:
         return Stat.BATTING
@@ -224,9 +194,9 @@ class _ToDraft(Transformer[Token, Any]):
 
     # triggers
     def _trig(self, kind: TriggerKind, c: list[Any], **kw: Any) -> TrigD:
-        nums = _tokens(c, "NUMBER")
+        nums = tokens(c, "NUMBER")
         ints = [x for x in c if isinstance(x, int) and not isinstance(x, bool)]
-        value = _int(nums[0]) if nums else (ints[0] if ints else None)
+        value = int_of(nums[0]) if nums else (ints[0] if ints else None)
         ref = next((x for x in c if isinstance(x, Ref)), None)
         start = (nums[0].start_pos or 0) if nums else (ref.start if ref else 0)
         return TrigD(kind, value, ref, start=start, **kw)
@@ -244,11 +214,11 @@ class _ToDraft(Transformer[Token, Any]):
 
     def _need_off(self, c: list[Any], per_over: bool) -> TrigD:
         """ "if we need 30 off the last 12 balls": 12 balls left, if 30 or more are needed."""
-        need, left = _tokens(c, "NUMBER")[:2]
-        cond = CondD(Condition(Quantity.RUNS_NEEDED, Comparison.GE, float(_int(need))))
+        need, left = tokens(c, "NUMBER")[:2]
+        cond = CondD(Condition(Quantity.RUNS_NEEDED, Comparison.GE, float(int_of(need))))
         return TrigD(
             TriggerKind.BALLS_LEFT,
-            _int(left),
+            int_of(left),
             overs_left=per_over,
             start=left.start_pos or 0,
             conds=(cond,),
@@ -290,115 +260,12 @@ class _ToDraft(Transformer[Token, Any]):
     def until_part(self, c: list[Any]) -> tuple[str, TrigD]:
         return ("until", next(x for x in c if isinstance(x, TrigD)))
 
-    # conditions
-    def le(self, _: list[Any]) -> Comparison:
-        return Comparison.LE
-
-    def lt(self, _: list[Any]) -> Comparison:
-        return Comparison.LT
-
-    def ge(self, _: list[Any]) -> Comparison:
-        return Comparison.GE
-
-    def gt(self, _: list[Any]) -> Comparison:
-        return Comparison.GT
-
-    def eq(self, _: list[Any]) -> Comparison:
-        return Comparison.EQ
-
-    def comparator(self, c: list[Any]) -> Comparison:  # pragma: no cover - aliased
-        return Comparison(c[0])
-
-    def suffix(self, c: list[Any]) -> Comparison:  # pragma: no cover - aliased
-        return Comparison(c[0])
-
-    def q_wickets(self, _: list[Any]) -> Quantity:
-        return Quantity.WICKETS
-
-    def q_score(self, _: list[Any]) -> Quantity:
-        return Quantity.SCORE
-
-    def q_run_rate(self, _: list[Any]) -> Quantity:
-        return Quantity.RUN_RATE
-
-    def q_required_rate(self, _: list[Any]) -> Quantity:
-        return Quantity.REQUIRED_RATE
-
-    def q_overs(self, _: list[Any]) -> Quantity:
-        return Quantity.OVERS
-
-    def q_runs_needed(self, _: list[Any]) -> Quantity:
-        return Quantity.RUNS_NEEDED
-
-    def q_balls_left(self, _: list[Any]) -> Quantity:
-        return Quantity.BALLS_LEFT
-
-    def _cond(
-        self,
-        quantity: Quantity,
-        c: list[Any],
-        default: Comparison = Comparison.EQ,
-        per_over: bool = False,
-    ) -> CondD:
-        ops = [x for x in c if isinstance(x, Comparison)]
-        num = _tokens(c, "NUMBER")[0]
-        return CondD(Condition(quantity, ops[-1] if ops else default, float(str(num))), per_over)
-
-    def q_in_hand(self, _: list[Any]) -> str:
-        return _IN_HAND
-
-    def in_hand_condition(self, c: list[Any]) -> CondD:
-        """ "if we have 5 wickets in hand": at least 5 in hand, so at most 5 fallen."""
-        return _in_hand(self._cond(Quantity.WICKETS, c, Comparison.GE))
-
-    def quantity_condition(self, c: list[Any]) -> CondD:
-        if _IN_HAND in c:
-            return _in_hand(self._cond(Quantity.WICKETS, c))
-        return self._cond(next(x for x in c if isinstance(x, Quantity)), c)
-
-    def lost_condition(self, c: list[Any]) -> CondD:
-        return self._cond(Quantity.WICKETS, c)
-
-    def down_condition(self, c: list[Any]) -> CondD:
-        return self._cond(Quantity.WICKETS, c)
-
-    def scored_condition(self, c: list[Any]) -> CondD:
-        return self._cond(Quantity.SCORE, c)
-
-    # "we need 30" and "30 balls left" mean at least that many: the chase is still that hard,
-    # there are still that many balls to go (a bare number would hold for one ball only).
-    def need_condition(self, c: list[Any]) -> CondD:
-        return self._cond(Quantity.RUNS_NEEDED, c, Comparison.GE)
-
-    def rate_condition(self, c: list[Any]) -> CondD:
-        """ "if we need more than 10 an over": the required rate."""
-        return self._cond(Quantity.REQUIRED_RATE, c, Comparison.GE)
-
-    def balls_left_condition(self, c: list[Any]) -> CondD:
-        return self._cond(Quantity.BALLS_LEFT, c, Comparison.GE)
-
-    def overs_left_condition(self, c: list[Any]) -> CondD:
-        return self._cond(Quantity.BALLS_LEFT, c, Comparison.GE, per_over=True)
-
-    def cond_part(self, c: list[Any]) -> tuple[CondD, ...]:
-        return tuple(x for x in c if isinstance(x, CondD))
-
-    def before_overs(self, c: list[Any]) -> tuple[CondD, ...]:
-        """ "before 10 overs": fewer than 10 overs bowled when it fires."""
-        n = _int(_tokens(c, "NUMBER")[0])
-        return (CondD(Condition(Quantity.OVERS, Comparison.LT, float(n))),)
-
-    def before_over(self, c: list[Any]) -> tuple[CondD, ...]:
-        """ "before over 10" (or the 10th): over 10 not yet begun, so fewer than 9 bowled."""
-        n = _int(_tokens(c, "NUMBER")[0])
-        return (CondD(Condition(Quantity.OVERS, Comparison.LT, float(max(n - 1, 0)))),)
-
     # actions
     def all_target(self, _: list[Any]) -> tuple[TargetKind, int]:
         return (TargetKind.ALL, 0)
 
     def next_target(self, c: list[Any]) -> tuple[TargetKind, int]:
-        return (TargetKind.NEXT, _int(_tokens(c, "NUMBER")[0]))
+        return (TargetKind.NEXT, int_of(tokens(c, "NUMBER")[0]))
 
     def remaining_target(self, _: list[Any]) -> tuple[TargetKind, int]:
         return (TargetKind.REMAINING, 0)
@@ -415,8 +282,8 @@ class _ToDraft(Transformer[Token, Any]):
         return StyleD(TargetKind.NAMED, c[0], 0, style)
 
     def span(self, c: list[Token]) -> tuple[int, ...]:
-        lo = _int(c[0])
-        hi = _int(c[-1])
+        lo = int_of(c[0])
+        hi = int_of(c[-1])
         if hi < lo:
             raise NumberError(
                 f"the range {lo}-{hi} runs backwards", c[0].start_pos or 0, c[-1].end_pos or 0
