@@ -217,10 +217,11 @@ def mask_near_miss(masked: str, names: list[str], at: int, index: int) -> tuple[
     starts = [i for i, w in enumerate(words) if w.start() <= at]
     last = starts[-1] if starts else -1
     best: tuple[float, int, int, int] | None = None
-    for end in range(len(words)):
+    # Only near the break (a few words either side), so a long broken line stays cheap.
+    for end in range(max(last - 6, 0), min(last + 6, len(words))):
         for size in range(1, 6):
             first = end - size + 1
-            if first < 0:
+            if first < max(last - 6, 0):
                 break
             if first > last:
                 continue

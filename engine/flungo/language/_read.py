@@ -240,7 +240,7 @@ def _forgiving_parse(
     except InvalidOrder as exc:
         first = error = exc
     found = dict(found)
-    for _ in range(8):  # one near miss per try; a line has only so many names
+    for _ in range(24):  # one near miss per try; a line has only so many names
         at = (error.span.column - cl.offset - 1) if error.span is not None else 0
         near = mask_near_miss(masked, names, at, len(names) + len(found))
         if near is None:
