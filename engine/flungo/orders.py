@@ -119,6 +119,8 @@ class Quantity(StrEnum):
     RUN_RATE = "run_rate"  # runs per over so far (0 before the first ball)
     REQUIRED_RATE = "required_rate"  # runs needed per over remaining (second innings only)
     OVERS = "overs"  # completed overs, as a number of overs (balls / balls_per_over)
+    RUNS_NEEDED = "runs_needed"  # runs still needed to win (second innings only)
+    BALLS_LEFT = "balls_left"  # legal balls left in the innings
 
 
 class Comparison(StrEnum):

@@ -74,7 +74,8 @@ def trigger_holds(t: Trigger, s: Situation) -> bool:
 
 
 def quantity(q: Quantity, s: Situation) -> float | None:
-    """The value of ``q`` now; ``None`` where it means nothing (required rate, first innings)."""
+    """The value of ``q`` now; ``None`` where it means nothing (runs needed or required rate in
+    the first innings)."""
     overs = s.legal / s.balls_per_over
     if q is Quantity.WICKETS:
         return s.wickets
@@ -84,8 +85,12 @@ def quantity(q: Quantity, s: Situation) -> float | None:
         return s.score / overs if s.legal else 0.0
     if q is Quantity.OVERS:
         return overs
+    if q is Quantity.BALLS_LEFT:
+        return s.max_balls - s.legal
     if s.target is None:
         return None
+    if q is Quantity.RUNS_NEEDED:
+        return s.target - s.score
     left = (s.max_balls - s.legal) / s.balls_per_over
     need = s.target - s.score
     return need / left if left else float("inf")

@@ -148,6 +148,8 @@ _QUANTITY = {
     Quantity.RUN_RATE: "run rate",
     Quantity.REQUIRED_RATE: "required rate",
     Quantity.OVERS: "overs",
+    Quantity.RUNS_NEEDED: "runs needed",
+    Quantity.BALLS_LEFT: "balls left",
 }
 
 

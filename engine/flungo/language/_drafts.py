@@ -20,6 +20,7 @@ __all__ = [
     "BowlD",
     "CaptainD",
     "ClauseD",
+    "CondD",
     "Draft",
     "Entries",
     "HeaderD",
@@ -91,12 +92,21 @@ class BoostD:
 
 
 @dataclass(frozen=True, slots=True)
+class CondD:
+    """A condition; ``per_over``: its value is in overs and the quantity counts balls."""
+
+    condition: Condition
+    per_over: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class TrigD:
     kind: TriggerKind
     value: int | None = None
     ref: Ref | None = None
     overs_left: bool = False  # "when 2 overs are left": value is in overs, not balls
     start: int = 0
+    conds: tuple[CondD, ...] = ()  # said with the trigger ("if we need 30 off 12 balls")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +143,7 @@ ActD = StyleD | BowlD | OpenD | ReviewsD
 @dataclass(frozen=True, slots=True)
 class ClauseD:
     trigger: TrigD | None
-    conditions: tuple[Condition, ...]
+    conditions: tuple[CondD, ...]
     actions: tuple[ActD, ...]
     until: TrigD | None
     start: int

@@ -92,6 +92,19 @@ def _describe(name: str) -> str:
     }.get(name, name.lower())
 
 
+def _words(names: set[str] | frozenset[str]) -> list[str]:
+    """The words among the terminals ``names`` (to offer for a misspelt word)."""
+    out = []
+    for name in names:
+        try:
+            term = parser().get_terminal(name)
+        except KeyError:
+            continue
+        if term.pattern.type == "str" and term.pattern.value.isalpha():
+            out.append(term.pattern.value.lower())
+    return sorted(out)
+
+
 def _expected(names: set[str] | frozenset[str]) -> str:
     shown = sorted({_describe(n) for n in names if n != "$END"})
     if "$END" in names:
@@ -126,6 +139,11 @@ def _invalid(line: CleanLine, masked: str, exc: UnexpectedInput) -> InvalidOrder
         message = f"I don't understand '{word}' here"
         hint = f"expected {_expected(exc.accepts or exc.expected)}"
         end = exc.token.end_pos or index + 1
+        close = difflib.get_close_matches(
+            word.lower(), _words(exc.accepts or exc.expected), 1, 0.75
+        )
+        if close:  # a misspelt word of the orders ("aggresive")
+            hint = f"did you mean '{close[0]}'?"
         if index == 0:
             close = difflib.get_close_matches(word.lower(), ORDER_WORDS, n=1, cutoff=0.7)
             message = f"unknown order '{word}'"

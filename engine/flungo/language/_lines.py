@@ -6,6 +6,8 @@ characters blanked), so a column in the cleaned text is a column in the player's
 
 from __future__ import annotations
 
+import difflib
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -19,6 +21,7 @@ __all__ = [
     "check_name",
     "clean_line",
     "mask_names",
+    "mask_near_miss",
     "match_free_text",
     "needs_mask",
 ]
@@ -50,6 +53,10 @@ CHATTER_WORDS = frozenset(
         "ps",
         "p.s.",
         "sent",
+        "here",
+        "here's",
+        "please",
+        "attached",
     ]
 )
 # Of those, the words that sign an email off: lines after one that are not orders are taken to
@@ -84,6 +91,8 @@ def is_sign_off(raw: str) -> bool:
 
 
 _BULLET = re.compile(r"^\s*(?:[-*•·‣▪◦–—>+]+\s*|\(?\d{1,3}[.):](?=\s|$)\s*|#\d{1,3}\s+)")
+# A title over the orders ("Orders for match 3", "My orders v the Blobs"): skipped.
+_TITLE = re.compile(r"^(?:my\s+|our\s+)?orders\s+(?:for|v|vs\.?|versus|against)\b", re.I)
 _PLEASE = re.compile(r"^please\s+", re.IGNORECASE)
 _END = re.compile(r"[\s.!]+$")
 # A comma or semicolon before a word that starts a new part of a sentence only separates.
@@ -131,7 +140,7 @@ def clean_line(number: int, raw: str) -> CleanLine | None:
     body = body.strip()
     if not body or not any(ch.isalnum() for ch in body):
         return None
-    if body.startswith(("#", "//")):
+    if body.startswith(("#", "//")) or _TITLE.match(body):
         return None
     first = re.split(r"[\s,:;!]+", body, maxsplit=1)[0].lower()
     chatter = first in CHATTER_WORDS
@@ -150,6 +159,20 @@ def needs_mask(name: str) -> bool:
     return _NAMEWORD.fullmatch(name) is None
 
 
+def _name_pattern(name: str) -> str:
+    """A name as a regex: any run of spaces between words, and "and" the same as "&"."""
+    words = []
+    for w in name.split():
+        words.append(r"(?:and|&)" if w.lower() in ("and", "&") else re.escape(w))
+    return r"\s+".join(words).replace(r"\s+(?:and|&)\s+", r"\s*(?:and|&)\s*")
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_regex(name: str) -> re.Pattern[str]:
+    """The whole-word regex of a name (cached: a turn reads many emails of the same names)."""
+    return re.compile(r"(?<![\w\ue000-\ue8ff])" + _name_pattern(name) + r"(?![\w])", re.I)
+
+
 def mask_names(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
     """Replace every whole-word occurrence of a many-word name by one same-length token.
 
@@ -163,7 +186,7 @@ def mask_names(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
         name = names[i]
         if not needs_mask(name) or i > 0x7FF:
             continue
-        pattern = re.compile(r"(?<![\w\ue000-\ue8ff])" + re.escape(name) + r"(?![\w])", re.I)
+        pattern = _name_regex(name)
 
         def repl(m: re.Match[str], i: int = i) -> str:
             found[i] = names[i]
@@ -171,6 +194,53 @@ def mask_names(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
 
         text = pattern.sub(repl, text)
     return text, found
+
+
+_WORD = re.compile(r"[^\s,;:()/\ue000-\ue8ff]+")
+
+
+def mask_near_miss(masked: str, names: list[str], at: int, index: int) -> tuple[str, str] | None:
+    """Mask the words before ``at`` (where the parse failed) that most nearly spell a name.
+
+    A name with a word the grammar cannot read as part of a name ("Batsman 3", "Ant & Dec")
+    is only understood when written exactly; a near miss ("Batsmen 3", "Star Bowlr 2") breaks
+    the parse. The closest run of words starting at or before the word at ``at`` is masked
+    as name number ``index``, so the line parses and the name gets "did you mean".
+    Returns the new masked text and the words masked, or ``None`` when nothing is near.
+    """
+    odd = [n for n in names if any(_NAMEWORD.fullmatch(w) is None for w in n.split())]
+    if not odd:
+        return None
+    words = list(_WORD.finditer(masked))
+    # Windows start at or before the word where the parse broke (a keyword-like first word,
+    # "Batting Al-rounder 1", breaks it at the second word, so a window may run past it).
+    starts = [i for i, w in enumerate(words) if w.start() <= at]
+    last = starts[-1] if starts else -1
+    best: tuple[float, int, int, int] | None = None
+    # Only near the break (a few words either side), so a long broken line stays cheap.
+    for end in range(max(last - 6, 0), min(last + 6, len(words))):
+        for size in range(1, 6):
+            first = end - size + 1
+            if first < max(last - 6, 0):
+                break
+            if first > last:
+                continue
+            gaps = [masked[words[i].end() : words[i + 1].start()] for i in range(first, end)]
+            if any(g.strip() for g in gaps):
+                break  # a window does not run over a comma or a masked name
+            text = masked[words[first].start() : words[end].end()]
+            if not any(ch.isalpha() for ch in text):
+                continue
+            folded = " ".join(text.casefold().split())
+            for name in odd:
+                ratio = difflib.SequenceMatcher(None, folded, name.casefold()).ratio()
+                if ratio >= 0.75 and (best is None or (ratio, size) > best[:2]):
+                    best = (ratio, size, words[first].start(), words[end].end())
+    if best is None:
+        return None
+    _, _, start, stop = best
+    token = chr(0xE100 + index) + "\ue000" * (stop - start - 1)
+    return masked[:start] + token + masked[stop:], masked[start:stop]
 
 
 def check_name(name: str, keywords: frozenset[str] = frozenset()) -> str | None:
@@ -209,10 +279,15 @@ class FreeText:
 
 
 _TEAM = re.compile(
-    r"^(?:(?:our\s+)?team\s*name\s*(?:is\s+|[:=]\s*|-\s+)?|(?:our\s+)?team\s+is\s+called\s+|"
+    r"^(?:(?:our\s+|the\s+)?team(?:'s)?\s*name\s*(?:is\s+|[:=]\s*|-\s+)?|"
+    r"(?:our\s+|the\s+)?team\s+(?:is|will\s+be|shall\s+be)\s+(?:called|named)\s*:?\s*|"
+    r"we\s+are\s+(?:called|named)\s+|call\s+us\s+|"
     r"name\s+(?:the|our|my)\s+team\s*(?:as\s+|[:=]\s*)?|call\s+(?:the|our|my)\s+team\s+)",
     re.IGNORECASE,
 )
+# "Team Gunge Rovers", "Team: Gunge Rovers": a team name when what follows is not a list (a
+# list of names, "Team: Root, Stokes, ...", is the XI).
+_TEAM_SHORT = re.compile(r"^(?:our\s+)?team\s*(?:is\s+|[:=]\s*|-\s+|\s)(?=\s*[^\s,;:/=-])", re.I)
 _SLOT = re.compile(
     r"^(?:(?:re)?name\s+(?:slot\s+|player\s+|no\.?\s*|number\s+|#)?|slot\s+|player\s+)"
     r"(\d{1,3})\s*(?:[:=]\s*|-\s+|(?:as|is|to)\s+)?",
@@ -238,6 +313,9 @@ def match_free_text(text: str) -> FreeText | None:
         value, at = _value(text, m.end())
         return FreeText("note", value, at, note=True)
     if m := _TEAM.match(text):
+        value, at = _value(text, m.end())
+        return FreeText("team", value, at)
+    if (m := _TEAM_SHORT.match(text)) and not re.search(r"[,;/]", text[m.end() :]):
         value, at = _value(text, m.end())
         return FreeText("team", value, at)
     if m := _SLOT.match(text):

@@ -10,6 +10,7 @@ from engine.flungo.language._drafts import (
     ActD,
     BowlD,
     ClauseD,
+    CondD,
     OpenD,
     Ref,
     ReviewsD,
@@ -23,6 +24,7 @@ from engine.flungo.orders import (
     Action,
     BattingStyle,
     BowlingChange,
+    Condition,
     ReviewPolicy,
     ReviewsChange,
     Rule,
@@ -95,8 +97,17 @@ class Lowerer:
             return self.name(ref, self.opponent)
         return self.name(ref)
 
+    def many(self, ref: Ref, book: NameBook | None = None) -> tuple[str, ...]:
+        """The squad members ``ref`` means: one, or several written without commas."""
+        book = book or self.own
+        if ref.exact is None and not book.candidates(ref.text):
+            split = book.split(ref.text)
+            if split is not None:
+                return tuple(split)
+        return (self.name(ref, book),)
+
     def names(self, refs: tuple[Ref, ...], book: NameBook | None = None) -> tuple[str, ...]:
-        return tuple(self.name(r, book) for r in refs)
+        return tuple(n for r in refs for n in self.many(r, book))
 
     # ---- actions --------------------------------------------------------------------------
 
@@ -154,11 +165,12 @@ class Lowerer:
                 out.plan += pairs
                 out.where += [(a.start, a.refs[-1].end)] * len(pairs)
             elif isinstance(a, OpenD):
-                bowlers = self.names(a.refs)
+                each = [(r, self.many(r)) for r in a.refs]
+                bowlers = tuple(n for _, ns in each for n in ns)
                 if len(bowlers) > 2:
                     self.errors.append(self.illegal("only two bowlers can open", 0, 1))
                 out.plan += [(i + 1, b) for i, b in enumerate(bowlers[:2])]
-                out.where += [(r.start, r.end) for r in a.refs[:2]]
+                out.where += [(r.start, r.end) for r, ns in each for _ in ns][:2]
             else:
                 # "reviews only for Root" names our batsmen, so it is the batting side's policy
                 both = ["batting"] if a.mode.value == "named" else ["batting", "bowling"]
@@ -227,16 +239,18 @@ class Lowerer:
                 )
         return Trigger(t.kind, value=value, name=name)
 
+    def condition(self, d: CondD) -> Condition:
+        """A condition, with a number of overs left counted in balls."""
+        c = d.condition
+        if d.per_over:
+            return Condition(c.quantity, c.op, c.value * self.fmt.balls_per_over)
+        return c
+
     def rule(self, d: RuleD) -> Rule | Plain:
         """A rule, or ordinary orders when the line has no trigger at all."""
-        head = d.clauses[0]
-        if (
-            head.trigger is None
-            and not head.conditions
-            and head.until is None
-            and len(d.clauses) == 1
-        ):
-            return self.plain(head.actions)
+        if all(c.trigger is None and not c.conditions and c.until is None for c in d.clauses):
+            # "Anderson and Warne open, then Flintoff 3-4": "then" only lists more orders
+            return self.plain(tuple(a for c in d.clauses for a in c.actions))
         clauses: list[tuple[ClauseD, Trigger, tuple[Action, ...]]] = []
         inherited: StyleTarget | None = None
         for c in d.clauses:
@@ -262,6 +276,7 @@ class Lowerer:
         rule: Rule | None = None
         for c, trigger, done in reversed(clauses):
             until = self.trigger(c.until) if c.until is not None else None
-            rule = Rule(trigger, c.conditions, done, until, (rule,) if rule is not None else ())
+            conds = tuple(self.condition(x) for x in c.conditions)
+            rule = Rule(trigger, conds, done, until, (rule,) if rule is not None else ())
         assert rule is not None
         return rule

@@ -16,6 +16,18 @@ def _fold(text: str) -> str:
     return " ".join(text.split())
 
 
+def _initials(text: str, name: str) -> bool:
+    """ "T Smith", "T. Smith", "J.E. Root": initials of the first names, then the surname."""
+    words = text.replace(".", ". ").split()
+    parts = name.split()
+    if len(words) < 2 or len(parts) < 2 or words[-1] != parts[-1]:
+        return False
+    initials = [w.rstrip(".") for w in words[:-1]]
+    if not all(len(i) == 1 for i in initials) or len(initials) > len(parts) - 1:
+        return False
+    return all(part.startswith(i) for i, part in zip(initials, parts, strict=False))
+
+
 class NameBook:
     """The names one side's orders may use, and how to find one of them.
 
@@ -43,12 +55,33 @@ class NameBook:
             lambda f: f.split()[-1] == t,
             lambda f: t in f.split(),
             lambda f: f.startswith(t) or any(w.startswith(t) for w in f.split()),
+            lambda f: _initials(t, f),
         )
         for test in tests:
             found = [n for f, n in self._folded if test(f)]
             if found:
                 return found
         return []
+
+    def split(self, text: str) -> list[str] | None:
+        """``text`` as several names written without commas ("root stokes tom smith"), each
+        matching one squad member; the split with the fewest names, or ``None``."""
+        words = text.split()
+        longest = max((len(n.split()) for n in self.names), default=1)
+        best: list[list[str] | None] = [[]] + [None] * len(words)
+        for end in range(1, len(words) + 1):
+            for size in range(1, min(longest, end) + 1):
+                before = best[end - size]
+                if before is None:
+                    continue
+                found = self.candidates(" ".join(words[end - size : end]))
+                if len(found) == 1:
+                    option = [*before, found[0]]
+                    current = best[end]
+                    if current is None or len(option) < len(current):
+                        best[end] = option
+        result = best[-1]
+        return result if result is not None and len(result) > 1 else None
 
     def find(self, text: str, *, source_line: str, span: Span) -> str:
         """The one name ``text`` means; raise ``InvalidOrder`` or ``AmbiguousOrder`` if none."""
@@ -70,10 +103,12 @@ class NameBook:
         pool = {n.casefold(): n for n in self.names}
         for n in self.names:
             pool.setdefault(n.split()[-1].casefold(), n)
-        close = difflib.get_close_matches(_fold(text), list(pool), n=3, cutoff=0.6)
+        close = difflib.get_close_matches(_fold(text), list(pool), n=len(pool), cutoff=0.6)
+        # A full name and its surname can both be close: offer each squad member once.
+        offered = list(dict.fromkeys(pool[c] for c in close))[:3]
         hint = None
-        if close:
-            hint = "did you mean " + " or ".join(f"'{pool[c]}'" for c in close) + "?"
+        if offered:
+            hint = "did you mean " + " or ".join(f"'{n}'" for n in offered) + "?"
         return InvalidOrder(
             f"there is no {self.what} called '{text}'",
             source_line=source_line,

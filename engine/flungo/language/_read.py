@@ -18,6 +18,7 @@ from engine.flungo.language._drafts import (
     KeeperD,
     NumberError,
     OrderD,
+    Ref,
     RuleD,
     TossD,
     TreatD,
@@ -38,6 +39,7 @@ from engine.flungo.language._lines import (
     has_control,
     is_sign_off,
     mask_names,
+    mask_near_miss,
     match_free_text,
 )
 from engine.flungo.language._lower import Lowerer, Plain
@@ -50,7 +52,7 @@ from engine.flungo.language._model import (
 )
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._transform import to_draft, to_entries
-from engine.flungo.orders import Rule
+from engine.flungo.orders import BattingStyle, Rule
 from engine.flungo.squad import SQUAD_SIZE, Team
 
 __all__ = ["Item", "read_orders"]
@@ -120,10 +122,10 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             continue
         masked, found = mask_names(cl.text, all_names)
         if section is not None and _section_line(
-            cl, masked, found, section, own, opponent, fmt, st
+            cl, masked, found, section, own, opponent, fmt, st, all_names
         ):
             continue
-        section = _order_line(cl, masked, found, own, opponent, fmt, st, signed_off)
+        section = _order_line(cl, masked, found, own, opponent, fmt, st, signed_off, all_names)
     for item in st.items:
         if item.kind in ("order", "xi") and item.value == ():
             what = "batting order" if item.kind == "order" else "XI"
@@ -225,13 +227,44 @@ def _naming(
     return replace(team, players=players)
 
 
-def _parse(cl: CleanLine, masked: str, start: str, st: _State | None) -> Any:
+def _forgiving_parse(
+    cl: CleanLine, masked: str, found: dict[int, str], names: list[str], start: str = "start"
+) -> tuple[Any, str, dict[int, str]]:
+    """Parse the line; where it breaks next to a near miss of a name, read that as a name.
+
+    The near miss then fails to match anyone and gets "did you mean", which says more than
+    "I don't understand '1' here". Raises the first parse error when that does not help.
+    """
     try:
-        return parse_line(cl, masked, start)
+        return parse_line(cl, masked, start), masked, found
     except InvalidOrder as exc:
-        if st is not None:
-            st.errors.append(exc)
+        first = error = exc
+    found = dict(found)
+    for _ in range(24):  # one near miss per try; a line has only so many names
+        at = (error.span.column - cl.offset - 1) if error.span is not None else 0
+        near = mask_near_miss(masked, names, at, len(names) + len(found))
+        if near is None:
+            break
+        masked, words = near
+        found[len(names) + len(found)] = words
+        try:
+            return parse_line(cl, masked, start), masked, found
+        except InvalidOrder as exc:
+            error = exc
+    raise first
+
+
+def _parse(
+    cl: CleanLine, masked: str, found: dict[int, str], start: str, names: list[str]
+) -> tuple[Any, str, dict[int, str]] | None:
+    try:
+        return _forgiving_parse(cl, masked, found, names, start)
+    except InvalidOrder:
         return None
+
+
+# Words an order may start with ("we'll bowl") that start many a sentence that is no order.
+_WEAK_STARTERS = frozenset(["i", "we", "i'll", "we'll", "i've", "we've", "i'd", "we'd", "they"])
 
 
 def _first_word_error(cl: CleanLine, own: NameBook, exc: InvalidOrder) -> InvalidOrder:
@@ -240,7 +273,8 @@ def _first_word_error(cl: CleanLine, own: NameBook, exc: InvalidOrder) -> Invali
     if m is None or exc.span is None or exc.span.column == cl.column(0):
         return exc
     word = m.group(0)
-    if word.lower() in starters() or own.candidates(word):
+    weak = word.lower() in _WEAK_STARTERS
+    if (word.lower() in starters() and not weak) or own.candidates(word):
         return exc
     if word.lower() in keywords():
         return InvalidOrder(
@@ -270,10 +304,31 @@ def _order_line(
     fmt: FormatSpec,
     st: _State,
     signed_off: bool = False,
+    names: list[str] | None = None,
 ) -> Item | None:
     """Read one order line into items; returns the heading item if the line starts a section."""
+    if len(parts := _split_selection(cl)) > 1:
+        for part in parts:
+            at = part.offset - cl.offset
+            sub = {
+                i: n
+                for i, n in found.items()
+                if chr(0xE100 + i) in masked[at : at + len(part.text)]
+            }
+            _order_line(
+                part,
+                masked[at : at + len(part.text)],
+                sub,
+                own,
+                opponent,
+                fmt,
+                st,
+                signed_off,
+                names,
+            )
+        return None
     try:
-        tree = parse_line(cl, masked)
+        tree, masked, found = _forgiving_parse(cl, masked, found, names or [])
         draft = to_draft(tree, masked, found)
     except InvalidOrder as exc:
         if signed_off or cl.chatter:
@@ -304,7 +359,7 @@ def _order_line(
     elif isinstance(draft, TossD):
         items.append(Item(cl, "toss", draft.choice, 0, end))
     elif isinstance(draft, OrderD):
-        entries = tuple((low.name(r), s) for r, s in draft.entries)
+        entries = _entries(low, draft.entries)
         items.append(Item(cl, "order", entries, 0, end))
     elif isinstance(draft, TreatD):
         items.append(Item(cl, "treat", (low.name(draft.ref), draft.points), draft.ref.start, end))
@@ -326,6 +381,17 @@ def _order_line(
     return None
 
 
+def _entries(
+    low: Lowerer, entries: tuple[tuple[Ref, BattingStyle | None], ...]
+) -> tuple[tuple[str, BattingStyle | None], ...]:
+    """Batting-order entries resolved; names written without commas share the style given."""
+    out: list[tuple[str, BattingStyle | None]] = []
+    for ref, style in entries:
+        names = low.many(ref)
+        out += [(n, style if i == len(names) - 1 else None) for i, n in enumerate(names)]
+    return tuple(out)
+
+
 def _plain_items(cl: CleanLine, p: Plain) -> list[Item]:
     end = len(cl.text)
     items = [Item(cl, "style", s, 0, end) for s in p.styles]
@@ -344,17 +410,22 @@ def _section_line(
     opponent: NameBook | None,
     fmt: FormatSpec,
     st: _State,
+    names: list[str],
 ) -> bool:
     """A line under a "batting order:" or "xi:" heading: names, one or more to a line."""
-    tree = _parse(cl, masked, "entries", None)
-    if tree is None:
+    if m := _BARE_NUMBER.match(cl.text):  # "1 Root": numbered without a full stop
+        cl = replace(cl, text=cl.text[m.end() :], offset=cl.offset + m.end())
+        masked = masked[m.end() :]
+    parsed = _parse(cl, masked, found, "entries", names)
+    if parsed is None:
         return False
+    tree, masked, found = parsed
     try:
         entries = to_entries(tree, masked, found)
     except NumberError:
         return False
     low = Lowerer(cl, own, opponent, fmt)
-    resolved = tuple((low.name(r), s) for r, s in entries)
+    resolved = _entries(low, entries)
     if section.kind == "xi" and any(s is not None for _, s in resolved):
         low.errors.append(
             low.invalid("a batting style belongs in the batting order, not the XI", 0, len(cl.text))
@@ -368,6 +439,29 @@ def _section_line(
     else:
         section.value = (*section.value, *resolved)
     return True
+
+
+# "captain Root, keeper Wilson, toss bat": selection orders run together on one line.
+_SELECTION = (
+    r"(?:captain|capt\.?|skipper|keeper|wicketkeeper|wicket-keeper|wicket\s+keeper|wk|toss)\b"
+)
+_SELECTION_SPLIT = re.compile(r"\s*[,;]\s*(?=" + _SELECTION + ")", re.IGNORECASE)
+
+
+def _split_selection(cl: CleanLine) -> list[CleanLine]:
+    """The parts of a line of selection orders separated by commas, each as its own line."""
+    if not re.match(_SELECTION, cl.text, re.IGNORECASE):
+        return [cl]
+    parts: list[CleanLine] = []
+    start = 0
+    for m in _SELECTION_SPLIT.finditer(cl.text):
+        parts.append(replace(cl, text=cl.text[start : m.start()], offset=cl.offset + start))
+        start = m.end()
+    parts.append(replace(cl, text=cl.text[start:], offset=cl.offset + start))
+    return parts
+
+
+_BARE_NUMBER = re.compile(r"\d{1,2}\s+(?=[^\W\d_]|[\ue100-\ue8ff])")
 
 
 def _number_error(cl: CleanLine, exc: NumberError) -> InvalidOrder:

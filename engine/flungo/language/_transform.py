@@ -7,12 +7,14 @@ from typing import Any
 from lark import Token, Transformer, Tree
 from lark.exceptions import VisitError
 
+from engine.flungo.language._conditions import Conditions, int_of, tokens
 from engine.flungo.language._drafts import (
     ActD,
     BoostD,
     BowlD,
     CaptainD,
     ClauseD,
+    CondD,
     Draft,
     Entries,
     HeaderD,
@@ -44,17 +46,6 @@ from engine.flungo.orders import (
 __all__ = ["to_draft", "to_entries"]
 
 
-def _int(tok: Token) -> int:
-    text = str(tok)
-    if "." in text:
-        raise NumberError(
-            f"'{text}' should be a whole number", tok.start_pos or 0, tok.end_pos or 0
-        )
-    if len(text) > 6:
-        raise NumberError(f"'{text}' is too big a number", tok.start_pos or 0, tok.end_pos or 0)
-    return int(text)
-
-
 _ORDINAL_WORDS = {
     "first": 1,
     "second": 2,
@@ -69,11 +60,7 @@ _ORDINAL_WORDS = {
 }
 
 
-def _tokens(children: list[Any], kind: str) -> list[Token]:
-    return [c for c in children if isinstance(c, Token) and c.type == kind]
-
-
-class _ToDraft(Transformer[Token, Any]):
+class _ToDraft(Conditions, Transformer[Token, Any]):
     """Bottom-up: each grammar rule becomes a draft value (see orders.lark for the rules)."""
 
     def __init__(self, masked: dict[int, str]) -> None:
@@ -84,10 +71,14 @@ class _ToDraft(Transformer[Token, Any]):
     def name(self, children: list[Token]) -> Ref:
         first, last = children[0], children[-1]
         start, end = first.start_pos or 0, last.end_pos or 0
-        if first.type == "NAMEREF":
+        if len(children) == 1 and first.type == "NAMEREF":
             exact = self.masked.get(ord(str(first)[0]) - 0xE100)
             return Ref(exact or str(first), start, end, exact)
-        return Ref(" ".join(str(c) for c in children), start, end)
+        words = [
+            self.masked.get(ord(str(c)[0]) - 0xE100, str(c)) if c.type == "NAMEREF" else str(c)
+            for c in children
+        ]
+        return Ref(" ".join(words), start, end)
 
     def names(self, children: list[Ref]) -> tuple[Ref, ...]:
         return tuple(children)
@@ -171,7 +162,7 @@ class _ToDraft(Transformer[Token, Any]):
         return ReviewsD(None, ReviewMode.NAMED, refs=c[-1])
 
     def policy_top(self, c: list[Any]) -> ReviewsD:
-        return ReviewsD(None, ReviewMode.TOP_ORDER, top=_int(_tokens(c, "NUMBER")[0]))
+        return ReviewsD(None, ReviewMode.TOP_ORDER, top=int_of(tokens(c, "NUMBER")[0]))
 
     def reviews_action(self, c: list[Any]) -> ReviewsD:
         policy: ReviewsD = c[-1]
@@ -184,8 +175,8 @@ class _ToDraft(Transformer[Token, Any]):
 
     # helper points
     def treat(self, c: list[Any]) -> TreatD:
-        nums = _tokens(c, "NUMBER")
-        return TreatD(c[0], _int(nums[0]) if nums else None)
+        nums = tokens(c, "NUMBER")
+        return TreatD(c[0], int_of(nums[0]) if nums else None)
 
     def batting_stat(self, _: list[Any]) -> Stat:
         return Stat.BATTING
@@ -203,9 +194,9 @@ class _ToDraft(Transformer[Token, Any]):
 
     # triggers
     def _trig(self, kind: TriggerKind, c: list[Any], **kw: Any) -> TrigD:
-        nums = _tokens(c, "NUMBER")
+        nums = tokens(c, "NUMBER")
         ints = [x for x in c if isinstance(x, int) and not isinstance(x, bool)]
-        value = _int(nums[0]) if nums else (ints[0] if ints else None)
+        value = int_of(nums[0]) if nums else (ints[0] if ints else None)
         ref = next((x for x in c if isinstance(x, Ref)), None)
         start = (nums[0].start_pos or 0) if nums else (ref.start if ref else 0)
         return TrigD(kind, value, ref, start=start, **kw)
@@ -220,6 +211,24 @@ class _ToDraft(Transformer[Token, Any]):
         """ "from over 15" is "after 14 overs"."""
         t = self._trig(TriggerKind.AFTER_OVERS, c)
         return TrigD(t.kind, (t.value or 0) - 1, t.ref, t.overs_left, t.start)
+
+    def _need_off(self, c: list[Any], per_over: bool) -> TrigD:
+        """ "if we need 30 off the last 12 balls": 12 balls left, if 30 or more are needed."""
+        need, left = tokens(c, "NUMBER")[:2]
+        cond = CondD(Condition(Quantity.RUNS_NEEDED, Comparison.GE, float(int_of(need))))
+        return TrigD(
+            TriggerKind.BALLS_LEFT,
+            int_of(left),
+            overs_left=per_over,
+            start=left.start_pos or 0,
+            conds=(cond,),
+        )
+
+    def need_off_balls(self, c: list[Any]) -> TrigD:
+        return self._need_off(c, per_over=False)
+
+    def need_off_overs(self, c: list[Any]) -> TrigD:
+        return self._need_off(c, per_over=True)
 
     def at_drinks(self, c: list[Any]) -> TrigD:
         return TrigD(TriggerKind.AT_DRINKS)
@@ -251,69 +260,12 @@ class _ToDraft(Transformer[Token, Any]):
     def until_part(self, c: list[Any]) -> tuple[str, TrigD]:
         return ("until", next(x for x in c if isinstance(x, TrigD)))
 
-    # conditions
-    def le(self, _: list[Any]) -> Comparison:
-        return Comparison.LE
-
-    def lt(self, _: list[Any]) -> Comparison:
-        return Comparison.LT
-
-    def ge(self, _: list[Any]) -> Comparison:
-        return Comparison.GE
-
-    def gt(self, _: list[Any]) -> Comparison:
-        return Comparison.GT
-
-    def eq(self, _: list[Any]) -> Comparison:
-        return Comparison.EQ
-
-    def comparator(self, c: list[Any]) -> Comparison:  # pragma: no cover - aliased
-        return Comparison(c[0])
-
-    def suffix(self, c: list[Any]) -> Comparison:  # pragma: no cover - aliased
-        return Comparison(c[0])
-
-    def q_wickets(self, _: list[Any]) -> Quantity:
-        return Quantity.WICKETS
-
-    def q_score(self, _: list[Any]) -> Quantity:
-        return Quantity.SCORE
-
-    def q_run_rate(self, _: list[Any]) -> Quantity:
-        return Quantity.RUN_RATE
-
-    def q_required_rate(self, _: list[Any]) -> Quantity:
-        return Quantity.REQUIRED_RATE
-
-    def q_overs(self, _: list[Any]) -> Quantity:
-        return Quantity.OVERS
-
-    def _cond(self, quantity: Quantity, c: list[Any]) -> Condition:
-        ops = [x for x in c if isinstance(x, Comparison)]
-        num = _tokens(c, "NUMBER")[0]
-        return Condition(quantity, ops[-1] if ops else Comparison.EQ, float(str(num)))
-
-    def quantity_condition(self, c: list[Any]) -> Condition:
-        return self._cond(next(x for x in c if isinstance(x, Quantity)), c)
-
-    def lost_condition(self, c: list[Any]) -> Condition:
-        return self._cond(Quantity.WICKETS, c)
-
-    def down_condition(self, c: list[Any]) -> Condition:
-        return self._cond(Quantity.WICKETS, c)
-
-    def scored_condition(self, c: list[Any]) -> Condition:
-        return self._cond(Quantity.SCORE, c)
-
-    def cond_part(self, c: list[Any]) -> tuple[Condition, ...]:
-        return tuple(x for x in c if isinstance(x, Condition))
-
     # actions
     def all_target(self, _: list[Any]) -> tuple[TargetKind, int]:
         return (TargetKind.ALL, 0)
 
     def next_target(self, c: list[Any]) -> tuple[TargetKind, int]:
-        return (TargetKind.NEXT, _int(_tokens(c, "NUMBER")[0]))
+        return (TargetKind.NEXT, int_of(tokens(c, "NUMBER")[0]))
 
     def remaining_target(self, _: list[Any]) -> tuple[TargetKind, int]:
         return (TargetKind.REMAINING, 0)
@@ -330,8 +282,8 @@ class _ToDraft(Transformer[Token, Any]):
         return StyleD(TargetKind.NAMED, c[0], 0, style)
 
     def span(self, c: list[Token]) -> tuple[int, ...]:
-        lo = _int(c[0])
-        hi = _int(c[-1])
+        lo = int_of(c[0])
+        hi = int_of(c[-1])
         if hi < lo:
             raise NumberError(
                 f"the range {lo}-{hi} runs backwards", c[0].start_pos or 0, c[-1].end_pos or 0
@@ -354,7 +306,10 @@ class _ToDraft(Transformer[Token, Any]):
         return BowlD(refs, c[0], refs[0].start)
 
     def open_action(self, c: list[Any]) -> OpenD:
-        return OpenD(c[0])
+        """ "Anderson opens the bowling with Warne" is "Anderson and Warne open"."""
+        names = next(x for x in c if isinstance(x, tuple))
+        partner = tuple(x for x in c if isinstance(x, Ref))
+        return OpenD(names + partner)
 
     def actions(self, c: list[Any]) -> tuple[ActD, ...]:
         return tuple(c)
@@ -362,11 +317,13 @@ class _ToDraft(Transformer[Token, Any]):
     # rules
     def _clause(self, c: list[Any], meta_start: int) -> ClauseD:
         trigger = next((x for x in c if isinstance(x, TrigD)), None)
-        conds = next(
-            (x for x in c if isinstance(x, tuple) and x and isinstance(x[0], Condition)), ()
+        conds = tuple(
+            d for x in c if isinstance(x, tuple) and x and isinstance(x[0], CondD) for d in x
         )
+        if trigger is not None and trigger.conds:
+            conds = trigger.conds + conds
         acts = next(
-            x for x in c if isinstance(x, tuple) and x and not isinstance(x[0], (Condition, str))
+            x for x in c if isinstance(x, tuple) and x and not isinstance(x[0], (CondD, str))
         )
         until = next((x[1] for x in c if isinstance(x, tuple) and x and x[0] == "until"), None)
         return ClauseD(trigger, conds, acts, until, meta_start)

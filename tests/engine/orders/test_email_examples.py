@@ -1,0 +1,61 @@
+"""Whole emails as players write them: each reads to the echo, errors and not-understood lines
+written beside it in email_examples.toml, and its echo reads back to the same orders."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.dice import Dice
+from engine.flungo.formats import FORMATS, Format
+from engine.flungo.language import OrderContext, ParsedOrders, parse_orders
+from engine.flungo.squad import Team, generate_squad
+from tests.engine.orders.squad import fixture_team, opponent_team
+
+EMAILS: list[dict[str, Any]] = tomllib.loads(
+    (Path(__file__).parent / "email_examples.toml").read_text(encoding="utf-8")
+)["email"]
+
+
+def _team(email: dict[str, Any]) -> Team:
+    if email["squad"] == "placeholders":
+        return generate_squad(Dice(1), "Gunge Giants")
+    return fixture_team()
+
+
+def _read(email: dict[str, Any], text: str) -> ParsedOrders:
+    context = OrderContext(opponent=opponent_team())
+    return parse_orders(text, _team(email), FORMATS[Format(email["format"])], context=context)
+
+
+@pytest.mark.parametrize("email", EMAILS, ids=[e["name"] for e in EMAILS])
+def test_email(email: dict[str, Any]) -> None:
+    """An email reads to exactly the echo, errors and not-understood lines written beside it."""
+    result = _read(email, email["text"])
+    assert result.echo_text() == email["echo"].rstrip("\n")
+    errors = [
+        f"line {e.span.line}, column {e.span.column}: {e.message}" if e.span else e.message
+        for e in result.errors
+    ]
+    assert errors == email["errors"]
+    assert [n.line for n in result.not_understood] == email["not_understood"]
+
+
+@pytest.mark.parametrize("email", EMAILS, ids=[e["name"] for e in EMAILS])
+def test_email_echo_reads_back(email: dict[str, Any]) -> None:
+    """The echo of an email, sent back as orders, gives the same orders and no error."""
+    first = _read(email, email["text"])
+    again = _read(email, first.echo_text())
+    assert again.errors == ()
+    assert again.orders == first.orders
+
+
+def test_the_corpus_is_large_and_mostly_understood() -> None:
+    """At least 20 emails, and most of their lines are understood."""
+    assert len(EMAILS) >= 20
+    echoed = sum(len(e["echo"].splitlines()) for e in EMAILS)
+    errors = sum(len(e["errors"]) for e in EMAILS)
+    assert echoed > 5 * errors
