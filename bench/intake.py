@@ -16,7 +16,7 @@ bare imapclient FETCH loop over the same mailbox in the same run.
 Ratio = daemon msgs/s / bare FETCH msgs/s; target >= 0.5. A per-stage breakdown says where
 the daemon's time goes.
 
-    /work/venv/bin/python bench/intake.py [--messages 400] [--fast-hash]
+    /work/venv/bin/python bench/intake.py [--messages 400] [--strong-hash]
 """
 
 from __future__ import annotations
@@ -27,7 +27,13 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from _services import Bench, join_mails, naming_mails  # type: ignore[import-not-found]
+from _services import (  # type: ignore[import-not-found]
+    HASH_HELP,
+    Bench,
+    hash_name,
+    join_mails,
+    naming_mails,
+)
 from imapclient import IMAPClient
 from sqlalchemy import func, select
 
@@ -94,15 +100,19 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--messages", type=int, default=400)
     ap.add_argument(
-        "--fast-hash",
+        "--strong-hash",
         action="store_true",
-        help="argon2 t=1, 1 MiB instead of the production t=2, 19 MiB",
+        help=HASH_HELP,
     )
     args = ap.parse_args()
     teams = 64
-    bench = Bench(competitions=-(-args.messages // teams), teams=teams, fast_hash=args.fast_hash)
-    hash_name = "t=1, 1 MiB (--fast-hash)" if args.fast_hash else "t=2, 19 MiB (default)"
-    print(f"intake from a pre-filled Dovecot INBOX; SQLite (WAL); argon2 {hash_name}")
+    bench = Bench(
+        competitions=-(-args.messages // teams), teams=teams, strong_hash=args.strong_hash
+    )
+    print(
+        "intake from a pre-filled Dovecot INBOX; SQLite (WAL); "
+        f"argon2id {hash_name(args.strong_hash)}"
+    )
     try:
         sender = SmtpSender("127.0.0.1", bench.sink.port, security="plain")
         measure(bench, sender, "JOIN", [raw for _, raw in join_mails(bench, args.messages)])
