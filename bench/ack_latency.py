@@ -18,7 +18,15 @@ import smtplib
 import threading
 import time
 
-from _services import Bench, join_mails, naming_mails, percentile, summary  # type: ignore[import-not-found]
+from _services import (  # type: ignore[import-not-found]
+    HASH_HELP,
+    Bench,
+    hash_name,
+    join_mails,
+    naming_mails,
+    percentile,
+    summary,
+)
 from imapclient import IMAPClient
 
 from pbm.daemon import Daemon
@@ -40,14 +48,14 @@ def main() -> None:
         help="orders: everyone JOINs first (untimed), then the timed mails are squad namings",
     )
     ap.add_argument(
-        "--fast-hash",
+        "--strong-hash",
         action="store_true",
-        help="argon2 t=1, 1 MiB instead of the production t=2, 19 MiB",
+        help=HASH_HELP,
     )
     args = ap.parse_args()
 
     teams = 64
-    bench = Bench(competitions=-(-args.players // teams), teams=teams, fast_hash=args.fast_hash)
+    bench = Bench(competitions=-(-args.players // teams), teams=teams, strong_hash=args.strong_hash)
     try:
         run(bench, args)
     finally:
@@ -132,7 +140,7 @@ def run(bench: Bench, args: argparse.Namespace) -> None:
         f"{args.window:.0f} s from {args.connections} connections; daemon on IMAP IDLE, "
         "SQLite, SmtpSender -> aiosmtpd sink"
     )
-    print(f"  argon2: {'t=1, 1 MiB (--fast-hash)' if args.fast_hash else 't=2, 19 MiB (default)'}")
+    print(f"  argon2id: {hash_name(args.strong_hash)}")
     print(
         f"  replies matched: {len(latencies)}/{len(mails)}"
         + ("" if complete else "  (TIMED OUT waiting for the rest)")

@@ -5,6 +5,12 @@ table. So the secret is *derived*: ``HMAC-SHA256(security.secret_key, "seat:<id>
 rendered in an unambiguous alphabet. The reply is stored with a placeholder, and the outbox
 sender fills it in at the moment of sending (:func:`fill_secrets`). The database holds the
 argon2 hash; a database dump alone reveals no secret.
+
+The hash is argon2id at a deliberately low cost (t=1, 64 KiB by default): a secret is 80 random
+bits chosen by the server, not a password a person chose, so there is no small space of likely
+guesses for a memory-hard hash to slow down. ``docs/ops/operations.md`` (Secrets at rest) has the
+arithmetic; the cost stays configurable, and a hash made at another cost is re-made at the
+configured one the next time its secret is verified (:meth:`SecretBox.needs_rehash`).
 """
 
 from __future__ import annotations
@@ -23,12 +29,15 @@ from pbm.routing import redact as _redact
 
 __all__ = [
     "REDACTED",
+    "SECRET_BITS",
     "SecretBox",
     "redact",
     "secret_placeholder",
 ]
 
 _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: secrets get typed by hand
+SECRET_BITS = 80
+SECRET_CHARS = SECRET_BITS // 5
 _PLACEHOLDER = re.compile(r"\[\[pbm-secret:(\d+):(\d+)\]\]")
 
 
@@ -54,15 +63,15 @@ class SecretBox:
         )
 
     def derive(self, seat_id: int, version: int) -> str:
-        """The secret of a seat at a version, as ``XXXX-XXXX-XXXX`` (60 bits)."""
+        """The secret of a seat at a version, as ``XXXX-XXXX-XXXX-XXXX`` (80 bits)."""
         digest = hmac.new(self._key, f"seat:{seat_id}:{version}".encode(), hashlib.sha256)
-        n = int.from_bytes(digest.digest()[:8], "big")
+        n = int.from_bytes(digest.digest()[: SECRET_BITS // 8], "big")
         chars = []
-        for _ in range(12):
+        for _ in range(SECRET_CHARS):  # 32 symbols = 5 bits each, so exactly SECRET_BITS
             n, r = divmod(n, len(_ALPHABET))
             chars.append(_ALPHABET[r])
         s = "".join(chars)
-        return f"{s[:4]}-{s[4:8]}-{s[8:]}"
+        return "-".join(s[k : k + 4] for k in range(0, SECRET_CHARS, 4))
 
     def hash(self, secret: str) -> str:
         """The argon2 hash to store."""
@@ -74,6 +83,13 @@ class SecretBox:
             return self._hasher.verify(stored_hash, normalise_secret(secret))
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             return False
+
+    def needs_rehash(self, stored_hash: str) -> bool:
+        """Whether ``stored_hash`` was made at other parameters than the configured ones."""
+        try:
+            return self._hasher.check_needs_rehash(stored_hash)
+        except InvalidHashError:
+            return True
 
     def fill_secrets(self, text: str) -> str:
         """Replace every placeholder with the secret it stands for."""

@@ -2,8 +2,9 @@
 
 One pass (shared by ``pbm run --once`` for cron and the ``pbm serve`` loop):
 
-1. fetch new mail from each mailbox (IMAP); for each message: store it, handle it in its own
-   transaction, mark it processed on the server only after that commit, and send its reply;
+1. fetch new mail from each mailbox (IMAP); store the whole batch in one transaction; then for
+   each message: handle it in its own transaction, mark it processed on the server only after
+   that commit, and send its reply;
 2. handle every stored message still pending (the SMTP listener's and ``pbm ingest``'s, and
    any left by a crash);
 3. the scheduler tick (daily GM digest, naming deadlines);
@@ -134,11 +135,12 @@ class Daemon:
                 log.warning("daemon.fetch_failed", mailbox=repr(mb), error=str(exc))
                 stats.errors += 1
                 continue
-            for fm in fetched:
+            stats.fetched += len(fetched)
+            # The whole batch is durable (one commit) before any of it is handled or moved.
+            batch = inbound.store_many([fm.raw for fm in fetched], "imap")
+            for fm, stored in zip(fetched, batch, strict=True):
                 if self.stopping:
-                    break
-                stats.fetched += 1
-                stored = inbound.store(fm.raw, "imap")
+                    break  # stored and still on the server: handled as pending next time
                 if stored.status == "received" and inbound.process(stored.id) is not None:
                     stats.processed += 1
                 try:

@@ -215,6 +215,8 @@ class Handler:
                 self.s, self.clock, "auth-failed", comp, seat=seat.number, inbound=self.mail.id
             )
             return self.refuse("The secret does not match your team's secret.", "wrong secret")
+        if self.box.needs_rehash(seat.secret_hash):  # the configured cost changed since
+            seat.secret_hash = self.box.hash(self.msg.secret)
         return seat
 
     def naming(self, comp: Competition) -> Handled:

@@ -2,6 +2,7 @@
 
 1. :meth:`Inbound.store` commits the raw bytes under a unique key (Message-ID, or a hash of
    the bytes), whichever door they came by. A redelivery finds the key taken and does nothing.
+   :meth:`Inbound.store_many` does the same for a whole IMAP fetch in one commit.
 2. :meth:`Inbound.process` handles one stored message in ONE transaction: parse, skip
    automatic mail, record bounces, rate-limit, route, authenticate, apply, and queue the reply
    in the outbox. The status moves from ``received`` to applied, rejected or ignored.
@@ -15,7 +16,7 @@ Secrets found in a message are redacted from its stored raw bytes once it is han
 from __future__ import annotations
 
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import structlog
@@ -39,6 +40,18 @@ from pbm.testhooks import crash_point
 __all__ = ["Inbound", "Stored"]
 
 log = structlog.get_logger("pbm.inbound")
+
+
+#: Keys per ``IN (...)`` query: well under SQLite's and PostgreSQL's parameter limits.
+_KEYS_PER_QUERY = 500
+
+
+@dataclass(frozen=True, slots=True)
+class _Item:
+    raw: bytes
+    key: str
+    envelope_from: str | None
+    envelope_to: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,35 +89,71 @@ class Inbound:
         envelope_to: tuple[str, ...] | list[str] = (),
     ) -> Stored:
         """Commit the raw message (idempotent by key). Safe to call from any thread."""
-        key = message_key(raw)
-        with transaction(self.sessions) as s:
-            found = s.scalars(select(InboundMail).where(InboundMail.key == key)).first()
-            if found is not None:
-                log.info("inbound.duplicate", id=found.id, door=door, status=found.status)
-                return Stored(found.id, False, found.status)
+        item = _Item(raw, message_key(raw), envelope_from or None, " ".join(envelope_to) or None)
+        return self._store([item], door)[0]
+
+    def store_many(self, raws: Sequence[bytes], door: str) -> list[Stored]:
+        """Commit a batch of raw messages in ONE transaction (idempotent by key), one result
+        per message in order: a mailbox's fetch is durable before any of it is handled or
+        moved, for one commit instead of one per message. The same key twice in the batch is
+        stored once (the second result has ``created=False``)."""
+        items = [_Item(raw, message_key(raw), None, None) for raw in raws]
+        return self._store(items, door) if items else []
+
+    def _store(self, items: list[_Item], door: str) -> list[Stored]:
         try:
             with transaction(self.sessions) as s:
-                row = InboundMail(
-                    key=key,
-                    door=door,
-                    raw=raw,
-                    status="received",
-                    received_at=self.clock.now(),
-                    envelope_from=(envelope_from or None),
-                    envelope_to=" ".join(envelope_to) or None,
-                    attempts=0,
-                )
-                s.add(row)
+                found = self._existing(s, [i.key for i in items])
+                now = self.clock.now()
+                rows: dict[str, InboundMail] = {}
+                for item in items:
+                    if item.key in found or item.key in rows:
+                        continue
+                    rows[item.key] = InboundMail(
+                        key=item.key,
+                        door=door,
+                        raw=item.raw,
+                        status="received",
+                        received_at=now,
+                        envelope_from=item.envelope_from,
+                        envelope_to=item.envelope_to,
+                        attempts=0,
+                    )
+                s.add_all(rows.values())
                 s.flush()
-                stored = Stored(row.id, True, "received")
         except IntegrityError:
+            if len(items) > 1:  # another door stored one of them meanwhile: one by one
+                return [self._store([item], door)[0] for item in items]
             # Two doors raced with the same message: the other one stored it.
             with transaction(self.sessions) as s:
-                found = s.scalars(select(InboundMail).where(InboundMail.key == key)).one()
-                return Stored(found.id, False, found.status)
-        log.info("inbound.stored", id=stored.id, door=door, bytes=len(raw))
+                key = items[0].key
+                row = s.scalars(select(InboundMail).where(InboundMail.key == key)).one()
+                return [Stored(row.id, False, row.status)]
+        out = []
+        first: set[str] = set()
+        for item in items:
+            if item.key in found:
+                out.append(found[item.key])
+                log.info("inbound.duplicate", id=found[item.key].id, door=door)
+            elif item.key in first:  # twice in this batch
+                out.append(Stored(rows[item.key].id, False, "received"))
+            else:
+                first.add(item.key)
+                out.append(Stored(rows[item.key].id, True, "received"))
+                log.info("inbound.stored", id=rows[item.key].id, door=door, bytes=len(item.raw))
         crash_point("after-store")
-        return stored
+        return out
+
+    @staticmethod
+    def _existing(s: Session, keys: list[str]) -> dict[str, Stored]:
+        """The already stored messages among ``keys``."""
+        found = {}
+        for k in range(0, len(keys), _KEYS_PER_QUERY):
+            chunk = set(keys[k : k + _KEYS_PER_QUERY])
+            query = select(InboundMail.key, InboundMail.id, InboundMail.status)
+            for key, id_, status in s.execute(query.where(InboundMail.key.in_(chunk))):
+                found[key] = Stored(id_, False, status)
+        return found
 
     # -- 2. process --------------------------------------------------------------------------
 

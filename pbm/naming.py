@@ -1,6 +1,6 @@
 """Naming a squad by mail, read with the order language (``engine.flungo.language``).
 
-    SECRET XXXX-XXXX-XXXX
+    SECRET XXXX-XXXX-XXXX-XXXX
     TEAM NAME The Gungeworth Gloopers
     NAME 1 Mrs Snodgebucket
     NAME 12 Zippy

@@ -31,6 +31,12 @@ from tests.services import DovecotInstance, SmtpSink, start_dovecot
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
+# How long to wait for something that takes well under a second on an idle machine. Only an
+# upper bound (every wait is on a condition), so it can be generous: on a loaded machine the
+# daemon thread's start (building the order parser) and each pass can take many seconds, and
+# the former 20 s made a full-suite run fail once.
+PATIENCE = 120.0
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DovecotInstance]:
@@ -69,7 +75,7 @@ def deliver(server: DovecotInstance, raw: bytes) -> None:
 
 
 def folder_count(server: DovecotInstance, folder: str) -> int:
-    c = IMAPClient(server.host, port=server.imap, ssl=False, timeout=10)
+    c = IMAPClient(server.host, port=server.imap, ssl=False, timeout=PATIENCE)
     c.login("pbm", "secret")
     n = int(c.folder_status(folder, ["MESSAGES"])[b"MESSAGES"])
     c.logout()
@@ -77,7 +83,7 @@ def folder_count(server: DovecotInstance, folder: str) -> int:
 
 
 def reply(sink: SmtpSink, n: int) -> EmailMessage:
-    assert wait_until(lambda: len(sink.messages) >= n), f"no reply #{n}"
+    assert wait_until(lambda: len(sink.messages) >= n, PATIENCE), f"no reply #{n}"
     msg = message_from_bytes(sink.messages[n - 1].original_content, policy=policy.default)
     assert isinstance(msg, EmailMessage)
     return msg
@@ -155,10 +161,10 @@ def test_join_and_name_over_imap(
         assert "The Gloopers" in body_of(named)
 
         deliver(server, join_raw)  # the same JOIN again, e.g. a retried delivery
-        assert wait_until(lambda: folder_count(server, "Processed") == 3)
+        assert wait_until(lambda: folder_count(server, "Processed") == 3, PATIENCE)
     finally:
         daemon.request_stop()
-        thread.join(20)
+        thread.join(PATIENCE)
         mailbox.close()
         sender.close()
     assert not thread.is_alive()

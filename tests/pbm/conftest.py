@@ -29,7 +29,7 @@ def config_data(db_url: str, tmp_path: Path, **sections: dict[str, Any]) -> dict
         "server": {"address": "pbm@example.test"},
         "database": {"url": db_url},
         "gm": {"address": GM, "secret": GM_SECRET},
-        "security": {"secret_key": SECRET_KEY, "argon2_time_cost": 1, "argon2_memory_kib": 1024},
+        "security": {"secret_key": SECRET_KEY},  # the default (cheap) argon2 cost
         "smtp_listener": {"host": "127.0.0.1", "port": 0},
         "maildir": {"path": str(tmp_path / "outbox")},
         "scheduler": {"digest_hour": 23},
