@@ -15,7 +15,7 @@ from engine.hitforsix.deal import FACE_UP, Deal, daily_seed, deal, parse_seed
 from engine.hitforsix.game import SoloGame, grader_for, play_solo
 from engine.hitforsix.over import CAPS, Decisions, Hand
 from engine.hitforsix.rules import RULES, Rule
-from engine.hitforsix.testmatch import TARGETS, auto_match
+from engine.hitforsix.testmatch import TARGETS, MatchState, auto_match
 from pbm.cli.h6_view import card_table, console, show_ghost, show_match, show_result
 from pbm.h6.decks import DECK_NAMES, load_deck
 
@@ -214,20 +214,30 @@ def test_cmd(seats: int, seed: str, deck: str, auto: bool, max_overs: int, as_js
         raise click.UsageError("only automatic seats play at the terminal for now: add --auto")
     state = auto_match(load_deck(deck), parse_seed(seed), seats, max_overs)
     if as_json:
-        data = state.to_json()
-        _emit(
-            {
-                "seats": seats,
-                "target": TARGETS[seats],
-                "seed": state.seed,
-                "deck": state.deck,
-                "overs": data["overs"],
-                "standings": data["standings"],
-                "champion": data["champion"],
-            }
-        )
+        _emit(_match_json(state, seats))
     else:
         show_match(console(), state)
+
+
+def _seat(index: int | None) -> int | None:
+    """A seat as players count it: from 1 (the engine numbers seats from 0)."""
+    return None if index is None else index + 1
+
+
+def _match_json(state: MatchState, seats: int) -> dict[str, Any]:
+    """``test --json``: seats numbered from 1, as the terminal output shows them."""
+    data = state.to_json()
+    overs = [{**o, "winner": _seat(o["winner"])} for o in data["overs"]]
+    standings = [{**s, "seat": s["seat"] + 1} for s in data["standings"]]
+    return {
+        "seats": seats,
+        "target": TARGETS[seats],
+        "seed": state.seed,
+        "deck": state.deck,
+        "overs": overs,
+        "standings": standings,
+        "champion": _seat(data["champion"]),
+    }
 
 
 def _attach_card_command() -> None:

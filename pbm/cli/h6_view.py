@@ -129,21 +129,21 @@ def show_ghost(console: Console, result: GhostResult) -> None:
 
 
 def show_match(console: Console, state: MatchState) -> None:
-    """Print every over and the final standings of a Test Match."""
+    """Print every over and the final standings of a Test Match, seats numbered from 1."""
     for o in state.overs:
         grades = " / ".join(f"{g / 10:.1f}" for g in o.grades)
         if o.winner is None:
             outcome = "dead ball"
         else:
-            outcome = f"Seat {o.winner} wins" + (f", {o.runs} run(s)" if o.runs else ", a bye")
+            outcome = f"Seat {o.winner + 1} wins" + (f", {o.runs} run(s)" if o.runs else ", a bye")
         console.print(f"Over {o.number:>3} {o.rule.title:<18} {grades:<28} {outcome}")
     table = Table(title=f"Standings (target {state.target} wickets)", title_justify="left")
     for col in ("Seat", "Wickets", "Runs", "Overs won"):
         table.add_column(col, justify="right")
     for s in state.standings:
-        table.add_row(str(s.seat), str(s.wickets_taken), str(s.runs), str(s.overs_won))
+        table.add_row(str(s.seat + 1), str(s.wickets_taken), str(s.runs), str(s.overs_won))
     console.print(table)
     if state.champion is None:
         console.print("No champion yet.")
     else:
-        console.print(f"Champion: Seat {state.champion} — all out, ten winning overs.")
+        console.print(f"Champion: Seat {state.champion + 1} — all out, ten winning overs.")

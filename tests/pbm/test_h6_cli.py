@@ -135,11 +135,22 @@ def test_test_match_json(seats: int) -> None:
     assert data["seats"] == seats and data["target"] == 10 * (seats - 1)
     champ = data["champion"]
     assert champ is not None
-    assert data["standings"][champ]["overs_won"] == 10
-    assert data["standings"][champ]["wickets_taken"] == data["target"]
+    assert [s["seat"] for s in data["standings"]] == list(range(1, seats + 1))
+    assert data["standings"][champ - 1]["overs_won"] == 10
+    assert data["standings"][champ - 1]["wickets_taken"] == data["target"]
     assert all({"rule", "grades", "winner"} <= set(o) for o in data["overs"])
     assert sum(o["winner"] == champ for o in data["overs"]) == 10
     assert _json("test", "--seats", str(seats), "--seed", "11", "--auto") == data
+
+
+def test_test_match_seats_count_from_one_in_text_and_json() -> None:
+    """Seats are numbered 1..N alike in test --json (winner, standings, champion) and the text."""
+    data = _json("test", "--seats", "2", "--seed", "11", "--auto")
+    winners = {o["winner"] for o in data["overs"]} - {None}
+    assert winners <= {1, 2} and data["champion"] in {1, 2}
+    text = _run("test", "--seats", "2", "--seed", "11", "--auto").output
+    assert f"Champion: Seat {data['champion']} " in text
+    assert "Seat 0" not in text
 
 
 def test_test_match_needs_auto() -> None:
