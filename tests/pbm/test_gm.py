@@ -56,6 +56,14 @@ def test_digest_on_demand_by_mail(daemon: Daemon, sender: RecordingSender, demo:
     assert "Mails not understood (recent): 1" in body and "lost@example.test" in body
 
 
+def test_digest_says_no_team_has_joined(daemon: Daemon, sender: RecordingSender, demo: str) -> None:
+    """A competition nobody has joined reads "No team has joined yet", not "Every team is named"."""
+    [digest] = say(daemon, sender, f"SECRET {GM_SECRET}\nDIGEST\n", frm=GM, subject="digest")
+    body = body_of(digest)
+    assert "[DEMO] Demo Cup: 0/4 teams" in body and "No team has joined yet." in body
+    assert "Every team" not in body
+
+
 def _toml(config: Config, tmp_path: Path) -> Path:
     p = tmp_path / "cli.toml"
     p.write_text(
