@@ -89,10 +89,10 @@ def reply(sink: SmtpSink, n: int) -> EmailMessage:
     return msg
 
 
-def test_join_and_name_over_imap(
+def start(
     server: DovecotInstance, smtp_sink: SmtpSink, tmp_path: Path
-) -> None:
-    """JOIN then naming by LMTP into Dovecot; replies at the sink; redelivery ignored."""
+) -> tuple[App, CheckingMailbox, SmtpSender, Daemon, threading.Thread]:
+    """A daemon on its own database, reading Dovecot's INBOX and sending to the sink."""
     config = parse_config(
         {
             "server": {"address": "pbm@example.test"},
@@ -135,6 +135,24 @@ def test_join_and_name_over_imap(
     daemon = Daemon(app, sender, [mailbox], max_wait=30)
     thread = threading.Thread(target=daemon.run, daemon=True)
     thread.start()
+    return app, mailbox, sender, daemon, thread
+
+
+def stop(
+    app: App, mailbox: CheckingMailbox, sender: SmtpSender, daemon: Daemon, t: threading.Thread
+) -> None:
+    daemon.request_stop()
+    t.join(PATIENCE)
+    mailbox.close()
+    sender.close()
+    assert not t.is_alive()
+
+
+def test_join_and_name_over_imap(
+    server: DovecotInstance, smtp_sink: SmtpSink, tmp_path: Path
+) -> None:
+    """JOIN then naming by LMTP into Dovecot; replies at the sink; redelivery ignored."""
+    app, mailbox, sender, daemon, thread = start(server, smtp_sink, tmp_path)
     try:
         join_raw = make_eml(
             "JOIN\n",
@@ -163,11 +181,7 @@ def test_join_and_name_over_imap(
         deliver(server, join_raw)  # the same JOIN again, e.g. a retried delivery
         assert wait_until(lambda: folder_count(server, "Processed") == 3, PATIENCE)
     finally:
-        daemon.request_stop()
-        thread.join(PATIENCE)
-        mailbox.close()
-        sender.close()
-    assert not thread.is_alive()
+        stop(app, mailbox, sender, daemon, thread)
     assert folder_count(server, "INBOX") == 0
     # every move came after its message's effects were committed (never "received")
     assert mailbox.moves == [
@@ -180,4 +194,56 @@ def test_join_and_name_over_imap(
         pending = select(func.count()).select_from(OutboxMessage)
         assert s.scalar(pending.where(OutboxMessage.status != "sent")) == 0
     assert len(smtp_sink.messages) == 2  # the redelivered JOIN got no second welcome
+    app.close()
+
+
+def test_automatic_forged_and_broken_mail_over_imap(
+    server: DovecotInstance, smtp_sink: SmtpSink, tmp_path: Path
+) -> None:
+    """Through Dovecot and the sink: an automatic mail gets no reply, a naming without the
+    secret from a player's address is refused, and broken MIME is answered, not crashed on."""
+    app, mailbox, sender, daemon, thread = start(server, smtp_sink, tmp_path)
+    processed = folder_count(server, "Processed")
+    try:
+        deliver(server, make_eml("JOIN\n", sender="p1@example.test", subject="[DEMO] join"))
+        reply(smtp_sink, 1)
+        auto = make_eml(
+            "JOIN\n",
+            sender="robot@example.test",
+            subject="[DEMO] Out of office",
+            headers={"Auto-Submitted": "auto-replied"},
+        )
+        deliver(server, auto)
+        forged = make_eml(
+            naming_text("AAAA-BBBB-CCCC"), sender="p1@example.test", subject="Re: [DEMO] names"
+        )
+        deliver(server, forged)
+        refused = reply(smtp_sink, 2)
+        assert str(refused["To"]) == "p1@example.test"
+        broken = (
+            b"From: p2@example.test\r\nTo: pbm@example.test\r\nSubject: [DEMO] =?bogus?Q?x?=\r\n"
+            b"Message-ID: <broken-e2e@example.test>\r\nMIME-Version: 1.0\r\n"
+            b'Content-Type: multipart/mixed; boundary="never-closed"\r\n\r\n'
+            b"--never-closed\r\nContent-Type: text/plain; charset=x-unknown\r\n"
+            b"Content-Transfer-Encoding: base64\r\n\r\nSk9JTgo=!!!\xff\xfe\r\n"
+        )
+        deliver(server, broken)
+        answered = reply(smtp_sink, 3)
+        assert wait_until(lambda: folder_count(server, "Processed") == processed + 4, PATIENCE)
+    finally:
+        stop(app, mailbox, sender, daemon, thread)
+    assert str(answered["To"]) == "p2@example.test"
+    assert "could not be read as sent" in body_of(answered)
+    assert "Refused" in str(refused["Subject"]) and "does not match" in body_of(refused)
+    assert [
+        str(m["To"]) for m in (message_from_bytes(x.original_content) for x in smtp_sink.messages)
+    ] == [
+        "p1@example.test",
+        "p1@example.test",
+        "p2@example.test",
+    ]  # nothing went to robot@
+    with transaction(app.sessions) as s:
+        statuses = dict(s.execute(select(InboundMail.from_addr, InboundMail.status)).all())
+    assert statuses["robot@example.test"] == "ignored"
+    assert statuses["p2@example.test"] != "shunted"
     app.close()
