@@ -30,7 +30,7 @@ from pbm.competitions import record_event
 from pbm.config import Config
 from pbm.db.models import Bounce, Competition, InboundMail, Player
 from pbm.db.session import transaction
-from pbm.errors import NotFound
+from pbm.errors import NotFound, PbmError
 from pbm.flows import Handled, Handler
 from pbm.intake import Incoming, message_key, read_incoming
 from pbm.ratelimit import count_mail
@@ -278,13 +278,23 @@ class Inbound:
             record_event(s, self.clock, "shunted", None, inbound=mail.id)
 
     def retry(self, mail_id: int) -> None:
-        """Put a dead letter (or any handled message) back in the queue."""
+        """Put a dead letter back in the queue; a message still queued is left as it is.
+
+        A handled message is refused: its secrets were redacted when it was handled, so a
+        second pass would refuse the player's orders, send a second reply and overwrite the
+        record of what the first pass did.
+        """
         with transaction(self.sessions) as s:
             mail = s.get(InboundMail, mail_id)
             if mail is None:
                 raise NotFound(f"no inbound mail with id {mail_id}")
             if mail.status == "received":
                 return
+            if mail.status != "shunted":
+                raise PbmError(
+                    f"#{mail_id} is not a dead letter: it was {mail.status}"
+                    f" ({mail.note or 'no note'}); only dead letters are retried"
+                )
             mail.status = "received"
             mail.note = f"retried (was {mail.note or 'shunted'})"[:500]
             record_event(s, self.clock, "retry", None, inbound=mail.id)

@@ -13,7 +13,7 @@ from pbm.app import App
 from pbm.cli._common import config_option, load
 from pbm.db.models import InboundMail, OutboxMessage
 from pbm.db.session import transaction
-from pbm.errors import NotFound
+from pbm.errors import PbmError
 
 __all__ = ["COMMANDS"]
 
@@ -101,11 +101,11 @@ def show(mail_id: int, raw: bool, config_path: Path | None) -> None:
 @click.argument("mail_id", type=int)
 @config_option
 def retry(mail_id: int, config_path: Path | None) -> None:
-    """Put a dead letter (or any handled mail) back in the queue; the daemon handles it again."""
+    """Put a dead letter back in the queue for the daemon (a handled mail is refused)."""
     app = App.from_config(load(config_path, logs=False))
     try:
         app.inbound.retry(mail_id)
-    except NotFound as exc:
+    except PbmError as exc:
         raise click.ClickException(str(exc)) from exc
     finally:
         app.close()

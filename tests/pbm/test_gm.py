@@ -131,7 +131,7 @@ def test_cli_gm_new_list_digest_and_mail_commands(
     r = runner.invoke(main, ["mail", "show", str(mail_id), "--config", path])
     assert "joined seat 1" in r.output
     r = runner.invoke(main, ["mail", "retry", str(mail_id), "--config", path])
-    assert r.exit_code == 0
+    assert r.exit_code == 1 and "not a dead letter: it was applied" in r.output
     r = runner.invoke(main, ["mail", "retry", "999", "--config", path])
     assert r.exit_code == 1 and "no inbound mail" in r.output
 

@@ -8,7 +8,7 @@ from sqlalchemy import select
 from pbm.daemon import Daemon
 from pbm.db.models import InboundMail, OutboxMessage
 from pbm.db.session import transaction
-from pbm.errors import SmtpError
+from pbm.errors import PbmError, SmtpError
 from pbm.flows import Handler
 from pbm.testing import RecordingSender, body_of, make_eml
 from tests.pbm.conftest import GM
@@ -48,6 +48,19 @@ def test_retry_puts_dead_letter_back(
     daemon.run_once()
     [reply] = sender.to("player1@example.test")
     assert SECRET_RE.search(body_of(reply))
+    with transaction(daemon.app.sessions) as s:
+        assert s.get(InboundMail, mail_id).status == "applied"  # type: ignore[union-attr]
+
+
+def test_retry_refuses_a_handled_mail(daemon: Daemon, sender: RecordingSender, demo: str) -> None:
+    """Retrying a handled (not dead) mail is refused: no second pass, no second reply."""
+    say(daemon, sender, "JOIN\n", subject="[DEMO] join")
+    with transaction(daemon.app.sessions) as s:
+        mail_id = s.scalars(select(InboundMail.id)).one()
+    with pytest.raises(PbmError, match="not a dead letter: it was applied"):
+        daemon.app.inbound.retry(mail_id)
+    daemon.run_once()
+    assert len(sender.to("player1@example.test")) == 1
     with transaction(daemon.app.sessions) as s:
         assert s.get(InboundMail, mail_id).status == "applied"  # type: ignore[union-attr]
 
