@@ -202,7 +202,13 @@ def challenge_cmd(code: str, drops: str | None, as_json: bool) -> None:
 
 
 @h6.command("test")
-@click.option("--seats", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option(
+    "--seats",
+    type=click.IntRange(2, 4),
+    default=2,
+    show_default=True,
+    help="How many seats: 2, 3 or 4 (10, 20 or 30 wickets to win).",
+)
 @click.option("--seed", required=True, help="The match seed (a number or any text).")
 @_deck_option
 @click.option("--auto", is_flag=True, help="Every seat plays seeded random legal decisions.")

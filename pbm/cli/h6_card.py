@@ -46,7 +46,12 @@ def find_cards(deck: Deck, query: str) -> list[Card]:
 @click.command("card")
 @click.argument("name")
 @click.option(
-    "--deck", "deck_name", type=click.Choice(DECK_NAMES), default="t20i", show_default=True
+    "--deck",
+    "deck_name",
+    type=click.Choice(DECK_NAMES),
+    default="t20i",
+    show_default=True,
+    help="The deck the card is in.",
 )
 @click.option(
     "--svg",

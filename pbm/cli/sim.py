@@ -149,6 +149,7 @@ def _print_rich(state: MatchState, console: Console) -> None:
     type=click.Choice([f.value for f in Format]),
     default="t20",
     show_default=True,
+    help="The match format: Twenty20, 40 or 50 overs, or the Hundred.",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="The match seed.")
 @click.option(
