@@ -13,7 +13,11 @@ from pbm.h6.decks import DECK_NAMES, deck_file
 ROOT = Path(__file__).resolve().parents[3]
 # The data is external: ../shared/cricsheet beside the checkout, or wherever PBM_CRICSHEET says
 # (a git worktree sits one level deeper than the main checkout).
-CRICSHEET = Path(os.environ.get("PBM_CRICSHEET", ROOT.parent / "shared" / "cricsheet"))
+_BESIDE = [d / "shared" / "cricsheet" for d in (ROOT.parent, ROOT.parent.parent)]
+CRICSHEET = Path(
+    os.environ.get("PBM_CRICSHEET")
+    or next((d for d in _BESIDE if (d / "t20s_json.zip").is_file()), _BESIDE[0])
+)
 
 
 @pytest.mark.slow
