@@ -13,7 +13,7 @@ from pbm.config import Config, load_config
 from pbm.errors import ConfigError
 from pbm.logs import configure_logging
 
-__all__ = ["DEFAULT_CONFIG", "config_option", "load"]
+__all__ = ["DEFAULT_CONFIG", "config_option", "load", "problem"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_CONFIG = "pbm.toml"
@@ -35,13 +35,24 @@ def resolve(config_path: Path | None) -> Path:
     return config_path or Path(os.environ.get("PBM_CONFIG", DEFAULT_CONFIG))
 
 
+def problem(path: Path, exc: ConfigError) -> str:
+    """The message for a config that would not load; a missing file says where pbm looked."""
+    text = f"{path}: {exc}"
+    if not path.exists():
+        text += (
+            "\n(pbm reads --config FILE, else $PBM_CONFIG, else ./pbm.toml;"
+            " config.example.toml documents every key)"
+        )
+    return text
+
+
 def load(config_path: Path | None, *, logs: bool = True) -> Config:
     """Load the config or exit with a clear message naming the key."""
     path = resolve(config_path)
     try:
         config = load_config(path)
     except ConfigError as exc:
-        raise click.ClickException(f"{path}: {exc}") from exc
+        raise click.ClickException(problem(path, exc)) from exc
     if logs:
         configure_logging(config.logging.format, config.logging.level, config.secrets())
     return config

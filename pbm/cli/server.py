@@ -7,10 +7,11 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from sqlalchemy.exc import SQLAlchemyError
 
 from pbm.app import App, make_mailboxes, make_sender
-from pbm.cli._common import config_option, load, resolve
+from pbm.cli._common import config_option, load, problem, resolve
 from pbm.config import Config, load_config
 from pbm.daemon import Daemon, Listener
 from pbm.db import migrate
@@ -142,7 +143,8 @@ def check_config(file: Path | None) -> None:
     try:
         config = load_config(path)
     except ConfigError as exc:
-        console.print(f"[bold red]✗[/] {path}: {exc}", highlight=False)
+        # escaped: messages name sections like "[smtp]", which rich would take for markup
+        console.print(f"[bold red]✗[/] {escape(problem(path, exc))}", highlight=False)
         sys.exit(1)
     doors = []
     if config.listener:

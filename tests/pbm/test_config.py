@@ -104,3 +104,20 @@ def test_secrets_not_in_repr(tmp_path: Path) -> None:
     config = parse_config(config_data("sqlite:///x.db", tmp_path), env={})
     assert config.gm.secret not in repr(config)
     assert config.security.secret_key not in repr(config)
+
+
+def test_check_config_shows_section_names_and_where_it_looked(tmp_path: Path) -> None:
+    """check-config prints "[smtp]" literally (not eaten as markup) and, for a missing file,
+    where pbm looks for its config."""
+    bad = tmp_path / "no-out.toml"
+    bad.write_text(
+        '[server]\naddress = "pbm@example.test"\n[database]\nurl = "sqlite:///x.db"\n'
+        '[gm]\naddress = "gm@example.test"\nsecret = "12345678"\n'
+        '[security]\nsecret_key = "0123456789abcdefg"\n[smtp_listener]\n'
+    )
+    result = CliRunner().invoke(main, ["check-config", str(bad)])
+    assert result.exit_code == 1
+    assert "add an [smtp] or a [maildir] section" in " ".join(result.output.split())
+    result = CliRunner().invoke(main, ["check-config", str(tmp_path / "absent.toml")])
+    assert result.exit_code == 1
+    assert "$PBM_CONFIG" in result.output and "config.example.toml" in result.output
