@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import click
+from rich.markup import escape
 
 from engine.errors import OrderError
 from engine.hitforsix.code import CodeError, compare, decode, encode, replay
@@ -135,7 +136,7 @@ def _interactive(d: Deal, rule: Rule, *, show: bool = True) -> SoloGame:
                 raise click.BadParameter("one window at a time: no '/' here")
             hand = hand.drop(dropped)
         except (OrderError, click.BadParameter) as exc:
-            out.print(f"[red]{exc}[/red]")
+            out.print(f"[red]{escape(str(exc))}[/red]")  # it quotes the player's input
             continue
         windows.append(dropped)
         if dropped:

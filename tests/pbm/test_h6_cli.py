@@ -111,6 +111,13 @@ def test_interactive_game_from_stdin() -> None:
     assert replayed["xi"] == scripted["xi"] and replayed["grade"] == scripted["grade"]
 
 
+def test_interactive_error_shows_the_input_as_typed() -> None:
+    """A bad answer is quoted back literally, even when it looks like terminal markup."""
+    result = _run("play", "--seed", "7", input="[bold]\nname\n")
+    assert result.exit_code == 0
+    assert "'[bold]' is not a deal position" in result.output
+
+
 def test_interactive_name_early() -> None:
     """Answering 'name' names the XI at once: the dealt eleven."""
     result = _run("play", "--seed", "7", input="name\n")
