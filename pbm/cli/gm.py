@@ -110,7 +110,7 @@ def list_(config_path: Path | None) -> None:
                 )
     finally:
         app.close()
-    Console().print(table)
+    Console(markup=False).print(table)  # names are player-chosen text
 
 
 @gm.command("show")
@@ -119,7 +119,7 @@ def list_(config_path: Path | None) -> None:
 def show(code: str, config_path: Path | None) -> None:
     """Show a competition's teams and who manages them."""
     app = App.from_config(load(config_path, logs=False))
-    console = Console()
+    console = Console(markup=False)  # names are player-chosen text
     try:
         with transaction(app.sessions) as s:
             comp = find_competition(s, code)

@@ -69,7 +69,8 @@ def list_(
                     )
     finally:
         app.close()
-    Console().print(table)
+    # markup off: subjects and addresses are the senders' text ("[demo] join" would lose its tag)
+    Console(markup=False).print(table)
 
 
 @mail.command("show")

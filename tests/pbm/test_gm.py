@@ -121,11 +121,12 @@ def test_cli_gm_new_list_digest_and_mail_commands(
     assert r.exit_code == 1 and "already taken" in r.output
     r = runner.invoke(main, ["gm", "list", "--config", path])
     assert "CLI" in r.output and "0/3" in r.output
-    say(daemon, sender, "JOIN\n", subject="[CLI] join")
+    say(daemon, sender, "JOIN\n", subject="[cli] join")  # lower case: rich would eat "[cli]"
     r = runner.invoke(main, ["gm", "digest", "--config", path])
     assert r.exit_code == 0 and "[CLI] Cli Cup: 1/3 teams" in r.output
     r = runner.invoke(main, ["mail", "list", "--config", path])
     assert r.exit_code == 0 and "applied" in r.output
+    assert "[cli]" in r.output  # the sender's subject, shown as sent
     with transaction(daemon.app.sessions) as s:
         mail_id = s.scalars(select(InboundMail.id)).one()
     r = runner.invoke(main, ["mail", "show", str(mail_id), "--config", path])
