@@ -8,6 +8,7 @@ prints.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -78,6 +79,26 @@ def run_sim(
     return play_match(setup, home, away).state
 
 
+def wrap_entries(label: str, entries: list[str], width: int) -> list[str]:
+    """``label`` then ``entries`` joined by commas, in lines of at most ``width``.
+
+    A line breaks only between entries (never inside "4-81 (Batsman 1, 23.3)"), and the
+    following lines are indented under the first entry, so a long list stays readable.
+    """
+    if not entries:
+        return []
+    indent = " " * len(label)
+    lines: list[str] = []
+    line = label + entries[0]
+    for entry in entries[1:]:
+        if len(line) + 2 + len(entry) <= width - 1:
+            line += ", " + entry
+        else:
+            lines.append(line + ",")
+            line = indent + entry
+    return [*lines, line]
+
+
 def _print_rich(state: MatchState, console: Console) -> None:
     setup = state.setup
     cond = setup.conditions
@@ -94,8 +115,12 @@ def _print_rich(state: MatchState, console: Console) -> None:
             console.print(ev.text if ev.kind.value == "toss" else f"{ev.team}: {ev.text}")
     for card in cards(state):
         so = "Super Over: " if card.super_over else ""
+        # Collapsed padding keeps a 50-over card (long "how out" cells) within 80 columns.
         bat = Table(
-            title=f"{so}{card.batting_team} innings", box=box.SIMPLE_HEAD, title_justify="left"
+            title=f"{so}{card.batting_team} innings",
+            box=box.SIMPLE_HEAD,
+            title_justify="left",
+            collapse_padding=True,
         )
         for col, just in (("Batsman", "left"), ("How out", "left")):
             bat.add_column(col, justify=just)  # type: ignore[arg-type]
@@ -118,17 +143,13 @@ def _print_rich(state: MatchState, console: Console) -> None:
         )
         console.print(bat)
         dnb = [b.name for b in card.batting if b.how_out == "did not bat"]
-        if dnb:
-            console.print(f"  Did not bat: {', '.join(dnb)}")
-        if card.fall_of_wickets:
-            console.print(
-                "  Fall of wickets: "
-                + ", ".join(
-                    f"{f['wicket']}-{f['runs']} ({f['player']}, {f['over']})"
-                    for f in card.fall_of_wickets
-                )
-            )
-        bowl = Table(box=box.SIMPLE_HEAD)
+        fow = [
+            f"{f['wicket']}-{f['runs']} ({f['player']}, {f['over']})" for f in card.fall_of_wickets
+        ]
+        for label, entries in (("Did not bat: ", dnb), ("Fall of wickets: ", fow)):
+            for line in wrap_entries(f"  {label}", entries, console.width):
+                console.print(line, markup=False, soft_wrap=True)
+        bowl = Table(box=box.SIMPLE_HEAD, collapse_padding=True)
         bowl.add_column("Bowler")
         for col in ("Sets" if card.balls_per_over == 5 else "O", "M", "R", "W", "Wd", "NB"):
             bowl.add_column(col, justify="right")
@@ -208,8 +229,9 @@ def sim(
         click.echo(json.dumps(to_cricsheet(state), indent=1))
         return
     console = Console(highlight=False)
-    if not console.is_terminal:
-        console = Console(highlight=False, width=120)  # piped: wide enough not to wrap lines
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        # Piped with no width given: wide enough that the tables keep one row per line.
+        console = Console(highlight=False, width=120)
     _print_rich(state, console)
     if show_log:
         click.echo(ball_log_text(state), nl=False)

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from engine.dice import Dice
 from engine.flungo import generate_squad
 from pbm.cli import main
+from pbm.cli.sim import wrap_entries
 
 
 def run(*args: str) -> str:
@@ -108,3 +109,25 @@ def test_cricsheet_flag() -> None:
     """--cricsheet prints a Cricsheet document."""
     doc = json.loads(run("--seed", "2", "--cricsheet"))
     assert set(doc) == {"meta", "info", "innings"}
+
+
+def test_scorecard_fits_the_columns_given() -> None:
+    """With COLUMNS=80 a 50-over scorecard has no line longer than 80 characters."""
+    for seed in (3, 7):
+        result = CliRunner().invoke(
+            main, ["sim", "--format", "50", "--seed", str(seed)], env={"COLUMNS": "80"}
+        )
+        assert result.exit_code == 0, result.output
+        assert max(len(line) for line in result.output.splitlines()) <= 80
+        assert "Fall of wickets: 1-" in result.output
+
+
+def test_long_lists_break_between_entries() -> None:
+    """Fall of wickets wraps only between entries, continuing under the first entry."""
+    entries = [f"{n}-{10 * n} (Batsman Number {n}, {n}.3)" for n in range(1, 10)]
+    lines = wrap_entries("  Fall of wickets: ", entries, 80)
+    assert len(lines) > 1 and all(len(line) <= 79 for line in lines)
+    assert all(line.startswith(" " * 19) and line[19] != " " for line in lines[1:])
+    joined = " ".join(line.strip() for line in lines)
+    assert joined == "Fall of wickets: " + ", ".join(entries)
+    assert wrap_entries("  Did not bat: ", [], 80) == []
