@@ -159,7 +159,11 @@ def _check_plan(
                     item.error(IllegalOrder, f"{bowler} cannot play this match (injured)")
                 )
             else:
-                plan[over] = item  # a later line wins an over given twice
+                if (earlier := plan.get(over)) is not None:
+                    # A later line wins an over given twice; the earlier one leaves the echo too,
+                    # so the echo shows one bowler per over, as the engine will play it.
+                    earlier.ok = False
+                plan[over] = item
     bowled = dict(ctx.bowled)
     counts: dict[str, int] = {}
     run: list[str] = []

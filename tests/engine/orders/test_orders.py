@@ -116,6 +116,23 @@ def test_bowling_plan_forms(team: Team, fifty: FormatSpec) -> None:
     }
 
 
+def test_over_given_twice_goes_to_the_later_line_and_the_echo_says_so(
+    team: Team, fifty: FormatSpec
+) -> None:
+    """An over given twice is the later line's, and the earlier bowler's echo drops it."""
+    result = read("Anderson overs 1, 3, 5\nWarne overs 5, 7", team, fifty)
+    assert dict(match(result).bowling_plan) == {
+        1: "Jimmy Anderson",
+        3: "Jimmy Anderson",
+        5: "Shane Warne",
+        7: "Shane Warne",
+    }
+    assert result.echo_text().splitlines() == [
+        "Jimmy Anderson bowls overs 1, 3",
+        "Shane Warne bowls overs 5, 7",
+    ]
+
+
 def test_reviews(team: Team, fifty: FormatSpec) -> None:
     """Reviews policies for either side; "reviews" alone sets both, or with names the batting."""
     m = match(read("batting reviews: only for the top 4\nbowling reviews: never", team, fifty))
