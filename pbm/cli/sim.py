@@ -30,7 +30,7 @@ from engine.flungo.scorecard import (
     length_text,
     match_report,
 )
-from pbm.cli.orders import read_match_orders
+from pbm.cli.orders import load_team, read_match_orders
 
 __all__ = ["COMMANDS", "make_setup", "run_sim", "sim"]
 
@@ -211,11 +211,10 @@ def sim(
     if squads:
         if len(squads) != 2:
             raise click.UsageError("give --squad twice: the home squad, then the away squad")
-        try:
-            loaded = [Team.from_json(json.loads(p.read_text())) for p in squads]
-        except (ValueError, KeyError, TypeError) as exc:
-            raise click.UsageError(f"cannot read the squad: {exc}") from exc
-        teams = (loaded[0], loaded[1])
+        teams = (load_team(squads[0]), load_team(squads[1]))
+        if teams[0].name == teams[1].name:
+            # The scorecard and the result name the teams; the same name twice says nothing.
+            raise click.UsageError(f"both squads are called {teams[0].name}: rename one")
     orders: tuple[MatchOrders | None, MatchOrders | None] = (None, None)
     if order_files:
         setup = make_setup(Format(fmt), seed, teams, knockout)

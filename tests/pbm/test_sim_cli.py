@@ -131,3 +131,22 @@ def test_long_lists_break_between_entries() -> None:
     joined = " ".join(line.strip() for line in lines)
     assert joined == "Fall of wickets: " + ", ".join(entries)
     assert wrap_entries("  Did not bat: ", [], 80) == []
+
+
+def test_squad_files_are_checked(tmp_path: Path) -> None:
+    """A short squad, a name given twice, or two squads of one name are refused, not played."""
+    good = generate_squad(Dice(1), "Zog Rovers").to_json()
+    cases = {
+        "short": ({**good, "players": good["players"][:5]}, "has 5 players; a squad has 18"),
+        "dup": (
+            {**good, "players": [good["players"][0], *good["players"][:17]]},
+            "names Star Batsman 1 twice",
+        ),
+        "same": (good, "both squads are called Zog Rovers"),
+    }
+    (tmp_path / "good.json").write_text(json.dumps(good))
+    for name, (doc, message) in cases.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(doc))
+        args = ["sim", "--squad", str(tmp_path / f"{name}.json"), "--squad"]
+        result = CliRunner().invoke(main, [*args, str(tmp_path / "good.json")])
+        assert result.exit_code == 2 and message in result.output, (name, result.output)
