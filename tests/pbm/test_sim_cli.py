@@ -150,3 +150,9 @@ def test_squad_files_are_checked(tmp_path: Path) -> None:
         args = ["sim", "--squad", str(tmp_path / f"{name}.json"), "--squad"]
         result = CliRunner().invoke(main, [*args, str(tmp_path / "good.json")])
         assert result.exit_code == 2 and message in result.output, (name, result.output)
+
+
+def test_one_ball_left_is_singular() -> None:
+    """A win with one ball left says "1 ball left" (T20 seed 63 is such a win)."""
+    out = run("--format", "t20", "--seed", "63")
+    assert "won by 9 wickets (1 ball left)" in out
