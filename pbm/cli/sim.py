@@ -170,8 +170,15 @@ def _print_rich(state: MatchState, console: Console) -> None:
     type=click.Choice([f.value for f in Format]),
     default="t20",
     show_default=True,
+    help="Twenty20, 40 or 50 overs a side, or The Hundred.",
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="The match seed.")
+@click.option(
+    "--seed",
+    type=int,
+    default=1,
+    show_default=True,
+    help="The match seed: the same seed, squads and orders play the same match.",
+)
 @click.option(
     "--batting-style",
     type=click.Choice([s.value for s in BattingStyle]),
@@ -180,7 +187,9 @@ def _print_rich(state: MatchState, console: Console) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the match as one JSON document.")
 @click.option("--cricsheet", is_flag=True, help="Print the match as Cricsheet JSON.")
 @click.option("--log", "show_log", is_flag=True, help="Print the ball log after the scorecard.")
-@click.option("--knockout", is_flag=True, help="A tie goes to a Super Over.")
+@click.option(
+    "--knockout", is_flag=True, help="A tie goes to a Super Over (a Super Five in The Hundred)."
+)
 @click.option(
     "--squad",
     "squads",
@@ -206,7 +215,11 @@ def sim(
     squads: tuple[Path, ...],
     order_files: tuple[Path, ...],
 ) -> None:
-    """Play one match of Cosmic Celebrity Cricket and print the scorecard."""
+    """Play one match of Cosmic Celebrity Cricket and print the scorecard.
+
+    Without --squad, two squads are rolled from the seed; without --orders, each side plays
+    its default XI, batting order and bowling plan (each default is reported).
+    """
     teams: tuple[Team, Team] | None = None
     if squads:
         if len(squads) != 2:

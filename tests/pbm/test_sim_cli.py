@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
 from engine.dice import Dice
 from engine.flungo import generate_squad
 from pbm.cli import main
-from pbm.cli.sim import wrap_entries
+from pbm.cli.sim import sim, wrap_entries
 
 
 def run(*args: str) -> str:
@@ -156,3 +157,9 @@ def test_one_ball_left_is_singular() -> None:
     """A win with one ball left says "1 ball left" (T20 seed 63 is such a win)."""
     out = run("--format", "t20", "--seed", "63")
     assert "won by 9 wickets (1 ball left)" in out
+
+
+def test_every_option_is_explained_in_help() -> None:
+    """`pbm sim --help` gives every option a sentence of help, not just its name."""
+    assert all(p.help for p in sim.params if isinstance(p, click.Option))
+    assert "default XI" in (sim.help or "")
