@@ -29,6 +29,7 @@ from engine.flungo.scorecard import (
     cards,
     length_text,
     match_report,
+    super_over_name,
 )
 from pbm.cli.orders import load_team, read_match_orders
 
@@ -114,7 +115,7 @@ def _print_rich(state: MatchState, console: Console) -> None:
         if ev.kind.value in ("toss", "selection"):
             console.print(ev.text if ev.kind.value == "toss" else f"{ev.team}: {ev.text}")
     for card in cards(state):
-        so = "Super Over: " if card.super_over else ""
+        so = f"{super_over_name(card.balls_per_over)}: " if card.super_over else ""
         # Collapsed padding keeps a 50-over card (long "how out" cells) within 80 columns.
         bat = Table(
             title=f"{so}{card.batting_team} innings",

@@ -163,3 +163,10 @@ def test_every_option_is_explained_in_help() -> None:
     """`pbm sim --help` gives every option a sentence of help, not just its name."""
     assert all(p.help for p in sim.params if isinstance(p, click.Option))
     assert "default XI" in (sim.help or "")
+
+
+def test_hundred_tie_breaker_is_called_a_super_five() -> None:
+    """A tied knockout Hundred's extra innings are headed "Super Five", as its result says."""
+    out = run("--format", "hundred", "--seed", "27", "--knockout", "--log")
+    assert "won the Super Five" in out
+    assert "Super Five: Gunge Giants innings" in out and "Super Over" not in out
