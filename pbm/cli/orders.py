@@ -10,7 +10,13 @@ import click
 
 from engine.errors import OrderError
 from engine.flungo.formats import FORMATS, Format, FormatSpec
-from engine.flungo.language import OrderContext, ParsedOrders, parse_orders, renamed
+from engine.flungo.language import (
+    OrderContext,
+    ParsedOrders,
+    check_name,
+    parse_orders,
+    renamed,
+)
 from engine.flungo.orders import MatchOrders
 from engine.flungo.squad import SQUAD_SIZE, Team
 
@@ -38,6 +44,10 @@ def load_team(path: Path) -> Team:
             f"the squad in {path} has {len(team.players)} players; a squad has {SQUAD_SIZE}"
         )
     seen: set[str] = set()
+    for name in (team.name, *(p.name for p in team.players)):
+        # The names orders can be written with, as the naming orders enforce them.
+        if (reason := check_name(name)) is not None:
+            raise click.BadParameter(f"the squad in {path}: {name!r}: {reason}")
     for p in team.players:
         if p.name.casefold() in seen:
             raise click.BadParameter(f"the squad in {path} names {p.name} twice")

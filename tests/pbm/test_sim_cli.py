@@ -135,7 +135,7 @@ def test_long_lists_break_between_entries() -> None:
 
 
 def test_squad_files_are_checked(tmp_path: Path) -> None:
-    """A short squad, a name given twice, or two squads of one name are refused, not played."""
+    """Bad squads (short, a name twice or against the name rules, two of one name) are refused."""
     good = generate_squad(Dice(1), "Zog Rovers").to_json()
     cases = {
         "short": ({**good, "players": good["players"][:5]}, "has 5 players; a squad has 18"),
@@ -144,6 +144,13 @@ def test_squad_files_are_checked(tmp_path: Path) -> None:
             "names Star Batsman 1 twice",
         ),
         "same": (good, "both squads are called Zog Rovers"),
+        "markup": (
+            {
+                **good,
+                "players": [{**good["players"][0], "name": "[bold]Zog"}, *good["players"][1:]],
+            },
+            "'[bold]Zog': a name cannot contain '['",
+        ),
     }
     (tmp_path / "good.json").write_text(json.dumps(good))
     for name, (doc, message) in cases.items():
