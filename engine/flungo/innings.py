@@ -254,7 +254,8 @@ def play_innings(
                         inn,
                         legal + 1,
                         team_bat,
-                        f"{striker} retired hurt: {d.injury} injury points; "
+                        f"{striker} retired hurt: {d.injury} injury "
+                        f"point{'s' * (d.injury != 1)}; "
                         f"a substitute (fielding {d.sub_fielding}) fields for him",
                     )
                 )

@@ -253,7 +253,8 @@ def _margin_text(state: MatchState, a: InningsState, b: InningsState) -> Result 
     if b.runs > a.runs:
         w = len(state.selections[b.batting_side].xi) - 1 - b.wickets
         left = b.max_balls - b.legal
-        return Result(tb, 0, w, f"{tb} won by {w} wicket{'s' * (w != 1)} ({left} balls left)")
+        balls = f"{left} ball{'s' * (left != 1)} left"
+        return Result(tb, 0, w, f"{tb} won by {w} wicket{'s' * (w != 1)} ({balls})")
     if a.runs > b.runs:
         r = a.runs - b.runs
         return Result(ta, r, 0, f"{ta} won by {r} run{'s' * (r != 1)}")

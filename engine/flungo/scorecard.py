@@ -25,6 +25,7 @@ __all__ = [
     "match_report",
     "overs_text",
     "scorecard_text",
+    "super_over_name",
 ]
 
 NOT_BOWLER_WICKETS = frozenset({"run out", "retired hurt"})
@@ -296,8 +297,13 @@ def match_report(state: MatchState) -> dict[str, Any]:
     }
 
 
+def super_over_name(balls_per_over: int) -> str:
+    """The tie-breaker's name: a Super Five in The Hundred (sets of 5), else a Super Over."""
+    return "Super Five" if balls_per_over == 5 else "Super Over"
+
+
 def _card_text(card: InningsCard) -> list[str]:
-    title = "Super Over: " if card.super_over else ""
+    title = f"{super_over_name(card.balls_per_over)}: " if card.super_over else ""
     lines = [f"{title}{card.batting_team} innings (bowling: {card.bowling_team})"]
     width = max([len(b.name) for b in card.batting] + [12])
     hw = max([len(b.how_out) for b in card.batting] + [8])
@@ -364,7 +370,8 @@ def ball_log_text(state: MatchState) -> str:
     lines: list[str] = []
     for index, inn in enumerate(state.innings):
         team = state.team(inn.batting_side).name
-        lines.append(f"{'Super Over: ' if inn.super_over else ''}{team} innings")
+        so = f"{super_over_name(state.setup.spec.balls_per_over)}: " if inn.super_over else ""
+        lines.append(f"{so}{team} innings")
         notes = [e for e in state.log if e.innings == index]
         k = legal = 0
         for b in inn.balls:

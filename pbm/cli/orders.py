@@ -10,9 +10,15 @@ import click
 
 from engine.errors import OrderError
 from engine.flungo.formats import FORMATS, Format, FormatSpec
-from engine.flungo.language import OrderContext, ParsedOrders, parse_orders, renamed
+from engine.flungo.language import (
+    OrderContext,
+    ParsedOrders,
+    check_name,
+    parse_orders,
+    renamed,
+)
 from engine.flungo.orders import MatchOrders
-from engine.flungo.squad import Team
+from engine.flungo.squad import SQUAD_SIZE, Team
 
 __all__ = ["COMMANDS", "check", "load_team", "orders", "read_match_orders"]
 
@@ -26,9 +32,27 @@ def load_team(path: Path) -> Team:
     """Read SQUAD.json (one team object ``{name, players: [...]}``) or fail with a clear error."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return Team.from_json(data)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        team = Team.from_json(data)
+    except KeyError as exc:
+        raise click.BadParameter(f"cannot read the squad in {path}: no {exc} given") from exc
+    except (OSError, ValueError, TypeError) as exc:
         raise click.BadParameter(f"cannot read the squad in {path}: {exc}") from exc
+    # A short squad would otherwise play on with substitutes, and a name given twice would
+    # make orders that name him ambiguous: refuse both here, where the file is named.
+    if len(team.players) != SQUAD_SIZE:
+        raise click.BadParameter(
+            f"the squad in {path} has {len(team.players)} players; a squad has {SQUAD_SIZE}"
+        )
+    seen: set[str] = set()
+    for name in (team.name, *(p.name for p in team.players)):
+        # The names orders can be written with, as the naming orders enforce them.
+        if (reason := check_name(name)) is not None:
+            raise click.BadParameter(f"the squad in {path}: {name!r}: {reason}")
+    for p in team.players:
+        if p.name.casefold() in seen:
+            raise click.BadParameter(f"the squad in {path} names {p.name} twice")
+        seen.add(p.name.casefold())
+    return team
 
 
 def _error_json(e: OrderError) -> dict[str, Any]:

@@ -8,6 +8,7 @@ prints.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,8 +29,9 @@ from engine.flungo.scorecard import (
     cards,
     length_text,
     match_report,
+    super_over_name,
 )
-from pbm.cli.orders import read_match_orders
+from pbm.cli.orders import load_team, read_match_orders
 
 __all__ = ["COMMANDS", "make_setup", "run_sim", "sim"]
 
@@ -78,6 +80,26 @@ def run_sim(
     return play_match(setup, home, away).state
 
 
+def wrap_entries(label: str, entries: list[str], width: int) -> list[str]:
+    """``label`` then ``entries`` joined by commas, in lines of at most ``width``.
+
+    A line breaks only between entries (never inside "4-81 (Batsman 1, 23.3)"), and the
+    following lines are indented under the first entry, so a long list stays readable.
+    """
+    if not entries:
+        return []
+    indent = " " * len(label)
+    lines: list[str] = []
+    line = label + entries[0]
+    for entry in entries[1:]:
+        if len(line) + 2 + len(entry) <= width - 1:
+            line += ", " + entry
+        else:
+            lines.append(line + ",")
+            line = indent + entry
+    return [*lines, line]
+
+
 def _print_rich(state: MatchState, console: Console) -> None:
     setup = state.setup
     cond = setup.conditions
@@ -93,9 +115,13 @@ def _print_rich(state: MatchState, console: Console) -> None:
         if ev.kind.value in ("toss", "selection"):
             console.print(ev.text if ev.kind.value == "toss" else f"{ev.team}: {ev.text}")
     for card in cards(state):
-        so = "Super Over: " if card.super_over else ""
+        so = f"{super_over_name(card.balls_per_over)}: " if card.super_over else ""
+        # Collapsed padding keeps a 50-over card (long "how out" cells) within 80 columns.
         bat = Table(
-            title=f"{so}{card.batting_team} innings", box=box.SIMPLE_HEAD, title_justify="left"
+            title=f"{so}{card.batting_team} innings",
+            box=box.SIMPLE_HEAD,
+            title_justify="left",
+            collapse_padding=True,
         )
         for col, just in (("Batsman", "left"), ("How out", "left")):
             bat.add_column(col, justify=just)  # type: ignore[arg-type]
@@ -118,17 +144,13 @@ def _print_rich(state: MatchState, console: Console) -> None:
         )
         console.print(bat)
         dnb = [b.name for b in card.batting if b.how_out == "did not bat"]
-        if dnb:
-            console.print(f"  Did not bat: {', '.join(dnb)}")
-        if card.fall_of_wickets:
-            console.print(
-                "  Fall of wickets: "
-                + ", ".join(
-                    f"{f['wicket']}-{f['runs']} ({f['player']}, {f['over']})"
-                    for f in card.fall_of_wickets
-                )
-            )
-        bowl = Table(box=box.SIMPLE_HEAD)
+        fow = [
+            f"{f['wicket']}-{f['runs']} ({f['player']}, {f['over']})" for f in card.fall_of_wickets
+        ]
+        for label, entries in (("Did not bat: ", dnb), ("Fall of wickets: ", fow)):
+            for line in wrap_entries(f"  {label}", entries, console.width):
+                console.print(line, markup=False, soft_wrap=True)
+        bowl = Table(box=box.SIMPLE_HEAD, collapse_padding=True)
         bowl.add_column("Bowler")
         for col in ("Sets" if card.balls_per_over == 5 else "O", "M", "R", "W", "Wd", "NB"):
             bowl.add_column(col, justify="right")
@@ -149,9 +171,15 @@ def _print_rich(state: MatchState, console: Console) -> None:
     type=click.Choice([f.value for f in Format]),
     default="t20",
     show_default=True,
-    help="The match format: Twenty20, 40 or 50 overs, or the Hundred.",
+    help="Twenty20, 40 or 50 overs a side, or The Hundred.",
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="The match seed.")
+@click.option(
+    "--seed",
+    type=int,
+    default=1,
+    show_default=True,
+    help="The match seed: the same seed, squads and orders play the same match.",
+)
 @click.option(
     "--batting-style",
     type=click.Choice([s.value for s in BattingStyle]),
@@ -160,7 +188,9 @@ def _print_rich(state: MatchState, console: Console) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the match as one JSON document.")
 @click.option("--cricsheet", is_flag=True, help="Print the match as Cricsheet JSON.")
 @click.option("--log", "show_log", is_flag=True, help="Print the ball log after the scorecard.")
-@click.option("--knockout", is_flag=True, help="A tie goes to a Super Over.")
+@click.option(
+    "--knockout", is_flag=True, help="A tie goes to a Super Over (a Super Five in The Hundred)."
+)
 @click.option(
     "--squad",
     "squads",
@@ -186,16 +216,19 @@ def sim(
     squads: tuple[Path, ...],
     order_files: tuple[Path, ...],
 ) -> None:
-    """Play one match of Cosmic Celebrity Cricket and print the scorecard."""
+    """Play one match of Cosmic Celebrity Cricket and print the scorecard.
+
+    Without --squad, two squads are rolled from the seed; without --orders, each side plays
+    its default XI, batting order and bowling plan (each default is reported).
+    """
     teams: tuple[Team, Team] | None = None
     if squads:
         if len(squads) != 2:
             raise click.UsageError("give --squad twice: the home squad, then the away squad")
-        try:
-            loaded = [Team.from_json(json.loads(p.read_text())) for p in squads]
-        except (ValueError, KeyError, TypeError) as exc:
-            raise click.UsageError(f"cannot read the squad: {exc}") from exc
-        teams = (loaded[0], loaded[1])
+        teams = (load_team(squads[0]), load_team(squads[1]))
+        if teams[0].name == teams[1].name:
+            # The scorecard and the result name the teams; the same name twice says nothing.
+            raise click.UsageError(f"both squads are called {teams[0].name}: rename one")
     orders: tuple[MatchOrders | None, MatchOrders | None] = (None, None)
     if order_files:
         setup = make_setup(Format(fmt), seed, teams, knockout)
@@ -209,8 +242,9 @@ def sim(
         click.echo(json.dumps(to_cricsheet(state), indent=1))
         return
     console = Console(highlight=False)
-    if not console.is_terminal:
-        console = Console(highlight=False, width=120)  # piped: wide enough not to wrap lines
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        # Piped with no width given: wide enough that the tables keep one row per line.
+        console = Console(highlight=False, width=120)
     _print_rich(state, console)
     if show_log:
         click.echo(ball_log_text(state), nl=False)

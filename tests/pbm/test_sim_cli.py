@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
 from engine.dice import Dice
 from engine.flungo import generate_squad
 from pbm.cli import main
+from pbm.cli.sim import sim, wrap_entries
 
 
 def run(*args: str) -> str:
@@ -108,3 +110,70 @@ def test_cricsheet_flag() -> None:
     """--cricsheet prints a Cricsheet document."""
     doc = json.loads(run("--seed", "2", "--cricsheet"))
     assert set(doc) == {"meta", "info", "innings"}
+
+
+def test_scorecard_fits_the_columns_given() -> None:
+    """With COLUMNS=80 a 50-over scorecard has no line longer than 80 characters."""
+    for seed in (3, 7):
+        result = CliRunner().invoke(
+            main, ["sim", "--format", "50", "--seed", str(seed)], env={"COLUMNS": "80"}
+        )
+        assert result.exit_code == 0, result.output
+        assert max(len(line) for line in result.output.splitlines()) <= 80
+        assert "Fall of wickets: 1-" in result.output
+
+
+def test_long_lists_break_between_entries() -> None:
+    """Fall of wickets wraps only between entries, continuing under the first entry."""
+    entries = [f"{n}-{10 * n} (Batsman Number {n}, {n}.3)" for n in range(1, 10)]
+    lines = wrap_entries("  Fall of wickets: ", entries, 80)
+    assert len(lines) > 1 and all(len(line) <= 79 for line in lines)
+    assert all(line.startswith(" " * 19) and line[19] != " " for line in lines[1:])
+    joined = " ".join(line.strip() for line in lines)
+    assert joined == "Fall of wickets: " + ", ".join(entries)
+    assert wrap_entries("  Did not bat: ", [], 80) == []
+
+
+def test_squad_files_are_checked(tmp_path: Path) -> None:
+    """Bad squads (short, a name twice or against the name rules, two of one name) are refused."""
+    good = generate_squad(Dice(1), "Zog Rovers").to_json()
+    cases = {
+        "short": ({**good, "players": good["players"][:5]}, "has 5 players; a squad has 18"),
+        "dup": (
+            {**good, "players": [good["players"][0], *good["players"][:17]]},
+            "names Star Batsman 1 twice",
+        ),
+        "same": (good, "both squads are called Zog Rovers"),
+        "markup": (
+            {
+                **good,
+                "players": [{**good["players"][0], "name": "[bold]Zog"}, *good["players"][1:]],
+            },
+            "'[bold]Zog': a name cannot contain '['",
+        ),
+    }
+    (tmp_path / "good.json").write_text(json.dumps(good))
+    for name, (doc, message) in cases.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(doc))
+        args = ["sim", "--squad", str(tmp_path / f"{name}.json"), "--squad"]
+        result = CliRunner().invoke(main, [*args, str(tmp_path / "good.json")])
+        assert result.exit_code == 2 and message in result.output, (name, result.output)
+
+
+def test_one_ball_left_is_singular() -> None:
+    """A win with one ball left says "1 ball left" (T20 seed 63 is such a win)."""
+    out = run("--format", "t20", "--seed", "63")
+    assert "won by 9 wickets (1 ball left)" in out
+
+
+def test_every_option_is_explained_in_help() -> None:
+    """`pbm sim --help` gives every option a sentence of help, not just its name."""
+    assert all(p.help for p in sim.params if isinstance(p, click.Option))
+    assert "default XI" in (sim.help or "")
+
+
+def test_hundred_tie_breaker_is_called_a_super_five() -> None:
+    """A tied knockout Hundred's extra innings are headed "Super Five", as its result says."""
+    out = run("--format", "hundred", "--seed", "27", "--knockout", "--log")
+    assert "won the Super Five" in out
+    assert "Super Five: Gunge Giants innings" in out and "Super Over" not in out

@@ -83,7 +83,8 @@ def _check_xi(item: Item, unavailable: set[str], errors: list[OrderError]) -> No
     if dupes:
         errors.append(item.error(IllegalOrder, f"{', '.join(dupes)} named twice in the XI"))
     elif len(names) != XI_SIZE:
-        many = "a 12th man" if len(names) == XI_SIZE + 1 else f"{len(names)} players"
+        n = len(names)
+        many = "a 12th man" if n == XI_SIZE + 1 else f"{n} player{'s' * (n != 1)}"
         errors.append(item.error(IllegalOrder, f"the XI must have 11 players, not {many}"))
     out = [n for n in names if n in unavailable]
     if out:
@@ -159,7 +160,11 @@ def _check_plan(
                     item.error(IllegalOrder, f"{bowler} cannot play this match (injured)")
                 )
             else:
-                plan[over] = item  # a later line wins an over given twice
+                if (earlier := plan.get(over)) is not None:
+                    # A later line wins an over given twice; the earlier one leaves the echo too,
+                    # so the echo shows one bowler per over, as the engine will play it.
+                    earlier.ok = False
+                plan[over] = item
     bowled = dict(ctx.bowled)
     counts: dict[str, int] = {}
     run: list[str] = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import functools
 import importlib.resources
+import re
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -114,6 +115,44 @@ def _expected(names: set[str] | frozenset[str]) -> str:
     return ", ".join(shown)
 
 
+_WORD = re.compile(r"[^\W\d_]+")
+# The batting-style words of orders.lark's ``style`` rule: the words a line most often ends
+# with, and the ones a misspelling of turns into part of a name. Only these are offered, so
+# that a name near some other order word ("smith", "with") is not taken for a misspelling.
+_STYLE_WORDS = (
+    "defensive",
+    "defensively",
+    "defence",
+    "defense",
+    "normal",
+    "normally",
+    "sensible",
+    "sensibly",
+    "aggressive",
+    "aggressively",
+    "attacking",
+    "attack",
+    "wahoo",
+)
+
+
+def _misspelt_near_end(masked: str) -> tuple[int, int, str] | None:
+    """(start, end, right spelling) of a misspelt style among the last words of a line.
+
+    A misspelt last word ("Root agressive", "bats wahooo") can read as part of a name, so the
+    line only fails at its end; pointing at the word with "did you mean" says more. Names
+    the squad has are masked, so only words outside them are looked at.
+    """
+    for m in list(_WORD.finditer(masked))[-3:][::-1]:
+        word = m.group().lower()
+        if m.start() == 0 or word in keywords():
+            continue  # a first word has its own "unknown order" error
+        close = difflib.get_close_matches(word, _STYLE_WORDS, 1, 0.8)
+        if close:
+            return m.start(), m.end(), close[0]
+    return None
+
+
 def parse_line(line: CleanLine, masked: str, start: str = "start") -> Tree[Token]:
     """Parse one cleaned, masked line; raise :class:`InvalidOrder` located in the player's line.
 
@@ -133,6 +172,10 @@ def _invalid(line: CleanLine, masked: str, exc: UnexpectedInput) -> InvalidOrder
         message = "this order stops too soon"
         hint = f"expected {_expected(exc.accepts or exc.expected)}"
         end = index + 1
+        if near := _misspelt_near_end(masked):
+            index, end, right = near
+            message = f"I don't understand '{line.text[index:end]}' here"
+            hint = f"did you mean '{right}'?"
     elif isinstance(exc, UnexpectedToken):
         index = exc.token.start_pos or 0
         word = line.text[index : exc.token.end_pos or index + 1]

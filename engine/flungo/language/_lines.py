@@ -90,7 +90,12 @@ def is_sign_off(raw: str) -> bool:
     return first in SIGN_OFF_WORDS
 
 
-_BULLET = re.compile(r"^\s*(?:[-*•·‣▪◦–—>+]+\s*|\(?\d{1,3}[.):](?=\s|$)\s*|#\d{1,3}\s+)")
+# Bullets (nested ones too, "- * "), numbers ("1.", "2)", "#3") and letters with a bracket
+# ("a)", "(b)"; not "a." which is an initial: "J. Root").
+_BULLET = re.compile(
+    r"^\s*(?:(?:[-*•·‣▪◦–—>+]+\s*)+|\(?\d{1,3}[.):](?=\s|$)\s*|\(?[a-z]\)\s+|#\d{1,3}\s+)",
+    re.IGNORECASE,
+)
 # A title over the orders ("Orders for match 3", "My orders v the Blobs"): skipped.
 _TITLE = re.compile(r"^(?:my\s+|our\s+)?orders\s+(?:for|v|vs\.?|versus|against)\b", re.I)
 _PLEASE = re.compile(r"^please\s+", re.IGNORECASE)

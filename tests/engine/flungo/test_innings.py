@@ -101,6 +101,14 @@ def test_retired_hurt_is_not_a_wicket_and_is_reported() -> None:
     assert inn.balls[1].striker == "H 3"
 
 
+def test_retired_hurt_event_counts_injury_points_in_words() -> None:
+    """The injury event says "1 injury point" for one and "3 injury points" for three."""
+    for injury_roll, words in ((2, "1 injury point;"), (4, "3 injury points;")):
+        state = turn0([5, 5, 10, 6, injury_roll, 2], 1)
+        texts = [e.text for e in state.log if e.kind.value == "injury"]
+        assert len(texts) == 1 and words in texts[0], texts
+
+
 def test_all_out_closes_the_innings() -> None:
     """Ten wickets close the innings before drinks; the next turn plays nothing."""
     state = started(seed=SEED_H_BATS)

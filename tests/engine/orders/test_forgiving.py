@@ -450,3 +450,23 @@ def test_misspelt_order_word_gets_did_you_mean(team: Team, t20: FormatSpec) -> N
         "I don't understand 'aggresive' here",
         "did you mean 'aggressive'?",
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "word", "right"),
+    [
+        ("Root agressive", 6, "agressive", "aggressive"),
+        ("Root bats wahooo", 11, "wahooo", "wahoo"),
+        ("after 10 overs: Root defensiv", 22, "defensiv", "defensive"),
+    ],
+)
+def test_misspelt_last_word_after_a_name_gets_did_you_mean(
+    team: Team, t20: FormatSpec, text: str, column: int, word: str, right: str
+) -> None:
+    """A misspelt style after a name is pointed at with "did you mean", not "stops too soon"."""
+    assert one_error(read(text, team, t20)) == (
+        "invalid",
+        column,
+        f"I don't understand '{word}' here",
+        f"did you mean '{right}'?",
+    )

@@ -76,6 +76,15 @@ def test_bullets_numbering_case_and_chatter_do_not_matter(team: Team, fifty: For
     assert [e.line for e in r.echo] == [3, 4, 5, 6, 7]
 
 
+def test_nested_bullets_and_lettered_items_are_stripped(team: Team, fifty: FormatSpec) -> None:
+    """Nested bullets ("- * ") and "a)" or "(b)" are numbering; "J. Root" keeps his initial."""
+    m = match(
+        read("- * toss: bowl\na) captain Root\n(b) keeper Wilson\nJ. Root wahoo", team, fifty)
+    )
+    assert (m.toss, m.captain, m.wicketkeeper) == (TossChoice.BOWL, "Joe Root", "Wilson")
+    assert m.styles == (("Joe Root", BattingStyle.WAHOO),)
+
+
 def test_batting_order_with_styles_and_heading(team: Team, fifty: FormatSpec) -> None:
     """A batting order on one line or under a heading; styles in brackets or after the name."""
     one = match(read("batting order: Root (aggressive), Stokes, Jones wahoo", team, fifty))
@@ -114,6 +123,23 @@ def test_bowling_plan_forms(team: Team, fifty: FormatSpec) -> None:
         14: "Ben Stokes",
         15: "Green",
     }
+
+
+def test_over_given_twice_goes_to_the_later_line_and_the_echo_says_so(
+    team: Team, fifty: FormatSpec
+) -> None:
+    """An over given twice is the later line's, and the earlier bowler's echo drops it."""
+    result = read("Anderson overs 1, 3, 5\nWarne overs 5, 7", team, fifty)
+    assert dict(match(result).bowling_plan) == {
+        1: "Jimmy Anderson",
+        3: "Jimmy Anderson",
+        5: "Shane Warne",
+        7: "Shane Warne",
+    }
+    assert result.echo_text().splitlines() == [
+        "Jimmy Anderson bowls overs 1, 3",
+        "Shane Warne bowls overs 5, 7",
+    ]
 
 
 def test_reviews(team: Team, fifty: FormatSpec) -> None:
