@@ -6,11 +6,13 @@ binary is missing, tests fail loudly in CI (``CI`` set) and skip with the instal
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pwd
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -202,6 +204,19 @@ def start_dovecot(root: Path, base: Path, users: dict[str, str] | None = None) -
     subprocess.run(["dovecot", "-c", str(conf)], check=True)
     wait_port(ports["imap"])
     return DovecotInstance(root=root, users=users, **ports)
+
+
+@contextlib.contextmanager
+def own_dovecot(name: str, users: dict[str, str] | None = None) -> Iterator[DovecotInstance]:
+    """A Dovecot under its own temp dir, outside pytest's tree (which a concurrent pytest run as
+    root resets to 0700, locking the server's unprivileged users out); removed afterwards."""
+    root = Path(tempfile.mkdtemp(prefix=f"pbm-{name}-"))
+    inst = start_dovecot(root / "dovecot", root, users)
+    try:
+        yield inst
+    finally:
+        inst.stop()
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @dataclass

@@ -17,7 +17,7 @@ from imapclient import IMAPClient
 from pbm.errors import ImapError
 from pbm.mail.imap import ImapMailbox
 from pbm.mail.ports import Mailbox
-from tests.services import DovecotInstance, start_dovecot
+from tests.services import DovecotInstance, own_dovecot, start_dovecot
 
 pytestmark = pytest.mark.services
 
@@ -25,13 +25,10 @@ USERS = {"pbm": "secret", "gm": "secret", "player1": "secret", "lmtp1": "secret"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DovecotInstance]:
+def server() -> Iterator[DovecotInstance]:
     """This module's own Dovecot, so moving and deleting folders can't disturb other tests."""
-    inst = start_dovecot(
-        tmp_path_factory.mktemp("dovecot-imap"), tmp_path_factory.getbasetemp().parent, USERS
-    )
-    yield inst
-    inst.stop()
+    with own_dovecot("dovecot-imap", USERS) as inst:
+        yield inst
 
 
 def raw_client(server: DovecotInstance, user: str = "pbm") -> IMAPClient:

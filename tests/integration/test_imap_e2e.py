@@ -27,7 +27,7 @@ from pbm.mail.smtp import SmtpSender
 from pbm.testing import body_of, make_eml
 from tests.integration.pbm_proc import wait_until
 from tests.pbm.helpers import SECRET_RE, naming_text
-from tests.services import DovecotInstance, SmtpSink, start_dovecot
+from tests.services import DovecotInstance, SmtpSink, own_dovecot
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -39,13 +39,10 @@ PATIENCE = 120.0
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DovecotInstance]:
+def server() -> Iterator[DovecotInstance]:
     """A Dovecot of this module's own, so no other test's mail sits in pbm's INBOX."""
-    inst = start_dovecot(
-        tmp_path_factory.mktemp("dovecot-e2e"), tmp_path_factory.getbasetemp().parent
-    )
-    yield inst
-    inst.stop()
+    with own_dovecot("dovecot-e2e") as inst:
+        yield inst
 
 
 class CheckingMailbox(ImapMailbox):
