@@ -14,7 +14,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.flungo.language import canonical
+from engine.flungo.formats import Format
+from engine.flungo.language import canonical, parse_orders
 from engine.flungo.squad import Team
 from pbm.auth import SecretBox, normalise_secret, redact
 from pbm.clock import Clock, utc
@@ -37,6 +38,7 @@ from pbm.replies import ReplyTo, queue_mail
 from pbm.standing import (
     MailOrders,
     carries_match_orders,
+    current_orders,
     read_mail_orders,
     store_orders,
     supersede_flags,
@@ -310,6 +312,8 @@ class Handler:
         if match:
             self.keep_orders(comp, seat, mail, ctx)
             notes.append(f"orders v{ctx['orders_version']}")
+        elif changes:
+            self.check_standing(comp, seat, team)
         self.reply(
             "naming",
             accepted=True,
@@ -320,6 +324,18 @@ class Handler:
             **ctx,
         )
         return Handled("applied", ", ".join(notes), secrets)
+
+    def check_standing(self, comp: Competition, seat: Seat, team: Team) -> None:
+        """Warn when new names leave the standing orders naming squad members who are gone."""
+        latest = current_orders(self.s, seat)
+        if latest is None:
+            return
+        if parse_orders(latest.text, team, Format(comp.format)).errors:
+            self.notes.append(
+                f"Your standing orders (version {latest.version}) name squad members by names "
+                "they no longer have, so they will not read as you meant: send your orders "
+                "again with the new names."
+            )
 
     def keep_orders(
         self, comp: Competition, seat: Seat, mail: MailOrders, ctx: dict[str, Any]

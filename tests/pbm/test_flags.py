@@ -10,6 +10,7 @@ from click.testing import CliRunner, Result
 from sqlalchemy import select
 
 from pbm.cli import main
+from pbm.clock import FixedClock
 from pbm.config import Config
 from pbm.daemon import Daemon
 from pbm.db.models import Flag, OrdersVersion, Seat
@@ -112,6 +113,28 @@ def test_naming_only_mail_leaves_standing_orders(
     secret, _ = _orders_with_bananas(daemon, sender)
     say(daemon, sender, naming_text(secret))
     assert len(_standing(daemon)) == 1 and [f.status for f in _flags(daemon)] == ["open"]
+
+
+def test_renaming_warns_when_standing_orders_use_old_names(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """New names that leave the standing orders naming someone gone bring a warning."""
+    secret = join(daemon, sender, "player1@example.test")
+    say(daemon, sender, f"SECRET {secret}\ncaptain: Star Batsman 1\n")
+    [reply] = say(daemon, sender, naming_text(secret))
+    assert "name squad members by names they no longer have" in body_of(reply)
+    assert len(_standing(daemon)) == 1
+
+
+def test_orders_are_kept_after_the_naming_deadline(
+    daemon: Daemon, sender: RecordingSender, demo: str, clock: FixedClock
+) -> None:
+    """After the naming deadline a mail of match orders (without names) is still kept."""
+    secret = join(daemon, sender, "player1@example.test")
+    clock.advance(30 * 86400)
+    [reply] = say(daemon, sender, f"SECRET {secret}\ntoss: bowl\n")
+    assert "Orders received (version 1)" in str(reply["Subject"])
+    assert [v.text for v in _standing(daemon)] == ["toss: bowl"]
 
 
 def test_mail_with_errors_keeps_nothing_and_flags_nothing(
