@@ -1,4 +1,5 @@
-"""The GM's digest: joins, teams still unnamed, mails not understood, dead letters, bounces."""
+"""The GM's digest: joins, teams still unnamed, sentences flagged for the GM, mails not
+understood, dead letters, bounces."""
 
 from __future__ import annotations
 
@@ -10,11 +11,33 @@ from sqlalchemy.orm import Session
 
 from engine.flungo.squad import Team
 from pbm.clock import Clock, utc
-from pbm.db.models import Bounce, Competition, Event, InboundMail, Player, Seat
+from pbm.db.models import Bounce, Competition, Event, Flag, InboundMail, Player, Seat
 
-__all__ = ["digest_context"]
+__all__ = ["digest_context", "flag_rows"]
 
 STAMP = "%Y-%m-%d %H:%M"
+
+
+def flag_rows(session: Session, flags: list[Flag]) -> list[dict[str, Any]]:
+    """Flags as rows for the digest and ``pbm gm flags``: id, competition, team, the sentence."""
+    rows = []
+    for f in flags:
+        seat = session.get(Seat, f.seat_id)
+        comp = session.get(Competition, f.competition_id)
+        rows.append(
+            {
+                "id": f.id,
+                "code": comp.code if comp else "?",
+                "seat": seat.number if seat else "?",
+                "team": Team.from_json(seat.team).name if seat else "?",
+                "line": f.line,
+                "text": f.text,
+                "reason": f.reason,
+                "status": f.status,
+                "at": utc(f.created_at).strftime(STAMP),
+            }
+        )
+    return rows
 
 
 def digest_context(session: Session, clock: Clock, since: datetime | None = None) -> dict[str, Any]:
@@ -81,6 +104,10 @@ def digest_context(session: Session, clock: Clock, since: datetime | None = None
         "now": now.strftime(STAMP),
         "since": utc(since).strftime(STAMP),
         "competitions": comps,
+        "flags": flag_rows(
+            session,
+            list(session.scalars(select(Flag).where(Flag.status == "open").order_by(Flag.id))),
+        ),
         "not_understood": [
             {"id": m.id, "from": m.from_addr or "?", "subject": m.subject or "", "note": m.note}
             for m in not_understood

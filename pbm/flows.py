@@ -14,6 +14,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from engine.flungo.formats import Format
+from engine.flungo.language import canonical, parse_orders
 from engine.flungo.squad import Team
 from pbm.auth import SecretBox, normalise_secret, redact
 from pbm.clock import Clock, utc
@@ -28,11 +30,20 @@ from pbm.competitions import (
     record_event,
 )
 from pbm.config import Config
-from pbm.db.models import Competition, InboundMail, NamingVersion, Player, Seat
+from pbm.db.models import Competition, Flag, InboundMail, NamingVersion, Player, Seat
 from pbm.digest import digest_context
 from pbm.intake import Incoming
-from pbm.naming import apply_naming, diff_teams, is_fully_named, read_naming
+from pbm.naming import apply_naming, diff_teams, is_fully_named
 from pbm.replies import ReplyTo, queue_mail
+from pbm.standing import (
+    MailOrders,
+    carries_match_orders,
+    current_orders,
+    read_mail_orders,
+    store_orders,
+    supersede_flags,
+    without_naming,
+)
 
 __all__ = ["Handled", "Handler"]
 
@@ -220,72 +231,150 @@ class Handler:
         return seat
 
     def naming(self, comp: Competition) -> Handled:
+        """A seat's orders: squad naming (while open) and standing orders for the next match."""
         seat = self.authenticate_seat(comp)
         if isinstance(seat, Handled):
             return seat
         secrets = (self.msg.secret or "",)
-        if not naming_open(comp, self.clock.now()):
-            self.reply("naming-closed", competition=competition_ctx(comp))
-            return Handled("rejected", "naming closed", secrets)
+        text = redact(self.msg.body, secrets)
         current = Team.from_json(seat.team)
         placeholder = placeholder_team_name(seat.number)
         base = base_squad(comp, seat.number)
-        parsed = read_naming(redact(self.msg.body, secrets), base, comp.format)
-        if parsed.other_orders:
-            self.notes.append(
-                "Only squad names are open now: the other orders in your mail were read "
-                "but not kept."
-            )
+        # Names are given against the squad as generated; without them, the orders name the
+        # squad as it stands.
+        mail = read_mail_orders(text, base, comp.format)
+        naming = mail.parsed.orders.naming
+        if naming is not None and naming.team_name is None and not naming.names:
+            naming = None
+        if naming is not None and not naming_open(comp, self.clock.now()):
+            self.reply("naming-closed", competition=competition_ctx(comp))
+            return Handled("rejected", "naming closed", secrets)
+        if naming is None and current != base:
+            mail = read_mail_orders(text, current, comp.format)
+        match = carries_match_orders(mail)
         errors = [
             {"text": redact(str(e), secrets), "line": e.span.line if e.span else None}
-            for e in parsed.errors
+            for e in mail.errors
         ]
-        if parsed.naming is None and not errors:
+        if naming is None and not match and not errors:
             return self.not_understood("no orders")
-        if errors or parsed.naming is None:
+        ctx: dict[str, Any] = {
+            "competition": competition_ctx(comp),
+            "echo": mail.parsed.echo_text(),
+            "named": seat.named,
+            "version": seat.naming_version,
+            "naming": naming is not None,
+            "orders_version": 0,
+            "standing": "",
+            "flags": [],
+        }
+        if errors:
+            if mail.not_understood:  # the whole mail is refused, so nothing goes to the GM
+                errors = [
+                    {"text": redact(str(e), secrets), "line": e.span.line if e.span else None}
+                    for e in mail.parsed.errors
+                ]
             self.reply(
                 "naming",
-                competition=competition_ctx(comp),
                 accepted=False,
                 errors=errors,
-                echo=parsed.echo,
                 changes=[],
                 squad=squad_rows(current),
                 team_name=current.name,
-                named=seat.named,
-                version=seat.naming_version,
+                **ctx,
             )
-            return Handled("rejected", f"naming with {len(errors)} error(s)", secrets)
-        new = apply_naming(base, parsed.naming, placeholder)
-        changes = diff_teams(current, new)
-        seat.naming_version += 1
-        seat.team = new.to_json()
-        seat.named = is_fully_named(new, (p.name for p in base.players), placeholder)
-        self.s.add(
-            NamingVersion(
-                seat_id=seat.id,
-                version=seat.naming_version,
-                team=seat.team,
-                inbound_id=self.mail.id,
-                created_at=self.clock.now(),
+            return Handled("rejected", f"orders with {len(errors)} error(s)", secrets)
+        notes = []
+        team = current
+        changes: list[dict[str, str]] = []
+        if naming is not None:
+            team = apply_naming(base, naming, placeholder)
+            changes = [
+                {"what": c.what, "old": c.old, "new": c.new} for c in diff_teams(current, team)
+            ]
+            seat.naming_version += 1
+            seat.team = team.to_json()
+            seat.named = is_fully_named(team, (p.name for p in base.players), placeholder)
+            self.s.add(
+                NamingVersion(
+                    seat_id=seat.id,
+                    version=seat.naming_version,
+                    team=seat.team,
+                    inbound_id=self.mail.id,
+                    created_at=self.clock.now(),
+                )
             )
-        )
-        record_event(
-            self.s, self.clock, "naming", comp, seat=seat.number, version=seat.naming_version
-        )
+            record_event(
+                self.s, self.clock, "naming", comp, seat=seat.number, version=seat.naming_version
+            )
+            ctx.update(named=seat.named, version=seat.naming_version)
+            notes.append(f"naming v{seat.naming_version}")
+        if match:
+            self.keep_orders(comp, seat, mail, ctx)
+            notes.append(f"orders v{ctx['orders_version']}")
+        elif changes:
+            self.check_standing(comp, seat, team)
         self.reply(
             "naming",
-            competition=competition_ctx(comp),
             accepted=True,
             errors=[],
-            echo=parsed.echo,
-            changes=[{"what": c.what, "old": c.old, "new": c.new} for c in changes],
-            squad=squad_rows(new),
-            team_name=new.name,
-            named=seat.named,
-            version=seat.naming_version,
+            changes=changes,
+            squad=squad_rows(team),
+            team_name=team.name,
+            **ctx,
         )
-        return Handled("applied", f"naming v{seat.naming_version}", secrets)
+        return Handled("applied", ", ".join(notes), secrets)
+
+    def check_standing(self, comp: Competition, seat: Seat, team: Team) -> None:
+        """Warn when new names leave the standing orders naming squad members who are gone."""
+        latest = current_orders(self.s, seat)
+        if latest is None:
+            return
+        if parse_orders(latest.text, team, Format(comp.format)).errors:
+            self.notes.append(
+                f"Your standing orders (version {latest.version}) name squad members by names "
+                "they no longer have, so they will not read as you meant: send your orders "
+                "again with the new names."
+            )
+
+    def keep_orders(
+        self, comp: Competition, seat: Seat, mail: MailOrders, ctx: dict[str, Any]
+    ) -> None:
+        """Store the mail's match orders as the seat's standing orders; flag each sentence
+        not understood for the GM (the flags of the orders it replaces are superseded)."""
+        now = self.clock.now()
+        supersede_flags(self.s, seat, now)
+        row = store_orders(
+            self.s,
+            self.clock,
+            seat,
+            canonical(without_naming(mail.parsed.orders)),
+            inbound_id=self.mail.id,
+        )
+        flags = []
+        for n in mail.not_understood:
+            flag = Flag(
+                competition_id=comp.id,
+                seat_id=seat.id,
+                inbound_id=self.mail.id,
+                line=n.line,
+                text=n.text,  # read from the redacted body: no secret in it
+                reason=n.reason,
+                status="open",
+                created_at=now,
+            )
+            self.s.add(flag)
+            flags.append({"line": n.line, "text": n.text})
+        record_event(
+            self.s,
+            self.clock,
+            "orders",
+            comp,
+            seat=seat.number,
+            version=row.version,
+            flags=len(flags),
+        )
+        ctx.update(orders_version=row.version, standing=row.text, flags=flags)
 
     # -- the GM ----------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""The GM's commands: ``pbm gm new``, ``pbm gm list``, ``pbm gm show``, ``pbm gm digest``."""
+"""The GM's commands: ``pbm gm new``, ``list``, ``show``, ``digest``, ``new-secret``, and the
+flags (sentences the parser could not read): ``pbm gm flags``, ``pbm gm resolve``."""
 
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ from engine.flungo.squad import Team
 from pbm.app import App
 from pbm.cli._common import config_option, load
 from pbm.competitions import create_competition, find_competition, reissue_secret
-from pbm.db.models import Competition, Player, Seat
+from pbm.db.models import Competition, Flag, Player, Seat
 from pbm.db.session import transaction
-from pbm.digest import digest_context
+from pbm.digest import digest_context, flag_rows
 from pbm.flows import competition_ctx
 from pbm.render import render_email
 from pbm.replies import queue_mail
+from pbm.standing import open_flags, resolve_flag
 
 __all__ = ["COMMANDS"]
 
@@ -195,6 +197,94 @@ def new_secret(code: str, team: int, config_path: Path | None) -> None:
     finally:
         app.close()
     click.echo(f"new secret for team {team} of {code.upper()} queued to {address}")
+
+
+@gm.command("flags")
+@click.argument("code", required=False)
+@config_option
+def flags(code: str | None, config_path: Path | None) -> None:
+    """List the open flags (sentences the parser could not read), of CODE or of all."""
+    app = App.from_config(load(config_path, logs=False))
+    table = Table("flag", "game", "team", "line", "sentence", "why")
+    try:
+        with transaction(app.sessions) as s:
+            comp_id = None
+            if code is not None:
+                comp = find_competition(s, code)
+                if comp is None:
+                    raise click.ClickException(f"no competition {code!r}")
+                comp_id = comp.id
+            rows = flag_rows(s, open_flags(s, comp_id))
+    finally:
+        app.close()
+    for r in rows:
+        table.add_row(
+            str(r["id"]),
+            r["code"],
+            f"{r['seat']} {r['team']}",
+            str(r["line"]),
+            r["text"],
+            r["reason"],
+        )
+    console = Console(markup=False, width=200)  # player-chosen text
+    console.print(table if rows else "no open flags")
+
+
+@gm.command("resolve")
+@click.argument("flag_id", type=int)
+@click.argument("text", required=False)
+@click.option("--drop", "drop", default=None, help="Dismiss the flag, telling the player why.")
+@config_option
+def resolve(flag_id: int, text: str | None, drop: str | None, config_path: Path | None) -> None:
+    """Enter the meaning of flag FLAG_ID as canonical orders TEXT (read against the team; refused
+    if it has errors), appended to the team's standing orders; the player is mailed the
+    canonical line. Or dismiss it with --drop "reason"."""
+    if (text is None) == (drop is None):
+        raise click.UsageError('give either the canonical TEXT or --drop "reason"')
+    config = load(config_path, logs=False)
+    app = App.from_config(config)
+    try:
+        with transaction(app.sessions) as s:
+            flag = s.get(Flag, flag_id)
+            if flag is None:
+                raise click.ClickException(f"no flag {flag_id}")
+            if flag.status != "open":
+                raise click.ClickException(f"flag {flag_id} is {flag.status}, not open")
+            seat = s.get(Seat, flag.seat_id)
+            comp = s.get(Competition, flag.competition_id)
+            assert seat is not None and comp is not None
+            team = Team.from_json(seat.team)
+            ctx = {
+                "competition": competition_ctx(comp),
+                "team_name": team.name,
+                "line": flag.line,
+                "text": flag.text,
+                "resolution": None,
+                "version": 0,
+                "note": drop,
+                "notes": [],
+            }
+            if drop is not None:
+                flag.status = "dropped"
+                flag.note = drop
+                flag.resolved_at = app.clock.now()
+                done = f"flag {flag_id} dropped"
+            else:
+                assert text is not None
+                result = resolve_flag(s, app.clock, flag, text, team, comp.format)
+                if result.errors:
+                    raise click.ClickException(
+                        "not resolved: the text has errors\n\n" + "\n\n".join(result.errors)
+                    )
+                ctx.update(resolution=result.lines, version=result.version)
+                done = f"flag {flag_id} resolved: standing orders version {result.version}"
+            player = s.get(Player, seat.player_id)
+            assert player is not None
+            queue_mail(s, config, app.clock, kind="flag-resolved", to=player.address, ctx=ctx)
+            done += f"; mail queued to {player.address}"
+    finally:
+        app.close()
+    click.echo(done)
 
 
 COMMANDS = [gm]

@@ -27,9 +27,11 @@ __all__ = [
     "Bounce",
     "Competition",
     "Event",
+    "Flag",
     "InboundMail",
     "JobRun",
     "NamingVersion",
+    "OrdersVersion",
     "OutboxMessage",
     "Player",
     "RateCounter",
@@ -123,6 +125,51 @@ class NamingVersion(Base):
     team: Mapped[dict[str, Any]]
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mail.id"))
     created_at: Mapped[datetime]
+
+
+class OrdersVersion(Base):
+    """Every version of a seat's standing orders for its next match, as canonical text.
+
+    The latest version is what stands. ``source`` is ``mail`` (the player's mail
+    ``inbound_id``) or ``gm`` (a flag the GM resolved, ``flag_id``).
+    """
+
+    __tablename__ = "orders_versions"
+    __table_args__ = (UniqueConstraint("seat_id", "version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"))
+    version: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(String(16))
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mail.id"))
+    flag_id: Mapped[int | None] = mapped_column(ForeignKey("flags.id"))
+    created_at: Mapped[datetime]
+
+
+class Flag(Base):
+    """A sentence of a player's orders the parser could not read, for the GM to read.
+
+    ``status``: open, resolved (``resolution`` holds the canonical text the GM entered),
+    dropped (``note`` says why) or superseded (a later mail replaced those orders). ``text``
+    is stored redacted of the seat's secret.
+    """
+
+    __tablename__ = "flags"
+    __table_args__ = (Index("ix_flags_status_id", "status", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    competition_id: Mapped[int] = mapped_column(ForeignKey("competitions.id"))
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"))
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mail.id"))
+    line: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    reason: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    resolution: Mapped[str | None] = mapped_column(Text)
+    note: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime]
+    resolved_at: Mapped[datetime | None]
 
 
 class InboundMail(Base):

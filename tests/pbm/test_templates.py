@@ -40,6 +40,19 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "team_name": "X",
         "named": False,
         "version": 1,
+        "naming": True,
+        "orders_version": 2,
+        "standing": "toss: bat",
+        "flags": [{"line": 3, "text": "after 10 overs go bananas"}],
+    },
+    "flag-resolved": {
+        "competition": COMP,
+        "team_name": "X",
+        "line": 3,
+        "text": "after 10 overs go bananas",
+        "resolution": "after 10 overs: all batsmen aggressive",
+        "version": 3,
+        "note": None,
     },
     "naming-closed": {"competition": COMP},
     "auth-refused": {"reason": "no secret"},
@@ -58,6 +71,9 @@ SAMPLES: dict[str, dict[str, Any]] = {
                 "recent_joins": [{"seat": 1, "address": "a@x", "at": "t"}],
                 "unnamed": [{"seat": 1, "team": "Team 1", "address": "a@x"}],
             }
+        ],
+        "flags": [
+            {"id": 4, "code": "DEMO", "seat": 1, "team": "X", "line": 2, "text": "go bananas"}
         ],
         "not_understood": [{"id": 1, "from": "a@x", "subject": "s", "note": "n"}],
         "dead_letters": [{"id": 2, "from": "b@x", "subject": "s", "error": "E"}],

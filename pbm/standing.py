@@ -1,0 +1,160 @@
+"""A seat's standing orders for its next match, and the flags: sentences the parser could not
+read, which the GM reads and enters in canonical form.
+
+Standing orders are stored as canonical text (``canonical`` of the accepted orders without the
+naming), one version per accepted mail; the latest stands. A GM's resolution is appended as a
+new version, so it comes after the player's own orders and wins where they conflict (later
+orders win, as in one mail).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine.errors import OrderError
+from engine.flungo.formats import Format
+from engine.flungo.language import NotUnderstood, ParsedOrders, canonical, parse_orders
+from engine.flungo.orders import Orders
+from engine.flungo.squad import Team
+from pbm.clock import Clock
+from pbm.db.models import Flag, OrdersVersion, Seat
+
+__all__ = [
+    "FLAG_STATUSES",
+    "MailOrders",
+    "Resolution",
+    "carries_match_orders",
+    "current_orders",
+    "open_flags",
+    "read_mail_orders",
+    "resolve_flag",
+    "store_orders",
+    "supersede_flags",
+    "without_naming",
+]
+
+FLAG_STATUSES = ("open", "resolved", "dropped", "superseded")
+
+
+@dataclass(frozen=True, slots=True)
+class MailOrders:
+    """A mail's orders: ``parsed`` as read, the ``errors`` that block it (a sentence not
+    understood is flagged for the GM instead, so it blocks nothing) and those sentences."""
+
+    parsed: ParsedOrders
+    errors: tuple[OrderError, ...]
+    not_understood: tuple[NotUnderstood, ...]
+
+
+def read_mail_orders(text: str, team: Team, fmt: str) -> MailOrders:
+    """Read a mail of orders for ``team``, splitting the sentences for the GM from the errors."""
+    parsed = parse_orders(text, team, Format(fmt))
+    flagged = {n.line for n in parsed.not_understood}
+    errors = tuple(e for e in parsed.errors if e.span is None or e.span.line not in flagged)
+    return MailOrders(parsed, errors, parsed.not_understood)
+
+
+def without_naming(orders: Orders) -> Orders:
+    """The orders for the match (and between matches), without the squad naming."""
+    return replace(orders, naming=None)
+
+
+def carries_match_orders(mail: MailOrders) -> bool:
+    """Whether the mail says anything beyond naming (so it is a new version of the orders)."""
+    o = mail.parsed.orders
+    return bool(o.match or o.helpers or o.extras or mail.not_understood)
+
+
+def current_orders(session: Session, seat: Seat) -> OrdersVersion | None:
+    """The seat's standing orders (the latest version), if any."""
+    return session.scalars(
+        select(OrdersVersion)
+        .where(OrdersVersion.seat_id == seat.id)
+        .order_by(OrdersVersion.version.desc())
+        .limit(1)
+    ).first()
+
+
+def store_orders(
+    session: Session,
+    clock: Clock,
+    seat: Seat,
+    text: str,
+    *,
+    inbound_id: int | None = None,
+    flag_id: int | None = None,
+) -> OrdersVersion:
+    """Store ``text`` (canonical) as the seat's next version of its standing orders."""
+    latest = current_orders(session, seat)
+    row = OrdersVersion(
+        seat_id=seat.id,
+        version=(latest.version if latest else 0) + 1,
+        text=text,
+        source="gm" if flag_id is not None else "mail",
+        inbound_id=inbound_id,
+        flag_id=flag_id,
+        created_at=clock.now(),
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def supersede_flags(session: Session, seat: Seat, now: datetime) -> int:
+    """Close the seat's open flags: a new mail replaced the orders they belonged to."""
+    n = 0
+    for flag in session.scalars(select(Flag).where(Flag.seat_id == seat.id, Flag.status == "open")):
+        flag.status = "superseded"
+        flag.resolved_at = now
+        n += 1
+    return n
+
+
+def open_flags(session: Session, competition_id: int | None = None) -> list[Flag]:
+    """Open flags, oldest first, of one competition or of all."""
+    q = select(Flag).where(Flag.status == "open")
+    if competition_id is not None:
+        q = q.where(Flag.competition_id == competition_id)
+    return list(session.scalars(q.order_by(Flag.id)))
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What the GM's canonical text became: the line(s) read, or the errors refusing it."""
+
+    errors: tuple[str, ...]
+    lines: str = ""
+    version: int = 0
+
+
+def resolve_flag(
+    session: Session, clock: Clock, flag: Flag, text: str, team: Team, fmt: str
+) -> Resolution:
+    """Read the GM's ``text`` for ``flag`` against ``team``; if it reads without error,
+    append it to the seat's standing orders and mark the flag resolved."""
+    mine = parse_orders(text, team, Format(fmt))
+    if mine.errors:
+        return Resolution(tuple(str(e) for e in mine.errors))
+    if mine.orders.naming is not None:
+        return Resolution(("a flag resolves to match orders, not to squad names",))
+    lines = canonical(without_naming(mine.orders))
+    if not lines.strip():
+        return Resolution(("no order in the text",))
+    seat = session.get(Seat, flag.seat_id)
+    assert seat is not None
+    latest = current_orders(session, seat)
+    standing = latest.text if latest else ""
+    joined = parse_orders(f"{standing}\n{lines}\n", team, Format(fmt))
+    if joined.errors:
+        return Resolution(tuple(f"with the standing orders: {e}" for e in joined.errors))
+    row = store_orders(
+        session, clock, seat, canonical(without_naming(joined.orders)), flag_id=flag.id
+    )
+    flag.status = "resolved"
+    flag.resolution = lines
+    flag.resolved_at = clock.now()
+    return Resolution((), lines, row.version)
