@@ -2,7 +2,7 @@
 
 ``route`` finds the game code in a plus-address (``pbm+abc@host``) or a subject tag
 (``[ABC]``, ``[pbm ABC]``); ``commands`` finds command words at the start of lines;
-``extract_secret`` takes the ``SECRET``/``PASSWORD`` line out of a body. ``redact`` (from
+``extract_secret`` blanks the ``SECRET``/``PASSWORD`` line of a body. ``redact`` (from
 ``pbm.redact``) hides secrets in anything echoed, archived or logged.
 """
 
@@ -114,13 +114,17 @@ def commands(body: str, words: Iterable[str]) -> list[CommandLine]:
 
 def extract_secret(body: str, words: Iterable[str] = SECRET_WORDS) -> tuple[str | None, str]:
     """The first secret given on a ``SECRET xxx`` / ``PASSWORD: xxx`` line, and ``body``
-    without any such lines (the daemon stores and echoes only the latter)."""
+    with every such line blanked (the daemon stores and echoes only the latter).
+
+    The lines are blanked, not removed, so that the line numbers in error messages are the
+    line numbers of the mail the player wrote."""
     secret = None
     kept = []
     for cmd_line, line in _classify(body, words):
         if cmd_line is None:
             kept.append(line)
             continue
+        kept.append("")
         token = cmd_line.rest.split()[0] if cmd_line.rest.split() else ""
         if secret is None and token:
             secret = token

@@ -76,10 +76,10 @@ def test_unreadable_conditional_is_returned_and_flagged(
     _, reply = _orders_with_bananas(daemon, sender)
     body = body_of(reply)
     assert "Orders received (version 1), 1 sentence(s) sent to the GM" in str(reply["Subject"])
-    assert f"line 2: {BANANAS}" in body  # lines count from below the SECRET line
+    assert f"line 3: {BANANAS}" in body  # the mail's own numbering: SECRET is line 1
     assert "not understood — sent to the GM, who will read it and enter its meaning" in body
     [flag] = _flags(daemon)
-    assert (flag.line, flag.text, flag.status) == (2, BANANAS, "open")
+    assert (flag.line, flag.text, flag.status) == (3, BANANAS, "open")
     [v1] = _standing(daemon)
     assert v1.text == "toss: bat" and v1.inbound_id == flag.inbound_id
 
@@ -145,8 +145,8 @@ def test_mail_with_errors_keeps_nothing_and_flags_nothing(
     [reply] = say(daemon, sender, f"SECRET {secret}\ntoss: bat\nNAMEE 2 Zippy\n{BANANAS}\n")
     body = body_of(reply)
     assert "NOT accepted: 2 error(s)" in str(reply["Subject"])
-    assert "line 2, column 1: unknown order 'NAMEE'" in body
-    assert "line 3, column 72: I don't understand 'bananas'" in body
+    assert "line 3, column 1: unknown order 'NAMEE'" in body
+    assert "line 4, column 72: I don't understand 'bananas'" in body
     assert _standing(daemon) == [] and _flags(daemon) == []
 
 
@@ -167,7 +167,7 @@ def test_digest_lists_open_flags(daemon: Daemon, sender: RecordingSender, demo: 
     [digest] = say(daemon, sender, f"SECRET {GM_SECRET}\nDIGEST\n", frm=GM, subject="digest")
     body = body_of(digest)
     assert "Sentences for the GM to read (open flags, all): 1" in body
-    assert '[DEMO] team 1 "Team 1", line 2:' in body and BANANAS in body
+    assert '[DEMO] team 1 "Team 1", line 3:' in body and BANANAS in body
 
 
 def test_gm_resolves_a_flag_and_the_player_is_told(

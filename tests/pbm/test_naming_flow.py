@@ -106,3 +106,16 @@ def test_quoted_reply_does_not_leak_into_orders(
     [reply] = say(daemon, sender, text)
     assert "version 1" in str(reply["Subject"])
     assert Team.from_json(_seat(daemon).team).name == "The Gloopers"
+
+
+def test_error_lines_are_numbered_as_the_player_wrote_them(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """An error's line number counts the SECRET line too: it is the line in the player's mail."""
+    secret = join(daemon, sender, "player1@example.test")
+    text = f"Hi GM,\nSECRET {secret}\nTEAM NAME The Gloopers\nNAME 19 Nobody\n"
+    [reply] = say(daemon, sender, text)
+    body = body_of(reply)
+    assert "line 4, column" in body
+    assert "NAME 19 Nobody" in body
+    assert secret not in body

@@ -135,12 +135,12 @@ def test_command_words_are_a_parameter() -> None:
 
 # (body, expected secret, expected remaining body)
 SECRET_ROWS = [
-    ("JOIN\nSECRET abcd-efgh\nTEAM X\n", "abcd-efgh", "JOIN\nTEAM X\n"),
+    ("JOIN\nSECRET abcd-efgh\nTEAM X\n", "abcd-efgh", "JOIN\n\nTEAM X\n"),
     ("secret: abcd-efgh", "abcd-efgh", ""),
-    ("PASSWORD=hunter22\nNAME 1 A", "hunter22", "NAME 1 A"),
+    ("PASSWORD=hunter22\nNAME 1 A", "hunter22", "\nNAME 1 A"),
     ("  - Secret   abcd extra words", "abcd", ""),
-    ("SECRET\nSECRET later-one", "later-one", ""),
-    ("SECRET one\nSECRET two\nJOIN", "one", "JOIN"),
+    ("SECRET\nSECRET later-one", "later-one", "\n"),
+    ("SECRET one\nSECRET two\nJOIN", "one", "\n\nJOIN"),
     ("JOIN\nmy secret is abcd", None, "JOIN\nmy secret is abcd"),
     ("", None, ""),
 ]
@@ -148,7 +148,7 @@ SECRET_ROWS = [
 
 @pytest.mark.parametrize(("body", "secret", "rest"), SECRET_ROWS)
 def test_extract_secret(body: str, secret: str | None, rest: str) -> None:
-    """The first secret line's token is the secret, and every secret line leaves the body."""
+    """The first secret line's token is the secret; secret lines are blanked, keeping numbering."""
     assert extract_secret(body) == (secret, rest)
 
 
