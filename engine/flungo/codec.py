@@ -8,6 +8,7 @@ dataclasses' type hints, so ``decode(T, encode(x)) == x`` for every value the en
 from __future__ import annotations
 
 import dataclasses
+import sys
 import typing
 from enum import Enum
 from functools import cache
@@ -42,6 +43,22 @@ def encode(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [encode(v) for v in value]
     raise TypeError(f"cannot encode {type(value).__name__}")
+
+
+@cache
+def _subclass(cls: type, name: str) -> type | None:
+    """The dataclass subclass of ``cls`` called ``name`` (the typed match events).
+
+    A ``slots=True`` dataclass is a new class that replaces the one its body defined, and the
+    replaced one still shows in ``__subclasses__()``: take the class its module names."""
+    subs: list[type] = cls.__subclasses__()
+    for sub in subs:
+        if sub.__name__ == name and getattr(sys.modules[sub.__module__], name, None) is sub:
+            return sub
+        found = _subclass(sub, name)
+        if found is not None:
+            return found
+    return None
 
 
 @cache
@@ -105,8 +122,12 @@ def decode(tp: Any, data: Any) -> Any:
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(data, dict):
             raise ValueError(f"expected an object for {tp.__name__}")
-        if data.get("type", tp.__name__) != tp.__name__:
-            raise ValueError(f"expected {tp.__name__}, got {data.get('type')}")
+        named = data.get("type", tp.__name__)
+        if named != tp.__name__:
+            sub = _subclass(tp, named)
+            if sub is None:
+                raise ValueError(f"expected {tp.__name__}, got {named}")
+            tp = sub
         hints = _hints(tp)
         kwargs = {
             f.name: decode(hints[f.name], data[f.name])
