@@ -53,9 +53,10 @@ def _subclass(cls: type, name: str) -> type | None:
     replaced one still shows in ``__subclasses__()``: take the class its module names."""
     subs: list[type] = cls.__subclasses__()
     for sub in subs:
-        if sub.__name__ == name and getattr(sys.modules[sub.__module__], name, None) is sub:
+        named: object = getattr(sys.modules[sub.__module__], name, None)
+        if sub.__name__ == name and named is sub:
             return sub
-        found = _subclass(sub, name)
+        found: type | None = _subclass(sub, name)
         if found is not None:
             return found
     return None
