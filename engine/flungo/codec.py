@@ -8,7 +8,6 @@ dataclasses' type hints, so ``decode(T, encode(x)) == x`` for every value the en
 from __future__ import annotations
 
 import dataclasses
-import sys
 import typing
 from enum import Enum
 from functools import cache
@@ -50,12 +49,12 @@ def _subclass(cls: type, name: str) -> type | None:
     """The dataclass subclass of ``cls`` called ``name`` (the typed match events).
 
     A ``slots=True`` dataclass is a new class that replaces the one its body defined, and the
-    replaced one still shows in ``__subclasses__()``: take the class its module names."""
+    replaced one still shows in ``__subclasses__()``: prefer the one with its own slots."""
     subs: list[type] = cls.__subclasses__()
+    same = sorted((s for s in subs if s.__name__ == name), key=lambda s: "__slots__" not in vars(s))
+    if same:
+        return same[0]
     for sub in subs:
-        named: object = getattr(sys.modules[sub.__module__], name, None)
-        if sub.__name__ == name and named is sub:
-            return sub
         found: type | None = _subclass(sub, name)
         if found is not None:
             return found
