@@ -15,14 +15,14 @@ from engine.flungo.formats import Format
 from engine.flungo.squad import Team
 from pbm.app import App
 from pbm.cli._common import config_option, load
-from pbm.competitions import create_competition, find_competition, reissue_secret
 from pbm.db.models import Competition, Flag, Player, Seat
 from pbm.db.session import transaction
 from pbm.digest import digest_context, flag_rows
-from pbm.flows import competition_ctx
+from pbm.flungo.competitions import create_competition, find_competition, reissue_secret
+from pbm.flungo.mail import competition_ctx
+from pbm.flungo.standing import open_flags, resolve_flag
 from pbm.render import render_email
 from pbm.replies import queue_mail
-from pbm.standing import open_flags, resolve_flag
 
 __all__ = ["COMMANDS"]
 

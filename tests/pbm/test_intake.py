@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbm.intake import message_key, read_incoming
+from pbm.inbound.intake import message_key, read_incoming
 from pbm.testing import make_eml
 
 

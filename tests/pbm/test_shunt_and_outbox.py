@@ -9,7 +9,7 @@ from pbm.daemon import Daemon
 from pbm.db.models import InboundMail, OutboxMessage
 from pbm.db.session import transaction
 from pbm.errors import PbmError, SmtpError
-from pbm.flows import Handler
+from pbm.flungo.mail import Handler
 from pbm.testing import RecordingSender, body_of, make_eml
 from tests.pbm.conftest import GM
 from tests.pbm.helpers import SECRET_RE, say

@@ -19,7 +19,10 @@ from engine.flungo.language import canonical, parse_orders
 from engine.flungo.squad import Team
 from pbm.auth import SecretBox, normalise_secret, redact
 from pbm.clock import Clock, utc
-from pbm.competitions import (
+from pbm.config import Config
+from pbm.db.models import Competition, Flag, InboundMail, NamingVersion, Player, Seat
+from pbm.digest import digest_context
+from pbm.flungo.competitions import (
     base_squad,
     create_competition,
     find_competition,
@@ -29,13 +32,8 @@ from pbm.competitions import (
     placeholder_team_name,
     record_event,
 )
-from pbm.config import Config
-from pbm.db.models import Competition, Flag, InboundMail, NamingVersion, Player, Seat
-from pbm.digest import digest_context
-from pbm.intake import Incoming
-from pbm.naming import apply_naming, diff_teams, is_fully_named
-from pbm.replies import ReplyTo, queue_mail
-from pbm.standing import (
+from pbm.flungo.naming import apply_naming, diff_teams, is_fully_named
+from pbm.flungo.standing import (
     MailOrders,
     carries_match_orders,
     current_orders,
@@ -44,6 +42,8 @@ from pbm.standing import (
     supersede_flags,
     without_naming,
 )
+from pbm.inbound.intake import Incoming
+from pbm.replies import ReplyTo, queue_mail
 
 __all__ = ["Handled", "Handler"]
 

@@ -26,13 +26,13 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.auth import REDACTED, SecretBox, redact
 from pbm.clock import Clock
-from pbm.competitions import record_event
 from pbm.config import Config
 from pbm.db.models import Bounce, Competition, InboundMail, Player
 from pbm.db.session import transaction
 from pbm.errors import NotFound, PbmError
-from pbm.flows import Handled, Handler
-from pbm.intake import Incoming, message_key, read_incoming
+from pbm.flungo.competitions import record_event
+from pbm.flungo.mail import Handled, Handler
+from pbm.inbound.intake import Incoming, message_key, read_incoming
 from pbm.ratelimit import count_mail
 from pbm.replies import queue_mail
 from pbm.testhooks import crash_point

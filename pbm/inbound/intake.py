@@ -2,7 +2,7 @@
 
 Everything the flows need from a message, flattened: who, what game, which commands, which
 secret (taken out of the body), and whether it is automatic (and must never be answered).
-Parsing and routing themselves are :mod:`pbm.mail.parse` and :mod:`pbm.routing`.
+Parsing and routing themselves are :mod:`pbm.mail.parse` and :mod:`pbm.inbound.routing`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, replace
 
+from pbm.inbound.routing import commands, extract_secret, route
 from pbm.mail.parse import normalise_message_id, parse_message
-from pbm.routing import commands, extract_secret, route
 
 __all__ = ["COMMAND_WORDS", "Incoming", "message_key", "read_incoming"]
 
