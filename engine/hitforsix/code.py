@@ -52,7 +52,9 @@ __all__ = [
     "compare",
     "decode",
     "encode",
+    "pack_decisions",
     "replay",
+    "unpack_decisions",
 ]
 
 CODE_VERSION = 1
@@ -81,7 +83,8 @@ class Challenge:
     version: int = CODE_VERSION
 
 
-def _pack_decisions(decisions: Decisions) -> int:
+def pack_decisions(decisions: Decisions) -> int:
+    """The decisions as the 48-bit field of a code (layout in the module docstring)."""
     bits = len(decisions.windows)
     for i, width in enumerate(_WIDTHS):
         window = decisions.windows[i] if i < len(decisions.windows) else frozenset()
@@ -91,7 +94,8 @@ def _pack_decisions(decisions: Decisions) -> int:
     return bits << 5
 
 
-def _unpack_decisions(bits: int) -> Decisions:
+def unpack_decisions(bits: int) -> Decisions:
+    """Read a 48-bit decisions field; CodeError if it is not the canonical packing of any."""
     if bits & 0b11111:
         raise CodeError("this code has stray bits set: it was altered")
     bits >>= 5
@@ -120,7 +124,7 @@ def encode(game: SoloGame) -> str:
         bytes([CODE_VERSION, DECKS.index(d.deck.name) << 4 | RULES.index(game.rule)])
         + build_tag(d.deck.build)
         + d.seed.to_bytes(8, "big")
-        + _pack_decisions(game.decisions).to_bytes(6, "big")
+        + pack_decisions(game.decisions).to_bytes(6, "big")
     )
     raw = body + hashlib.sha256(body).digest()[:4]
     return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
@@ -147,7 +151,7 @@ def decode(code: str) -> Challenge:
         build_tag=body[2:6],
         seed=int.from_bytes(body[6:14], "big"),
         rule=RULES[rule_no],
-        decisions=_unpack_decisions(int.from_bytes(body[14:20], "big")),
+        decisions=unpack_decisions(int.from_bytes(body[14:20], "big")),
     )
 
 

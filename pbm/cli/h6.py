@@ -11,6 +11,7 @@ import click
 from rich.markup import escape
 
 from engine.errors import OrderError
+from engine.hitforsix.choose import parse_window
 from engine.hitforsix.code import CodeError, compare, decode, encode, replay
 from engine.hitforsix.deal import FACE_UP, Deal, daily_seed, deal, parse_seed
 from engine.hitforsix.game import SoloGame, grader_for, play_solo
@@ -18,6 +19,7 @@ from engine.hitforsix.over import CAPS, Decisions, Hand
 from engine.hitforsix.rules import RULES, Rule
 from engine.hitforsix.testmatch import TARGETS, MatchState, auto_match
 from pbm.cli.h6_view import card_table, console, show_ghost, show_match, show_result
+from pbm.clock import SystemClock
 from pbm.h6.decks import DECK_NAMES, load_deck
 
 __all__ = ["COMMANDS", "h6"]
@@ -30,9 +32,16 @@ def h6() -> None:
     """Hit for Six: name the finest XI from a deal of true career figures."""
 
 
+def today() -> str:
+    """Today's UTC date, YYYY-MM-DD: the day whose Daily XI is dealt when no option says."""
+    return SystemClock().now().date().isoformat()
+
+
 def _deal(deck_name: str, seed: str | None, daily: str | None) -> Deal:
-    if (seed is None) == (daily is None):
-        raise click.UsageError("give exactly one of --seed S or --daily YYYY-MM-DD")
+    if seed is not None and daily is not None:
+        raise click.UsageError("give one of --seed S or --daily YYYY-MM-DD, not both")
+    if seed is None and daily is None:
+        daily = today()  # law 7.01: with nothing said, the deal is the day's, shared by all
     try:
         value = parse_seed(seed) if seed is not None else daily_seed(deck_name, str(daily))
     except ValueError as exc:
@@ -102,8 +111,29 @@ def play_cmd(
         show_result(console(), game, code)
 
 
-def _interactive(d: Deal, rule: Rule, *, show: bool = True) -> SoloGame:
-    """The terminal game: the hand as a table, one prompt per window."""
+class Quit(click.ClickException):
+    """The player left the over ('quit'): nothing is graded and no code is made."""
+
+    exit_code = 0
+
+    def __init__(self) -> None:
+        super().__init__("You left the over: no XI named, nothing graded.")
+
+    def show(self, file: Any = None) -> None:
+        """Say so on standard output, as an ordinary end."""
+        click.echo(self.message)
+
+
+_NAME_WORDS = {"name", "n"}
+_QUIT_WORDS = {"quit", "q", "exit"}
+
+
+def _interactive(d: Deal, rule: Rule, *, show: bool = True, title: str = "Your hand") -> SoloGame:
+    """The terminal game: the hand as a table, one prompt per window.
+
+    An answer names men by position, name or initials (``engine.hitforsix.choose``); ``name``
+    names the XI; ``quit`` leaves (raising :class:`Quit`).
+    """
     out = console()
     concealed = rule is Rule.THE_TOSS
     out.print(f"[bold]Hit for Six[/bold] — {d.deck.name}, seed {d.seed}")
@@ -119,23 +149,22 @@ def _interactive(d: Deal, rule: Rule, *, show: bool = True) -> SoloGame:
     cards = d.cards
     while hand.window < len(CAPS):
         held = [(p, cards[p]) for p in hand.xi]
-        out.print(card_table("Your hand", held, d.deck))
+        out.print(card_table(title, held, d.deck))
         cap = CAPS[hand.window]
         answer = click.prompt(
-            f"Window {hand.window + 1}: drop up to {cap} (positions, comma-separated; "
-            "empty to drop none; 'name' to name your XI)",
+            f"Window {hand.window + 1}: drop up to {cap} — positions, names or initials, "
+            "comma-separated (Enter drops none; 'name' names your XI; 'quit' leaves)",
             default="",
             show_default=False,
         ).strip()
-        if answer.lower() in {"name", "n", "x"}:
+        if answer.lower() in _NAME_WORDS:
             break
+        if answer.lower() in _QUIT_WORDS:
+            raise Quit()
         try:
-            parsed = Decisions.from_text(answer).windows
-            dropped = parsed[0] if parsed else frozenset()
-            if len(parsed) > 1:
-                raise click.BadParameter("one window at a time: no '/' here")
+            dropped = parse_window(answer, hand, cards)
             hand = hand.drop(dropped)
-        except (OrderError, click.BadParameter) as exc:
+        except OrderError as exc:
             out.print(f"[red]{escape(str(exc))}[/red]")  # it quotes the player's input
             continue
         windows.append(dropped)

@@ -115,7 +115,7 @@ def test_interactive_error_shows_the_input_as_typed() -> None:
     """A bad answer is quoted back literally, even when it looks like terminal markup."""
     result = _run("play", "--seed", "7", input="[bold]\nname\n")
     assert result.exit_code == 0
-    assert "'[bold]' is not a deal position" in result.output
+    assert "'[bold]' is no card of the deal" in result.output
 
 
 def test_interactive_name_early() -> None:
