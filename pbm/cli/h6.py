@@ -5,20 +5,38 @@ from __future__ import annotations
 
 import importlib
 import json
+import secrets
 from typing import Any
 
 import click
 from rich.markup import escape
 
 from engine.errors import OrderError
+from engine.hitforsix.cards import Deck
 from engine.hitforsix.choose import parse_window
 from engine.hitforsix.code import CodeError, compare, decode, encode, replay
 from engine.hitforsix.deal import FACE_UP, Deal, daily_seed, deal, parse_seed
 from engine.hitforsix.game import SoloGame, grader_for, play_solo
 from engine.hitforsix.over import CAPS, Decisions, Hand
+from engine.hitforsix.post import decode_match, encode_match, is_match_code, replay_code
 from engine.hitforsix.rules import RULES, Rule
-from engine.hitforsix.testmatch import TARGETS, MatchState, auto_match
-from pbm.cli.h6_view import card_table, console, show_ghost, show_match, show_result
+from engine.hitforsix.testmatch import (
+    TARGETS,
+    MatchState,
+    auto_match,
+    auto_seat,
+    new_match,
+    over_deal,
+    play_round,
+)
+from pbm.cli.h6_view import (
+    card_table,
+    console,
+    show_ghost,
+    show_match,
+    show_over,
+    show_result,
+)
 from pbm.clock import SystemClock
 from pbm.h6.decks import DECK_NAMES, load_deck
 
@@ -184,7 +202,11 @@ def _interactive(d: Deal, rule: Rule, *, show: bool = True, title: str = "Your h
 @click.argument("code")
 @_json_option
 def replay_cmd(code: str, as_json: bool) -> None:
-    """Replay a challenge code with the engine: the same XI and grade."""
+    """Replay a challenge code (the same XI and grade) or a Test Match's replay code (the
+    standings, derived from the decisions alone: law 9.02)."""
+    if is_match_code(code):
+        _replay_match(code, as_json)
+        return
     try:
         challenge = decode(code)
         game = replay(challenge, load_deck(challenge.deck))
@@ -231,6 +253,26 @@ def challenge_cmd(code: str, drops: str | None, as_json: bool) -> None:
         show_ghost(out, result)
 
 
+def _hand_seats(text: str | None, seats: int, auto: bool) -> frozenset[int]:
+    """The seats (0-based) played by hand: ``--hand 1,3``, ``--hand all``, or seat 1 alone."""
+    if auto:
+        if text:
+            raise click.UsageError("--auto plays every seat automatically; leave out --hand")
+        return frozenset()
+    if text is None:
+        return frozenset({0})
+    if text.strip().lower() == "all":
+        return frozenset(range(seats))
+    chosen: set[int] = set()
+    for word in text.replace(" ", "").split(","):
+        if not word.isdecimal() or not 1 <= int(word) <= seats:
+            raise click.BadParameter(
+                f"{word!r} is not a seat: seats are 1 to {seats}", param_hint="--hand"
+            )
+        chosen.add(int(word) - 1)
+    return frozenset(chosen)
+
+
 @h6.command("test")
 @click.option(
     "--seats",
@@ -239,18 +281,89 @@ def challenge_cmd(code: str, drops: str | None, as_json: bool) -> None:
     show_default=True,
     help="How many seats: 2, 3 or 4 (10, 20 or 30 wickets to win).",
 )
-@click.option("--seed", required=True, help="The match seed (a number or any text).")
+@click.option("--seed", help="The match seed (a number or any text); without it, one is picked.")
 @_deck_option
 @click.option("--auto", is_flag=True, help="Every seat plays seeded random legal decisions.")
+@click.option(
+    "--hand",
+    "hand_text",
+    metavar="SEATS",
+    help="Seats played by hand at the terminal, e.g. '1,3' or 'all' (default: seat 1; "
+    "the others play automatically).",
+)
 @click.option("--max-overs", type=int, default=1000, show_default=True, hidden=True)
 @_json_option
-def test_cmd(seats: int, seed: str, deck: str, auto: bool, max_overs: int, as_json: bool) -> None:
-    """Play a Test Match (law 5) between automatic seats."""
-    if not auto:
-        raise click.UsageError("only automatic seats play at the terminal for now: add --auto")
-    state = auto_match(load_deck(deck), parse_seed(seed), seats, max_overs)
+def test_cmd(
+    seats: int,
+    seed: str | None,
+    deck: str,
+    auto: bool,
+    hand_text: str | None,
+    max_overs: int,
+    as_json: bool,
+) -> None:
+    """Play a Test Match (law 5): seats by hand at the terminal, or automatic ones.
+
+    Each over every seat gets the same deal; a seat by hand plays it sealed (the others'
+    overs are shown only when all have batted). The match ends with its replay code, which
+    `pbm h6 replay` turns back into the standings.
+    """
+    the_deck = load_deck(deck)
+    match_seed = parse_seed(seed) if seed is not None else secrets.randbits(64)
+    by_hand = _hand_seats(hand_text, seats, auto)
+    if not by_hand:
+        state = auto_match(the_deck, match_seed, seats, max_overs)
+    else:
+        if as_json:
+            raise click.UsageError("--json needs automatic seats (--auto)")
+        if seed is None:
+            click.echo(f"Match seed: {match_seed} (pbm h6 test --seed {match_seed} replays it)")
+        state = _hand_match(the_deck, match_seed, seats, by_hand, max_overs)
     if as_json:
-        _emit(_match_json(state, seats))
+        _emit({**_match_json(state, seats), "replay_code": encode_match(state, the_deck)})
+    else:
+        show_match(console(), state)
+        console().print(f"Replay code: {encode_match(state, the_deck)}")
+
+
+def _hand_match(
+    deck: Deck, seed: int, seats: int, by_hand: frozenset[int], max_overs: int
+) -> MatchState:
+    """A match with some seats at the terminal; 'quit' in any window ends it where it stands."""
+    out = console()
+    state = new_match(deck, seed, [f"Seat {i + 1}" for i in range(seats)])
+    while state.champion is None and len(state.overs) < max_overs:
+        n = len(state.overs) + 1
+        the_deal = over_deal(deck, seed, n)
+        decisions = []
+        for seat in range(seats):
+            if seat not in by_hand:
+                decisions.append(auto_seat(seed, n, seat))
+                continue
+            out.print(f"[bold]Over {n} — Seat {seat + 1} bats[/bold] (the other seats are sealed)")
+            try:
+                game = _interactive(
+                    the_deal, the_deal.rule, show=False, title=f"Seat {seat + 1}'s hand"
+                )
+            except Quit:
+                out.print(f"Seat {seat + 1} left the match after {n - 1} overs.")
+                return state
+            decisions.append(game.decisions)
+        resolution = play_round(state, deck, decisions)
+        state = resolution.state
+        show_over(out, state.overs[-1])
+    return state
+
+
+def _replay_match(code: str, as_json: bool) -> None:
+    try:
+        mc = decode_match(code)
+        the_deck = load_deck(mc.deck)
+        state = replay_code(mc, the_deck)
+    except CodeError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        _emit({**_match_json(state, state.seats), "replay_code": encode_match(state, the_deck)})
     else:
         show_match(console(), state)
 
