@@ -389,6 +389,14 @@ def _match_json(state: MatchState, seats: int) -> dict[str, Any]:
     }
 
 
+@h6.command("ground")
+def ground_cmd() -> None:
+    """Write the one-file ground (law 7.02): `pbm h6 ground > ground.html`, then open it."""
+    from pbm.hitforsix.ground import ground_html
+
+    click.echo(ground_html(), nl=False)
+
+
 def _attach_card_command() -> None:
     """Add the decks engineer's ``card`` command when his module is present."""
     try:
