@@ -188,6 +188,10 @@ class Grader:
         """The deal positions of the XI in ``row``."""
         return tuple(sorted(int(self.order[r]) for r in _tables()[0][row]))
 
+    def best(self, rule: Rule) -> tuple[int, ...]:
+        """A perfect side under ``rule`` (the first in row order among tied bests)."""
+        return self.xi_of_row(int(np.argmax(self.keys(rule))))
+
     def grade(self, xi: Iterable[int], rule: Rule) -> Grade:
         """Grade the XI under ``rule`` against all 12,376 XIs of the deal, itself excluded."""
         row = self.row(xi)

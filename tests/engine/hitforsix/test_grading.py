@@ -215,3 +215,11 @@ def test_rule_names() -> None:
     assert Rule.SIX_AND_OUT.title == "Six and Out"
     with pytest.raises(ValueError, match="no Rule called"):
         Rule.parse("googly")
+
+
+def test_best_is_a_perfect_side() -> None:
+    """Grader.best gives an XI that grades 100 under each Rule."""
+    dl = deal(synthetic_deck(50, 3), 8)
+    grader = Grader(dl.cards, DeckRates.of(dl.deck), dl.line)
+    for rule in HIDDEN_RULES:
+        assert grader.grade(grader.best(rule), rule).grade == 100.0
