@@ -40,7 +40,7 @@ from pbm.auth import SecretBox
 from pbm.clock import Clock, utc
 from pbm.h6.decks import DECK_NAMES, load_deck
 from pbm.hitforsix.models import H6Match, H6OverEntry, H6Seat
-from pbm.hitforsix.solo import Reply, _rule_text, card_rows
+from pbm.hitforsix.solo import Reply, card_rows, rule_text
 
 __all__ = [
     "PostResult",
@@ -195,7 +195,7 @@ def _over_ctx(
         "wire": match.wire,
         "over": match.over,
         "seat": seat,
-        "rule": _rule_text(d, d.rule),
+        "rule": rule_text(d, d.rule),
         "window": hand.window + 1,
         "cap": CAPS[hand.window] if hand.window < len(CAPS) else 0,
         "hand": card_rows(d, hand.xi),
@@ -242,6 +242,7 @@ def over_reply(
     while hand.window < entry.windows:  # empty windows at the end leave the canonical text
         hand = hand.drop(())
     played = [*decisions.windows, *[frozenset[int]()] * (hand.window - len(decisions.windows))]
+    notes: list[str] = []
     answer = " ".join(text.split())
     first = answer.split(" ", 1)[0].lower() if answer else ""
     try:
@@ -252,6 +253,7 @@ def over_reply(
                 raise IllegalOrder("instructions are for a whole over: answer this window alone")
             out = run_instructions(parse_instructions(text, d.deck), d)
             decisions = out.decisions
+            notes = list(out.notes)
             entry.how = "instructions"
         else:
             dropped = parse_window("" if answer.lower() == "none" else answer, hand, d.cards)
@@ -268,6 +270,7 @@ def over_reply(
         ctx["errors"] = [str(exc)]
         return PostResult(False, "order error", (Reply("h6-test-over", ctx, address),))
     replies = _seal(match, entry, decisions, clock, draw, address)
+    replies[0].ctx["notes"] = notes  # what the instructions skipped, e.g. a man not held
     replies += _maybe_reveal(session, clock, match)
     return PostResult(True, "sealed", tuple(replies))
 
@@ -283,7 +286,8 @@ def _seal(
     entry.updated_at = clock.now()
     if address is None:
         return []
-    ctx = {"wire": match.wire, "over": match.over, "seat": entry.seat, "receipt": entry.receipt}
+    ctx = {"wire": match.wire, "over": match.over, "seat": entry.seat, "receipt": entry.receipt,
+           "decisions": entry.decisions or "the dealt XI", "notes": []}  # fmt: skip
     return [Reply("h6-test-sealed", ctx, address)]
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "daily_days",
     "deal_game",
     "game_line",
+    "rule_text",
     "solo_answer",
 ]
 
@@ -105,7 +106,8 @@ def card_rows(d: Deal, positions: tuple[int, ...]) -> list[dict[str, Any]]:
     return rows
 
 
-def _rule_text(d: Deal, rule: Rule) -> str:
+def rule_text(d: Deal, rule: Rule) -> str:
+    """The Rule as a deal mail states it (The Toss stays concealed)."""
     if rule is Rule.THE_TOSS:
         return "The Toss — concealed until you name your XI"
     if rule is Rule.SIX_AND_OUT:
@@ -130,7 +132,7 @@ def _in_play(
         {
             "deck": d.deck.name,
             "seed": d.seed,
-            "rule": _rule_text(d, rule),
+            "rule": rule_text(d, rule),
             "window": hand.window + 1,
             "cap": CAPS[hand.window],
             "hint": window_hint(hand, d.cards),

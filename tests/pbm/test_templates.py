@@ -109,7 +109,8 @@ H6_SAMPLES: dict[str, dict[str, Any]] = {
         "hand": [H6CARD], "came_in": ["V Kohli"], "deadline": "2026-12-03 09:00 UTC",
         "errors": [],
     },
-    "h6-test-sealed": {"wire": "K7PQ2M", "over": 1, "seat": 1, "receipt": "ab" * 32},
+    "h6-test-sealed": {"wire": "K7PQ2M", "over": 1, "seat": 1, "receipt": "ab" * 32,
+                       "decisions": "0,1", "notes": ["window 2: X is not held"]},
     "h6-test-reveal": {
         "wire": "K7PQ2M", "over": 1, "rule": "Wickets", "winner": 1, "runs": 4, "target": 10,
         "seats": [{"seat": 1, "decisions": "0", "how": "window", "nonce": "0" * 32,
