@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import json
 import secrets
+from pathlib import Path
 from typing import Any
 
 import click
@@ -29,6 +30,7 @@ from engine.hitforsix.testmatch import (
     over_deal,
     play_round,
 )
+from pbm.cli._common import config_option, load
 from pbm.cli.h6_view import (
     card_table,
     console,
@@ -395,6 +397,39 @@ def ground_cmd() -> None:
     from pbm.hitforsix.ground import ground_html
 
     click.echo(ground_html(), nl=False)
+
+
+@h6.command("archive")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="The folder to write the pages into.")  # fmt: skip
+@click.option("--day", metavar="YYYY-MM-DD", help="The Today pages' day (default: today, UTC).")
+@click.option("--url", help="Database URL (instead of the config's database.url).")
+@config_option
+def archive_cmd(out_dir: Path, day: str | None, url: str | None, config_path: Path | None) -> None:
+    """Write The Averages' archive (Today, one page per deck, the season) and the ground."""
+    from pbm.db.session import make_db_engine, make_session_factory
+    from pbm.hitforsix.ground import ground_html
+    from pbm.hitforsix.pages import season_page, today_page
+
+    the_day = day or today()
+    try:
+        daily_seed("t20i", the_day)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--day") from None
+    db_engine = make_db_engine(url or load(config_path, logs=False).database.url)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    pages = {"ground.html": ground_html()}
+    try:
+        with make_session_factory(db_engine)() as session:
+            pages["today.html"] = today_page(session, the_day)
+            for name in DECK_NAMES:
+                pages[f"today-{the_day}-{name}.html"] = today_page(session, the_day, name)
+            pages[f"season-{the_day[:7]}.html"] = season_page(session, the_day[:7])
+    finally:
+        db_engine.dispose()
+    for name, text in pages.items():
+        (out_dir / name).write_text(text, "utf-8")
+    click.echo(f"wrote {len(pages)} pages to {out_dir}")
 
 
 def _attach_card_command() -> None:

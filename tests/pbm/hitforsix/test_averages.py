@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
+from click.testing import CliRunner
 from sqlalchemy import func, inspect, select
 from sqlalchemy.orm import Session
 
@@ -13,7 +15,10 @@ from engine.hitforsix.game import play_solo
 from engine.hitforsix.over import Decisions
 from engine.hitforsix.rules import Rule
 from pbm.auth import SecretBox
+from pbm.cli import main
 from pbm.clock import FixedClock
+from pbm.db import migrate
+from pbm.db.session import make_db_engine, make_session_factory
 from pbm.h6.decks import load_deck
 from pbm.hitforsix.averages import day_statements, post_daily, season_table
 from pbm.hitforsix.models import H6Averager, H6Statement
@@ -104,3 +109,27 @@ def test_what_the_book_refuses(
     assert late.ok and late.reply.ctx["day"] == yesterday
     assert session.scalar(select(func.count()).select_from(H6Averager)) == 1
     assert session.scalar(select(func.count()).select_from(H6Statement)) == 2
+
+
+def test_archive_command_writes_the_pages(
+    tmp_path: Path, h6_clock: FixedClock, box: SecretBox, draw: Draws
+) -> None:
+    """`pbm h6 archive` writes Today, a page per deck, the season and the ground, statically."""
+    url = f"sqlite:///{tmp_path}/a.sqlite3"
+    db_engine = make_db_engine(url)
+    migrate.upgrade(db_engine)
+    with make_session_factory(db_engine)() as s:
+        code = _daily_code("t20i", "2026-12-01", "0")
+        assert post_daily(s, h6_clock, box, code=code, name="Ann", draw=draw).ok
+        s.commit()
+    db_engine.dispose()
+    out = tmp_path / "site"
+    result = CliRunner().invoke(
+        main, ["h6", "archive", "--out", str(out), "--day", "2026-12-01", "--url", url]
+    )
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in out.iterdir())
+    assert "ground.html" in names and "season-2026-12.html" in names
+    assert "today-2026-12-01-t20i.html" in names and "today.html" in names
+    assert "Ann" in (out / "today-2026-12-01-t20i.html").read_text()
+    assert "Ann" not in (out / "today-2026-12-01-odi.html").read_text()
