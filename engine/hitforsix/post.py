@@ -145,8 +145,9 @@ _ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
 def is_match_code(text: str) -> bool:
     """Whether ``text`` looks like a replay code rather than a 32-character challenge code."""
     t = "".join(text.split())
-    # Byte 0 is 2 and byte 1's high nibble the deck (0–5): base64 starts 'Ag' to 'Al'.
-    return len(t) > 32 and t[:1] == "A" and t[1:2] in "ghijkl"
+    # Byte 0 is 2 and byte 1's high nibble the deck (0–5): base64 starts 'Ag' to 'Al'. A
+    # challenge code's byte 0 is 1, so it starts 'AQ' to 'Af': the two never meet.
+    return len(t) >= 24 and t[:1] == "A" and t[1:2] in "ghijkl"
 
 
 def decode_match(code: str) -> MatchCode:

@@ -96,3 +96,16 @@ def test_bad_replay_codes_are_refused() -> None:
         replay_code(code, replace(DECK, build="other"))
     with pytest.raises(CodeError, match="for the t20i deck"):
         replay_code(code, replace(DECK, name="odi"))
+
+
+def test_match_codes_and_challenge_codes_never_meet() -> None:
+    """A replay code, even of a match with no overs, is told apart from a challenge code."""
+    from engine.hitforsix.code import encode as encode_solo
+    from engine.hitforsix.deal import deal
+    from engine.hitforsix.game import play_solo
+    from engine.hitforsix.rules import RULES
+
+    assert is_match_code(encode_match(new_match(DECK, 1, ["a", "b"]), DECK))
+    for rule in RULES:
+        solo = encode_solo(play_solo(deal(DECK, 4), rule, Decisions()))
+        assert not is_match_code(solo)
