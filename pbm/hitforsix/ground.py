@@ -4,8 +4,9 @@ Everything is inline — the decks (as columns, the card fields only), the colou
 in JavaScript (``templates/hitforsix/ground.html``) — so the page fetches nothing and calls
 no third party; its Content-Security-Policy forbids it to. The JavaScript follows the Python
 engine step for step: the same dice (``docs/rules/dice.md``), deal, Rules, grading (the same
-floating-point operations in the same order, so the same keys) and challenge codes; the tests
-drive it in headless Chromium against the engine.
+floating-point operations in the same order, so the same keys), challenge codes and
+resemblance (law 4.04: each deck's stat means and deviations are embedded, so the page need not
+reproduce numpy's summation); the tests drive it in headless Chromium against the engine.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import json
 
 from engine.hitforsix.cards import CARD_FIELDS
 from engine.hitforsix.colours import NEUTRAL, TEAM_COLOURS
-from pbm.h6.decks import DECK_NAMES, deck_file
+from engine.hitforsix.resemblance import deck_moments
+from pbm.h6.decks import DECK_NAMES, deck_file, load_deck
 from pbm.render.env import templates_dir
 
 __all__ = ["FIELDS", "ground_data", "ground_html"]
@@ -32,6 +34,7 @@ def ground_data() -> dict[str, object]:
             "build": build,
             "title": file.title,
             "columns": {f: [getattr(c, f) for c in file.cards] for f in FIELDS},
+            "moments": [None if m is None else list(m) for m in deck_moments(load_deck(name))],
         }
     return {
         "fields": list(FIELDS),

@@ -16,6 +16,7 @@ from engine.hitforsix.code import encode
 from engine.hitforsix.deal import daily_seed, deal, parse_seed
 from engine.hitforsix.game import play_solo
 from engine.hitforsix.over import Decisions
+from engine.hitforsix.resemblance import deck_moments
 from engine.hitforsix.rules import RULES, Rule
 from pbm.cli import main
 from pbm.h6.decks import DECK_NAMES, load_deck
@@ -41,6 +42,7 @@ def _columns(deck: Deck) -> dict[str, Any]:
         "build": deck.build,
         "title": deck.name,
         "columns": {f: [getattr(c, f) for c in deck.cards] for f in FIELDS},
+        "moments": [None if m is None else list(m) for m in deck_moments(deck)],
     }
 
 
@@ -60,6 +62,8 @@ def _expected(deck: Deck, seed: int, rule: Rule | None, drops: str) -> dict[str,
         "ties": game.grade.ties,
         "tenths": game.grade.tenths,
         "code": encode(game),
+        "resembles": game.resemblance.match.name,
+        "distance": game.resemblance.distance,
     }
 
 
@@ -119,7 +123,8 @@ def test_the_published_vectors_in_chromium(page: Path) -> None:
 
 
 def test_every_deck_and_rule_agrees_and_codes_cross_over(page: Path) -> None:
-    """Real decks, every Rule, dailies: same deal, XI, score, grade and code; codes cross over."""
+    """Real decks, every Rule, dailies: same deal, XI, score, grade, code and resemblance
+    (law 4.04); codes cross over."""
     python_code = encode(
         play_solo(deal(load_deck("odi"), 77), Rule.WICKETS, Decisions.from_text("1,2"))
     )
@@ -149,4 +154,5 @@ def test_every_deck_and_rule_agrees_and_codes_cross_over(page: Path) -> None:
     assert result.exit_code == 0, result.output
     replayed = json.loads(result.output)
     assert f"{replayed['grade']:.1f}" == made["grade"]
+    assert replayed["resemblance"]["match"]["name"] == made["resembles"]
     assert replayed["decisions"] == "0,3/11/4"
