@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.dice import seed_from_text
 from engine.errors import IllegalOrder
+from engine.flungo.codec import decode, encode
 from engine.flungo.competition import (
     Competition,
     CompetitionKind,
@@ -57,6 +58,7 @@ __all__ = [
     "TurnReport",
     "match_seed",
     "next_stage",
+    "replay",
     "resolve_stage",
     "seed_commitment",
     "stages",
@@ -186,7 +188,9 @@ class SeasonState:
 class MatchTurn:
     """One fixture's part in a stage: the match after it, what happened in it (in order), the
     teams that played it on defaults (no orders of their own), and the seed's commitment; the
-    seed itself once the match is decided."""
+    seed itself once the match is decided. ``played`` are the (home, away) orders exactly as
+    the engine received them in this stage (``None``: nothing given): with the seed they are
+    all :func:`replay` needs to play the match again ball for ball."""
 
     fixture_id: str
     label: str
@@ -195,6 +199,7 @@ class MatchTurn:
     defaults: tuple[str, ...]
     seed_sha256: str
     seed: int | None = None
+    played: tuple[MatchOrders | None, MatchOrders | None] = (None, None)
 
     @property
     def finished(self) -> bool:
@@ -240,6 +245,7 @@ class TurnReport:
                     "defaults": list(m.defaults),
                     "seed_sha256": m.seed_sha256,
                     "seed": m.seed,
+                    "played": [None if o is None else encode(o) for o in m.played],
                 }
                 for m in self.matches
             ],
@@ -267,6 +273,7 @@ class TurnReport:
                     defaults=tuple(str(t) for t in m["defaults"]),
                     seed_sha256=str(m["seed_sha256"]),
                     seed=None if m["seed"] is None else int(m["seed"]),
+                    played=_played(m.get("played")),
                 )
                 for m in data["matches"]
             ),
@@ -287,6 +294,31 @@ class TurnReport:
     def from_text(cls, text: str) -> TurnReport:
         """Read :meth:`to_text`."""
         return cls.from_json(json.loads(text))
+
+
+def _played(data: Any) -> tuple[MatchOrders | None, MatchOrders | None]:
+    if not data:
+        return (None, None)
+    home, away = (None if o is None else decode(MatchOrders, o) for o in data)
+    return (home, away)
+
+
+def replay(turns: Sequence[MatchTurn], seed: int | None = None) -> MatchState:
+    """Play a match again from its stages' reports alone: the setup of the first (its
+    selection), the revealed ``seed`` (or the last turn's), and each stage's ``played`` orders.
+    Anyone holding the reports can check a result this way: it equals the match as played."""
+    if not turns:
+        raise CompetitionError("a replay needs the match's stages, from its selection on")
+    seed = seed if seed is not None else turns[-1].seed
+    if seed is None:
+        raise CompetitionError(f"{turns[0].fixture_id}: the seed is revealed only once decided")
+    if seed_commitment(seed) != turns[0].seed_sha256:
+        raise CompetitionError(f"{turns[0].fixture_id}: that seed is not the one committed to")
+    setup = replace(turns[0].state.setup, seed=seed)
+    state = start_match(setup, *turns[0].played).state
+    for t in turns[1:]:
+        state = play_turn(state, *t.played).state
+    return state
 
 
 def _event_json(e: Event) -> dict[str, Any]:
@@ -376,7 +408,13 @@ def _select(
         defaults = tuple(n for n, o in ((home_name, home), (away_name, away)) if o is None)
         matches.append(
             MatchTurn(
-                fixture.id, fixture.label, res.state, res.events, defaults, seed_commitment(seed)
+                fixture.id,
+                fixture.label,
+                res.state,
+                res.events,
+                defaults,
+                seed_commitment(seed),
+                played=(home, away),
             )
         )
         live.append(LiveMatch(fixture.id, res.state))
@@ -426,7 +464,15 @@ def _play(
         if st.result is None:
             still.append(LiveMatch(lm.fixture_id, st))
             matches.append(
-                MatchTurn(lm.fixture_id, fixture.label, st, res.events, defaults, commitment)
+                MatchTurn(
+                    lm.fixture_id,
+                    fixture.label,
+                    st,
+                    res.events,
+                    defaults,
+                    commitment,
+                    played=(home, away),
+                )
             )
             continue
         comp, evs = record_result(comp, _summary(lm.fixture_id, st))
@@ -440,7 +486,14 @@ def _play(
         state = replace(state, played=played)
         matches.append(
             MatchTurn(
-                lm.fixture_id, fixture.label, st, res.events, defaults, commitment, st.setup.seed
+                lm.fixture_id,
+                fixture.label,
+                st,
+                res.events,
+                defaults,
+                commitment,
+                st.setup.seed,
+                (home, away),
             )
         )
     return replace(state, competition=comp, live=tuple(still)), matches, season
