@@ -251,7 +251,7 @@ def finished_matches(reports: Iterable[TurnReport]) -> list[MatchState]:
     seen: dict[str, MatchState] = {}
     for rep in reports:
         for m in rep.matches:
-            if m.state.result is not None and m.state.is_over and m.fixture_id not in seen:
+            if m.state.result is not None and m.fixture_id not in seen:
                 seen[m.fixture_id] = m.state
     return list(seen.values())
 
@@ -399,7 +399,7 @@ def _match_view(m: MatchTurn, code: str) -> MatchView:
     state = m.state
     home, away = state.setup.home.name, state.setup.away.name
     c = state.setup.conditions
-    if state.result is not None and state.is_over:
+    if state.result is not None:
         status, headline = "finished", state.result.text
     elif state.innings:
         status = "in play"
@@ -683,7 +683,7 @@ def build_issue(
             )
         bracket_chart = Chart("bracket", charts.bracket(slug(code, "bracket"), ties, comp.rounds))
 
-    playing = {m.fixture_id for m in report.matches if not (m.state.result and m.state.is_over)}
+    playing = {m.fixture_id for m in report.matches if m.state.result is None}
     upcoming = [f for f in comp.fixtures if result_of(comp, f.id) is None and f.id not in playing]
     next_round = min((f.round for f in upcoming), default=None)
     next_fixtures = tuple(_fixture_line(comp, f) for f in upcoming if f.round == next_round)
@@ -703,6 +703,7 @@ def build_issue(
 
     news = tuple(e.text for e in report.season_events if getattr(e, "text", ""))  # type: ignore[attr-defined]
     news += tuple(_season_event_text(e) for e in report.season_events if not getattr(e, "text", ""))
+    news += _boosts_text(report.season_events) + tuple(report.notices)
     defaults = tuple(
         f"{t} played on defaults in {m.label} ({m.fixture_id})"
         for m in report.matches
@@ -744,8 +745,8 @@ def build_issue(
 
 def _season_event_text(e: Any) -> str:
     kind = getattr(e, "kind", "")
-    if kind == "fixture_scheduled":
-        return ""
+    if kind in ("fixture_scheduled", "stat_boosted"):
+        return ""  # the fixtures are listed; boosts are summed up per team
     if kind == "round_completed":
         return f"Round {e.round} is complete."
     if kind == "competition_finished":
@@ -758,6 +759,22 @@ def _season_event_text(e: Any) -> str:
         return f"{e.label}: {e.home} v {e.away} at {e.pitch_name}."
     if kind == "bye_given":
         return f"{e.team} have a bye in round {e.round}."
-    if hasattr(e, "player") and hasattr(e, "team"):
-        return f"{e.team}: {kind.replace('_', ' ')} — {e.player}."
+    if kind == "injury_treated":
+        return f"{e.team}: {e.player} treated ({e.points} helper points)."
+    if kind == "helper_points_lost":
+        return f"{e.team} lost {e.points} helper points: {e.reason}."
+    if kind == "player_sits_out":
+        return f"{e.team}: {e.player} is injured and sits out the next match."
+    if kind == "player_injured":
+        return f"{e.team}: {e.player} carries {e.points} injury points."
+    if kind == "player_healed":
+        return f"{e.team}: {e.player} is fit again."
     return ""
+
+
+def _boosts_text(events: Sequence[Any]) -> tuple[str, ...]:
+    by_team: dict[str, list[str]] = {}
+    for e in events:
+        if getattr(e, "kind", "") == "stat_boosted":
+            by_team.setdefault(e.team, []).append(f"{e.player} {e.stat} {e.before}→{e.after}")
+    return tuple(f"{t}'s helper points: {', '.join(b)}." for t, b in by_team.items())

@@ -190,7 +190,7 @@ def man_of_the_match(state: MatchState) -> tuple[str, str, str] | None:
     if not points:
         return None
     winner = state.result.winner
-    team, name = max(points, key=lambda k: (points[k], k[0] == winner, k))
+    team, name = max(points, key=lambda k: (points[k] + (8 if k[0] == winner else 0), k))
     return team, name, " and ".join(why.get((team, name), [])) or "in the field"
 
 
@@ -226,7 +226,7 @@ def _innings_story(state: MatchState, index: int, card: InningsCard) -> list[str
             a, b = big.batsmen
             tail = "" if big.broken else ", unbroken"
             out.append(
-                f"The stand that mattered was {a} and {b}'s {big.runs} for the "
+                f"The stand that mattered was {a} and {possessive(b)} {big.runs} for the "
                 f"{ordinal(big.wicket)} wicket in {big.balls} balls{tail}."
             )
     for c in collapses(inn, bpo)[:1]:
@@ -266,7 +266,7 @@ def _innings_story(state: MatchState, index: int, card: InningsCard) -> list[str
     if bowlers and bowlers[0].wickets >= 2:
         w = bowlers[0]
         out.append(
-            f"{w.name} was the pick of {card.bowling_team}'s bowlers with {w.wickets}/{w.runs}."
+            f"{w.name} was the pick of {possessive(card.bowling_team)} bowlers with {w.wickets}/{w.runs}."
         )
     return out
 
@@ -305,8 +305,8 @@ def write_report(state: MatchState) -> list[str]:
     if fired:
         paras.append(
             " ".join(
-                f"{e.team}'s conditional order fired {_at(e.at_ball, state)}: "
-                f"{e.text.split(': ', 1)[-1]}."
+                f"{possessive(e.team)} conditional order fired {_at(e.at_ball, state)}: "
+                f"{_rule_effect(e.text)}."
                 for e in fired[:3]
             )
         )
@@ -321,6 +321,20 @@ def write_report(state: MatchState) -> list[str]:
         if mom is not None:
             paras.append(f"Man of the Match: {mom[1]} ({mom[0]}), {mom[2]}.")
     return paras
+
+
+def possessive(name: str) -> str:
+    """``Snodge Stars'``, ``Dundee Cakes'``, ``Lassie's``."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _rule_effect(text: str) -> str:
+    """A fired rule's effect, with a long list of names shortened to a count."""
+    effect = text.split(": ", 1)[-1]
+    names, _, what = effect.rpartition(" ")
+    if names.count(",") >= 3:
+        return f"{names.count(',') + 1} batsmen switched to {what}"
+    return effect
 
 
 def _at(balls: int, state: MatchState) -> str:
