@@ -6,11 +6,11 @@ The shape follows the files in ``../shared/cricsheet`` (``meta``, ``info``, ``in
 exported with ``balls_per_over`` 5 (its sets as overs); super overs are innings with
 ``"super_over": true``, and a tie broken by them (or by boundaries, or a coin) has Cricsheet's
 ``{"result": "tie", "eliminator": ...}``. Registry ids are the first 8 hex digits of the SHA-256
-of ``"team:name"``. The seed lets one celebrity play for both sides; Cricsheet knows a player
-by name within a match (its registry maps a name to one person), so a name in both XIs is
-exported as ``"Name (Team)"`` on each side (:func:`cricsheet_names`), and the two get two
-registry ids: a reader never adds their figures together. ``created`` (and the match date) is a parameter because the engine reads no
-clock; the default keeps exports byte-identical.
+of ``"team:name"``. The seed lets one celebrity play for both sides; Cricsheet knows a player by
+name within a match (its registry maps a name to one person), so a name in both XIs is exported
+as ``"Name (Team)"`` on each side (:func:`cricsheet_names`), and the two get two registry ids: a
+reader never adds their figures together. ``created`` (and the match date) is a parameter
+because the engine reads no clock; the default keeps exports byte-identical.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 from pathlib import Path
@@ -91,10 +92,8 @@ def serve(directory: Path, port: int, bind: str) -> None:
         click.echo(
             f"serving {directory} at http://{bind}:{httpd.server_address[1]}/ (Ctrl-C stops)"
         )
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             httpd.serve_forever()
-        except KeyboardInterrupt:
-            pass
 
 
 @zine.command("delivery")

@@ -26,6 +26,7 @@ from engine.flungo.state import MatchState
 from pbm.zine.atom import atom_feed
 from pbm.zine.model import (
     MASTHEAD,
+    MONTHS,
     Issue,
     StatTable,
     build_issue,
@@ -137,7 +138,6 @@ def _career_tables(
         )
         fld.append((label, str(r.catches), str(r.stumpings)))
     head = "Player" if first == "name" else "Season"
-    num = lambda n: (False, *([True] * (n - 1)))  # noqa: E731
     return (
         StatTable(
             "Batting",
@@ -157,11 +157,18 @@ def _career_tables(
     )
 
 
+def num(n: int) -> tuple[bool, ...]:
+    """Column alignment: a name column, then ``n - 1`` numeric ones."""
+    return (False, *([True] * (n - 1)))
+
+
 def _date_iso(text: str) -> str:
-    m = re.search(r"(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}))?", text)
-    if not m:
+    """The feed's time for an issue dated ``text`` (as :func:`pbm.zine.model.when` writes it)."""
+    m = re.fullmatch(r"(\d{1,2}) (\w+) (\d{4})(?:, (\d{2}:\d{2}) UTC)?", text)
+    if not m or m.group(2) not in MONTHS:
         return "2000-01-01T00:00:00Z"
-    return f"{m.group(1)}T{m.group(2) or '00:00'}:00Z"
+    month = MONTHS.index(m.group(2)) + 1
+    return f"{m.group(3)}-{month:02d}-{int(m.group(1)):02d}T{m.group(4) or '00:00'}:00Z"
 
 
 def build_archive(
@@ -209,7 +216,8 @@ def build_archive(
             fid = next(
                 (m.fixture_id for rep in reports for m in rep.matches if m.state is state), ""
             )
-            text = f"{state.setup.home.name} v {state.setup.away.name}: {state.result.text if state.result else ''}"
+            outcome = state.result.text if state.result else ""
+            text = f"{state.setup.home.name} v {state.setup.away.name}: {outcome}"
             for side in (0, 1):
                 team = state.team(side).name
                 seasons_of = results.setdefault(team, [])
@@ -291,7 +299,10 @@ def build_archive(
                     team_href=team_href(team),
                     role=player.role.label if player else "Cricketer",
                     style=player.bowling_style.value if player else "",
-                    stats=f"batting {player.batting}, bowling {player.bowling}, fielding {player.fielding}"
+                    stats=(
+                        f"batting {player.batting}, bowling {player.bowling}, "
+                        f"fielding {player.fielding}"
+                    )
                     if player
                     else "",
                     others=others,

@@ -86,11 +86,12 @@ def _axes(
         f'<line x1="{x0}" y1="{y1}" x2="{x1}" y2="{y1}" stroke="{ink}"/>',
         f'<line x1="{x0}" y1="{y0}" x2="{x0}" y2="{y1}" stroke="{ink}"/>',
     ]
-    for k in range(0, 5):
+    for k in range(5):
         v = ymax * k // 4
         y = y1 - (y1 - y0) * k / 4
         out.append(
-            f'<line x1="{x0}" y1="{y:.1f}" x2="{x1}" y2="{y:.1f}" stroke="{rule}" stroke-width="0.5" stroke-dasharray="2 3"/>'
+            f'<line x1="{x0}" y1="{y:.1f}" x2="{x1}" y2="{y:.1f}" stroke="{rule}" '
+            'stroke-width="0.5" stroke-dasharray="2 3"/>'
         )
         out.append(_text(x0 - 6, y + 4, str(v), "end", 11))
     step = 5 if overs > 12 else 1
@@ -121,14 +122,15 @@ def worm(uid: str, series: Sequence[Series], overs: int, unit: str = "overs") ->
     desc = []
     for i, s in enumerate(series):
         cum, pts, dots = 0, [f"{x0},{y1}"], []
-        for o, (r, wk) in enumerate(zip(s.runs, s.wickets, strict=True), start=1):
+        for o, (r, wk) in enumerate(zip(s.runs, s.wickets, strict=True), 1):
             cum += r
             x = x0 + (x1 - x0) * o / overs
             y = y1 - (y1 - y0) * cum / ymax
             pts.append(f"{x:.1f},{y:.1f}")
             for k in range(wk):
                 dots.append(
-                    f'<circle cx="{x:.1f}" cy="{y - 7 * k:.1f}" r="3.5" fill="{PALETTE["wicket"]}" stroke="{PALETTE["paper"]}"/>'
+                    f'<circle cx="{x:.1f}" cy="{y - 7 * k:.1f}" r="3.5" '
+                    f'fill="{PALETTE["wicket"]}" stroke="{PALETTE["paper"]}"/>'
                 )
         colour = SERIES[i % 2]
         body.append(
@@ -163,16 +165,19 @@ def manhattan(uid: str, series: Sequence[Series], overs: int, unit: str = "overs
             x = x0 + slot * o + slot * 0.1 + bar * i
             bh = (y1 - y0) * r / ymax
             body.append(
-                f'<rect x="{x:.1f}" y="{y1 - bh:.1f}" width="{bar:.1f}" height="{bh:.1f}" fill="{colour}"/>'
+                f'<rect x="{x:.1f}" y="{y1 - bh:.1f}" width="{bar:.1f}" '
+                f'height="{bh:.1f}" fill="{colour}"/>'
             )
             for k in range(wk):
                 body.append(
-                    f'<circle cx="{x + bar / 2:.1f}" cy="{y1 - bh - 5 - 7 * k:.1f}" r="3" fill="{PALETTE["wicket"]}"/>'
+                    f'<circle cx="{x + bar / 2:.1f}" cy="{y1 - bh - 5 - 7 * k:.1f}" '
+                    f'r="3" fill="{PALETTE["wicket"]}"/>'
                 )
         best = max(range(len(s.runs)), key=lambda k: s.runs[k], default=None)
         if best is not None:
             desc.append(
-                f"{s.team}'s best {unit[:-1]} was number {best + 1} ({s.runs[best]} runs); {sum(s.wickets)} wickets fell"
+                f"{s.team}: best {unit[:-1]} number {best + 1} ({s.runs[best]} runs); "
+                f"{sum(s.wickets)} wickets fell"
             )
     return _svg(
         uid,
@@ -275,7 +280,8 @@ def bracket(uid: str, matches: Sequence[BracketMatch], rounds: int) -> str:
         for k, m in enumerate(ties):
             y = 26 + slot * k + (slot - box_h) / 2
             body.append(
-                f'<rect x="{x}" y="{y:.1f}" width="{col - 24}" height="{box_h}" fill="{PALETTE["head"]}" stroke="{PALETTE["rule"]}"/>'
+                f'<rect x="{x}" y="{y:.1f}" width="{col - 24}" height="{box_h}" '
+                f'fill="{PALETTE["head"]}" stroke="{PALETTE["rule"]}"/>'
             )
             for j, side in enumerate((m.home, m.away)):
                 won = m.winner is not None and side == m.winner
@@ -283,7 +289,8 @@ def bracket(uid: str, matches: Sequence[BracketMatch], rounds: int) -> str:
             if r + 1 < rounds:
                 cy = y + box_h / 2
                 body.append(
-                    f'<line x1="{x + col - 24}" y1="{cy:.1f}" x2="{x + col - 10}" y2="{cy:.1f}" stroke="{PALETTE["rule"]}"/>'
+                    f'<line x1="{x + col - 24}" y1="{cy:.1f}" x2="{x + col - 10}" '
+                    f'y2="{cy:.1f}" stroke="{PALETTE["rule"]}"/>'
                 )
             desc.append(
                 f"{m.label}: {m.home} v {m.away}"

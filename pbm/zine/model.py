@@ -256,6 +256,34 @@ def finished_matches(reports: Iterable[TurnReport]) -> list[MatchState]:
     return list(seen.values())
 
 
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+
+def when(text: str | None) -> str:
+    """An ISO 8601 UTC time as people read it: ``5 January 2027, 18:00 UTC`` (other text as
+    it is)."""
+    m = re.fullmatch(
+        r"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}:\d{2})(?::\d{2})?)?(Z|\+00:00| UTC)?", text or ""
+    )
+    if not m or not 1 <= int(m.group(2)) <= 12:
+        return text or ""
+    day = f"{int(m.group(3))} {MONTHS[int(m.group(2)) - 1]} {m.group(1)}"
+    return f"{day}, {m.group(4)} UTC" if m.group(4) else day
+
+
 def _fixture_line(comp: Competition, f: Fixture) -> FixtureLine:
     home, away = fixture_teams(comp, f.id)
     h = home or describe_entrant(comp, f.home)
@@ -278,8 +306,9 @@ def _fixture_line(comp: Competition, f: Fixture) -> FixtureLine:
     )
 
 
-def _fmt(x: float, digits: int = 2) -> str:
-    return "-" if math.isnan(x) else f"{x:.{digits}f}"
+def _fmt(x: Any, digits: int = 2) -> str:
+    v = float(x)
+    return "-" if math.isnan(v) else f"{v:.{digits}f}"
 
 
 def _card_view(card: InningsCard, state: MatchState) -> InningsView:
@@ -316,8 +345,14 @@ def _card_view(card: InningsCard, state: MatchState) -> InningsView:
             (20, 24, 4, 4, 3, 3, 4),
         ),
         dnb=", ".join(b.name for b in card.batting if b.how_out == "did not bat"),
-        extras=f"{sum(e.values())} (w {e['wides']}, nb {e['no_balls']}, b {e['byes']}, lb {e['leg_byes']})",
-        total=f"{card.runs}/{card.wickets} ({length_text(card.legal_balls, bpo)}; {CLOSED_TEXT[card.closed]})",
+        extras=(
+            f"{sum(e.values())} (w {e['wides']}, nb {e['no_balls']}, b {e['byes']}, "
+            f"lb {e['leg_byes']})"
+        ),
+        total=(
+            f"{card.runs}/{card.wickets} ({length_text(card.legal_balls, bpo)}; "
+            f"{CLOSED_TEXT[card.closed]})"
+        ),
         fall_of_wickets=fow,
         bowling=StatTable(
             "Bowling",
@@ -404,7 +439,8 @@ def _match_view(m: MatchTurn, code: str) -> MatchView:
     elif state.innings:
         status = "in play"
         inn = state.innings[-1]
-        headline = f"{state.team(inn.batting_side).name} {inn.runs}/{inn.wickets} ({length_text(inn.legal, state.setup.spec.balls_per_over)})"
+        length = length_text(inn.legal, state.setup.spec.balls_per_over)
+        headline = f"{state.team(inn.batting_side).name} {inn.runs}/{inn.wickets} ({length})"
     else:
         status, headline = "toss", f"{home} v {away}: the toss and the XIs"
     toss = next((e.text for e in state.log if e.kind is EventKind.TOSS), "")
@@ -480,7 +516,8 @@ def _dice_done(m: MatchTurn, code: str) -> DiceLine:
     ko = " --knockout" if state.setup.knockout else ""
     base = files[0][0].rsplit("/", 1)[0]
     replay = (
-        f"pbm sim --format {fmt}{ko} --seed {m.seed} --squad {base}/home.json --squad {base}/away.json "
+        f"pbm sim --format {fmt}{ko} --seed {m.seed} "
+        f"--squad {base}/home.json --squad {base}/away.json "
         f"--orders {base}/home.txt --orders {base}/away.txt"
     )
     orders = tuple((state.team(s).name, canonical(Orders(match=state.orders[s]))) for s in (0, 1))
@@ -491,7 +528,7 @@ def _dice_done(m: MatchTurn, code: str) -> DiceLine:
 
 
 def _leaders(tally: Tally, season: str) -> tuple[StatTable, ...]:
-    recs = [r for r in tally.sorted()]
+    recs = tally.sorted()
     if not recs:
         return ()
     rt = rates(recs)
@@ -632,8 +669,8 @@ def build_issue(
     fmt_spec = comp.format.value
     everything = [*history, report]
     first_issue = not history
-    teams = ()
-    fixtures = ()
+    teams: tuple[TeamSheet, ...] = ()
+    fixtures: tuple[FixtureLine, ...] = ()
     if first_issue:
         teams = tuple(TeamSheet(t.name, team_href(t.name), _squad_table(t)) for t in report.squads)
         fixtures = tuple(_fixture_line(comp, f) for f in comp.fixtures)
@@ -701,7 +738,7 @@ def build_issue(
     )
     dice_done = tuple(_dice_done(m, code) for m in report.matches if m.seed is not None)
 
-    news = tuple(e.text for e in report.season_events if getattr(e, "text", ""))  # type: ignore[attr-defined]
+    news = tuple(str(getattr(e, "text", "")) for e in report.season_events)
     news += tuple(_season_event_text(e) for e in report.season_events if not getattr(e, "text", ""))
     news += _boosts_text(report.season_events) + tuple(report.notices)
     defaults = tuple(
@@ -717,7 +754,7 @@ def build_issue(
         kind=comp.kind.value,
         format=comp.format.value,
         number=number,
-        date=history[-1].next_deadline or "" if history else "",
+        date=when(history[-1].next_deadline) if history else "",
         stage=_stage_text(report),
         editorial=report.editorial,
         href=issue_href(code, number),
@@ -730,7 +767,7 @@ def build_issue(
         bracket_chart=bracket_chart,
         draw=draw,
         next_fixtures=next_fixtures,
-        next_deadline=report.next_deadline or "",
+        next_deadline=when(report.next_deadline),
         byes=report.byes,
         news=tuple(n for n in news if n),
         figures=figures,

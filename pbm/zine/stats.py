@@ -31,7 +31,7 @@ PlayerKey = tuple[str, str]  # (team, name)
 
 def is_substitute(name: str) -> bool:
     """Substitute fielders ("substitute 1", "sub (X)") are not squad members."""
-    return name.startswith("substitute ") or name.startswith("sub (")
+    return name.startswith(("substitute ", "sub ("))
 
 
 @dataclass(slots=True)

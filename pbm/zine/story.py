@@ -223,10 +223,10 @@ def _innings_story(state: MatchState, index: int, card: InningsCard) -> list[str
     if stands:
         big = max(stands, key=lambda p: (p.runs, -p.wicket))
         if big.runs >= 30:
-            a, b = big.batsmen
+            first, second = big.batsmen
             tail = "" if big.broken else ", unbroken"
             out.append(
-                f"The stand that mattered was {a} and {possessive(b)} {big.runs} for the "
+                f"The stand that mattered was {first} and {possessive(second)} {big.runs} for the "
                 f"{ordinal(big.wicket)} wicket in {big.balls} balls{tail}."
             )
     for c in collapses(inn, bpo)[:1]:
@@ -266,7 +266,8 @@ def _innings_story(state: MatchState, index: int, card: InningsCard) -> list[str
     if bowlers and bowlers[0].wickets >= 2:
         w = bowlers[0]
         out.append(
-            f"{w.name} was the pick of {possessive(card.bowling_team)} bowlers with {w.wickets}/{w.runs}."
+            f"{w.name} was the pick of {possessive(card.bowling_team)} bowlers "
+            f"with {w.wickets}/{w.runs}."
         )
     return out
 
