@@ -34,12 +34,14 @@ def zine() -> None:
 )
 @click.option("--url", default=None, help="Database URL (default: the config's).")
 @click.option("--no-pdf", is_flag=True, help="Skip the PDFs (a quicker preview).")
+@click.option("--jobs", type=int, default=2, show_default=True, help="Threads compiling PDFs.")
 @config_option
 def build(
-    code: str | None, out: Path, url: str | None, no_pdf: bool, config_path: Path | None
+    code: str | None, out: Path, url: str | None, no_pdf: bool, jobs: int, config_path: Path | None
 ) -> None:
-    """(Re)build the archive from the database: every competition's issues, or CODE's (with
-    careers still counted over every competition). The same data gives the same files."""
+    """(Re)build the archive from the database: every competition's issues, or only CODE and
+    the competitions before it (careers count every season up to CODE's). The same data gives
+    the same files; PDFs whose issue has not changed are kept."""
     from pbm.db.session import make_db_engine, make_session_factory, transaction
     from pbm.zine.archive import build_archive
     from pbm.zine.source import competition_codes, load_reports
@@ -55,7 +57,7 @@ def build(
             seasons = [(c, load_reports(s, c)) for c in codes]
     finally:
         engine.dispose()
-    result = build_archive(seasons, out, pdf=not no_pdf)
+    result = build_archive(seasons, out, pdf=not no_pdf, jobs=jobs)
     click.echo(f"{len(result.issues)} issues, {len(result.files)} files in {out}")
 
 

@@ -16,8 +16,10 @@ Nothing in it refers to anything outside the folder.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,7 +36,7 @@ from pbm.zine.model import (
     player_href,
     team_href,
 )
-from pbm.zine.render import html_page, issue_html, issue_pdf
+from pbm.zine.render import html_page, issue_html, issue_pdf, pdf_key
 from pbm.zine.source import TurnReport
 from pbm.zine.stats import PlayerRecord, Tally, rates, tally_matches
 
@@ -171,26 +173,61 @@ def _date_iso(text: str) -> str:
     return f"{m.group(3)}-{month:02d}-{int(m.group(1)):02d}T{m.group(4) or '00:00'}:00Z"
 
 
+MANIFEST = ".zine-pdfs.json"
+
+
+def _pdfs(issues: Sequence[Issue], out: Path, jobs: int) -> dict[str, bytes | None]:
+    """Each issue's PDF, compiled on ``jobs`` threads; ``None`` for a PDF already in ``out``
+    made from exactly the same inputs (see :func:`pbm.zine.render.pdf_key`)."""
+    try:
+        known = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    keys = {i.pdf_href: pdf_key(i) for i in issues}
+    todo = [
+        i
+        for i in issues
+        if known.get(i.pdf_href) != keys[i.pdf_href] or not (out / i.pdf_href).is_file()
+    ]
+    made: dict[str, bytes | None] = {i.pdf_href: None for i in issues}
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        for issue, pdf in zip(todo, pool.map(issue_pdf, todo), strict=True):
+            made[issue.pdf_href] = pdf
+    (out / MANIFEST).write_text(json.dumps(keys, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return made
+
+
 def build_archive(
-    seasons: Sequence[tuple[str, Sequence[TurnReport]]], out: Path, *, pdf: bool = True
+    seasons: Sequence[tuple[str, Sequence[TurnReport]]],
+    out: Path,
+    *,
+    pdf: bool = True,
+    jobs: int = 2,
 ) -> ArchiveResult:
     """(Re)build the whole archive into ``out`` from ``(code, reports)`` pairs, oldest first.
 
-    The same reports always give the same bytes (no clock is read; PDFs carry no timestamp).
+    The same reports always give the same bytes (no clock is read; a PDF's date is its
+    issue's). PDFs are compiled on ``jobs`` threads, and a PDF already in ``out`` whose inputs
+    have not changed (``.zine-pdfs.json`` keeps their digests) is kept as it is.
     """
     out.mkdir(parents=True, exist_ok=True)
     result = ArchiveResult()
     files = result.files
     all_issues = build_issues(seasons)
-    for issues in all_issues:
-        for issue in issues:
-            result.issues.append(issue)
-            _write(out, issue.href, issue_html(issue, ""), files)
-            if pdf:
-                _write(out, issue.pdf_href, issue_pdf(issue), files)
-            for d in issue.dice_done:
-                for rel, content in d.files:
-                    _write(out, rel, content, files)
+    flat = [i for issues in all_issues for i in issues]
+    pdfs = _pdfs(flat, out, jobs) if pdf else {}
+    for issue in flat:
+        result.issues.append(issue)
+        _write(out, issue.href, issue_html(issue, ""), files)
+        if pdf:
+            data = pdfs[issue.pdf_href]
+            if data is None:
+                files.append(issue.pdf_href)
+            else:
+                _write(out, issue.pdf_href, data, files)
+        for d in issue.dice_done:
+            for rel, content in d.files:
+                _write(out, rel, content, files)
 
     # careers: per season per (team, name), and summed
     per_season: dict[tuple[str, str], list[PlayerRecord]] = {}

@@ -35,11 +35,11 @@ from engine.flungo.events import EventKind
 from engine.flungo.fixtures import Fixture
 from engine.flungo.language import canonical
 from engine.flungo.orders import Orders
-from engine.flungo.scorecard import CLOSED_TEXT, InningsCard, cards, length_text, super_over_name
+from engine.flungo.scorecard import CLOSED_TEXT, InningsCard, length_text, super_over_name
 from engine.flungo.state import MatchState
 from pbm.zine import charts
 from pbm.zine.source import MatchTurn, TurnReport
-from pbm.zine.stats import PlayerRecord, Tally, rates, tally_matches
+from pbm.zine.stats import PlayerRecord, Tally, match_cards, rates, tally_matches
 from pbm.zine.story import over_runs, partnerships, write_report
 
 __all__ = [
@@ -342,7 +342,7 @@ def _card_view(card: InningsCard, state: MatchState) -> InningsView:
             tuple(bat_rows),
             tuple(links),
             (False, False, True, True, True, True, True),
-            (20, 24, 4, 4, 3, 3, 4),
+            (20, 30, 4, 4, 3, 3, 4),
         ),
         dnb=", ".join(b.name for b in card.batting if b.how_out == "did not bat"),
         extras=(
@@ -372,7 +372,6 @@ def _happenings(m: MatchTurn) -> tuple[str, ...]:
         EventKind.ORDERS,
         EventKind.BOWLER,
         EventKind.RULE_FIRED,
-        EventKind.RULE_SPENT,
         EventKind.RULE_REVERTED,
         EventKind.INJURY,
         EventKind.SUPER_OVER,
@@ -382,8 +381,10 @@ def _happenings(m: MatchTurn) -> tuple[str, ...]:
         kind = getattr(e, "kind", None)
         if kind in keep:
             text = str(getattr(e, "text", ""))
+            if kind is EventKind.RULE_FIRED and text.endswith("nothing applies"):
+                continue
             team = str(getattr(e, "team", ""))
-            out.append(f"{team}: {text}" if team and not text.startswith(team) else text)
+            out.append(f"{team}: {text}" if team and team not in text else text)
     return tuple(out)
 
 
@@ -455,7 +456,7 @@ def _match_view(m: MatchTurn, code: str) -> MatchView:
         headline=headline,
         toss=toss,
         xis=(_xi(state, 0), _xi(state, 1)),
-        innings=tuple(_card_view(card, state) for card in cards(state)),
+        innings=tuple(_card_view(card, state) for card in match_cards(state)),
         result=state.result.text if state.result else "",
         story=tuple(write_report(state)),
         charts=_charts(uid, state),
@@ -521,7 +522,8 @@ def _dice_done(m: MatchTurn, code: str) -> DiceLine:
         f"--orders {base}/home.txt --orders {base}/away.txt"
     )
     orders = tuple((state.team(s).name, canonical(Orders(match=state.orders[s]))) for s in (0, 1))
-    return DiceLine(m.fixture_id, m.label, m.seed_sha256, m.seed, replay, orders, files)
+    label = f"{m.label}: {state.setup.home.name} v {state.setup.away.name}"
+    return DiceLine(m.fixture_id, label, m.seed_sha256, m.seed, replay, orders, files)
 
 
 # --- statistics ------------------------------------------------------------------------------
@@ -729,10 +731,16 @@ def build_issue(
     season_tally = tally_matches(finished_matches(everything), season)
     figures = _leaders(season_tally, "")
     career = career_tally([*earlier_seasons, (season, finished_matches(everything))])
-    careers = tuple(t for t in _leaders(career, "Career: ")[:2])
+    # career leaders only say something new once there is an earlier season
+    careers = _leaders(career, "Career: ")[:2] if earlier_seasons else ()
 
     dice_next = tuple(
-        DiceLine(m.fixture_id, m.label, m.seed_sha256, None)
+        DiceLine(
+            m.fixture_id,
+            f"{m.label}: {m.state.setup.home.name} v {m.state.setup.away.name}",
+            m.seed_sha256,
+            None,
+        )
         for m in report.matches
         if m.seed is None
     )

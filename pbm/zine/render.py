@@ -9,8 +9,10 @@ data into Typst source.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import textwrap
+import threading
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from pbm.render.env import templates_dir
 from pbm.zine.model import FixtureLine, Issue, StatTable
 from pbm.zine.palette import PALETTE, css_variables
+from pbm.zine.story import possessive
 
 __all__ = [
     "WIDTH",
@@ -105,6 +108,7 @@ def environment() -> Environment:
     env.filters["wrap"] = _wrap
     env.filters["table"] = text_table
     env.filters["fixture"] = _fixture_text
+    env.filters["possessive"] = possessive
     env.filters["center80"] = lambda s: str(s).center(WIDTH).rstrip()
     env.globals["rule"] = lambda ch: ch * WIDTH
     return env
@@ -158,6 +162,7 @@ def issue_html(issue: Issue, link_base: str | None = "") -> str:
         "issue.html",
         link_base=link_base,
         issue=issue,
+        online=f"{link_base}{issue.href}" if link_base else "",
         masthead=issue.masthead,
         page_title=issue.title,
         nav=_nav(link_base),
@@ -170,17 +175,57 @@ def issue_text(issue: Issue) -> str:
     return environment().get_template("issue.txt").render(issue=issue)
 
 
-@cache
+_LOCAL = threading.local()
+
+
 def _compiler() -> Any:
-    return typst.Compiler(str(zine_templates() / "issue.typ"))
+    """One Typst compiler per thread (it keeps its fonts and parsed template between runs)."""
+    compiler = getattr(_LOCAL, "compiler", None)
+    if compiler is None:
+        compiler = _LOCAL.compiler = typst.Compiler(str(zine_templates() / "issue.typ"))
+    return compiler
+
+
+def pdf_inputs(issue: Issue) -> dict[str, str]:
+    """What the Typst template reads: the model as JSON, and the palette."""
+    inputs = {"issue": json.dumps(issue.to_json(), ensure_ascii=False, sort_keys=True)}
+    inputs.update({k: PALETTE[k] for k in ("ink", "accent", "muted", "head", "rule")})
+    return inputs
+
+
+def pdf_key(issue: Issue) -> str:
+    """A digest of everything the PDF is made from (inputs, template, timestamp): equal keys
+    give equal PDFs, so an archive rebuild may keep a PDF whose key has not changed."""
+    h = hashlib.sha256()
+    h.update((zine_templates() / "issue.typ").read_bytes())
+    h.update(json.dumps(pdf_inputs(issue), sort_keys=True).encode())
+    h.update(str(_timestamp(issue)).encode())
+    h.update(str(getattr(typst, "__version__", "")).encode())
+    return h.hexdigest()
 
 
 def issue_pdf(issue: Issue) -> bytes:
-    """The issue as a PDF, through Typst; the model goes in as JSON (``sys_inputs``)."""
-    inputs = {"issue": json.dumps(issue.to_json(), ensure_ascii=False)}
-    inputs.update({k: PALETTE[k] for k in ("ink", "accent", "muted", "head", "rule")})
-    pdf: bytes = _compiler().compile(format="pdf", sys_inputs=inputs)
+    """The issue as a PDF, through Typst; the model goes in as JSON (``sys_inputs``), never
+    into the Typst source."""
+    pdf: bytes = _compiler().compile(
+        format="pdf", sys_inputs=pdf_inputs(issue), timestamp=_timestamp(issue)
+    )
     return pdf
+
+
+def _timestamp(issue: Issue) -> int:
+    """The PDF's creation time: the issue's date (never the clock), for identical rebuilds."""
+    import calendar
+    import re
+
+    from pbm.zine.model import MONTHS
+
+    m = re.fullmatch(r"(\d{1,2}) (\w+) (\d{4})(?:, (\d{2}):(\d{2}) UTC)?", issue.date)
+    if not m or m.group(2) not in MONTHS:
+        return 946684800  # 2000-01-01T00:00:00Z
+    month = MONTHS.index(m.group(2)) + 1
+    hh, mm = int(m.group(4) or 0), int(m.group(5) or 0)
+    return calendar.timegm((int(m.group(3)), month, int(m.group(1)), hh, mm, 0))
 
 
 def issue_mail_parts(issue: Issue, archive_url: str | None = None) -> tuple[str, str, bytes]:

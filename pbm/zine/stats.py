@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.flungo.scorecard import cards
+from engine.flungo.scorecard import InningsCard, cards
 from engine.flungo.state import MatchState
 
 __all__ = [
@@ -22,11 +22,28 @@ __all__ = [
     "Rates",
     "Tally",
     "is_substitute",
+    "match_cards",
     "rates",
     "tally_matches",
 ]
 
 PlayerKey = tuple[str, str]  # (team, name)
+
+_CARDS: dict[int, tuple[MatchState, list[InningsCard]]] = {}
+
+
+def match_cards(state: MatchState) -> list[InningsCard]:
+    """:func:`engine.flungo.scorecard.cards`, remembered per state object: an archive build
+    counts each finished match in every later issue's figures, and a card costs a pass over
+    the balls. (Keyed by identity, holding the state so the key cannot be reused.)"""
+    hit = _CARDS.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    if len(_CARDS) > 4096:
+        _CARDS.clear()
+    made = cards(state)
+    _CARDS[id(state)] = (state, made)
+    return made
 
 
 def is_substitute(name: str) -> bool:
@@ -85,6 +102,10 @@ class PlayerRecord:
 
     def add(self, other: PlayerRecord) -> None:
         """Add another record of the same cricketer (a season to a career)."""
+        if other.bowl_balls and _better_bowling(
+            other.best_w, other.best_r, self.best_w, self.best_r, self.bowl_balls
+        ):
+            self.best_w, self.best_r = other.best_w, other.best_r
         for name in (
             "matches",
             "innings",
@@ -105,8 +126,6 @@ class PlayerRecord:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         if (other.high, other.high_not_out) > (self.high, self.high_not_out):
             self.high, self.high_not_out = other.high, other.high_not_out
-        if _better_bowling(other.best_w, other.best_r, self.best_w, self.best_r, self.bowl_balls):
-            self.best_w, self.best_r = other.best_w, other.best_r
         self.seasons.extend(s for s in other.seasons if s not in self.seasons)
 
 
@@ -176,7 +195,7 @@ def tally_matches(matches: Iterable[MatchState], season: str = "") -> Tally:
                 rec.matches += 1
                 if season and season not in rec.seasons:
                     rec.seasons.append(season)
-        for card in cards(state):
+        for card in match_cards(state):
             if card.super_over:
                 continue
             for line in card.batting:

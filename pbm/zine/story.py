@@ -13,9 +13,9 @@ import numpy as np
 
 from engine.flungo.events import EventKind
 from engine.flungo.innings import InningsState
-from engine.flungo.scorecard import InningsCard, cards, length_text
+from engine.flungo.scorecard import InningsCard, length_text
 from engine.flungo.state import MatchState
-from pbm.zine.stats import is_substitute
+from pbm.zine.stats import is_substitute, match_cards
 
 __all__ = [
     "Collapse",
@@ -168,7 +168,7 @@ def man_of_the_match(state: MatchState) -> tuple[str, str, str] | None:
         return None
     points: dict[tuple[str, str], float] = {}
     why: dict[tuple[str, str], list[str]] = {}
-    for card in cards(state):
+    for card in match_cards(state):
         for line in card.batting:
             if line.how_out == "did not bat":
                 continue
@@ -279,7 +279,7 @@ def write_report(state: MatchState) -> list[str]:
     toss = next((e.text for e in state.log if e.kind is EventKind.TOSS), "")
     opening = f"At {cond.pitch_name} ({cond.pitch.name.lower()}, {cond.weather.name.lower()})"
     paras.append(f"{opening}, {toss}." if toss else f"{opening}.")
-    all_cards = cards(state)
+    all_cards = match_cards(state)
     for i, card in enumerate(all_cards):
         if card.super_over:
             continue
