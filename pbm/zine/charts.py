@@ -46,7 +46,7 @@ def _svg(uid: str, width: int, height: int, title: str, desc: str, body: list[st
     t, d = f"{uid}-t", f"{uid}-d"
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'role="img" aria-labelledby="{t} {d}" class="chart" '
+        f'role="img" aria-labelledby="{t} {d}" class="chart" style="max-width: {width}px" '
         f'font-family="{FONT}" font-size="12">'
         f'<title id="{t}">{escape(title)}</title><desc id="{d}">{escape(desc)}</desc>'
         f'<rect width="{width}" height="{height}" fill="{PALETTE["paper"]}"/>'
@@ -60,7 +60,7 @@ def _text(
     y: float,
     s: str,
     anchor: str = "start",
-    size: int = 12,
+    size: int = 13,
     bold: bool = False,
     colour: str | None = None,
 ) -> str:
@@ -93,12 +93,12 @@ def _axes(
             f'<line x1="{x0}" y1="{y:.1f}" x2="{x1}" y2="{y:.1f}" stroke="{rule}" '
             'stroke-width="0.5" stroke-dasharray="2 3"/>'
         )
-        out.append(_text(x0 - 6, y + 4, str(v), "end", 11))
+        out.append(_text(x0 - 6, y + 4, str(v), "end", 12))
     step = 5 if overs > 12 else 1
     for o in range(0, overs + 1, step):
         x = x0 + (x1 - x0) * o / max(overs, 1)
-        out.append(_text(x, y1 + 16, str(o), "middle", 11))
-    out.append(_text((x0 + x1) / 2, y1 + 32, unit, "middle", 11))
+        out.append(_text(x, y1 + 16, str(o), "middle", 12))
+    out.append(_text((x0 + x1) / 2, y1 + 32, unit, "middle", 12))
     return out
 
 
@@ -107,7 +107,7 @@ def _legend(series: Sequence[Series], x: float, y: float) -> list[str]:
     for i, s in enumerate(series):
         yy = y + 16 * i
         out.append(f'<rect x="{x}" y="{yy - 9}" width="12" height="10" fill="{SERIES[i % 2]}"/>')
-        out.append(_text(x + 16, yy, _short(s.team, 30), size=11))
+        out.append(_text(x + 16, yy, _short(s.team, 30), size=12))
     return out
 
 
@@ -205,12 +205,12 @@ def partnership_bars(
         y += 18
         colour = SERIES[i % 2]
         for wk, names, runs, unbroken in stands:
-            body.append(_text(8, y + 4, f"{wk}. {_short(names, 34)}", size=11))
+            body.append(_text(8, y + 4, f"{wk}. {_short(names, 30)}", size=12))
             bw = (x1 - x0) * runs / top
             body.append(
                 f'<rect x="{x0}" y="{y - 7}" width="{max(bw, 1):.1f}" height="12" fill="{colour}"/>'
             )
-            body.append(_text(x0 + bw + 4, y + 4, f"{runs}{'*' if unbroken else ''}", size=11))
+            body.append(_text(x0 + bw + 4, y + 4, f"{runs}{'*' if unbroken else ''}", size=12))
             y += 18
         if stands:
             best = max(stands, key=lambda s: s[2])
@@ -223,21 +223,21 @@ def partnership_bars(
 def nrr_table(uid: str, rows: Sequence[tuple[int, str, int, float]]) -> str:
     """The league table as a picture: (position, team, points, net run rate) per row, with
     points as a number and net run rate as a bar either side of zero."""
-    w, h = 600, 28 + 22 * max(len(rows), 1)
-    mid, half = 440, 140
+    w, h = 460, 28 + 22 * max(len(rows), 1)
+    mid, half = 335, 65
     span = max([abs(r[3]) for r in rows] + [0.5])
     ink = PALETTE["ink"]
     body = [
-        _text(8, 16, "Pos  Team", size=11, bold=True),
-        _text(300, 16, "Pts", "end", 11, True),
-        _text(mid, 16, "Net run rate", "middle", 11, True),
+        _text(8, 16, "Pos  Team", size=12, bold=True),
+        _text(205, 16, "Pts", "end", 12, True),
+        _text(mid, 16, "Net run rate", "middle", 12, True),
         f'<line x1="{mid}" y1="22" x2="{mid}" y2="{h - 4}" stroke="{ink}"/>',
     ]
     for k, (pos, team, pts, nrr) in enumerate(rows):
         y = 38 + 22 * k
         body.append(_text(8, y, f"{pos}.", size=12))
-        body.append(_text(34, y, _short(team, 28), size=12))
-        body.append(_text(300, y, str(pts), "end", 12, True))
+        body.append(_text(30, y, _short(team, 20), size=13))
+        body.append(_text(205, y, str(pts), "end", 13, True))
         bw = half * abs(nrr) / span
         colour = PALETTE["good"] if nrr >= 0 else PALETTE["bad"]
         x = mid if nrr >= 0 else mid - bw
@@ -245,7 +245,7 @@ def nrr_table(uid: str, rows: Sequence[tuple[int, str, int, float]]) -> str:
             f'<rect x="{x:.1f}" y="{y - 11}" width="{max(bw, 1):.1f}" height="13" fill="{colour}"/>'
         )
         lx, anchor = (mid + bw + 4, "start") if nrr >= 0 else (mid - bw - 4, "end")
-        body.append(_text(lx, y, f"{nrr:+.3f}", anchor, 11))
+        body.append(_text(lx, y, f"{nrr:+.3f}", anchor, 12))
     desc = "; ".join(f"{p}. {t} {pts} points, net run rate {n:+.3f}" for p, t, pts, n in rows)
     return _svg(uid, w, h, "League table with net run rate", desc or "No matches yet.", body)
 
@@ -261,6 +261,19 @@ class BracketMatch:
     winner: str | None
 
 
+def _round_title(ties: Sequence[BracketMatch], round_: int) -> str:
+    """``Semi-finals`` for "Semi-final 1/2", ``Round 1`` for "Round 1 match 3", ``Final``."""
+    if not ties:
+        return f"Round {round_}"
+    label = ties[0].label
+    if len(ties) == 1:
+        return label
+    if " match " in label:
+        return label.split(" match ")[0]
+    head, _, tail = label.rpartition(" ")
+    return f"{head}s" if tail.isdigit() and head else label
+
+
 def bracket(uid: str, matches: Sequence[BracketMatch], rounds: int) -> str:
     """The knockout draw: one column per round, each tie a box, the winner in bold."""
     by_round = [[m for m in matches if m.round == r] for r in range(1, rounds + 1)]
@@ -273,9 +286,7 @@ def bracket(uid: str, matches: Sequence[BracketMatch], rounds: int) -> str:
     desc = []
     for r, ties in enumerate(by_round):
         x = 10 + col * r
-        body.append(
-            _text(x + 4, 16, ties[0].label if ties else f"Round {r + 1}", bold=True, size=11)
-        )
+        body.append(_text(x + 4, 16, _round_title(ties, r + 1), bold=True, size=12))
         slot = (h - 30) / max(len(ties), 1)
         for k, m in enumerate(ties):
             y = 26 + slot * k + (slot - box_h) / 2
