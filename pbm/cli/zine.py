@@ -85,8 +85,10 @@ def demo(out: Path, teams: int, knockout: bool) -> None:
     required=True,
     help="The archive folder (as built by pbm zine build).",
 )
-@click.option("--port", type=int, default=8000, show_default=True)
-@click.option("--bind", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@click.option(
+    "--bind", default="127.0.0.1", show_default=True, help="Address to listen on (local only)."
+)
 def serve(directory: Path, port: int, bind: str) -> None:
     """Serve the archive locally (Python's http.server) for the GM to look at."""
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(directory))

@@ -19,7 +19,7 @@ import hashlib
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.flungo.competition import (
@@ -493,26 +493,40 @@ def _squad_table(team: Any) -> StatTable:
     )
 
 
-def _replay_files(m: MatchTurn, code: str) -> tuple[tuple[str, str], ...]:
+def _orders_text(state: MatchState, side: int, defaults: tuple[str, ...], strip: bool) -> str:
+    if state.team(side).name in defaults:
+        return "# no orders: this side played on defaults\n"
+    orders = state.orders[side]
+    if strip:  # the XI, captain, keeper and toss stand from selection
+        orders = replace(orders, xi=None, captain=None, wicketkeeper=None, toss=None)
+    return canonical(Orders(match=orders)) + "\n"
+
+
+def _replay_files(turns: Sequence[MatchTurn], code: str) -> tuple[tuple[str, str], ...]:
+    """The squads as they played, the orders as given before the first ball, and the orders
+    in force in each later turn (what amendments at drinks made of them)."""
     import json
 
-    state = m.state
-    base = f"replay/{slug(code, m.fixture_id)}"
+    first, last = turns[0], turns[-1]
+    state = last.state
+    base = f"replay/{slug(code, last.fixture_id)}"
     out = []
     for side, which in ((0, "home"), (1, "away")):
-        out.append(
-            (
-                f"{base}/{which}.json",
-                json.dumps(state.team(side).to_json(), indent=2, ensure_ascii=False) + "\n",
-            )
-        )
-        out.append((f"{base}/{which}.txt", canonical(Orders(match=state.orders[side])) + "\n"))
+        squad = json.dumps(state.team(side).to_json(), indent=2, ensure_ascii=False) + "\n"
+        out.append((f"{base}/{which}.json", squad))
+        out.append((f"{base}/{which}.txt", _orders_text(first.state, side, first.defaults, False)))
+    for k, t in enumerate(turns[1:], 1):
+        for side, which in ((0, "home"), (1, "away")):
+            text = _orders_text(t.state, side, t.defaults, True)
+            out.append((f"{base}/turn{k}-{which}.txt", text))
     return tuple(out)
 
 
-def _dice_done(m: MatchTurn, code: str) -> DiceLine:
+def _dice_done(m: MatchTurn, code: str, earlier: Sequence[TurnReport]) -> DiceLine:
     state = m.state
-    files = _replay_files(m, code)
+    turns = [t for rep in earlier for t in rep.matches if t.fixture_id == m.fixture_id]
+    turns = [*turns, m] if turns else [m]
+    files = _replay_files(turns, code)
     fmt = state.setup.format.value
     ko = " --knockout" if state.setup.knockout else ""
     base = files[0][0].rsplit("/", 1)[0]
@@ -521,7 +535,10 @@ def _dice_done(m: MatchTurn, code: str) -> DiceLine:
         f"--squad {base}/home.json --squad {base}/away.json "
         f"--orders {base}/home.txt --orders {base}/away.txt"
     )
-    orders = tuple((state.team(s).name, canonical(Orders(match=state.orders[s]))) for s in (0, 1))
+    orders = tuple(
+        (state.team(s).name, _orders_text(turns[0].state, s, turns[0].defaults, False).rstrip())
+        for s in (0, 1)
+    )
     label = f"{m.label}: {state.setup.home.name} v {state.setup.away.name}"
     return DiceLine(m.fixture_id, label, m.seed_sha256, m.seed, replay, orders, files)
 
@@ -744,7 +761,7 @@ def build_issue(
         for m in report.matches
         if m.seed is None
     )
-    dice_done = tuple(_dice_done(m, code) for m in report.matches if m.seed is not None)
+    dice_done = tuple(_dice_done(m, code, history) for m in report.matches if m.seed is not None)
 
     news = tuple(str(getattr(e, "text", "")) for e in report.season_events)
     news += tuple(_season_event_text(e) for e in report.season_events if not getattr(e, "text", ""))

@@ -206,3 +206,18 @@ def test_cli_serve_serves_the_archive(archive: Built) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_replay_files_play_with_pbm_sim(archive: Built, monkeypatch: object) -> None:
+    """The replay command printed for a finished match runs from the archive folder with the
+    files beside it: pbm sim plays the match from the revealed seed."""
+    import shlex
+
+    out, result = archive
+    line = next(d for i in result.issues for d in i.dice_done)
+    args = shlex.split(line.replay)
+    assert args[:2] == ["pbm", "sim"]
+    args = [str(out / a) if a.startswith("replay/") else a for a in args[2:]]
+    res = CliRunner().invoke(main, ["sim", *args])
+    assert res.exit_code == 0, res.output
+    assert "Result:" in res.output and str(line.seed) in res.output

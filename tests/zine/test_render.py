@@ -133,3 +133,18 @@ def test_pdf_is_deterministic(league: list[TurnReport]) -> None:
     """The same issue gives the same PDF bytes (no clock in it)."""
     issue = build_issue(league[2], league[:2], code="LG1")
     assert issue_pdf(issue) == issue_pdf(issue)
+
+
+def test_extra_sections_render_in_every_format(league: list[TurnReport]) -> None:
+    """The extension point (Hit for Six's Test standings and The Averages, later): a Section
+    given to build_issue is printed by the HTML, the text and the PDF."""
+    from pbm.zine.model import Section, StatTable
+
+    table = StatTable("The Averages", ("Player", "Avg"), (("W. G. Grace", "48.5"),))
+    section = Section("Test standings", ("England lead the series 2-1.",), (table,))
+    issue = build_issue(league[1], league[:1], code="LG1", sections=[section])
+    html, text = issue_html(issue), issue_text(issue)
+    pdf = " ".join(p.extract_text() or "" for p in PdfReader(BytesIO(issue_pdf(issue))).pages)
+    for out in (html, text, " ".join(pdf.split())):
+        assert "England lead the series 2-1." in out and "W. G. Grace" in out
+    assert "<h2>Test standings</h2>" in html and "TEST STANDINGS" in text
