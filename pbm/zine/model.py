@@ -36,6 +36,7 @@ from engine.flungo.fixtures import Fixture
 from engine.flungo.language import canonical
 from engine.flungo.orders import Orders
 from engine.flungo.scorecard import CLOSED_TEXT, InningsCard, length_text, super_over_name
+from engine.flungo.squad import Team
 from engine.flungo.state import MatchState
 from pbm.zine import charts
 from pbm.zine.source import MatchTurn, TurnReport
@@ -467,29 +468,32 @@ def _match_view(m: MatchTurn, code: str) -> MatchView:
     )
 
 
-def _squad_table(team: Any) -> StatTable:
+def _squad_table(team: Team) -> StatTable:
+    """The squad as published: type, stats and bowling style (and injury points, if any)."""
+    injured = any(p.injury_points for p in team.players)
     rows = []
-    links = []
     for p in team.players:
-        rows.append(
-            (
-                p.name,
-                p.role.label,
-                str(p.batting),
-                str(p.bowling),
-                str(p.fielding),
-                p.bowling_style.value,
-                str(p.injury_points) if p.injury_points else "",
-            )
+        row = (
+            p.name,
+            p.role.label,
+            str(p.batting),
+            str(p.bowling),
+            str(p.fielding),
+            p.bowling_style.value,
         )
-        links.append(player_href(team.name, p.name))
+        rows.append((*row, str(p.injury_points or "")) if injured else row)
+    headers: tuple[str, ...] = ("Player", "Type", "Bat", "Bowl", "Field", "Style")
+    numeric: tuple[bool, ...] = (False, False, True, True, True, False)
+    widths: tuple[int, ...] = (22, 20, 3, 4, 5, 6)
+    if injured:
+        headers, numeric, widths = (*headers, "Inj"), (*numeric, True), (*widths, 3)
     return StatTable(
         f"{team.name}: the squad",
-        ("Player", "Type", "Bat", "Bowl", "Field", "Style", "Inj"),
+        headers,
         tuple(rows),
-        tuple(links),
-        (False, False, True, True, True, False, True),
-        (22, 20, 3, 4, 5, 6, 3),
+        tuple(player_href(team.name, p.name) for p in team.players),
+        numeric,
+        widths,
     )
 
 

@@ -41,7 +41,6 @@ def test_first_issue_publishes_teams_and_fixtures(league: list[TurnReport]) -> N
         str(p.bowling),
         str(p.fielding),
         p.bowling_style.value,
-        "",
     )
     comp = league[0].competition
     assert len(first.fixtures) == len(comp.fixtures)
