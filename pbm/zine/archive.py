@@ -36,7 +36,7 @@ from pbm.zine.model import (
     player_href,
     team_href,
 )
-from pbm.zine.render import html_page, issue_html, issue_pdf, pdf_key
+from pbm.zine.render import html_page, issue_html, issue_pdf, pdf_inputs, pdf_key
 from pbm.zine.source import TurnReport
 from pbm.zine.stats import PlayerRecord, Tally, rates, tally_matches
 
@@ -183,7 +183,8 @@ def _pdfs(issues: Sequence[Issue], out: Path, jobs: int) -> dict[str, bytes | No
         known = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         known = {}
-    keys = {i.pdf_href: pdf_key(i) for i in issues}
+    inputs = {i.pdf_href: pdf_inputs(i) for i in issues}
+    keys = {i.pdf_href: pdf_key(i, inputs[i.pdf_href]) for i in issues}
     todo = [
         i
         for i in issues
@@ -191,7 +192,8 @@ def _pdfs(issues: Sequence[Issue], out: Path, jobs: int) -> dict[str, bytes | No
     ]
     made: dict[str, bytes | None] = {i.pdf_href: None for i in issues}
     with ThreadPoolExecutor(max(1, jobs)) as pool:
-        for issue, pdf in zip(todo, pool.map(issue_pdf, todo), strict=True):
+        pdfs = pool.map(lambda i: issue_pdf(i, inputs[i.pdf_href]), todo)
+        for issue, pdf in zip(todo, pdfs, strict=True):
             made[issue.pdf_href] = pdf
     (out / MANIFEST).write_text(json.dumps(keys, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return made

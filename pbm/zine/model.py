@@ -237,11 +237,20 @@ class Issue:
 
     def to_json(self) -> dict[str, Any]:
         """The whole model as JSON data (what the Typst template reads)."""
-        from dataclasses import asdict
-
-        data = asdict(self)
+        data: dict[str, Any] = _plain(self)
         data["title"] = self.title
         return data
+
+
+def _plain(value: Any) -> Any:
+    """Dataclasses to dicts and tuples to lists, recursively (``asdict`` without its copies)."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return {f: _plain(getattr(value, f)) for f in value.__dataclass_fields__}
 
 
 # --- helpers ---------------------------------------------------------------------------------

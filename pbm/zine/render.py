@@ -193,22 +193,22 @@ def pdf_inputs(issue: Issue) -> dict[str, str]:
     return inputs
 
 
-def pdf_key(issue: Issue) -> str:
+def pdf_key(issue: Issue, inputs: dict[str, str] | None = None) -> str:
     """A digest of everything the PDF is made from (inputs, template, timestamp): equal keys
     give equal PDFs, so an archive rebuild may keep a PDF whose key has not changed."""
     h = hashlib.sha256()
     h.update((zine_templates() / "issue.typ").read_bytes())
-    h.update(json.dumps(pdf_inputs(issue), sort_keys=True).encode())
+    h.update(json.dumps(inputs or pdf_inputs(issue), sort_keys=True).encode())
     h.update(str(_timestamp(issue)).encode())
     h.update(str(getattr(typst, "__version__", "")).encode())
     return h.hexdigest()
 
 
-def issue_pdf(issue: Issue) -> bytes:
+def issue_pdf(issue: Issue, inputs: dict[str, str] | None = None) -> bytes:
     """The issue as a PDF, through Typst; the model goes in as JSON (``sys_inputs``), never
-    into the Typst source."""
+    into the Typst source. ``inputs`` are :func:`pdf_inputs` when already made."""
     pdf: bytes = _compiler().compile(
-        format="pdf", sys_inputs=pdf_inputs(issue), timestamp=_timestamp(issue)
+        format="pdf", sys_inputs=inputs or pdf_inputs(issue), timestamp=_timestamp(issue)
     )
     return pdf
 
