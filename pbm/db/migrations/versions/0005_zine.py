@@ -1,7 +1,7 @@
 """zine delivery preference per player
 
 Revision ID: 0005_zine
-Revises: 0002
+Revises: 0003
 Create Date: 2026-12-01 10:10:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005_zine"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
