@@ -148,3 +148,18 @@ def test_extra_sections_render_in_every_format(league: list[TurnReport]) -> None
     for out in (html, text, " ".join(pdf.split())):
         assert "England lead the series 2-1." in out and "W. G. Grace" in out
     assert "<h2>Test standings</h2>" in html and "TEST STANDINGS" in text
+
+
+def test_every_zine_template_ships_in_the_wheel() -> None:
+    """Each file under templates/zine matches a package-data pattern, so an installed pbm
+    has the stylesheet, the Typst template and the feed template too."""
+    import fnmatch
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]["*"]
+    for f in (root / "templates" / "zine").iterdir():
+        assert any(fnmatch.fnmatch(f.name, p) for p in patterns), f.name
+    assert (root / "pbm" / "zine" / "__init__.py").is_file()
