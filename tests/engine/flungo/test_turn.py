@@ -10,7 +10,7 @@ from engine.flungo import Format, generate_squad
 from engine.flungo.competition import champion, is_finished, standings
 from engine.flungo.draw import mini_tournament, new_league
 from engine.flungo.events import Ball, Toss
-from engine.flungo.orders import HelperSpend, MatchOrders, Orders, Stat, TossChoice
+from engine.flungo.orders import BattingStyle, HelperSpend, MatchOrders, Orders, Stat, TossChoice
 from engine.flungo.season_events import PlayerInjured, ResultRecorded, StatBoosted
 from engine.flungo.squad import Team
 from engine.flungo.summary import CompetitionError
@@ -229,3 +229,30 @@ def test_every_decided_match_replays_ball_for_ball_from_its_reports() -> None:
             assert "not the one committed to" in str(exc)
         else:  # pragma: no cover - the assertion is the test
             raise AssertionError("a seed that does not match its commitment must be refused")
+
+
+def test_a_replay_document_reads_back_and_catches_a_changed_order() -> None:
+    """A decided match's replay document, through JSON, plays it again identically; change one
+    stage's orders in the document and the replay says it is not the match published."""
+    import json
+
+    from engine.flungo.turn import replay_document, replay_from_document
+
+    state = _mini("doc")
+    turns: dict[str, list] = {}
+    while next_stage(state) is not None:
+        names = {t.name: tuple(p.name for p in t.players) for t in state.squads}
+        orders = {
+            n: Orders(
+                match=MatchOrders(styles=tuple((p, BattingStyle.WAHOO) for p in sorted(ps[:11])))
+            )
+            for n, ps in names.items()
+        }
+        state, report = resolve_stage(state, orders)
+        for m in report.matches:
+            turns.setdefault(m.fixture_id, []).append(m)
+    doc = json.loads(json.dumps(replay_document(turns["R1M1"])))
+    verdict = replay_from_document(doc)
+    assert verdict.commitment_ok and verdict.identical
+    doc["stages"] = [[None, None] for _ in doc["stages"]]  # as if nobody had sent orders
+    assert not replay_from_document(doc).identical
