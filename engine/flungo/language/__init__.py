@@ -73,4 +73,6 @@ def check_name(name: str) -> str | None:
     1 to 40 characters of letters, digits, spaces and . ' ’ - &, with a letter; a one-word
     name may not be a word the orders use. (Uniqueness in the team is checked by naming.)
     """
-    return _check_name(name, keywords())
+    # one-letter words of the orders ("a", the "c" of "Root (c)") only mean something in
+    # their place, so a player may still be called "A"
+    return _check_name(name, frozenset(w for w in keywords() if len(w) > 1))
