@@ -158,6 +158,9 @@ class Conditions:
         cond = d.condition
         if cond.quantity is Quantity.NOT_OUT:
             raise NumberError("'unless ... is in' cannot be read: say 'when ... is out'", 0, 6)
+        if cond.op is Comparison.EQ and cond.quantity in (Quantity.WICKETS, Quantity.SCORE):
+            # "unless we have lost 5 wickets": unless 5 or more are down
+            return (CondD(replace(cond, op=Comparison.LT), d.per_over, d.ref),)
         if cond.op is Comparison.EQ:
             raise NumberError("'unless' with 'exactly' cannot be read: say 'if' instead", 0, 6)
         return (CondD(replace(cond, op=_NEGATE[cond.op]), d.per_over, d.ref),)

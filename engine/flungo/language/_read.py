@@ -220,10 +220,15 @@ def _naming(
             )
             try:
                 old = book.find(ft.old, source_line=cl.raw, span=old_span)
+                slot = next(i for i, p in enumerate(team.players, 1) if p.name == old)
             except OrderError as exc:
-                st.errors.append(exc)
-                continue
-            slot = next(i for i, p in enumerate(team.players, 1) if p.name == old)
+                # the placeholder the slot had before it was named ("rename Batsman 3 as X")
+                former = NameBook(list(st.context.former_names))
+                found = former.candidates(ft.old) if st.context.former_names else []
+                if len(found) != 1:
+                    st.errors.append(exc)
+                    continue
+                slot = st.context.former_names.index(found[0]) + 1
         else:
             slot = ft.slot or 0
             if not 1 <= slot <= SQUAD_SIZE:
@@ -357,6 +362,13 @@ def _order_line(
     try:
         tree, masked, found = _forgiving_parse(cl, masked, found, names or [])
         draft = to_draft(tree, masked, found)
+        if isinstance(draft, PositionD) and not own.candidates(draft.ref.text):
+            # "Batsmen 3 aggressive" is a near miss of "Batsman 3", not a place in the order
+            near = mask_near_miss(masked, names or [], draft.ref.start, len(names or []))
+            if near is not None:
+                found = {**found, len(names or []): near[1]}
+                tree, masked, found = _forgiving_parse(cl, near[0], found, names or [])
+                draft = to_draft(tree, masked, found)
     except InvalidOrder as exc:
         if signed_off or cl.chatter or looks_like_chatter(cl.text, own, keywords()):
             # a greeting, a remark, or the signature under "Thanks," or "Regards"
