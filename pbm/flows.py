@@ -30,16 +30,24 @@ from pbm.competitions import (
     record_event,
 )
 from pbm.config import Config
-from pbm.db.models import Competition, Flag, InboundMail, NamingVersion, Player, Seat
+from pbm.db.models import (
+    Competition,
+    Flag,
+    InboundMail,
+    NamingVersion,
+    OrdersVersion,
+    Player,
+    Seat,
+)
 from pbm.digest import digest_context
 from pbm.intake import Incoming
-from pbm.naming import apply_naming, diff_teams, is_fully_named
+from pbm.naming import apply_slots, diff_teams, is_fully_named
 from pbm.replies import ReplyTo, queue_mail
 from pbm.standing import (
+    MailMerge,
     MailOrders,
-    carries_match_orders,
     current_orders,
-    read_mail_orders,
+    merge_mail,
     store_orders,
     supersede_flags,
     without_naming,
@@ -240,24 +248,26 @@ class Handler:
         current = Team.from_json(seat.team)
         placeholder = placeholder_team_name(seat.number)
         base = base_squad(comp, seat.number)
-        # Names are given against the squad as generated; without them, the orders name the
-        # squad as it stands.
-        mail = read_mail_orders(text, base, comp.format)
-        naming = mail.parsed.orders.naming
+        latest = current_orders(self.s, seat)
+        got = merge_mail(text, current, base, comp.format, latest)
+        mail = got.mail
+        naming = got.merged.orders.naming
         if naming is not None and naming.team_name is None and not naming.names:
             naming = None
-        if naming is not None and not naming_open(comp, self.clock.now()):
+        tried_naming = any(
+            p.part.startswith("name ") or p.part == "team name" for p in got.merged.parts
+        )
+        if tried_naming and not naming_open(comp, self.clock.now()):
             self.reply("naming-closed", competition=competition_ctx(comp))
             return Handled("rejected", "naming closed", secrets)
-        if naming is None and current != base:
-            mail = read_mail_orders(text, current, comp.format)
-        match = carries_match_orders(mail)
+        match = got.changed
         errors = [
             {"text": redact(str(e), secrets), "line": e.span.line if e.span else None}
             for e in mail.errors
         ]
         if naming is None and not match and not errors:
             return self.not_understood("no orders")
+        self.note_chatter(mail)
         ctx: dict[str, Any] = {
             "competition": competition_ctx(comp),
             "echo": mail.parsed.echo_text(),
@@ -267,28 +277,25 @@ class Handler:
             "orders_version": 0,
             "standing": "",
             "flags": [],
+            "errors": errors,
+            "still_stands": self.still_stands(got, latest),
         }
-        if errors:
-            if mail.not_understood:  # the whole mail is refused, so nothing goes to the GM
-                errors = [
-                    {"text": redact(str(e), secrets), "line": e.span.line if e.span else None}
-                    for e in mail.parsed.errors
-                ]
+        if naming is None and not match:
+            # every part the mail gave had an error: nothing changed
             self.reply(
                 "naming",
                 accepted=False,
-                errors=errors,
                 changes=[],
                 squad=squad_rows(current),
                 team_name=current.name,
-                **ctx,
+                **{**ctx, "naming": tried_naming},
             )
             return Handled("rejected", f"orders with {len(errors)} error(s)", secrets)
         notes = []
         team = current
         changes: list[dict[str, str]] = []
         if naming is not None:
-            team = apply_naming(base, naming, placeholder)
+            team = apply_slots(current, naming)
             changes = [
                 {"what": c.what, "old": c.old, "new": c.new} for c in diff_teams(current, team)
             ]
@@ -310,20 +317,45 @@ class Handler:
             ctx.update(named=seat.named, version=seat.naming_version)
             notes.append(f"naming v{seat.naming_version}")
         if match:
-            self.keep_orders(comp, seat, mail, ctx)
+            replaced = got.merged.status("conditional orders") != "kept"
+            self.keep_orders(comp, seat, mail, ctx, got.standing, supersede=replaced)
             notes.append(f"orders v{ctx['orders_version']}")
         elif changes:
             self.check_standing(comp, seat, team)
         self.reply(
             "naming",
             accepted=True,
-            errors=[],
             changes=changes,
             squad=squad_rows(team),
             team_name=team.name,
             **ctx,
         )
         return Handled("applied", ", ".join(notes), secrets)
+
+    def still_stands(self, got: MailMerge, latest: OrdersVersion | None) -> list[str]:
+        """The first lines of the reply: each part the mail got wrong, and what stands."""
+        out = []
+        for p in got.merged.blocked:
+            if p.part.startswith("name ") or p.part == "team name":
+                out.append(f"Your {p.part} had an error: the name that stood before stands.")
+            elif latest is not None:
+                out.append(
+                    f"Your {p.part} had an error: the {p.part} of version {latest.version} "
+                    "still stands."
+                )
+            else:
+                out.append(
+                    f"Your {p.part} had an error: none stood before, so the default applies."
+                )
+        return out
+
+    def note_chatter(self, mail: MailOrders) -> None:
+        """Lines that are no order (greetings, remarks, quoted text) are noted, never errors."""
+        if mail.parsed.chatter:
+            lines = ", ".join(str(c.line) for c in mail.parsed.chatter)
+            self.notes.append(
+                f"Not read as orders (greetings, remarks, quoted text): line(s) {lines}."
+            )
 
     def check_standing(self, comp: Competition, seat: Seat, team: Team) -> None:
         """Warn when new names leave the standing orders naming squad members who are gone."""
@@ -338,19 +370,24 @@ class Handler:
             )
 
     def keep_orders(
-        self, comp: Competition, seat: Seat, mail: MailOrders, ctx: dict[str, Any]
+        self,
+        comp: Competition,
+        seat: Seat,
+        mail: MailOrders,
+        ctx: dict[str, Any],
+        text: str | None = None,
+        *,
+        supersede: bool = True,
     ) -> None:
-        """Store the mail's match orders as the seat's standing orders; flag each sentence
-        not understood for the GM (the flags of the orders it replaces are superseded)."""
+        """Store ``text`` (the mail merged into what stood) as the seat's standing orders;
+        flag each sentence not understood for the GM (the open flags go with the conditional
+        orders they belonged to when the mail replaces those)."""
         now = self.clock.now()
-        supersede_flags(self.s, seat, now)
-        row = store_orders(
-            self.s,
-            self.clock,
-            seat,
-            canonical(without_naming(mail.parsed.orders)),
-            inbound_id=self.mail.id,
-        )
+        if supersede:
+            supersede_flags(self.s, seat, now)
+        if text is None:
+            text = canonical(without_naming(mail.parsed.orders))
+        row = store_orders(self.s, self.clock, seat, text, inbound_id=self.mail.id)
         flags = []
         for n in mail.not_understood:
             flag = Flag(
@@ -364,7 +401,7 @@ class Handler:
                 created_at=now,
             )
             self.s.add(flag)
-            flags.append({"line": n.line, "text": n.text})
+            flags.append({"line": n.line, "text": n.text, "readings": list(n.readings)})
         record_event(
             self.s,
             self.clock,
