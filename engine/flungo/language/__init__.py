@@ -46,6 +46,7 @@ __all__ = [
     "canonical",
     "canonical_lines",
     "check_name",
+    "clear_caches",
     "parse_orders",
     "renamed",
     "rule_line",
@@ -65,6 +66,18 @@ def parse_orders(
     """
     spec = FORMATS[fmt] if isinstance(fmt, Format) else fmt
     return read_orders(text, team, spec, context or OrderContext())
+
+
+def clear_caches() -> None:
+    """Forget every line, name and parse remembered, so the next mail is read from scratch
+    (the remembering only saves time: results are the same either way)."""
+    from engine.flungo.language import _grammar, _lines, _names, _transform
+
+    _grammar.clear_caches()
+    _transform.clear_caches()
+    _lines.clean_line.cache_clear()
+    _lines._mask_names.cache_clear()
+    _names._book.cache_clear()
 
 
 def check_name(name: str) -> str | None:

@@ -129,6 +129,7 @@ class CleanLine:
         return self.offset + index + 1
 
 
+@functools.lru_cache(maxsize=16384)
 def clean_line(number: int, raw: str) -> CleanLine | None:
     """Strip bullets, numbering, "please" and a final full stop; ``None`` for a line to skip.
 
@@ -180,6 +181,18 @@ def _name_regex(name: str) -> re.Pattern[str]:
 
 
 def mask_names(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
+    """See :func:`_mask_names` (remembered: a turn masks many lines alike)."""
+    masked, found = _mask_names(text, tuple(names))
+    return masked, dict(found)
+
+
+@functools.lru_cache(maxsize=16384)
+def _mask_names(text: str, names: tuple[str, ...]) -> tuple[str, tuple[tuple[int, str], ...]]:
+    masked, found = _mask(text, list(names))
+    return masked, tuple(found.items())
+
+
+def _mask(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
     """Replace every whole-word occurrence of a many-word name by one same-length token.
 
     ``names[i]`` becomes ``chr(0xE100 + i)`` followed by ``U+E000`` padding, which the grammar

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import unicodedata
 from collections.abc import Callable, Sequence
 
@@ -50,6 +51,11 @@ def _initials(text: str, name: str) -> bool:
     return all(part.startswith(i) for i, part in zip(initials, parts, strict=False))
 
 
+@functools.lru_cache(maxsize=256)
+def _book(cls: type[NameBook], names: tuple[str, ...], what: str) -> NameBook:
+    return object.__new__(cls)
+
+
 class NameBook:
     """The names one side's orders may use, and how to find one of them.
 
@@ -58,14 +64,30 @@ class NameBook:
     The first test that matches anyone decides: one match is the answer, more is ambiguous.
     """
 
+    def __new__(cls, names: Sequence[str], what: str = "squad member") -> NameBook:
+        # A turn reads many mails against the same squads: one book per squad, so what it
+        # has looked up once it need not look up again.
+        return _book(cls, tuple(names), what)
+
     def __init__(self, names: Sequence[str], what: str = "squad member") -> None:
+        if hasattr(self, "names"):
+            return
         self.names = tuple(names)
         self.what = what
         self._folded = [(_fold(n), n) for n in self.names]
         self._exact = {f for f, _ in self._folded}
+        self._seen: dict[str, list[str]] = {}
 
     def candidates(self, text: str) -> list[str]:
         """Every name ``text`` could mean, by the first test that matches anyone."""
+        seen = self._seen.get(text)
+        if seen is None:
+            seen = self._seen[text] = self._candidates(text)
+            if len(self._seen) > 4096:
+                self._seen.clear()
+        return list(seen)
+
+    def _candidates(self, text: str) -> list[str]:
         light = _light(text)
         t = _fold(light)
         if light.endswith(("'s", "s'")) and t not in self._exact:
@@ -124,6 +146,15 @@ class NameBook:
 
     def unknown(self, text: str, *, source_line: str, span: Span) -> OrderError:
         """The error for a name nobody has, with "did you mean" when one is close."""
+        return InvalidOrder(
+            f"there is no {self.what} called '{text}'",
+            source_line=source_line,
+            span=span,
+            hint=self._hint(text),
+        )
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 - books live as long as their squads
+    def _hint(self, text: str) -> str | None:
         pool = {_fold(n): n for n in self.names}
         for n in self.names:
             pool.setdefault(_fold(n.split()[-1]), n)
@@ -138,12 +169,6 @@ class NameBook:
         )
         # A full name and its surname can both be close: offer each squad member once.
         offered = list(dict.fromkeys(pool[c] for c in close))[:3]
-        hint = None
         if offered:
-            hint = "did you mean " + " or ".join(f"'{n}'" for n in offered) + "?"
-        return InvalidOrder(
-            f"there is no {self.what} called '{text}'",
-            source_line=source_line,
-            span=span,
-            hint=hint,
-        )
+            return "did you mean " + " or ".join(f"'{n}'" for n in offered) + "?"
+        return None

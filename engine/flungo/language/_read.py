@@ -37,6 +37,7 @@ from engine.flungo.language._expand import expand_items, numbered_names, squad_n
 from engine.flungo.language._grammar import (
     ORDER_WORDS,
     START_HINT,
+    break_at,
     keywords,
     parse_line,
     starters,
@@ -267,23 +268,22 @@ def _forgiving_parse(
     The near miss then fails to match anyone and gets "did you mean", which says more than
     "I don't understand '1' here". Raises the first parse error when that does not help.
     """
-    try:
+    at = break_at(masked, start)
+    if at is None:
         return parse_line(cl, masked, start), masked, found
-    except InvalidOrder as exc:
-        first = error = exc
+    first = masked
     found = dict(found)
     for _ in range(24):  # one near miss per try; a line has only so many names
-        at = (error.span.column - cl.offset - 1) if error.span is not None else 0
         near = mask_near_miss(masked, names, at, len(names) + len(found))
         if near is None:
             break
         masked, words = near
         found[len(names) + len(found)] = words
-        try:
+        at = break_at(masked, start)
+        if at is None:
             return parse_line(cl, masked, start), masked, found
-        except InvalidOrder as exc:
-            error = exc
-    raise first
+    parse_line(cl, first, start)  # raises the first error, located
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _parse(

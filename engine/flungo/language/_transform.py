@@ -502,11 +502,37 @@ def _transform(tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
 
 def to_entries(tree: Tree[Token], text: str, masked: dict[int, str]) -> Entries:
     """The names (and styles) of a line under a heading, parsed with ``start="entries"``."""
-    result: Entries = _transform(tree, text, masked)
+    result: Entries = _remembered("entries", tree, text, masked)
     return result
 
 
 def to_draft(tree: Tree[Token], text: str, masked: dict[int, str]) -> Draft:
     """The draft a line's parse tree says (``NumberError`` for a bad number)."""
-    result: Draft = _transform(tree, text, masked)
+    result: Draft = _remembered("start", tree, text, masked)
     return result
+
+
+def _remembered(start: str, tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
+    """Drafts are frozen and a masked line has one tree, so a line alike is read once (a
+    bad number, too: its ``NumberError`` is raised again)."""
+    key = (start, text, tuple(sorted(masked.items())))
+    found = _DRAFTS.get(key)
+    if found is None:
+        try:
+            found = _transform(tree, text, masked)
+        except NumberError as exc:
+            found = exc
+        if len(_DRAFTS) > 16384:
+            _DRAFTS.clear()
+        _DRAFTS[key] = found
+    if isinstance(found, NumberError):
+        raise found
+    return found
+
+
+_DRAFTS: dict[tuple[str, str, tuple[tuple[int, str], ...]], Any] = {}
+
+
+def clear_caches() -> None:
+    """Forget every line read (for measuring a cold parse)."""
+    _DRAFTS.clear()
