@@ -52,8 +52,8 @@ def _initials(text: str, name: str) -> bool:
 
 
 @functools.lru_cache(maxsize=256)
-def _book(cls: type[NameBook], names: tuple[str, ...], what: str) -> NameBook:
-    return object.__new__(cls)
+def _book(names: tuple[str, ...], what: str) -> NameBook:
+    return object.__new__(NameBook)
 
 
 class NameBook:
@@ -67,7 +67,7 @@ class NameBook:
     def __new__(cls, names: Sequence[str], what: str = "squad member") -> NameBook:
         # A turn reads many mails against the same squads: one book per squad, so what it
         # has looked up once it need not look up again.
-        return _book(cls, tuple(names), what)
+        return _book(tuple(names), what)
 
     def __init__(self, names: Sequence[str], what: str = "squad member") -> None:
         if hasattr(self, "names"):
