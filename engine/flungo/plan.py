@@ -178,8 +178,14 @@ def choose_bowler(
     limit, run = spec.max_overs_per_bowler, spec.max_consecutive
     recent = list(previous[-run:])
 
+    # The Hundred: ends change every ten balls, and a bowler's consecutive sets are from one
+    # end, so he may not carry on into the set that starts a new ten (an odd set).
+    new_end = spec.is_hundred and over % 2 == 1 and bool(previous)
+
     def legal(n: str) -> bool:
         if n in unable or counts.get(n, 0) >= limit:
+            return False
+        if new_end and previous[-1] == n:
             return False
         return not (len(recent) == run and all(b == n for b in recent))
 
@@ -191,6 +197,8 @@ def choose_bowler(
             reason = f"{planned} {unable[planned]}"
         elif counts.get(planned, 0) >= limit:
             reason = f"{planned} has bowled his {limit} overs"
+        elif new_end and previous[-1] == planned:
+            reason = f"{planned} bowled the last set from the other end"
         elif not legal(planned):
             reason = f"{planned} may not bowl more than {run} overs in succession"
         else:
