@@ -60,7 +60,7 @@ def start_match(
     sels: list[Selection] = []
     orders: list[MatchOrders] = []
     for team, given in ((setup.home, home), (setup.away, away)):
-        sel, fixes = select(team, given)
+        sel, fixes = select(team, given, setup.conditions)
         events += [_ev(EventKind.SELECTION, f, team.name) for f in fixes]
         sels.append(sel)
         base = given or MatchOrders()
