@@ -161,7 +161,7 @@ def _line_echo(
             return [C.treat_line(*v)]
         case "boost":
             return [C.boost_line(*v)]
-    return []  # pragma: no cover
+    return []  # "placed": its meaning is echoed with the batting order or styles it joined
 
 
 def echo_lines(items: list[Item], standing: MatchOrders | None = None) -> list[tuple[int, str]]:

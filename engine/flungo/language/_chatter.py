@@ -117,6 +117,9 @@ _COMMON = frozenset(
         "guys",
         "gm",
         "team",
+        "checking",
+        "week",
+        "changes",
     ]
 )
 _WORD = re.compile(r"[^\W\d_][\w'’]*")
@@ -136,6 +139,8 @@ def looks_like_chatter(text: str, own: NameBook, keywords: frozenset[str]) -> bo
     """
     if _NOTHING.match(text):
         return True
+    if text.rstrip().endswith("?"):
+        return True  # a question for the GM: noted in the reply, never an order
     if any(ch.isdigit() for ch in text) or len(text) > 80:
         return False
     words = [w.lower() for w in _WORD.findall(text)]

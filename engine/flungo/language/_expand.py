@@ -180,11 +180,17 @@ def _places(items: list[Item], ctx: OrderContext, errors: list[OrderError]) -> N
     order += list(rest)
     last = placed[-1]
     merged = replace(last, kind="order", value=tuple(order))
-    keep = [i for i in items if not (i.ok and i.kind in ("openers", "position", "order"))]
     at = items.index(last)
-    before = [i for i in items[:at] if i in keep]
-    after = [i for i in items[at + 1 :] if i in keep]
-    items[:] = [*before, merged, *after]
+    out: list[Item] = []
+    for k, i in enumerate(items):
+        if k == at:
+            out.append(merged)
+        elif i.ok and i.kind in ("openers", "position", "order"):
+            # its place is in the merged batting order, echoed on the last such line
+            out.append(replace(i, kind="placed"))
+        else:
+            out.append(i)
+    items[:] = out
 
 
 def _rest(items: list[Item], fmt: FormatSpec, ctx: OrderContext) -> None:
@@ -243,5 +249,7 @@ def _other_styles(items: list[Item], ctx: OrderContext) -> None:
             skip = set(excepted)
         chosen = [n for n in names if n not in skip]
         out += [replace(item, kind="style", value=(n, style)) for n in chosen]
+        if not chosen:
+            out.append(replace(item, kind="placed"))  # nobody left to style: said, kept
         styled |= set(chosen)
     items[:] = out

@@ -314,6 +314,9 @@ class Lowerer:
         clauses: list[tuple[ClauseD, Trigger, tuple[Action, ...]]] = []
         inherited: StyleTarget | None = None
         for c in d.clauses:
+            if c.trigger is None and not c.conditions and c.until is not None:
+                # "Root bats defensive until the score reaches 100": from the first ball
+                c = ClauseD(TrigD(TriggerKind.AFTER_BALLS, 0), (), c.actions, c.until, c.start)
             if c.trigger is None and c.conditions:
                 # "if the asking rate goes above 8, ...": watched all innings
                 c = ClauseD(

@@ -571,6 +571,10 @@ def _item_parts(item: Item) -> tuple[str, ...]:
         return (f"{item.value[0]} reviews",)
     if kind == "clear":
         return (_CLEAR_PART[item.value],)
+    if kind == "placed":
+        v = item.value
+        styled = isinstance(v, BattingStyle) or (bool(v) and isinstance(v[0], BattingStyle))
+        return ("styles",) if styled else ("batting order",)
     return (_KIND_PART[kind],) if kind in _KIND_PART else ()
 
 
