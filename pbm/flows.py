@@ -322,6 +322,9 @@ class Handler:
             notes.append(f"orders v{ctx['orders_version']}")
         elif changes:
             self.check_standing(comp, seat, team)
+        if not match and latest is not None:
+            # every acknowledgement shows the whole of what stands, changed or not
+            ctx["unchanged"] = {"version": latest.version, "text": latest.text}
         self.reply(
             "naming",
             accepted=True,

@@ -162,3 +162,15 @@ def test_a_numbered_list_names_the_squad(
     [reply] = say(daemon, sender, f"SECRET {secret}\n{text}")
     assert "version 1" in str(reply["Subject"]) and "error" not in str(reply["Subject"])
     assert [p.name for p in Team.from_json(_seat(daemon).team).players] == names
+
+
+def test_every_acknowledgement_shows_what_stands(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """A mail of names only still shows the standing orders, unchanged."""
+    secret = join(daemon, sender, "player1@example.test")
+    say(daemon, sender, f"SECRET {secret}\ntoss: bowl\n")
+    [reply] = say(daemon, sender, f"SECRET {secret}\nNAME 5 Zippy\n")
+    body = body_of(reply)
+    assert "Your standing orders for the next match are unchanged (version 1)" in body
+    assert "toss: bowl" in body

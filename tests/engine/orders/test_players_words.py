@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.flungo.formats import FORMATS, Format, FormatSpec
 from engine.flungo.language import OrderContext, ParsedOrders, canonical, parse_orders
@@ -397,3 +399,38 @@ def test_merged_orders_read_back() -> None:
     """What stands after a merge is canonical text that reads back to the same orders."""
     merged = merge_orders(STANDING, read("captain: Stokes\nno conditional orders")).orders
     assert read(canonical(merged)).orders == replace(merged, match=merged.match or MatchOrders())
+
+
+_PART_LINES = {
+    "captain": "captain: Stokes",
+    "wicketkeeper": "wicketkeeper: Jones",
+    "toss": "toss: bowl",
+    "bowling plan": "Warne overs 2, 4",
+    "batting reviews": "batting reviews: never",
+    "conditional orders": "at drinks: all batsmen wahoo",
+    "helper points": "boost Green fielding",
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sets(st.sampled_from(sorted(_PART_LINES)), min_size=1))
+def test_a_mail_changes_exactly_the_parts_it_gives(parts: set[str]) -> None:
+    """Whatever parts a mail gives, those and only those change from what stood."""
+    mail = read("\n".join(_PART_LINES[p] for p in sorted(parts)))
+    merged = merge_orders(STANDING, mail)
+    assert {r.part for r in merged.parts} == parts
+    before, after = STANDING.match, merged.orders.match
+    assert before is not None and after is not None
+    fields = {
+        "xi": "xi",
+        "captain": "captain",
+        "wicketkeeper": "wicketkeeper",
+        "toss": "toss",
+        "bowling plan": "bowling_plan",
+        "batting reviews": "batting_reviews",
+        "conditional orders": "rules",
+    }
+    for part, name in fields.items():
+        same = getattr(before, name) == getattr(after, name)
+        assert same is (part not in parts), part
+    assert (merged.orders.helpers is not None) is ("helper points" in parts)
