@@ -12,7 +12,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
 from engine.flungo.formats import FORMATS, Format
-from engine.flungo.language import canonical, parse_orders
+from engine.flungo.language import canonical, clear_caches, parse_orders
+from engine.flungo.language._grammar import build_parser
 from tests.engine.orders.squad import fixture_team
 from tests.engine.orders.test_fuzz import SAMPLE
 
@@ -36,6 +37,16 @@ def main() -> None:
     lines = len(SAMPLE.splitlines())
     t = best_of(5, lambda: parse_orders(SAMPLE, team, fmt), 200)
     print(f"sample email ({lines} lines): {t * 1e3:.2f} ms, {1 / t:.0f} emails/s")
+
+    def cold() -> None:
+        clear_caches()
+        parse_orders(SAMPLE, team, fmt)
+
+    t_cold = best_of(3, cold, 20)
+    print(f"the same, every line new to the parser: {t_cold * 1e3:.2f} ms")
+    start = time.perf_counter()
+    build_parser()
+    print(f"grammar: {(time.perf_counter() - start) * 1e3:.0f} ms to build")
     t2 = best_of(5, lambda: canonical(parsed.orders), 2000)
     print(f"canonical(): {t2 * 1e6:.1f} us ({len(text.splitlines())} lines)")
     print(f"a 1,000-email turn: {t * 1000:.2f} s of parsing")

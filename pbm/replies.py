@@ -6,6 +6,7 @@ if the change does. Nothing is sent here; :mod:`pbm.outbox` sends after commit.
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -19,7 +20,30 @@ from pbm.db.models import OutboxMessage
 from pbm.mail.compose import OutboundEmail, compose, make_message_id, reply_subject
 from pbm.render import render_email
 
-__all__ = ["ReplyTo", "compose_reply", "queue_mail"]
+__all__ = ["ReplyTo", "compose_reply", "queue_mail", "tagged_subject", "threaded_subject"]
+
+# What pbm puts after " — " in a reply's subject: the start of each template's subject. A
+# player answering a pbm mail sends it back, and it is cut off before the new one is added,
+# so subjects do not grow with each reply.
+_STATUS = re.compile(
+    r"\s+—\s+(?:Orders\b|Squad names\b|The GM\b|Refused:|Not understood|No game with"
+    r"|Naming is closed|Welcome to|How to play|Too many mails|Your new secret|You are already"
+    r"|Competition\b).*$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def threaded_subject(theirs: str, ours: str, tag: str | None) -> str:
+    """The subject of a reply to ``theirs``: "Re: [TAG] <their subject> — <ours>", with the
+    competition's tag kept (or added), and any earlier pbm status cut off."""
+    base = _STATUS.sub("", theirs)
+    return f"{reply_subject(base, tag=tag)} — {ours}"
+
+
+def tagged_subject(subject: str, tag: str) -> str:
+    """``subject`` with the competition's ``[TAG]`` in front (so a reply to it is routed)."""
+    wanted = f"[{tag}]"
+    return subject if wanted.lower() in subject.lower() else f"{wanted} {subject}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +93,12 @@ def queue_mail(
     """Render ``kind`` with ``ctx`` and add the message to the outbox (not yet committed)."""
     rendered = render_email(kind, {"server": config.server, **ctx})
     subject = rendered.subject
+    competition = ctx.get("competition")
+    tag = competition.get("code") if isinstance(competition, dict) else None
     if reply_to is not None and reply_to.subject and kind not in ("digest", "gm-alert"):
-        competition = ctx.get("competition")
-        tag = competition.get("code") if isinstance(competition, dict) else None
-        subject = f"{reply_subject(reply_to.subject, tag=tag)} — {rendered.subject}"
+        subject = threaded_subject(reply_to.subject, rendered.subject, tag)
+    elif tag and kind not in ("digest", "gm-alert"):
+        subject = tagged_subject(subject, str(tag))
     msg = compose_reply(
         config, clock, to=to, subject=subject, text=rendered.text, reply_to=reply_to
     )

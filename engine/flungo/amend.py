@@ -1,7 +1,8 @@
 """Amendments: orders given between turns (at drinks, or before the second innings).
 
-What may change: the batting order of those still to come, styles, the bowling plan for overs
-not yet begun, review policies, and the conditional orders (new rules replace the old, armed
+What may change: the batting order of those still to come, styles, the overs of the bowling
+plan not yet begun (an amendment changes only the overs it names; the rest of the plan
+stands), review policies, and the conditional orders (new rules replace the old, armed
 afresh). The XI, captain, keeper and toss choice are fixed once the match has started; trying
 to change them is reported and ignored.
 """
@@ -19,6 +20,15 @@ from engine.flungo.state import MatchState
 __all__ = ["amend"]
 
 
+def _plan(
+    old: tuple[tuple[int, str], ...], new: tuple[tuple[int, str], ...]
+) -> tuple[tuple[int, str], ...]:
+    """An amendment changes only the overs it names; the rest of the plan stands."""
+    plan = dict(old)
+    plan.update(new)
+    return tuple(sorted(plan.items()))
+
+
 def _merge(old: MatchOrders, new: MatchOrders) -> MatchOrders:
     styles = dict(old.styles)
     styles.update(new.styles)
@@ -26,7 +36,7 @@ def _merge(old: MatchOrders, new: MatchOrders) -> MatchOrders:
         old,
         batting_order=new.batting_order or old.batting_order,
         styles=tuple(sorted(styles.items())),
-        bowling_plan=new.bowling_plan or old.bowling_plan,
+        bowling_plan=_plan(old.bowling_plan, new.bowling_plan),
         batting_reviews=new.batting_reviews or old.batting_reviews,
         bowling_reviews=new.bowling_reviews or old.bowling_reviews,
         rules=new.rules or old.rules,
@@ -97,7 +107,8 @@ def _amend_live(
         live = replace(live, styles=tuple(sorted(styles.items())))
     if not batting and new.bowling_plan:
         started = len(live.over_bowlers)
-        live = replace(live, plan=tuple((o, b) for o, b in new.bowling_plan if o > started))
+        named = tuple((o, b) for o, b in new.bowling_plan if o > started)
+        live = replace(live, plan=_plan(live.plan, named))
     pol_bat, pol_bowl = live.policies
     if batting and new.batting_reviews:
         pol_bat = new.batting_reviews

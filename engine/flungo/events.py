@@ -145,6 +145,7 @@ class Termination(StrEnum):
     WICKETS = "wickets"  # the side batting second reached the target
     TIE = "tie"  # equal scores, and the tie stands (a league match)
     SUPER_OVER = "super_over"  # a tie broken by a Super Over (Super Five in The Hundred)
+    SEEDING = "seeding"  # The Hundred: two tied Super Fives, then the higher league place
     BOUNDARIES = "boundaries"  # still tied after every Super Over: more boundaries won
     COIN = "coin"  # still level on boundaries: the toss of a coin
 

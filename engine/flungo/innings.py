@@ -203,6 +203,8 @@ def play_innings(
             and (pol_bowl.mode is ReviewMode.ALL or review_allowed(pol_bowl, striker, order)),
         )
         extra = d.extra
+        if hundred and extra == "no_ball":
+            d = d._replace(extra_runs=2)  # a no-ball is worth two runs in The Hundred
         is_legal = extra is None or extra == "bye" or extra == "leg_bye"
         over_no = legal // bpo + 1
         ball_no = legal % bpo + 1
@@ -251,7 +253,8 @@ def play_innings(
                 events.append(Injury(inn, legal + 1, team_bat, text, striker, d.injury))
             else:
                 wickets += 1
-                new_on_strike = hundred and wicket in ("caught", "run out")
+                # The Hundred: the new batter faces after a catch (not after a run out)
+                new_on_strike = hundred and wicket == "caught"
             if wickets >= max_wickets or next_in >= len(order):
                 striker = None
                 closed = "all out"

@@ -66,7 +66,7 @@ def start_match(
     sels: list[Selection] = []
     orders: list[MatchOrders] = []
     for team, given in ((setup.home, home), (setup.away, away)):
-        sel, fixes = select(team, given)
+        sel, fixes = select(team, given, setup.conditions)
         events += [SelectionFix(-1, 0, team.name, f) for f in fixes]
         sels.append(sel)
         base = given or MatchOrders()
@@ -278,8 +278,11 @@ def _decide(state: MatchState) -> tuple[MatchState, list[Event]]:
 def _super_overs(state: MatchState) -> tuple[MatchState, Result, list[Event]]:
     events: list[Event] = []
     first = 1 - state.batting_first  # the side that batted second bats first in a super over
-    name = "Super Five" if state.setup.spec.is_hundred else "Super Over"
-    for k in range(SUPER_OVERS_MAX):
+    hundred = state.setup.spec.is_hundred
+    name = "Super Five" if hundred else "Super Over"
+    # The Hundred plays a second Super Five after a tied one, then the higher place decides
+    tries = 2 if hundred and state.setup.seeding is not None else SUPER_OVERS_MAX
+    for k in range(tries):
         dice = Dice(state.setup.seed).derive(f"super over {k + 1}")
         text = f"the match is tied: {name} {k + 1}"
         events.append(SuperOverStarted(-1, 0, "", text, k + 1, name))
@@ -294,6 +297,11 @@ def _super_overs(state: MatchState) -> tuple[MatchState, Result, list[Event]]:
             w = won.winner
             text = f"Match tied; {w} won the {name}"
             return state, Result(w, 0, 0, text, True, termination=Termination.SUPER_OVER), events
+    seeding = state.setup.seeding
+    if hundred and seeding is not None and seeding[0] != seeding[1]:
+        w = state.team(0 if seeding[0] < seeding[1] else 1).name
+        text = f"Match tied; {w} won on the higher place"
+        return state, Result(w, 0, 0, text, True, termination=Termination.SEEDING), events
     fours = [0, 0]
     for inn in state.innings:
         fours[inn.batting_side] += sum(1 for b in inn.balls if b.boundary)

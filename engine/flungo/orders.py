@@ -100,6 +100,9 @@ class TriggerKind(StrEnum):
     SCORE_REACHES = "score_reaches"  # value: the batting side's score >= N
     RUNS_NEEDED = "runs_needed"  # value: second innings, runs still needed <= N
     BALLS_LEFT = "balls_left"  # value: legal balls left in the innings <= N
+    # No event: the rule fires before the first ball at which all its conditions hold
+    # ("if the asking rate goes above 8, everyone wahoo" watches the rate all innings).
+    CONDITIONS = "conditions"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +124,7 @@ class Quantity(StrEnum):
     OVERS = "overs"  # completed overs, as a number of overs (balls / balls_per_over)
     RUNS_NEEDED = "runs_needed"  # runs still needed to win (second innings only)
     BALLS_LEFT = "balls_left"  # legal balls left in the innings
+    NOT_OUT = "not_out"  # 1 while the condition's ``name`` is not out, else 0 ("Root is in")
 
 
 class Comparison(StrEnum):
@@ -135,11 +139,15 @@ class Comparison(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Condition:
-    """``quantity op value``, e.g. wickets <= 3. All of a rule's conditions must hold."""
+    """``quantity op value``, e.g. wickets <= 3. All of a rule's conditions must hold.
+
+    ``name`` is the batsman of a ``NOT_OUT`` condition (``NOT_OUT = 1``: he is still in).
+    """
 
     quantity: Quantity
     op: Comparison
     value: float
+    name: str | None = None
 
 
 class TargetKind(StrEnum):

@@ -19,6 +19,7 @@ __all__ = [
     "choose_bowler",
     "default_batting_order",
     "default_orders",
+    "default_plan",
     "default_xi",
     "select",
 ]
@@ -47,12 +48,13 @@ def default_batting_order(players: Iterable[Player]) -> tuple[str, ...]:
     return tuple(p.name for p in sorted(players, key=lambda p: -p.batting))
 
 
-def default_xi(team: Team) -> tuple[str, ...]:
+def default_xi(team: Team, conditions: Conditions | None = None) -> tuple[str, ...]:
     """The default XI, in default batting order.
 
     Fit players only (an injured, untreated player sits out): the fit wicketkeeper with the best
-    fielding (then batting), the five best bowlers by bowling, then the five best of the rest by
-    batting. If fewer than 11 are fit, every fit player plays and substitutes field.
+    fielding (then batting), the five best bowlers by bowling (with the day's pitch and weather
+    modifiers, when ``conditions`` are known), then the five best of the rest by batting. If
+    fewer than 11 are fit, every fit player plays and substitutes field.
     """
     fit = _fit(team)
     keepers = sorted(
@@ -60,7 +62,8 @@ def default_xi(team: Team) -> tuple[str, ...]:
     )
     chosen: list[Player] = keepers[:1]
     rest = [p for p in fit if p not in chosen and p.role is not Role.WICKETKEEPER]
-    bowlers = sorted(rest, key=lambda p: -p.bowling)[:5]
+    mods = {s: conditions.modifier(s) for s in BowlingStyle} if conditions else {}
+    bowlers = sorted(rest, key=lambda p: -(p.bowling + mods.get(p.bowling_style, 0)))[:5]
     chosen += bowlers
     others = [p for p in fit if p not in chosen]
     chosen += sorted(others, key=lambda p: -p.batting)[: XI_SIZE - len(chosen)]
@@ -77,7 +80,9 @@ def default_orders(team: Team) -> MatchOrders:
     )
 
 
-def select(team: Team, orders: MatchOrders | None) -> tuple[Selection, list[str]]:
+def select(
+    team: Team, orders: MatchOrders | None, conditions: Conditions | None = None
+) -> tuple[Selection, list[str]]:
     """Settle a side's XI, captain, keeper, toss choice, batting order and styles from its
     orders, filling gaps and fixing illegal choices by the defaults; returns the fixes made."""
     orders = orders or MatchOrders()
@@ -85,7 +90,7 @@ def select(team: Team, orders: MatchOrders | None) -> tuple[Selection, list[str]
     names = {p.name for p in team.players}
     injured = {p.name for p in team.players if p.injury_points > 0}
     if orders.xi is None:
-        xi = list(default_xi(team))
+        xi = list(default_xi(team, conditions))
         fixes.append("no XI given: the default XI plays")
     else:
         xi = []
@@ -102,7 +107,7 @@ def select(team: Team, orders: MatchOrders | None) -> tuple[Selection, list[str]
             fixes.append(f"more than 11 named: {', '.join(xi[XI_SIZE:])} left out")
             xi = xi[:XI_SIZE]
         if len(xi) < XI_SIZE:
-            spare = [n for n in default_xi(team) if n not in xi]
+            spare = [n for n in default_xi(team, conditions) if n not in xi]
             spare += [n for n in default_batting_order(_fit(team)) if n not in xi + spare]
             added = spare[: XI_SIZE - len(xi)]
             if added:
@@ -177,9 +182,22 @@ def choose_bowler(
     """
     limit, run = spec.max_overs_per_bowler, spec.max_consecutive
     recent = list(previous[-run:])
+    if planned is None:
+        # no plan for this over: the captain's default plan (see default_plan)
+        able = tuple(n for n in rank if n not in unable)
+        default = default_plan(able, spec).get(over)
+        if default is not None and counts.get(default, 0) < limit:
+            chosen, why = choose_bowler(over, default, rank, unable, counts, previous, spec)
+            return chosen, why or "no bowler planned"
+
+    # The Hundred: ends change every ten balls, and a bowler's consecutive sets are from one
+    # end, so he may not carry on into the set that starts a new ten (an odd set).
+    new_end = spec.is_hundred and over % 2 == 1 and bool(previous)
 
     def legal(n: str) -> bool:
         if n in unable or counts.get(n, 0) >= limit:
+            return False
+        if new_end and previous[-1] == n:
             return False
         return not (len(recent) == run and all(b == n for b in recent))
 
@@ -191,6 +209,8 @@ def choose_bowler(
             reason = f"{planned} {unable[planned]}"
         elif counts.get(planned, 0) >= limit:
             reason = f"{planned} has bowled his {limit} overs"
+        elif new_end and previous[-1] == planned:
+            reason = f"{planned} bowled the last set from the other end"
         elif not legal(planned):
             reason = f"{planned} may not bowl more than {run} overs in succession"
         else:
@@ -211,3 +231,49 @@ def choose_bowler(
     spare = spare or [n for n in rank if n not in unable and n != last]
     spare = spare or [n for n in rank if n not in unable] or list(rank)
     return spare[0], f"{reason}; no legal bowler left, limits relaxed"
+
+
+def default_plan(rank: Sequence[str], spec: FormatSpec) -> dict[int, str]:
+    """The captain's default bowling plan for the bowlers ``rank`` (best first, for the day's
+    pitch and weather): the best four bowl their full quotas, and the 5th and 6th share the
+    overs left, alternating (about 9% of the overs each, 5 of 50, 2 of 20).
+
+    The odd overs are bowled from one end by the 1st, 3rd and 5th bowlers, the even overs from
+    the other by the 2nd, 4th and 6th, so nobody bowls two overs running. At each end the
+    opener bowls a first spell, then the 3rd (4th) bowler, the 5th (6th), the 3rd (4th) again,
+    and the opener comes back at the end. In The Hundred the ends change every ten balls, so
+    each turn at an end is two sets (ten balls) by one bowler.
+    """
+    bowlers = list(rank[:6])
+    if not bowlers:
+        return {}
+    block = 2 if spec.is_hundred else 1  # overs (sets) a bowler bowls at a go
+    turns = spec.overs // block
+    quota = spec.max_overs_per_bowler // block
+    counts = [min(quota, turns)] * min(4, len(bowlers))
+    left = max(turns - sum(counts), 0)
+    extra = bowlers[4:6]
+    if extra:
+        counts += [(left + 1) // 2, left // 2][: len(extra)]
+    while len(bowlers) < 6:
+        bowlers.append(bowlers[len(bowlers) % max(len(rank[:6]), 1)])
+        counts.append(0)
+    plan: dict[int, str] = {}
+    for end in (0, 1):
+        first, second, third = end, end + 2, end + 4
+        c1, c2, c3 = counts[first], counts[second], counts[third]
+        spells = [
+            (bowlers[first], (c1 + 1) // 2),
+            (bowlers[second], (c2 + 1) // 2),
+            (bowlers[third], c3),
+            (bowlers[second], c2 // 2),
+            (bowlers[first], c1 // 2),
+        ]
+        seq = [name for name, n in spells for _ in range(n)]
+        for i, name in enumerate(seq):
+            turn = end + 2 * i  # 0-based turn: this end takes every other one
+            if turn >= turns:
+                break
+            for k in range(block):
+                plan[turn * block + k + 1] = name
+    return plan

@@ -70,13 +70,17 @@ def trigger_holds(t: Trigger, s: Situation) -> bool:
         return s.score >= v
     if k is TriggerKind.RUNS_NEEDED:
         return s.target is not None and s.target - s.score <= v
+    if k is TriggerKind.CONDITIONS:
+        return True  # the rule's conditions decide; see RuleBook.step
     return s.max_balls - s.legal <= v  # BALLS_LEFT
 
 
-def quantity(q: Quantity, s: Situation) -> float | None:
+def quantity(q: Quantity, s: Situation, name: str | None = None) -> float | None:
     """The value of ``q`` now; ``None`` where it means nothing (runs needed or required rate in
     the first innings)."""
     overs = s.legal / s.balls_per_over
+    if q is Quantity.NOT_OUT:
+        return 0.0 if name in s.out else 1.0
     if q is Quantity.WICKETS:
         return s.wickets
     if q is Quantity.SCORE:
@@ -98,7 +102,7 @@ def quantity(q: Quantity, s: Situation) -> float | None:
 
 def condition_holds(c: Condition, s: Situation) -> bool:
     """Whether ``c`` holds now (a condition on a meaningless quantity does not)."""
-    x = quantity(c.quantity, s)
+    x = quantity(c.quantity, s, c.name)
     if x is None:
         return False
     op = c.op
@@ -133,6 +137,7 @@ def describe(t: Trigger) -> str:
         TriggerKind.SCORE_REACHES: f"when the score reaches {t.value}",
         TriggerKind.RUNS_NEEDED: f"when {t.value} or fewer are needed",
         TriggerKind.BALLS_LEFT: f"with {t.value} or fewer balls left",
+        TriggerKind.CONDITIONS: "as soon as its conditions held",
     }
     return words[k]
 
@@ -218,6 +223,11 @@ class RuleBook:
             rule = rule_at(self.rules[side], path)
             if not trigger_holds(rule.trigger, s):
                 i += 1
+                continue
+            if rule.trigger.kind is TriggerKind.CONDITIONS and not all(
+                condition_holds(c, s) for c in rule.conditions
+            ):
+                i += 1  # watched until its conditions hold, never spent by them
                 continue
             del self.armed[i]
             self.done.append((side, path))

@@ -6,6 +6,7 @@ equal; the functions that change it live in ``engine.flungo.match``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +28,13 @@ TURNS = 4
 @dataclass(frozen=True, slots=True)
 class MatchSetup:
     """What a fixture is before any order: format, seed, ground, the two squads (home first),
-    and whether a tie must be broken (a knockout tie goes to a Super Over)."""
+    and whether a tie must be broken (a knockout tie goes to a Super Over).
+
+    ``no_consecutive_overs`` is a competition's house rule: the cricket law that no bowler
+    bowls two overs running, instead of the seed's "not more than 2 overs in succession".
+    ``seeding`` is the two sides' league places (or knockout seeds; 1 is the top), which
+    settle a Hundred tie that two Super Fives leave level.
+    """
 
     format: Format
     seed: int
@@ -35,11 +42,16 @@ class MatchSetup:
     home: Team
     away: Team
     knockout: bool = False
+    no_consecutive_overs: bool = False
+    seeding: tuple[int, int] | None = None
 
     @property
     def spec(self) -> FormatSpec:
-        """The format's numbers."""
-        return FORMATS[self.format]
+        """The format's numbers (with the house rule on consecutive overs, if chosen)."""
+        spec = FORMATS[self.format]
+        if self.no_consecutive_overs:
+            return dataclasses.replace(spec, max_consecutive=1)
+        return spec
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from engine.flungo.formats import Format
 from engine.flungo.language import canonical, parse_orders
 from engine.flungo.squad import Team
 from pbm.auth import redact
-from pbm.db.models import Competition, Flag, NamingVersion, Seat
+from pbm.db.models import Competition, Flag, NamingVersion, OrdersVersion, Seat
 from pbm.errors import GameError
 from pbm.flungo.competitions import (
     base_squad,
@@ -24,12 +24,12 @@ from pbm.flungo.competitions import (
     naming_open,
     placeholder_team_name,
 )
-from pbm.flungo.naming import apply_naming, diff_teams, is_fully_named
+from pbm.flungo.naming import apply_slots, diff_teams, is_fully_named
 from pbm.flungo.standing import (
+    MailMerge,
     MailOrders,
-    carries_match_orders,
     current_orders,
-    read_mail_orders,
+    merge_mail,
     store_orders,
     supersede_flags,
     without_naming,
@@ -85,26 +85,29 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     secrets = ctx.secrets
     text = redact(ctx.msg.body, secrets)
     current = Team.from_json(seat.team)
-    placeholder = placeholder_team_name(seat.number)
     base = base_squad(comp, seat.number)
-    # Names are given against the squad as generated; without them, the orders name the
-    # squad as it stands.
-    mail = read_mail_orders(text, base, comp.format)
-    naming = mail.parsed.orders.naming
+    placeholder = placeholder_team_name(seat.number)
+    latest = current_orders(ctx.session, seat)
+    # The mail replaces only the parts it gives; names change by slot.
+    got = merge_mail(text, current, base, comp.format, latest)
+    mail = got.mail
+    naming = got.merged.orders.naming
     if naming is not None and naming.team_name is None and not naming.names:
         naming = None
-    if naming is not None and not naming_open(comp, ctx.clock.now()):
+    tried_naming = any(
+        p.part.startswith("name ") or p.part == "team name" for p in got.merged.parts
+    )
+    if tried_naming and not naming_open(comp, ctx.clock.now()):
         ctx.reply("naming-closed", competition=competition_ctx(comp))
         return ctx.handled(Status.REJECTED, "naming closed")
-    if naming is None and current != base:
-        mail = read_mail_orders(text, current, comp.format)
-    match = carries_match_orders(mail)
+    match = got.changed
     errors = [
         {"text": redact(str(e), secrets), "line": e.span.line if e.span else None}
         for e in mail.errors
     ]
     if naming is None and not match and not errors:
         return ctx.not_understood("no orders")
+    note_chatter(ctx, mail)
     reply: dict[str, Any] = {
         "competition": competition_ctx(comp),
         "echo": mail.parsed.echo_text(),
@@ -114,28 +117,25 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         "orders_version": 0,
         "standing": "",
         "flags": [],
+        "errors": errors,
+        "still_stands": still_stands(got, latest),
     }
-    if errors:
-        if mail.not_understood:  # the whole mail is refused, so nothing goes to the GM
-            errors = [
-                {"text": redact(str(e), secrets), "line": e.span.line if e.span else None}
-                for e in mail.parsed.errors
-            ]
+    if naming is None and not match:
+        # every part the mail gave had an error: nothing changed
         ctx.reply(
             "naming",
             accepted=False,
-            errors=errors,
             changes=[],
             squad=squad_rows(current),
             team_name=current.name,
-            **reply,
+            **{**reply, "naming": tried_naming},
         )
         return ctx.handled(Status.REJECTED, f"orders with {len(errors)} error(s)")
     notes = []
     team = current
     changes: list[dict[str, str]] = []
     if naming is not None:
-        team = apply_naming(base, naming, placeholder)
+        team = apply_slots(current, naming)
         changes = [{"what": c.what, "old": c.old, "new": c.new} for c in diff_teams(current, team)]
         seat.naming_version += 1
         seat.team = team.to_json()
@@ -153,20 +153,46 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         reply.update(named=seat.named, version=seat.naming_version)
         notes.append(f"naming v{seat.naming_version}")
     if match:
-        keep_orders(ctx, comp, seat, mail, reply)
+        replaced = got.merged.status("conditional orders") != "kept"
+        keep_orders(ctx, comp, seat, mail, reply, got.standing, supersede=replaced)
         notes.append(f"orders v{reply['orders_version']}")
     elif changes:
         check_standing(ctx, comp, seat, team)
+    if not match and latest is not None:
+        # every acknowledgement shows the whole of what stands, changed or not
+        reply["unchanged"] = {"version": latest.version, "text": latest.text}
     ctx.reply(
         "naming",
         accepted=True,
-        errors=[],
         changes=changes,
         squad=squad_rows(team),
         team_name=team.name,
         **reply,
     )
     return ctx.handled(Status.APPLIED, ", ".join(notes))
+
+
+def still_stands(got: MailMerge, latest: OrdersVersion | None) -> list[str]:
+    """The first lines of the reply: each part the mail got wrong, and what stands."""
+    out = []
+    for p in got.merged.blocked:
+        if p.part.startswith("name ") or p.part == "team name":
+            out.append(f"Your {p.part} had an error: the name that stood before stands.")
+        elif latest is not None:
+            out.append(
+                f"Your {p.part} had an error: the {p.part} of version {latest.version} "
+                "still stands."
+            )
+        else:
+            out.append(f"Your {p.part} had an error: none stood before, so the default applies.")
+    return out
+
+
+def note_chatter(ctx: MailContext, mail: MailOrders) -> None:
+    """Lines that are no order (greetings, remarks, quoted text) are noted, never errors."""
+    if mail.parsed.chatter:
+        lines = ", ".join(str(c.line) for c in mail.parsed.chatter)
+        ctx.notes.append(f"Not read as orders (greetings, remarks, quoted text): line(s) {lines}.")
 
 
 def check_standing(ctx: MailContext, comp: Competition, seat: Seat, team: Team) -> None:
@@ -183,19 +209,24 @@ def check_standing(ctx: MailContext, comp: Competition, seat: Seat, team: Team) 
 
 
 def keep_orders(
-    ctx: MailContext, comp: Competition, seat: Seat, mail: MailOrders, reply: dict[str, Any]
+    ctx: MailContext,
+    comp: Competition,
+    seat: Seat,
+    mail: MailOrders,
+    reply: dict[str, Any],
+    text: str | None = None,
+    *,
+    supersede: bool = True,
 ) -> None:
-    """Store the mail's match orders as the seat's standing orders; flag each sentence not
-    understood for the GM (the flags of the orders it replaces are superseded)."""
+    """Store ``text`` (the mail merged into what stood) as the seat's standing orders; flag
+    each sentence not understood for the GM (the open flags go with the conditional orders
+    they belonged to when the mail replaces those)."""
     now = ctx.clock.now()
-    supersede_flags(ctx.session, seat, now)
-    row = store_orders(
-        ctx.session,
-        ctx.clock,
-        seat,
-        canonical(without_naming(mail.parsed.orders)),
-        inbound_id=ctx.mail.id,
-    )
+    if supersede:
+        supersede_flags(ctx.session, seat, now)
+    if text is None:
+        text = canonical(without_naming(mail.parsed.orders))
+    row = store_orders(ctx.session, ctx.clock, seat, text, inbound_id=ctx.mail.id)
     flags = []
     for n in mail.not_understood:
         ctx.session.add(
@@ -210,7 +241,7 @@ def keep_orders(
                 created_at=now,
             )
         )
-        flags.append({"line": n.line, "text": n.text})
+        flags.append({"line": n.line, "text": n.text, "readings": list(n.readings)})
     ctx.record("orders", seat=seat.number, version=row.version, flags=len(flags))
     reply.update(orders_version=row.version, standing=row.text, flags=flags)
 

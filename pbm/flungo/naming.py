@@ -5,9 +5,9 @@
     NAME 1 Mrs Snodgebucket
     NAME 12 Zippy
 
-Every error is reported with its line and a caret. A naming is a whole version: sending again
-replaces the earlier one (slots left out return to their placeholder names), and
-:func:`diff_teams` says what changed.
+Every error is reported with its line and a caret. By mail, names merge by part
+(:func:`apply_slots`): a NAME line changes its slot only, and :func:`diff_teams` says what
+changed. :func:`apply_naming` applies a whole naming to the squad as generated.
 """
 
 from __future__ import annotations
@@ -21,7 +21,15 @@ from engine.flungo.language import parse_orders
 from engine.flungo.orders import SquadNaming
 from engine.flungo.squad import Team
 
-__all__ = ["Change", "NamingResult", "apply_naming", "diff_teams", "is_fully_named", "read_naming"]
+__all__ = [
+    "Change",
+    "NamingResult",
+    "apply_naming",
+    "apply_slots",
+    "diff_teams",
+    "is_fully_named",
+    "read_naming",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +60,15 @@ def apply_naming(base: Team, naming: SquadNaming, placeholder_team_name: str) ->
     for slot, name in naming.names:
         team = team.with_player(slot, replace(team.players[slot - 1], name=name))
     return replace(team, name=naming.team_name or placeholder_team_name)
+
+
+def apply_slots(current: Team, naming: SquadNaming) -> Team:
+    """``current`` with the names a mail gave, slot by slot: a NAME line changes its slot
+    only, and the team name only when the mail gives one (names merge by part)."""
+    team = current
+    for slot, name in naming.names:
+        team = team.with_player(slot, replace(team.players[slot - 1], name=name))
+    return replace(team, name=naming.team_name or current.name)
 
 
 @dataclass(frozen=True, slots=True)

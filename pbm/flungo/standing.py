@@ -17,7 +17,14 @@ from sqlalchemy.orm import Session
 
 from engine.errors import OrderError
 from engine.flungo.formats import Format
-from engine.flungo.language import NotUnderstood, ParsedOrders, canonical, parse_orders
+from engine.flungo.language import (
+    NotUnderstood,
+    OrderContext,
+    ParsedOrders,
+    canonical,
+    parse_orders,
+)
+from engine.flungo.merge import Merged, merge_orders
 from engine.flungo.orders import Orders
 from engine.flungo.squad import Team
 from pbm.clock import Clock
@@ -25,10 +32,12 @@ from pbm.db.models import Flag, OrdersVersion, Seat
 
 __all__ = [
     "FLAG_STATUSES",
+    "MailMerge",
     "MailOrders",
     "Resolution",
     "carries_match_orders",
     "current_orders",
+    "merge_mail",
     "open_flags",
     "read_mail_orders",
     "resolve_flag",
@@ -50,9 +59,11 @@ class MailOrders:
     not_understood: tuple[NotUnderstood, ...]
 
 
-def read_mail_orders(text: str, team: Team, fmt: str) -> MailOrders:
+def read_mail_orders(
+    text: str, team: Team, fmt: str, context: OrderContext | None = None
+) -> MailOrders:
     """Read a mail of orders for ``team``, splitting the sentences for the GM from the errors."""
-    parsed = parse_orders(text, team, Format(fmt))
+    parsed = parse_orders(text, team, Format(fmt), context=context)
     flagged = {n.line for n in parsed.not_understood}
     errors = tuple(e for e in parsed.errors if e.span is None or e.span.line not in flagged)
     return MailOrders(parsed, errors, parsed.not_understood)
@@ -136,7 +147,11 @@ def resolve_flag(
 ) -> Resolution:
     """Read the GM's ``text`` for ``flag`` against ``team``; if it reads without error,
     append it to the seat's standing orders and mark the flag resolved."""
-    mine = parse_orders(text, team, Format(fmt))
+    seat = session.get(Seat, flag.seat_id)
+    assert seat is not None
+    latest = current_orders(session, seat)
+    standing = parse_orders(latest.text if latest else "", team, Format(fmt)).orders
+    mine = parse_orders(text, team, Format(fmt), context=OrderContext(standing=standing.match))
     if mine.errors:
         return Resolution(tuple(str(e) for e in mine.errors))
     if mine.orders.naming is not None:
@@ -144,17 +159,46 @@ def resolve_flag(
     lines = canonical(without_naming(mine.orders))
     if not lines.strip():
         return Resolution(("no order in the text",))
-    seat = session.get(Seat, flag.seat_id)
-    assert seat is not None
-    latest = current_orders(session, seat)
-    standing = latest.text if latest else ""
-    joined = parse_orders(f"{standing}\n{lines}\n", team, Format(fmt))
+    # The GM's reading adds to what stands: its conditional orders come after the player's
+    # (so they win a conflict, as a later line does); any other part it gives replaces that part.
+    merged = merge_orders(standing, mine, add=True).orders
+    text_now = canonical(without_naming(merged))
+    joined = parse_orders(text_now, team, Format(fmt))
     if joined.errors:
         return Resolution(tuple(f"with the standing orders: {e}" for e in joined.errors))
-    row = store_orders(
-        session, clock, seat, canonical(without_naming(joined.orders)), flag_id=flag.id
-    )
+    row = store_orders(session, clock, seat, text_now, flag_id=flag.id)
     flag.status = "resolved"
     flag.resolution = lines
     flag.resolved_at = clock.now()
     return Resolution((), lines, row.version)
+
+
+@dataclass(frozen=True, slots=True)
+class MailMerge:
+    """A mail read against the squad as it stands and merged into the standing orders.
+
+    ``merged.orders.naming`` holds only the names the mail gave without error (by slot);
+    ``standing`` is the canonical text of the match orders that stand after the mail, and
+    ``changed`` whether the mail gave any part of them (so a new version is stored).
+    """
+
+    mail: MailOrders
+    merged: Merged
+    standing: str
+    changed: bool
+
+
+def merge_mail(
+    text: str, current: Team, base: Team, fmt: str, latest: OrdersVersion | None
+) -> MailMerge:
+    """Read ``text`` against ``current`` (placeholders of ``base`` still name their slots)
+    and merge it part by part into the orders of ``latest`` (see ``engine.flungo.merge``)."""
+    before = parse_orders(latest.text, current, Format(fmt)).orders if latest else Orders()
+    context = OrderContext(standing=before.match, former_names=tuple(p.name for p in base.players))
+    mail = read_mail_orders(text, current, fmt, context)
+    merged = merge_orders(without_naming(before), mail.parsed)
+    changed = bool(mail.not_understood) or any(
+        not r.part.startswith("name ") and r.part != "team name" and r.status != "blocked"
+        for r in merged.parts
+    )
+    return MailMerge(mail, merged, canonical(without_naming(merged.orders)), changed)

@@ -98,11 +98,15 @@ def test_match_orders_with_naming_are_kept_and_names_still_apply(
 def test_later_mail_replaces_orders_and_supersedes_flags(
     daemon: Daemon, sender: RecordingSender, demo: str
 ) -> None:
-    """A later mail of orders is a new version; the earlier mail's open flags are superseded."""
+    """A later mail is a new version that replaces only the parts it gives: a new toss leaves
+    the flagged sentence open; new conditional orders supersede it."""
     secret, _ = _orders_with_bananas(daemon, sender)
     [reply] = say(daemon, sender, f"SECRET {secret}\ntoss: bowl\n")
     assert "Orders received (version 2)" in str(reply["Subject"])
     assert [v.text for v in _standing(daemon)] == ["toss: bat", "toss: bowl"]
+    assert [f.status for f in _flags(daemon)] == ["open"]
+    say(daemon, sender, f"SECRET {secret}\n{RULE}\n")
+    assert _standing(daemon)[-1].text == f"toss: bowl\n{RULE}"
     assert [f.status for f in _flags(daemon)] == ["superseded"]
 
 
@@ -137,17 +141,18 @@ def test_orders_are_kept_after_the_naming_deadline(
     assert [v.text for v in _standing(daemon)] == ["toss: bowl"]
 
 
-def test_mail_with_errors_keeps_nothing_and_flags_nothing(
+def test_mail_with_errors_keeps_the_rest_and_flags_the_sentence(
     daemon: Daemon, sender: RecordingSender, demo: str
 ) -> None:
-    """A mail with an error keeps no orders and flags nothing; the reply lists every problem."""
+    """An error costs only its own line: the toss is kept and the unreadable sentence is
+    flagged; the reply lists the error."""
     secret = join(daemon, sender, "player1@example.test")
     [reply] = say(daemon, sender, f"SECRET {secret}\ntoss: bat\nNAMEE 2 Zippy\n{BANANAS}\n")
     body = body_of(reply)
-    assert "NOT accepted: 2 error(s)" in str(reply["Subject"])
+    assert "Orders received (version 1), 1 error(s), 1 sentence(s)" in str(reply["Subject"])
     assert "line 3, column 1: unknown order 'NAMEE'" in body
-    assert "line 4, column 72: I don't understand 'bananas'" in body
-    assert _standing(daemon) == [] and _flags(daemon) == []
+    assert [v.text for v in _standing(daemon)] == ["toss: bat"]
+    assert [f.line for f in _flags(daemon)] == [4]
 
 
 def test_secret_is_never_stored_in_a_flag(

@@ -34,14 +34,26 @@ def test_naming_is_applied_and_echoed(daemon: Daemon, sender: RecordingSender, d
 def test_naming_errors_listed_with_line_and_caret(
     daemon: Daemon, sender: RecordingSender, demo: str
 ) -> None:
-    """Errors are listed with their line number and a caret, and nothing is changed."""
+    """Errors are listed with their line number and a caret; they block only their own part,
+    so the good team name is kept (names merge by part)."""
     secret = join(daemon, sender, "player1@example.test")
     [reply] = say(daemon, sender, f"SECRET {secret}\nTEAM NAME Ok\nNAME 19 Nobody\nNAMEE 2 Zippy\n")
     body = body_of(reply)
-    assert "NOT accepted" in str(reply["Subject"])
+    assert "version 1), 2 error(s)" in str(reply["Subject"])
     assert "line 3" in body and "slots are 1 to 18" in body
     assert "did you mean 'name'?" in body
     assert "NAMEE 2 Zippy\n^^^^^" in body
+    assert _seat(daemon).naming_version == 1
+    assert Team.from_json(_seat(daemon).team).name == "Ok"
+
+
+def test_a_mail_with_only_errors_changes_nothing(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """When every part a mail gives has an error, nothing changes and the reply says so."""
+    secret = join(daemon, sender, "player1@example.test")
+    [reply] = say(daemon, sender, f"SECRET {secret}\nNAME 19 Nobody\n")
+    assert "NOT accepted" in str(reply["Subject"])
     assert _seat(daemon).naming_version == 0
 
 
@@ -119,3 +131,46 @@ def test_error_lines_are_numbered_as_the_player_wrote_them(
     assert "line 4, column" in body
     assert "NAME 19 Nobody" in body
     assert secret not in body
+
+
+def test_a_one_line_rename_keeps_the_other_names(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """ "rename X as Y" changes one slot; the other 17 names and the team name stand, and the
+    current name or the placeholder both find the slot."""
+    secret = join(daemon, sender, "player1@example.test")
+    say(daemon, sender, naming_text(secret))
+    base = Team.from_json(_seat(daemon).team)
+    [reply] = say(daemon, sender, f"SECRET {secret}\nrename Celeb 5 as Pat Butcher\n")
+    assert "NOT accepted" not in str(reply["Subject"])
+    team = Team.from_json(_seat(daemon).team)
+    assert team.name == "The Gloopers" and team.players[4].name == "Pat Butcher"
+    assert [p.name for p in team.players if p.name != "Pat Butcher"] == [
+        p.name for i, p in enumerate(base.players) if i != 4
+    ]
+    say(daemon, sender, f"SECRET {secret}\nrename Pat Butcher as Dot Cotton\n")
+    assert Team.from_json(_seat(daemon).team).players[4].name == "Dot Cotton"
+
+
+def test_a_numbered_list_names_the_squad(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """ "1. Homer Simpson" ... "18. Lionel Hutz" names the 18 slots, with chatter around it."""
+    secret = join(daemon, sender, "player1@example.test")
+    names = [f"Simpson {chr(65 + i)}" for i in range(18)]
+    text = "Hi GM\n" + "\n".join(f"{i}. {n}" for i, n in enumerate(names, 1)) + "\nbob\n"
+    [reply] = say(daemon, sender, f"SECRET {secret}\n{text}")
+    assert "version 1" in str(reply["Subject"]) and "error" not in str(reply["Subject"])
+    assert [p.name for p in Team.from_json(_seat(daemon).team).players] == names
+
+
+def test_every_acknowledgement_shows_what_stands(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """A mail of names only still shows the standing orders, unchanged."""
+    secret = join(daemon, sender, "player1@example.test")
+    say(daemon, sender, f"SECRET {secret}\ntoss: bowl\n")
+    [reply] = say(daemon, sender, f"SECRET {secret}\nNAME 5 Zippy\n")
+    body = body_of(reply)
+    assert "Your standing orders for the next match are unchanged (version 1)" in body
+    assert "toss: bowl" in body

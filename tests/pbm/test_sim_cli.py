@@ -174,6 +174,6 @@ def test_every_option_is_explained_in_help() -> None:
 
 def test_hundred_tie_breaker_is_called_a_super_five() -> None:
     """A tied knockout Hundred's extra innings are headed "Super Five", as its result says."""
-    out = run("--format", "hundred", "--seed", "27", "--knockout", "--log")
+    out = run("--format", "hundred", "--seed", "25", "--knockout", "--log")
     assert "won the Super Five" in out
     assert "Super Five: Gunge Giants innings" in out and "Super Over" not in out

@@ -46,6 +46,7 @@ __all__ = [
     "canonical",
     "canonical_lines",
     "check_name",
+    "clear_caches",
     "parse_orders",
     "renamed",
     "rule_line",
@@ -67,10 +68,24 @@ def parse_orders(
     return read_orders(text, team, spec, context or OrderContext())
 
 
+def clear_caches() -> None:
+    """Forget every line, name and parse remembered, so the next mail is read from scratch
+    (the remembering only saves time: results are the same either way)."""
+    from engine.flungo.language import _grammar, _lines, _names, _transform
+
+    _grammar.clear_caches()
+    _transform.clear_caches()
+    _lines.clean_line.cache_clear()
+    _lines._mask_names.cache_clear()
+    _names._book.cache_clear()
+
+
 def check_name(name: str) -> str | None:
     """Why ``name`` cannot be a squad member's name (a plain-English reason), or ``None``.
 
     1 to 40 characters of letters, digits, spaces and . ' ’ - &, with a letter; a one-word
     name may not be a word the orders use. (Uniqueness in the team is checked by naming.)
     """
-    return _check_name(name, keywords())
+    # one-letter words of the orders ("a", the "c" of "Root (c)") only mean something in
+    # their place, so a player may still be called "A"
+    return _check_name(name, frozenset(w for w in keywords() if len(w) > 1))

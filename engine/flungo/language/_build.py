@@ -38,16 +38,23 @@ _MATCH = {
 }
 
 
-def _batting_names(items: list[Item], upto: int) -> tuple[str, ...]:
-    """Who "all batsmen" means on a line: the batting order given so far, else the XI."""
+def _batting_names(
+    items: list[Item], upto: int, standing: MatchOrders | None = None
+) -> tuple[str, ...]:
+    """Who "all batsmen" means on a line: the batting order given so far, else the XI, else
+    the standing batting order or XI."""
     order = [i for i in items[:upto] if i.kind == "order"]
     if order:
         return tuple(n for n, _ in order[-1].value)
     xi = [i for i in items if i.kind == "xi"]
-    return tuple(xi[-1].value) if xi else ()
+    if xi:
+        return tuple(xi[-1].value)
+    if standing is not None:
+        return standing.batting_order or standing.xi or ()
+    return ()
 
 
-def build_orders(items: list[Item]) -> Orders:
+def build_orders(items: list[Item], standing: MatchOrders | None = None) -> Orders:
     """The orders the accepted items give; a later line wins where two conflict."""
     team_name: str | None = None
     slots: dict[int, str] = {}
@@ -85,7 +92,7 @@ def build_orders(items: list[Item]) -> Orders:
             case "style":
                 styles[v[0]] = v[1]
             case "all_style":
-                styles.update(dict.fromkeys(_batting_names(items, k), v))
+                styles.update(dict.fromkeys(_batting_names(items, k, standing), v))
             case "plan":
                 plan[v[0]] = v[1]
             case "reviews":
@@ -119,7 +126,9 @@ def build_orders(items: list[Item]) -> Orders:
     return Orders(naming=naming, match=match, helpers=helpers, extras=tuple(notes))
 
 
-def _line_echo(item: Item, items: list[Item], k: int) -> list[str]:
+def _line_echo(
+    item: Item, items: list[Item], k: int, standing: MatchOrders | None = None
+) -> list[str]:
     v = item.value
     match item.kind:
         case "team":
@@ -141,7 +150,9 @@ def _line_echo(item: Item, items: list[Item], k: int) -> list[str]:
         case "style":
             return [C.style_line(*v)]
         case "all_style":
-            return [C.style_line(n, v) for n in _batting_names(items, k)]
+            return [C.style_line(n, v) for n in _batting_names(items, k, standing)]
+        case "clear":
+            return [C.clear_line(v)]
         case "reviews":
             return [C.reviews_line(*v)]
         case "rule":
@@ -150,10 +161,10 @@ def _line_echo(item: Item, items: list[Item], k: int) -> list[str]:
             return [C.treat_line(*v)]
         case "boost":
             return [C.boost_line(*v)]
-    return []  # pragma: no cover
+    return []  # "placed": its meaning is echoed with the batting order or styles it joined
 
 
-def echo_lines(items: list[Item]) -> list[tuple[int, str]]:
+def echo_lines(items: list[Item], standing: MatchOrders | None = None) -> list[tuple[int, str]]:
     """(line number, canonical text) for each accepted order, in the order of the lines."""
     out: list[tuple[int, str]] = []
     k = 0
@@ -166,7 +177,7 @@ def echo_lines(items: list[Item]) -> list[tuple[int, str]]:
             out += [(item.line.number, t) for t in C.bowler_lines(i.value for i in items[k:j])]
             k = j
             continue
-        out += [(item.line.number, t) for t in _line_echo(item, items, k)]
+        out += [(item.line.number, t) for t in _line_echo(item, items, k, standing)]
         k += 1
     return sorted(out, key=lambda p: p[0])
 

@@ -136,6 +136,21 @@ def boost_line(name: str, stat: Stat) -> str:
     return f"boost {name}: {stat.value}"
 
 
+_CLEAR_WORDS = {
+    "rules": "conditional orders",
+    "plan": "bowling plan",
+    "order": "batting order",
+    "styles": "styles",
+    "helpers": "helper points",
+    "notes": "notes",
+}
+
+
+def clear_line(part: str) -> str:
+    """ "clear conditional orders": a part of the standing orders cleared."""
+    return f"clear {_CLEAR_WORDS[part]}"
+
+
 def note_line(text: str) -> str:
     return f"note: {text}"
 
@@ -195,6 +210,8 @@ def trigger_text(t: Trigger) -> str:
 
 
 def _condition(c: Condition) -> str:
+    if c.quantity is Quantity.NOT_OUT:
+        return f"{c.name} is in"
     return f"{_QUANTITY[c.quantity]} {c.op.value} {_number(c.value)}"
 
 
@@ -223,8 +240,12 @@ def action_text(a: Action) -> str:
 
 
 def _clause(rule: Rule) -> str:
-    text = trigger_text(rule.trigger)
-    if rule.conditions:
+    if rule.trigger.kind is TriggerKind.CONDITIONS:
+        # no event: "if required rate > 8: ..." is watched until its conditions hold
+        text = "if " + " and ".join(_condition(c) for c in rule.conditions)
+    else:
+        text = trigger_text(rule.trigger)
+    if rule.conditions and rule.trigger.kind is not TriggerKind.CONDITIONS:
         text += ", if " + " and ".join(_condition(c) for c in rule.conditions)
     text += ": " + "; ".join(action_text(a) for a in rule.actions)
     if rule.until is not None:

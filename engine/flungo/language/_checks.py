@@ -66,7 +66,12 @@ def check_items(
             errors.append(item.error(IllegalOrder, f"{item.value[0]} is not in the XI"))
         elif item.kind == "rule" and item.ok:
             _check_rule(item, item.value, xi, unavailable, errors)
-        elif item.kind == "all_style" and item.ok and not (final_order(items) or xi_item):
+        elif (
+            item.kind == "all_style"
+            and item.ok
+            and not (final_order(items) or xi_item)
+            and not (ctx.standing and (ctx.standing.batting_order or ctx.standing.xi))
+        ):
             errors.append(
                 item.error(
                     IllegalOrder,

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from lark import Token
 
-from engine.flungo.language._drafts import CondD, NumberError
+from engine.flungo.language._drafts import CondD, NumberError, Ref
 from engine.flungo.orders import Comparison, Condition, Quantity
 
 __all__ = ["Conditions", "int_of", "tokens"]
@@ -30,6 +31,12 @@ def tokens(children: list[Any], kind: str) -> list[Token]:
 
 
 _IN_HAND = "wickets in hand"
+_NEGATE = {
+    Comparison.LE: Comparison.GT,
+    Comparison.LT: Comparison.GE,
+    Comparison.GE: Comparison.LT,
+    Comparison.GT: Comparison.LE,
+}
 _FLIP = {
     Comparison.LE: Comparison.GE,
     Comparison.LT: Comparison.GT,
@@ -139,6 +146,29 @@ class Conditions:
 
     def cond_part(self, c: list[Any]) -> tuple[CondD, ...]:
         return tuple(x for x in c if isinstance(x, CondD))
+
+    def not_out_condition(self, c: list[Any]) -> CondD:
+        """ "if Root is still in": Root not out (``NOT_OUT = 1``)."""
+        ref = next(x for x in c if isinstance(x, Ref))
+        return CondD(Condition(Quantity.NOT_OUT, Comparison.EQ, 1.0), ref=ref)
+
+    def unless_part(self, c: list[Any]) -> tuple[CondD, ...]:
+        """ "unless we have lost 5 wickets": the condition turned round (wickets < 5)."""
+        d = next(x for x in c if isinstance(x, CondD))
+        cond = d.condition
+        if cond.quantity is Quantity.NOT_OUT:
+            raise NumberError("'unless ... is in' cannot be read: say 'when ... is out'", 0, 6)
+        if cond.op is Comparison.EQ and cond.quantity in (Quantity.WICKETS, Quantity.SCORE):
+            # "unless we have lost 5 wickets": unless 5 or more are down
+            return (CondD(replace(cond, op=Comparison.LT), d.per_over, d.ref),)
+        if cond.op is Comparison.EQ:
+            raise NumberError("'unless' with 'exactly' cannot be read: say 'if' instead", 0, 6)
+        return (CondD(replace(cond, op=_NEGATE[cond.op]), d.per_over, d.ref),)
+
+    def unless_out(self, c: list[Any]) -> tuple[CondD, ...]:
+        """ "unless Root is out": Root still in."""
+        ref = next(x for x in c if isinstance(x, Ref))
+        return (CondD(Condition(Quantity.NOT_OUT, Comparison.EQ, 1.0), ref=ref),)
 
     def before_overs(self, c: list[Any]) -> tuple[CondD, ...]:
         """ "before 10 overs": fewer than 10 overs bowled when it fires."""

@@ -20,6 +20,7 @@ __all__ = [
     "BowlD",
     "CaptainD",
     "ClauseD",
+    "ClearD",
     "CondD",
     "Draft",
     "Entries",
@@ -27,8 +28,11 @@ __all__ = [
     "KeeperD",
     "NumberError",
     "OpenD",
+    "OpenersD",
     "OrderD",
+    "PositionD",
     "Ref",
+    "RestD",
     "ReviewsD",
     "RuleD",
     "StyleD",
@@ -52,6 +56,8 @@ class Ref:
 @dataclass(frozen=True, slots=True)
 class XiD:
     refs: tuple[Ref, ...]
+    captain: Ref | None = None  # "Root (c)"
+    keeper: Ref | None = None  # "Wilson (wk)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +99,14 @@ class BoostD:
 
 @dataclass(frozen=True, slots=True)
 class CondD:
-    """A condition; ``per_over``: its value is in overs and the quantity counts balls."""
+    """A condition; ``per_over``: its value is in overs and the quantity counts balls.
+
+    ``ref``: the batsman of a "Root is still in" condition, resolved when lowered.
+    """
 
     condition: Condition
     per_over: bool = False
+    ref: Ref | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +117,8 @@ class TrigD:
     overs_left: bool = False  # "when 2 overs are left": value is in overs, not balls
     start: int = 0
     conds: tuple[CondD, ...] = ()  # said with the trigger ("if we need 30 off 12 balls")
+    # "for the first 10 overs" lasts until after 10 overs; "while Root is in" until he is out
+    until: TrigD | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +127,9 @@ class StyleD:
     refs: tuple[Ref, ...]
     count: int
     style: BattingStyle
+    others: bool = False  # "everyone else": the batsmen given no style elsewhere
+    excepted: tuple[Ref, ...] = ()  # "all batsmen normal except Flintoff"
+    except_style: BattingStyle | None = None  # "... except Flintoff wahoo"
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +142,37 @@ class BowlD:
 @dataclass(frozen=True, slots=True)
 class OpenD:
     refs: tuple[Ref, ...]
+    either: bool = False  # "X and Y open": batting or bowling, decided by who they are
+
+
+@dataclass(frozen=True, slots=True)
+class RestD:
+    """ "Green and White the rest": the overs the plan leaves, shared in turn."""
+
+    refs: tuple[Ref, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OpenersD:
+    """The opening batsmen: places 1 and 2 of the batting order."""
+
+    refs: tuple[Ref, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PositionD:
+    """ "Jones at 3": a place in the batting order, with a style if given."""
+
+    ref: Ref
+    place: int
+    style: BattingStyle | None
+
+
+@dataclass(frozen=True, slots=True)
+class ClearD:
+    """ "No conditional orders": a part of the standing orders cleared."""
+
+    part: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +183,7 @@ class ReviewsD:
     top: int = 0
 
 
-ActD = StyleD | BowlD | OpenD | ReviewsD
+ActD = StyleD | BowlD | OpenD | ReviewsD | RestD
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +200,20 @@ class RuleD:
     clauses: tuple[ClauseD, ...]  # the head, then each "but" clause chained to the one before
 
 
-Draft = XiD | CaptainD | KeeperD | TossD | HeaderD | OrderD | TreatD | BoostD | RuleD
+Draft = (
+    XiD
+    | CaptainD
+    | KeeperD
+    | TossD
+    | HeaderD
+    | OrderD
+    | TreatD
+    | BoostD
+    | RuleD
+    | OpenersD
+    | PositionD
+    | ClearD
+)
 
 
 class NumberError(ValueError):

@@ -13,7 +13,17 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from engine.errors import InvalidOrder, Span
 from engine.flungo.language._lines import CleanLine
 
-__all__ = ["ORDER_WORDS", "START_HINT", "keywords", "parse_line", "parser", "starters"]
+__all__ = [
+    "ORDER_WORDS",
+    "START_HINT",
+    "break_at",
+    "build_parser",
+    "clear_caches",
+    "keywords",
+    "parse_line",
+    "parser",
+    "starters",
+]
 
 # The words an order line starts with, offered as "did you mean" for an unknown first word.
 ORDER_WORDS = (
@@ -38,17 +48,21 @@ ORDER_WORDS = (
 )
 
 
-@functools.cache
-def parser() -> Lark:
-    """The order-line parser (built once; LALR, so parsing a line is linear in its length)."""
-    text = importlib.resources.files(__package__).joinpath("orders.lark").read_text("utf-8")
+def build_parser() -> Lark:
+    """The order-line parser, built from orders.lark."""
     return Lark(
-        text,
+        importlib.resources.files(__package__).joinpath("orders.lark").read_text("utf-8"),
         parser="lalr",
         lexer="contextual",
         propagate_positions=True,
         start=["start", "entries"],
     )
+
+
+@functools.cache
+def parser() -> Lark:
+    """The order-line parser (built once; LALR, so parsing a line is linear in its length)."""
+    return build_parser()
 
 
 @functools.cache
@@ -158,33 +172,79 @@ def parse_line(line: CleanLine, masked: str, start: str = "start") -> Tree[Token
 
     ``start="entries"`` reads a line under a "batting order:" heading: names with styles.
     """
+    tree, failure = _parsed(masked, start)
+    if failure is not None:
+        raise _invalid(line, masked, *failure) from None
+    assert tree is not None
+    return tree
+
+
+@functools.lru_cache(maxsize=16384)
+def _parsed(
+    masked: str, start: str
+) -> tuple[Tree[Token] | None, tuple[UnexpectedInput, frozenset[str]] | None]:
+    """The parse of a masked line, or lark's error and what it expected, remembered.
+
+    A turn reads many lines alike ("toss: bat", a canonical echo sent back), and lark's
+    LALR parser costs tens of microseconds a token in Python, so each distinct line is
+    parsed once. Sharing the tree is safe: the transformer builds new values from it, and
+    its only rewrite (``_transform._prepare``) gives the same tree when run again.
+    """
     try:
-        return parser().parse(masked, start=start)
+        return parser().parse(masked, start=start), None
     except UnexpectedInput as exc:
-        raise _invalid(line, masked, exc) from None
+        return None, (exc, frozenset())
 
 
-def _invalid(line: CleanLine, masked: str, exc: UnexpectedInput) -> InvalidOrder:
+def break_at(masked: str, start: str = "start") -> int | None:
+    """Where the masked line stops parsing (its index), or ``None`` if it parses."""
+    failure = _parsed(masked, start)[1]
+    if failure is None:
+        return None
+    exc = failure[0]
+    if isinstance(exc, UnexpectedToken):
+        return len(masked) if exc.token.type == "$END" else exc.token.start_pos or 0
+    return max(getattr(exc, "pos_in_stream", None) or 0, 0)
+
+
+def _invalid(
+    line: CleanLine, masked: str, exc: UnexpectedInput, accepts: frozenset[str] = frozenset()
+) -> InvalidOrder:
+    message, index, end, hint = _explain(line.text, masked, exc, accepts)
+    return InvalidOrder(
+        message,
+        source_line=line.raw,
+        span=Span(line.number, line.column(index), line.column(end)),
+        hint=hint,
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _explain(
+    text: str, masked: str, exc: UnexpectedInput, accepts: frozenset[str]
+) -> tuple[str, int, int, str | None]:
+    """What went wrong where in a line that did not parse (remembered, as the parse is)."""
+    if isinstance(exc, UnexpectedToken) and not accepts:
+        # what the parser would have taken here: costly to work out, so only when reported
+        accepts = frozenset(exc.accepts or exc.expected)
     index = max(getattr(exc, "pos_in_stream", None) or 0, 0)
     hint: str | None = None
     if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
         index = len(masked)
         message = "this order stops too soon"
-        hint = f"expected {_expected(exc.accepts or exc.expected)}"
+        hint = f"expected {_expected(accepts or exc.expected)}"
         end = index + 1
         if near := _misspelt_near_end(masked):
             index, end, right = near
-            message = f"I don't understand '{line.text[index:end]}' here"
+            message = f"I don't understand '{text[index:end]}' here"
             hint = f"did you mean '{right}'?"
     elif isinstance(exc, UnexpectedToken):
         index = exc.token.start_pos or 0
-        word = line.text[index : exc.token.end_pos or index + 1]
+        word = text[index : exc.token.end_pos or index + 1]
         message = f"I don't understand '{word}' here"
-        hint = f"expected {_expected(exc.accepts or exc.expected)}"
+        hint = f"expected {_expected(accepts or exc.expected)}"
         end = exc.token.end_pos or index + 1
-        close = difflib.get_close_matches(
-            word.lower(), _words(exc.accepts or exc.expected), 1, 0.75
-        )
+        close = difflib.get_close_matches(word.lower(), _words(accepts or exc.expected), 1, 0.75)
         if close:  # a misspelt word of the orders ("aggresive")
             hint = f"did you mean '{close[0]}'?"
         if index == 0:
@@ -193,7 +253,7 @@ def _invalid(line: CleanLine, masked: str, exc: UnexpectedInput) -> InvalidOrder
             hint = f"did you mean '{close[0]}'?" if close else START_HINT
     elif isinstance(exc, UnexpectedCharacters):
         index = exc.pos_in_stream or 0
-        word = line.text[index : index + 1]
+        word = text[index : index + 1]
         message = f"I don't understand '{word}' here"
         end = index + 1
         if index == 0:
@@ -206,15 +266,16 @@ def _invalid(line: CleanLine, masked: str, exc: UnexpectedInput) -> InvalidOrder
     else:  # pragma: no cover - lark raises only the three above
         message = "I don't understand this line"
         end = index + 1
-    return InvalidOrder(
-        message,
-        source_line=line.raw,
-        span=Span(line.number, line.column(index), line.column(end)),
-        hint=hint,
-    )
+    return message, index, end, hint
 
 
 START_HINT = (
     "orders start with a word like xi, captain, wicketkeeper, toss, batting order, "
     "a bowler's name, reviews, treat, boost, after or when"
 )
+
+
+def clear_caches() -> None:
+    """Forget the lines parsed (for measuring a cold parse)."""
+    _parsed.cache_clear()
+    _explain.cache_clear()

@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from engine.flungo.language._model import MAX_LINE_LENGTH, NAME_MAX_LENGTH
+from engine.flungo.language._names import strip_marks
 
 __all__ = [
     "CHATTER_WORDS",
@@ -128,6 +129,7 @@ class CleanLine:
         return self.offset + index + 1
 
 
+@functools.lru_cache(maxsize=16384)
 def clean_line(number: int, raw: str) -> CleanLine | None:
     """Strip bullets, numbering, "please" and a final full stop; ``None`` for a line to skip.
 
@@ -179,6 +181,18 @@ def _name_regex(name: str) -> re.Pattern[str]:
 
 
 def mask_names(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
+    """See :func:`_mask_names` (remembered: a turn masks many lines alike)."""
+    masked, found = _mask_names(text, tuple(names))
+    return masked, dict(found)
+
+
+@functools.lru_cache(maxsize=16384)
+def _mask_names(text: str, names: tuple[str, ...]) -> tuple[str, tuple[tuple[int, str], ...]]:
+    masked, found = _mask(text, list(names))
+    return masked, tuple(found.items())
+
+
+def _mask(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
     """Replace every whole-word occurrence of a many-word name by one same-length token.
 
     ``names[i]`` becomes ``chr(0xE100 + i)`` followed by ``U+E000`` padding, which the grammar
@@ -187,17 +201,26 @@ def mask_names(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
     """
     found: dict[int, str] = {}
     order = sorted(range(len(names)), key=lambda i: -len(names[i]))
+    # Matched without accents ("Beyonce Knowles" is "Beyoncé Knowles"); the folded copy has
+    # one character for each of the text's, so a match there is a match in the text.
+    folded = strip_marks(text)
     for i in order:
         name = names[i]
         if not needs_mask(name) or i > 0x7FF:
             continue
-        pattern = _name_regex(name)
-
-        def repl(m: re.Match[str], i: int = i) -> str:
-            found[i] = names[i]
-            return chr(0xE100 + i) + "\ue000" * (len(m.group(0)) - 1)
-
-        text = pattern.sub(repl, text)
+        pattern = _name_regex(strip_marks(name))
+        if pattern.search(folded) is None:
+            continue
+        found[i] = name
+        pieces = []
+        at = 0
+        for m in pattern.finditer(folded):
+            token = chr(0xE100 + i) + "\ue000" * (m.end() - m.start() - 1)
+            pieces += [text[at : m.start()], token]
+            at = m.end()
+        pieces.append(text[at:])
+        text = "".join(pieces)
+        folded = strip_marks(text)
     return text, found
 
 

@@ -13,6 +13,7 @@ from engine.flungo.language._drafts import (
     CondD,
     OpenD,
     Ref,
+    RestD,
     ReviewsD,
     RuleD,
     StyleD,
@@ -34,6 +35,7 @@ from engine.flungo.orders import (
     Trigger,
     TriggerKind,
 )
+from engine.flungo.squad import Team
 
 __all__ = ["Lowerer", "Plain"]
 
@@ -47,6 +49,13 @@ class Plain:
     plan: list[tuple[int, str]] = field(default_factory=list)
     where: list[tuple[int, int]] = field(default_factory=list)  # each plan entry's place
     reviews: list[tuple[str, ReviewPolicy]] = field(default_factory=list)
+    openers: list[str] = field(default_factory=list)  # the batsmen who open
+    others_styles: list[BattingStyle] = field(default_factory=list)  # "everyone else normal"
+    # "all batsmen normal except Flintoff": the style and who keeps his own
+    except_styles: list[tuple[BattingStyle, tuple[str, ...]]] = field(default_factory=list)
+    rest: list[tuple[str, ...]] = field(default_factory=list)  # "Green and White the rest"
+    # a sentence with two readings: not acted on, each reading in canonical words
+    readings: list[str] = field(default_factory=list)
 
 
 class Lowerer:
@@ -60,6 +69,7 @@ class Lowerer:
         self.opponent = opponent
         self.fmt = fmt
         self.errors: list[OrderError] = []
+        self.team: Team | None = None  # who bowls and who bats, for "X and Y open"
 
     def span(self, start: int, end: int) -> Span:
         return Span(
@@ -147,7 +157,14 @@ class Lowerer:
         out = Plain()
         for a in actions:
             if isinstance(a, StyleD):
-                if a.target in (None, TargetKind.ALL):
+                if a.others:
+                    out.others_styles.append(a.style)
+                elif a.excepted and a.target in (None, TargetKind.ALL):
+                    excepted = self.names(a.excepted)
+                    out.except_styles.append((a.style, excepted))
+                    if a.except_style is not None:
+                        out.styles += [(n, a.except_style) for n in excepted]
+                elif a.target in (None, TargetKind.ALL):
                     out.all_styles.append(a.style)
                 elif a.target is TargetKind.NAMED:
                     out.styles += [(n, a.style) for n in self.names(a.refs)]
@@ -164,6 +181,10 @@ class Lowerer:
                 pairs = self.overs(a)
                 out.plan += pairs
                 out.where += [(a.start, a.refs[-1].end)] * len(pairs)
+            elif isinstance(a, RestD):
+                out.rest.append(self.names(a.refs))
+            elif isinstance(a, OpenD) and a.either and self._opens_batting(a, out):
+                continue
             elif isinstance(a, OpenD):
                 each = [(r, self.many(r)) for r in a.refs]
                 bowlers = tuple(n for _, ns in each for n in ns)
@@ -178,7 +199,44 @@ class Lowerer:
                 out.reviews += [(s, self.policy(a, s)) for s in sides]
         return out
 
+    def _opens_batting(self, a: OpenD, out: Plain) -> bool:
+        """ "X and Y open": batsmen open the batting, bowlers the bowling; a pair of one of
+        each, or all-rounders, has two readings and is not acted on (``out.readings``)."""
+        names = self.names(a.refs)
+        if "?" in names or self.team is None:
+            return False
+        kinds = set()
+        for n in names:
+            p = self.team.player(n)
+            # a clear gap between the two skills says which he is; all-rounders are both
+            if p.bowling > p.batting + 2:
+                kinds.add("bowl")
+            elif p.batting > p.bowling + 2:
+                kinds.add("bat")
+            else:
+                kinds.add("?")
+        if kinds == {"bat"}:
+            out.openers += names
+            return True
+        if kinds == {"bowl"}:
+            return False
+        out.readings += [
+            f"batting order: {', '.join(names)}",
+            "; ".join(f"{n} bowls over {i + 1}" for i, n in enumerate(names[:2])),
+        ]
+        return True
+
     def action(self, a: ActD, inherited: StyleTarget | None) -> Action | None:
+        if isinstance(a, RestD) or (isinstance(a, StyleD) and (a.others or a.excepted)):
+            self.errors.append(
+                self.invalid(
+                    "in a 'when' order, name the batsmen or the overs: 'everyone else', "
+                    "'except' and 'the rest' of the overs cannot be read there",
+                    0,
+                    len(self.line.text),
+                )
+            )
+            return None
         if isinstance(a, StyleD):
             if a.target is None:
                 target = inherited or StyleTarget(TargetKind.ALL)
@@ -242,6 +300,8 @@ class Lowerer:
     def condition(self, d: CondD) -> Condition:
         """A condition, with a number of overs left counted in balls."""
         c = d.condition
+        if d.ref is not None:
+            return Condition(c.quantity, c.op, c.value, self.either(d.ref))
         if d.per_over:
             return Condition(c.quantity, c.op, c.value * self.fmt.balls_per_over)
         return c
@@ -254,6 +314,14 @@ class Lowerer:
         clauses: list[tuple[ClauseD, Trigger, tuple[Action, ...]]] = []
         inherited: StyleTarget | None = None
         for c in d.clauses:
+            if c.trigger is None and not c.conditions and c.until is not None:
+                # "Root bats defensive until the score reaches 100": from the first ball
+                c = ClauseD(TrigD(TriggerKind.AFTER_BALLS, 0), (), c.actions, c.until, c.start)
+            if c.trigger is None and c.conditions:
+                # "if the asking rate goes above 8, ...": watched all innings
+                c = ClauseD(
+                    TrigD(TriggerKind.CONDITIONS), c.conditions, c.actions, c.until, c.start
+                )
             if c.trigger is None:
                 self.errors.append(
                     self.invalid(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import OrderError
-from engine.flungo.orders import Orders
+from engine.flungo.orders import MatchOrders, Orders
 from engine.flungo.squad import Team
 
 __all__ = [
@@ -42,6 +42,12 @@ class OrderContext:
     batting: bool | None = None
     opponent: Team | None = None
     bowled: tuple[tuple[int, str], ...] = ()
+    # the orders that stand, so "all batsmen aggressive" in a mail without an XI means the
+    # standing XI (or batting order)
+    standing: MatchOrders | None = None
+    # the squad's names before the player named it (placeholders), by slot: "rename Batsman 3
+    # as X" still finds slot 3 after it has been named
+    former_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +65,7 @@ class NotUnderstood:
     line: int
     text: str
     reason: str
+    readings: tuple[str, ...] = ()  # when it has two readings: each, in canonical words
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +82,13 @@ class ParsedOrders:
     errors: tuple[OrderError, ...] = ()
     echo: tuple[EchoLine, ...] = ()
     not_understood: tuple[NotUnderstood, ...] = ()
+    # lines that are no order (greetings, thanks, a signature, quoted or forwarded text):
+    # noted in the reply, never an error
+    chatter: tuple[EchoLine, ...] = ()
+    # the parts of the standing orders the mail cleared ("no conditional orders")
+    clears: tuple[str, ...] = ()
+    # (line, parts) for every line that spoke to a part of the orders (see merge.PARTS)
+    line_parts: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
     @property
     def ok(self) -> bool:

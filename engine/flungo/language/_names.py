@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import unicodedata
 from collections.abc import Callable, Sequence
 
@@ -11,9 +12,31 @@ from engine.errors import AmbiguousOrder, InvalidOrder, OrderError, Span
 __all__ = ["NameBook"]
 
 
-def _fold(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
+def strip_marks(text: str) -> str:
+    """``text`` without accents, one character for one ("Beyoncé" is "Beyonce"), so that
+    a column in the result is a column in ``text``."""
+    if text.isascii():
+        return text
+    out = []
+    for ch in text:
+        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+        out.append(base if len(base) == 1 else ch)
+    return "".join(out)
+
+
+def _light(text: str) -> str:
+    """Case and accents ignored (what a name is compared by before punctuation goes)."""
+    text = strip_marks(unicodedata.normalize("NFKC", text)).casefold().replace("’", "'")
     return " ".join(text.split())
+
+
+_PUNCT = str.maketrans({".": " ", "-": " ", "'": None, ",": " "})
+
+
+def _fold(text: str) -> str:
+    """Case, accents and punctuation ignored: "beyonce" finds "Beyoncé Knowles", "oneill"
+    finds "O'Neill", "J.E. Root" is "j e root"."""
+    return " ".join(_light(text).translate(_PUNCT).split())
 
 
 def _initials(text: str, name: str) -> bool:
@@ -28,6 +51,11 @@ def _initials(text: str, name: str) -> bool:
     return all(part.startswith(i) for i, part in zip(initials, parts, strict=False))
 
 
+@functools.lru_cache(maxsize=256)
+def _book(names: tuple[str, ...], what: str) -> NameBook:
+    return object.__new__(NameBook)
+
+
 class NameBook:
     """The names one side's orders may use, and how to find one of them.
 
@@ -36,18 +64,36 @@ class NameBook:
     The first test that matches anyone decides: one match is the answer, more is ambiguous.
     """
 
+    def __new__(cls, names: Sequence[str], what: str = "squad member") -> NameBook:
+        # A turn reads many mails against the same squads: one book per squad, so what it
+        # has looked up once it need not look up again.
+        return _book(tuple(names), what)
+
     def __init__(self, names: Sequence[str], what: str = "squad member") -> None:
+        if hasattr(self, "names"):
+            return
         self.names = tuple(names)
         self.what = what
         self._folded = [(_fold(n), n) for n in self.names]
+        self._exact = {f for f, _ in self._folded}
+        self._seen: dict[str, list[str]] = {}
 
     def candidates(self, text: str) -> list[str]:
         """Every name ``text`` could mean, by the first test that matches anyone."""
-        t = _fold(text)
-        if t.endswith(("'s", "s'")) and t not in {f for f, _ in self._folded}:
-            base = t[:-2] if t.endswith("'s") else t[:-1]
+        seen = self._seen.get(text)
+        if seen is None:
+            seen = self._seen[text] = self._candidates(text)
+            if len(self._seen) > 4096:
+                self._seen.clear()
+        return list(seen)
+
+    def _candidates(self, text: str) -> list[str]:
+        light = _light(text)
+        t = _fold(light)
+        if light.endswith(("'s", "s'")) and t not in self._exact:
+            base = light[:-2] if light.endswith("'s") else light[:-1]
             if self.candidates(base):
-                t = base
+                t = _fold(base)
         if not t:
             return []
         tests: tuple[Callable[[str], bool], ...] = (
@@ -100,18 +146,29 @@ class NameBook:
 
     def unknown(self, text: str, *, source_line: str, span: Span) -> OrderError:
         """The error for a name nobody has, with "did you mean" when one is close."""
-        pool = {n.casefold(): n for n in self.names}
-        for n in self.names:
-            pool.setdefault(n.split()[-1].casefold(), n)
-        close = difflib.get_close_matches(_fold(text), list(pool), n=len(pool), cutoff=0.6)
-        # A full name and its surname can both be close: offer each squad member once.
-        offered = list(dict.fromkeys(pool[c] for c in close))[:3]
-        hint = None
-        if offered:
-            hint = "did you mean " + " or ".join(f"'{n}'" for n in offered) + "?"
         return InvalidOrder(
             f"there is no {self.what} called '{text}'",
             source_line=source_line,
             span=span,
-            hint=hint,
+            hint=self._hint(text),
         )
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 - books live as long as their squads
+    def _hint(self, text: str) -> str | None:
+        pool = {_fold(n): n for n in self.names}
+        for n in self.names:
+            pool.setdefault(_fold(n.split()[-1]), n)
+        # Only a plausible name is offered: a phrase ("If Root gets out early") is no near
+        # miss of anybody, and a short word needs to be closer to count.
+        words = len(text.split())
+        cutoff = 0.6 if words <= 2 and len(text) >= 5 else 0.75
+        close = (
+            []
+            if words > 3
+            else difflib.get_close_matches(_fold(text), list(pool), n=len(pool), cutoff=cutoff)
+        )
+        # A full name and its surname can both be close: offer each squad member once.
+        offered = list(dict.fromkeys(pool[c] for c in close))[:3]
+        if offered:
+            return "did you mean " + " or ".join(f"'{n}'" for n in offered) + "?"
+        return None

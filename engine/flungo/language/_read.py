@@ -10,23 +10,34 @@ from typing import Any
 from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
 from engine.flungo.formats import FormatSpec
 from engine.flungo.language._build import build_orders, echo_lines
+from engine.flungo.language._chatter import (
+    forwarded_from,
+    is_quoted,
+    looks_like_chatter,
+    number_words,
+)
 from engine.flungo.language._checks import check_items
 from engine.flungo.language._drafts import (
     BoostD,
     CaptainD,
+    ClearD,
     HeaderD,
     KeeperD,
     NumberError,
+    OpenersD,
     OrderD,
+    PositionD,
     Ref,
     RuleD,
     TossD,
     TreatD,
     XiD,
 )
+from engine.flungo.language._expand import expand_items, numbered_names, squad_numbers
 from engine.flungo.language._grammar import (
     ORDER_WORDS,
     START_HINT,
+    break_at,
     keywords,
     parse_line,
     starters,
@@ -88,19 +99,33 @@ class _State:
     items: list[Item] = field(default_factory=list)
     errors: list[OrderError] = field(default_factory=list)
     not_understood: list[NotUnderstood] = field(default_factory=list)
+    chatter: list[EchoLine] = field(default_factory=list)
+    team: Team | None = None
+    context: OrderContext = field(default_factory=OrderContext)
+    section_lines: dict[int, str] = field(default_factory=dict)  # line -> heading's kind
 
 
 def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -> ParsedOrders:
     """Read every line of ``text`` (see :func:`engine.flungo.language.parse_orders`)."""
-    st = _State()
+    st = _State(context=context)
+    raws = text.splitlines()
+    forwarded = forwarded_from(raws)
     lines: list[CleanLine | None] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(raws, start=1):
+        if is_quoted(raw) or (forwarded is not None and number > forwarded):
+            # quoted or forwarded text is someone else's: noted, never read as orders
+            if raw.strip():
+                st.chatter.append(EchoLine(number, raw.strip()))
+            lines.append(None)
+            continue
         lines.append(_clean(number, raw, st))
     free: dict[int, FreeText] = {}
     for cl in lines:
         if cl is not None and (ft := match_free_text(cl.plain)) is not None:
             free[cl.number] = ft
+    free.update(numbered_names(lines, free, team, keywords()))
     team = _naming(lines, free, team, st)
+    st.team = team
     own = NameBook([p.name for p in team.players])
     opponent = (
         NameBook([p.name for p in context.opponent.players], "opposing player")
@@ -121,6 +146,8 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             section = None
             continue
         masked, found = mask_names(cl.text, all_names)
+        masked = number_words(masked)
+        masked = squad_numbers(masked, found, own.names)
         if section is not None and _section_line(
             cl, masked, found, section, own, opponent, fmt, st, all_names
         ):
@@ -136,6 +163,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
                     hint="put the names on the same line or on the lines just below",
                 )
             )
+    st.errors += expand_items(st.items, fmt, context)
     check_items(st.items, team, fmt, context, st.errors)
     return _result(st)
 
@@ -170,7 +198,7 @@ def _naming(
     """Apply team and squad naming; a renamed squad is what the other orders refer to."""
     book = NameBook([p.name for p in team.players])
     slots: dict[int, tuple[str, Item]] = {}
-    words = keywords()
+    words = frozenset(w for w in keywords() if len(w) > 1)
     for cl in lines:
         if cl is None or cl.number not in free:
             continue
@@ -193,10 +221,15 @@ def _naming(
             )
             try:
                 old = book.find(ft.old, source_line=cl.raw, span=old_span)
+                slot = next(i for i, p in enumerate(team.players, 1) if p.name == old)
             except OrderError as exc:
-                st.errors.append(exc)
-                continue
-            slot = next(i for i, p in enumerate(team.players, 1) if p.name == old)
+                # the placeholder the slot had before it was named ("rename Batsman 3 as X")
+                former = NameBook(list(st.context.former_names))
+                found = former.candidates(ft.old) if st.context.former_names else []
+                if len(found) != 1:
+                    st.errors.append(exc)
+                    continue
+                slot = st.context.former_names.index(found[0]) + 1
         else:
             slot = ft.slot or 0
             if not 1 <= slot <= SQUAD_SIZE:
@@ -235,23 +268,22 @@ def _forgiving_parse(
     The near miss then fails to match anyone and gets "did you mean", which says more than
     "I don't understand '1' here". Raises the first parse error when that does not help.
     """
-    try:
+    at = break_at(masked, start)
+    if at is None:
         return parse_line(cl, masked, start), masked, found
-    except InvalidOrder as exc:
-        first = error = exc
+    first = masked
     found = dict(found)
     for _ in range(24):  # one near miss per try; a line has only so many names
-        at = (error.span.column - cl.offset - 1) if error.span is not None else 0
         near = mask_near_miss(masked, names, at, len(names) + len(found))
         if near is None:
             break
         masked, words = near
         found[len(names) + len(found)] = words
-        try:
+        at = break_at(masked, start)
+        if at is None:
             return parse_line(cl, masked, start), masked, found
-        except InvalidOrder as exc:
-            error = exc
-    raise first
+    parse_line(cl, first, start)  # raises the first error, located
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _parse(
@@ -330,9 +362,18 @@ def _order_line(
     try:
         tree, masked, found = _forgiving_parse(cl, masked, found, names or [])
         draft = to_draft(tree, masked, found)
+        if isinstance(draft, PositionD) and not own.candidates(draft.ref.text):
+            # "Batsmen 3 aggressive" is a near miss of "Batsman 3", not a place in the order
+            near = mask_near_miss(masked, names or [], draft.ref.start, len(names or []))
+            if near is not None:
+                found = {**found, len(names or []): near[1]}
+                tree, masked, found = _forgiving_parse(cl, near[0], found, names or [])
+                draft = to_draft(tree, masked, found)
     except InvalidOrder as exc:
-        if signed_off or cl.chatter:
-            return None  # a greeting, or the signature under "Thanks," or "Regards"
+        if signed_off or cl.chatter or looks_like_chatter(cl.text, own, keywords()):
+            # a greeting, a remark, or the signature under "Thanks," or "Regards"
+            st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
+            return None
         exc = _first_word_error(cl, own, exc)
         st.errors.append(exc)
         if _CONDITIONAL.search(cl.text):
@@ -342,6 +383,7 @@ def _order_line(
         st.errors.append(_number_error(cl, exc))
         return None
     low = Lowerer(cl, own, opponent, fmt)
+    low.team = st.team
     items: list[Item] = []
     end = len(cl.text)
     if isinstance(draft, HeaderD) and draft.kind == "none":
@@ -352,6 +394,19 @@ def _order_line(
         return item
     if isinstance(draft, XiD):
         items.append(Item(cl, "xi", low.names(draft.refs), 0, end))
+        if draft.captain is not None:
+            r = draft.captain
+            items.append(Item(cl, "captain", low.name(r), r.start, r.end))
+        if draft.keeper is not None:
+            r = draft.keeper
+            items.append(Item(cl, "keeper", low.name(r), r.start, r.end))
+    elif isinstance(draft, OpenersD):
+        items.append(Item(cl, "openers", low.names(draft.refs), 0, end))
+    elif isinstance(draft, PositionD):
+        value = (low.name(draft.ref), draft.place, draft.style)
+        items.append(Item(cl, "position", value, draft.ref.start, end))
+    elif isinstance(draft, ClearD):
+        items.append(Item(cl, "clear", draft.part, 0, end))
     elif isinstance(draft, CaptainD):
         items.append(Item(cl, "captain", low.name(draft.ref), draft.ref.start, draft.ref.end))
     elif isinstance(draft, KeeperD):
@@ -369,6 +424,17 @@ def _order_line(
         result = low.rule(draft)
         if isinstance(result, Rule):
             items.append(Item(cl, "rule", result, 0, end))
+        elif result.readings and not low.errors:
+            # two readings: neither is acted on; the player (and the GM) sees both
+            st.not_understood.append(
+                NotUnderstood(
+                    cl.number,
+                    cl.raw.strip(),
+                    "this can be read two ways, so it is not acted on",
+                    tuple(result.readings),
+                )
+            )
+            return None
         else:
             items += _plain_items(cl, result)
     if low.errors:
@@ -398,6 +464,11 @@ def _plain_items(cl: CleanLine, p: Plain) -> list[Item]:
     items += [Item(cl, "all_style", s, 0, end) for s in p.all_styles]
     items += [Item(cl, "plan", pair, a, b) for pair, (a, b) in zip(p.plan, p.where, strict=True)]
     items += [Item(cl, "reviews", r, 0, end) for r in p.reviews]
+    if p.openers:
+        items.append(Item(cl, "openers", tuple(p.openers), 0, end))
+    items += [Item(cl, "others_style", s, 0, end) for s in p.others_styles]
+    items += [Item(cl, "except_style", x, 0, end) for x in p.except_styles]
+    items += [Item(cl, "rest", r, 0, end) for r in p.rest]
     return items
 
 
@@ -424,6 +495,7 @@ def _section_line(
         entries = to_entries(tree, masked, found)
     except NumberError:
         return False
+    st.section_lines[cl.number] = section.kind
     low = Lowerer(cl, own, opponent, fmt)
     resolved = _entries(low, entries)
     if section.kind == "xi" and any(s is not None for _, s in resolved):
@@ -474,9 +546,102 @@ def _number_error(cl: CleanLine, exc: NumberError) -> InvalidOrder:
 
 def _result(st: _State) -> ParsedOrders:
     accepted = [i for i in st.items if i.ok]
-    orders = build_orders(accepted)
-    echo = tuple(EchoLine(n, t) for n, t in echo_lines(accepted))
+    orders = build_orders([i for i in accepted if i.kind != "clear"], st.context.standing)
+    echo = tuple(EchoLine(n, t) for n, t in echo_lines(accepted, st.context.standing))
     errors = tuple(
         sorted(st.errors, key=lambda e: (e.span.line, e.span.column) if e.span else (0, 0))
     )
-    return ParsedOrders(orders, errors, echo, tuple(st.not_understood))
+    clears = tuple(dict.fromkeys(i.value for i in accepted if i.kind == "clear"))
+    return ParsedOrders(
+        orders,
+        errors,
+        echo,
+        tuple(st.not_understood),
+        chatter=tuple(sorted(st.chatter, key=lambda e: e.line)),
+        clears=clears,
+        line_parts=_line_parts(st),
+    )
+
+
+def _item_parts(item: Item) -> tuple[str, ...]:
+    kind = item.kind
+    if kind == "slot":
+        return (f"name {item.value[0]}",)
+    if kind == "reviews":
+        return (f"{item.value[0]} reviews",)
+    if kind == "clear":
+        return (_CLEAR_PART[item.value],)
+    if kind == "placed":
+        v = item.value
+        styled = isinstance(v, BattingStyle) or (bool(v) and isinstance(v[0], BattingStyle))
+        return ("styles",) if styled else ("batting order",)
+    return (_KIND_PART[kind],) if kind in _KIND_PART else ()
+
+
+_KIND_PART = {
+    "team": "team name",
+    "xi": "xi",
+    "captain": "captain",
+    "keeper": "wicketkeeper",
+    "toss": "toss",
+    "order": "batting order",
+    "openers": "batting order",
+    "position": "batting order",
+    "style": "styles",
+    "all_style": "styles",
+    "others_style": "styles",
+    "except_style": "styles",
+    "plan": "bowling plan",
+    "rest": "bowling plan",
+    "rule": "conditional orders",
+    "treat": "helper points",
+    "boost": "helper points",
+    "note": "notes",
+}
+_CLEAR_PART = {
+    "rules": "conditional orders",
+    "plan": "bowling plan",
+    "order": "batting order",
+    "styles": "styles",
+    "helpers": "helper points",
+    "notes": "notes",
+}
+# A line with an error and no order read from it is put to a part by its first word.
+_FIRST_WORD_PART = (
+    (re.compile(r"(?:captain|capt\.?|skipper)\b", re.I), "captain"),
+    (re.compile(r"(?:wicket[\s-]?keeper|keeper|wk)\b", re.I), "wicketkeeper"),
+    (re.compile(r"(?:xi|playing xi|eleven|selection|team\s*:)", re.I), "xi"),
+    (re.compile(r"toss\b", re.I), "toss"),
+    (re.compile(r"batting\s+order\b", re.I), "batting order"),
+    (re.compile(r"(?:treat|heal|cure|boost|train|improve)\b", re.I), "helper points"),
+    (re.compile(r"bowling\s+reviews?\b", re.I), "bowling reviews"),
+    (re.compile(r"(?:batting\s+)?(?:reviews?|drs)\b", re.I), "batting reviews"),
+    (
+        re.compile(r"(?:if|when|whenever|once|after|from|at|with|unless|while|as soon as)\b", re.I),
+        "conditional orders",
+    ),
+)
+
+
+def _line_parts(st: _State) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """Which parts of the orders each line spoke to (for merging a mail into what stands)."""
+    parts: dict[int, list[str]] = {}
+    for item in st.items:
+        for p in _item_parts(item):
+            parts.setdefault(item.line.number, []).append(p)
+    for number, kind in st.section_lines.items():
+        parts.setdefault(number, []).append(_KIND_PART[kind])
+    for n in st.not_understood:
+        parts.setdefault(n.line, []).append("conditional orders")
+    for e in st.errors:
+        if e.span is None or e.span.line in parts:
+            continue
+        text = _BULLET_STRIP.sub("", e.source_line or "").strip()
+        for pattern, part in _FIRST_WORD_PART:
+            if pattern.match(text):
+                parts[e.span.line] = [part]
+                break
+    return tuple((n, tuple(dict.fromkeys(p))) for n, p in sorted(parts.items()))
+
+
+_BULLET_STRIP = re.compile(r"^\s*(?:[-*•]+\s*|\d{1,3}[.):]\s+)?(?:please\s+)?", re.I)

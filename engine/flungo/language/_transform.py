@@ -14,6 +14,7 @@ from engine.flungo.language._drafts import (
     BowlD,
     CaptainD,
     ClauseD,
+    ClearD,
     CondD,
     Draft,
     Entries,
@@ -21,8 +22,11 @@ from engine.flungo.language._drafts import (
     KeeperD,
     NumberError,
     OpenD,
+    OpenersD,
     OrderD,
+    PositionD,
     Ref,
+    RestD,
     ReviewsD,
     RuleD,
     StyleD,
@@ -91,7 +95,71 @@ class _ToDraft(Conditions, Transformer[Token, Any]):
 
     # selection
     def xi(self, c: list[Any]) -> XiD:
-        return XiD(c[-1])
+        return c[-1]  # type: ignore[no-any-return]
+
+    def mark_captain(self, _: list[Any]) -> str:
+        return "c"
+
+    def mark_keeper(self, _: list[Any]) -> str:
+        return "wk"
+
+    def mark_both(self, _: list[Any]) -> str:
+        return "c+wk"
+
+    def xi_name(self, c: list[Any]) -> tuple[Ref, str]:
+        return (c[0], c[1] if len(c) > 1 else "")
+
+    def xi_names(self, c: list[tuple[Ref, str]]) -> XiD:
+        refs = tuple(r for r, _ in c)
+        captain = next((r for r, m in c if "c" in m.split("+")), None)
+        keeper = next((r for r, m in c if "wk" in m.split("+")), None)
+        return XiD(refs, captain, keeper)
+
+    def _one(self, refs: tuple[Ref, ...], what: str) -> Ref:
+        if len(refs) != 1:
+            raise NumberError(f"name one {what}", refs[0].start, refs[-1].end)
+        return refs[0]
+
+    def captain_after(self, c: list[Any]) -> CaptainD:
+        return CaptainD(self._one(c[0], "captain"))
+
+    def keeper_after(self, c: list[Any]) -> KeeperD:
+        return KeeperD(self._one(c[0], "wicketkeeper"))
+
+    def position(self, c: list[Any]) -> PositionD:
+        ref = self._one(c[0], "batsman for each place")
+        style = next((x for x in c if isinstance(x, BattingStyle)), None)
+        num = tokens(c, "NUMBER")[0]
+        place = int_of(num)
+        if not 1 <= place <= 11:
+            raise NumberError(
+                "a place in the batting order is 1 to 11", num.start_pos or 0, num.end_pos or 0
+            )
+        return PositionD(ref, place, style)
+
+    def bat_openers(self, c: list[Any]) -> OpenersD:
+        return OpenersD(next(x for x in c if isinstance(x, tuple)))
+
+    def part_rules(self, _: list[Any]) -> str:
+        return "rules"
+
+    def part_plan(self, _: list[Any]) -> str:
+        return "plan"
+
+    def part_order(self, _: list[Any]) -> str:
+        return "order"
+
+    def part_styles(self, _: list[Any]) -> str:
+        return "styles"
+
+    def part_helpers(self, _: list[Any]) -> str:
+        return "helpers"
+
+    def part_notes(self, _: list[Any]) -> str:
+        return "notes"
+
+    def clear(self, c: list[Any]) -> ClearD:
+        return ClearD(next(x for x in c if isinstance(x, str)))
 
     def captain(self, c: list[Any]) -> CaptainD:
         return CaptainD(c[-1])
@@ -251,6 +319,41 @@ class _ToDraft(Conditions, Transformer[Token, Any]):
     def overs_left(self, c: list[Any]) -> TrigD:
         return self._trig(TriggerKind.BALLS_LEFT, c, overs_left=True)
 
+    def first_overs(self, c: list[Any]) -> TrigD:
+        """ "for the first 10 overs": from the start until after 10 overs."""
+        t = self._trig(TriggerKind.AFTER_OVERS, c)
+        return TrigD(TriggerKind.AFTER_OVERS, 0, start=t.start, until=t)
+
+    def while_in(self, c: list[Any]) -> TrigD:
+        """ "while Root is in": from the start until Root is out."""
+        t = self._trig(TriggerKind.BATSMAN_OUT, c)
+        return TrigD(TriggerKind.AFTER_BALLS, 0, start=t.start, until=t)
+
+    def _rate(self, c: list[Any], q: Quantity, op: Comparison) -> TrigD:
+        num = tokens(c, "NUMBER")[0]
+        cond = CondD(Condition(q, op, float(str(num))))
+        return TrigD(TriggerKind.CONDITIONS, start=num.start_pos or 0, conds=(cond,))
+
+    def rate_up_required(self, c: list[Any]) -> TrigD:
+        return self._rate(c, Quantity.REQUIRED_RATE, Comparison.GT)
+
+    def rate_down_required(self, c: list[Any]) -> TrigD:
+        return self._rate(c, Quantity.REQUIRED_RATE, Comparison.LT)
+
+    def rate_up_run(self, c: list[Any]) -> TrigD:
+        return self._rate(c, Quantity.RUN_RATE, Comparison.GT)
+
+    def rate_down_run(self, c: list[Any]) -> TrigD:
+        return self._rate(c, Quantity.RUN_RATE, Comparison.LT)
+
+    def score_for(self, c: list[Any]) -> TrigD:
+        """ "when the score is 100 for 2": when it reaches 100, if 2 or fewer are down."""
+        runs, wickets = tokens(c, "NUMBER")[:2]
+        cond = CondD(Condition(Quantity.WICKETS, Comparison.LE, float(int_of(wickets))))
+        return TrigD(
+            TriggerKind.SCORE_REACHES, int_of(runs), start=runs.start_pos or 0, conds=(cond,)
+        )
+
     def trigger(self, c: list[Any]) -> TrigD:
         return next(x for x in c if isinstance(x, TrigD))
 
@@ -270,12 +373,27 @@ class _ToDraft(Conditions, Transformer[Token, Any]):
     def remaining_target(self, _: list[Any]) -> tuple[TargetKind, int]:
         return (TargetKind.REMAINING, 0)
 
+    def others_target(self, _: list[Any]) -> tuple[TargetKind, int]:
+        return (TargetKind.ALL, -1)  # -1: "everyone else", see style_action
+
+    def except_part(self, c: list[Any]) -> tuple[str, tuple[Ref, ...], BattingStyle | None]:
+        style = c[-1] if isinstance(c[-1], BattingStyle) else None
+        return ("except", c[0], style)
+
     def style_action(self, c: list[Any]) -> StyleD:
         style = next(x for x in c if isinstance(x, BattingStyle))
-        target = next((x for x in c if isinstance(x, tuple)), None)
+        exc = next((x for x in c if isinstance(x, tuple) and x and x[0] == "except"), None)
+        excepted: tuple[Ref, ...] = exc[1] if exc else ()
+        if exc is not None and exc[2] is not None:
+            return StyleD(None, (), 0, style, excepted=excepted, except_style=exc[2])
+        target = next(
+            (x for x in c if isinstance(x, tuple) and x and isinstance(x[0], TargetKind)), None
+        )
         if target is None:
-            return StyleD(None, (), 0, style)
-        return StyleD(target[0], (), target[1], style)
+            return StyleD(None, (), 0, style, excepted=excepted)
+        if target[1] == -1:
+            return StyleD(TargetKind.ALL, (), 0, style, others=True, excepted=excepted)
+        return StyleD(target[0], (), target[1], style, excepted=excepted)
 
     def named_style_action(self, c: list[Any]) -> StyleD:
         style = next(x for x in c if isinstance(x, BattingStyle))
@@ -299,7 +417,17 @@ class _ToDraft(Conditions, Transformer[Token, Any]):
 
     def bowl_action(self, c: list[Any]) -> BowlD:
         refs: tuple[Ref, ...] = c[0]
-        return BowlD(refs, c[-1], refs[0].start)
+        overs = next(x for x in reversed(c) if isinstance(x, tuple) and x and isinstance(x[0], int))
+        return BowlD(refs, overs, refs[0].start)
+
+    def ordinal_overs(self, c: list[Token]) -> tuple[int, ...]:
+        return tuple(int_of(t) for t in c if isinstance(t, Token) and t.type == "NUMBER")
+
+    def rest_action(self, c: list[Any]) -> RestD:
+        return RestD(c[0])
+
+    def open_either(self, c: list[Any]) -> OpenD:
+        return OpenD(c[0], either=True)
 
     def overs_first(self, c: list[Any]) -> BowlD:
         refs: tuple[Ref, ...] = c[-1]
@@ -326,6 +454,8 @@ class _ToDraft(Conditions, Transformer[Token, Any]):
             x for x in c if isinstance(x, tuple) and x and not isinstance(x[0], (CondD, str))
         )
         until = next((x[1] for x in c if isinstance(x, tuple) and x and x[0] == "until"), None)
+        if until is None and trigger is not None:
+            until = trigger.until  # "for the first 10 overs", "while Root is in"
         return ClauseD(trigger, conds, acts, until, meta_start)
 
     def chain(self, c: list[Any]) -> ClauseD:
@@ -372,11 +502,37 @@ def _transform(tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
 
 def to_entries(tree: Tree[Token], text: str, masked: dict[int, str]) -> Entries:
     """The names (and styles) of a line under a heading, parsed with ``start="entries"``."""
-    result: Entries = _transform(tree, text, masked)
+    result: Entries = _remembered("entries", tree, text, masked)
     return result
 
 
 def to_draft(tree: Tree[Token], text: str, masked: dict[int, str]) -> Draft:
     """The draft a line's parse tree says (``NumberError`` for a bad number)."""
-    result: Draft = _transform(tree, text, masked)
+    result: Draft = _remembered("start", tree, text, masked)
     return result
+
+
+def _remembered(start: str, tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
+    """Drafts are frozen and a masked line has one tree, so a line alike is read once (a
+    bad number, too: its ``NumberError`` is raised again)."""
+    key = (start, text, tuple(sorted(masked.items())))
+    found = _DRAFTS.get(key)
+    if found is None:
+        try:
+            found = _transform(tree, text, masked)
+        except NumberError as exc:
+            found = exc
+        if len(_DRAFTS) > 16384:
+            _DRAFTS.clear()
+        _DRAFTS[key] = found
+    if isinstance(found, NumberError):
+        raise found
+    return found
+
+
+_DRAFTS: dict[tuple[str, str, tuple[tuple[int, str], ...]], Any] = {}
+
+
+def clear_caches() -> None:
+    """Forget every line read (for measuring a cold parse)."""
+    _DRAFTS.clear()

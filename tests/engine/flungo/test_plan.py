@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,8 +15,8 @@ from engine.flungo.formats import FORMATS, Format
 from engine.flungo.ground import Conditions
 from engine.flungo.match import MatchSetup, play_match, play_turn
 from engine.flungo.orders import MatchOrders
-from engine.flungo.plan import default_xi, select
-from engine.flungo.squad import Role, generate_squad
+from engine.flungo.plan import default_plan, default_xi, select
+from engine.flungo.squad import BowlingStyle, Role, generate_squad
 from tests.engine.flungo.helpers import Scripted, dots, orders, squad, started
 
 SEED_H_BATS = 2
@@ -59,10 +61,50 @@ def test_keeper_and_strangers_cannot_bowl() -> None:
 
 
 def test_missing_plan_is_one_event_and_alternates() -> None:
-    """No plan at all: one event, and the default alternates the two best bowlers."""
+    """No plan at all: one event, and the captain's default plan: the opening pair from
+    both ends, then the next pair, then the 5th and 6th bowlers (the keeper, A 3, never)."""
     who, texts = bowled((), 10)
     assert texts == ["no bowling plan: default bowling"]
-    assert who[:8] == ["A 1", "A 2"] * 4 and who[8:10] == ["A 4", "A 5"]
+    assert who[:10] == ["A 1", "A 2"] * 2 + ["A 4", "A 5"] * 2 + ["A 6", "A 7"]
+
+
+@pytest.mark.parametrize("fmt", list(Format))
+def test_default_plan_shares_the_fifth_bowlers_overs_with_a_sixth(fmt: Format) -> None:
+    """The best four bowl their quotas; the 5th and 6th share the rest (about 9% each), and
+    nobody bowls two overs running (nor, in The Hundred, two sets across a change of ends)."""
+    spec = FORMATS[fmt]
+    plan = default_plan(["B1", "B2", "B3", "B4", "B5", "B6", "B7"], spec)
+    assert sorted(plan) == list(range(1, spec.overs + 1))
+    counts = Counter(plan.values())
+    assert [counts[f"B{i}"] for i in range(1, 5)] == [spec.max_overs_per_bowler] * 4
+    assert counts["B5"] == counts["B6"] and 0.08 <= counts["B6"] / spec.overs <= 0.11
+    assert "B7" not in counts
+    block = 2 if spec.is_hundred else 1
+    for o in range(1 + block, spec.overs + 1, block):
+        assert plan[o] != plan[o - 1]
+
+
+def test_default_xi_picks_bowlers_for_the_pitch() -> None:
+    """On a cracked pitch (spin +2) the default XI's 5th bowler is the spinner, not the
+    slightly better seamer it picks on an average pitch."""
+    team = squad("H")
+    players = []
+    strong = 0
+    for p in team.players:
+        if p.role is Role.WICKETKEEPER:
+            players.append(p)
+            continue
+        strong += 1
+        p = replace(p, bowling=20 if strong <= 4 else 0, batting=10)
+        if p.name == "H 17":
+            p = replace(p, bowling=11, batting=0, bowling_style=BowlingStyle.FAST)
+        if p.name == "H 18":
+            p = replace(p, bowling=10, batting=0, bowling_style=BowlingStyle.SPIN)
+        players.append(p)
+    team = replace(team, players=tuple(players))
+    average, cracked = Conditions("G", 3, 1), Conditions("G", 5, 1)
+    assert "H 17" in default_xi(team, average) and "H 18" not in default_xi(team, average)
+    assert "H 18" in default_xi(team, cracked) and "H 17" not in default_xi(team, cracked)
 
 
 def test_hurt_player_cannot_bowl() -> None:

@@ -67,10 +67,18 @@ def triggers(fmt: FormatSpec, batsmen: tuple[str, ...]) -> st.SearchStrategy[Tri
 
 conditions = st.builds(
     Condition,
-    st.sampled_from(list(Quantity)),
+    st.sampled_from([q for q in Quantity if q is not Quantity.NOT_OUT]),
     st.sampled_from(list(Comparison)),
     st.integers(0, 2000).map(lambda n: n / 4),
 )
+
+
+def conditions_for(players: tuple[str, ...]) -> st.SearchStrategy[Condition]:
+    """Conditions on the numbers, and "X is in" on a batsman of either side."""
+    not_out = st.sampled_from(players + OPPONENTS).map(
+        lambda n: Condition(Quantity.NOT_OUT, Comparison.EQ, 1.0, n)
+    )
+    return conditions | not_out
 
 
 def actions(fmt: FormatSpec, players: tuple[str, ...]) -> st.SearchStrategy[Action]:
@@ -94,10 +102,19 @@ def rules(fmt: FormatSpec, players: tuple[str, ...], depth: int = 2) -> st.Searc
         if depth == 0
         else st.one_of(st.just(()), rules(fmt, players, depth - 1).map(lambda r: (r,)))
     )
-    return st.builds(
+    conds = st.lists(conditions_for(players), max_size=2).map(tuple)
+    watched = st.builds(
+        Rule,
+        st.just(Trigger(TriggerKind.CONDITIONS)),
+        st.lists(conditions_for(players), min_size=1, max_size=2).map(tuple),
+        st.lists(actions(fmt, players), min_size=1, max_size=3).map(tuple),
+        st.none() | triggers(fmt, players),
+        then,
+    )
+    return watched | st.builds(
         Rule,
         triggers(fmt, players),
-        st.lists(conditions, max_size=2).map(tuple),
+        conds,
         st.lists(actions(fmt, players), min_size=1, max_size=3).map(tuple),
         st.none() | triggers(fmt, players),
         then,

@@ -3,6 +3,7 @@ written beside it in email_examples.toml, and its echo reads back to the same or
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -59,3 +60,33 @@ def test_the_corpus_is_large_and_mostly_understood() -> None:
     echoed = sum(len(e["echo"].splitlines()) for e in EMAILS)
     errors = sum(len(e["errors"]) for e in EMAILS)
     assert echoed > 5 * errors
+
+
+_HEADING = re.compile(r"^\W*(?:bowling|bowling plan|bowlers|orders|styles)\W*$", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("email", EMAILS, ids=[e["name"] for e in EMAILS])
+def test_no_line_is_acted_on_with_another_meaning(email: dict[str, Any]) -> None:
+    """What the engine will do is exactly what the expected echo says, and every line of the
+    mail is accounted for: echoed, an error, not understood (for the GM) or noted as chatter,
+    so nothing is acted on silently."""
+    result = _read(email, email["text"])
+    assert result.orders == _read(email, email["echo"]).orders
+    seen = {e.line for e in result.echo} | {c.line for c in result.chatter}
+    seen |= {e.span.line for e in result.errors if e.span} | {n.line for n in result.not_understood}
+    seen |= {n for n, _ in result.line_parts}
+    for number, line in enumerate(email["text"].splitlines(), start=1):
+        text = line.strip()
+        if not text or not any(ch.isalnum() for ch in text) or _HEADING.match(text):
+            continue
+        if re.match(r"^(?:my |our )?orders (?:for|v|vs|against)\b", text, re.I):
+            continue
+        assert number in seen, f"line {number} ({text!r}) was neither read nor reported"
+
+
+def test_the_corpus_has_sixty_emails_of_every_kind_of_player() -> None:
+    """At least 60 whole emails (phone, long-time fan, newcomer, non-native speaker...)."""
+    assert len(EMAILS) >= 60
+    names = " ".join(e["name"] for e in EMAILS)
+    for kind in ("phone", "long-time fan", "newcomer", "non-native speaker"):
+        assert kind in names

@@ -304,7 +304,6 @@ def test_echo_of_new_quantities_reads_back(team: Team, t20: FormatSpec) -> None:
     [
         "if we need lots with a few balls left, all wahoo",
         "when we are in trouble, the rest bat defensive",
-        "once we pass a hundred everybody wahoo",
     ],
 )
 def test_unreadable_conditionals_go_to_the_gm(team: Team, t20: FormatSpec, text: str) -> None:
