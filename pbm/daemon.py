@@ -216,10 +216,12 @@ class Daemon:
 
 
 def _warm_up() -> None:
-    """Build the order parser now (about a second, once), not while a player waits."""
+    """Load the order parser now (from its cache, or built once), not while a player waits."""
     from engine.dice import Dice
     from engine.flungo.formats import Format
     from engine.flungo.language import parse_orders
     from engine.flungo.squad import generate_squad
+    from pbm.flungo.grammar import warm_order_parser
 
+    warm_order_parser()
     parse_orders("NAME 1 Warm Up", generate_squad(Dice(0)), Format.T20)

@@ -19,6 +19,7 @@ from engine.flungo.language import (
 )
 from engine.flungo.orders import MatchOrders
 from engine.flungo.squad import SQUAD_SIZE, Team
+from pbm.flungo.grammar import warm_order_parser
 
 __all__ = ["COMMANDS", "check", "load_team", "orders", "read_match_orders"]
 
@@ -138,6 +139,7 @@ def check(
     opponent = load_team(opponent_file) if opponent_file is not None else None
     text = orders_file.read_text(encoding="utf-8", errors="replace")
     context = OrderContext(opponent=opponent, at_drinks=drinks)
+    warm_order_parser()
     result = parse_orders(text, team, FORMATS[Format(fmt)], context=context)
     if as_json:
         click.echo(json.dumps(report_json(result), indent=2, ensure_ascii=False))
@@ -161,6 +163,7 @@ def read_match_orders(
     for i, path in enumerate(paths):
         context = OrderContext(opponent=teams[1 - i])
         text = path.read_text(encoding="utf-8", errors="replace")
+        warm_order_parser()
         results.append(parse_orders(text, teams[i], fmt, context=context))
     for path, result in zip(paths, results, strict=True):
         if not result.ok:

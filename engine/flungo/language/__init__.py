@@ -20,7 +20,7 @@ from engine.flungo.formats import FORMATS, Format, FormatSpec
 from engine.flungo.language._build import renamed
 from engine.flungo.language._canonical import canonical, canonical_lines, rule_line
 from engine.flungo.language._checks import HELPER_POINTS
-from engine.flungo.language._grammar import keywords
+from engine.flungo.language._grammar import build_parser, keywords, use_parser
 from engine.flungo.language._lines import CHATTER_WORDS
 from engine.flungo.language._lines import check_name as _check_name
 from engine.flungo.language._model import (
@@ -43,6 +43,7 @@ __all__ = [
     "NotUnderstood",
     "OrderContext",
     "ParsedOrders",
+    "build_parser",
     "canonical",
     "canonical_lines",
     "check_name",
@@ -50,6 +51,7 @@ __all__ = [
     "parse_orders",
     "renamed",
     "rule_line",
+    "use_parser",
 ]
 
 

@@ -19,10 +19,12 @@ __all__ = [
     "break_at",
     "build_parser",
     "clear_caches",
+    "grammar_text",
     "keywords",
     "parse_line",
     "parser",
     "starters",
+    "use_parser",
 ]
 
 # The words an order line starts with, offered as "did you mean" for an unknown first word.
@@ -48,21 +50,45 @@ ORDER_WORDS = (
 )
 
 
-def build_parser() -> Lark:
-    """The order-line parser, built from orders.lark."""
+def grammar_text() -> str:
+    """The grammar, orders.lark, as shipped in the package."""
+    return importlib.resources.files(__package__).joinpath("orders.lark").read_text("utf-8")
+
+
+def build_parser(cache: str | None = None) -> Lark:
+    """The order-line parser, built from orders.lark.
+
+    Building the LALR tables takes seconds; with ``cache`` (a file path the caller owns) lark
+    keeps them there and loads them next time, checking they were made from this grammar with
+    these options. The engine never picks a path itself: that is I/O, the caller's business.
+    """
     return Lark(
-        importlib.resources.files(__package__).joinpath("orders.lark").read_text("utf-8"),
+        grammar_text(),
         parser="lalr",
         lexer="contextual",
         propagate_positions=True,
         start=["start", "entries"],
+        cache=cache or False,
     )
 
 
+_INSTALLED: list[Lark] = []
+
+
+def use_parser(built: Lark) -> None:
+    """Use ``built`` (from :func:`build_parser`, e.g. loaded from a cache) from now on."""
+    _INSTALLED[:] = [built]
+    clear_caches()
+
+
 @functools.cache
+def _own_parser() -> Lark:
+    return build_parser()
+
+
 def parser() -> Lark:
     """The order-line parser (built once; LALR, so parsing a line is linear in its length)."""
-    return build_parser()
+    return _INSTALLED[0] if _INSTALLED else _own_parser()
 
 
 @functools.cache

@@ -1,0 +1,51 @@
+"""The order parser's tables, cached on disk so a process starts without rebuilding them.
+
+Building the LALR tables of the order language takes seconds; lark can keep them in a file and
+load them in a fraction of that, checking they were made from the same grammar and options.
+The file is a pickle, so it must live where nobody else can write: a directory of pbm's own
+(``$XDG_CACHE_HOME/pbm``, else ``~/.cache/pbm``), created mode 0700 and refused unless it is
+ours and closed to group and others. Without such a place the tables are built in memory.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import structlog
+
+from engine.flungo.language import build_parser, use_parser
+
+__all__ = ["cache_dir", "warm_order_parser"]
+
+log = structlog.get_logger("pbm.grammar")
+
+_FILE = "order-language.lalr"
+
+
+def cache_dir(environ: dict[str, str] | None = None) -> Path | None:
+    """pbm's private cache directory, made if need be; None if there is no safe one."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_CACHE_HOME") or (str(Path.home() / ".cache") if env.get("HOME") else "")
+    if not base:
+        return None
+    path = Path(base) / "pbm"
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = path.stat()
+    except OSError:
+        return None
+    private = not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    return path if info.st_uid == os.getuid() and private and stat.S_ISDIR(info.st_mode) else None
+
+
+def warm_order_parser(directory: Path | None = None) -> None:
+    """Load the order parser from the cache (building and saving it the first time)."""
+    where = directory if directory is not None else cache_dir()
+    cache = str(where / _FILE) if where is not None else None
+    try:
+        use_parser(build_parser(cache))
+    except OSError as exc:  # an unwritable cache costs the build, never the command
+        log.warning("grammar.cache_failed", error=str(exc))
+        use_parser(build_parser())

@@ -1,0 +1,50 @@
+"""The order parser's tables are cached in a private directory and load much faster."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from engine.dice import Dice
+from engine.flungo.formats import Format
+from engine.flungo.language import parse_orders
+from engine.flungo.language._grammar import parser
+from engine.flungo.squad import generate_squad
+from pbm.flungo.grammar import cache_dir, warm_order_parser
+
+
+def test_cache_is_written_once_then_loaded(tmp_path: Path) -> None:
+    """The first warm-up writes the tables; the second loads them, faster, and parses alike."""
+    team = generate_squad(Dice(3), "Gunge Giants")
+    text = "TEAM NAME Gunge Giants\nXI: 1,2,3,4,5,6,7,8,9,10,11\nToss: bat\n"
+    t0 = time.perf_counter()
+    warm_order_parser(tmp_path)
+    built = time.perf_counter() - t0
+    files = list(tmp_path.iterdir())
+    assert len(files) == 1 and files[0].stat().st_size > 100_000
+    first = parse_orders(text, team, Format.T20)
+    t0 = time.perf_counter()
+    warm_order_parser(tmp_path)
+    loaded = time.perf_counter() - t0
+    assert loaded < built
+    assert parse_orders(text, team, Format.T20) == first
+    assert parser() is not None
+
+
+def test_cache_dir_is_private(tmp_path: Path) -> None:
+    """The cache directory is made 0700; one open to others is refused (it holds a pickle)."""
+    made = cache_dir({"XDG_CACHE_HOME": str(tmp_path)})
+    assert made == tmp_path / "pbm"
+    assert made is not None and (made.stat().st_mode & 0o777) == 0o700
+    made.chmod(0o777)
+    assert cache_dir({"XDG_CACHE_HOME": str(tmp_path)}) is None
+    assert cache_dir({}) is None
+
+
+def test_a_missing_cache_place_still_builds(tmp_path: Path) -> None:
+    """Without a usable directory the parser is built in memory and works."""
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    warm_order_parser(blocked)
+    team = generate_squad(Dice(4), "Snodge Stars")
+    assert not parse_orders("Toss: bowl", team, Format.T20).errors
