@@ -28,6 +28,7 @@ import structlog
 from pbm.app import App, Listener
 from pbm.db.session import transaction
 from pbm.errors import MailError
+from pbm.flungo import turns
 from pbm.mail.ports import Mailbox, Sender
 from pbm.scheduler import competition_dates, next_wakeup, run_due
 
@@ -163,7 +164,10 @@ class Daemon:
         now = self.app.clock.now()
         with transaction(self.app.sessions) as s:
             comps = competition_dates(s)
+            turn_due = turns.next_wakeup(s, self.app.config, now)
         until = [next_wakeup(now, self.app.config.scheduler.digest_hour, comps)]
+        if turn_due is not None:
+            until.append(turn_due)
         due = self.outbox.next_due()
         if due is not None:
             until.append(due)
