@@ -15,7 +15,7 @@ from engine.flungo.formats import Format
 from engine.flungo.language import canonical, parse_orders
 from engine.flungo.squad import Team
 from pbm.auth import redact
-from pbm.db.models import Competition, Flag, NamingVersion, Seat
+from pbm.db.models import Competition, Flag, NamingVersion, Player, Seat
 from pbm.errors import GameError
 from pbm.flungo.competitions import (
     base_squad,
@@ -114,6 +114,9 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         "orders_version": 0,
         "standing": "",
         "flags": [],
+        "will_play": None,
+        "deadline": "",
+        "fixture": None,
     }
     if errors:
         if mail.not_understood:  # the whole mail is refused, so nothing goes to the GM
@@ -157,6 +160,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         notes.append(f"orders v{reply['orders_version']}")
     elif changes:
         check_standing(ctx, comp, seat, team)
+    reply.update(_whats_next(ctx, comp, seat))
     ctx.reply(
         "naming",
         accepted=True,
@@ -167,6 +171,28 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         **reply,
     )
     return ctx.handled(Status.APPLIED, ", ".join(notes))
+
+
+def _whats_next(ctx: MailContext, comp: Competition, seat: Seat) -> dict[str, Any]:
+    """The acknowledgement's ending: the next match, the deadline, what pbm will play."""
+    from pbm.flungo.reports import deadline_text, fixture_line, will_play_ctx
+    from pbm.flungo.turns import current_turn, season_of
+
+    turn = current_turn(ctx.session, comp)
+    state = season_of(comp)
+    player = ctx.session.get(Player, seat.player_id)
+    name = Team.from_json(seat.team).name
+    if turn is not None:
+        deadline = deadline_text(turn.deadline, player)
+    elif state is None:
+        deadline = "the naming deadline, " + deadline_text(comp.naming_deadline, player)
+    else:
+        deadline = ""
+    return {
+        "will_play": will_play_ctx(ctx.session, seat, comp),
+        "deadline": deadline,
+        "fixture": fixture_line(state.competition, name) if state else None,
+    }
 
 
 def check_standing(ctx: MailContext, comp: Competition, seat: Seat, team: Team) -> None:
