@@ -195,15 +195,20 @@ def open_stage(
     comp: Competition,
     state: SeasonState,
     after: datetime,
-    generation: int = 0,
 ) -> Turn | None:
     """Open the season's next stage with its deadline (None, and the competition finished,
-    when there is none)."""
+    when there is none). A stage opened again after a rollback is its next generation."""
     stage = next_stage(state)
     if stage is None:
         comp.status = CompetitionStatus.FINISHED
         record_event(session, clock, "competition-finished", comp)
         return None
+    earlier = session.scalar(
+        select(func.max(Turn.generation)).where(
+            Turn.competition_id == comp.id, Turn.position == state.position
+        )
+    )
+    generation = 0 if earlier is None else earlier + 1
     cadence = settings_for(comp, config.turns).cadence
     turn = Turn(
         competition_id=comp.id,
@@ -427,9 +432,18 @@ def reseed(state: SeasonState, seed: str) -> SeasonState:
 # -- the scheduler's entry point --------------------------------------------------------------
 
 
+class _Taken(Exception):
+    """Another process holds this step's key."""
+
+
 def _claim(session: Session, key: str, now: datetime) -> None:
-    session.add(JobRun(key=key, ran_at=now))
-    session.flush()  # the key's uniqueness: a second daemon fails here
+    """Record the step's key; a second daemon fails here (the key is unique)."""
+    try:
+        with session.begin_nested():
+            session.add(JobRun(key=key, ran_at=now))
+            session.flush()
+    except IntegrityError as exc:
+        raise _Taken(key) from exc
 
 
 def tick(sessions: sessionmaker[Session], config: Config, clock: Clock) -> int:
@@ -507,8 +521,13 @@ def _step(
             _claim(s, f"{base}:freeze", now)
             freeze(s, clock, comp, turn)
             return True
-    except IntegrityError:
+    except _Taken:
         return False  # another process holds the key: it is running this step
+    except Exception:
+        # Never let one competition stop the loop: the step rolled back, the GM sees it in
+        # the log (and the stage stays due, so it is tried again on the next pass).
+        log.exception("turns.step_failed", competition=comp_id)
+        return False
 
 
 def next_wakeup(session: Session, config: Config, now: datetime) -> datetime | None:
@@ -672,15 +691,7 @@ def rollback(
     comp.season = state.to_text()
     comp.status = CompetitionStatus.RUNNING
     comp.hold_reason = None
-    generation = (
-        session.scalar(
-            select(func.max(Turn.generation)).where(
-                Turn.competition_id == comp.id, Turn.position == done.position
-            )
-        )
-        or 0
-    ) + 1
-    reopened = open_stage(session, config, clock, comp, state, clock.now(), generation)
+    reopened = open_stage(session, config, clock, comp, state, clock.now())
     assert reopened is not None
     record_event(
         session,
