@@ -112,12 +112,9 @@ def parse_schedule(text: str) -> Cadence:
 
 def _local(day: datetime, at: time, tz: ZoneInfo) -> datetime:
     """Wall time ``at`` on ``day``'s date in ``tz``, as UTC (gaps move forward, folds first)."""
-    naive = datetime.combine(day.date(), at)
-    local = naive.replace(tzinfo=tz, fold=0)
-    back = local.astimezone(UTC).astimezone(tz)
-    if back.replace(tzinfo=None) != naive:  # in the spring gap: the wall time does not exist
-        local = naive.replace(tzinfo=tz, fold=1)
-    return local.astimezone(UTC)
+    # fold=0: in the autumn fold the first of the two; in the spring gap the offset before
+    # the change applies, which lands the wall time just past the gap (moved on by its length).
+    return datetime.combine(day.date(), at).replace(tzinfo=tz, fold=0).astimezone(UTC)
 
 
 def next_deadline(cadence: Cadence | str, after: datetime) -> datetime:

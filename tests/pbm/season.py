@@ -101,8 +101,10 @@ class Season:
         return [m for m in self.pump() if frm in str(m["To"])]
 
     def gm(self, body: str) -> EmailMessage:
-        """A GM command by mail; its one answer."""
-        [answer] = self.mail(GM, f"SECRET {GM_SECRET}\n{body}\n", subject="gm")
+        """A GM command by mail; its one answer (other mail of the same pass, like a digest of
+        the stage a RESUME let run, is left out)."""
+        mail = self.mail(GM, f"SECRET {GM_SECRET}\n{body}\n", subject="gm")
+        [answer] = [m for m in mail if "done" in str(m["Subject"])]
         return answer
 
     def join(self, frm: str, team: str, prefix: str) -> None:

@@ -1,0 +1,121 @@
+"""The GM's and the players' commands around a running season, by mail: the pre-run check
+holds a stage and RESUME runs it, PROCESS, SEAT/STANDBY, RETIRE, REJECT, EDITORIAL, and the
+players' STATUS, SQUAD, FIXTURES, TABLE, SCOUT, RULES, ZONE and HELP."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from pbm.app import App
+from pbm.clock import FixedClock
+from pbm.daemon import Daemon
+from pbm.db.models import Competition
+from pbm.db.session import transaction
+from pbm.testing import RecordingSender, body_of
+from tests.pbm.conftest import make_config
+from tests.pbm.season import MINI_TEAMS, START, Season, StoreDoor, new_competition
+
+
+@pytest.fixture
+def season(tmp_path: Path) -> Iterator[Season]:
+    """A mini-tournament on SQLite whose four teams have joined and named their squads."""
+    config = make_config(f"sqlite:///{tmp_path}/g.sqlite3", tmp_path)
+    clock = FixedClock(START)
+    app = App.from_config(config, clock, upgrade=True)
+    sender = RecordingSender()
+    daemon = Daemon(app, sender)
+    s = Season(daemon, StoreDoor(daemon, sender), clock, "MINI")
+    new_competition(
+        daemon,
+        clock,
+        code="MINI",
+        kind="mini",
+        teams=4,
+        settings={"naming_after_full": 600, "early": 0, "reminders": [], "hold_share": 0.5},
+    )
+    for address, team, prefix in MINI_TEAMS:
+        s.join(address, team, prefix)
+    yield s
+    app.close()
+
+
+def test_names_rejected_before_the_draw(season: Season) -> None:
+    """REJECT returns a name to its placeholder and mails the player the GM's reason."""
+    a1 = MINI_TEAMS[0][0]
+    answer = season.gm("REJECT MINI 1 3 never appeared on TV or radio")
+    assert "Done" in body_of(answer), body_of(answer)
+    [told] = [
+        m for m in season.post.sent() if "rejected" in str(m["Subject"]) and a1 in str(m["To"])
+    ]
+    assert "never appeared on TV or radio" in body_of(told) and "Alpha 3" in body_of(told)
+
+
+def test_hold_resume_and_the_players_questions(season: Season) -> None:
+    """Nobody sent a selection: the pre-run check holds the stage and alerts the GM; RESUME
+    runs it. Players ask STATUS, SQUAD, FIXTURES, TABLE, SCOUT, RULES, ZONE and HELP."""
+    a1, a2 = MINI_TEAMS[0][0], MINI_TEAMS[1][0]
+    season.clock.advance(timedelta(minutes=10))
+    season.pump()  # the draw
+    season.clock.set(season.deadline())
+    mail = season.pump()
+    [alert] = [m for m in mail if "HELD" in str(m["Subject"])]
+    assert "4 of 4 teams sent nothing" in body_of(alert)
+    assert season.show()["phase"] == "held"
+    answer = season.gm("RESUME MINI")
+    assert "runs again" in body_of(answer)
+    mail = season.pump()
+    assert season.show()["turn"]["key"] == "T1"
+    # the players' questions
+    [status] = season.orders(a1, "STATUS")
+    body = body_of(status)
+    assert "Turn 1" in body and "The deadline" in body and "What pbm will play" in body
+    [squad] = season.orders(a1, "SQUAD")
+    assert "Alpha 18" in body_of(squad) and "field" in body_of(squad)
+    [fixtures] = season.mail(a2, "FIXTURES")
+    assert "Semi-final 1" in body_of(fixtures)
+    [table] = season.mail(a2, "TABLE")
+    assert "Pos" in body_of(table)
+    [scout] = season.mail(a2, "SCOUT alpha apes")
+    assert "Published XIs" in body_of(scout) and "Alpha" in body_of(scout)
+    [rules] = season.mail(a2, "RULES")
+    assert "helper points" in body_of(rules)
+    [zone] = season.orders(a2, "ZONE Europe/Paris")
+    assert "Europe/Paris" in body_of(zone)
+    [status] = season.orders(a2, "STATUS")
+    assert "Europe/Paris" in body_of(status)
+    [help_] = season.mail(a2, "HELP")
+    assert "SCOUT" in body_of(help_) and "ROLLBACK" not in body_of(help_)
+    [gm_help] = season.mail("gm@example.test", "SECRET gm-secret-horse-battery\nHELP")
+    assert "ROLLBACK" in body_of(gm_help)
+
+
+def test_process_seat_retire_and_editorial(season: Season) -> None:
+    """PROCESS runs the stage now; SEAT hands a team to the standby address with a new
+    secret; a retired team is no longer mailed; the editorial appears in the next report."""
+    a3, a4 = MINI_TEAMS[2][0], MINI_TEAMS[3][0]
+    season.clock.advance(timedelta(minutes=10))
+    season.pump()
+    assert "Done" in body_of(season.gm("STANDBY MINI new@example.test"))
+    assert "Done" in body_of(season.gm("SEAT MINI 3 STANDBY"))
+    secret_mail = [m for m in season.post.sent() if "new@example.test" in str(m["To"])]
+    assert secret_mail and "YOUR SECRET" in body_of(secret_mail[-1])
+    assert "Done" in body_of(season.gm("RETIRE MINI 4"))
+    assert "Done" in body_of(season.gm("EDITORIAL MINI Welcome to the Flungo Cup!\nGood luck."))
+    before = len(season.post.sent())
+    answer = season.gm("PROCESS MINI")  # the stage runs in the same pass
+    assert "runs at the next pass" in body_of(answer)
+    mail = season.post.sent()[before:]
+    to = {str(m["To"]) for m in mail if "(issue" in str(m["Subject"])}
+    assert "new@example.test" in to and a3 not in to and a4 not in to
+    [rep] = [
+        m for m in mail if "new@example.test" in str(m["To"]) and "(issue" in str(m["Subject"])
+    ]
+    assert "Welcome to the Flungo Cup!" in body_of(rep) and "Good luck." in body_of(rep)
+    with transaction(season.daemon.app.sessions) as s:
+        comp = s.scalars(select(Competition)).one()
+        assert comp.editorial is None and comp.issue == 1
