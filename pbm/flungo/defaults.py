@@ -84,8 +84,17 @@ def will_play(team: Team, orders: Orders | None, fmt: str, version: int | None =
     )
 
 
-def will_play_for_seat(session: Session, seat: Seat, team: Team, fmt: str) -> WillPlay:
-    """:func:`will_play` on the seat's standing orders (the latest version)."""
-    latest = current_orders(session, seat)
-    orders = standing_orders(latest.text if latest else None, team, fmt)
-    return will_play(team, orders, fmt, latest.version if latest else None)
+def will_play_for_seat(
+    session: Session,
+    seat: Seat,
+    team: Team,
+    fmt: str,
+    latest: tuple[int, str] | bool | None = True,
+) -> WillPlay:
+    """:func:`will_play` on the seat's standing orders (the latest version; ``latest`` gives
+    its (version, text) when the caller has it already, None for none)."""
+    if latest is True or latest is False:
+        row = current_orders(session, seat)
+        latest = (row.version, row.text) if row is not None else None
+    orders = standing_orders(latest[1] if latest else None, team, fmt)
+    return will_play(team, orders, fmt, latest[0] if latest else None)

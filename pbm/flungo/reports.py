@@ -9,10 +9,11 @@ with what pbm will play if the team sends nothing more (:mod:`pbm.flungo.default
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from engine.flungo.competition import (
@@ -30,10 +31,19 @@ from engine.flungo.scorecard import scorecard_text
 from engine.flungo.season_events import CompetitionFinished, ResultRecorded, TeamEliminated
 from engine.flungo.squad import Team
 from engine.flungo.state import MatchState
-from engine.flungo.turn import MatchTurn, SeasonState, Stage, TurnReport, next_stage
+from engine.flungo.turn import MatchTurn, SeasonState, Stage, TurnReport
 from pbm.clock import Clock, utc
 from pbm.config import Config
-from pbm.db.models import Bounce, Competition, Flag, InboundMail, Player, Seat, Turn
+from pbm.db.models import (
+    Bounce,
+    Competition,
+    Flag,
+    InboundMail,
+    OrdersVersion,
+    Player,
+    Seat,
+    Turn,
+)
 from pbm.flungo.defaults import will_play_for_seat
 from pbm.flungo.schedule import format_deadline
 from pbm.flungo.views import competition_ctx
@@ -58,16 +68,43 @@ def deadline_text(when: datetime | None, player: Player | None) -> str:
     return format_deadline(utc(when), player.time_zone if player else None)
 
 
-def will_play_ctx(session: Session, seat: Seat, comp: Competition) -> dict[str, Any]:
-    """ "What pbm will play if you send nothing more", as template context."""
+def will_play_ctx(
+    session: Session,
+    seat: Seat,
+    comp: Competition,
+    latest: Mapping[int, tuple[int, str]] | None = None,
+) -> dict[str, Any]:
+    """What pbm will play if you send nothing more, as template context (``latest``: every
+    seat's standing orders, when the caller has read them for all seats at once)."""
     team = Team.from_json(seat.team)
-    wp = will_play_for_seat(session, seat, team, comp.format)
+    if latest is None:
+        wp = will_play_for_seat(session, seat, team, comp.format)
+    else:
+        wp = will_play_for_seat(session, seat, team, comp.format, latest.get(seat.id))
     return {
         "lines": list(wp.lines),
         "notes": list(wp.notes),
         "version": wp.version,
         "retired": seat.retired,
     }
+
+
+def latest_versions(session: Session, comp: Competition) -> dict[int, tuple[int, str]]:
+    """Seat id → (version, text) of its standing orders, for all seats in one query."""
+    newest = (
+        select(OrdersVersion.seat_id, func.max(OrdersVersion.version).label("v"))
+        .join(Seat, Seat.id == OrdersVersion.seat_id)
+        .where(Seat.competition_id == comp.id)
+        .group_by(OrdersVersion.seat_id)
+        .subquery()
+    )
+    rows = session.execute(
+        select(OrdersVersion.seat_id, OrdersVersion.version, OrdersVersion.text).join(
+            newest,
+            (OrdersVersion.seat_id == newest.c.seat_id) & (OrdersVersion.version == newest.c.v),
+        )
+    )
+    return {seat_id: (version, text) for seat_id, version, text in rows}
 
 
 def match_card(mt: MatchTurn) -> str:
@@ -118,11 +155,11 @@ def _season_lines(report: TurnReport) -> list[str]:
     return lines
 
 
-def _next_ctx(
-    ecomp: EngineCompetition, state: SeasonState | None, following: Turn | None
-) -> dict[str, Any]:
-    stage = next_stage(state) if state is not None else None
-    return {"label": stage.label if stage else None, "selection": bool(stage and stage.selection)}
+def _next_ctx(following: Turn | None) -> dict[str, Any]:
+    if following is None:
+        return {"label": None, "selection": False}
+    stage = Stage(following.round, following.turn, following.selection)
+    return {"label": stage.label, "selection": stage.selection}
 
 
 def queue_turn_mails(
@@ -142,7 +179,8 @@ def queue_turn_mails(
     for mt in report.matches:
         home, away = mt.state.setup.home.name, mt.state.setup.away.name
         by_team[home] = by_team[away] = mt
-    state = SeasonState.from_text(turn.state_after) if turn.state_after else None
+    cards = {mt.fixture_id: match_card(mt) for mt in report.matches}
+    standing = latest_versions(session, comp)
     base = {
         "competition": competition_ctx(comp),
         "stage": report.stage.label,
@@ -150,7 +188,7 @@ def queue_turn_mails(
         "season": _season_lines(report),
         "table": standings_text(ecomp) if any(ecomp.results) else "",
         "champion": champion(ecomp),
-        "next": _next_ctx(ecomp, state, following),
+        "next": _next_ctx(following),
         "editorial": report.editorial,
     }
     queued = 0
@@ -172,7 +210,7 @@ def queue_turn_mails(
                 "label": mine.label,
                 "fixture_id": mine.fixture_id,
                 "opponent": opp,
-                "card": match_card(mine),
+                "card": cards[mine.fixture_id],
                 "events": [e.text for e in mine.events if not isinstance(e, Ball)],
                 "xis": _xis(mine.state) if report.stage.selection else [],
                 "defaults": team in mine.defaults,
@@ -200,7 +238,7 @@ def queue_turn_mails(
                 "bye": team in report.byes,
                 "fixture": fixture_line(ecomp, team),
                 "deadline": deadline_text(following.deadline if following else None, player),
-                "will_play": will_play_ctx(session, seat, comp),
+                "will_play": will_play_ctx(session, seat, comp, standing),
             },
         )
         queued += 1

@@ -22,6 +22,7 @@ caller commits. :func:`tick` is the scheduler's entry point and commits per step
 
 from __future__ import annotations
 
+import json
 import secrets as _secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -56,6 +57,8 @@ from pbm.db.models import (
     Competition,
     CompetitionKind,
     CompetitionStatus,
+    Flag,
+    FlagStatus,
     InboundMail,
     JobRun,
     OrdersVersion,
@@ -276,6 +279,45 @@ def orders_sent(session: Session, comp: Competition, turn: Turn) -> dict[int, da
     return {seat_id: utc(at) for seat_id, at in rows}
 
 
+def latest_orders(session: Session, comp: Competition) -> dict[int, str]:
+    """Seat id → the text of its standing orders (the latest version), in one query."""
+    newest = (
+        select(OrdersVersion.seat_id, func.max(OrdersVersion.version).label("v"))
+        .join(Seat, Seat.id == OrdersVersion.seat_id)
+        .where(Seat.competition_id == comp.id)
+        .group_by(OrdersVersion.seat_id)
+        .subquery()
+    )
+    rows = session.execute(
+        select(OrdersVersion.seat_id, OrdersVersion.text).join(
+            newest,
+            (OrdersVersion.seat_id == newest.c.seat_id) & (OrdersVersion.version == newest.c.v),
+        )
+    )
+    return {k: v for k, v in rows}  # noqa: C416 - a Result has keys(): dict() would take it for a mapping
+
+
+def rulings(session: Session, comp: Competition, turn: Turn) -> list[str]:
+    """The GM's rulings on flags since the stage opened, for the turn report."""
+    rows = session.scalars(
+        select(Flag)
+        .where(
+            Flag.competition_id == comp.id,
+            Flag.resolved_at.is_not(None),
+            Flag.resolved_at >= turn.opened_at,
+            Flag.status.in_((FlagStatus.RESOLVED, FlagStatus.DROPPED)),
+        )
+        .order_by(Flag.id)
+    )
+    out = []
+    for f in rows:
+        if f.status == FlagStatus.RESOLVED:
+            out.append(f"Flag {f.id} ({f.text!r}) read as: {f.resolution}")
+        else:
+            out.append(f"Flag {f.id} ({f.text!r}) dropped: {f.note}")
+    return out
+
+
 def stage_of(turn: Turn) -> Stage:
     """The engine stage a row stands for."""
     return Stage(turn.round, turn.turn, turn.selection)
@@ -339,21 +381,20 @@ def freeze(session: Session, clock: Clock, comp: Competition, turn: Turn) -> Non
     """Store the inputs as played: each team's orders in force (canonical text, or null for a
     retired team or one with no orders: it plays its defaults), who sent orders for this stage,
     the season before and its seed."""
-    from pbm.flungo.standing import current_orders
-
     sent = orders_sent(session, comp, turn)
+    latest = latest_orders(session, comp)
     teams: dict[str, str | None] = {}
     fresh: list[str] = []
     for seat in comp.seats:
         name = Team.from_json(seat.team).name
-        latest = None if seat.retired else current_orders(session, seat)
-        teams[name] = latest.text if latest is not None and latest.text.strip() else None
+        text = None if seat.retired else latest.get(seat.id)
+        teams[name] = text if text and text.strip() else None
         if seat.id in sent:
             fresh.append(name)
     assert comp.season is not None
-    turn.orders = {"teams": teams, "sent": fresh}
+    turn.orders = {"teams": teams, "sent": fresh, "rulings": rulings(session, comp, turn)}
     turn.state_before = comp.season
-    turn.seed = SeasonState.from_text(comp.season).seed
+    turn.seed = str(json.loads(comp.season)["seed"])
     turn.status = TurnStatus.FROZEN
     record_event(session, clock, "turn-frozen", comp, stage=turn.stage_key, sent=len(fresh))
 
@@ -482,6 +523,7 @@ def _step(
             if turn.status == TurnStatus.FROZEN:
                 _claim(s, f"{base}:resolve", now)
                 report, following = resolve_frozen(s, config, clock, comp, turn)
+                s.flush()
                 reports.queue_turn_mails(s, config, clock, comp, turn, report, following)
                 return True
             settings = settings_for(comp, config.turns)
