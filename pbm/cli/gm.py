@@ -26,6 +26,7 @@ from pbm.digest import digest_context, flag_rows
 from pbm.errors import GameError, NotFound
 from pbm.flungo.competitions import create_competition, find_competition, reissue_secret
 from pbm.flungo.gm import (
+    add_house_team,
     add_standby,
     finish_flag,
     hand_seat,
@@ -483,6 +484,20 @@ def rollback_cmd(code: str, new_seed: bool, config_path: Path | None) -> None:
         turn = rollback(s, app.config, app.clock, comp, new_seed=new_seed)
         until = format_deadline(utc(turn.deadline))
         return f"{comp.code} {turn.stage_key} is open again until {until}"
+
+    _service(code, config_path, act)
+
+
+@gm.command("house")
+@click.argument("code")
+@click.argument("names", nargs=-1, required=True)
+@config_option
+def house_cmd(code: str, names: tuple[str, ...], config_path: Path | None) -> None:
+    """Seat house teams NAMES in CODE (for demos): they play on the defaults, are never
+    mailed and never waited for."""
+
+    def act(s: Session, app: App, comp: Competition) -> str:
+        return "\n".join(add_house_team(s, app.config, app.clock, comp, n).text for n in names)
 
     _service(code, config_path, act)
 

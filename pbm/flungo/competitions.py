@@ -156,9 +156,16 @@ def naming_open(comp: Competition, now: datetime) -> bool:
 
 
 def join(
-    session: Session, clock: Clock, box: SecretBox, comp: Competition, address: str
+    session: Session,
+    clock: Clock,
+    box: SecretBox,
+    comp: Competition,
+    address: str,
+    after_full: timedelta | None = None,
 ) -> JoinResult:
-    """Give ``address`` the next seat, unless the competition is full or closed."""
+    """Give ``address`` the next seat, unless the competition is full or closed. When this
+    seat fills it and ``after_full`` is set, the naming deadline (and so the draw) moves to
+    that long from now, if that is earlier."""
     address = address.lower()
     player = session.scalars(select(Player).where(Player.address == address)).first()
     if player is not None:
@@ -198,10 +205,8 @@ def join(
     record_event(session, clock, "join", comp, seat=number, address=address)
     if comp.status == CompetitionStatus.FULL:
         record_event(session, clock, "competition-full", comp, teams=comp.teams)
-        after = (comp.settings or {}).get("naming_after_full")
-        if after is not None:  # the draw comes this long after the last seat is taken
-            when = clock.now() + timedelta(seconds=float(after))
-            comp.naming_deadline = min(utc(comp.naming_deadline), when)
+        if after_full is not None:  # the draw comes this long after the last seat is taken
+            comp.naming_deadline = min(utc(comp.naming_deadline), clock.now() + after_full)
     return JoinResult("joined", seat, secret_placeholder(seat.id, seat.secret_version))
 
 

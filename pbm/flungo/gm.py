@@ -40,6 +40,7 @@ from pbm.replies import queue_mail
 
 __all__ = [
     "Outcome",
+    "add_house_team",
     "add_standby",
     "finish_flag",
     "hand_seat",
@@ -142,6 +143,30 @@ def hand_seat(
     )
     record_event(session, clock, "seat-handed", comp, seat=number, address=address)
     return Outcome(f"team {number} ({team}) of {comp.code} is now managed by {address}")
+
+
+def add_house_team(
+    session: Session, config: Config, clock: Clock, comp: Competition, name: str
+) -> Outcome:
+    """Seat a house team (the demo's): a retired seat named ``name``, managed by nobody, that
+    plays on the defaults and is never mailed nor waited for."""
+    from pbm.flungo.competitions import join
+    from pbm.flungo.turns import settings_for
+
+    number = len(comp.seats) + 1
+    domain = config.server.address.rpartition("@")[2]
+    address = f"house-{comp.code.lower()}-{number}@{domain}"
+    after = settings_for(comp, config.turns).naming_after_full
+    result = join(session, clock, SecretBox(config.security), comp, address, after)
+    if result.seat is None or result.outcome != "joined":
+        raise GameError(f"{comp.code} takes no more teams ({result.outcome})")
+    seat = result.seat
+    team = Team.from_json(seat.team)
+    seat.team = replace(team, name=" ".join(name.split())[:40] or team.name).to_json()
+    seat.named = True
+    seat.retired = True
+    record_event(session, clock, "house-team", comp, seat=seat.number)
+    return Outcome(f"house team {seat.number} of {comp.code}: {name}")
 
 
 def retire(session: Session, clock: Clock, comp: Competition, number: int) -> Outcome:

@@ -53,7 +53,10 @@ def join_command(ctx: MailContext, line: CommandLine) -> Handled:
     """``JOIN``: the next seat, with its secret and squad."""
     comp = ctx.competition
     assert comp is not None
-    result = join(ctx.session, ctx.clock, ctx.box, comp, ctx.msg.from_addr)
+    from pbm.flungo.turns import settings_for
+
+    after = settings_for(comp, ctx.config.turns).naming_after_full
+    result = join(ctx.session, ctx.clock, ctx.box, comp, ctx.msg.from_addr, after)
     if result.outcome != "joined":
         seat = result.seat
         ctx.reply(
