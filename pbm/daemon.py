@@ -26,6 +26,7 @@ from types import FrameType
 import structlog
 
 from pbm.app import App, Listener
+from pbm.db.models import MailStatus
 from pbm.db.session import transaction
 from pbm.errors import MailError
 from pbm.flungo import turns
@@ -133,7 +134,7 @@ class Daemon:
             for fm, stored in zip(fetched, batch, strict=True):
                 if self.stopping:
                     break  # stored and still on the server: handled as pending next time
-                if stored.status == "received" and inbound.process(stored.id) is not None:
+                if stored.status == MailStatus.RECEIVED and inbound.process(stored.id) is not None:
                     stats.processed += 1
                 try:
                     mb.mark_processed(fm.uid)

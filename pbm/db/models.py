@@ -37,6 +37,7 @@ __all__ = [
     "FlagStatus",
     "InboundMail",
     "JobRun",
+    "MailStatus",
     "NamingVersion",
     "OrdersVersion",
     "OutboxMessage",
@@ -59,6 +60,16 @@ NAMING_CONVENTION = {
 
 # Aware datetimes everywhere; SQLite drops the zone, pbm.clock.utc() puts it back on read.
 Stamp = DateTime(timezone=True)
+
+
+class MailStatus(StrEnum):
+    """What became of an inbound message (see :class:`InboundMail`)."""
+
+    RECEIVED = "received"
+    APPLIED = "applied"
+    REJECTED = "rejected"
+    IGNORED = "ignored"
+    SHUNTED = "shunted"
 
 
 class CompetitionStatus(StrEnum):
@@ -259,7 +270,7 @@ class InboundMail(Base):
     key: Mapped[str] = mapped_column(String(512), unique=True)
     door: Mapped[str] = mapped_column(String(16))  # imap, smtp, ingest, cli
     raw: Mapped[bytes] = mapped_column(LargeBinary)
-    status: Mapped[str] = mapped_column(String(16), default="received")
+    status: Mapped[str] = mapped_column(String(16), default=MailStatus.RECEIVED)
     received_at: Mapped[datetime]
     processed_at: Mapped[datetime | None]
     envelope_from: Mapped[str | None] = mapped_column(String(320))

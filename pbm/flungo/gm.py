@@ -21,7 +21,15 @@ from engine.flungo.squad import Team
 from pbm.auth import SecretBox
 from pbm.clock import Clock, utc
 from pbm.config import Config
-from pbm.db.models import Competition, CompetitionStatus, Flag, Player, Seat, Standby
+from pbm.db.models import (
+    Competition,
+    CompetitionStatus,
+    Flag,
+    FlagStatus,
+    Player,
+    Seat,
+    Standby,
+)
 from pbm.errors import GameError, NotFound
 from pbm.flungo.competitions import (
     base_squad,
@@ -153,6 +161,8 @@ def add_house_team(
     from pbm.flungo.competitions import join
     from pbm.flungo.turns import settings_for
 
+    session.flush()
+    session.expire(comp, ["seats"])  # seats added in this session
     number = len(comp.seats) + 1
     domain = config.server.address.rpartition("@")[2]
     address = f"house-{comp.code.lower()}-{number}@{domain}"
@@ -254,7 +264,7 @@ def finish_flag(
     flag = session.get(Flag, flag_id)
     if flag is None:
         raise NotFound(f"no flag {flag_id}")
-    if flag.status != "open":
+    if flag.status != FlagStatus.OPEN:
         raise GameError(f"flag {flag_id} is {flag.status}, not open")
     seat = session.get(Seat, flag.seat_id)
     comp = session.get(Competition, flag.competition_id)
@@ -271,7 +281,7 @@ def finish_flag(
         "notes": [],
     }
     if drop is not None:
-        flag.status = "dropped"
+        flag.status = FlagStatus.DROPPED
         flag.note = drop
         flag.resolved_at = clock.now()
         done = f"flag {flag_id} dropped"

@@ -8,6 +8,7 @@ reply there too.
 
 from __future__ import annotations
 
+import shlex
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,7 +16,7 @@ from engine.flungo.formats import Format
 from engine.flungo.language import canonical, parse_orders
 from engine.flungo.squad import Team
 from pbm.auth import redact
-from pbm.db.models import Competition, Flag, NamingVersion, Player, Seat
+from pbm.db.models import Competition, Flag, FlagStatus, NamingVersion, Player, Seat
 from pbm.errors import GameError
 from pbm.flungo.competitions import (
     base_squad,
@@ -235,7 +236,7 @@ def keep_orders(
                 line=n.line,
                 text=n.text,  # read from the redacted body: no secret in it
                 reason=n.reason,
-                status="open",
+                status=FlagStatus.OPEN,
                 created_at=now,
             )
         )
@@ -246,21 +247,33 @@ def keep_orders(
 
 @command(
     "NEWGAME",
-    help="create a competition",
-    usage="NEWGAME <CODE> <format> <teams> <naming deadline YYYY-MM-DD[THH:MM]> <name>",
+    help="create a competition (kind= league, double, knockout or mini; schedule= a cadence)",
+    usage="NEWGAME <CODE> <format> <teams> <naming deadline YYYY-MM-DD[THH:MM]> "
+    '[kind=mini] [schedule="mon,thu 20:00 Europe/London"] <name>',
     audience=Audience.GM,
     game=GAME,
     priority=100,
 )
 def new_game(ctx: MailContext, line: CommandLine) -> Handled:
-    """``NEWGAME <CODE> <format> <teams> <deadline YYYY-MM-DD[THH:MM]> <name...>``."""
-    parts = line.rest.split(None, 4)
+    """``NEWGAME <CODE> <format> <teams> <deadline> [kind=...] [schedule="..."] <name...>``."""
+    try:
+        words = shlex.split(line.rest)
+    except ValueError:
+        words = line.rest.split()
+    options: dict[str, str] = {}
+    rest: list[str] = []
+    for w in words[4:]:
+        key, eq, value = w.partition("=")
+        if eq and key.lower() in ("kind", "schedule") and not rest:
+            options[key.lower()] = value
+        else:
+            rest.append(w)
     problem = None
     comp = None
-    if len(parts) < 5:
+    if len(words) < 4 or not rest:
         problem = "expected NEWGAME <CODE> <format> <teams> <naming deadline YYYY-MM-DD> <name>"
     else:
-        code, fmt, teams, deadline, name = parts
+        code, fmt, teams, deadline = words[:4]
         try:
             when = datetime.fromisoformat(deadline)
             when = when if when.tzinfo else when.replace(tzinfo=UTC)
@@ -268,10 +281,12 @@ def new_game(ctx: MailContext, line: CommandLine) -> Handled:
                 ctx.session,
                 ctx.clock,
                 code=code,
-                name=name,
+                name=" ".join(rest),
                 fmt=fmt.lower(),
                 teams=int(teams),
                 naming_deadline=when,
+                kind=options.get("kind", "league").lower(),
+                schedule=options.get("schedule"),
             )
         except ValueError as exc:
             problem = f"{deadline!r} or {teams!r}: {exc}"

@@ -38,7 +38,9 @@ from pbm.db.models import (
     Bounce,
     Competition,
     Flag,
+    FlagStatus,
     InboundMail,
+    MailStatus,
     OrdersVersion,
     Player,
     Seat,
@@ -283,11 +285,13 @@ def digest_ctx(
         )
     since = turn.opened_at
     flags = session.scalars(
-        select(Flag).where(Flag.competition_id == comp.id, Flag.status == "open")
+        select(Flag).where(Flag.competition_id == comp.id, Flag.status == FlagStatus.OPEN)
     ).all()
     bounces = session.scalars(select(Bounce).where(Bounce.created_at >= since)).all()
     dead = session.scalars(
-        select(InboundMail).where(InboundMail.status == "shunted", InboundMail.received_at >= since)
+        select(InboundMail).where(
+            InboundMail.status == MailStatus.SHUNTED, InboundMail.received_at >= since
+        )
     ).all()
     return {
         "notes": [],
@@ -315,7 +319,7 @@ def queue_fixtures(
     n = 0
     for seat in comp.seats:
         player = players.get(seat.player_id)
-        if not _mailable(player):
+        if seat.retired or not _mailable(player):
             continue
         team = Team.from_json(seat.team).name
         queue_mail(

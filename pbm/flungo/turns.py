@@ -61,6 +61,7 @@ from pbm.db.models import (
     FlagStatus,
     InboundMail,
     JobRun,
+    MailStatus,
     OrdersVersion,
     Seat,
     Turn,
@@ -549,7 +550,8 @@ def _step(
             dead = (
                 s.scalar(
                     select(func.count()).where(
-                        InboundMail.status == "shunted", InboundMail.received_at >= turn.opened_at
+                        InboundMail.status == MailStatus.SHUNTED,
+                        InboundMail.received_at >= turn.opened_at,
                     )
                 )
                 or 0

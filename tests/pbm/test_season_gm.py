@@ -119,3 +119,69 @@ def test_process_seat_retire_and_editorial(season: Season) -> None:
     with transaction(season.daemon.app.sessions) as s:
         comp = s.scalars(select(Competition)).one()
         assert comp.editorial is None and comp.issue == 1
+
+
+def test_a_stage_dies_after_freezing_and_resolves_its_frozen_inputs(
+    season: Season, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The daemon dies between freezing a stage and resolving it: the next pass resolves the
+    frozen inputs (orders sent meanwhile are not played), once, with one set of reports."""
+    from pbm.flungo import turns
+
+    a1 = MINI_TEAMS[0][0]
+    season.clock.advance(timedelta(minutes=10))
+    season.pump()
+    season.orders(a1, "toss: bowl")
+    real = turns.resolve_frozen
+
+    def die(*args: object, **kw: object) -> object:
+        raise RuntimeError("the power went out")
+
+    monkeypatch.setattr(turns, "resolve_frozen", die)
+    season.clock.set(season.deadline())
+    season.pump()  # held: three of four teams sent nothing
+    season.gm("RESUME MINI")  # the stage is frozen, then the daemon "dies"
+    assert not [m for m in season.post.sent() if "(issue" in str(m["Subject"])]
+    assert season.show()["turn"]["status"] == "frozen"
+    monkeypatch.setattr(turns, "resolve_frozen", real)
+    before = len(season.post.sent())
+    season.orders(a1, "toss: bat")  # too late: the inputs are frozen; this pass resolves them
+    mail = season.post.sent()[before:]
+    reports = [
+        m for m in mail if "(issue 1)" in str(m["Subject"]) and "Digest" not in str(m["Subject"])
+    ]
+    assert len(reports) == 4
+    [mine] = [m for m in reports if a1 in str(m["To"])]
+    assert "toss: bat" in body_of(mine)  # what pbm will play next: the new standing orders
+    with transaction(season.daemon.app.sessions) as s:
+        from pbm.db.models import Turn
+
+        first = s.scalars(select(Turn).order_by(Turn.id)).first()
+        assert first is not None and first.orders is not None
+        assert first.orders["teams"]["Alpha Apes"] == "toss: bowl"
+    assert season.pump() == []  # nothing runs twice
+
+
+def test_newgame_by_mail_with_kind_and_schedule(season: Season) -> None:
+    """NEWGAME takes kind= and schedule= options; a bad schedule is refused with the reason."""
+    answer = season.mail(
+        "gm@example.test",
+        "SECRET gm-secret-horse-battery\n"
+        'NEWGAME KO t20 8 2026-04-01 kind=knockout schedule="mon,thu 20:00 Europe/London" '
+        "The Flungo Knockout\n",
+        subject="new",
+    )
+    assert any("KO" in body_of(m) for m in answer)
+    with transaction(season.daemon.app.sessions) as s:
+        comp = s.scalars(select(Competition).where(Competition.code == "KO")).one()
+        assert (comp.kind, comp.schedule, comp.name) == (
+            "knockout",
+            "mon,thu 20:00 Europe/London",
+            "The Flungo Knockout",
+        )
+    [bad] = season.mail(
+        "gm@example.test",
+        "SECRET gm-secret-horse-battery\nNEWGAME KX t20 8 2026-04-01 schedule=funday X\n",
+        subject="new",
+    )
+    assert "funday" in body_of(bad)
