@@ -367,6 +367,7 @@ class Turn(Base):
     __table_args__ = (
         UniqueConstraint("competition_id", "position", "generation"),
         Index("ix_turns_status_deadline", "status", "deadline"),
+        Index("ix_turns_competition_status", "competition_id", "status"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

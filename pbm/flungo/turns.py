@@ -588,8 +588,9 @@ def next_wakeup(session: Session, config: Config, now: datetime) -> datetime | N
     for turn, comp in rows:
         settings = settings_for(comp, config.turns)
         deadline = utc(turn.deadline)
-        if turn.status == TurnStatus.FROZEN:
-            return now
+        if turn.status == TurnStatus.FROZEN:  # resolved on the next pass (again, if it failed)
+            times.append(now + timedelta(seconds=5))
+            continue
         times.append(deadline + settings.grace)
         times += [deadline - r for r in settings.reminders if deadline - r > now]
         times.append(now + settings.early if settings.early.total_seconds() else now)

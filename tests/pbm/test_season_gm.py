@@ -185,3 +185,25 @@ def test_newgame_by_mail_with_kind_and_schedule(season: Season) -> None:
         subject="new",
     )
     assert "funday" in body_of(bad)
+
+
+def test_rollback_with_a_new_seed_only_if_asked(season: Season) -> None:
+    """ROLLBACK reopens the stage and, replayed, it gives the same dice; ROLLBACK NEWSEED
+    gives the matches new seeds (new commitments)."""
+    from engine.flungo.turn import TurnReport
+
+    season.clock.advance(timedelta(minutes=10))
+    season.pump()
+    season.gm("PROCESS MINI")
+
+    def commitments() -> list[str]:
+        report = TurnReport.from_text(season.reports()[-1])
+        return [m.seed_sha256 for m in report.matches]
+
+    first = commitments()
+    assert "open again" in body_of(season.gm("ROLLBACK MINI"))
+    season.gm("PROCESS MINI")
+    assert commitments() == first
+    assert "new seed" in body_of(season.gm("ROLLBACK MINI NEWSEED"))
+    season.gm("PROCESS MINI")
+    assert commitments() != first and len(season.reports()) == 1

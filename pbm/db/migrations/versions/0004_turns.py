@@ -72,6 +72,9 @@ def upgrade() -> None:
         ),
     )
     op.create_index("ix_turns_status_deadline", "turns", ["status", "deadline"], unique=False)
+    op.create_index(
+        "ix_turns_competition_status", "turns", ["competition_id", "status"], unique=False
+    )
     op.add_column(
         "competitions",
         sa.Column("kind", sa.String(length=16), server_default="league", nullable=False),
@@ -97,6 +100,7 @@ def downgrade() -> None:
         for column in ("editorial", "hold_reason", "issue", "season", "settings", "schedule"):
             batch.drop_column(column)
         batch.drop_column("kind")
+    op.drop_index("ix_turns_competition_status", table_name="turns")
     op.drop_index("ix_turns_status_deadline", table_name="turns")
     op.drop_table("turns")
     op.drop_table("standbys")
