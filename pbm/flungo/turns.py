@@ -441,11 +441,10 @@ def resolve_frozen(
         rulings=tuple((turn.orders or {}).get("rulings", ())),
     )
     turn.report = report.to_text()
-    turn.state_after = state.to_text()
+    turn.state_after = comp.season = state.to_text()
     turn.issue = comp.issue
     turn.status = TurnStatus.DONE
     turn.resolved_at = clock.now()
-    comp.season = state.to_text()
     comp.editorial = None
     record_event(
         session,
