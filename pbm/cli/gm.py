@@ -392,19 +392,21 @@ def _service(
 @click.argument("code")
 @config_option
 def run(code: str, config_path: Path | None) -> None:
-    """Run the stage that is next of CODE now (as the GM's PROCESS): the pre-run check is
-    waived, and the stage is resolved and its reports queued before this returns."""
-    from pbm.flungo.turns import tick
+    """Run the phase of CODE that is next, now (as the GM's PROCESS): while teams join, the
+    close of joining and the draw; after, the current stage, the pre-run check waived. It is
+    resolved and its mail queued before this returns (the daemon sends it)."""
+    from pbm.scheduler import run_due
 
     def act(s: Session, app: App, comp: Competition) -> str:
         turn = run_now(s, app.clock, comp)
-        return f"{comp.code} {turn.stage_key} runs now"
+        what = "joining closes and the draw" if turn is None else turn.stage_key
+        return f"{comp.code}: {what} runs now"
 
     _service(code, config_path, act)
     config = load(config_path, logs=False)
     app = App.from_config(config)
     try:
-        steps = tick(app.sessions, config, app.clock)
+        steps = run_due(app.sessions, config, app.clock)
     finally:
         app.close()
     click.echo(f"{steps} step(s) run; the daemon sends the mail")

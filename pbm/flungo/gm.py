@@ -370,7 +370,8 @@ def _extend(ctx: MailContext, line: CommandLine) -> str:
 def _process(ctx: MailContext, line: CommandLine) -> str:
     comp, _ = _target(ctx, line)
     turn = run_now(ctx.session, ctx.clock, comp)
-    return f"{comp.code} {turn.stage_key} runs at the next pass"
+    what = "joining closes and the draw" if turn is None else turn.stage_key
+    return f"{comp.code}: {what} runs at the next pass"
 
 
 @_gm("HOLD", "HOLD <CODE> [reason]", "hold the competition: no stage runs until RESUME")

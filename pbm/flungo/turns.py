@@ -633,8 +633,14 @@ def extend(
     return turn
 
 
-def run_now(session: Session, clock: Clock, comp: Competition) -> Turn:
-    """The GM's PROCESS: the current stage runs at the next pass, the pre-run check waived."""
+def run_now(session: Session, clock: Clock, comp: Competition) -> Turn | None:
+    """The GM's PROCESS: the phase that is next runs at the next pass. While teams join, that
+    is the close of joining and the draw (None is returned); after, the current stage, the
+    pre-run check waived."""
+    if comp.status in (CompetitionStatus.OPEN, CompetitionStatus.FULL):
+        comp.naming_deadline = min(utc(comp.naming_deadline), clock.now())
+        record_event(session, clock, "run-now", comp, stage="draw")
+        return None
     if comp.status == CompetitionStatus.HELD:
         comp.status = CompetitionStatus.RUNNING
         comp.hold_reason = None

@@ -207,3 +207,33 @@ def test_rollback_with_a_new_seed_only_if_asked(season: Season) -> None:
     assert "new seed" in body_of(season.gm("ROLLBACK MINI NEWSEED"))
     season.gm("PROCESS MINI")
     assert commitments() != first and len(season.reports()) == 1
+
+
+def test_the_gm_cli_runs_a_season(season: Season, tmp_path: Path) -> None:
+    """``pbm gm run`` closes joining and draws, then runs a stage; extend, hold, resume,
+    rerun and rollback work from the command line on the same database."""
+    from click.testing import CliRunner
+
+    from pbm.cli import main
+    from tests.pbm.test_gm import _toml
+
+    cfg = ["--config", str(_toml(season.daemon.app.config, tmp_path))]
+    runner = CliRunner()
+
+    def gm(*args: str) -> str:
+        result = runner.invoke(main, ["gm", *args, *cfg])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    assert "joining closes and the draw" in gm("run", "MINI")
+    assert season.show()["phase"] == "running"
+    assert "2099-01-01 00:00 UTC" in gm("extend", "MINI", "2099-01-01T00:00")
+    assert "is held" in gm("hold", "MINI", "--reason", "a ruling")
+    assert season.show()["held"] == "a ruling"
+    assert "runs again" in gm("resume", "MINI")
+    assert "R1-select runs now" in gm("run", "MINI")
+    assert season.show()["turn"]["key"] == "T1"
+    assert "identical, byte for byte" in gm("rerun", "MINI")
+    assert "R1-select is open again" in gm("rollback", "MINI")
+    shown = gm("show", "MINI", "--json")
+    assert '"key": "R1-select"' in shown and '"phase": "running"' in shown
