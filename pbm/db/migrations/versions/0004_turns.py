@@ -1,10 +1,10 @@
 """turns: competitions run turn by turn (kind, schedule, season), stages, standby list
 
 Revision ID: 0004_turns
-Revises: 0002
+Revises: 0003
 Create Date: 2026-12-01 09:15:00
 
-The lead chains this behind 0003 on merge (down_revision).
+Chained behind 0003 (Hit for Six) once main had it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004_turns"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
