@@ -23,7 +23,6 @@ from pbm.clock import Clock, utc
 from pbm.config import Config
 from pbm.db.models import (
     Competition,
-    CompetitionStatus,
     Flag,
     FlagStatus,
     Player,
@@ -479,8 +478,3 @@ def _editorial(ctx: MailContext, line: CommandLine) -> str:
     if following:
         text = f"{text}\n{following}".strip()
     return post_editorial(ctx.session, ctx.clock, comp, text).text
-
-
-def status_of(comp: Competition) -> str:
-    """The competition's phase in a word."""
-    return CompetitionStatus(comp.status).value

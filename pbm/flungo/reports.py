@@ -21,7 +21,6 @@ from engine.flungo.competition import (
 )
 from engine.flungo.competition import (
     champion,
-    fixture_teams,
     fixture_text,
     next_fixture,
     standings_text,
@@ -398,8 +397,3 @@ def queue_hold_alert(
             **digest_ctx(session, comp, turn, None, turn),
         },
     )
-
-
-def fixture_sides(ecomp: EngineCompetition, fixture_id: str) -> tuple[str | None, str | None]:
-    """The two sides of a fixture, as known so far."""
-    return fixture_teams(ecomp, fixture_id)

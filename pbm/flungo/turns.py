@@ -69,6 +69,7 @@ from pbm.db.models import (
 )
 from pbm.db.session import transaction
 from pbm.errors import GameError
+from pbm.flungo import reports
 from pbm.flungo.competitions import record_event
 from pbm.flungo.defaults import standing_orders
 from pbm.flungo.schedule import Cadence, next_deadline, parse_duration, parse_schedule
@@ -490,8 +491,6 @@ def _claim(session: Session, key: str, now: datetime) -> None:
 def tick(sessions: sessionmaker[Session], config: Config, clock: Clock) -> int:
     """One pass over every running competition: reminders, the pre-run check, and every due
     stage frozen and resolved. Returns how many steps ran."""
-    from pbm.flungo import reports
-
     with transaction(sessions) as s:
         ids = list(
             s.scalars(select(Competition.id).where(Competition.status == CompetitionStatus.RUNNING))
@@ -499,16 +498,14 @@ def tick(sessions: sessionmaker[Session], config: Config, clock: Clock) -> int:
     ran = 0
     for comp_id in ids:
         while True:
-            step = _step(sessions, config, clock, comp_id, reports)
+            step = _step(sessions, config, clock, comp_id)
             if not step:
                 break
             ran += 1
     return ran
 
 
-def _step(
-    sessions: sessionmaker[Session], config: Config, clock: Clock, comp_id: int, reports: Any
-) -> bool:
+def _step(sessions: sessionmaker[Session], config: Config, clock: Clock, comp_id: int) -> bool:
     """Do the next thing due for one competition in one transaction; False when nothing is."""
     now = clock.now()
     try:
