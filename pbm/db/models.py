@@ -169,6 +169,9 @@ class Player(Base):
     undeliverable_at: Mapped[datetime | None]
     undeliverable_reason: Mapped[str | None] = mapped_column(Text)
     time_zone: Mapped[str | None] = mapped_column(String(64))  # IANA, shown beside UTC
+    # How this player gets the zine: "attach" (text + HTML, the PDF attached) or "link" (the
+    # same mail with a link to the archive instead of the attachment). See pbm.zine.mail.
+    zine_delivery: Mapped[str] = mapped_column(String(8), default="attach", server_default="attach")
 
 
 class Seat(Base):

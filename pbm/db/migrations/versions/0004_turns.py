@@ -1,10 +1,10 @@
 """turns: competitions run turn by turn (kind, schedule, season), stages, standby list
 
 Revision ID: 0004_turns
-Revises: 0003
+Revises: 0005_zine
 Create Date: 2026-12-01 09:15:00
 
-Chained behind 0003 (Hit for Six) once main had it.
+Chained behind 0005_zine (which main merged first), so there is one head.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004_turns"
-down_revision = "0003"
+down_revision = "0005_zine"
 branch_labels = None
 depends_on = None
 
