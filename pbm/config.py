@@ -37,6 +37,7 @@ __all__ = [
     "SecurityConfig",
     "ServerConfig",
     "SmtpConfig",
+    "TurnsConfig",
     "load_config",
     "parse_config",
 ]
@@ -155,6 +156,30 @@ class SchedulerConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnsConfig:
+    """How competitions run turn by turn (a competition may override each in its settings).
+
+    ``schedule``: the default cadence of deadlines (see :mod:`pbm.flungo.schedule`);
+    ``early_seconds``: once every team's orders are in, the stage runs this long after the
+    last of them (time for second thoughts); ``grace_seconds``: after a deadline, defaults
+    are played only this much later; ``reminders``: seconds before a deadline at which teams
+    whose orders are missing are reminded; ``hold_share``: the pre-run check holds the stage
+    and alerts the GM when more than this share of teams sent nothing for it;
+    ``hold_on_intake_errors``: and when mail failed to be handled (dead letters) since it
+    opened; ``naming_after_full``: once a competition is full, naming (and joining) closes and
+    the draw is made this many seconds later, if that is before the naming deadline.
+    """
+
+    schedule: str = "every 2d 20:00 UTC"
+    early_seconds: float = 600.0
+    grace_seconds: float = 0.0
+    reminders: tuple[float, ...] = (86400.0, 3600.0)
+    hold_share: float = 0.5
+    hold_on_intake_errors: bool = True
+    naming_after_full: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class LoggingConfig:
     """Structured logs to stderr."""
 
@@ -177,6 +202,7 @@ class Config:
     maildir: MaildirConfig | None = None
     outbox: OutboxConfig = OutboxConfig()
     scheduler: SchedulerConfig = SchedulerConfig()
+    turns: TurnsConfig = TurnsConfig()
     logging: LoggingConfig = LoggingConfig()
     source: Path | None = None
 
@@ -321,6 +347,31 @@ def parse_config(
         )
         sc.done()
 
+    tu = table(root, "turns", required=False)
+    turns = TurnsConfig()
+    if tu is not None:
+        from pbm.flungo.schedule import parse_duration, parse_schedule
+
+        after_full = tu.number("naming_after_full", -1.0)
+        try:
+            reminders = tuple(parse_duration(x).total_seconds() for x in tu.str_list("reminders"))
+        except ValueError as exc:
+            raise ConfigError(tu.key("reminders"), str(exc)) from exc
+        turns = TurnsConfig(
+            schedule=tu.text("schedule", TurnsConfig().schedule),
+            early_seconds=tu.number("early_seconds", 600.0, lo=0),
+            grace_seconds=tu.number("grace_seconds", 0.0, lo=0),
+            reminders=reminders if tu.has("reminders") else TurnsConfig().reminders,
+            hold_share=tu.number("hold_share", 0.5, lo=0),
+            hold_on_intake_errors=tu.flag("hold_on_intake_errors", True),
+            naming_after_full=after_full if after_full >= 0 else None,
+        )
+        try:
+            parse_schedule(turns.schedule)
+        except ValueError as exc:
+            raise ConfigError(tu.key("schedule"), str(exc)) from exc
+        tu.done()
+
     lg = table(root, "logging", required=False)
     logging_cfg = LoggingConfig()
     if lg is not None:
@@ -344,6 +395,7 @@ def parse_config(
         maildir=maildir,
         outbox=outbox,
         scheduler=scheduler,
+        turns=turns,
         logging=logging_cfg,
         source=source,
     )

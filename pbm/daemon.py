@@ -26,8 +26,10 @@ from types import FrameType
 import structlog
 
 from pbm.app import App, Listener
+from pbm.db.models import MailStatus
 from pbm.db.session import transaction
 from pbm.errors import MailError
+from pbm.flungo import turns
 from pbm.mail.ports import Mailbox, Sender
 from pbm.scheduler import competition_dates, next_wakeup, run_due
 
@@ -132,7 +134,7 @@ class Daemon:
             for fm, stored in zip(fetched, batch, strict=True):
                 if self.stopping:
                     break  # stored and still on the server: handled as pending next time
-                if stored.status == "received" and inbound.process(stored.id) is not None:
+                if stored.status == MailStatus.RECEIVED and inbound.process(stored.id) is not None:
                     stats.processed += 1
                 try:
                     mb.mark_processed(fm.uid)
@@ -163,7 +165,10 @@ class Daemon:
         now = self.app.clock.now()
         with transaction(self.app.sessions) as s:
             comps = competition_dates(s)
+            turn_due = turns.next_wakeup(s, self.app.config, now)
         until = [next_wakeup(now, self.app.config.scheduler.digest_hour, comps)]
+        if turn_due is not None:
+            until.append(turn_due)
         due = self.outbox.next_due()
         if due is not None:
             until.append(due)

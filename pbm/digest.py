@@ -11,7 +11,17 @@ from sqlalchemy.orm import Session
 
 from engine.flungo.squad import Team
 from pbm.clock import Clock, utc
-from pbm.db.models import Bounce, Competition, Event, Flag, InboundMail, Player, Seat
+from pbm.db.models import (
+    Bounce,
+    Competition,
+    Event,
+    Flag,
+    FlagStatus,
+    InboundMail,
+    MailStatus,
+    Player,
+    Seat,
+)
 
 __all__ = ["digest_context", "flag_rows"]
 
@@ -87,14 +97,14 @@ def digest_context(session: Session, clock: Clock, since: datetime | None = None
     not_understood = session.scalars(
         select(InboundMail)
         .where(
-            InboundMail.status == "rejected",
+            InboundMail.status == MailStatus.REJECTED,
             InboundMail.note.like("not understood%"),
             InboundMail.received_at >= since,
         )
         .order_by(InboundMail.id)
     ).all()
     shunted = session.scalars(
-        select(InboundMail).where(InboundMail.status == "shunted").order_by(InboundMail.id)
+        select(InboundMail).where(InboundMail.status == MailStatus.SHUNTED).order_by(InboundMail.id)
     ).all()
     bounces = session.scalars(
         select(Bounce).where(Bounce.created_at >= since).order_by(Bounce.id)
@@ -106,7 +116,11 @@ def digest_context(session: Session, clock: Clock, since: datetime | None = None
         "competitions": comps,
         "flags": flag_rows(
             session,
-            list(session.scalars(select(Flag).where(Flag.status == "open").order_by(Flag.id))),
+            list(
+                session.scalars(
+                    select(Flag).where(Flag.status == FlagStatus.OPEN).order_by(Flag.id)
+                )
+            ),
         ),
         "not_understood": [
             {"id": m.id, "from": m.from_addr or "?", "subject": m.subject or "", "note": m.note}

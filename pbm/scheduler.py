@@ -1,4 +1,5 @@
-"""The scheduler tick: the GM's daily digest and the naming deadlines.
+"""The scheduler tick: the GM's daily digest, the naming deadlines (joining closes, the draw
+is made and the fixtures mailed), and every competition's turns (:func:`pbm.flungo.turns.tick`).
 
 :func:`due_jobs` is pure (tested with tables); :func:`run_due` runs what is due, each job in
 its own transaction with its key recorded in ``job_runs``, so it runs exactly once.
@@ -17,9 +18,11 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.clock import Clock, utc
 from pbm.config import Config
-from pbm.db.models import Competition, JobRun
+from pbm.db.models import Competition, CompetitionStatus, JobRun
 from pbm.db.session import transaction
 from pbm.digest import digest_context
+from pbm.errors import GameError
+from pbm.flungo import reports, turns
 from pbm.flungo.competitions import record_event
 from pbm.replies import queue_mail
 
@@ -77,7 +80,11 @@ def next_wakeup(now: datetime, digest_hour: int, comps: Iterable[CompetitionDate
 def competition_dates(s: Session) -> list[CompetitionDates]:
     """Every competition's dates."""
     return [
-        CompetitionDates(c.code, utc(c.naming_deadline), c.status == "closed")
+        CompetitionDates(
+            c.code,
+            utc(c.naming_deadline),
+            c.status not in (CompetitionStatus.OPEN, CompetitionStatus.FULL),
+        )
         for c in s.scalars(select(Competition))
     ]
 
@@ -99,16 +106,28 @@ def run_due(sessions: sessionmaker[Session], config: Config, clock: Clock) -> in
             continue
         log.info("scheduler.ran", job=job.key)
         ran += 1
-    return ran
+    return ran + turns.tick(sessions, config, clock)
 
 
 def _run(s: Session, config: Config, clock: Clock, job: Job) -> None:
     headline = ""
     if job.kind == "naming-deadline":
         comp = s.scalars(select(Competition).where(Competition.code == job.code)).one()
-        comp.status = "closed"
         record_event(s, clock, "naming-deadline", comp)
-        headline = f"The naming deadline of [{comp.code}] {comp.name} has passed: it is closed."
+        try:
+            first = turns.start_competition(s, config, clock, comp)
+        except GameError as exc:
+            comp.status = CompetitionStatus.CLOSED
+            headline = (
+                f"The naming deadline of [{comp.code}] {comp.name} has passed: it is closed, "
+                f"but the season cannot start: {exc.message}"
+            )
+        else:
+            reports.queue_fixtures(s, config, clock, comp, first)
+            headline = (
+                f"The naming deadline of [{comp.code}] {comp.name} has passed: joining is "
+                f"closed, the fixtures are drawn and mailed to {len(comp.seats)} teams."
+            )
     ctx = digest_context(s, clock)
     queue_mail(
         s, config, clock, kind="digest", to=config.gm.address, ctx={**ctx, "headline": headline}

@@ -3,24 +3,42 @@ flags (sentences the parser could not read): ``pbm gm flags``, ``pbm gm resolve`
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from engine.flungo.formats import Format
 from engine.flungo.squad import Team
 from pbm.app import App
 from pbm.cli._common import config_option, load
-from pbm.db.models import Competition, Flag, Player, Seat
+from pbm.clock import utc
+from pbm.db.models import Competition, CompetitionKind, Player, Seat
 from pbm.db.session import transaction
 from pbm.digest import digest_context, flag_rows
 from pbm.errors import GameError, NotFound
 from pbm.flungo.competitions import create_competition, find_competition, reissue_secret
-from pbm.flungo.standing import open_flags, resolve_flag
+from pbm.flungo.gm import (
+    add_house_team,
+    add_standby,
+    finish_flag,
+    hand_seat,
+    parse_when,
+    post_editorial,
+    reject_name,
+    retire,
+)
+from pbm.flungo.overview import competition_json, verify_match
+from pbm.flungo.schedule import format_deadline, parse_duration
+from pbm.flungo.standing import open_flags
+from pbm.flungo.turns import extend, hold, rerun, resume, rollback, run_now
 from pbm.flungo.views import competition_ctx
 from pbm.render import render_email
 from pbm.replies import queue_mail
@@ -34,6 +52,27 @@ def _deadline(value: str) -> datetime:
     except ValueError as exc:
         raise click.BadParameter("use YYYY-MM-DD or YYYY-MM-DDTHH:MM (UTC)") from exc
     return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+_SETTINGS = ("early", "grace", "hold_share", "naming_after_full", "reminders")
+
+
+def _settings(pairs: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or key not in _SETTINGS:
+            raise click.BadParameter(f"{pair!r}: use KEY=VALUE with KEY one of {_SETTINGS}")
+        try:
+            if key == "hold_share":
+                out[key] = float(value)
+            elif key == "reminders":
+                out[key] = [parse_duration(v).total_seconds() for v in value.split(",") if v]
+            else:
+                out[key] = parse_duration(value).total_seconds()
+        except ValueError as exc:
+            raise click.BadParameter(f"{pair!r}: {exc}") from exc
+    return out
 
 
 @click.group("gm")
@@ -57,6 +96,27 @@ def gm() -> None:
     "--naming-deadline", required=True, help="Squads must be named by then (YYYY-MM-DD, UTC)."
 )
 @click.option("--seed", default=None, help="Dice seed (default: random). For reproducible demos.")
+@click.option(
+    "--kind",
+    type=click.Choice([k.value for k in CompetitionKind]),
+    default="league",
+    show_default=True,
+    help="league (single round robin), double (home and away), knockout, or mini (4 teams).",
+)
+@click.option(
+    "--schedule",
+    default=None,
+    help="Deadlines, e.g. 'mon,thu 20:00 Europe/London', 'every 2d 18:00 UTC', 'every 3m' "
+    "(default: [turns] schedule).",
+)
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A turn setting for this competition: early, grace, hold_share, naming_after_full "
+    "(durations like 10m), reminders (comma-separated durations).",
+)
 @config_option
 def new(
     code: str,
@@ -65,9 +125,13 @@ def new(
     teams: int,
     naming_deadline: str,
     seed: str | None,
+    kind: str,
+    schedule: str | None,
+    overrides: tuple[str, ...],
     config_path: Path | None,
 ) -> None:
     """Create a Cosmic Celebrity Cricket competition."""
+    settings = _settings(overrides)
     config = load(config_path, logs=False)
     app = App.from_config(config)
     try:
@@ -81,6 +145,9 @@ def new(
                 teams=teams,
                 naming_deadline=_deadline(naming_deadline),
                 seed=seed,
+                kind=kind,
+                schedule=schedule,
+                settings=settings,
             )
             code = comp.code
     except GameError as exc:
@@ -88,7 +155,7 @@ def new(
     finally:
         app.close()
     local, _, domain = config.server.address.partition("@")
-    click.echo(f"created {code}: {name}, {fmt}, {teams} teams")
+    click.echo(f"created {code}: {name}, {fmt}, {kind}, {teams} teams")
     click.echo(f"players join by mailing JOIN to {local}+{code.lower()}@{domain}")
     click.echo(f"  or to {config.server.address} with [{code}] in the subject")
 
@@ -118,30 +185,78 @@ def list_(config_path: Path | None) -> None:
 
 @gm.command("show")
 @click.argument("code")
+@click.option("--json", "as_json", is_flag=True, help="Phase, turn, fixtures, standings, champion.")
 @config_option
-def show(code: str, config_path: Path | None) -> None:
-    """Show a competition's teams and who manages them."""
+def show(code: str, as_json: bool, config_path: Path | None) -> None:
+    """Show a competition: its teams and managers, the stage taking orders, the fixtures with
+    their results, the standings and the champion (all of it with --json)."""
     app = App.from_config(load(config_path, logs=False))
-    console = Console(markup=False)  # names are player-chosen text
+    console = Console(markup=False, width=200)  # names are player-chosen text
     try:
         with transaction(app.sessions) as s:
             comp = find_competition(s, code)
             if comp is None:
                 raise click.ClickException(f"no competition {code!r}")
-            table = Table("team", "name", "manager", "named", "version")
-            for seat in comp.seats:
-                player = s.get(Player, seat.player_id)
-                table.add_row(
-                    str(seat.number),
-                    Team.from_json(seat.team).name,
-                    player.address if player else "?",
-                    "yes" if seat.named else "no",
-                    str(seat.naming_version),
-                )
-            console.print(f"[{comp.code}] {comp.name}: {comp.status}", highlight=False)
+            data = competition_json(s, comp)
     finally:
         app.close()
+    if as_json:
+        click.echo(json.dumps(data, indent=2, sort_keys=True))
+        return
+    table = Table("team", "name", "manager", "named", "retired")
+    for t in data["teams"]:
+        table.add_row(
+            str(t["seat"]),
+            t["team"],
+            t["manager"] or "?",
+            "yes" if t["named"] else "no",
+            "yes" if t["retired"] else "",
+        )
+    console.print(
+        f"[{data['code']}] {data['name']}: {data['phase']} ({data['kind']})", highlight=False
+    )
+    if data["turn"]:
+        console.print(
+            f"  {data['turn']['label']}: deadline {data['turn']['deadline']}", highlight=False
+        )
     console.print(table)
+    for f in data["fixtures"]:
+        result = f"  {f['result']['text']}" if f["result"] else ""
+        console.print(
+            f"  {f['id']} {f['label']}: {f['home'] or '?'} v {f['away'] or '?'} at {f['pitch']}"
+            f"{result}",
+            highlight=False,
+        )
+    if data["champion"]:
+        console.print(f"Champion: {data['champion']}", highlight=False)
+
+
+@click.command("verify")
+@click.argument("code")
+@click.argument("fixture")
+@config_option
+def verify(code: str, fixture: str, config_path: Path | None) -> None:
+    """Replay finished match FIXTURE (R1M1...) of CODE from its revealed seed and the orders as
+    played, and check the seed against its published SHA-256 and the ball log against the one
+    played (exit 1 if either differs)."""
+    app = App.from_config(load(config_path, logs=False))
+    try:
+        with transaction(app.sessions) as s:
+            comp = find_competition(s, code)
+            if comp is None:
+                raise click.ClickException(f"no competition {code!r}")
+            v = verify_match(s, comp, fixture.upper())
+    except (GameError, NotFound) as exc:
+        raise click.ClickException(exc.message) from exc
+    finally:
+        app.close()
+    click.echo(
+        f"{code.upper()} {v.fixture_id}: seed {v.seed}; commitment "
+        f"{'matches' if v.commitment_ok else 'DOES NOT MATCH'}; {v.balls} balls replayed: "
+        f"{'identical' if v.identical else 'DIFFERENT'}; {v.result}"
+    )
+    if not (v.commitment_ok and v.identical):
+        raise SystemExit(1)
 
 
 @gm.command("digest")
@@ -246,46 +361,205 @@ def resolve(flag_id: int, text: str | None, drop: str | None, config_path: Path 
     app = App.from_config(config)
     try:
         with transaction(app.sessions) as s:
-            flag = s.get(Flag, flag_id)
-            if flag is None:
-                raise click.ClickException(f"no flag {flag_id}")
-            if flag.status != "open":
-                raise click.ClickException(f"flag {flag_id} is {flag.status}, not open")
-            seat = s.get(Seat, flag.seat_id)
-            comp = s.get(Competition, flag.competition_id)
-            assert seat is not None and comp is not None
-            team = Team.from_json(seat.team)
-            ctx = {
-                "competition": competition_ctx(comp),
-                "team_name": team.name,
-                "line": flag.line,
-                "text": flag.text,
-                "resolution": None,
-                "version": 0,
-                "note": drop,
-                "notes": [],
-            }
-            if drop is not None:
-                flag.status = "dropped"
-                flag.note = drop
-                flag.resolved_at = app.clock.now()
-                done = f"flag {flag_id} dropped"
-            else:
-                assert text is not None
-                result = resolve_flag(s, app.clock, flag, text, team, comp.format)
-                if result.errors:
-                    raise click.ClickException(
-                        "not resolved: the text has errors\n\n" + "\n\n".join(result.errors)
-                    )
-                ctx.update(resolution=result.lines, version=result.version)
-                done = f"flag {flag_id} resolved: standing orders version {result.version}"
-            player = s.get(Player, seat.player_id)
-            assert player is not None
-            queue_mail(s, config, app.clock, kind="flag-resolved", to=player.address, ctx=ctx)
-            done += f"; mail queued to {player.address}"
+            done = finish_flag(s, config, app.clock, flag_id, text, drop).text
+    except (GameError, NotFound) as exc:
+        raise click.ClickException(exc.message) from exc
     finally:
         app.close()
     click.echo(done)
 
 
-COMMANDS = [gm]
+def _service(
+    code: str, config_path: Path | None, action: Callable[[Session, App, Competition], str]
+) -> None:
+    """Run ``action`` on competition CODE in one transaction; print what it says."""
+    config = load(config_path, logs=False)
+    app = App.from_config(config)
+    try:
+        with transaction(app.sessions) as s:
+            comp = find_competition(s, code)
+            if comp is None:
+                raise click.ClickException(f"no competition {code!r}")
+            said = action(s, app, comp)
+    except (GameError, NotFound) as exc:
+        raise click.ClickException(exc.message) from exc
+    finally:
+        app.close()
+    click.echo(said)
+
+
+@gm.command("run")
+@click.argument("code")
+@config_option
+def run(code: str, config_path: Path | None) -> None:
+    """Run the phase of CODE that is next, now (as the GM's PROCESS): while teams join, the
+    close of joining and the draw; after, the current stage, the pre-run check waived. It is
+    resolved and its mail queued before this returns (the daemon sends it)."""
+    from pbm.scheduler import run_due
+
+    def act(s: Session, app: App, comp: Competition) -> str:
+        turn = run_now(s, app.clock, comp)
+        what = "joining closes and the draw" if turn is None else turn.stage_key
+        return f"{comp.code}: {what} runs now"
+
+    _service(code, config_path, act)
+    config = load(config_path, logs=False)
+    app = App.from_config(config)
+    try:
+        steps = run_due(app.sessions, config, app.clock)
+    finally:
+        app.close()
+    click.echo(f"{steps} step(s) run; the daemon sends the mail")
+
+
+@gm.command("extend")
+@click.argument("code")
+@click.argument("by")
+@config_option
+def extend_cmd(code: str, by: str, config_path: Path | None) -> None:
+    """Move the deadline of CODE's current stage: BY is a delay (2h, 1d) or a time
+    (YYYY-MM-DDTHH:MM, UTC)."""
+
+    def act(s: Session, app: App, comp: Competition) -> str:
+        delay, to = parse_when(by)
+        turn = extend(s, app.clock, comp, delay, to)
+        return f"{comp.code} {turn.stage_key}: deadline {format_deadline(utc(turn.deadline))}"
+
+    _service(code, config_path, act)
+
+
+@gm.command("hold")
+@click.argument("code")
+@click.option("--reason", default="held by the GM", help="Why (shown in the digest).")
+@config_option
+def hold_cmd(code: str, reason: str, config_path: Path | None) -> None:
+    """Hold CODE: no stage runs until `pbm gm resume`."""
+
+    def act(s: Session, app: App, comp: Competition) -> str:
+        hold(s, app.clock, comp, reason)
+        return f"{comp.code} is held"
+
+    _service(code, config_path, act)
+
+
+@gm.command("resume")
+@click.argument("code")
+@config_option
+def resume_cmd(code: str, config_path: Path | None) -> None:
+    """Resume a held CODE; its current stage runs without the pre-run check."""
+
+    def act(s: Session, app: App, comp: Competition) -> str:
+        resume(s, app.clock, comp)
+        return f"{comp.code} runs again"
+
+    _service(code, config_path, act)
+
+
+@gm.command("rerun")
+@click.argument("code")
+@click.option("--stage", default=None, help="The stage key (T3, R2-select); default: the latest.")
+@config_option
+def rerun_cmd(code: str, stage: str | None, config_path: Path | None) -> None:
+    """Resolve a played stage of CODE again from its frozen inputs and compare byte for byte
+    with what was stored (exit 1 if it differs)."""
+    result: list[bool] = []
+
+    def act(s: Session, app: App, comp: Competition) -> str:
+        r = rerun(s, comp, stage)
+        result.append(r.identical)
+        verdict = "identical, byte for byte" if r.identical else "DIFFERENT"
+        return f"{comp.code} {r.stage_key} (issue {r.issue}) rerun: {verdict}"
+
+    _service(code, config_path, act)
+    if not all(result):
+        raise SystemExit(1)
+
+
+@gm.command("rollback")
+@click.argument("code")
+@click.option("--new-seed", is_flag=True, help="Play the reopened stage on a new seed.")
+@config_option
+def rollback_cmd(code: str, new_seed: bool, config_path: Path | None) -> None:
+    """Undo CODE's latest stage and reopen its orders until a new deadline from the schedule."""
+
+    def act(s: Session, app: App, comp: Competition) -> str:
+        turn = rollback(s, app.config, app.clock, comp, new_seed=new_seed)
+        until = format_deadline(utc(turn.deadline))
+        return f"{comp.code} {turn.stage_key} is open again until {until}"
+
+    _service(code, config_path, act)
+
+
+@gm.command("house")
+@click.argument("code")
+@click.argument("names", nargs=-1, required=True)
+@config_option
+def house_cmd(code: str, names: tuple[str, ...], config_path: Path | None) -> None:
+    """Seat house teams NAMES in CODE (for demos): they play on the defaults, are never
+    mailed and never waited for."""
+
+    def act(s: Session, app: App, comp: Competition) -> str:
+        return "\n".join(add_house_team(s, app.config, app.clock, comp, n).text for n in names)
+
+    _service(code, config_path, act)
+
+
+@gm.command("retire")
+@click.argument("code")
+@click.argument("team", type=int)
+@config_option
+def retire_cmd(code: str, team: int, config_path: Path | None) -> None:
+    """Retire team TEAM of CODE: it plays on the defaults and is no longer mailed."""
+    _service(code, config_path, lambda s, app, comp: retire(s, app.clock, comp, team).text)
+
+
+@gm.command("standby")
+@click.argument("code")
+@click.argument("address")
+@config_option
+def standby_cmd(code: str, address: str, config_path: Path | None) -> None:
+    """Put ADDRESS on CODE's standby list (for `pbm gm seat ... --standby`)."""
+    _service(code, config_path, lambda s, app, comp: add_standby(s, app.clock, comp, address).text)
+
+
+@gm.command("seat")
+@click.argument("code")
+@click.argument("team", type=int)
+@click.argument("address", required=False)
+@config_option
+def seat_cmd(code: str, team: int, address: str | None, config_path: Path | None) -> None:
+    """Hand team TEAM of CODE to ADDRESS (default: the first on the standby list), with a
+    new secret mailed to the new manager."""
+    _service(
+        code,
+        config_path,
+        lambda s, app, comp: hand_seat(s, app.config, app.clock, app.box, comp, team, address).text,
+    )
+
+
+@gm.command("reject")
+@click.argument("code")
+@click.argument("team", type=int)
+@click.argument("what")
+@click.argument("reason")
+@config_option
+def reject_cmd(code: str, team: int, what: str, reason: str, config_path: Path | None) -> None:
+    """Reject a name of team TEAM (WHAT: TEAM or a squad slot) before the draw; REASON is
+    mailed to the player."""
+    _service(
+        code,
+        config_path,
+        lambda s, app, comp: reject_name(s, app.config, app.clock, comp, team, what, reason).text,
+    )
+
+
+@gm.command("editorial")
+@click.argument("code")
+@click.argument("text")
+@config_option
+def editorial_cmd(code: str, text: str, config_path: Path | None) -> None:
+    """Post TEXT as an editorial for CODE's next issue (stored with its turn report)."""
+    _service(code, config_path, lambda s, app, comp: post_editorial(s, app.clock, comp, text).text)
+
+
+COMMANDS = [gm, verify]

@@ -11,13 +11,13 @@ from sqlalchemy import select
 
 from pbm.app import App
 from pbm.cli._common import config_option, load
-from pbm.db.models import InboundMail, OutboxMessage
+from pbm.db.models import InboundMail, MailStatus, OutboxMessage
 from pbm.db.session import transaction
 from pbm.errors import PbmError
 
 __all__ = ["COMMANDS"]
 
-STATUSES = ("received", "applied", "rejected", "ignored", "shunted")
+STATUSES = tuple(s.value for s in MailStatus)
 
 
 @click.group("mail")
@@ -55,7 +55,7 @@ def list_(
             else:
                 q = select(InboundMail).order_by(InboundMail.id.desc()).limit(limit)
                 if dead or status:
-                    q = q.where(InboundMail.status == ("shunted" if dead else status))
+                    q = q.where(InboundMail.status == (MailStatus.SHUNTED if dead else status))
                 table = Table("id", "status", "door", "received", "from", "subject", "note")
                 for m in s.scalars(q):
                     table.add_row(

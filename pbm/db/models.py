@@ -1,15 +1,19 @@
-"""The tables. Engine state is stored as JSON in one column; ``engine/`` never sees these.
+"""The tables. Engine state is stored as JSON (or its canonical text) in one column;
+``engine/`` never sees these.
 
-Status values are plain strings (checked by the services), so a new status needs no migration.
+Status values are :class:`~enum.StrEnum` members stored as plain strings, so a new status needs
+no migration; the columns read back as ``str``, which compares equal to the members.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     ForeignKey,
     Index,
@@ -26,16 +30,24 @@ __all__ = [
     "Base",
     "Bounce",
     "Competition",
+    "CompetitionKind",
+    "CompetitionStatus",
     "Event",
     "Flag",
+    "FlagStatus",
     "InboundMail",
     "JobRun",
+    "MailStatus",
     "NamingVersion",
     "OrdersVersion",
     "OutboxMessage",
+    "OutboxStatus",
     "Player",
     "RateCounter",
     "Seat",
+    "Standby",
+    "Turn",
+    "TurnStatus",
 ]
 
 NAMING_CONVENTION = {
@@ -48,6 +60,65 @@ NAMING_CONVENTION = {
 
 # Aware datetimes everywhere; SQLite drops the zone, pbm.clock.utc() puts it back on read.
 Stamp = DateTime(timezone=True)
+
+
+class MailStatus(StrEnum):
+    """What became of an inbound message (see :class:`InboundMail`)."""
+
+    RECEIVED = "received"
+    APPLIED = "applied"
+    REJECTED = "rejected"
+    IGNORED = "ignored"
+    SHUNTED = "shunted"
+
+
+class CompetitionStatus(StrEnum):
+    """A competition's life: taking teams (open, full), joining closed (closed: the draw
+    failed or is due), under way (running, or held by the GM or the pre-run check), over."""
+
+    OPEN = "open"
+    FULL = "full"
+    CLOSED = "closed"
+    RUNNING = "running"
+    HELD = "held"
+    FINISHED = "finished"
+
+
+class CompetitionKind(StrEnum):
+    """The competition's shape: a league (single or double round robin), a knockout, or the
+    seed's 4-team mini-tournament (semi-finals, then final and 3rd/4th play-off)."""
+
+    LEAGUE = "league"
+    DOUBLE = "double"
+    KNOCKOUT = "knockout"
+    MINI = "mini"
+
+
+class FlagStatus(StrEnum):
+    """A flag's life (see :class:`Flag`)."""
+
+    OPEN = "open"
+    RESOLVED = "resolved"
+    DROPPED = "dropped"
+    SUPERSEDED = "superseded"
+
+
+class OutboxStatus(StrEnum):
+    """An outbound message's life (see :class:`OutboxMessage`)."""
+
+    PENDING = "pending"
+    SENT = "sent"
+    FAILED = "failed"
+
+
+class TurnStatus(StrEnum):
+    """A stage of a competition: taking orders (open), inputs frozen and being resolved
+    (frozen), resolved (done), or undone by the GM (rolled_back)."""
+
+    OPEN = "open"
+    FROZEN = "frozen"
+    DONE = "done"
+    ROLLED_BACK = "rolled_back"
 
 
 class Base(DeclarativeBase):
@@ -70,9 +141,19 @@ class Competition(Base):
     teams: Mapped[int] = mapped_column(Integer)
     naming_deadline: Mapped[datetime]
     seed: Mapped[str] = mapped_column(String(64))
-    status: Mapped[str] = mapped_column(String(16), default="open")  # open, full, closed
+    status: Mapped[str] = mapped_column(String(16), default=CompetitionStatus.OPEN)
     state: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[datetime]
+    # -- the season (0004) ---------------------------------------------------------------------
+    kind: Mapped[str] = mapped_column(
+        String(16), default=CompetitionKind.LEAGUE, server_default=CompetitionKind.LEAGUE
+    )
+    schedule: Mapped[str | None] = mapped_column(String(200))  # a cadence (pbm.flungo.schedule)
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # per-competition overrides
+    season: Mapped[str | None] = mapped_column(Text)  # the engine's SeasonState, canonical text
+    issue: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # zine issues
+    hold_reason: Mapped[str | None] = mapped_column(Text)
+    editorial: Mapped[str | None] = mapped_column(Text)  # for the next issue
 
     seats: Mapped[list[Seat]] = relationship(back_populates="competition", order_by="Seat.number")
 
@@ -87,6 +168,7 @@ class Player(Base):
     created_at: Mapped[datetime]
     undeliverable_at: Mapped[datetime | None]
     undeliverable_reason: Mapped[str | None] = mapped_column(Text)
+    time_zone: Mapped[str | None] = mapped_column(String(64))  # IANA, shown beside UTC
     # How this player gets the zine: "attach" (text + HTML, the PDF attached) or "link" (the
     # same mail with a link to the archive instead of the attachment). See pbm.zine.mail.
     zine_delivery: Mapped[str] = mapped_column(String(8), default="attach", server_default="attach")
@@ -111,6 +193,7 @@ class Seat(Base):
     named: Mapped[bool] = mapped_column(default=False)
     naming_version: Mapped[int] = mapped_column(Integer, default=0)
     joined_at: Mapped[datetime]
+    retired: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
     competition: Mapped[Competition] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()
@@ -168,7 +251,7 @@ class Flag(Base):
     line: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
     reason: Mapped[str] = mapped_column(Text)
-    status: Mapped[str] = mapped_column(String(16), default="open")
+    status: Mapped[str] = mapped_column(String(16), default=FlagStatus.OPEN)
     resolution: Mapped[str | None] = mapped_column(Text)
     note: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime]
@@ -190,7 +273,7 @@ class InboundMail(Base):
     key: Mapped[str] = mapped_column(String(512), unique=True)
     door: Mapped[str] = mapped_column(String(16))  # imap, smtp, ingest, cli
     raw: Mapped[bytes] = mapped_column(LargeBinary)
-    status: Mapped[str] = mapped_column(String(16), default="received")
+    status: Mapped[str] = mapped_column(String(16), default=MailStatus.RECEIVED)
     received_at: Mapped[datetime]
     processed_at: Mapped[datetime | None]
     envelope_from: Mapped[str | None] = mapped_column(String(320))
@@ -269,3 +352,57 @@ class JobRun(Base):
 
     key: Mapped[str] = mapped_column(String(128), primary_key=True)
     ran_at: Mapped[datetime]
+
+
+class Turn(Base):
+    """One stage of a competition's season (a round's selection, or a turn), once per
+    ``generation`` (a rollback reopens the stage as the next generation).
+
+    While ``open`` it takes orders until ``deadline``. Resolving is two commits: the inputs are
+    frozen first (``orders``: each team's canonical orders text as played, or null for its
+    defaults; ``state_before``: the season before; ``seed``: the season seed), then resolved
+    into ``state_after`` and ``report`` (the engine's TurnReport JSON text, the zine's input,
+    ``issue`` its number). A daemon that dies between the two resolves the frozen inputs on
+    its next pass; ``pbm gm rerun`` resolves them again and must get the same bytes.
+    """
+
+    __tablename__ = "turns"
+    __table_args__ = (
+        UniqueConstraint("competition_id", "position", "generation"),
+        Index("ix_turns_status_deadline", "status", "deadline"),
+        Index("ix_turns_competition_status", "competition_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    competition_id: Mapped[int] = mapped_column(ForeignKey("competitions.id"))
+    position: Mapped[int] = mapped_column(Integer)  # the stage's index in the season
+    generation: Mapped[int] = mapped_column(Integer, default=0)
+    stage_key: Mapped[str] = mapped_column(String(16))  # R1-select, T1, ...
+    round: Mapped[int] = mapped_column(Integer)
+    turn: Mapped[int] = mapped_column(Integer)
+    selection: Mapped[bool] = mapped_column(Boolean)
+    status: Mapped[str] = mapped_column(String(16), default=TurnStatus.OPEN)
+    opened_at: Mapped[datetime]
+    deadline: Mapped[datetime]
+    resolved_at: Mapped[datetime | None]
+    orders: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    seed: Mapped[str | None] = mapped_column(String(64))
+    state_before: Mapped[str | None] = mapped_column(Text)
+    state_after: Mapped[str | None] = mapped_column(Text)
+    report: Mapped[str | None] = mapped_column(Text)
+    issue: Mapped[int | None] = mapped_column(Integer)
+    reminders: Mapped[dict[str, Any]] = mapped_column(default=dict)  # {"sent": [seconds, ...]}
+    skip_check: Mapped[bool] = mapped_column(Boolean, default=False)  # the GM said run anyway
+    note: Mapped[str | None] = mapped_column(Text)
+
+
+class Standby(Base):
+    """An address waiting for a seat: the GM hands it a seat whose manager has gone."""
+
+    __tablename__ = "standbys"
+    __table_args__ = (UniqueConstraint("competition_id", "address"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    competition_id: Mapped[int] = mapped_column(ForeignKey("competitions.id"))
+    address: Mapped[str] = mapped_column(String(320))
+    created_at: Mapped[datetime]

@@ -10,7 +10,7 @@ import functools
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select
@@ -21,7 +21,7 @@ from engine.flungo.formats import Format
 from engine.flungo.squad import Team, generate_squad
 from pbm.auth import SecretBox, secret_placeholder
 from pbm.clock import Clock, utc
-from pbm.db.models import Competition, Event, Player, Seat
+from pbm.db.models import Competition, CompetitionKind, CompetitionStatus, Event, Player, Seat
 from pbm.errors import GameError, NotFound
 
 __all__ = [
@@ -49,8 +49,21 @@ def record_event(
     )
 
 
-def validate_competition(code: str, fmt: str, teams: int) -> str | None:
+def validate_competition(
+    code: str, fmt: str, teams: int, kind: str = "league", schedule: str | None = None
+) -> str | None:
     """Why these settings are wrong, or None."""
+    if kind not in {k.value for k in CompetitionKind}:
+        return f"kind {kind!r}: choose one of {', '.join(k.value for k in CompetitionKind)}"
+    if kind == CompetitionKind.MINI and teams != 4:
+        return f"teams {teams}: the mini-tournament is for four teams"
+    if schedule is not None:
+        from pbm.flungo.schedule import parse_schedule
+
+        try:
+            parse_schedule(schedule)
+        except ValueError as exc:
+            return f"schedule {schedule!r}: {exc}"
     if not CODE_RE.match(code):
         return f"code {code!r}: use 2-12 capital letters and digits, starting with a letter"
     if fmt not in {f.value for f in Format}:
@@ -70,10 +83,13 @@ def create_competition(
     teams: int,
     naming_deadline: datetime,
     seed: str | None = None,
+    kind: str = "league",
+    schedule: str | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> Competition:
     """A new open Flungo competition; raises ``GameError`` on bad settings or a taken code."""
     code = code.upper()
-    problem = validate_competition(code, fmt, teams)
+    problem = validate_competition(code, fmt, teams, kind, schedule)
     if problem:
         raise GameError(problem)
     if find_competition(session, code) is not None:
@@ -86,9 +102,13 @@ def create_competition(
         teams=teams,
         naming_deadline=utc(naming_deadline),
         seed=seed or secrets.token_hex(16),
-        status="open",
+        status=CompetitionStatus.OPEN,
         state={},
         created_at=clock.now(),
+        kind=kind,
+        schedule=schedule,
+        settings=settings or None,
+        issue=0,
     )
     session.add(comp)
     session.flush()
@@ -130,13 +150,22 @@ class JoinResult:
 
 def naming_open(comp: Competition, now: datetime) -> bool:
     """Whether squads may still be named."""
-    return comp.status != "closed" and now < utc(comp.naming_deadline)
+    return comp.status in (CompetitionStatus.OPEN, CompetitionStatus.FULL) and now < utc(
+        comp.naming_deadline
+    )
 
 
 def join(
-    session: Session, clock: Clock, box: SecretBox, comp: Competition, address: str
+    session: Session,
+    clock: Clock,
+    box: SecretBox,
+    comp: Competition,
+    address: str,
+    after_full: timedelta | None = None,
 ) -> JoinResult:
-    """Give ``address`` the next seat, unless the competition is full or closed."""
+    """Give ``address`` the next seat, unless the competition is full or closed. When this
+    seat fills it and ``after_full`` is set, the naming deadline (and so the draw) moves to
+    that long from now, if that is earlier."""
     address = address.lower()
     player = session.scalars(select(Player).where(Player.address == address)).first()
     if player is not None:
@@ -145,7 +174,7 @@ def join(
         ).first()
         if existing is not None:
             return JoinResult("already", existing)
-    if comp.status == "closed" or not naming_open(comp, clock.now()):
+    if not naming_open(comp, clock.now()):
         return JoinResult("closed")
     taken = session.scalar(select(func.count()).where(Seat.competition_id == comp.id)) or 0
     if taken >= comp.teams:
@@ -172,10 +201,12 @@ def join(
     # The id is known only now; the secret derives from it and is hashed at once.
     seat.secret_hash = box.hash(box.derive(seat.id, seat.secret_version))
     if number >= comp.teams:
-        comp.status = "full"
+        comp.status = CompetitionStatus.FULL
     record_event(session, clock, "join", comp, seat=number, address=address)
-    if comp.status == "full":
+    if comp.status == CompetitionStatus.FULL:
         record_event(session, clock, "competition-full", comp, teams=comp.teams)
+        if after_full is not None:  # the draw comes this long after the last seat is taken
+            comp.naming_deadline = min(utc(comp.naming_deadline), clock.now() + after_full)
     return JoinResult("joined", seat, secret_placeholder(seat.id, seat.secret_version))
 
 

@@ -8,6 +8,7 @@ reply there too.
 
 from __future__ import annotations
 
+import shlex
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,7 +16,15 @@ from engine.flungo.formats import Format
 from engine.flungo.language import canonical, parse_orders
 from engine.flungo.squad import Team
 from pbm.auth import redact
-from pbm.db.models import Competition, Flag, NamingVersion, OrdersVersion, Seat
+from pbm.db.models import (
+    Competition,
+    Flag,
+    FlagStatus,
+    NamingVersion,
+    OrdersVersion,
+    Player,
+    Seat,
+)
 from pbm.errors import GameError
 from pbm.flungo.competitions import (
     base_squad,
@@ -53,7 +62,10 @@ def join_command(ctx: MailContext, line: CommandLine) -> Handled:
     """``JOIN``: the next seat, with its secret and squad."""
     comp = ctx.competition
     assert comp is not None
-    result = join(ctx.session, ctx.clock, ctx.box, comp, ctx.msg.from_addr)
+    from pbm.flungo.turns import settings_for
+
+    after = settings_for(comp, ctx.config.turns).naming_after_full
+    result = join(ctx.session, ctx.clock, ctx.box, comp, ctx.msg.from_addr, after)
     if result.outcome != "joined":
         seat = result.seat
         ctx.reply(
@@ -119,6 +131,9 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         "flags": [],
         "errors": errors,
         "still_stands": still_stands(got, latest),
+        "will_play": None,
+        "deadline": "",
+        "fixture": None,
     }
     if naming is None and not match:
         # every part the mail gave had an error: nothing changed
@@ -161,6 +176,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     if not match and latest is not None:
         # every acknowledgement shows the whole of what stands, changed or not
         reply["unchanged"] = {"version": latest.version, "text": latest.text}
+    reply.update(_whats_next(ctx, comp, seat))
     ctx.reply(
         "naming",
         accepted=True,
@@ -193,6 +209,28 @@ def note_chatter(ctx: MailContext, mail: MailOrders) -> None:
     if mail.parsed.chatter:
         lines = ", ".join(str(c.line) for c in mail.parsed.chatter)
         ctx.notes.append(f"Not read as orders (greetings, remarks, quoted text): line(s) {lines}.")
+
+
+def _whats_next(ctx: MailContext, comp: Competition, seat: Seat) -> dict[str, Any]:
+    """The acknowledgement's ending: the next match, the deadline, what pbm will play."""
+    from pbm.flungo.reports import deadline_text, fixture_line, will_play_ctx
+    from pbm.flungo.turns import current_turn, season_of
+
+    turn = current_turn(ctx.session, comp)
+    state = season_of(comp)
+    player = ctx.session.get(Player, seat.player_id)
+    name = Team.from_json(seat.team).name
+    if turn is not None:
+        deadline = deadline_text(turn.deadline, player)
+    elif state is None:
+        deadline = "the naming deadline, " + deadline_text(comp.naming_deadline, player)
+    else:
+        deadline = ""
+    return {
+        "will_play": will_play_ctx(ctx.session, seat, comp),
+        "deadline": deadline,
+        "fixture": fixture_line(state.competition, name) if state else None,
+    }
 
 
 def check_standing(ctx: MailContext, comp: Competition, seat: Seat, team: Team) -> None:
@@ -237,7 +275,7 @@ def keep_orders(
                 line=n.line,
                 text=n.text,  # read from the redacted body: no secret in it
                 reason=n.reason,
-                status="open",
+                status=FlagStatus.OPEN,
                 created_at=now,
             )
         )
@@ -248,21 +286,33 @@ def keep_orders(
 
 @command(
     "NEWGAME",
-    help="create a competition",
-    usage="NEWGAME <CODE> <format> <teams> <naming deadline YYYY-MM-DD[THH:MM]> <name>",
+    help="create a competition (kind= league, double, knockout or mini; schedule= a cadence)",
+    usage="NEWGAME <CODE> <format> <teams> <naming deadline YYYY-MM-DD[THH:MM]> "
+    '[kind=mini] [schedule="mon,thu 20:00 Europe/London"] <name>',
     audience=Audience.GM,
     game=GAME,
     priority=100,
 )
 def new_game(ctx: MailContext, line: CommandLine) -> Handled:
-    """``NEWGAME <CODE> <format> <teams> <deadline YYYY-MM-DD[THH:MM]> <name...>``."""
-    parts = line.rest.split(None, 4)
+    """``NEWGAME <CODE> <format> <teams> <deadline> [kind=...] [schedule="..."] <name...>``."""
+    try:
+        words = shlex.split(line.rest)
+    except ValueError:
+        words = line.rest.split()
+    options: dict[str, str] = {}
+    rest: list[str] = []
+    for w in words[4:]:
+        key, eq, value = w.partition("=")
+        if eq and key.lower() in ("kind", "schedule") and not rest:
+            options[key.lower()] = value
+        else:
+            rest.append(w)
     problem = None
     comp = None
-    if len(parts) < 5:
+    if len(words) < 4 or not rest:
         problem = "expected NEWGAME <CODE> <format> <teams> <naming deadline YYYY-MM-DD> <name>"
     else:
-        code, fmt, teams, deadline, name = parts
+        code, fmt, teams, deadline = words[:4]
         try:
             when = datetime.fromisoformat(deadline)
             when = when if when.tzinfo else when.replace(tzinfo=UTC)
@@ -270,10 +320,12 @@ def new_game(ctx: MailContext, line: CommandLine) -> Handled:
                 ctx.session,
                 ctx.clock,
                 code=code,
-                name=name,
+                name=" ".join(rest),
                 fmt=fmt.lower(),
                 teams=int(teams),
                 naming_deadline=when,
+                kind=options.get("kind", "league").lower(),
+                schedule=options.get("schedule"),
             )
         except ValueError as exc:
             problem = f"{deadline!r} or {teams!r}: {exc}"

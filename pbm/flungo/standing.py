@@ -28,7 +28,7 @@ from engine.flungo.merge import Merged, merge_orders
 from engine.flungo.orders import Orders
 from engine.flungo.squad import Team
 from pbm.clock import Clock
-from pbm.db.models import Flag, OrdersVersion, Seat
+from pbm.db.models import Flag, FlagStatus, OrdersVersion, Seat
 
 __all__ = [
     "FLAG_STATUSES",
@@ -46,7 +46,7 @@ __all__ = [
     "without_naming",
 ]
 
-FLAG_STATUSES = ("open", "resolved", "dropped", "superseded")
+FLAG_STATUSES = tuple(s.value for s in FlagStatus)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +118,10 @@ def store_orders(
 def supersede_flags(session: Session, seat: Seat, now: datetime) -> int:
     """Close the seat's open flags: a new mail replaced the orders they belonged to."""
     n = 0
-    for flag in session.scalars(select(Flag).where(Flag.seat_id == seat.id, Flag.status == "open")):
-        flag.status = "superseded"
+    for flag in session.scalars(
+        select(Flag).where(Flag.seat_id == seat.id, Flag.status == FlagStatus.OPEN)
+    ):
+        flag.status = FlagStatus.SUPERSEDED
         flag.resolved_at = now
         n += 1
     return n
@@ -127,7 +129,7 @@ def supersede_flags(session: Session, seat: Seat, now: datetime) -> int:
 
 def open_flags(session: Session, competition_id: int | None = None) -> list[Flag]:
     """Open flags, oldest first, of one competition or of all."""
-    q = select(Flag).where(Flag.status == "open")
+    q = select(Flag).where(Flag.status == FlagStatus.OPEN)
     if competition_id is not None:
         q = q.where(Flag.competition_id == competition_id)
     return list(session.scalars(q.order_by(Flag.id)))
@@ -167,7 +169,7 @@ def resolve_flag(
     if joined.errors:
         return Resolution(tuple(f"with the standing orders: {e}" for e in joined.errors))
     row = store_orders(session, clock, seat, text_now, flag_id=flag.id)
-    flag.status = "resolved"
+    flag.status = FlagStatus.RESOLVED
     flag.resolution = lines
     flag.resolved_at = clock.now()
     return Resolution((), lines, row.version)

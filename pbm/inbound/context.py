@@ -8,7 +8,6 @@ and only if the change does. It never commits.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import select
@@ -17,7 +16,15 @@ from sqlalchemy.orm import Session
 from pbm.auth import SecretBox
 from pbm.clock import Clock
 from pbm.config import Config
-from pbm.db.models import Competition, Event, InboundMail, Player, Seat
+from pbm.db.models import (
+    Competition,
+    CompetitionStatus,
+    Event,
+    InboundMail,
+    MailStatus,
+    Player,
+    Seat,
+)
 from pbm.errors import AuthError
 from pbm.inbound.intake import Incoming
 from pbm.replies import ReplyTo, queue_mail
@@ -25,14 +32,8 @@ from pbm.replies import ReplyTo, queue_mail
 __all__ = ["Handled", "MailContext", "Status"]
 
 
-class Status(StrEnum):
-    """What became of a message (stored as ``inbound_mail.status``)."""
-
-    RECEIVED = "received"
-    APPLIED = "applied"
-    REJECTED = "rejected"
-    IGNORED = "ignored"
-    SHUNTED = "shunted"
+#: What became of a message (stored as ``inbound_mail.status``).
+Status = MailStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +115,9 @@ class MailContext:
         from pbm.flungo.views import competition_ctx
 
         comps = self.session.scalars(
-            select(Competition).where(Competition.status == "open").order_by(Competition.code)
+            select(Competition)
+            .where(Competition.status == CompetitionStatus.OPEN)
+            .order_by(Competition.code)
         )
         return [competition_ctx(c) for c in comps]
 

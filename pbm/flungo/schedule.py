@@ -1,0 +1,150 @@
+"""Deadlines: a competition's cadence in an IANA time zone, DST-correct. Pure.
+
+A cadence is one of::
+
+    mon,thu 20:00 Europe/London     the next of these weekdays at 20:00 local time
+    every 2d 18:00 UTC              the first 18:00 (local) at least 2 days after the last
+    every 3m                        3 minutes after the last (also s, h; for demos and tests)
+    daily 20:00 America/New_York    as "every 1d"
+
+"The last" is the previous stage's deadline, or the moment the first stage opens. Local wall
+times are kept across a DST change (20:00 London is 20:00 in summer and winter); a wall time
+that does not exist that day (the spring gap) moves forward by the gap, one that exists twice
+(the autumn fold) is the first. Every datetime returned is aware and in UTC.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+__all__ = [
+    "Cadence",
+    "format_deadline",
+    "next_deadline",
+    "parse_duration",
+    "parse_schedule",
+    "zone",
+]
+
+_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$", re.IGNORECASE)
+
+
+def parse_duration(text: str) -> timedelta:
+    """``"90s"``, ``"3m"``, ``"2h"``, ``"1d"``, ``"1w"``; ``ValueError`` otherwise."""
+    m = _DURATION.match(text)
+    if not m:
+        raise ValueError(f"{text!r} is not a duration: use a number and s, m, h, d or w (2h)")
+    return timedelta(seconds=float(m.group(1)) * _UNITS[m.group(2).lower()])
+
+
+def zone(name: str) -> ZoneInfo:
+    """The IANA zone ``name``; ``ValueError`` if unknown."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(f"{name!r} is not an IANA time zone (like Europe/London)") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class Cadence:
+    """A parsed cadence: ``weekdays`` (0 = Monday) at ``at`` in ``tz``; or ``every`` with an
+    optional wall time ``at``."""
+
+    text: str
+    tz: str = "UTC"
+    at: time | None = None
+    weekdays: tuple[int, ...] = ()
+    every: timedelta | None = None
+
+
+def parse_schedule(text: str) -> Cadence:
+    """Read a cadence (see the module docstring); ``ValueError`` says what is wrong."""
+    words = text.split()
+    if not words:
+        raise ValueError("an empty schedule: try 'mon,thu 20:00 Europe/London' or 'every 2d'")
+    first = words[0].lower()
+    every: timedelta | None = None
+    weekdays: tuple[int, ...] = ()
+    rest = words[1:]
+    if first == "every":
+        if not rest:
+            raise ValueError("'every' needs a duration, like 'every 2d 18:00 UTC'")
+        every = parse_duration(rest[0])
+        if every <= timedelta(0):
+            raise ValueError("the cadence must be longer than nothing")
+        rest = rest[1:]
+    elif first == "daily":
+        every = timedelta(days=1)
+    else:
+        days = []
+        for d in first.split(","):
+            if d[:3] not in _DAYS:
+                raise ValueError(
+                    f"{d!r} is not a weekday: use mon,tue,wed,thu,fri,sat,sun or 'every 2d'"
+                )
+            days.append(_DAYS.index(d[:3]))
+        weekdays = tuple(sorted(set(days)))
+    at: time | None = None
+    if rest and re.fullmatch(r"\d{1,2}:\d{2}", rest[0]):
+        hh, mm = (int(x) for x in rest[0].split(":"))
+        if hh > 23 or mm > 59:
+            raise ValueError(f"{rest[0]!r} is not a time of day")
+        at = time(hh, mm)
+        rest = rest[1:]
+    tz = "UTC"
+    if rest:
+        tz = rest[0]
+        zone(tz)
+        rest = rest[1:]
+    if rest:
+        raise ValueError(f"unexpected {' '.join(rest)!r} at the end of the schedule")
+    if weekdays and at is None:
+        raise ValueError("weekdays need a time of day, like 'mon,thu 20:00 Europe/London'")
+    if every is not None and at is not None and every < timedelta(days=1):
+        raise ValueError("a time of day goes with a cadence of a day or more")
+    return Cadence(text=text, tz=tz, at=at, weekdays=weekdays, every=every)
+
+
+def _local(day: datetime, at: time, tz: ZoneInfo) -> datetime:
+    """Wall time ``at`` on ``day``'s date in ``tz``, as UTC (gaps move forward, folds first)."""
+    # fold=0: in the autumn fold the first of the two; in the spring gap the offset before
+    # the change applies, which lands the wall time just past the gap (moved on by its length).
+    return datetime.combine(day.date(), at).replace(tzinfo=tz, fold=0).astimezone(UTC)
+
+
+def next_deadline(cadence: Cadence | str, after: datetime) -> datetime:
+    """The first deadline of ``cadence`` after ``after`` (the previous deadline, or when the
+    stage opened)."""
+    c = parse_schedule(cadence) if isinstance(cadence, str) else cadence
+    after = after.astimezone(UTC)
+    tz = zone(c.tz)
+    if c.every is not None and c.at is None:
+        return after + c.every
+    assert c.at is not None
+    earliest = after + (c.every if c.every is not None else timedelta(0))
+    local = earliest.astimezone(tz)
+    for k in range(15):
+        day = local + timedelta(days=k)
+        if c.weekdays and day.weekday() not in c.weekdays:
+            continue
+        when = _local(day, c.at, tz)
+        if when > (earliest if c.every is None else earliest - timedelta(microseconds=1)):
+            return when
+    raise AssertionError("a weekday cadence always has a day within a fortnight")
+
+
+def format_deadline(when: datetime, tz_name: str | None = None) -> str:
+    """``2026-03-29 19:00 UTC`` and, if ``tz_name`` is set, ``(20:00 BST Europe/London)``."""
+    text = when.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    if tz_name:
+        try:
+            local = when.astimezone(zone(tz_name))
+        except ValueError:
+            return text
+        text += f" ({local:%a %d %b %H:%M} {local.tzname()}, {tz_name})"
+    return text

@@ -1,0 +1,752 @@
+"""Competitions turn by turn: the draw when joining closes, each stage's deadline, reminders,
+the pre-run check, resolving exactly once from frozen inputs, rerun and rollback.
+
+A season is a sequence of stages (:mod:`engine.flungo.turn`): each round's selection, then its
+turns. Each stage is a :class:`~pbm.db.models.Turn` row that takes orders while ``open``. When
+it falls due (its deadline plus the grace period, or early once every team's orders are in and
+the delay for second thoughts has passed) it is resolved in two commits:
+
+1. :func:`freeze`: the orders in force for each team (canonical text; null for a team on its
+   defaults), the season before and its seed are stored; the row is ``frozen``.
+2. :func:`resolve_frozen`: the engine resolves the frozen inputs, the report and the season
+   after are stored, the next stage opens, and every report mail and the GM's digest are
+   queued; the row is ``done``.
+
+Each runs under the scheduler's job key (``turn:<code>:<position>:<generation>:freeze`` and
+``...:resolve``) in ``job_runs``, so a second daemon cannot run it twice; a daemon that dies
+between the two commits resolves the frozen inputs on its next pass, never re-reading orders.
+
+Service functions take a session, a clock and plain values and return what happened; the
+caller commits. :func:`tick` is the scheduler's entry point and commits per step.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets as _secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+import structlog
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from engine.dice import Dice, seed_from_text
+from engine.flungo.competition import Competition as EngineCompetition
+from engine.flungo.draw import mini_tournament, new_knockout, new_league
+from engine.flungo.formats import Format
+from engine.flungo.orders import Orders
+from engine.flungo.squad import Team
+from engine.flungo.summary import CompetitionError
+from engine.flungo.turn import (
+    LiveMatch,
+    SeasonState,
+    Stage,
+    TurnReport,
+    match_seed,
+    next_stage,
+    resolve_stage,
+    start_season,
+)
+from pbm.clock import Clock, utc
+from pbm.config import Config, TurnsConfig
+from pbm.db.models import (
+    Competition,
+    CompetitionKind,
+    CompetitionStatus,
+    Flag,
+    FlagStatus,
+    InboundMail,
+    JobRun,
+    MailStatus,
+    OrdersVersion,
+    Seat,
+    Turn,
+    TurnStatus,
+)
+from pbm.db.session import transaction
+from pbm.errors import GameError
+from pbm.flungo import reports
+from pbm.flungo.competitions import record_event
+from pbm.flungo.defaults import standing_orders
+from pbm.flungo.schedule import Cadence, next_deadline, parse_duration, parse_schedule
+
+__all__ = [
+    "Settings",
+    "current_turn",
+    "extend",
+    "freeze",
+    "hold",
+    "latest_done",
+    "next_wakeup",
+    "open_stage",
+    "orders_sent",
+    "rerun",
+    "resolve_frozen",
+    "resume",
+    "rollback",
+    "run_now",
+    "settings_for",
+    "start_competition",
+    "tick",
+]
+
+log = structlog.get_logger("pbm.turns")
+
+
+# -- settings ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """A competition's turn settings: the config's ``[turns]``, overridden per competition."""
+
+    cadence: Cadence
+    early: timedelta
+    grace: timedelta
+    reminders: tuple[timedelta, ...]
+    hold_share: float
+    hold_on_intake_errors: bool
+    naming_after_full: timedelta | None
+
+
+def _seconds(value: Any) -> timedelta:
+    if isinstance(value, str):
+        return parse_duration(value)
+    return timedelta(seconds=float(value))
+
+
+def settings_for(comp: Competition, turns: TurnsConfig) -> Settings:
+    """The settings in force for ``comp`` (its ``settings`` JSON overrides the config)."""
+    over: Mapping[str, Any] = comp.settings or {}
+    after_full = over.get("naming_after_full", turns.naming_after_full)
+    return Settings(
+        cadence=parse_schedule(comp.schedule or turns.schedule),
+        early=_seconds(over.get("early", turns.early_seconds)),
+        grace=_seconds(over.get("grace", turns.grace_seconds)),
+        reminders=tuple(_seconds(r) for r in over.get("reminders", turns.reminders)),
+        hold_share=float(over.get("hold_share", turns.hold_share)),
+        hold_on_intake_errors=bool(over.get("hold_on_intake_errors", turns.hold_on_intake_errors)),
+        naming_after_full=None if after_full is None else _seconds(after_full),
+    )
+
+
+# -- the draw ---------------------------------------------------------------------------------
+
+
+def _unique_names(seats: list[Seat]) -> list[Team]:
+    """Each seat's squad, a name shared with an earlier seat suffixed with the seat number."""
+    seen: set[str] = set()
+    out = []
+    for seat in seats:
+        team = Team.from_json(seat.team)
+        if team.name in seen:
+            team = replace(team, name=f"{team.name} ({seat.number})")
+            seat.team = team.to_json()
+        seen.add(team.name)
+        out.append(team)
+    return out
+
+
+def draw(comp: Competition, names: list[str]) -> EngineCompetition:
+    """The engine competition of ``comp``'s kind for these teams (in seat order); raises
+    :class:`GameError` if the kind does not fit the number of teams."""
+    dice = Dice(seed_from_text(f"{comp.seed}:draw"))
+    fmt = Format(comp.format)
+    try:
+        if comp.kind == CompetitionKind.MINI:
+            ecomp, _ = mini_tournament(comp.name, names, fmt, dice)
+        elif comp.kind == CompetitionKind.KNOCKOUT:
+            ecomp, _ = new_knockout(comp.name, names, fmt, dice)
+        else:
+            double = comp.kind == CompetitionKind.DOUBLE
+            ecomp, _ = new_league(comp.name, names, fmt, dice, double=double)
+    except CompetitionError as exc:
+        raise GameError(str(exc)) from exc
+    return ecomp
+
+
+def season_seed(comp: Competition) -> str:
+    """The season's secret seed (derived from the competition's)."""
+    return f"{comp.seed}:season"
+
+
+def start_competition(session: Session, config: Config, clock: Clock, comp: Competition) -> Turn:
+    """Joining and naming have closed: draw the fixtures and pitches, start the season and
+    open its first stage (the first round's selection). The caller mails the fixtures.
+    Raises :class:`GameError` (the competition stays closed) if it cannot start."""
+    seats = list(comp.seats)
+    comp.status = CompetitionStatus.CLOSED
+    if len(seats) < 2:
+        raise GameError(f"{comp.code} has {len(seats)} team(s): a competition needs two")
+    teams = _unique_names(seats)
+    ecomp = draw(comp, [t.name for t in teams])
+    state = start_season(ecomp, teams, season_seed(comp))
+    comp.season = state.to_text()
+    comp.status = CompetitionStatus.RUNNING
+    record_event(session, clock, "season-started", comp, teams=len(teams), shape=comp.kind)
+    turn = open_stage(session, config, clock, comp, state, clock.now())
+    assert turn is not None  # a new season always has a first stage
+    return turn
+
+
+def open_stage(
+    session: Session,
+    config: Config,
+    clock: Clock,
+    comp: Competition,
+    state: SeasonState,
+    after: datetime,
+) -> Turn | None:
+    """Open the season's next stage with its deadline (None, and the competition finished,
+    when there is none). A stage opened again after a rollback is its next generation."""
+    stage = next_stage(state)
+    if stage is None:
+        comp.status = CompetitionStatus.FINISHED
+        record_event(session, clock, "competition-finished", comp)
+        return None
+    earlier = session.scalar(
+        select(func.max(Turn.generation)).where(
+            Turn.competition_id == comp.id, Turn.position == state.position
+        )
+    )
+    generation = 0 if earlier is None else earlier + 1
+    cadence = settings_for(comp, config.turns).cadence
+    turn = Turn(
+        competition_id=comp.id,
+        position=state.position,
+        generation=generation,
+        stage_key=stage.key,
+        round=stage.round,
+        turn=stage.turn,
+        selection=stage.selection,
+        status=TurnStatus.OPEN,
+        opened_at=clock.now(),
+        deadline=next_deadline(cadence, max(after, clock.now())),
+        reminders={"sent": []},
+        skip_check=False,
+    )
+    session.add(turn)
+    session.flush()
+    return turn
+
+
+# -- queries ----------------------------------------------------------------------------------
+
+
+def current_turn(session: Session, comp: Competition) -> Turn | None:
+    """The stage taking orders (or frozen, being resolved), if any."""
+    return session.scalars(
+        select(Turn)
+        .where(
+            Turn.competition_id == comp.id,
+            Turn.status.in_((TurnStatus.OPEN, TurnStatus.FROZEN)),
+        )
+        .order_by(Turn.position.desc(), Turn.generation.desc())
+        .limit(1)
+    ).first()
+
+
+def latest_done(session: Session, comp: Competition) -> Turn | None:
+    """The latest resolved stage (not rolled back), if any."""
+    return session.scalars(
+        select(Turn)
+        .where(Turn.competition_id == comp.id, Turn.status == TurnStatus.DONE)
+        .order_by(Turn.position.desc(), Turn.generation.desc())
+        .limit(1)
+    ).first()
+
+
+def season_of(comp: Competition) -> SeasonState | None:
+    """The competition's season as it stands (None before the draw)."""
+    return SeasonState.from_text(comp.season) if comp.season else None
+
+
+def active_seats(comp: Competition) -> list[Seat]:
+    """Seats whose teams are managed (not retired)."""
+    return [s for s in comp.seats if not s.retired]
+
+
+def orders_sent(session: Session, comp: Competition, turn: Turn) -> dict[int, datetime]:
+    """Seat id → when its latest orders for this stage came (orders since the stage opened)."""
+    rows = session.execute(
+        select(OrdersVersion.seat_id, func.max(OrdersVersion.created_at))
+        .join(Seat, Seat.id == OrdersVersion.seat_id)
+        .where(Seat.competition_id == comp.id, OrdersVersion.created_at >= turn.opened_at)
+        .group_by(OrdersVersion.seat_id)
+    )
+    return {seat_id: utc(at) for seat_id, at in rows}
+
+
+def latest_orders(session: Session, comp: Competition) -> dict[int, str]:
+    """Seat id → the text of its standing orders (the latest version), in one query."""
+    newest = (
+        select(OrdersVersion.seat_id, func.max(OrdersVersion.version).label("v"))
+        .join(Seat, Seat.id == OrdersVersion.seat_id)
+        .where(Seat.competition_id == comp.id)
+        .group_by(OrdersVersion.seat_id)
+        .subquery()
+    )
+    rows = session.execute(
+        select(OrdersVersion.seat_id, OrdersVersion.text).join(
+            newest,
+            (OrdersVersion.seat_id == newest.c.seat_id) & (OrdersVersion.version == newest.c.v),
+        )
+    )
+    return {k: v for k, v in rows}  # noqa: C416 - a Result has keys(): dict() would take it for a mapping
+
+
+def rulings(session: Session, comp: Competition, turn: Turn) -> list[str]:
+    """The GM's rulings on flags since the stage opened, for the turn report."""
+    rows = session.scalars(
+        select(Flag)
+        .where(
+            Flag.competition_id == comp.id,
+            Flag.resolved_at.is_not(None),
+            Flag.resolved_at >= turn.opened_at,
+            Flag.status.in_((FlagStatus.RESOLVED, FlagStatus.DROPPED)),
+        )
+        .order_by(Flag.id)
+    )
+    out = []
+    for f in rows:
+        if f.status == FlagStatus.RESOLVED:
+            out.append(f"Flag {f.id} ({f.text!r}) read as: {f.resolution}")
+        else:
+            out.append(f"Flag {f.id} ({f.text!r}) dropped: {f.note}")
+    return out
+
+
+def stage_of(turn: Turn) -> Stage:
+    """The engine stage a row stands for."""
+    return Stage(turn.round, turn.turn, turn.selection)
+
+
+# -- due, reminders, the pre-run check (pure) -------------------------------------------------
+
+
+def is_due(
+    deadline: datetime,
+    settings: Settings,
+    now: datetime,
+    all_in_at: datetime | None,
+) -> bool:
+    """Whether a stage runs now: at its deadline plus the grace period, or early once every
+    team's orders are in (``all_in_at``, the last of them) and the delay has passed."""
+    if now >= deadline + settings.grace:
+        return True
+    return all_in_at is not None and now >= all_in_at + settings.early
+
+
+def reminders_due(
+    opened_at: datetime, deadline: datetime, settings: Settings, now: datetime, sent: list[float]
+) -> tuple[list[float], list[float]]:
+    """(offsets to remind at now, offsets that were already past when the stage opened);
+    offsets are seconds before the deadline."""
+    remind, skip = [], []
+    for offset in settings.reminders:
+        secs = offset.total_seconds()
+        if secs in sent:
+            continue
+        at = deadline - offset
+        if at <= opened_at:
+            skip.append(secs)
+        elif at <= now < deadline:
+            remind.append(secs)
+    return remind, skip
+
+
+def hold_reason(
+    teams: int, sent: int, dead_letters: int, settings: Settings, skip_check: bool
+) -> str | None:
+    """Why the pre-run check holds a stage (None: it runs). Like Eressea's ``nmr_check``."""
+    if skip_check or teams == 0:
+        return None
+    silent = teams - sent
+    if silent / teams > settings.hold_share:
+        return (
+            f"{silent} of {teams} teams sent nothing for this stage "
+            f"(more than {settings.hold_share:.0%})"
+        )
+    if settings.hold_on_intake_errors and dead_letters:
+        return f"{dead_letters} mail(s) failed to be handled since the stage opened"
+    return None
+
+
+# -- resolving --------------------------------------------------------------------------------
+
+
+def freeze(session: Session, clock: Clock, comp: Competition, turn: Turn) -> None:
+    """Store the inputs as played: each team's orders in force (canonical text, or null for a
+    retired team or one with no orders: it plays its defaults), who sent orders for this stage,
+    the season before and its seed."""
+    sent = orders_sent(session, comp, turn)
+    latest = latest_orders(session, comp)
+    teams: dict[str, str | None] = {}
+    fresh: list[str] = []
+    for seat in comp.seats:
+        name = Team.from_json(seat.team).name
+        text = None if seat.retired else latest.get(seat.id)
+        teams[name] = text if text and text.strip() else None
+        if seat.id in sent:
+            fresh.append(name)
+    assert comp.season is not None
+    turn.orders = {"teams": teams, "sent": fresh, "rulings": rulings(session, comp, turn)}
+    turn.state_before = comp.season
+    turn.seed = str(json.loads(comp.season)["seed"])
+    turn.status = TurnStatus.FROZEN
+    record_event(session, clock, "turn-frozen", comp, stage=turn.stage_key, sent=len(fresh))
+
+
+def played_orders(state: SeasonState, frozen: Mapping[str, str | None]) -> dict[str, Orders]:
+    """The frozen orders texts read against each squad as it stands in ``state``."""
+    fmt = state.competition.format.value
+    out: dict[str, Orders] = {}
+    for name, text in sorted(frozen.items()):
+        try:
+            team = state.squad(name)
+        except CompetitionError:
+            continue
+        orders = standing_orders(text, team, fmt)
+        if orders is not None:
+            out[name] = orders
+    return out
+
+
+def resolve_inputs(turn: Turn) -> tuple[SeasonState, TurnReport]:
+    """Resolve a frozen stage's inputs (pure: the same inputs give the same bytes)."""
+    assert turn.state_before is not None and turn.orders is not None
+    state = SeasonState.from_text(turn.state_before)
+    if turn.seed is not None and turn.seed != state.seed:
+        state = reseed(state, turn.seed)
+    return resolve_stage(state, played_orders(state, turn.orders["teams"]))
+
+
+def resolve_frozen(
+    session: Session, config: Config, clock: Clock, comp: Competition, turn: Turn
+) -> tuple[TurnReport, Turn | None]:
+    """Resolve a frozen stage: store the report (a new issue) and the season after, open the
+    next stage (or finish the competition). Returns the report and the next stage."""
+    state, report = resolve_inputs(turn)
+    comp.issue += 1
+    following = open_stage(
+        session, config, clock, comp, state, max(utc(turn.deadline), clock.now())
+    )
+    report = replace(
+        report,
+        next_deadline=utc(following.deadline).isoformat() if following else None,
+        editorial=comp.editorial or "",
+        rulings=tuple((turn.orders or {}).get("rulings", ())),
+    )
+    turn.report = report.to_text()
+    turn.state_after = comp.season = state.to_text()
+    turn.issue = comp.issue
+    turn.status = TurnStatus.DONE
+    turn.resolved_at = clock.now()
+    comp.editorial = None
+    record_event(
+        session,
+        clock,
+        "turn-resolved",
+        comp,
+        stage=turn.stage_key,
+        issue=comp.issue,
+        results=sum(1 for m in report.matches if m.seed is not None),
+    )
+    return report, following
+
+
+def reseed(state: SeasonState, seed: str) -> SeasonState:
+    """``state`` with a new season seed: the live matches play on from their new seeds."""
+    live = tuple(
+        LiveMatch(
+            m.fixture_id,
+            replace(m.state, setup=replace(m.state.setup, seed=match_seed(seed, m.fixture_id))),
+        )
+        for m in state.live
+    )
+    return replace(state, seed=seed, live=live)
+
+
+# -- the scheduler's entry point --------------------------------------------------------------
+
+
+class _Taken(Exception):
+    """Another process holds this step's key."""
+
+
+def _claim(session: Session, key: str, now: datetime) -> None:
+    """Record the step's key; a second daemon fails here (the key is unique)."""
+    try:
+        with session.begin_nested():
+            session.add(JobRun(key=key, ran_at=now))
+            session.flush()
+    except IntegrityError as exc:
+        raise _Taken(key) from exc
+
+
+def tick(sessions: sessionmaker[Session], config: Config, clock: Clock) -> int:
+    """One pass over every running competition: reminders, the pre-run check, and every due
+    stage frozen and resolved. Returns how many steps ran."""
+    with transaction(sessions) as s:
+        ids = list(
+            s.scalars(select(Competition.id).where(Competition.status == CompetitionStatus.RUNNING))
+        )
+    ran = 0
+    for comp_id in ids:
+        while True:
+            step = _step(sessions, config, clock, comp_id)
+            if not step:
+                break
+            ran += 1
+    return ran
+
+
+def _step(sessions: sessionmaker[Session], config: Config, clock: Clock, comp_id: int) -> bool:
+    """Do the next thing due for one competition in one transaction; False when nothing is."""
+    now = clock.now()
+    try:
+        with transaction(sessions) as s:
+            comp = s.get(Competition, comp_id)
+            if comp is None or comp.status != CompetitionStatus.RUNNING:
+                return False
+            turn = current_turn(s, comp)
+            if turn is None:
+                return False
+            base = f"turn:{comp.code}:{turn.position}:{turn.generation}"
+            if turn.status == TurnStatus.FROZEN:
+                _claim(s, f"{base}:resolve", now)
+                report, following = resolve_frozen(s, config, clock, comp, turn)
+                s.flush()
+                reports.queue_turn_mails(s, config, clock, comp, turn, report, following)
+                return True
+            settings = settings_for(comp, config.turns)
+            seats = active_seats(comp)
+            sent = orders_sent(s, comp, turn)
+            active_sent = [sent[seat.id] for seat in seats if seat.id in sent]
+            all_in = max(active_sent) if seats and len(active_sent) == len(seats) else None
+            deadline = utc(turn.deadline)
+            if not is_due(deadline, settings, now, all_in):
+                remind, skip = reminders_due(
+                    utc(turn.opened_at), deadline, settings, now, list(turn.reminders["sent"])
+                )
+                if not remind and not skip:
+                    return False
+                turn.reminders = {"sent": [*turn.reminders["sent"], *skip, *remind]}
+                if remind:
+                    missing = [seat for seat in seats if seat.id not in sent]
+                    reports.queue_reminders(s, config, clock, comp, turn, missing)
+                    record_event(
+                        s, clock, "reminder", comp, stage=turn.stage_key, teams=len(missing)
+                    )
+                return bool(remind)
+            dead = (
+                s.scalar(
+                    select(func.count()).where(
+                        InboundMail.status == MailStatus.SHUNTED,
+                        InboundMail.received_at >= turn.opened_at,
+                    )
+                )
+                or 0
+            )
+            why = hold_reason(len(seats), len(active_sent), dead, settings, turn.skip_check)
+            if why is not None:
+                _claim(s, f"{base}:held:{turn.reminders.get('holds', 0)}", now)
+                hold(s, clock, comp, why)
+                reports.queue_hold_alert(s, config, clock, comp, turn, why)
+                return True
+            _claim(s, f"{base}:freeze", now)
+            freeze(s, clock, comp, turn)
+            return True
+    except _Taken:
+        return False  # another process holds the key: it is running this step
+    except Exception:
+        # Never let one competition stop the loop: the step rolled back, the GM sees it in
+        # the log (and the stage stays due, so it is tried again on the next pass).
+        log.exception("turns.step_failed", competition=comp_id)
+        return False
+
+
+def next_wakeup(session: Session, config: Config, now: datetime) -> datetime | None:
+    """The next moment a stage may fall due or a reminder is to go (None: nothing pending)."""
+    times: list[datetime] = []
+    rows = session.execute(
+        select(Turn, Competition)
+        .join(Competition, Competition.id == Turn.competition_id)
+        .where(
+            Turn.status.in_((TurnStatus.OPEN, TurnStatus.FROZEN)),
+            Competition.status == CompetitionStatus.RUNNING,
+        )
+    )
+    for turn, comp in rows:
+        settings = settings_for(comp, config.turns)
+        deadline = utc(turn.deadline)
+        if turn.status == TurnStatus.FROZEN:  # resolved on the next pass (again, if it failed)
+            times.append(now + timedelta(seconds=5))
+            continue
+        times.append(deadline + settings.grace)
+        times += [deadline - r for r in settings.reminders if deadline - r > now]
+        times.append(now + settings.early if settings.early.total_seconds() else now)
+    future = [t for t in times if t > now]
+    return min(future) if future else None
+
+
+# -- the GM's controls ------------------------------------------------------------------------
+
+
+def _turn_or_fail(session: Session, comp: Competition) -> Turn:
+    turn = current_turn(session, comp)
+    if turn is None:
+        raise GameError(f"{comp.code} has no stage taking orders ({comp.status})")
+    return turn
+
+
+def extend(
+    session: Session, clock: Clock, comp: Competition, by: timedelta | None, to: datetime | None
+) -> Turn:
+    """Move the current stage's deadline later (``by``) or to ``to``; it must be in the
+    future. Reminders not yet sent go at their offsets before the new deadline."""
+    turn = _turn_or_fail(session, comp)
+    if turn.status != TurnStatus.OPEN:
+        raise GameError(f"{comp.code} {turn.stage_key} is being resolved: too late to extend")
+    new = utc(to) if to is not None else utc(turn.deadline) + (by or timedelta(0))
+    if new <= clock.now():
+        raise GameError(f"the new deadline {new:%Y-%m-%d %H:%M} UTC has already passed")
+    old = utc(turn.deadline)
+    turn.deadline = new
+    turn.reminders = {**turn.reminders, "sent": []}
+    record_event(
+        session,
+        clock,
+        "deadline-extended",
+        comp,
+        stage=turn.stage_key,
+        old=old.isoformat(),
+        new=new.isoformat(),
+    )
+    return turn
+
+
+def run_now(session: Session, clock: Clock, comp: Competition) -> Turn | None:
+    """The GM's PROCESS: the phase that is next runs at the next pass. While teams join, that
+    is the close of joining and the draw (None is returned); after, the current stage, the
+    pre-run check waived."""
+    if comp.status in (CompetitionStatus.OPEN, CompetitionStatus.FULL):
+        comp.naming_deadline = min(utc(comp.naming_deadline), clock.now())
+        record_event(session, clock, "run-now", comp, stage="draw")
+        return None
+    if comp.status == CompetitionStatus.HELD:
+        comp.status = CompetitionStatus.RUNNING
+        comp.hold_reason = None
+    if comp.status != CompetitionStatus.RUNNING:
+        raise GameError(f"{comp.code} is {comp.status}: there is no turn to run")
+    turn = _turn_or_fail(session, comp)
+    if turn.status == TurnStatus.OPEN:
+        turn.deadline = min(utc(turn.deadline), clock.now())
+        turn.skip_check = True
+    record_event(session, clock, "run-now", comp, stage=turn.stage_key)
+    return turn
+
+
+def hold(session: Session, clock: Clock, comp: Competition, reason: str) -> None:
+    """Hold the competition: no stage runs until :func:`resume`."""
+    if comp.status not in (CompetitionStatus.RUNNING, CompetitionStatus.HELD):
+        raise GameError(f"{comp.code} is {comp.status}: only a running competition is held")
+    comp.status = CompetitionStatus.HELD
+    comp.hold_reason = reason[:500]
+    turn = current_turn(session, comp)
+    if turn is not None:
+        turn.reminders = {**turn.reminders, "holds": int(turn.reminders.get("holds", 0)) + 1}
+    record_event(session, clock, "held", comp, reason=reason[:200])
+
+
+def resume(session: Session, clock: Clock, comp: Competition) -> Turn | None:
+    """Resume a held competition; the current stage runs without the pre-run check."""
+    if comp.status != CompetitionStatus.HELD:
+        raise GameError(f"{comp.code} is {comp.status}, not held")
+    comp.status = CompetitionStatus.RUNNING
+    comp.hold_reason = None
+    turn = current_turn(session, comp)
+    if turn is not None:
+        turn.skip_check = True
+    record_event(session, clock, "resumed", comp)
+    return turn
+
+
+@dataclass(frozen=True, slots=True)
+class Rerun:
+    """What a rerun found: the stage, and whether the report and season came out the same."""
+
+    stage_key: str
+    issue: int | None
+    same_report: bool
+    same_state: bool
+
+    @property
+    def identical(self) -> bool:
+        """Byte for byte."""
+        return self.same_report and self.same_state
+
+
+def rerun(session: Session, comp: Competition, stage_key: str | None = None) -> Rerun:
+    """Resolve a done stage again from its frozen inputs and compare with what was stored."""
+    q = select(Turn).where(Turn.competition_id == comp.id, Turn.status == TurnStatus.DONE)
+    if stage_key is not None:
+        q = q.where(Turn.stage_key == stage_key)
+    turn = session.scalars(q.order_by(Turn.position.desc(), Turn.generation.desc())).first()
+    if turn is None or turn.report is None:
+        raise GameError(f"{comp.code} has no resolved stage {stage_key or ''}".strip())
+    state, report = resolve_inputs(turn)
+    stored = TurnReport.from_text(turn.report)
+    report = replace(
+        report,
+        next_deadline=stored.next_deadline,
+        editorial=stored.editorial,
+        rulings=stored.rulings,
+    )
+    return Rerun(
+        turn.stage_key,
+        turn.issue,
+        report.to_text() == turn.report,
+        state.to_text() == turn.state_after,
+    )
+
+
+def rollback(
+    session: Session, config: Config, clock: Clock, comp: Competition, *, new_seed: bool = False
+) -> Turn:
+    """Undo the latest resolved stage and reopen its orders (a new seed only if asked): the
+    stage opened after it is dropped, the season returns to before it, and the reopened stage
+    gets a deadline from the schedule. Returns the reopened stage."""
+    done = latest_done(session, comp)
+    if done is None or done.state_before is None:
+        raise GameError(f"{comp.code} has no resolved stage to roll back")
+    nxt = current_turn(session, comp)
+    if nxt is not None:
+        if nxt.status == TurnStatus.FROZEN:
+            raise GameError(f"{comp.code} {nxt.stage_key} is being resolved: try again shortly")
+        nxt.status = TurnStatus.ROLLED_BACK
+        nxt.note = f"dropped by the rollback of {done.stage_key}"
+    done.status = TurnStatus.ROLLED_BACK
+    done.note = "rolled back by the GM" + (" (new seed)" if new_seed else "")
+    state = SeasonState.from_text(done.state_before)
+    if new_seed:
+        state = reseed(state, f"{comp.seed}:reseed:{_secrets.token_hex(8)}")
+    comp.season = state.to_text()
+    comp.status = CompetitionStatus.RUNNING
+    comp.hold_reason = None
+    reopened = open_stage(session, config, clock, comp, state, clock.now())
+    assert reopened is not None
+    record_event(
+        session,
+        clock,
+        "rolled-back",
+        comp,
+        stage=done.stage_key,
+        issue=done.issue,
+        new_seed=new_seed,
+    )
+    return reopened
