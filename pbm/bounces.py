@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable
 from email import policy
 from email.message import Message
+from email.parser import BytesHeaderParser
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -31,21 +32,32 @@ from pbm.clock import Clock
 from pbm.db.models import Bounce, Event, InboundMail, OutboxMessage, Player
 from pbm.mail.auto import base_address
 from pbm.mail.compose import valid_msgid
+from pbm.mail.headers import addresses, raw_headers
 from pbm.mail.limits import MAX_MULTIPARTS, count_multiparts
 
-__all__ = ["SOFT_LIMIT", "clear", "mailed_again", "read_verp", "record_report", "verp_address"]
+__all__ = [
+    "SOFT_LIMIT",
+    "clear",
+    "is_report",
+    "mailed_again",
+    "read_verp",
+    "record_report",
+    "verp_address",
+]
 
 #: Soft bounces in a row before pbm stops mailing an address.
 SOFT_LIMIT = 3
 
-_VERP = re.compile(r"^(?P<local>[^+@]+)\+bounce-(?P<row>\d{1,12})-(?P<mac>[0-9a-f]{12})@(?P<dom>.+)$")
+_VERP = re.compile(
+    r"^(?P<local>[^+@]+)\+bounce-(?P<row>\d{1,12})-(?P<mac>[0-9a-f]{12})@(?P<dom>.+)$"
+)
 _STATUS = re.compile(r"^\s*([245])\.\d{1,3}\.\d{1,3}")
 _MSGID = re.compile(r"<[^<>\s]{1,250}>")
 
 
-def record_event(s: Session, clock: Clock, kind: str, **data: object) -> None:
+def record_event(s: Session, clock: Clock, event: str, **data: object) -> None:
     """Append to the audit log (an event of no competition)."""
-    s.add(Event(at=clock.now(), kind=kind, competition_id=None, data=data))
+    s.add(Event(at=clock.now(), kind=event, competition_id=None, data=data))
 
 
 def _mac(key: str, row_id: int) -> str:
@@ -69,6 +81,26 @@ def read_verp(address: str, own_address: str, key: str) -> int | None:
     return row if hmac.compare_digest(match["mac"], _mac(key, row)) else None
 
 
+def _recipients(raw: bytes, envelope: Iterable[str]) -> list[str]:
+    """Where a report was sent: the envelope, then the headers MTAs and mailboxes add."""
+    found = list(envelope)
+    try:
+        head = BytesHeaderParser(policy=policy.compat32).parsebytes(raw)
+        for name in ("Delivered-To", "X-Original-To", "Envelope-To", "To"):
+            found += [a for _, a in addresses(raw_headers(head, name))]
+    except Exception:  # headers beyond reading: the envelope alone
+        pass
+    return found
+
+
+def is_report(raw: bytes, envelope: Iterable[str], own_address: str, key: str) -> bool:
+    """Whether an automatic mail is a delivery report (for pbm's bounce bookkeeping)."""
+    if any(read_verp(r, own_address, key) is not None for r in _recipients(raw, envelope)):
+        return True
+    head = _report(raw)
+    return head is not None and head.get_content_type() == "multipart/report"
+
+
 def _report(raw: bytes) -> Message | None:
     if count_multiparts(raw) > MAX_MULTIPARTS:
         return None
@@ -78,7 +110,7 @@ def _report(raw: bytes) -> Message | None:
         return None
 
 
-def _kind(msg: Message | None, permanent_hint: bool | None) -> str:
+def _kind(msg: Message | None) -> str:
     """hard, soft or delay, from the report's delivery-status fields (RFC 3464)."""
     actions: list[str] = []
     statuses: list[str] = []
@@ -105,7 +137,7 @@ def _kind(msg: Message | None, permanent_hint: bool | None) -> str:
         return "hard"
     if "4" in statuses:
         return "soft"
-    return "hard" if permanent_hint else "soft"
+    return "soft"  # a report pbm cannot read the status of: counted, not believed at once
 
 
 def _quoted_ids(msg: Message | None) -> list[str]:
@@ -124,7 +156,7 @@ def _quoted_ids(msg: Message | None) -> list[str]:
             text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
             for line in re.findall(r"(?im)^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)", text):
                 found += _MSGID.findall(line)
-        elif ctype == "message/rfc822" or part.get("Message-ID") and part is not msg:
+        elif ctype == "message/rfc822" or (part.get("Message-ID") and part is not msg):
             found += _MSGID.findall(str(part.get("Message-ID") or ""))
     return [m for m in found if valid_msgid(m)]
 
@@ -137,12 +169,11 @@ def record_report(
     recipients: Iterable[str],
     own_address: str,
     key: str,
-    permanent_hint: bool | None,
 ) -> str:
     """Record a delivery report; returns the note for the inbound mail."""
     report = _report(raw)
     row = None
-    for rcpt in recipients:
+    for rcpt in _recipients(raw, recipients):
         if (row_id := read_verp(rcpt, own_address, key)) is not None:
             row = s.get(OutboxMessage, row_id)
             if row is not None:
@@ -155,7 +186,7 @@ def record_report(
     if row is None:
         record_event(s, clock, "bounce-ignored", inbound=mail.id)
         return "bounce ignored: it is not about a mail pbm sent"
-    kind = _kind(report, permanent_hint)
+    kind = _kind(report)
     now = clock.now()
     address = row.to_addr.lower()
     reason = (mail.subject or "delivery report")[:500]

@@ -33,6 +33,7 @@ from pbm.config import Config
 from pbm.db.models import Competition, Flag, InboundMail, NamingVersion, Player, Seat
 from pbm.digest import digest_context
 from pbm.intake import Incoming
+from pbm.mail.limits import too_many_flags
 from pbm.naming import apply_naming, diff_teams, is_fully_named
 from pbm.replies import ReplyTo, queue_mail
 from pbm.standing import (
@@ -252,6 +253,9 @@ class Handler:
         if naming is None and current != base:
             mail = read_mail_orders(text, current, comp.format)
         match = carries_match_orders(mail)
+        if (too_many := too_many_flags(len(mail.not_understood))) is not None:
+            self.reply("refused", reason=too_many)
+            return Handled("rejected", "too many unreadable sentences", secrets)
         errors = [
             {"text": redact(str(e), secrets), "line": e.span.line if e.span else None}
             for e in mail.errors

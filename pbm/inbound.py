@@ -10,7 +10,9 @@
    message ``shunted`` (a dead letter) with the traceback and alerts the GM. Nothing is
    dropped: :meth:`Inbound.retry` puts a dead letter back to ``received``.
 
-Secrets found in a message are redacted from its stored raw bytes once it is handled.
+The raw bytes are stored scrubbed of secrets, with an encrypted copy (``sealed``) to handle;
+the sealed copy is dropped once the message is handled, and kept for a dead letter's retry
+(:mod:`pbm.secrets_at_rest`).
 """
 
 from __future__ import annotations
@@ -24,17 +26,21 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.auth import REDACTED, SecretBox, redact
+from pbm.auth import SecretBox, redact
+from pbm.bounces import is_report, mailed_again, record_report
 from pbm.clock import Clock
 from pbm.competitions import record_event
 from pbm.config import Config
-from pbm.db.models import Bounce, Competition, InboundMail, Player
+from pbm.db.models import Competition, InboundMail
 from pbm.db.session import transaction
 from pbm.errors import NotFound, PbmError
 from pbm.flows import Handled, Handler
 from pbm.intake import Incoming, message_key, read_incoming
-from pbm.ratelimit import count_mail
+from pbm.mail.limits import screen
+from pbm.ratelimit import count_mail, rate_key
+from pbm.redact import redact_message
 from pbm.replies import queue_mail
+from pbm.secrets_at_rest import Sealer
 from pbm.testhooks import crash_point
 
 __all__ = ["Inbound", "Stored"]
@@ -77,6 +83,7 @@ class Inbound:
         self.config = config
         self.clock = clock
         self.box = box or SecretBox(config.security)
+        self.sealer = Sealer(config.security.secret_key)
         self._seen_secrets: tuple[str, ...] = ()
 
     # -- 1. store ----------------------------------------------------------------------------
@@ -113,6 +120,7 @@ class Inbound:
                         key=item.key,
                         door=door,
                         raw=item.raw,
+                        sealed=self.sealer.seal(item.raw),
                         status="received",
                         received_at=now,
                         envelope_from=item.envelope_from,
@@ -194,7 +202,8 @@ class Inbound:
                 mail.note = handled.note[:500]
                 mail.processed_at = self.clock.now()
                 if handled.secrets:
-                    mail.raw = _redact_bytes(mail.raw, handled.secrets)
+                    mail.raw = redact_message(mail.raw, handled.secrets)
+                mail.sealed = None  # handled: nothing at rest needs the plaintext now
                 s.flush()
                 crash_point("before-commit")
         except Exception as exc:  # the shunt: anything unexpected becomes a dead letter
@@ -214,17 +223,28 @@ class Inbound:
         self._seen_secrets = ()
         recipients = tuple((mail.envelope_to or "").split())
         codes = frozenset(s.scalars(select(Competition.code)))
-        msg = read_incoming(mail.raw, self.config.server.address, recipients, codes)
+        raw = self.sealer.unseal(mail.sealed) if mail.sealed is not None else mail.raw
+        own = self.config.server.address
+        msg = read_incoming(raw, own, recipients, codes)
         mail.from_addr = msg.from_addr or None
         mail.subject = msg.subject[:1000] or None
         self._seen_secrets = _secrets_of(msg)
-        if msg.bounced:
-            self._record_bounces(s, mail, msg)
-            return Handled("ignored", f"bounce for {', '.join(msg.bounced)}")
+        key = self.config.security.secret_key
+        if msg.bounced or (msg.is_automatic and is_report(raw, recipients, own, key)):
+            note = record_report(s, self.clock, mail, raw, recipients, own, key)
+            return Handled("ignored", note)
         if msg.is_automatic:
             # Never answer a robot: that is how mail loops start.
             return Handled("ignored", f"automatic: {msg.auto_reason}")
-        count = count_mail(s, msg.from_addr, self.clock.now())
+        if (refused := screen(raw, msg.body, mail.envelope_from)) is not None:
+            if refused.answer is not None:
+                Handler(s, self.config, self.clock, self.box, mail, msg).reply(
+                    "refused", reason=refused.answer
+                )
+            return Handled(refused.status, refused.note, _secrets_of(msg))
+        mailed_again(s, self.clock, msg.from_addr)
+        bucket = rate_key(s, self.box, self.config.gm, msg.from_addr, msg.secret)
+        count = count_mail(s, bucket, self.clock.now())
         limit = self.config.rate_limit.per_hour
         if count > limit:
             if count == limit + 1:  # say so once an hour, then stay quiet
@@ -233,21 +253,6 @@ class Inbound:
                 )
             return Handled("rejected", "rate limited", _secrets_of(msg))
         return Handler(s, self.config, self.clock, self.box, mail, msg).handle()
-
-    def _record_bounces(self, s: Session, mail: InboundMail, msg: Incoming) -> None:
-        now = self.clock.now()
-        for address in msg.bounced:
-            address = address.lower()
-            s.add(
-                Bounce(
-                    address=address, reason=msg.subject[:500], inbound_id=mail.id, created_at=now
-                )
-            )
-            player = s.scalars(select(Player).where(Player.address == address)).first()
-            if player is not None and player.undeliverable_at is None:
-                player.undeliverable_at = now
-                player.undeliverable_reason = msg.subject[:500]
-            record_event(s, self.clock, "bounce", None, address=address, inbound=mail.id)
 
     # -- 3. the shunt ------------------------------------------------------------------------
 
@@ -302,9 +307,3 @@ class Inbound:
 
 def _secrets_of(msg: Incoming) -> tuple[str, ...]:
     return (msg.secret,) if msg.secret else ()
-
-
-def _redact_bytes(raw: bytes, secrets: tuple[str, ...]) -> bytes:
-    for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
-        raw = raw.replace(secret.encode("utf-8", "replace"), REDACTED.encode())
-    return raw

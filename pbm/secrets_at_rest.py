@@ -67,13 +67,17 @@ def scrub_text(text: str, known: Iterable[str | None] = (), *, lines: bool = Tru
 def scrub_bytes(raw: bytes, known: Iterable[str | None] = (), *, lines: bool = True) -> bytes:
     """The byte-level pass of :func:`scrub_message`, for bytes no MIME reading reached."""
     for value in sorted({k.strip() for k in known if k and k.strip()}, key=len, reverse=True):
-        raw = re.sub(re.escape(value.encode("utf-8", "replace")), REDACTED.encode(), raw, flags=re.I)
+        raw = re.sub(
+            re.escape(value.encode("utf-8", "replace")), REDACTED.encode(), raw, flags=re.I
+        )
     raw = _SECRET_SHAPE_B.sub(REDACTED.encode(), raw)
     if lines:
         raw = _SECRET_LINE_B.sub(
-            lambda m: m.group(0)
-            if _KEEP.match(m.group(2).decode("latin-1"))
-            else m.group(1) + REDACTED.encode(),
+            lambda m: (
+                m.group(0)
+                if _KEEP.match(m.group(2).decode("latin-1"))
+                else m.group(1) + REDACTED.encode()
+            ),
             raw,
         )
     return raw

@@ -28,9 +28,10 @@ from email.charset import QP, Charset
 from email.header import Header
 from email.message import EmailMessage, Message
 from email.mime.multipart import MIMEMultipart
-from email.mime.text import MIMEText
+from email.mime.nonmultipart import MIMENonMultipart
 from email.parser import BytesParser
 from email.utils import format_datetime, make_msgid
+from typing import cast
 
 from pbm.errors import MailError
 from pbm.mail.addresses import AddressRefused, parse_mailbox
@@ -177,6 +178,12 @@ def _address(addr: str, name: str = "") -> str:
     return f"{encoded} <{addr}>"
 
 
+def _text_part(text: str, subtype: str) -> Message:
+    part = MIMENonMultipart("text", subtype)
+    part.set_payload(text, _QP_UTF8)
+    return part
+
+
 def compose(out: OutboundEmail, *, date: datetime, message_id: str | None = None) -> EmailMessage:
     """The ``EmailMessage`` for ``out``, dated ``date`` (pbm never reads the clock here).
 
@@ -189,16 +196,16 @@ def compose(out: OutboundEmail, *, date: datetime, message_id: str | None = None
     text = cut_reply(valid_text(out.text))
     body: Message
     if out.html is None:
-        body = MIMEText(text, "plain", _QP_UTF8)
+        body = _text_part(text, "plain")
     else:
         body = MIMEMultipart("alternative")
-        body.attach(MIMEText(text, "plain", _QP_UTF8))
-        body.attach(MIMEText(valid_text(out.html), "html", _QP_UTF8))
+        body.attach(_text_part(text, "plain"))
+        body.attach(_text_part(valid_text(out.html), "html"))
     recipients = (out.to,) if isinstance(out.to, str) else out.to
     body["From"] = _address(out.from_addr, out.from_name)
     body["To"] = ", ".join(_address(a) for a in recipients)
     subject = clean(out.subject)
-    body["Subject"] = header_value(subject[:_MAX_SUBJECT])
+    body["Subject"] = cast(str, header_value(subject[:_MAX_SUBJECT]))
     body["Date"] = format_datetime(date)
     domain = out.from_addr.rpartition("@")[2]
     mid = valid_msgid(message_id or out.message_id) or valid_msgid(make_message_id(domain))
@@ -215,7 +222,7 @@ def compose(out: OutboundEmail, *, date: datetime, message_id: str | None = None
     for name, value in out.headers.items():
         if not _HEADER_NAME.match(name) or name.lower() in _RESERVED:
             raise MailError(f"refusing to set header {name!r}")
-        body[name] = header_value(value)
+        body[name] = cast(str, header_value(value))
     if out.html is not None:
         # A boundary derived from the Message-ID keeps the bytes reproducible for golden tests.
         token = hashlib.sha256(str(body["Message-ID"]).encode()).hexdigest()[:24]

@@ -88,7 +88,7 @@ def decoded(value: str | None) -> str:
                     parts.append((chunk.decode("raw-unicode-escape", "replace"), None))
                 else:
                     parts.append((decode_bytes(chunk, charset)[0], "utf-8"))
-            text = str(make_header(parts))  # type: ignore[arg-type]
+            text = str(make_header(parts))
     except Exception:  # malformed beyond decoding: keep the raw text, made safe below
         pass
     return clean(text).replace("=?", "= ?")

@@ -20,6 +20,7 @@ __all__ = [
     "count_multiparts",
     "cut_reply",
     "screen",
+    "too_many_flags",
 ]
 
 #: Lines of text pbm reads in one mail (a naming is 20, a full set of orders well under 200).
@@ -76,6 +77,17 @@ def screen(raw: bytes, body: str, envelope_from: str | None) -> Screened | None:
             "in one mail, so none of it was read. Send your orders in a shorter mail.",
         )
     return None
+
+
+def too_many_flags(count: int) -> str | None:
+    """The answer to a mail that would leave ``count`` sentences for the GM, if too many."""
+    if count <= MAX_FLAGS:
+        return None
+    return (
+        f"{count} sentences of your orders could not be read, and pbm passes at most "
+        f"{MAX_FLAGS} to the GM from one mail, so none of it was kept. Check the orders "
+        "against the player's guide and send them again."
+    )
 
 
 def cut_reply(text: str) -> str:
