@@ -28,7 +28,8 @@ def dsn(rcpt: str, *, action: str = "failed", status: str = "5.1.1", mid: str = 
     )
     body = (
         "--B\r\nContent-Type: text/plain\r\n\r\nDelivery report.\r\n"
-        "--B\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.test\r\n\r\n"
+        "--B\r\nContent-Type: message/delivery-status\r\n\r\n"
+        "Reporting-MTA: dns; mx.example.test\r\n\r\n"
         f"Final-Recipient: rfc822; {VICTIM}\r\nAction: {action}\r\nStatus: {status}\r\n\r\n"
         f"{returned}--B--\r\n"
     )

@@ -65,7 +65,7 @@ def test_encoded_crlf_in_message_id_and_subject_reaches_no_third_party(
     assert not re.search(rb"(?im)^(bcc|cc|resent-[a-z]+):", block)
     assert b"third.test" not in wire.data.split(b"\r\n\r\n", 1)[1]
     msg = wire.msg
-    assert [k for k in msg.keys() if k not in ("In-Reply-To", "References")] == HEADERS
+    assert [k for k in msg if k not in ("In-Reply-To", "References")] == HEADERS
     assert msg["References"] == "<ok@example.test>"
     assert msg["In-Reply-To"] is None
     assert "\n" not in str(msg["Subject"]) and "\r" not in str(msg["Subject"])
