@@ -87,7 +87,7 @@ def header_value(text: str) -> str | Header:
     run: list[str] = []
     ascii_run = words[0].isascii() if words else True
     for word in words:
-        if word.isascii() != ascii_run and run:
+        if word and word.isascii() != ascii_run and run:
             header.append(" ".join(run), "us-ascii" if ascii_run else "utf-8")
             run = []
             ascii_run = word.isascii()
