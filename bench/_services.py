@@ -25,10 +25,10 @@ if str(ROOT) not in sys.path:  # run as "python bench/x.py" from anywhere
 from sqlalchemy import select  # noqa: E402
 
 from pbm.app import App  # noqa: E402
-from pbm.competitions import create_competition  # noqa: E402
 from pbm.config import parse_config  # noqa: E402
 from pbm.db.models import Competition, Player, Seat  # noqa: E402
 from pbm.db.session import transaction  # noqa: E402
+from pbm.flungo.competitions import create_competition  # noqa: E402
 from pbm.logs import configure_logging  # noqa: E402
 from tests.services import DovecotInstance, free_port, start_dovecot  # noqa: E402
 

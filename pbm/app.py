@@ -6,7 +6,10 @@ benches) goes through :class:`App`; see ``docs/ops/embedding.md``.
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
@@ -21,7 +24,32 @@ from pbm.inbound import Inbound
 from pbm.mail.ports import Mailbox, Sender
 from pbm.outbox import Outbox
 
-__all__ = ["App", "make_mailboxes", "make_sender"]
+__all__ = [
+    "COMMAND_MODULES",
+    "App",
+    "Listener",
+    "make_listeners",
+    "make_mailboxes",
+    "make_sender",
+    "register_commands",
+]
+
+#: The modules whose import registers mail commands (see :mod:`pbm.inbound.commands`).
+COMMAND_MODULES = ("pbm.inbound.builtin", "pbm.flungo.mail", "pbm.flungo.ask", "pbm.flungo.gm")
+
+
+def register_commands() -> None:
+    """Import every module that registers mail commands (idempotent)."""
+    for name in COMMAND_MODULES:
+        importlib.import_module(name)
+
+
+class Listener(Protocol):
+    """A door that runs beside the loop (the SMTP listener): started and stopped with it."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
 
 
 @dataclass
@@ -35,6 +63,7 @@ class App:
     def __post_init__(self) -> None:
         self.sessions: sessionmaker[Session] = make_session_factory(self.db_engine)
         self.box = SecretBox(self.config.security)
+        register_commands()
         self.inbound = Inbound(self.sessions, self.config, self.clock, self.box)
 
     @classmethod
@@ -58,10 +87,6 @@ class App:
             self.box,
             envelope_from=lambda row_id: verp_address(own, key, row_id),
         )
-
-    def store(self, raw: bytes, mail_from: str, rcpt_tos: list[str]) -> None:
-        """The SMTP listener's callback: store durably, then return (the listener says 250)."""
-        self.inbound.store(raw, "smtp", envelope_from=mail_from, envelope_to=rcpt_tos)
 
     def close(self) -> None:
         """Release database connections."""
@@ -89,6 +114,26 @@ def make_sender(config: Config) -> Sender:
         timeout=smtp.timeout,
         envelope_from=config.server.address,
     )
+
+
+def make_listeners(
+    config: Config, store: Callable[[bytes, str, list[str]], None]
+) -> list[Listener]:
+    """The configured SMTP listener (none, or one), storing each message with ``store``."""
+    if config.listener is None:
+        return []
+    from pbm.mail.listener import SmtpListener
+
+    accept = list(config.listener.accept) or [config.server.address]
+    return [
+        SmtpListener(
+            config.listener.host,
+            config.listener.port,
+            store,
+            accept=accept,
+            max_size=config.listener.max_size,
+        )
+    ]
 
 
 def make_mailboxes(config: Config) -> list[Mailbox]:

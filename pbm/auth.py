@@ -24,8 +24,8 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from pbm.config import SecurityConfig
-from pbm.routing import REDACTED
-from pbm.routing import redact as _redact
+from pbm.redact import REDACTED
+from pbm.redact import redact as _redact
 
 __all__ = [
     "REDACTED",

@@ -22,11 +22,10 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import FrameType
-from typing import Protocol
 
 import structlog
 
-from pbm.app import App
+from pbm.app import App, Listener
 from pbm.db.session import transaction
 from pbm.errors import MailError
 from pbm.mail.ports import Mailbox, Sender
@@ -35,14 +34,6 @@ from pbm.scheduler import competition_dates, next_wakeup, run_due
 __all__ = ["Daemon", "Listener", "Stats"]
 
 log = structlog.get_logger("pbm.daemon")
-
-
-class Listener(Protocol):
-    """A door that runs beside the loop (the SMTP listener): started and stopped with it."""
-
-    def start(self) -> None: ...
-
-    def stop(self) -> None: ...
 
 
 @dataclass

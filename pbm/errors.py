@@ -9,8 +9,10 @@ Exception tree::
      │    ├── ImapError
      │    ├── SmtpError
      │    └── MessageParseError a message's bytes could not be understood at all
-     ├── AuthError              a command lacked the right secret
+     ├── AuthError              a command lacked the right secret (``note`` says which way)
      ├── RateLimited            a sender exceeded its allowance
+     ├── GameError              a request the game's rules refuse (bad settings, a taken code,
+     │                          a turn that cannot run now)
      └── NotFound               no such game, player, mail or dead letter
 
 Every ``PbmError`` says whether it is ``transient`` (retry on the next pass) or permanent
@@ -22,6 +24,7 @@ from __future__ import annotations
 __all__ = [
     "AuthError",
     "ConfigError",
+    "GameError",
     "ImapError",
     "MailError",
     "MessageParseError",
@@ -69,11 +72,26 @@ class MessageParseError(MailError):
 
 
 class AuthError(PbmError):
-    """A command lacked the right secret."""
+    """A command lacked the right secret: ``message`` is for the sender, ``note`` (a word or
+    two) for the record."""
+
+    def __init__(self, message: str, *, note: str = "not authenticated") -> None:
+        super().__init__(message)
+        self.note = note
 
 
 class RateLimited(PbmError):
-    """A sender exceeded its allowance."""
+    """A sender exceeded its allowance: ``count`` mails this hour against ``limit``."""
+
+    def __init__(self, sender: str, count: int, limit: int) -> None:
+        super().__init__(f"{sender} sent {count} mails this hour (limit {limit})")
+        self.count = count
+        self.limit = limit
+
+
+class GameError(PbmError):
+    """A request the game's rules refuse: bad competition settings, a taken code, a turn that
+    cannot be run, rolled back or rerun now. The message says why, for the GM or the player."""
 
 
 class NotFound(PbmError):

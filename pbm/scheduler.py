@@ -16,11 +16,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.clock import Clock, utc
-from pbm.competitions import record_event
 from pbm.config import Config
 from pbm.db.models import Competition, JobRun
 from pbm.db.session import transaction
 from pbm.digest import digest_context
+from pbm.flungo.competitions import record_event
 from pbm.replies import queue_mail
 
 __all__ = ["CompetitionDates", "Job", "due_jobs", "next_wakeup", "run_due"]

@@ -10,17 +10,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.flungo.events import EventKind, MatchEvent
+from engine.flungo.events import MatchEvent, OrdersAmended
 from engine.flungo.innings import InningsState
 from engine.flungo.orders import MatchOrders
 from engine.flungo.rules import reset_side
 from engine.flungo.state import MatchState
 
 __all__ = ["amend"]
-
-
-def _ev(kind: EventKind, text: str, team: str = "", innings: int = -1, at: int = 0) -> MatchEvent:
-    return MatchEvent(kind, innings, at, team, text)
 
 
 def _merge(old: MatchOrders, new: MatchOrders) -> MatchOrders:
@@ -59,17 +55,12 @@ def amend(
             if value is not None and value != now
         ]
         if fixed:
-            events.append(
-                _ev(
-                    EventKind.ORDERS,
-                    f"{', '.join(fixed)} cannot change once the match has started: ignored",
-                    name,
-                )
-            )
+            text = f"{', '.join(fixed)} cannot change once the match has started: ignored"
+            events.append(OrdersAmended(-1, 0, name, text, False, tuple(fixed)))
         orders[side] = _merge(orders[side], new)
         if live is not None:
             live = _amend_live(live, side, new, sel.xi, events, name)
-        events.append(_ev(EventKind.ORDERS, "amended orders accepted", name))
+        events.append(OrdersAmended(-1, 0, name, "amended orders accepted", True))
     innings = state.innings
     if live is not None:
         innings = (*innings[:-1], live)
@@ -89,14 +80,10 @@ def _amend_live(
         rest = live.order[live.next_in :]
         ignored = [n for n in new.batting_order if n not in rest]
         if ignored:
-            events.append(
-                _ev(
-                    EventKind.ORDERS,
-                    "already batted or not in the XI, ignored in the new order: "
-                    + ", ".join(ignored),
-                    name,
-                )
+            text = "already batted or not in the XI, ignored in the new order: " + ", ".join(
+                ignored
             )
+            events.append(OrdersAmended(-1, 0, name, text, False, tuple(ignored)))
         first = [n for n in new.batting_order if n in rest]
         live = replace(
             live,

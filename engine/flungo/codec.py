@@ -45,6 +45,23 @@ def encode(value: Any) -> Any:
 
 
 @cache
+def _subclass(cls: type, name: str) -> type | None:
+    """The dataclass subclass of ``cls`` called ``name`` (the typed match events).
+
+    A ``slots=True`` dataclass is a new class that replaces the one its body defined, and the
+    replaced one still shows in ``__subclasses__()``: prefer the one with its own slots."""
+    subs: list[type] = cls.__subclasses__()
+    same = sorted((s for s in subs if s.__name__ == name), key=lambda s: "__slots__" not in vars(s))
+    if same:
+        return same[0]
+    for sub in subs:
+        found: type | None = _subclass(sub, name)
+        if found is not None:
+            return found
+    return None
+
+
+@cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
@@ -105,8 +122,12 @@ def decode(tp: Any, data: Any) -> Any:
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(data, dict):
             raise ValueError(f"expected an object for {tp.__name__}")
-        if data.get("type", tp.__name__) != tp.__name__:
-            raise ValueError(f"expected {tp.__name__}, got {data.get('type')}")
+        named = data.get("type", tp.__name__)
+        if named != tp.__name__:
+            sub = _subclass(tp, named)
+            if sub is None:
+                raise ValueError(f"expected {tp.__name__}, got {named}")
+            tp = sub
         hints = _hints(tp)
         kwargs = {
             f.name: decode(hints[f.name], data[f.name])

@@ -16,7 +16,7 @@ from engine.flungo.ball import (
     REVIEW_BOWLING_FAILED,
     deliver,
 )
-from engine.flungo.events import Ball, Event, EventKind, MatchEvent
+from engine.flungo.events import Ball, BowlerChanged, Event, Injury, InningsEnd
 from engine.flungo.formats import FormatSpec
 from engine.flungo.orders import BattingStyle, ReviewMode, ReviewPolicy, Rule
 from engine.flungo.plan import choose_bowler
@@ -146,9 +146,8 @@ def play_innings(
     bowler = over_bowlers[-1] if over_bowlers and legal % bpo else ""
     bowl_h = bowl_skill.get(bowler, 0)
     if not plan and not st.over_bowlers and not st.super_over:
-        events.append(
-            MatchEvent(EventKind.BOWLER, inn, legal, team_bowl, "no bowling plan: default bowling")
-        )
+        text = "no bowling plan: default bowling"
+        events.append(BowlerChanged(inn, legal, team_bowl, text, 0, "", None, "no bowling plan"))
     first = True
 
     while not closed and legal < stop:
@@ -181,14 +180,10 @@ def play_innings(
             )
             # With no plan at all, "no bowler planned" was said once at the start.
             if why is not None and (plan or why != "no bowler planned"):
+                text = f"over {over_no}: {why}; {bowler} bowls"
+                planned = plan.get(over_no)
                 events.append(
-                    MatchEvent(
-                        EventKind.BOWLER,
-                        inn,
-                        legal,
-                        team_bowl,
-                        f"over {over_no}: {why}; {bowler} bowls",
-                    )
+                    BowlerChanged(inn, legal, team_bowl, text, over_no, bowler, planned, why)
                 )
             over_bowlers.append(bowler)
             counts[bowler] = counts.get(bowler, 0) + 1
@@ -248,17 +243,12 @@ def play_innings(
             out.append(striker)
             if wicket == "retired hurt":
                 injuries.append((striker, d.injury, d.sub_fielding))
-                events.append(
-                    MatchEvent(
-                        EventKind.INJURY,
-                        inn,
-                        legal + 1,
-                        team_bat,
-                        f"{striker} retired hurt: {d.injury} injury "
-                        f"point{'s' * (d.injury != 1)}; "
-                        f"a substitute (fielding {d.sub_fielding}) fields for him",
-                    )
+                text = (
+                    f"{striker} retired hurt: {d.injury} injury "
+                    f"point{'s' * (d.injury != 1)}; "
+                    f"a substitute (fielding {d.sub_fielding}) fields for him"
                 )
+                events.append(Injury(inn, legal + 1, team_bat, text, striker, d.injury))
             else:
                 wickets += 1
                 new_on_strike = hundred and wicket in ("caught", "run out")
@@ -279,15 +269,8 @@ def play_innings(
                 closed = "overs"
     assert striker is not None or closed
     if closed:
-        events.append(
-            MatchEvent(
-                EventKind.INNINGS_END,
-                inn,
-                legal,
-                team_bat,
-                f"{team_bat} {runs}/{wickets} ({closed})",
-            )
-        )
+        text = f"{team_bat} {runs}/{wickets} ({closed})"
+        events.append(InningsEnd(inn, legal, team_bat, text, runs, wickets, legal, closed))
     new = replace(
         st,
         order=tuple(order),

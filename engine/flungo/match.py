@@ -25,7 +25,17 @@ from dataclasses import replace
 
 from engine.dice import Dice
 from engine.flungo.amend import amend
-from engine.flungo.events import Event, EventKind, MatchEvent
+from engine.flungo.events import (
+    Drinks,
+    Event,
+    MatchEvent,
+    ResultDeclared,
+    SelectionFix,
+    SubstituteFielder,
+    SuperOverStarted,
+    Termination,
+    Toss,
+)
 from engine.flungo.innings import InningsState, Side, play_innings
 from engine.flungo.orders import BattingStyle, MatchOrders, ReviewPolicy, TossChoice
 from engine.flungo.plan import Selection, bowling_rank, select
@@ -48,10 +58,6 @@ SUPER_OVERS_MAX = 5  # then boundaries, then a coin (see docs/rules/flungo.md)
 _REVIEWS = 2
 
 
-def _ev(kind: EventKind, text: str, team: str = "", innings: int = -1, at: int = 0) -> MatchEvent:
-    return MatchEvent(kind, innings, at, team, text)
-
-
 def start_match(
     setup: MatchSetup, home: MatchOrders | None = None, away: MatchOrders | None = None
 ) -> Resolution:
@@ -61,7 +67,7 @@ def start_match(
     orders: list[MatchOrders] = []
     for team, given in ((setup.home, home), (setup.away, away)):
         sel, fixes = select(team, given)
-        events += [_ev(EventKind.SELECTION, f, team.name) for f in fixes]
+        events += [SelectionFix(-1, 0, team.name, f) for f in fixes]
         sels.append(sel)
         base = given or MatchOrders()
         orders.append(
@@ -81,20 +87,16 @@ def start_match(
     choice = sels[winner].toss
     first = winner if choice is TossChoice.BAT else 1 - winner
     wname = (setup.home, setup.away)[winner].name
-    events.append(
-        _ev(
-            EventKind.TOSS, f"{wname} won the toss (coin {coin}) and chose to {choice.value}", wname
-        )
-    )
+    text = f"{wname} won the toss (coin {coin}) and chose to {choice.value}"
+    events.append(Toss(-1, 0, wname, text, coin, choice.value))
     subs: list[tuple[str, str, int, str]] = []
     for side, sel in enumerate(sels):
         team = (setup.home, setup.away)[side]
         for k in range(11 - len(sel.xi)):
             f = 1 + dice.roll(4, "substitute fielding")
             subs.append((team.name, f"substitute {k + 1}", f, ""))
-            events.append(
-                _ev(EventKind.SELECTION, f"substitute {k + 1} fields (fielding {f})", team.name)
-            )
+            text = f"substitute {k + 1} fields (fielding {f})"
+            events.append(SubstituteFielder(-1, 0, team.name, text, f"substitute {k + 1}", f))
     state = MatchState(
         setup=setup,
         selections=(sels[0], sels[1]),
@@ -224,23 +226,15 @@ def play_turn(
         if inn is not None and not inn.closed:
             drinks = spec.drinks_after * spec.balls_per_over
             if part == 1:
-                events.append(
-                    _ev(EventKind.DRINKS, "play resumes after drinks", innings=index, at=inn.legal)
-                )
+                text = "play resumes after drinks"
+                events.append(Drinks(index, inn.legal, "", text, inn.runs, inn.wickets, True))
             state, evs = _play(state, inn, drinks if part == 0 else spec.balls, dice, part == 1)
             events += evs
             inn = state.innings[index]
             if part == 0 and not inn.closed:
                 team = state.team(inn.batting_side).name
-                events.append(
-                    _ev(
-                        EventKind.DRINKS,
-                        f"drinks: {team} {inn.runs}/{inn.wickets}",
-                        team,
-                        index,
-                        inn.legal,
-                    )
-                )
+                text = f"drinks: {team} {inn.runs}/{inn.wickets}"
+                events.append(Drinks(index, inn.legal, team, text, inn.runs, inn.wickets, False))
         if len(state.innings) == 2 and state.innings[1].closed:
             state, evs = _decide(state)
             events += evs
@@ -254,10 +248,13 @@ def _margin_text(state: MatchState, a: InningsState, b: InningsState) -> Result 
         w = len(state.selections[b.batting_side].xi) - 1 - b.wickets
         left = b.max_balls - b.legal
         balls = f"{left} ball{'s' * (left != 1)} left"
-        return Result(tb, 0, w, f"{tb} won by {w} wicket{'s' * (w != 1)} ({balls})")
+        text = f"{tb} won by {w} wicket{'s' * (w != 1)} ({balls})"
+        return Result(tb, 0, w, text, termination=Termination.WICKETS)
     if a.runs > b.runs:
         r = a.runs - b.runs
-        return Result(ta, r, 0, f"{ta} won by {r} run{'s' * (r != 1)}")
+        return Result(
+            ta, r, 0, f"{ta} won by {r} run{'s' * (r != 1)}", termination=Termination.RUNS
+        )
     return None
 
 
@@ -266,10 +263,15 @@ def _decide(state: MatchState) -> tuple[MatchState, list[Event]]:
     a, b = state.innings[0], state.innings[1]
     result = _margin_text(state, a, b)
     if result is None and not state.setup.knockout:
-        result = Result(None, 0, 0, "Match tied")
+        result = Result(None, 0, 0, "Match tied", termination=Termination.TIE)
     if result is None:
         state, result, events = _super_overs(state)
-    events.append(_ev(EventKind.RESULT, result.text, result.winner or ""))
+    margin = result.runs or result.wickets
+    events.append(
+        ResultDeclared(
+            -1, 0, result.winner or "", result.text, result.winner, result.termination, margin
+        )
+    )
     return replace(state, result=replace(result, injuries=state.injuries)), events
 
 
@@ -279,7 +281,8 @@ def _super_overs(state: MatchState) -> tuple[MatchState, Result, list[Event]]:
     name = "Super Five" if state.setup.spec.is_hundred else "Super Over"
     for k in range(SUPER_OVERS_MAX):
         dice = Dice(state.setup.seed).derive(f"super over {k + 1}")
-        events.append(_ev(EventKind.SUPER_OVER, f"the match is tied: {name} {k + 1}"))
+        text = f"the match is tied: {name} {k + 1}"
+        events.append(SuperOverStarted(-1, 0, "", text, k + 1, name))
         for side in (first, 1 - first):
             inn = _new_innings(state, len(state.innings), side, True)
             state = replace(state, innings=(*state.innings, inn))
@@ -289,18 +292,27 @@ def _super_overs(state: MatchState) -> tuple[MatchState, Result, list[Event]]:
         won = _margin_text(state, a, b)
         if won is not None:
             w = won.winner
-            return state, Result(w, 0, 0, f"Match tied; {w} won the {name}", True), events
+            text = f"Match tied; {w} won the {name}"
+            return state, Result(w, 0, 0, text, True, termination=Termination.SUPER_OVER), events
     fours = [0, 0]
     for inn in state.innings:
         fours[inn.batting_side] += sum(1 for b in inn.balls if b.boundary)
     if fours[0] != fours[1]:
         w = state.team(0 if fours[0] > fours[1] else 1).name
-        return state, Result(w, 0, 0, f"Match tied; {w} won on boundaries", True), events
+        text = f"Match tied; {w} won on boundaries"
+        return state, Result(w, 0, 0, text, True, termination=Termination.BOUNDARIES), events
     coin = Dice(state.setup.seed).derive("tie coin").roll(2, "tie coin")
     w = state.team(coin - 1).name
     return (
         state,
-        Result(w, 0, 0, f"Match tied; {w} won on the toss of a coin ({coin})", True),
+        Result(
+            w,
+            0,
+            0,
+            f"Match tied; {w} won on the toss of a coin ({coin})",
+            True,
+            termination=Termination.COIN,
+        ),
         events,
     )
 

@@ -18,7 +18,7 @@ import bisect
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from engine.flungo.events import EventKind, MatchEvent
+from engine.flungo.events import MatchEvent, RuleFired, RuleReverted, RuleSpent
 from engine.flungo.orders import (
     BattingStyle,
     BowlingChange,
@@ -254,17 +254,19 @@ def obey(
         team = teams[f.side]
         until = f.kind == "reverted" and f.rule.until is not None
         when = describe(f.rule.until if until and f.rule.until else f.rule.trigger)
-        name = f"rule {'.'.join(str(p + 1) for p in f.path)} of {team}"
+        number = ".".join(str(p + 1) for p in f.path)
+        name = f"rule {number} of {team}"
         if f.kind == "spent":
             text = f"{name} ({when}): conditions not met"
-            events.append(MatchEvent(EventKind.RULE_SPENT, innings, legal, team, text))
+            events.append(RuleSpent(innings, legal, team, text, number, when))
             continue
         if f.kind == "reverted":
             for n, s in f.reverts:
                 styles[n] = s
             what = ", ".join(f"{n} {s.value}" for n, s in f.reverts) or "nothing to undo"
             text = f"{name} undone ({when}): {what}"
-            events.append(MatchEvent(EventKind.RULE_REVERTED, innings, legal, team, text))
+            restored = tuple((n, s.value) for n, s in f.reverts)
+            events.append(RuleReverted(innings, legal, team, text, number, when, restored))
             continue
         done: list[str] = []
         reverts: list[tuple[str, BattingStyle]] = []
@@ -295,5 +297,5 @@ def obey(
         if f.rule.until is not None:
             book.watch(f.side, f.path, tuple(reverts))
         text = f"{name} fired ({when}): {'; '.join(done) or 'nothing applies'}"
-        events.append(MatchEvent(EventKind.RULE_FIRED, innings, legal, team, text))
+        events.append(RuleFired(innings, legal, team, text, number, when, tuple(done)))
     return events

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.flungo.codec import decode, encode
-from engine.flungo.events import Event, MatchEvent
+from engine.flungo.events import Event, MatchEvent, Termination
 from engine.flungo.formats import FORMATS, Format, FormatSpec
 from engine.flungo.ground import Conditions
 from engine.flungo.innings import InningsState
@@ -46,7 +46,8 @@ class MatchSetup:
 class Result:
     """The result: ``winner`` is a team name (``None`` for a tie that stands); the margin is
     ``runs`` or ``wickets`` (0 if not won that way); ``super_over`` says a tie was broken;
-    ``injuries`` are (team, player, injury points) of everyone hurt in the match."""
+    ``injuries`` are (team, player, injury points) of everyone hurt in the match;
+    ``termination`` is how it was decided, as a fact (the text says it in words)."""
 
     winner: str | None
     runs: int
@@ -54,6 +55,7 @@ class Result:
     text: str
     super_over: bool = False
     injuries: tuple[tuple[str, str, int], ...] = ()
+    termination: Termination = Termination.TIE
 
     def to_json(self) -> dict[str, Any]:
         """``{winner, margin, text}`` as in issue 2; margin is ``{"runs": n}``,
@@ -68,6 +70,7 @@ class Result:
             "margin": margin,
             "text": self.text,
             "super_over": self.super_over,
+            "termination": self.termination.value,
             "injuries": [{"team": t, "player": p, "points": n} for t, p, n in self.injuries],
         }
 

@@ -15,14 +15,15 @@ from engine.flungo.formats import Format
 from engine.flungo.squad import Team
 from pbm.app import App
 from pbm.cli._common import config_option, load
-from pbm.competitions import create_competition, find_competition, reissue_secret
 from pbm.db.models import Competition, Flag, Player, Seat
 from pbm.db.session import transaction
 from pbm.digest import digest_context, flag_rows
-from pbm.flows import competition_ctx
+from pbm.errors import GameError, NotFound
+from pbm.flungo.competitions import create_competition, find_competition, reissue_secret
+from pbm.flungo.standing import open_flags, resolve_flag
+from pbm.flungo.views import competition_ctx
 from pbm.render import render_email
 from pbm.replies import queue_mail
-from pbm.standing import open_flags, resolve_flag
 
 __all__ = ["COMMANDS"]
 
@@ -82,8 +83,8 @@ def new(
                 seed=seed,
             )
             code = comp.code
-    except ValueError as exc:
-        raise click.ClickException(str(exc)) from exc
+    except GameError as exc:
+        raise click.ClickException(exc.message) from exc
     finally:
         app.close()
     local, _, domain = config.server.address.partition("@")
@@ -176,8 +177,8 @@ def new_secret(code: str, team: int, config_path: Path | None) -> None:
                 raise click.ClickException(f"no competition {code!r}")
             try:
                 seat, secret = reissue_secret(s, app.clock, app.box, comp, team)
-            except LookupError as exc:
-                raise click.ClickException(str(exc)) from exc
+            except NotFound as exc:
+                raise click.ClickException(exc.message) from exc
             player = s.get(Player, seat.player_id)
             assert player is not None
             queue_mail(

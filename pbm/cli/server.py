@@ -10,12 +10,12 @@ from rich.console import Console
 from rich.markup import escape
 from sqlalchemy.exc import SQLAlchemyError
 
-from pbm.app import App, make_mailboxes, make_sender
+from pbm.app import App, make_listeners, make_mailboxes, make_sender
 from pbm.cli._common import config_option, load, problem, resolve
 from pbm.config import Config, load_config
-from pbm.daemon import Daemon, Listener
+from pbm.daemon import Daemon
 from pbm.db import migrate
-from pbm.errors import ConfigError, PbmError
+from pbm.errors import ConfigError, MessageParseError, PbmError
 
 __all__ = ["COMMANDS"]
 
@@ -37,18 +37,8 @@ def build_daemon(config: Config, *, listen: bool = True) -> Daemon:
         app.close()
         raise click.ClickException("the database is not up to date: run `pbm db upgrade` first")
     daemon = Daemon(app, make_sender(config), make_mailboxes(config), handle_signals=True)
-    if listen and config.listener is not None:
-        from pbm.mail.listener import SmtpListener
-
-        accept = list(config.listener.accept) or [config.server.address]
-        listener: Listener = SmtpListener(
-            config.listener.host,
-            config.listener.port,
-            daemon.store,
-            accept=accept,
-            max_size=config.listener.max_size,
-        )
-        daemon.listeners.append(listener)
+    if listen:
+        daemon.listeners.extend(make_listeners(config, daemon.store))
     return daemon
 
 
@@ -132,7 +122,11 @@ def ingest(
     try:
         if envelope_sender is not None and envelope_sender.strip() in ("", "<>"):
             envelope_sender = "<>"  # the null reverse-path, as the SMTP door records it
-        stored = app.inbound.store(raw, "ingest", envelope_from=envelope_sender)
+        try:
+            stored = app.inbound.store(raw, "ingest", envelope_from=envelope_sender)
+        except MessageParseError as exc:
+            click.echo(f"pbm ingest: {exc}", err=True)
+            sys.exit(EX_DATAERR)
         if process:
             daemon = Daemon(app, make_sender(config))
             daemon.run_once()

@@ -186,7 +186,7 @@ def doors(tmp_path: Path) -> Iterator[Doors]:
 @pytest.fixture
 def demo(doors: Doors) -> str:
     """A 4-team t20 competition DEMO; returns its code."""
-    from pbm.competitions import create_competition
+    from pbm.flungo.competitions import create_competition
 
     with transaction(doors.app.sessions) as s:
         create_competition(

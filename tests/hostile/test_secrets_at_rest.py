@@ -19,6 +19,7 @@ from sqlalchemy import select
 
 from pbm.db.models import Base, InboundMail
 from pbm.db.session import transaction
+from pbm.inbound.context import Handled, MailContext
 from pbm.secrets_at_rest import Sealer
 from tests.hostile.conftest import Doors, eml
 from tests.hostile.test_abuse import dsn
@@ -89,12 +90,12 @@ def test_no_secret_in_clear_anywhere_at_rest(
     )
     doors.ingest(bounce, "--sender", "")
     # A dead letter: handling blows up, with the secret in the exception's message.
-    from pbm import flows
+    from pbm.inbound import pipeline
 
-    def boom(self: flows.Handler) -> flows.Handled:
-        raise RuntimeError(f"exploded on {self.msg.secret}")
+    def boom(ctx: MailContext, _decision: object) -> Handled:
+        raise RuntimeError(f"exploded on {ctx.msg.secret}")
 
-    monkeypatch.setattr(flows.Handler, "handle", boom)
+    monkeypatch.setattr(pipeline, "execute", boom)
     doors.smtp(eml(f"SECRET {secret}\nTEAM NAME Dead Letter\n", subject="[DEMO] dead"))
     doors.run()
     monkeypatch.undo()

@@ -120,7 +120,7 @@ def daemon(app: App, sender: RecordingSender) -> Daemon:
 @pytest.fixture
 def demo(app: App, clock: FixedClock) -> str:
     """A 4-team t20 competition DEMO with a fixed seed; returns its code."""
-    from pbm.competitions import create_competition
+    from pbm.flungo.competitions import create_competition
 
     with transaction(app.sessions) as s:
         create_competition(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbm.intake import message_key, read_incoming
+from pbm.inbound.intake import message_key, read_incoming
 from pbm.testing import make_eml
 
 
@@ -39,4 +39,15 @@ def test_secret_line_is_taken_out_of_the_body() -> None:
         "pbm@example.test",
     )
     assert view.secret == "abcd-efgh" and "abcd" not in view.body
-    assert view.code == "DEMO" and view.commands == ("NAME",)
+    assert view.code == "DEMO" and view.commands == ()
+
+
+def test_command_lines_keep_their_arguments() -> None:
+    """Each command line keeps its word, its arguments and its line number."""
+    view = read_incoming(
+        make_eml("hello\nSCOUT  Gunge Giants \n", to="pbm+demo@example.test", subject="x"),
+        "pbm@example.test",
+        words=("SCOUT", "JOIN"),
+    )
+    [line] = view.commands
+    assert (line.line_no, line.word, line.rest) == (2, "SCOUT", "Gunge Giants")

@@ -6,8 +6,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pbm.inbound.routing import (
+    REDACTED,
+    CommandLine,
+    Route,
+    commands,
+    extract_secret,
+    redact,
+    route,
+)
 from pbm.mail.parse import parse_message
-from pbm.routing import REDACTED, CommandLine, Route, commands, extract_secret, redact, route
 
 OURS = ("pbm@example.org", "gm@example.org")
 

@@ -9,13 +9,15 @@ from pbm.daemon import Daemon
 from pbm.db.models import InboundMail, OutboxMessage
 from pbm.db.session import transaction
 from pbm.errors import PbmError, SmtpError
-from pbm.flows import Handler
+from pbm.inbound import pipeline
+from pbm.inbound.context import Handled, MailContext
+from pbm.inbound.dispatch import Run
 from pbm.testing import RecordingSender, body_of, make_eml
 from tests.pbm.conftest import GM
 from tests.pbm.helpers import SECRET_RE, say
 
 
-def _boom(self: Handler) -> None:
+def _boom(ctx: MailContext, decision: Run) -> Handled:
     raise RuntimeError("kaboom in a handler")
 
 
@@ -23,7 +25,7 @@ def test_exception_shunts_message_and_alerts_gm(
     daemon: Daemon, sender: RecordingSender, demo: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An unexpected exception leaves a dead letter with its traceback and mails the GM."""
-    monkeypatch.setattr(Handler, "handle", _boom)
+    monkeypatch.setattr(pipeline, "execute", _boom)
     say(daemon, sender, "JOIN\n", subject="[DEMO] join")
     with transaction(daemon.app.sessions) as s:
         mail = s.scalars(select(InboundMail)).one()
@@ -39,7 +41,7 @@ def test_retry_puts_dead_letter_back(
     daemon: Daemon, sender: RecordingSender, demo: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """After the cause is fixed, retry handles the dead letter like new mail."""
-    monkeypatch.setattr(Handler, "handle", _boom)
+    monkeypatch.setattr(pipeline, "execute", _boom)
     say(daemon, sender, "JOIN\n", subject="[DEMO] join")
     monkeypatch.undo()
     with transaction(daemon.app.sessions) as s:

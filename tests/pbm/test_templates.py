@@ -57,7 +57,13 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "naming-closed": {"competition": COMP},
     "auth-refused": {"reason": "no secret"},
     "rate-limited": {"limit": 30},
-    "help": {"competitions": [COMP]},
+    "help": {
+        "competitions": [COMP],
+        "commands": [
+            {"word": "JOIN", "usage": "JOIN", "help": "take a team", "gm": False},
+            {"word": "HOLD", "usage": "HOLD <CODE>", "help": "hold", "gm": True},
+        ],
+    },
     "not-understood": {"unknown_code": "NOPE", "competitions": [COMP]},
     "digest": {
         "headline": "",

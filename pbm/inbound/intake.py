@@ -2,21 +2,19 @@
 
 Everything the flows need from a message, flattened: who, what game, which commands, which
 secret (taken out of the body), and whether it is automatic (and must never be answered).
-Parsing and routing themselves are :mod:`pbm.mail.parse` and :mod:`pbm.routing`.
+Parsing and routing themselves are :mod:`pbm.mail.parse` and :mod:`pbm.inbound.routing`.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from pbm.inbound.routing import CommandLine, commands, extract_secret, route
 from pbm.mail.parse import normalise_message_id, parse_message
-from pbm.routing import commands, extract_secret, route
 
-__all__ = ["COMMAND_WORDS", "Incoming", "message_key", "read_incoming"]
-
-#: Words pbm acts on at the start of a line (naming lines are read by the order parser).
-COMMAND_WORDS = ("JOIN", "HELP", "DIGEST", "NEWGAME", "TEAM", "NAME")
+__all__ = ["Incoming", "message_key", "read_incoming"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +27,7 @@ class Incoming:
     subject: str
     body: str
     code: str | None  # a known game's code (plus-address first, then subject tag)
-    commands: tuple[str, ...]
+    commands: tuple[CommandLine, ...]  # every line starting with a command word, in order
     secret: str | None
     is_automatic: bool = False
     auto_reason: str = ""
@@ -66,12 +64,19 @@ def read_incoming(
     own_address: str,
     recipients: tuple[str, ...] = (),
     known_codes: frozenset[str] | None = None,
+    words: Iterable[str] | None = None,
 ) -> Incoming:
     """Parse and classify one message; never raises on malformed mail.
 
     With ``known_codes``, tags that name no game (``[SPAM]`` added by a filter) do not hide a
     real code; the first unknown one is kept in ``unknown_code`` to tell the player.
+    ``words`` are the command words to find (default: every registered mail command); each
+    command line keeps its arguments, so no handler reads the body again to find them.
     """
+    if words is None:
+        from pbm.inbound.commands import words as registered
+
+        words = registered()
     email = parse_message(raw, own_addresses=(own_address,))
     if recipients:
         email = replace(email, delivered_to=(*recipients, *email.delivered_to))
@@ -80,7 +85,7 @@ def read_incoming(
     if where.code is None and known_codes is not None:
         unknown = route(email, addresses=(own_address,)).code
     secret, body = extract_secret(email.body)
-    words = tuple(dict.fromkeys(c.word for c in commands(body, COMMAND_WORDS)))
+    found = tuple(commands(body, words))
     bounced: tuple[str, ...] = ()
     if email.bounce is not None:
         bounced = email.bounce.addresses
@@ -91,7 +96,7 @@ def read_incoming(
         subject=email.subject,
         body=body,
         code=where.code,
-        commands=words,
+        commands=found,
         secret=secret,
         is_automatic=email.is_automatic or not email.from_addr,
         auto_reason=email.auto_reason or ("no sender address" if not email.from_addr else ""),

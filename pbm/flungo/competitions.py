@@ -1,4 +1,8 @@
-"""Competitions and seats: create, find, join. Pure database work, no mail."""
+"""Competitions and seats: create, find, join. Pure database work, no mail.
+
+Bad settings and taken codes raise :class:`~pbm.errors.GameError`; a missing seat raises
+:class:`~pbm.errors.NotFound`.
+"""
 
 from __future__ import annotations
 
@@ -13,11 +17,12 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from engine.dice import Dice, seed_from_text
-from engine.flungo.formats import FORMATS, Format
+from engine.flungo.formats import Format
 from engine.flungo.squad import Team, generate_squad
 from pbm.auth import SecretBox, secret_placeholder
 from pbm.clock import Clock, utc
 from pbm.db.models import Competition, Event, Player, Seat
+from pbm.errors import GameError, NotFound
 
 __all__ = [
     "CODE_RE",
@@ -66,13 +71,13 @@ def create_competition(
     naming_deadline: datetime,
     seed: str | None = None,
 ) -> Competition:
-    """A new open Flungo competition; raises ``ValueError`` on bad settings or a taken code."""
+    """A new open Flungo competition; raises ``GameError`` on bad settings or a taken code."""
     code = code.upper()
     problem = validate_competition(code, fmt, teams)
     if problem:
-        raise ValueError(problem)
+        raise GameError(problem)
     if find_competition(session, code) is not None:
-        raise ValueError(f"code {code!r} is already taken")
+        raise GameError(f"code {code!r} is already taken")
     comp = Competition(
         code=code,
         name=" ".join(name.split())[:120] or code,
@@ -94,11 +99,6 @@ def create_competition(
 def find_competition(session: Session, code: str) -> Competition | None:
     """The competition with this code (any case), or None."""
     return session.scalars(select(Competition).where(Competition.code == code.upper())).first()
-
-
-def format_title(comp: Competition) -> str:
-    """ "Twenty20", "The Hundred"..."""
-    return FORMATS[Format(comp.format)].title
 
 
 def placeholder_team_name(number: int) -> str:
@@ -183,12 +183,12 @@ def reissue_secret(
     session: Session, clock: Clock, box: SecretBox, comp: Competition, number: int
 ) -> tuple[Seat, str]:
     """Give seat ``number`` a new secret (the old one stops working); returns the seat and the
-    new secret's placeholder for the mail that carries it. Raises ``LookupError`` if no seat."""
+    new secret's placeholder for the mail that carries it. Raises ``NotFound`` if no seat."""
     seat = session.scalars(
         select(Seat).where(Seat.competition_id == comp.id, Seat.number == number)
     ).first()
     if seat is None:
-        raise LookupError(f"{comp.code} has no team {number}")
+        raise NotFound(f"{comp.code} has no team {number}")
     seat.secret_version += 1
     seat.secret_hash = box.hash(box.derive(seat.id, seat.secret_version))
     record_event(session, clock, "secret-reissued", comp, seat=number)

@@ -3,9 +3,10 @@
 1. :meth:`Inbound.store` commits the raw bytes under a unique key (Message-ID, or a hash of
    the bytes), whichever door they came by. A redelivery finds the key taken and does nothing.
    :meth:`Inbound.store_many` does the same for a whole IMAP fetch in one commit.
-2. :meth:`Inbound.process` handles one stored message in ONE transaction: parse, skip
-   automatic mail, record bounces, rate-limit, route, authenticate, apply, and queue the reply
-   in the outbox. The status moves from ``received`` to applied, rejected or ignored.
+2. :meth:`Inbound.process` handles one stored message in ONE transaction: parse, rate-limit,
+   let :mod:`pbm.inbound.dispatch` decide what it wants (a bounce to record, automatic mail to
+   ignore, or a registered command's handler to run), and queue the reply in the outbox. The
+   status moves from ``received`` to applied, rejected or ignored.
 3. Any unexpected exception rolls that transaction back and, in a second one, marks the
    message ``shunted`` (a dead letter) with the traceback and alerts the GM. Nothing is
    dropped: :meth:`Inbound.retry` puts a dead letter back to ``received``.
@@ -18,7 +19,7 @@ the sealed copy is dropped once the message is handled, and kept for a dead lett
 from __future__ import annotations
 
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import structlog
@@ -29,13 +30,23 @@ from sqlalchemy.orm import Session, sessionmaker
 from pbm.auth import SecretBox, redact
 from pbm.bounces import is_report, mailed_again, record_report
 from pbm.clock import Clock
-from pbm.competitions import record_event
 from pbm.config import Config
 from pbm.db.models import Competition, InboundMail
 from pbm.db.session import transaction
-from pbm.errors import NotFound, PbmError
-from pbm.flows import Handled, Handler
-from pbm.intake import Incoming, message_key, read_incoming
+from pbm.errors import MessageParseError, NotFound, PbmError, RateLimited
+from pbm.flungo.competitions import record_event
+from pbm.inbound.context import Handled, MailContext, Status
+from pbm.inbound.dispatch import (
+    Bounced,
+    Ignore,
+    NotUnderstood,
+    Run,
+    check_rate,
+    competition_for,
+    decide,
+    execute,
+)
+from pbm.inbound.intake import Incoming, message_key, read_incoming
 from pbm.mail.limits import screen
 from pbm.ratelimit import count_mail, rate_key
 from pbm.redact import redact_message
@@ -66,7 +77,7 @@ class Stored:
 
     id: int
     created: bool
-    status: str
+    status: Status
 
 
 class Inbound:
@@ -95,7 +106,12 @@ class Inbound:
         envelope_from: str | None = None,
         envelope_to: tuple[str, ...] | list[str] = (),
     ) -> Stored:
-        """Commit the raw message (idempotent by key). Safe to call from any thread."""
+        """Commit the raw message (idempotent by key). Safe to call from any thread.
+
+        Raises :class:`~pbm.errors.MessageParseError` for bytes that are no message at all
+        (empty or blank): there is nothing to store, answer or retry."""
+        if not raw.strip():
+            raise MessageParseError("an empty message: nothing to store")
         item = _Item(raw, message_key(raw), envelope_from or None, " ".join(envelope_to) or None)
         return self._store([item], door)[0]
 
@@ -121,7 +137,7 @@ class Inbound:
                         door=door,
                         raw=item.raw,
                         sealed=self.sealer.seal(item.raw),
-                        status="received",
+                        status=Status.RECEIVED,
                         received_at=now,
                         envelope_from=item.envelope_from,
                         envelope_to=item.envelope_to,
@@ -136,7 +152,7 @@ class Inbound:
             with transaction(self.sessions) as s:
                 key = items[0].key
                 row = s.scalars(select(InboundMail).where(InboundMail.key == key)).one()
-                return [Stored(row.id, False, row.status)]
+                return [Stored(row.id, False, Status(row.status))]
         out = []
         first: set[str] = set()
         for item in items:
@@ -144,10 +160,10 @@ class Inbound:
                 out.append(found[item.key])
                 log.info("inbound.duplicate", id=found[item.key].id, door=door)
             elif item.key in first:  # twice in this batch
-                out.append(Stored(rows[item.key].id, False, "received"))
+                out.append(Stored(rows[item.key].id, False, Status.RECEIVED))
             else:
                 first.add(item.key)
-                out.append(Stored(rows[item.key].id, True, "received"))
+                out.append(Stored(rows[item.key].id, True, Status.RECEIVED))
                 log.info("inbound.stored", id=rows[item.key].id, door=door, bytes=len(item.raw))
         crash_point("after-store")
         return out
@@ -160,7 +176,7 @@ class Inbound:
             chunk = set(keys[k : k + _KEYS_PER_QUERY])
             query = select(InboundMail.key, InboundMail.id, InboundMail.status)
             for key, id_, status in s.execute(query.where(InboundMail.key.in_(chunk))):
-                found[key] = Stored(id_, False, status)
+                found[key] = Stored(id_, False, Status(status))
         return found
 
     # -- 2. process --------------------------------------------------------------------------
@@ -171,22 +187,12 @@ class Inbound:
             return list(
                 s.scalars(
                     select(InboundMail.id)
-                    .where(InboundMail.status == "received")
+                    .where(InboundMail.status == Status.RECEIVED)
                     .order_by(InboundMail.id)
                 )
             )
 
-    def process_pending(self, should_stop: Callable[[], bool] = lambda: False) -> int:
-        """Handle every stored message still ``received``; returns how many were handled."""
-        done = 0
-        for mail_id in self.pending_ids():
-            if should_stop():
-                break
-            if self.process(mail_id) is not None:
-                done += 1
-        return done
-
-    def process(self, mail_id: int) -> str | None:
+    def process(self, mail_id: int) -> Status | None:
         """Handle one stored message; returns its new status (None if it was not pending)."""
         found_secrets: tuple[str, ...] = ()
         try:
@@ -194,7 +200,7 @@ class Inbound:
                 # FOR UPDATE: a second pbm process (``pbm ingest --process``, or a second daemon
                 # by mistake) waits here and then finds the message handled.
                 mail = s.get(InboundMail, mail_id, with_for_update=True)
-                if mail is None or mail.status != "received":
+                if mail is None or mail.status != Status.RECEIVED:
                     return None
                 handled = self._handle(s, mail)
                 found_secrets = handled.secrets
@@ -210,7 +216,7 @@ class Inbound:
             tb = redact(traceback.format_exc(), (*self.config.secrets(), *found_secrets))
             self._shunt(mail_id, tb)
             log.error("inbound.shunted", id=mail_id, error=redact(repr(exc), self.config.secrets()))
-            return "shunted"
+            return Status.SHUNTED
         log.info("inbound.handled", id=mail_id, status=handled.status, note=handled.note)
         crash_point("after-commit")
         return handled.status
@@ -231,28 +237,43 @@ class Inbound:
         self._seen_secrets = _secrets_of(msg)
         key = self.config.security.secret_key
         if msg.bounced or (msg.is_automatic and is_report(raw, recipients, own, key)):
-            note = record_report(s, self.clock, mail, raw, recipients, own, key)
-            return Handled("ignored", note)
-        if msg.is_automatic:
-            # Never answer a robot: that is how mail loops start.
-            return Handled("ignored", f"automatic: {msg.auto_reason}")
-        if (refused := screen(raw, msg.body, mail.envelope_from)) is not None:
-            if refused.answer is not None:
-                Handler(s, self.config, self.clock, self.box, mail, msg).reply(
-                    "refused", reason=refused.answer
+            return Handled(
+                Status.IGNORED, record_report(s, self.clock, mail, raw, recipients, own, key)
+            )
+        ctx = MailContext(s, self.config, self.clock, self.box, mail, msg)
+        ctx.competition = competition_for(ctx)
+        if ctx.competition is not None:
+            mail.competition_id = ctx.competition.id
+        game = ctx.competition.game if ctx.competition is not None else None
+        if not msg.is_automatic:
+            if (refused := screen(raw, msg.body, mail.envelope_from)) is not None:
+                if refused.answer is not None:
+                    ctx.reply("refused", reason=refused.answer)
+                return ctx.handled(Status(refused.status), refused.note)
+            mailed_again(s, self.clock, msg.from_addr)
+        try:
+            if not msg.bounced and not msg.is_automatic:
+                bucket = rate_key(s, self.box, self.config.gm, msg.from_addr, msg.secret)
+                check_rate(
+                    msg.from_addr,
+                    count_mail(s, bucket, self.clock.now()),
+                    self.config.rate_limit.per_hour,
                 )
-            return Handled(refused.status, refused.note, _secrets_of(msg))
-        mailed_again(s, self.clock, msg.from_addr)
-        bucket = rate_key(s, self.box, self.config.gm, msg.from_addr, msg.secret)
-        count = count_mail(s, bucket, self.clock.now())
-        limit = self.config.rate_limit.per_hour
-        if count > limit:
-            if count == limit + 1:  # say so once an hour, then stay quiet
-                Handler(s, self.config, self.clock, self.box, mail, msg).reply(
-                    "rate-limited", limit=limit
-                )
-            return Handled("rejected", "rate limited", _secrets_of(msg))
-        return Handler(s, self.config, self.clock, self.box, mail, msg).handle()
+            decision = decide(msg, game)
+        except RateLimited as exc:
+            if exc.count == exc.limit + 1:  # say so once an hour, then stay quiet
+                ctx.reply("rate-limited", limit=exc.limit)
+            return ctx.handled(Status.REJECTED, "rate limited")
+        match decision:
+            case Bounced():  # pragma: no cover - reports are recorded above
+                return Handled(Status.IGNORED, "bounce")
+            case Ignore(note):
+                return Handled(Status.IGNORED, note)
+            case NotUnderstood(note, unknown):
+                return ctx.not_understood(note, unknown_code=unknown)
+            case Run():
+                return execute(ctx, decision)
+        raise AssertionError(decision)  # pragma: no cover - the match is exhaustive
 
     # -- 3. the shunt ------------------------------------------------------------------------
 
@@ -261,7 +282,7 @@ class Inbound:
             mail = s.get(InboundMail, mail_id)
             if mail is None:  # pragma: no cover - the row was committed before processing
                 return
-            mail.status = "shunted"
+            mail.status = Status.SHUNTED
             mail.error = tb
             mail.processed_at = self.clock.now()
             mail.attempts += 1
@@ -293,14 +314,14 @@ class Inbound:
             mail = s.get(InboundMail, mail_id)
             if mail is None:
                 raise NotFound(f"no inbound mail with id {mail_id}")
-            if mail.status == "received":
+            if mail.status == Status.RECEIVED:
                 return
-            if mail.status != "shunted":
+            if mail.status != Status.SHUNTED:
                 raise PbmError(
                     f"#{mail_id} is not a dead letter: it was {mail.status}"
                     f" ({mail.note or 'no note'}); only dead letters are retried"
                 )
-            mail.status = "received"
+            mail.status = Status.RECEIVED
             mail.note = f"retried (was {mail.note or 'shunted'})"[:500]
             record_event(s, self.clock, "retry", None, inbound=mail.id)
 

@@ -1,0 +1,482 @@
+"""A season, stage by stage: the pure resolver the daemon calls when a deadline falls due.
+
+A competition runs as a sequence of :class:`Stage` values. Each round of fixtures has a
+*selection* stage (the XI, captain, keeper and toss choice, with the pitch, weather and
+opponent known: the seed's "Each player must choose his 11 to play the match") and then the
+round's four *turns* in the seed's numbering (turns 1-4 for the first round, 5-8 for the
+second, …): the first innings to drinks, to its end, the second innings to drinks, to its end.
+
+:func:`resolve_stage` is a pure function of a :class:`SeasonState` and the orders in force
+for each team: it returns a NEW state and a :class:`TurnReport`, the one model of a turn's
+outcome that turn-report mails and the zine both read. Nothing here knows about mail,
+deadlines or the database; ``resolve_stage(s, orders)`` twice gives equal results, which is
+what makes a turn re-runnable byte for byte.
+
+Dice: every match of a season plays on its own seed, ``match_seed(season_seed, fixture_id)``.
+The season seed is the GM's secret; a match's seed is published as its SHA-256 commitment
+(:func:`seed_commitment`) when the match opens and revealed with the result, so anyone can
+replay the match (``pbm sim`` / ``pbm verify``) from the seed, the squads and the orders.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.dice import seed_from_text
+from engine.errors import IllegalOrder
+from engine.flungo.competition import (
+    Competition,
+    CompetitionKind,
+    byes_for_round,
+    fixture_teams,
+    fixtures_for_round,
+    is_finished,
+    record_result,
+    round_turns,
+)
+from engine.flungo.events import Ball, Event, event_from_json
+from engine.flungo.events import ball_from_json as _ball_from_json
+from engine.flungo.helpers import after_match, apply_helper_spend
+from engine.flungo.match import play_turn, start_match
+from engine.flungo.orders import MatchOrders, Orders
+from engine.flungo.season_events import SeasonEvent
+from engine.flungo.season_events import event_from_json as season_event_from_json
+from engine.flungo.squad import Team
+from engine.flungo.state import MatchSetup, MatchState
+from engine.flungo.summary import CompetitionError, InningsSummary, MatchSummary
+
+__all__ = [
+    "LiveMatch",
+    "MatchTurn",
+    "SeasonState",
+    "Stage",
+    "TurnReport",
+    "match_seed",
+    "next_stage",
+    "resolve_stage",
+    "seed_commitment",
+    "stages",
+    "start_season",
+]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Stage:
+    """One step of a season: ``round``, the seed's ``turn`` number, and whether it is the
+    round's selection step (which comes before that round's first turn and carries its number)."""
+
+    round: int
+    turn: int
+    selection: bool = False
+
+    @property
+    def key(self) -> str:
+        """A short stable key: ``R2-select`` or ``T6``."""
+        return f"R{self.round}-select" if self.selection else f"T{self.turn}"
+
+    @property
+    def label(self) -> str:
+        """How players read it: ``Round 2: selection and toss`` or ``Turn 6``."""
+        return f"Round {self.round}: selection and toss" if self.selection else f"Turn {self.turn}"
+
+    @property
+    def part(self) -> int:
+        """Within a match: 0 for selection, 1-4 for its turns."""
+        return 0 if self.selection else (self.turn - 1) % 4 + 1
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"round", "turn", "selection"}``."""
+        return {"round": self.round, "turn": self.turn, "selection": self.selection}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Stage:
+        """Read :meth:`to_json`."""
+        return cls(int(data["round"]), int(data["turn"]), bool(data["selection"]))
+
+
+def stages(comp: Competition) -> tuple[Stage, ...]:
+    """Every stage of ``comp`` in order: each round's selection, then its four turns."""
+    out: list[Stage] = []
+    for r in range(1, comp.rounds + 1):
+        first, last = round_turns(comp, r)
+        out.append(Stage(r, first, True))
+        out.extend(Stage(r, t) for t in range(first, last + 1))
+    return tuple(out)
+
+
+def match_seed(season_seed: str, fixture_id: str) -> int:
+    """The seed a fixture's match plays on: derived from the season's secret seed."""
+    return seed_from_text(f"{season_seed}:match:{fixture_id}")
+
+
+def seed_commitment(seed: int) -> str:
+    """The SHA-256 (hex) of a match seed's decimal digits, published before the match."""
+    return hashlib.sha256(str(seed).encode("ascii")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class LiveMatch:
+    """A match under way: its fixture and state between turns."""
+
+    fixture_id: str
+    state: MatchState
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonState:
+    """A season between stages: the competition (draw and results), every squad as it stands
+    (helper points and injuries applied), the matches under way, the teams that have played a
+    match (they have a helper-point window before their next), and the next stage's index."""
+
+    competition: Competition
+    squads: tuple[Team, ...]
+    seed: str
+    live: tuple[LiveMatch, ...] = ()
+    played: tuple[str, ...] = ()
+    position: int = 0
+
+    def squad(self, name: str) -> Team:
+        """The squad called ``name`` (``CompetitionError`` if none)."""
+        for t in self.squads:
+            if t.name == name:
+                return t
+        raise CompetitionError(f"{self.competition.name} has no team {name!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as JSON data; :meth:`from_json` reads it back equal."""
+        return {
+            "competition": self.competition.to_json(),
+            "squads": [t.to_json() for t in self.squads],
+            "seed": self.seed,
+            "live": [{"fixture_id": m.fixture_id, "state": m.state.to_json()} for m in self.live],
+            "played": list(self.played),
+            "position": self.position,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SeasonState:
+        """Read :meth:`to_json`."""
+        return cls(
+            competition=Competition.from_json(data["competition"]),
+            squads=tuple(Team.from_json(t) for t in data["squads"]),
+            seed=str(data["seed"]),
+            live=tuple(
+                LiveMatch(str(m["fixture_id"]), MatchState.from_json(m["state"]))
+                for m in data["live"]
+            ),
+            played=tuple(str(t) for t in data["played"]),
+            position=int(data["position"]),
+        )
+
+    def to_text(self) -> str:
+        """Canonical text: compact JSON with sorted keys."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_text(cls, text: str) -> SeasonState:
+        """Read :meth:`to_text`."""
+        return cls.from_json(json.loads(text))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchTurn:
+    """One fixture's part in a stage: the match after it, what happened in it (in order), the
+    teams that played it on defaults (no orders of their own), and the seed's commitment; the
+    seed itself once the match is decided."""
+
+    fixture_id: str
+    label: str
+    state: MatchState
+    events: tuple[Event, ...]
+    defaults: tuple[str, ...]
+    seed_sha256: str
+    seed: int | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the match was decided in this stage."""
+        return self.seed is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnReport:
+    """What one stage of a competition produced: the one model behind turn-report mails and
+    the zine. ``competition`` and ``squads`` are as they stand after the stage;
+    ``season_events`` are results, eliminations, helper points and injuries; ``notices`` are
+    the resolver's own remarks (an illegal helper spend replaced by the default). The daemon
+    fills ``next_deadline`` (ISO 8601, UTC), ``editorial`` and ``rulings`` before storing it."""
+
+    stage: Stage
+    competition: Competition
+    matches: tuple[MatchTurn, ...]
+    season_events: tuple[SeasonEvent, ...]
+    squads: tuple[Team, ...]
+    byes: tuple[str, ...] = ()
+    notices: tuple[str, ...] = ()
+    next_deadline: str | None = None
+    editorial: str = ""
+    rulings: tuple[str, ...] = ()
+
+    @property
+    def finished(self) -> bool:
+        """Whether the competition has its champion after this stage."""
+        return is_finished(self.competition)
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON data; :meth:`from_json` reads it back equal."""
+        return {
+            "stage": self.stage.to_json(),
+            "competition": self.competition.to_json(),
+            "matches": [
+                {
+                    "fixture_id": m.fixture_id,
+                    "label": m.label,
+                    "state": m.state.to_json(),
+                    "events": [_event_json(e) for e in m.events],
+                    "defaults": list(m.defaults),
+                    "seed_sha256": m.seed_sha256,
+                    "seed": m.seed,
+                }
+                for m in self.matches
+            ],
+            "season_events": [e.to_json() for e in self.season_events],
+            "squads": [t.to_json() for t in self.squads],
+            "byes": list(self.byes),
+            "notices": list(self.notices),
+            "next_deadline": self.next_deadline,
+            "editorial": self.editorial,
+            "rulings": list(self.rulings),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TurnReport:
+        """Read :meth:`to_json`."""
+        return cls(
+            stage=Stage.from_json(data["stage"]),
+            competition=Competition.from_json(data["competition"]),
+            matches=tuple(
+                MatchTurn(
+                    fixture_id=str(m["fixture_id"]),
+                    label=str(m["label"]),
+                    state=MatchState.from_json(m["state"]),
+                    events=tuple(_event_from(e) for e in m["events"]),
+                    defaults=tuple(str(t) for t in m["defaults"]),
+                    seed_sha256=str(m["seed_sha256"]),
+                    seed=None if m["seed"] is None else int(m["seed"]),
+                )
+                for m in data["matches"]
+            ),
+            season_events=tuple(season_event_from_json(e) for e in data["season_events"]),
+            squads=tuple(Team.from_json(t) for t in data["squads"]),
+            byes=tuple(str(t) for t in data["byes"]),
+            notices=tuple(str(n) for n in data["notices"]),
+            next_deadline=data.get("next_deadline"),
+            editorial=str(data.get("editorial", "")),
+            rulings=tuple(str(r) for r in data.get("rulings", ())),
+        )
+
+    def to_text(self) -> str:
+        """Canonical text: compact JSON with sorted keys."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_text(cls, text: str) -> TurnReport:
+        """Read :meth:`to_text`."""
+        return cls.from_json(json.loads(text))
+
+
+def _event_json(e: Event) -> dict[str, Any]:
+    return {"ball": e.to_json()} if isinstance(e, Ball) else {"event": e.to_json()}
+
+
+def _event_from(data: Mapping[str, Any]) -> Event:
+    if "ball" in data:
+        return _ball_from_json(data["ball"])
+    return event_from_json(data["event"])
+
+
+def start_season(
+    comp: Competition, squads: tuple[Team, ...] | list[Team], seed: str
+) -> SeasonState:
+    """A season about to begin: ``squads`` are the competition's teams (by name, any order)."""
+    by_name = {t.name: t for t in squads}
+    if len(by_name) != len(squads):
+        raise CompetitionError("two squads have the same name")
+    if set(by_name) != set(comp.teams):
+        missing = sorted(set(comp.teams) - set(by_name))
+        extra = sorted(set(by_name) - set(comp.teams))
+        raise CompetitionError(f"squads do not match the draw: missing {missing}, extra {extra}")
+    return SeasonState(comp, tuple(by_name[n] for n in comp.teams), seed)
+
+
+def next_stage(state: SeasonState) -> Stage | None:
+    """The stage to resolve next, or ``None`` when the competition is over."""
+    if is_finished(state.competition):
+        return None
+    all_stages = stages(state.competition)
+    return all_stages[state.position] if state.position < len(all_stages) else None
+
+
+def _match_part(orders: Orders | None) -> MatchOrders | None:
+    return None if orders is None else orders.match
+
+
+def _amendment(orders: Orders | None) -> MatchOrders | None:
+    """The orders that can still change once a match has started. The XI, captain, keeper
+    and toss stand from selection: standing orders repeat them, and repeating is no change."""
+    match = _match_part(orders)
+    if match is None:
+        return None
+    return replace(match, xi=None, captain=None, wicketkeeper=None, toss=None)
+
+
+def _with_squad(state: SeasonState, team: Team) -> SeasonState:
+    return replace(state, squads=tuple(team if t.name == team.name else t for t in state.squads))
+
+
+def _select(
+    state: SeasonState, stage: Stage, orders: Mapping[str, Orders]
+) -> tuple[SeasonState, list[MatchTurn], list[SeasonEvent], list[str]]:
+    comp = state.competition
+    matches: list[MatchTurn] = []
+    season: list[SeasonEvent] = []
+    notices: list[str] = []
+    live: list[LiveMatch] = list(state.live)
+    for fixture in fixtures_for_round(comp, stage.round):
+        home_name, away_name = fixture_teams(comp, fixture.id)
+        if home_name is None or away_name is None:
+            raise CompetitionError(f"the sides of {fixture.id} are not known at selection")
+        for name in (home_name, away_name):
+            if name not in state.played:  # helper points are spent between matches
+                continue
+            given = orders.get(name)
+            spend = given.helpers if given is not None else None
+            try:
+                team, evs = apply_helper_spend(state.squad(name), spend)
+            except IllegalOrder as exc:
+                notices.append(f"{name}: helper points: {exc}; the default spend was used")
+                team, evs = apply_helper_spend(state.squad(name), None)
+            state = _with_squad(state, team)
+            season.extend(evs)
+        seed = match_seed(state.seed, fixture.id)
+        setup = MatchSetup(
+            comp.format,
+            seed,
+            fixture.conditions,
+            state.squad(home_name),
+            state.squad(away_name),
+            knockout=comp.kind is CompetitionKind.KNOCKOUT,
+        )
+        home, away = _match_part(orders.get(home_name)), _match_part(orders.get(away_name))
+        res = start_match(setup, home, away)
+        defaults = tuple(n for n, o in ((home_name, home), (away_name, away)) if o is None)
+        matches.append(
+            MatchTurn(
+                fixture.id, fixture.label, res.state, res.events, defaults, seed_commitment(seed)
+            )
+        )
+        live.append(LiveMatch(fixture.id, res.state))
+    return replace(state, live=tuple(live)), matches, season, notices
+
+
+def _summary(fixture_id: str, st: MatchState) -> MatchSummary:
+    assert st.result is not None
+    main = st.innings[:2]
+    innings = tuple(
+        InningsSummary(
+            batting=st.team(inn.batting_side).name,
+            runs=inn.runs,
+            wickets=inn.wickets,
+            legal_balls=inn.legal,
+            allotted_balls=st.setup.spec.balls,
+            all_out=inn.closed == "all out",
+        )
+        for inn in main
+    )
+    return MatchSummary(
+        home=st.setup.home.name,
+        away=st.setup.away.name,
+        innings=(innings[0], innings[1]),
+        winner=st.result.winner,
+        decided_by_super_over=st.result.super_over,
+        fixture_id=fixture_id,
+    )
+
+
+def _play(
+    state: SeasonState, orders: Mapping[str, Orders]
+) -> tuple[SeasonState, list[MatchTurn], list[SeasonEvent]]:
+    matches: list[MatchTurn] = []
+    season: list[SeasonEvent] = []
+    still: list[LiveMatch] = []
+    comp = state.competition
+    for lm in state.live:
+        st = lm.state
+        names = (st.setup.home.name, st.setup.away.name)
+        home, away = (_amendment(orders.get(n)) for n in names)
+        res = play_turn(st, home, away)
+        st = res.state
+        defaults = tuple(n for n in names if orders.get(n) is None)
+        fixture = comp.fixture(lm.fixture_id)
+        commitment = seed_commitment(st.setup.seed)
+        if st.result is None:
+            still.append(LiveMatch(lm.fixture_id, st))
+            matches.append(
+                MatchTurn(lm.fixture_id, fixture.label, st, res.events, defaults, commitment)
+            )
+            continue
+        comp, evs = record_result(comp, _summary(lm.fixture_id, st))
+        season.extend(evs)
+        for name in names:
+            hurt = {p: pts for t, p, pts in st.injuries if t == name}
+            team, evs = after_match(state.squad(name), hurt)
+            state = _with_squad(state, team)
+            season.extend(evs)
+        played = tuple(dict.fromkeys((*state.played, *names)))
+        state = replace(state, played=played)
+        matches.append(
+            MatchTurn(
+                lm.fixture_id, fixture.label, st, res.events, defaults, commitment, st.setup.seed
+            )
+        )
+    return replace(state, competition=comp, live=tuple(still)), matches, season
+
+
+def resolve_stage(
+    state: SeasonState, orders: Mapping[str, Orders]
+) -> tuple[SeasonState, TurnReport]:
+    """Resolve the next stage with ``orders`` (keyed by team name: the orders in force for
+    that team; a team not in the mapping plays its defaults, and the report says so).
+
+    Selection starts each of the round's matches (helper points first, for teams coming out
+    of a match); a turn plays each live match one turn. A match decided in a turn has its
+    result recorded at once, its injuries and healing applied, and its seed revealed; a match
+    decided before its fourth turn plays no further turns (there is nothing left to play).
+    Raises :class:`CompetitionError` when the competition is over.
+    """
+    stage = next_stage(state)
+    if stage is None:
+        raise CompetitionError(f"{state.competition.name} is over: there is no stage to resolve")
+    notices: list[str] = []
+    if stage.selection:
+        state, matches, season, notices = _select(state, stage, orders)
+    else:
+        state, matches, season = _play(state, orders)
+    state = replace(state, position=state.position + 1)
+    while state.live == () and (nxt := next_stage(state)) is not None and not nxt.selection:
+        # Every match of the round is decided: its remaining turns have nothing to play.
+        state = replace(state, position=state.position + 1)
+    report = TurnReport(
+        stage=stage,
+        competition=state.competition,
+        matches=tuple(matches),
+        season_events=tuple(season),
+        squads=state.squads,
+        byes=byes_for_round(state.competition, stage.round) if stage.selection else (),
+        notices=tuple(notices),
+    )
+    return state, report

@@ -1,0 +1,1 @@
+"""Cosmic Celebrity Cricket (Flungo) by mail: competitions, naming, standing orders, turns."""

@@ -1,0 +1,1 @@
+"""Players' questions by mail: STATUS, SQUAD, FIXTURES, TABLE, SCOUT, RULES."""

@@ -1,0 +1,1 @@
+"""The GM's Flungo commands by mail."""

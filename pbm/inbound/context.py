@@ -1,0 +1,155 @@
+"""What a mail command's handler is given (:class:`MailContext`) and returns (:class:`Handled`).
+
+A handler runs inside the message's one transaction: it reads and writes through
+``ctx.session`` and queues its answer with :meth:`MailContext.reply`, so the answer exists if
+and only if the change does. It never commits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from pbm.auth import SecretBox
+from pbm.clock import Clock
+from pbm.config import Config
+from pbm.db.models import Competition, Event, InboundMail, Player, Seat
+from pbm.errors import AuthError
+from pbm.inbound.intake import Incoming
+from pbm.replies import ReplyTo, queue_mail
+
+__all__ = ["Handled", "MailContext", "Status"]
+
+
+class Status(StrEnum):
+    """What became of a message (stored as ``inbound_mail.status``)."""
+
+    RECEIVED = "received"
+    APPLIED = "applied"
+    REJECTED = "rejected"
+    IGNORED = "ignored"
+    SHUNTED = "shunted"
+
+
+@dataclass(frozen=True, slots=True)
+class Handled:
+    """The outcome of one message: its status, a short note, and what to redact from its
+    stored raw bytes (secrets it carried)."""
+
+    status: Status
+    note: str
+    secrets: tuple[str, ...] = ()
+
+
+@dataclass
+class MailContext:
+    """One parsed message in one session, with the services a handler needs."""
+
+    session: Session
+    config: Config
+    clock: Clock
+    box: SecretBox
+    mail: InboundMail
+    msg: Incoming
+    competition: Competition | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def reply_to(self) -> ReplyTo:
+        """The message answered, for threading."""
+        return ReplyTo(self.msg.message_id, self.msg.references, self.msg.subject)
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The secret the message carried (to redact), if any."""
+        return (self.msg.secret,) if self.msg.secret else ()
+
+    def handled(self, status: Status, note: str) -> Handled:
+        """A :class:`Handled` that also redacts the message's secret."""
+        return Handled(status, note, self.secrets)
+
+    def reply(self, kind: str, **ctx: Any) -> None:
+        """Queue a reply to the sender, noting ignored attachments and unreadable parts."""
+        notes = [*self.msg.notes, *self.notes]
+        notes += [f"Part of your mail could not be read as sent: {p}" for p in self.msg.problems]
+        if self.msg.attachments:
+            notes.append(
+                f"Your message had {len(self.msg.attachments)} attachment(s); pbm reads only "
+                "the text of a mail and ignored them."
+            )
+        queue_mail(
+            self.session,
+            self.config,
+            self.clock,
+            kind=kind,
+            to=self.msg.from_addr,
+            ctx={"notes": notes, **ctx},
+            reply_to=self.reply_to,
+            inbound_id=self.mail.id,
+        )
+
+    def record(self, kind: str, **data: Any) -> None:
+        """Append to the audit log, for this message's competition."""
+        comp = self.competition
+        self.session.add(
+            Event(
+                at=self.clock.now(),
+                kind=kind,
+                competition_id=comp.id if comp else None,
+                data={"inbound": self.mail.id, **data},
+            )
+        )
+
+    def refuse(self, reason: str, note: str) -> Handled:
+        """Answer that the message was refused for lack of the right secret."""
+        self.reply("auth-refused", reason=reason)
+        return self.handled(Status.REJECTED, note)
+
+    def open_competitions(self) -> list[dict[str, Any]]:
+        """Competitions taking teams, as template rows."""
+        from pbm.flungo.views import competition_ctx
+
+        comps = self.session.scalars(
+            select(Competition).where(Competition.status == "open").order_by(Competition.code)
+        )
+        return [competition_ctx(c) for c in comps]
+
+    def not_understood(self, note: str, unknown_code: str | None = None) -> Handled:
+        """Answer that pbm could not tell what the mail asks for."""
+        self.reply(
+            "not-understood", unknown_code=unknown_code, competitions=self.open_competitions()
+        )
+        self.record("not-understood", note=note)
+        return self.handled(Status.REJECTED, f"not understood: {note}")
+
+    def authenticate_seat(self, comp: Competition) -> Seat:
+        """The sender's seat in ``comp`` if the mail carries that seat's secret; raises
+        :class:`~pbm.errors.AuthError` (with the player's reason) otherwise."""
+        s = self.session
+        player = s.scalars(select(Player).where(Player.address == self.msg.from_addr)).first()
+        seat = None
+        if player is not None:
+            seat = s.scalars(
+                select(Seat).where(Seat.competition_id == comp.id, Seat.player_id == player.id)
+            ).first()
+        if seat is None:
+            raise AuthError(
+                f"{self.msg.from_addr} has no team in {comp.code}; send JOIN to take one.",
+                note="no seat",
+            )
+        if not self.msg.secret:
+            raise AuthError(
+                "Orders must carry your secret on a line of its own: SECRET <your secret>. "
+                "The sender's address alone proves nothing.",
+                note="no secret",
+            )
+        if not self.box.verify(seat.secret_hash, self.msg.secret):
+            self.record("auth-failed", seat=seat.number)
+            raise AuthError("The secret does not match your team's secret.", note="wrong secret")
+        if self.box.needs_rehash(seat.secret_hash):  # the configured cost changed since
+            seat.secret_hash = self.box.hash(self.msg.secret)
+        return seat

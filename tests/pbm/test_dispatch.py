@@ -1,0 +1,77 @@
+"""The dispatcher's pure decision, as a table: what a mail wants from its command lines."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbm.app import register_commands
+from pbm.errors import RateLimited
+from pbm.inbound.commands import Audience, registry
+from pbm.inbound.dispatch import Bounced, Ignore, NotUnderstood, Run, check_rate, decide
+from pbm.inbound.intake import Incoming, read_incoming
+from pbm.testing import make_eml
+
+register_commands()
+
+
+def _msg(body: str, subject: str = "[DEMO] x") -> Incoming:
+    return read_incoming(
+        make_eml(body, subject=subject), "pbm@example.test", known_codes=frozenset({"DEMO"})
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "game", "want"),
+    [
+        ("JOIN\n", "flungo", "JOIN"),
+        ("HELP\n", None, "HELP"),
+        ("JOIN\n", None, "no game code"),
+        ("NAME 1 Zippy\n", "flungo", None),  # no command word: the game's orders
+        ("HELP\nJOIN\n", "flungo", "JOIN"),  # the higher priority wins
+        ("hello\n", None, "no game code"),
+    ],
+)
+def test_decide_table(body: str, game: str | None, want: str | None) -> None:
+    """Each mail goes to the command its lines name, or to the game's orders, or nowhere."""
+    decision = decide(_msg(body), game)
+    if want is not None and want.islower():
+        assert isinstance(decision, NotUnderstood) and decision.note == want
+        return
+    assert isinstance(decision, Run)
+    [(cmd, _line)] = decision.steps
+    assert (cmd.word if cmd else None) == want
+
+
+def test_gm_commands_all_run_in_line_order() -> None:
+    """A GM's mail runs every GM command in it, in order, and is marked as the GM's."""
+    decision = decide(_msg("DIGEST\nNEWGAME X t20 4 2026-02-01 Cup\n", subject="x"), None)
+    assert isinstance(decision, Run) and decision.gm
+    assert [c.word for c, _ in decision.steps if c] == ["DIGEST", "NEWGAME"]
+    assert decision.steps[1][1].rest == "X t20 4 2026-02-01 Cup"
+
+
+def test_robots_and_bounces_are_never_answered() -> None:
+    """Automatic mail is ignored; a delivery report is a bounce to record."""
+    auto = read_incoming(
+        make_eml("JOIN\n", subject="[DEMO] x", headers={"Auto-Submitted": "auto-replied"}),
+        "pbm@example.test",
+    )
+    assert isinstance(decide(auto, "flungo"), Ignore)
+    assert isinstance(
+        decide(Incoming(None, (), "a@b", "", "", None, (), None, bounced=("x@y",)), None), Bounced
+    )
+
+
+def test_rate_limit_raises_the_declared_error() -> None:
+    """Past the hourly allowance, :func:`check_rate` raises ``RateLimited`` with the figures."""
+    check_rate("a@b", 20, 20)
+    with pytest.raises(RateLimited) as info:
+        check_rate("a@b", 21, 20)
+    assert (info.value.count, info.value.limit) == (21, 20)
+
+
+def test_every_command_has_help_and_an_audience() -> None:
+    """Every registered command says what it does and who may send it."""
+    for cmd in registry().values():
+        assert cmd.help and cmd.usage.startswith(cmd.word)
+        assert isinstance(cmd.audience, Audience)
