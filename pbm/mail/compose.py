@@ -82,19 +82,9 @@ def header_value(text: str) -> str | Header:
     text = clean(text).replace("=?", "= ?")
     if text.isascii():
         return text
-    header = Header()
-    words = text.split(" ")
-    run: list[str] = []
-    ascii_run = words[0].isascii() if words else True
-    for word in words:
-        if word and word.isascii() != ascii_run and run:
-            header.append(" ".join(run), "us-ascii" if ascii_run else "utf-8")
-            run = []
-            ascii_run = word.isascii()
-        run.append(word)
-    if run:
-        header.append(" ".join(run), "us-ascii" if ascii_run else "utf-8")
-    return header
+    # The whole value as one UTF-8 run: mixing ASCII chunks and encoded-words lets readers
+    # disagree on the space between them.
+    return Header(text, "utf-8")
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,9 +99,9 @@ def test_real_bounces_delays_soft_counts_and_clearing(doors: Doors, demo: str) -
             s,
             doors.app.config,
             doors.app.clock,
-            kind="help",
+            kind="rate-limited",
             to=VICTIM,
-            ctx={"notes": [], "competitions": []},
+            ctx={"notes": [], "limit": 1},
         )
     assert doors.run() == []
     doors.smtp(eml("HELP\n", frm=VICTIM), mail_from=VICTIM)  # the player mails again

@@ -143,7 +143,8 @@ def test_replies_through_the_pipeline_have_one_envelope_recipient(
             f"References: {_word(ref)} <{_word(ref)}@y>\r\n\r\nHELP\r\n"
         ).encode("utf-8", "surrogateescape")
         app.inbound.store(raw, "smtp")
-        app.inbound.process_pending()
+        for mail_id in app.inbound.pending_ids():
+            app.inbound.process(mail_id)
         sender = RecordingSender()
         sent, failed = app.outbox(sender).flush()
         assert (sent, failed) == (1, 0)

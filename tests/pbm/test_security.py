@@ -178,9 +178,9 @@ def test_bounce_marks_address_undeliverable(
             s,
             daemon.app.config,
             daemon.app.clock,
-            kind="help",
+            kind="rate-limited",
             to=player.address,
-            ctx={"notes": [], "competitions": []},
+            ctx={"notes": [], "limit": 1},
         )
     n = len(sender.sent)
     daemon.run_once()
