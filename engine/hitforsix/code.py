@@ -16,6 +16,15 @@ Format, version 1 (24 bytes, then base64url without padding, so 32 characters)::
 
 A window can only drop men it can hold, hence the masks' widths: window 2 sees at most three
 replacements (11–13), window 3 at most five (11–15).
+
+**One game, one code.** The decisions' canonical form leaves off trailing empty windows, and
+the code counts only the windows of that form, so a game has exactly one code; :func:`decode`
+refuses any other spelling of the same game (a windows-played count that covers empty windows
+at the end). **The check carries no key, on purpose**: it catches typing, not forgery. A code
+asserts nothing but a seed, a Rule and decisions — every grade is derived by replay — so a
+forged code is merely some other game, which anyone may play honestly anyway. Where the Rule
+matters (the Daily XI, law 7.01 and 8.01), :func:`check_daily` compares the code with what the
+day derives: the day's seed and the day's Rule.
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ from typing import Literal
 
 from engine.errors import EngineError, IllegalOrder
 from engine.hitforsix.cards import Deck
-from engine.hitforsix.deal import deal
+from engine.hitforsix.deal import daily_seed, deal
 from engine.hitforsix.game import SoloGame, play_solo
 from engine.hitforsix.over import Decisions
 from engine.hitforsix.rules import RULES, Rule
@@ -39,10 +48,13 @@ __all__ = [
     "CodeError",
     "GhostResult",
     "build_tag",
+    "check_daily",
     "compare",
     "decode",
     "encode",
+    "pack_decisions",
     "replay",
+    "unpack_decisions",
 ]
 
 CODE_VERSION = 1
@@ -71,7 +83,8 @@ class Challenge:
     version: int = CODE_VERSION
 
 
-def _pack_decisions(decisions: Decisions) -> int:
+def pack_decisions(decisions: Decisions) -> int:
+    """The decisions as the 48-bit field of a code (layout in the module docstring)."""
     bits = len(decisions.windows)
     for i, width in enumerate(_WIDTHS):
         window = decisions.windows[i] if i < len(decisions.windows) else frozenset()
@@ -81,7 +94,8 @@ def _pack_decisions(decisions: Decisions) -> int:
     return bits << 5
 
 
-def _unpack_decisions(bits: int) -> Decisions:
+def unpack_decisions(bits: int) -> Decisions:
+    """Read a 48-bit decisions field; CodeError if it is not the canonical packing of any."""
     if bits & 0b11111:
         raise CodeError("this code has stray bits set: it was altered")
     bits >>= 5
@@ -94,7 +108,11 @@ def _unpack_decisions(bits: int) -> Decisions:
     windows.reverse()
     if any(windows[played:]):
         raise CodeError("this code drops men after the XI was named: it was altered")
-    return Decisions(tuple(windows[:played]))
+    decisions = Decisions(tuple(windows[:played]))
+    if len(decisions.windows) != played:
+        # The same game has a shorter spelling; accepting both would give one game two codes.
+        raise CodeError("this code counts empty windows after the last drop: it was altered")
+    return decisions
 
 
 def encode(game: SoloGame) -> str:
@@ -106,7 +124,7 @@ def encode(game: SoloGame) -> str:
         bytes([CODE_VERSION, DECKS.index(d.deck.name) << 4 | RULES.index(game.rule)])
         + build_tag(d.deck.build)
         + d.seed.to_bytes(8, "big")
-        + _pack_decisions(game.decisions).to_bytes(6, "big")
+        + pack_decisions(game.decisions).to_bytes(6, "big")
     )
     raw = body + hashlib.sha256(body).digest()[:4]
     return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
@@ -133,11 +151,29 @@ def decode(code: str) -> Challenge:
         build_tag=body[2:6],
         seed=int.from_bytes(body[6:14], "big"),
         rule=RULES[rule_no],
-        decisions=_unpack_decisions(int.from_bytes(body[14:20], "big")),
+        decisions=unpack_decisions(int.from_bytes(body[14:20], "big")),
     )
 
 
 _ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def check_daily(code: str | Challenge, deck: Deck, day: str) -> SoloGame:
+    """Replay ``code`` if it is the Daily XI of ``day`` under the day's Rule; else CodeError.
+
+    A daily is one deal shared by all (law 7.01): its seed and its Rule are the day's, nobody's
+    choice, so a code naming another Rule for the day's deal is refused, as is another deal.
+    """
+    ch = decode(code) if isinstance(code, str) else code
+    if ch.seed != daily_seed(ch.deck, day):
+        raise CodeError(f"this code is not the {ch.deck} Daily XI of {day}")
+    game = replay(ch, deck)
+    if ch.rule is not game.deal.rule:
+        raise CodeError(
+            f"this code plays the {ch.deck} Daily XI of {day} under {ch.rule.title}, "
+            f"but the day's Rule is {game.deal.rule.title}"
+        )
+    return game
 
 
 def replay(code: str | Challenge, deck: Deck) -> SoloGame:

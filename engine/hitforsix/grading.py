@@ -10,7 +10,15 @@ attack's floats are summed column by column in bowling order, exactly as the ref
 in :mod:`engine.hitforsix.rules` does, so both give bit-identical scores.
 
 The grade is ``100 × (beats + ½ ties) / 12,375`` to one decimal, rounded half up, computed in
-integers: ``tenths = (2000 × (2·beats + ties) + 24,750) // 49,500``.
+integers: ``tenths = (2000 × (2·beats + ties) + 24,750) // 49,500`` — with two corrections so
+that "a grade of 100 is the one perfect side" (law 4.03) holds both ways:
+
+* an XI that no XI beats (``beats + ties = 12,375``) grades **100.0**, however many share its
+  score: sides the Rule cannot tell apart (the same attack under The Economy) are one side to it;
+* any other XI grades at most **99.9**, however close it rounds.
+
+Which XI is better is never read from the rounded grade: :attr:`Grade.key` is the exact score
+key, and Test Match overs compare keys (law 5.03–5.04).
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from engine.hitforsix.rules import (
     attack_order,
     bowler_economy,
     bowler_strike,
+    score_key,
 )
 
 __all__ = ["XI_COUNT", "Grade", "Grader", "grade_tenths"]
@@ -57,9 +66,18 @@ def _tables() -> tuple[IntArray, IntArray, IntArray]:
     return combos, member, row_of_mask
 
 
+_PERFECT = 1000
+
+
 def grade_tenths(beats: int, ties: int) -> int:
-    """The grade in tenths: 100 × (beats + ties/2) / 12,375, rounded half up, in integers."""
-    return (2000 * (2 * beats + ties) + _OTHERS * 2) // (_OTHERS * 4)
+    """The grade in tenths: 100 × (beats + ties/2) / 12,375, rounded half up, in integers.
+
+    1000 belongs to the perfect side alone: an XI nobody beats gets it, every other XI at most
+    999 (see the module docstring).
+    """
+    if beats + ties >= _OTHERS:
+        return _PERFECT
+    return min(_PERFECT - 1, (2000 * (2 * beats + ties) + _OTHERS * 2) // (_OTHERS * 4))
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +93,16 @@ class Grade:
     def tenths(self) -> int:
         """The grade in tenths of a point (1000 is the one perfect side)."""
         return grade_tenths(self.beats, self.ties)
+
+    @property
+    def perfect(self) -> bool:
+        """Whether no XI of the deal beats this one."""
+        return self.beats + self.ties >= _OTHERS
+
+    @property
+    def key(self) -> int:
+        """The exact ranking key of the score (higher is better), as grading compares it."""
+        return score_key(self.rule, self.score)
 
     @property
     def grade(self) -> float:
@@ -159,6 +187,10 @@ class Grader:
     def xi_of_row(self, row: int) -> tuple[int, ...]:
         """The deal positions of the XI in ``row``."""
         return tuple(sorted(int(self.order[r]) for r in _tables()[0][row]))
+
+    def best(self, rule: Rule) -> tuple[int, ...]:
+        """A perfect side under ``rule`` (the first in row order among tied bests)."""
+        return self.xi_of_row(int(np.argmax(self.keys(rule))))
 
     def grade(self, xi: Iterable[int], rule: Rule) -> Grade:
         """Grade the XI under ``rule`` against all 12,376 XIs of the deal, itself excluded."""

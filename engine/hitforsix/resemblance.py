@@ -19,11 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.hitforsix.cards import CARD_FIELDS, Card, Deck
 from engine.hitforsix.fingerprint import STATS, fingerprint
 
-__all__ = ["MISSING_PENALTY", "Resemblance", "combine", "resemblance"]
+__all__ = ["MISSING_PENALTY", "Resemblance", "combine", "deck_moments", "resemblance"]
 
 MISSING_PENALTY = 4.0
 
@@ -56,25 +57,44 @@ class Resemblance:
         }
 
 
+def _table(deck: Deck) -> npt.NDArray[np.float64]:
+    return np.array(
+        [[math.nan if v is None else v for v in fingerprint(c)] for c in deck.cards],
+        dtype=np.float64,
+    )
+
+
+def deck_moments(deck: Deck) -> tuple[tuple[float, float] | None, ...]:
+    """Each stat's mean and population standard deviation over the deck's cards that have it
+    (None where no card has it). Another implementation (the one-file ground) is given these
+    so that it need not reproduce numpy's summation order."""
+    table = _table(deck)
+    out: list[tuple[float, float] | None] = []
+    for k in range(len(STATS)):
+        column = table[:, k]
+        have = ~np.isnan(column)
+        if not have.any():
+            out.append(None)
+            continue
+        out.append((float(column[have].mean()), float(column[have].std())))
+    return tuple(out)
+
+
 def resemblance(cards: Sequence[Card], deck: Deck) -> Resemblance:
     """Combine ``cards`` and name the card of ``deck`` nearest to the combination."""
     combined = combine(cards)
     target = fingerprint(combined)
-    table = np.array(
-        [[math.nan if v is None else v for v in fingerprint(c)] for c in deck.cards],
-        dtype=np.float64,
-    )
+    table = _table(deck)
     present = ~np.isnan(table)
     total = np.zeros(len(deck.cards))
-    for k, value in enumerate(target):
-        column = table[:, k]
-        have = present[:, k]
-        if not have.any():
+    for k, (value, moments) in enumerate(zip(target, deck_moments(deck), strict=True)):
+        if moments is None:
             continue
-        mean = float(column[have].mean())
-        sd = float(column[have].std())
+        mean, sd = moments
         if sd == 0.0:
             continue
+        column = table[:, k]
+        have = present[:, k]
         if value is None:
             total += np.where(have, MISSING_PENALTY, 0.0)
         else:

@@ -4,8 +4,9 @@ Decisions (documented in ``docs/rules/hitforsix.md``):
 
 * Over ``n`` (from 1) is the deal of ``Dice(match_seed).derive(f"over:{n}").seed``; its Rule is
   that deal's own Rule (:mod:`engine.hitforsix.deal`), The Toss included. Every seat gets it.
-* The over's winner is the seat with the highest grade *as shown*, to one decimal; if two or
-  more share it, the over is a dead ball and nothing moves.
+* The over's winner is the seat with the best score, compared exactly (the score's key, never
+  the rounded grade: 9,136 runs beat 9,131 though both show 95.8); if two or more share the
+  best score, the over is a dead ball and nothing moves.
 * The winner takes one wicket from each other seat and scores by the winning grade: above 50 a
   single, above 60 two, above 70 a four, above 80 a six; 50 or below a bye (no runs).
 * First to ``10 × (seats − 1)`` wickets wins. Each won over takes exactly ``seats − 1``
@@ -47,6 +48,7 @@ __all__ = [
     "new_match",
     "over_deal",
     "play_round",
+    "replay_match",
     "runs_for",
 ]
 
@@ -68,13 +70,18 @@ def over_deal(deck: Deck, match_seed: int, number: int) -> Deal:
 
 @dataclass(frozen=True, slots=True)
 class OverResult:
-    """One over: every seat's decisions and grade (tenths), and the winner (None: dead ball)."""
+    """One over: every seat's decisions and grade (tenths), and the winner (None: dead ball).
+
+    ``keys`` are the exact score keys the winner was decided on (empty when read from JSON,
+    which keeps only the grades and the winner).
+    """
 
     number: int
     rule: Rule
     decisions: tuple[Decisions, ...]
     grades: tuple[int, ...]
     winner: int | None
+    keys: tuple[int, ...] = field(default=(), compare=False)
 
     @property
     def runs(self) -> int:
@@ -227,15 +234,27 @@ def play_round(state: MatchState, deck: Deck, decisions: Sequence[Decisions]) ->
     the_deal = over_deal(deck, state.seed, number)
     grader = grader_for(the_deal)
     judge = the_deal.real_rule(the_deal.rule)
-    grades = tuple(grader.grade(play_over(d).xi, judge).tenths for d in decisions)
-    best = max(grades)
-    winner = grades.index(best) if grades.count(best) == 1 else None
-    over = OverResult(number, the_deal.rule, tuple(decisions), grades, winner)
+    graded = [grader.grade(play_over(d).xi, judge) for d in decisions]
+    keys = tuple(g.key for g in graded)
+    best = max(keys)
+    winner = keys.index(best) if keys.count(best) == 1 else None
+    grades = tuple(g.tenths for g in graded)
+    over = OverResult(number, the_deal.rule, tuple(decisions), grades, winner, keys)
     new = MatchState(state.seed, state.deck, state.players, (*state.overs, over))
     events: list[OverPlayed | MatchWon] = [OverPlayed(over)]
     if new.champion is not None:
         events.append(MatchWon(new.champion, new.standings[new.champion].overs_won))
     return Resolution(new, tuple(events))
+
+
+def replay_match(
+    deck: Deck, seed: int, players: Sequence[str], overs: Iterable[Sequence[Decisions]]
+) -> MatchState:
+    """A match derived from its decisions alone (law 9.02): every grade and winner recomputed."""
+    state = new_match(deck, seed, players)
+    for decisions in overs:
+        state = play_round(state, deck, decisions).state
+    return state
 
 
 def auto_decisions(dice: Dice) -> Decisions:

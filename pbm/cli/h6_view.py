@@ -11,9 +11,17 @@ from engine.hitforsix.cards import Card, Deck
 from engine.hitforsix.code import GhostResult
 from engine.hitforsix.fingerprint import STATS, fingerprint
 from engine.hitforsix.game import SoloGame
-from engine.hitforsix.testmatch import MatchState
+from engine.hitforsix.testmatch import MatchState, OverResult
 
-__all__ = ["card_table", "console", "show_ghost", "show_match", "show_result", "sparkline"]
+__all__ = [
+    "card_table",
+    "console",
+    "show_ghost",
+    "show_match",
+    "show_over",
+    "show_result",
+    "sparkline",
+]
 
 _BARS = "▁▂▃▄▅▆▇█"
 
@@ -128,15 +136,20 @@ def show_ghost(console: Console, result: GhostResult) -> None:
     console.print(f"Ghost {ghost:.1f} — you {rival:.1f}. {verdict[result.winner]}")
 
 
+def show_over(console: Console, o: OverResult) -> None:
+    """One over's line: its Rule, every seat's grade, and who won it."""
+    grades = " / ".join(f"{g / 10:.1f}" for g in o.grades)
+    if o.winner is None:
+        outcome = "dead ball"
+    else:
+        outcome = f"Seat {o.winner + 1} wins" + (f", {o.runs} run(s)" if o.runs else ", a bye")
+    console.print(f"Over {o.number:>3} {o.rule.title:<18} {grades:<28} {outcome}")
+
+
 def show_match(console: Console, state: MatchState) -> None:
     """Print every over and the final standings of a Test Match, seats numbered from 1."""
     for o in state.overs:
-        grades = " / ".join(f"{g / 10:.1f}" for g in o.grades)
-        if o.winner is None:
-            outcome = "dead ball"
-        else:
-            outcome = f"Seat {o.winner + 1} wins" + (f", {o.runs} run(s)" if o.runs else ", a bye")
-        console.print(f"Over {o.number:>3} {o.rule.title:<18} {grades:<28} {outcome}")
+        show_over(console, o)
     table = Table(title=f"Standings (target {state.target} wickets)", title_justify="left")
     for col in ("Seat", "Wickets", "Runs", "Overs won"):
         table.add_column(col, justify="right")

@@ -115,7 +115,7 @@ def test_interactive_error_shows_the_input_as_typed() -> None:
     """A bad answer is quoted back literally, even when it looks like terminal markup."""
     result = _run("play", "--seed", "7", input="[bold]\nname\n")
     assert result.exit_code == 0
-    assert "'[bold]' is not a deal position" in result.output
+    assert "'[bold]' is no card of the deal" in result.output
 
 
 def test_interactive_name_early() -> None:
@@ -230,3 +230,70 @@ def test_challenge_interactive_and_refusals() -> None:
     tampered = _run("challenge", code[:-1] + ("A" if code[-1] != "A" else "B"), "--drops", "")
     assert tampered.exit_code != 0
     assert "does not check out" in tampered.output
+
+
+def test_deal_with_no_option_is_todays_daily() -> None:
+    """`deal` with neither --seed nor --daily deals today's Daily XI (law 7.01)."""
+    from pbm.cli.h6 import today
+
+    assert _json("deal", "--deck", "odi") == _json("deal", "--deck", "odi", "--daily", today())
+    both = _run("deal", "--seed", "1", "--daily", "2026-11-29")
+    assert both.exit_code != 0 and "not both" in both.output
+
+
+def _deal_cards(seed: str = "7") -> list[dict[str, Any]]:
+    cards: list[dict[str, Any]] = _json("deal", "--seed", seed)["cards"]
+    return cards
+
+
+def test_interactive_takes_names_and_initials() -> None:
+    """A window may name men by surname or by initials as well as by position."""
+    cards = _deal_cards()
+    surname = cards[0]["name"].split()[-1]
+    if sum(surname.lower() in c["name"].lower().split() for c in cards) > 1:  # pragma: no cover
+        surname = cards[0]["name"]
+    feed = f"{surname}, {cards[1]['initials']}, 2\nname\n"
+    result = _run("play", "--seed", "7", "--rule", "wickets", input=feed)
+    assert result.exit_code == 0, result.output
+    code = result.output.rsplit("Challenge code:", 1)[1].split()[0]
+    assert _json("replay", code)["decisions"] == "0,1,2"
+
+
+def test_interactive_quit_leaves_without_a_result() -> None:
+    """'quit' leaves the over: no grade, no code, and a plain goodbye."""
+    result = _run("play", "--seed", "7", input="0\nquit\n")
+    assert result.exit_code == 0
+    assert "You left the over" in result.output and "Challenge code:" not in result.output
+
+
+def test_interactive_hints_show_only_this_windows_syntax() -> None:
+    """An error's hint is this window's syntax: its cap, no '/' and no other window's form."""
+    result = _run("play", "--seed", "7", input="0,1,2,3\n0\n11,1,2\nname\n")
+    assert result.exit_code == 0, result.output
+    hints = [line for line in result.output.splitlines() if line.startswith("window ")]
+    assert hints[0].startswith("window 1: drop up to 3") and "/" not in hints[0]
+    assert hints[1].startswith("window 2: drop up to 2") and "/" not in hints[1]
+    assert "e.g. 0,4,7/11,2/12" not in result.output
+
+
+def test_test_match_without_a_seed_picks_one_and_prints_a_replay_code() -> None:
+    """`test --auto` without --seed picks a seed; its replay code replays to the same match."""
+    first = _json("test", "--seats", "2", "--auto")
+    again = _json("replay", first["replay_code"])
+    assert again == first
+    assert first["seed"] != _json("test", "--seats", "2", "--auto")["seed"]
+
+
+def test_seats_played_by_hand_at_the_terminal() -> None:
+    """`test --hand 1` plays seat 1 at the terminal, sealed, against an automatic seat 2."""
+    feed = "name\n" * 3 + "quit\n"
+    result = _run("test", "--seats", "2", "--seed", "5", "--hand", "1", input=feed)
+    assert result.exit_code == 0, result.output
+    assert "Over 1 — Seat 1 bats" in result.output and "Over 3 — Seat 1 bats" in result.output
+    assert "Seat 1 left the match after 3 overs" in result.output
+    code = result.output.rsplit("Replay code:", 1)[1].split()[0]
+    replayed = _json("replay", code)
+    assert len(replayed["overs"]) == 3
+    assert all(o["decisions"][0] == "" for o in replayed["overs"])
+    bad = _run("test", "--seats", "2", "--hand", "3", input="quit\n")
+    assert bad.exit_code != 0 and "seats are 1 to 2" in bad.output

@@ -90,6 +90,49 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "new-secret": {"competition": COMP, "team_name": "X", "secret": "S"},
     "gm-created": {"problem": None, "competition": COMP, "address": "pbm@example.test"},
 }
+H6CARD = {
+    "pos": 0, "name": "V Kohli", "initials": "VK", "country": "India", "matches": 100,
+    "runs": 4000, "avg": "50.0", "sr": "137.0", "sixes": 120, "wickets": 4, "econ": "8.00",
+}  # fmt: skip
+H6_SAMPLES: dict[str, dict[str, Any]] = {
+    "h6-deal": {
+        "deck": "t20i", "seed": 1, "rule": "Maximums", "window": 1, "cap": 3,
+        "hint": "window 1: drop up to 3", "hand": [H6CARD], "came_in": [], "ghost": None,
+        "game": "H6GAME t20i 1 maximums -", "note": "", "errors": ["line 1: no"],
+    },
+    "h6-result": {
+        "deck": "t20i", "rule": "The Toss", "judged_by": "Wickets", "revealed": True,
+        "xi": [H6CARD], "score": "1.00", "grade": "50.0", "beats": 1, "ties": 0,
+        "resemblance": {"name": "V Kohli", "country": "India"}, "best": ["V Kohli"],
+        "code": "A" * 32, "ghost": {"grade": "40.0", "verdict": "You beat the ghost."},
+    },
+    "h6-refused": {"reason": "no"},
+    "h6-test-joined": {
+        "wire": "K7PQ2M", "seat": 1, "seats": 3, "target": 20, "deck": "t20i",
+        "ticket": "AAAA-BBBB-CCCC-DDDD", "over_hours": 48,
+    },
+    "h6-test-over": {
+        "wire": "K7PQ2M", "over": 1, "seat": 1, "rule": "Wickets", "window": 1, "cap": 3,
+        "hand": [H6CARD], "came_in": ["V Kohli"], "deadline": "2026-12-03 09:00 UTC",
+        "errors": [],
+    },
+    "h6-test-sealed": {"wire": "K7PQ2M", "over": 1, "seat": 1, "receipt": "ab" * 32,
+                       "decisions": "0,1", "notes": ["window 2: X is not held"]},
+    "h6-test-reveal": {
+        "wire": "K7PQ2M", "over": 1, "rule": "Wickets", "winner": 1, "runs": 4, "target": 10,
+        "seats": [{"seat": 1, "decisions": "0", "how": "window", "nonce": "0" * 32,
+                   "receipt": "ab" * 32, "verified": True, "grade": "75.0"}],
+        "standings": [{"seat": 1, "wickets": 1, "runs": 4, "overs_won": 1}],
+        "champion": None, "replay_code": "Ag" + "A" * 30,
+    },
+    "h6-test-reminder": {"wire": "K7PQ2M", "over": 1, "seat": 1, "deadline": "soon"},
+    "h6-averages": {
+        "name": "Ann", "number": "012345678901", "deck": "t20i", "day": "2026-12-01",
+        "grade": "80.0", "rank": 1, "of": 3, "season": "2026-12", "season_best": "80.0",
+        "season_rank": 2,
+    },
+}  # fmt: skip
+SAMPLES.update(H6_SAMPLES)
 SERVER = ServerConfig(address="pbm@example.test")
 
 

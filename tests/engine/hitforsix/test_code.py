@@ -135,3 +135,55 @@ def test_documented_code_vector() -> None:
     assert code == "AQNQ2FjgAAAAAAAAB-rAOQACAAAQkMUP"
     raw = base64.urlsafe_b64decode(code)
     assert raw.hex(" ") == "01 03 50 d8 58 e0 00 00 00 00 00 00 07 ea c0 39 00 02 00 00 10 90 c5 0f"
+
+
+def _seal(body: bytes) -> str:
+    import hashlib
+
+    whole = body + hashlib.sha256(body).digest()[:4]
+    return base64.urlsafe_b64encode(whole).decode().rstrip("=")
+
+
+def test_one_game_has_one_code() -> None:
+    """A second spelling of a game (empty windows counted at the end) is refused, not replayed."""
+    code = _code(drops="0,4")
+    raw = bytearray(base64.urlsafe_b64decode(code))
+    assert decode(code).decisions == Decisions.from_text("0,4//")
+    bits = int.from_bytes(raw[14:20], "big")
+    for played in (2, 3):  # the same drops, counted as two or three windows played
+        other = bytearray(raw[:20])
+        other[14:20] = ((bits & ~(0b11 << 46)) | (played << 46)).to_bytes(6, "big")
+        with pytest.raises(CodeError, match="empty windows"):
+            decode(_seal(bytes(other)))
+    assert encode(replay(code, DECK)) == code
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(min_size=20, max_size=20))
+def test_every_code_that_decodes_is_the_code_of_its_game(body: bytes) -> None:
+    """Any checked code that replays re-encodes to itself: codes and games correspond one to one."""
+    raw = bytearray(base64.urlsafe_b64decode(_code() + "=="))
+    mixed = bytes(raw[:2]) + bytes(raw[2:6]) + body[6:14] + body[14:20]
+    code = _seal(mixed)
+    try:
+        game = replay(code, DECK)
+    except CodeError:
+        return
+    assert encode(game) == code
+
+
+def test_a_daily_under_another_rule_is_refused() -> None:
+    """check_daily replays the day's deal under the day's Rule and refuses any other."""
+    from engine.hitforsix.code import check_daily
+    from engine.hitforsix.deal import daily_seed
+
+    day = "2026-11-29"
+    the_deal = deal(DECK, daily_seed("t20i", day))
+    good = encode(play_solo(the_deal, the_deal.rule, Decisions.from_text("0")))
+    assert check_daily(good, DECK, day).rule is the_deal.rule
+    other_rule = next(r for r in RULES if r is not the_deal.rule)
+    bad = encode(play_solo(the_deal, other_rule, Decisions.from_text("0")))
+    with pytest.raises(CodeError, match="the day's Rule is"):
+        check_daily(bad, DECK, day)
+    with pytest.raises(CodeError, match="not the t20i Daily XI of 2026-11-30"):
+        check_daily(good, DECK, "2026-11-30")

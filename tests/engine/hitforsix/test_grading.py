@@ -74,8 +74,28 @@ def test_grade_arithmetic() -> None:
     """Grade = 100 × (beats + ties/2) / 12,375 to one decimal; the perfect side is 100."""
     assert grade_tenths(12375, 0) == 1000
     assert grade_tenths(0, 0) == 0
-    assert grade_tenths(0, 12375) == 500
+    assert grade_tenths(0, 12375) == 1000  # nobody beats it: a perfect side, shared
     assert grade_tenths(6000, 1) == round(1000 * 6000.5 / 12375)
+
+
+@pytest.mark.parametrize(("beats", "ties"), [(12374, 0), (12370, 0), (12360, 10), (12350, 24)])
+def test_only_the_perfect_side_grades_100(beats: int, ties: int) -> None:
+    """A side something beats shows at most 99.9, though it would round to 100.0."""
+    assert grade_tenths(beats, ties) == 999
+
+
+def test_tied_best_sides_grade_100() -> None:
+    """Under The Economy many XIs share the best attack; every one of them grades 100."""
+    cards = [_card(i) for i in range(12)] + [
+        _card(12 + i, balls_bowled=600, runs_conceded=500 + 10 * i, wickets=30) for i in range(5)
+    ]
+    grader = Grader(cards, RATES, 30)
+    best = (0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16)
+    g = grader.grade(best, Rule.THE_ECONOMY)
+    assert g.ties > 0 and g.beats + g.ties == 12375
+    assert g.grade == 100.0 and g.perfect
+    worse = grader.grade(range(11), Rule.THE_ECONOMY)
+    assert worse.grade < 100.0 and not worse.perfect and worse.key < g.key
 
 
 def test_one_perfect_side_scores_100() -> None:
@@ -88,11 +108,11 @@ def test_one_perfect_side_scores_100() -> None:
 
 
 def test_identical_cards_all_tie() -> None:
-    """When every XI scores the same, every XI ties with the other 12,375 and grades 50."""
+    """When every XI scores the same, nobody beats anybody: every XI is perfect and grades 100."""
     grader = Grader([_card(i) for i in range(17)], RATES, 30)
     for rule in HIDDEN_RULES:
         g = grader.grade(range(11), rule)
-        assert (g.beats, g.ties, g.grade) == (0, 12375, 50.0)
+        assert (g.beats, g.ties, g.grade) == (0, 12375, 100.0)
 
 
 def test_attack_order_tie_break() -> None:
@@ -195,3 +215,11 @@ def test_rule_names() -> None:
     assert Rule.SIX_AND_OUT.title == "Six and Out"
     with pytest.raises(ValueError, match="no Rule called"):
         Rule.parse("googly")
+
+
+def test_best_is_a_perfect_side() -> None:
+    """Grader.best gives an XI that grades 100 under each Rule."""
+    dl = deal(synthetic_deck(50, 3), 8)
+    grader = Grader(dl.cards, DeckRates.of(dl.deck), dl.line)
+    for rule in HIDDEN_RULES:
+        assert grader.grade(grader.best(rule), rule).grade == 100.0

@@ -128,3 +128,36 @@ def test_same_seed_and_decisions_give_identical_resolution(
     a, b = play_round(state, DECK, ds), play_round(state, DECK, ds)
     assert a == b
     assert MatchState.from_json(json.loads(json.dumps(a.state.to_json()))) == a.state
+
+
+def test_overs_are_decided_on_the_exact_score_not_the_rounded_grade() -> None:
+    """Two sides showing the same grade are split by their exact scores, not called dead."""
+    from engine.hitforsix.game import grader_for
+    from engine.hitforsix.over import reachable_xis, route_to
+
+    the_deal = over_deal(DECK, 5, 1)
+    assert the_deal.rule is Rule.THE_AVERAGE  # a ratio: many scores share a tenth
+    grader = grader_for(the_deal)
+    first: dict[int, tuple[int, tuple[int, ...]]] = {}
+    pair = None
+    for xi in sorted(reachable_xis()):
+        g = grader.grade(xi, the_deal.rule)
+        seen = first.setdefault(g.tenths, (g.key, xi))
+        if seen[0] != g.key:
+            pair = (seen, (g.key, xi))
+            break
+    assert pair is not None
+    (k1, xi1), (k2, xi2) = pair
+    res = play_round(new_match(DECK, 5, ["a", "b"]), DECK, [route_to(xi1), route_to(xi2)])
+    over = res.state.overs[0]
+    assert over.grades[0] == over.grades[1]
+    assert over.winner == (0 if k1 > k2 else 1)
+
+
+def test_a_match_is_derived_from_its_decisions_alone() -> None:
+    """replay_match recomputes every grade and winner from the decisions (law 9.02)."""
+    from engine.hitforsix.testmatch import replay_match
+
+    state = auto_match(DECK, 8, 3)
+    again = replay_match(DECK, 8, state.players, [o.decisions for o in state.overs])
+    assert again == state and again.standings == state.standings

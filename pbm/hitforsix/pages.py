@@ -1,0 +1,29 @@
+"""The Averages' archive pages (Today, one deck at a time, and the season): static HTML, no
+third parties, every grade derived by replay (``templates/hitforsix/*.html``)."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from pbm.h6.decks import DECK_NAMES
+from pbm.hitforsix.averages import day_statements, season_table
+from pbm.render.env import environment
+
+__all__ = ["season_page", "today_page"]
+
+
+def today_page(session: Session, day: str, deck: str | None = None) -> str:
+    """The Today page of ``day``: every deck, or one deck at a time."""
+    return environment().get_template("hitforsix/today.html").render(
+        day=day, deck=deck, decks=DECK_NAMES, season=day[:7],
+        entries=day_statements(session, day, deck),
+    )  # fmt: skip
+
+
+def season_page(session: Session, season: str) -> str:
+    """The season's table (``YYYY-MM``): each name's best day."""
+    return (
+        environment()
+        .get_template("hitforsix/season.html")
+        .render(season=season, entries=season_table(session, season))
+    )
