@@ -38,9 +38,10 @@ from pbm.redact import REDACTED, redact
 __all__ = ["SECRET_SHAPE", "Sealer", "scrub_bytes", "scrub_message", "scrub_text"]
 
 _SYM = "[A-HJ-NP-Z2-9]"
-#: A seat secret as pbm writes it (``ABCD-EFGH-JKLM-NPQR``), or typed without dashes.
+#: A seat secret as pbm writes it (``ABCD-EFGH-JKLM-NPQR``), or typed without dashes: a whole
+#: token, so no part of a longer code (Hit for Six's base64url codes) is ever taken for one.
 SECRET_SHAPE = re.compile(
-    rf"(?<![A-Za-z0-9]){_SYM}{{4}}(?:-?{_SYM}{{4}}){{3}}(?![A-Za-z0-9])", re.IGNORECASE
+    rf"(?<![\w-]){_SYM}{{4}}(?:-?{_SYM}{{4}}){{3}}(?![\w-])", re.IGNORECASE
 )
 _SECRET_LINE = re.compile(
     r"(?im)^([ \t>*\-•]*(?:your[ \t]+)?(?:secret|password)(?![\w-])[ \t]*[:=]?[ \t]*)"
