@@ -40,9 +40,7 @@ __all__ = ["SECRET_SHAPE", "Sealer", "scrub_bytes", "scrub_message", "scrub_text
 _SYM = "[A-HJ-NP-Z2-9]"
 #: A seat secret as pbm writes it (``ABCD-EFGH-JKLM-NPQR``), or typed without dashes: a whole
 #: token, so no part of a longer code (Hit for Six's base64url codes) is ever taken for one.
-SECRET_SHAPE = re.compile(
-    rf"(?<![\w-]){_SYM}{{4}}(?:-?{_SYM}{{4}}){{3}}(?![\w-])", re.IGNORECASE
-)
+SECRET_SHAPE = re.compile(rf"(?<![\w-]){_SYM}{{4}}(?:-?{_SYM}{{4}}){{3}}(?![\w-])", re.IGNORECASE)
 _SECRET_LINE = re.compile(
     r"(?im)^([ \t>*\-•]*(?:your[ \t]+)?(?:secret|password)(?![\w-])[ \t]*[:=]?[ \t]*)"
     r"(\S+)"
@@ -84,49 +82,60 @@ def scrub_bytes(raw: bytes, known: Iterable[str | None] = (), *, lines: bool = T
     return raw
 
 
-def _scrub_part(part: Message, known: list[str], lines: bool) -> None:
+def _scrub_part(part: Message, known: list[str], lines: bool, deep: bool) -> bool:
+    if not deep and part.get_content_maintype() not in ("text", "message"):
+        return False  # pbm's own attachments (a zine's PDF) are not text to search
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
-        return
+        return False
     text, _ = decode_bytes(payload, part.get_content_charset())
     cleaned = scrub_text(text, known, lines=lines)
     if cleaned == text:
-        return
+        return False
     del part["Content-Transfer-Encoding"]
     if part.get_content_maintype() == "text":
         part.set_payload(cleaned, charset="utf-8")
     else:  # an attachment that held text: keep its type, base64 the cleaned bytes
         part.set_payload(base64.encodebytes(cleaned.encode("utf-8")).decode("ascii"))
         part["Content-Transfer-Encoding"] = "base64"
+    return True
 
 
-def _scrub_headers(msg: Message, known: list[str], lines: bool) -> None:
+def _scrub_headers(msg: Message, known: list[str], lines: bool) -> bool:
+    changed = False
     for name, value in list(msg.items()):
         text = decoded(str(value))
         cleaned = scrub_text(text, known, lines=lines)
         if cleaned != text or scrub_text(str(value), known, lines=lines) != str(value):
             msg.replace_header(name, Header(cleaned, "utf-8").encode())
+            changed = True
+    return changed
 
 
-def scrub_message(raw: bytes, known: Iterable[str | None] = (), *, lines: bool = True) -> bytes:
+def scrub_message(
+    raw: bytes, known: Iterable[str | None] = (), *, lines: bool = True, deep: bool = True
+) -> bytes:
     """``raw`` with secrets hidden in every header and every decoded part (see module doc).
 
     Parts without a secret keep their bytes; the result is for storage and display. Mail too
-    deep or too broken for the MIME reading still gets the byte-level pass.
+    deep or too broken for the MIME reading still gets the byte-level pass. ``deep=False``
+    (pbm's own outgoing mail, which is sent as stored) searches only text parts and skips the
+    byte-level pass, which could take a run of base64 in an attachment for a secret.
     """
     values = [k.strip() for k in known if k and k.strip()]
-    if scrub_bytes(raw, values, lines=lines) == raw and not _maybe_encoded(raw):
+    if deep and scrub_bytes(raw, values, lines=lines) == raw and not _maybe_encoded(raw):
         return raw
     try:
         msg = email.message_from_bytes(raw, policy=policy.compat32)
+        changed = False
         for part in msg.walk():
-            _scrub_headers(part, values, lines)
+            changed = _scrub_headers(part, values, lines) or changed
             if not part.is_multipart():
-                _scrub_part(part, values, lines)
-        out = msg.as_bytes()
+                changed = _scrub_part(part, values, lines, deep) or changed
+        out = msg.as_bytes() if changed else raw
     except (RecursionError, Exception):  # unreadable MIME: the byte-level pass below
         out = raw
-    return scrub_bytes(out, values, lines=lines)
+    return scrub_bytes(out, values, lines=lines) if deep else out
 
 
 def _maybe_encoded(raw: bytes) -> bool:

@@ -89,6 +89,9 @@ class Player(Base):
     created_at: Mapped[datetime]
     undeliverable_at: Mapped[datetime | None]
     undeliverable_reason: Mapped[str | None] = mapped_column(Text)
+    # How this player gets the zine: "attach" (text + HTML, the PDF attached) or "link" (the
+    # same mail with a link to the archive instead of the attachment). See pbm.zine.mail.
+    zine_delivery: Mapped[str] = mapped_column(String(8), default="attach", server_default="attach")
     #: Soft bounces (4.x.x failures) of pbm's mail since the last delivery or mail from them.
     soft_bounces: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
@@ -249,7 +252,7 @@ class OutboxMessage(Base):
     # pbm's own templates carry no SECRET line to hide, only placeholders: shapes only.
     @validates("raw")
     def _scrub_raw(self, _key: str, value: bytes) -> bytes:
-        return scrub_message(value, lines=False)
+        return scrub_message(value, lines=False, deep=False)
 
     @validates("subject", "last_error")
     def _scrub(self, _key: str, value: str | None) -> str | None:

@@ -1,7 +1,7 @@
 """hostile mail: sealed inbound copies, soft bounce counts, bounce kind and message
 
 Revision ID: 0003_hostile
-Revises: 0003 (hitforsix)
+Revises: 0005_zine
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003_hostile"
-down_revision = "0003"  # after 0003_hitforsix, which landed on main first: one head
+down_revision = "0005_zine"  # after main's 0003 (hitforsix) and 0005_zine: one head
 branch_labels = None
 depends_on = None
 
