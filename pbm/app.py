@@ -15,6 +15,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.auth import SecretBox
+from pbm.bounces import verp_address
 from pbm.clock import Clock, SystemClock
 from pbm.config import Config
 from pbm.db import migrate
@@ -77,7 +78,15 @@ class App:
 
     def outbox(self, sender: Sender) -> Outbox:
         """The outbox worker delivering through ``sender``."""
-        return Outbox(self.sessions, sender, self.config.outbox, self.clock, self.box)
+        own, key = self.config.server.address, self.config.security.secret_key
+        return Outbox(
+            self.sessions,
+            sender,
+            self.config.outbox,
+            self.clock,
+            self.box,
+            envelope_from=lambda row_id: verp_address(own, key, row_id),
+        )
 
     def close(self) -> None:
         """Release database connections."""

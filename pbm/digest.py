@@ -1,5 +1,9 @@
 """The GM's digest: joins, teams still unnamed, sentences flagged for the GM, mails not
-understood, dead letters, bounces."""
+understood, dead letters, bounces.
+
+Every text a player chose (a sentence, a subject, a team name, an address) is shown through
+:func:`pbm.textsafe.neutralise_line`, so bidi overrides and control characters cannot
+rearrange or hide what the GM reads."""
 
 from __future__ import annotations
 
@@ -22,8 +26,15 @@ from pbm.db.models import (
     Player,
     Seat,
 )
+from pbm.textsafe import neutralise_line
 
-__all__ = ["digest_context", "flag_rows"]
+__all__ = ["digest_context", "flag_rows", "safe_row"]
+
+
+def safe_row(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with every string value neutralised for display."""
+    return {k: neutralise_line(v) if isinstance(v, str) else v for k, v in row.items()}
+
 
 STAMP = "%Y-%m-%d %H:%M"
 
@@ -35,17 +46,19 @@ def flag_rows(session: Session, flags: list[Flag]) -> list[dict[str, Any]]:
         seat = session.get(Seat, f.seat_id)
         comp = session.get(Competition, f.competition_id)
         rows.append(
-            {
-                "id": f.id,
-                "code": comp.code if comp else "?",
-                "seat": seat.number if seat else "?",
-                "team": Team.from_json(seat.team).name if seat else "?",
-                "line": f.line,
-                "text": f.text,
-                "reason": f.reason,
-                "status": f.status,
-                "at": utc(f.created_at).strftime(STAMP),
-            }
+            safe_row(
+                {
+                    "id": f.id,
+                    "code": comp.code if comp else "?",
+                    "seat": seat.number if seat else "?",
+                    "team": Team.from_json(seat.team).name if seat else "?",
+                    "line": f.line,
+                    "text": f.text,
+                    "reason": f.reason,
+                    "status": f.status,
+                    "at": utc(f.created_at).strftime(STAMP),
+                }
+            )
         )
     return rows
 
@@ -69,11 +82,13 @@ def digest_context(session: Session, clock: Clock, since: datetime | None = None
             if not seat.named:
                 player = session.get(Player, seat.player_id)
                 unnamed.append(
-                    {
-                        "seat": seat.number,
-                        "team": Team.from_json(seat.team).name,
-                        "address": player.address if player else "?",
-                    }
+                    safe_row(
+                        {
+                            "seat": seat.number,
+                            "team": Team.from_json(seat.team).name,
+                            "address": player.address if player else "?",
+                        }
+                    )
                 )
         comps.append(
             {
@@ -84,11 +99,13 @@ def digest_context(session: Session, clock: Clock, since: datetime | None = None
                 "teams": comp.teams,
                 "naming_deadline": utc(comp.naming_deadline).strftime(STAMP),
                 "recent_joins": [
-                    {
-                        "seat": e.data.get("seat"),
-                        "address": e.data.get("address"),
-                        "at": utc(e.at).strftime(STAMP),
-                    }
+                    safe_row(
+                        {
+                            "seat": e.data.get("seat"),
+                            "address": e.data.get("address"),
+                            "at": utc(e.at).strftime(STAMP),
+                        }
+                    )
                     for e in joins
                 ],
                 "unnamed": unnamed,
@@ -123,20 +140,26 @@ def digest_context(session: Session, clock: Clock, since: datetime | None = None
             ),
         ),
         "not_understood": [
-            {"id": m.id, "from": m.from_addr or "?", "subject": m.subject or "", "note": m.note}
+            safe_row(
+                {"id": m.id, "from": m.from_addr or "?", "subject": m.subject or "", "note": m.note}
+            )
             for m in not_understood
         ],
         "dead_letters": [
-            {
-                "id": m.id,
-                "from": m.from_addr or m.envelope_from or "?",
-                "subject": m.subject or "",
-                "error": ((m.error or "").strip().splitlines() or [""])[-1],
-            }
+            safe_row(
+                {
+                    "id": m.id,
+                    "from": m.from_addr or m.envelope_from or "?",
+                    "subject": m.subject or "",
+                    "error": ((m.error or "").strip().splitlines() or [""])[-1],
+                }
+            )
             for m in shunted
         ],
         "bounces": [
-            {"address": b.address, "reason": b.reason, "at": utc(b.created_at).strftime(STAMP)}
+            safe_row(
+                {"address": b.address, "reason": b.reason, "at": utc(b.created_at).strftime(STAMP)}
+            )
             for b in bounces
         ],
     }

@@ -1,30 +1,76 @@
 """Structured logs to stderr (structlog): JSON lines for machines, or a console renderer.
 
 Configure once at start-up with :func:`configure_logging`. Secrets in event dicts are
-redacted by a processor, whatever the caller logged.
+redacted by a processor, whatever the caller logged (the configured ones, and anything shaped
+like a seat secret), and long values are cut.
+
+One event is one line, always: structlog's ``PrintLogger`` writes the message and the newline
+in two calls, so two threads (the SMTP listener's and the loop) could interleave them. Every
+line here, from structlog and from the standard library alike, goes out through one lock as
+one ``write`` of the whole line, then a flush.
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+import threading
 from collections.abc import Iterable, MutableMapping
 from typing import Any
 
 import structlog
 
-from pbm.auth import redact
+from pbm.secrets_at_rest import scrub_text
 
-__all__ = ["configure_logging"]
+__all__ = ["LineLogger", "configure_logging"]
+
+#: Longer string values are cut (a log line should fit one atomic pipe write).
+MAX_VALUE_CHARS = 2000
+_LOCK = threading.Lock()
+
+
+def write_line(line: str) -> None:
+    """Write ``line`` and its newline to stderr in one call, under the process's log lock."""
+    data = line.rstrip("\n") + "\n"
+    with _LOCK:
+        stream = sys.stderr
+        try:
+            stream.write(data)
+            stream.flush()
+        except (OSError, ValueError):  # stderr closed under us: nowhere left to log
+            pass
+
+
+class LineLogger:
+    """A structlog logger writing each rendered event as one line (see module doc)."""
+
+    def __init__(self, *_args: Any) -> None:
+        pass
+
+    def msg(self, message: str) -> None:
+        """Write one rendered event."""
+        write_line(message)
+
+    log = debug = info = warn = warning = error = critical = exception = fatal = msg
+
+
+class _LineHandler(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            write_line(self.format(record))
+        except Exception:
+            self.handleError(record)
 
 
 def _redactor(secrets: tuple[str, ...]) -> Any:
     def process(_logger: Any, _name: str, event: MutableMapping[str, Any]) -> Any:
-        if not secrets:
-            return event
         for key, value in list(event.items()):
             if isinstance(value, str):
-                event[key] = redact(value, secrets)
+                value = scrub_text(value, secrets, lines=False)
+                limit = MAX_VALUE_CHARS * (4 if key == "exception" else 1)
+                if len(value) > limit:
+                    value = value[:limit] + f"... ({len(value)} characters)"
+                event[key] = value
         return event
 
     return process
@@ -47,14 +93,19 @@ def configure_logging(
         _redactor(tuple(s for s in secrets if s)),
     ]
     structlog.configure(
-        processors=[*shared, structlog.processors.format_exc_info, renderer],
+        processors=[
+            *shared,
+            structlog.processors.format_exc_info,
+            _redactor(tuple(s for s in secrets if s)),  # the traceback too
+            renderer,
+        ],
         wrapper_class=structlog.make_filtering_bound_logger(lvl),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=LineLogger,
         cache_logger_on_first_use=False,
     )
     # Libraries (aiosmtpd, imapclient, the mail adapters) log through the standard library:
     # render them the same way, on the same stream.
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _LineHandler()
     handler.setFormatter(
         structlog.stdlib.ProcessorFormatter(
             processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],

@@ -10,8 +10,8 @@ beats at most once for replies people wait for).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 
@@ -25,7 +25,8 @@ from pbm.config import OutboxConfig
 from pbm.db.models import OutboxMessage, Player
 from pbm.db.session import transaction
 from pbm.errors import PbmError
-from pbm.mail.ports import Sender
+from pbm.mail.compose import SAFE_POLICY
+from pbm.mail.ports import Envelope, Sender
 from pbm.testhooks import crash_point
 
 __all__ = ["Outbox", "backoff"]
@@ -42,7 +43,8 @@ def backoff(config: OutboxConfig, attempts: int) -> timedelta:
 
 
 def _fill(raw: bytes, box: SecretBox) -> EmailMessage:
-    msg = BytesParser(policy=policy.default).parsebytes(raw)
+    # SAFE_POLICY writes the headers back exactly as composed: never re-decoded, refolded.
+    msg = BytesParser(policy=SAFE_POLICY).parsebytes(raw)
     assert isinstance(msg, EmailMessage)
     for part in msg.walk():
         if part.get_content_maintype() != "text" or part.is_multipart():
@@ -65,12 +67,15 @@ class Outbox:
         config: OutboxConfig,
         clock: Clock,
         box: SecretBox,
+        envelope_from: Callable[[int], str] | None = None,
     ) -> None:
         self.sessions = sessions
         self.sender = sender
         self.config = config
         self.clock = clock
         self.box = box
+        #: The reverse-path for a row (pbm's VERP address, see ``pbm.bounces``).
+        self.envelope_from = envelope_from
 
     def due_ids(self) -> list[int]:
         """Pending rows whose time has come, oldest first."""
@@ -131,7 +136,12 @@ class Outbox:
                 return "failed"
         error: PbmError | None = None
         try:
-            self.sender.send(_fill(raw, self.box))
+            msg = _fill(raw, self.box)
+            # The envelope is the row's one recipient, whatever the headers say.
+            mail_from = self.envelope_from(row_id) if self.envelope_from else None
+            self.sender.send(
+                msg, Envelope(mail_from or str(msg["From"].addresses[0].addr_spec), (to,))
+            )
         except PbmError as exc:
             error = exc
         except OSError as exc:  # an adapter that let a socket error through: retry it

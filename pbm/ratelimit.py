@@ -1,14 +1,46 @@
-"""Per-sender rate limit: a counter per address per clock hour, in the database."""
+"""Per-sender rate limit: a counter per address per clock hour, in the database.
+
+Mail that proves who sent it (a seat's secret, or the GM's) is counted under the address;
+everything else from that address under ``?address`` (:func:`rate_key`). Forged mail in a
+player's name, which cannot carry their secret, fills only the second count, so it cannot
+lock the player out of their own orders.
+"""
 
 from __future__ import annotations
 
+import hmac
 from datetime import datetime
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbm.db.models import RateCounter
+from pbm.auth import SecretBox, normalise_secret
+from pbm.config import GmConfig
+from pbm.db.models import Player, RateCounter, Seat
 
-__all__ = ["count_mail", "window_start"]
+__all__ = ["count_mail", "rate_key", "window_start"]
+
+_UNPROVEN = "?"
+
+
+def rate_key(
+    session: Session, box: SecretBox, gm: GmConfig, sender: str, secret: str | None
+) -> str:
+    """The counter a mail is counted under: ``sender`` if ``secret`` proves it is theirs
+    (the GM's, or one of the sender's seats'), else ``?sender``."""
+    if secret:
+        if sender == gm.address.lower() and hmac.compare_digest(
+            normalise_secret(secret).encode(), normalise_secret(gm.secret).encode()
+        ):
+            return sender
+        hashes = session.scalars(
+            select(Seat.secret_hash)
+            .join(Player, Seat.player_id == Player.id)
+            .where(Player.address == sender)
+        )
+        if any(box.verify(h, secret) for h in hashes):
+            return sender
+    return (_UNPROVEN + sender)[:320]
 
 
 def window_start(now: datetime) -> datetime:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from pbm.clock import FixedClock
 from pbm.errors import SmtpError
-from pbm.mail.ports import FetchedMessage
+from pbm.mail.ports import Envelope, FetchedMessage
 
 __all__ = [
     "Conversation",
@@ -107,6 +107,7 @@ class RecordingSender:
 
     def __init__(self) -> None:
         self.sent: list[EmailMessage] = []
+        self.envelopes: list[Envelope | None] = []
         self.failures: list[SmtpError] = []
         self.on_send: Callable[[EmailMessage], None] | None = None
 
@@ -114,8 +115,9 @@ class RecordingSender:
         """Make the next ``times`` sends raise ``error``."""
         self.failures.extend([error] * times)
 
-    def send(self, message: EmailMessage) -> None:
+    def send(self, message: EmailMessage, envelope: Envelope | None = None) -> None:
         """Record the message (a re-parsed copy, as a real transport would see it)."""
+        self.envelopes.append(envelope)
         if self.failures:
             raise self.failures.pop(0)
         copy = BytesParser(policy=policy.default).parsebytes(message.as_bytes())

@@ -1,4 +1,6 @@
-"""``pbm mail list/show/retry``: the inbound store, dead letters and the outbox."""
+"""``pbm mail list/show/retry/deliverable``: the inbound store, dead letters, the outbox and
+addresses marked undeliverable by a bounce. Senders' text is shown neutralised
+(:mod:`pbm.textsafe`)."""
 
 from __future__ import annotations
 
@@ -10,10 +12,12 @@ from rich.table import Table
 from sqlalchemy import select
 
 from pbm.app import App
+from pbm.bounces import clear, record_event
 from pbm.cli._common import config_option, load
 from pbm.db.models import InboundMail, MailStatus, OutboxMessage
 from pbm.db.session import transaction
 from pbm.errors import PbmError
+from pbm.textsafe import neutralise, neutralise_line
 
 __all__ = ["COMMANDS"]
 
@@ -47,10 +51,10 @@ def list_(
                         str(o.id),
                         o.status,
                         o.kind,
-                        o.to_addr,
+                        neutralise_line(o.to_addr),
                         str(o.attempts),
-                        o.subject,
-                        o.last_error or "",
+                        neutralise_line(o.subject),
+                        neutralise_line(o.last_error or ""),
                     )
             else:
                 q = select(InboundMail).order_by(InboundMail.id.desc()).limit(limit)
@@ -63,9 +67,9 @@ def list_(
                         m.status,
                         m.door,
                         f"{m.received_at:%Y-%m-%d %H:%M}",
-                        m.from_addr or m.envelope_from or "",
-                        m.subject or "",
-                        m.note or "",
+                        neutralise_line(m.from_addr or m.envelope_from or ""),
+                        neutralise_line(m.subject or ""),
+                        neutralise_line(m.note or ""),
                     )
     finally:
         app.close()
@@ -87,13 +91,13 @@ def show(mail_id: int, raw: bool, config_path: Path | None) -> None:
                 raise click.ClickException(f"no inbound mail #{mail_id}")
             click.echo(f"#{m.id} {m.status} via {m.door} at {m.received_at:%Y-%m-%d %H:%M:%S}")
             click.echo(f"key:     {m.key}")
-            click.echo(f"from:    {m.from_addr or m.envelope_from or '?'}")
-            click.echo(f"subject: {m.subject or ''}")
-            click.echo(f"note:    {m.note or ''}")
+            click.echo(f"from:    {neutralise_line(m.from_addr or m.envelope_from or '?')}")
+            click.echo(f"subject: {neutralise_line(m.subject or '')}")
+            click.echo(f"note:    {neutralise_line(m.note or '')}")
             if m.error:
-                click.echo("\n" + m.error)
+                click.echo("\n" + neutralise(m.error))
             if raw:
-                click.echo("\n" + m.raw.decode("utf-8", "replace"))
+                click.echo("\n" + neutralise(m.raw.decode("utf-8", "replace")))
     finally:
         app.close()
 
@@ -111,6 +115,22 @@ def retry(mail_id: int, config_path: Path | None) -> None:
     finally:
         app.close()
     click.echo(f"#{mail_id} queued again")
+
+
+@mail.command("deliverable")
+@click.argument("address")
+@config_option
+def deliverable(address: str, config_path: Path | None) -> None:
+    """Clear the undeliverable mark (and soft-bounce count) a bounce left on ADDRESS."""
+    app = App.from_config(load(config_path, logs=False))
+    try:
+        with transaction(app.sessions) as s:
+            if not clear(s, address):
+                raise click.ClickException(f"{address} is not marked undeliverable")
+            record_event(s, app.clock, "deliverable", address=address.lower(), by="gm")
+    finally:
+        app.close()
+    click.echo(f"{address.lower()}: mail goes out again")
 
 
 COMMANDS = [mail]

@@ -86,8 +86,17 @@ def run(once: bool, config_path: Path | None) -> None:
 @click.command("ingest")
 @click.argument("source", default="-", type=click.Path(allow_dash=True, dir_okay=False))
 @click.option("--process", is_flag=True, help="Also handle it and send the reply now.")
+@click.option(
+    "--sender",
+    "envelope_sender",
+    default=None,
+    help="The SMTP envelope sender (Postfix: ${sender}); empty means MAIL FROM:<>, "
+    "which pbm never answers.",
+)
 @config_option
-def ingest(source: str, process: bool, config_path: Path | None) -> None:
+def ingest(
+    source: str, process: bool, envelope_sender: str | None, config_path: Path | None
+) -> None:
     """Store one message from FILE or stdin (an MTA pipe: Postfix, procmail).
 
     Exit status: 0 stored (or already stored), 75 temporary failure (the MTA retries later),
@@ -111,8 +120,10 @@ def ingest(source: str, process: bool, config_path: Path | None) -> None:
         sys.exit(EX_DATAERR)
     app = App.from_config(config)
     try:
+        if envelope_sender is not None and envelope_sender.strip() in ("", "<>"):
+            envelope_sender = "<>"  # the null reverse-path, as the SMTP door records it
         try:
-            stored = app.inbound.store(raw, "ingest")
+            stored = app.inbound.store(raw, "ingest", envelope_from=envelope_sender)
         except MessageParseError as exc:
             click.echo(f"pbm ingest: {exc}", err=True)
             sys.exit(EX_DATAERR)

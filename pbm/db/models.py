@@ -24,7 +24,9 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
+
+from pbm.secrets_at_rest import scrub_message, scrub_text
 
 __all__ = [
     "Base",
@@ -172,6 +174,12 @@ class Player(Base):
     # How this player gets the zine: "attach" (text + HTML, the PDF attached) or "link" (the
     # same mail with a link to the archive instead of the attachment). See pbm.zine.mail.
     zine_delivery: Mapped[str] = mapped_column(String(8), default="attach", server_default="attach")
+    #: Soft bounces (4.x.x failures) of pbm's mail since the last delivery or mail from them.
+    soft_bounces: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+    @validates("undeliverable_reason")
+    def _scrub(self, _key: str, value: str | None) -> str | None:
+        return None if value is None else scrub_text(value)
 
 
 class Seat(Base):
@@ -257,6 +265,10 @@ class Flag(Base):
     created_at: Mapped[datetime]
     resolved_at: Mapped[datetime | None]
 
+    @validates("text", "reason", "resolution", "note")
+    def _scrub(self, _key: str, value: str | None) -> str | None:
+        return None if value is None else scrub_text(value)
+
 
 class InboundMail(Base):
     """Every message that came in, stored raw before anything else happens.
@@ -284,6 +296,16 @@ class InboundMail(Base):
     note: Mapped[str | None] = mapped_column(Text)  # why rejected/ignored, in a word or two
     error: Mapped[str | None] = mapped_column(Text)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+    #: The raw mail as it came, encrypted (``pbm.secrets_at_rest.Sealer``) until handled.
+    sealed: Mapped[bytes | None] = mapped_column(LargeBinary)
+
+    @validates("raw")
+    def _scrub_raw(self, _key: str, value: bytes) -> bytes:
+        return scrub_message(value)
+
+    @validates("subject", "note", "error")
+    def _scrub(self, _key: str, value: str | None) -> str | None:
+        return None if value is None else scrub_text(value)
 
 
 class OutboxMessage(Base):
@@ -310,6 +332,15 @@ class OutboxMessage(Base):
     sent_at: Mapped[datetime | None]
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mail.id"))
 
+    # pbm's own templates carry no SECRET line to hide, only placeholders: shapes only.
+    @validates("raw")
+    def _scrub_raw(self, _key: str, value: bytes) -> bytes:
+        return scrub_message(value, lines=False, deep=False)
+
+    @validates("subject", "last_error")
+    def _scrub(self, _key: str, value: str | None) -> str | None:
+        return None if value is None else scrub_text(value, lines=False)
+
 
 class Bounce(Base):
     """A delivery failure report (DSN) received for one of our messages."""
@@ -321,6 +352,14 @@ class Bounce(Base):
     reason: Mapped[str] = mapped_column(Text)
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mail.id"))
     created_at: Mapped[datetime]
+    #: hard (5.x.x), soft (4.x.x failed) or delay (not a failure); None before 0003.
+    kind: Mapped[str | None] = mapped_column(String(16))
+    #: The outbox row the report is about (every accepted bounce names one).
+    outbox_id: Mapped[int | None] = mapped_column(ForeignKey("outbox.id"))
+
+    @validates("reason")
+    def _scrub(self, _key: str, value: str) -> str:
+        return scrub_text(value)
 
 
 class RateCounter(Base):

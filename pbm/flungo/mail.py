@@ -46,6 +46,7 @@ from pbm.flungo.standing import (
 from pbm.flungo.views import competition_ctx, squad_rows
 from pbm.inbound.commands import Audience, CommandLine, command, fallback
 from pbm.inbound.context import Handled, MailContext, Status
+from pbm.mail.limits import too_many_flags
 
 __all__ = ["join_command", "new_game", "orders_mail"]
 
@@ -113,6 +114,9 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         ctx.reply("naming-closed", competition=competition_ctx(comp))
         return ctx.handled(Status.REJECTED, "naming closed")
     match = got.changed
+    if (too_many := too_many_flags(len(mail.not_understood))) is not None:
+        ctx.reply("refused", reason=too_many)
+        return ctx.handled(Status.REJECTED, "too many unreadable sentences")
     errors = [
         {"text": redact(str(e), secrets), "line": e.span.line if e.span else None}
         for e in mail.errors

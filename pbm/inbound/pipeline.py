@@ -11,7 +11,9 @@
    message ``shunted`` (a dead letter) with the traceback and alerts the GM. Nothing is
    dropped: :meth:`Inbound.retry` puts a dead letter back to ``received``.
 
-Secrets found in a message are redacted from its stored raw bytes once it is handled.
+The raw bytes are stored scrubbed of secrets, with an encrypted copy (``sealed``) to handle;
+the sealed copy is dropped once the message is handled, and kept for a dead letter's retry
+(:mod:`pbm.secrets_at_rest`).
 """
 
 from __future__ import annotations
@@ -25,10 +27,11 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.auth import REDACTED, SecretBox, redact
+from pbm.auth import SecretBox, redact
+from pbm.bounces import is_report, mailed_again, record_report
 from pbm.clock import Clock
 from pbm.config import Config
-from pbm.db.models import Bounce, Competition, InboundMail, Player
+from pbm.db.models import Competition, InboundMail
 from pbm.db.session import transaction
 from pbm.errors import MessageParseError, NotFound, PbmError, RateLimited
 from pbm.flungo.competitions import record_event
@@ -44,8 +47,11 @@ from pbm.inbound.dispatch import (
     execute,
 )
 from pbm.inbound.intake import Incoming, message_key, read_incoming
-from pbm.ratelimit import count_mail
+from pbm.mail.limits import screen
+from pbm.ratelimit import count_mail, rate_key
+from pbm.redact import redact_message
 from pbm.replies import queue_mail
+from pbm.secrets_at_rest import Sealer
 from pbm.testhooks import crash_point
 
 __all__ = ["Inbound", "Stored"]
@@ -88,6 +94,7 @@ class Inbound:
         self.config = config
         self.clock = clock
         self.box = box or SecretBox(config.security)
+        self.sealer = Sealer(config.security.secret_key)
         self._seen_secrets: tuple[str, ...] = ()
 
     # -- 1. store ----------------------------------------------------------------------------
@@ -129,6 +136,7 @@ class Inbound:
                         key=item.key,
                         door=door,
                         raw=item.raw,
+                        sealed=self.sealer.seal(item.raw),
                         status=Status.RECEIVED,
                         received_at=now,
                         envelope_from=item.envelope_from,
@@ -200,7 +208,8 @@ class Inbound:
                 mail.note = handled.note[:500]
                 mail.processed_at = self.clock.now()
                 if handled.secrets:
-                    mail.raw = _redact_bytes(mail.raw, handled.secrets)
+                    mail.raw = redact_message(mail.raw, handled.secrets)
+                mail.sealed = None  # handled: nothing at rest needs the plaintext now
                 s.flush()
                 crash_point("before-commit")
         except Exception as exc:  # the shunt: anything unexpected becomes a dead letter
@@ -220,20 +229,34 @@ class Inbound:
         self._seen_secrets = ()
         recipients = tuple((mail.envelope_to or "").split())
         codes = frozenset(s.scalars(select(Competition.code)))
-        msg = read_incoming(mail.raw, self.config.server.address, recipients, codes)
+        raw = self.sealer.unseal(mail.sealed) if mail.sealed is not None else mail.raw
+        own = self.config.server.address
+        msg = read_incoming(raw, own, recipients, codes)
         mail.from_addr = msg.from_addr or None
         mail.subject = msg.subject[:1000] or None
         self._seen_secrets = _secrets_of(msg)
+        key = self.config.security.secret_key
+        if msg.bounced or (msg.is_automatic and is_report(raw, recipients, own, key)):
+            return Handled(
+                Status.IGNORED, record_report(s, self.clock, mail, raw, recipients, own, key)
+            )
         ctx = MailContext(s, self.config, self.clock, self.box, mail, msg)
         ctx.competition = competition_for(ctx)
         if ctx.competition is not None:
             mail.competition_id = ctx.competition.id
         game = ctx.competition.game if ctx.competition is not None else None
+        if not msg.is_automatic:
+            if (refused := screen(raw, msg.body, mail.envelope_from)) is not None:
+                if refused.answer is not None:
+                    ctx.reply("refused", reason=refused.answer)
+                return ctx.handled(Status(refused.status), refused.note)
+            mailed_again(s, self.clock, msg.from_addr)
         try:
             if not msg.bounced and not msg.is_automatic:
+                bucket = rate_key(s, self.box, self.config.gm, msg.from_addr, msg.secret)
                 check_rate(
                     msg.from_addr,
-                    count_mail(s, msg.from_addr, self.clock.now()),
+                    count_mail(s, bucket, self.clock.now()),
                     self.config.rate_limit.per_hour,
                 )
             decision = decide(msg, game)
@@ -242,9 +265,8 @@ class Inbound:
                 ctx.reply("rate-limited", limit=exc.limit)
             return ctx.handled(Status.REJECTED, "rate limited")
         match decision:
-            case Bounced(addresses):
-                self._record_bounces(s, mail, msg, addresses)
-                return Handled(Status.IGNORED, f"bounce for {', '.join(addresses)}")
+            case Bounced():  # pragma: no cover - reports are recorded above
+                return Handled(Status.IGNORED, "bounce")
             case Ignore(note):
                 return Handled(Status.IGNORED, note)
             case NotUnderstood(note, unknown):
@@ -252,23 +274,6 @@ class Inbound:
             case Run():
                 return execute(ctx, decision)
         raise AssertionError(decision)  # pragma: no cover - the match is exhaustive
-
-    def _record_bounces(
-        self, s: Session, mail: InboundMail, msg: Incoming, addresses: tuple[str, ...]
-    ) -> None:
-        now = self.clock.now()
-        for address in addresses:
-            address = address.lower()
-            s.add(
-                Bounce(
-                    address=address, reason=msg.subject[:500], inbound_id=mail.id, created_at=now
-                )
-            )
-            player = s.scalars(select(Player).where(Player.address == address)).first()
-            if player is not None and player.undeliverable_at is None:
-                player.undeliverable_at = now
-                player.undeliverable_reason = msg.subject[:500]
-            record_event(s, self.clock, "bounce", None, address=address, inbound=mail.id)
 
     # -- 3. the shunt ------------------------------------------------------------------------
 
@@ -323,9 +328,3 @@ class Inbound:
 
 def _secrets_of(msg: Incoming) -> tuple[str, ...]:
     return (msg.secret,) if msg.secret else ()
-
-
-def _redact_bytes(raw: bytes, secrets: tuple[str, ...]) -> bytes:
-    for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
-        raw = raw.replace(secret.encode("utf-8", "replace"), REDACTED.encode())
-    return raw

@@ -1,7 +1,19 @@
 """Build outbound mail: ``compose(OutboundEmail, date=...) -> EmailMessage``.
 
 Every message threads as a reply, says it is automatic (RFC 3834), and cannot carry a header
-smuggled in through player-chosen text: control characters in any header value become spaces.
+smuggled in through player-chosen text, on any Python pbm supports:
+
+* pbm writes every header value itself, as ASCII: unstructured text (Subject, extra headers)
+  is cleaned of control characters, any ``=?`` in it is broken up, and the words that are
+  not ASCII become RFC 2047 encoded-words of UTF-8 text that has no CR or LF in it;
+* Message-ID, In-Reply-To and References carry only syntactically valid message ids
+  (``<dot-atom-text@dot-atom-text>``, ASCII, at most 250 characters); anything else is dropped;
+* addresses must read back as exactly themselves (:mod:`pbm.mail.addresses`).
+
+The message is generated with ``policy.compat32``, which never decodes what it is given, and
+read back with :data:`SAFE_POLICY`, which writes headers parsed from bytes exactly as they
+were (``policy.default`` re-parses long header lines, decoding encoded-words on the way:
+the CR/LF that CVE-2024-6923 lets through on 3.11.7 and 3.12.1).
 """
 
 from __future__ import annotations
@@ -12,41 +24,67 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from email import policy as email_policy
-from email.headerregistry import Address, BaseHeader, HeaderRegistry
-from email.message import EmailMessage
+from email.charset import QP, Charset
+from email.header import Header
+from email.message import EmailMessage, Message
+from email.mime.multipart import MIMEMultipart
+from email.mime.nonmultipart import MIMENonMultipart
+from email.parser import BytesParser
 from email.utils import format_datetime, make_msgid
+from typing import cast
 
 from pbm.errors import MailError
+from pbm.mail.addresses import AddressRefused, parse_mailbox
 from pbm.mail.headers import clean, valid_text
+from pbm.mail.limits import cut_reply
 
-__all__ = ["OutboundEmail", "compose", "make_message_id", "references_for", "reply_subject"]
+__all__ = [
+    "SAFE_POLICY",
+    "OutboundEmail",
+    "compose",
+    "make_message_id",
+    "references_for",
+    "reply_subject",
+    "valid_msgid",
+]
 
 _MAX_REFERENCES = 10
+_MAX_SUBJECT = 200
 _REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|wg|fwd?|tr)\s*(?:\[\d+\])?\s*:\s*)+", re.I)
 _TAG = re.compile(r"^\s*(\[[^\[\]]{1,40}\])\s*")
 _HEADER_NAME = re.compile(r"^[!-9;-~]+$")  # printable ASCII except ':' (RFC 5322 ftext)
 _RESERVED = {"from", "to", "cc", "bcc", "subject", "date", "message-id", "in-reply-to"}
 _RESERVED |= {"references", "content-type", "content-transfer-encoding", "mime-version"}
+_RESERVED |= {"sender", "reply-to", "return-path", "resent-to", "resent-cc", "resent-bcc"}
+_ATEXT = r"[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+"
+_MSGID = re.compile(rf"^<{_ATEXT}(?:\.{_ATEXT})*@{_ATEXT}(?:\.{_ATEXT})*>$")
+_MAX_MSGID = 250
+
+#: Reads messages and writes their headers back byte for byte (no refolding, no decoding).
+SAFE_POLICY = email_policy.default.clone(refold_source="none")
+_QP_UTF8 = Charset("utf-8")
+_QP_UTF8.body_encoding = QP
 
 
-class _CachedHeaderRegistry(HeaderRegistry):
-    """The stdlib's header registry builds a new class for every header it parses (~11 µs,
-    ~25 times per reply); the class depends only on the header's name, so keep it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._classes: dict[str, type[BaseHeader]] = {}
-
-    def __getitem__(self, name: str) -> type[BaseHeader]:
-        key = name.lower()
-        cls = self._classes.get(key)
-        if cls is None:
-            cls = self._classes[key] = super().__getitem__(key)
-        return cls
+def valid_msgid(value: str | None) -> str | None:
+    """``value`` if it is one syntactically valid ``<id@host>`` message id, else None."""
+    if not value:
+        return None
+    value = value.strip()
+    if len(value) > _MAX_MSGID or not _MSGID.match(value) or "=?" in value:
+        return None
+    return value
 
 
-#: ``email.policy.default``, same bytes out, a third cheaper per composed reply.
-_POLICY = email_policy.default.clone(header_factory=_CachedHeaderRegistry())
+def header_value(text: str) -> str | Header:
+    """An unstructured header value pbm can write safely: one line, no control characters,
+    no encoded-word of the player's, and non-ASCII words as pbm's own encoded-words."""
+    text = clean(text).replace("=?", "= ?")
+    if text.isascii():
+        return text
+    # The whole value as one UTF-8 run: mixing ASCII chunks and encoded-words lets readers
+    # disagree on the space between them.
+    return Header(text, "utf-8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,58 +148,82 @@ def reply_subject(subject: str, *, tag: str | None = None) -> str:
     return " ".join(p for p in parts if p)
 
 
-def _address(addr: str, name: str = "") -> Address:
+def _address(addr: str, name: str = "") -> str:
+    """``addr`` (with a display name) as header text, if it reads back as exactly itself."""
     addr = addr.strip()
-    if not addr or any(c in addr for c in "\r\n\t ,;<>\x00"):
-        raise MailError(f"not a usable mail address: {addr!r}")
     try:
-        return Address(display_name=clean(name), addr_spec=addr)
-    except (ValueError, IndexError) as exc:
-        raise MailError(f"not a usable mail address: {addr!r}") from exc
+        if parse_mailbox(addr).address != addr.lower():
+            raise AddressRefused("it reads as another address")
+    except AddressRefused as exc:
+        raise MailError(f"not a usable mail address: {addr!r} ({exc})") from exc
+    if not addr.isascii():  # SMTPUTF8 (RFC 6532): the header carries the UTF-8 bytes
+        addr = addr.encode("utf-8").decode("ascii", "surrogateescape")
+    name = clean(name).replace("=?", "= ?")
+    if not name:
+        return addr
+    if name.isascii():
+        quoted = name.replace("\\", "\\\\").replace('"', '\\"')
+        return f'"{quoted}" <{addr}>'
+    encoded = Header(name, "utf-8").encode()
+    return f"{encoded} <{addr}>"
 
 
-def _msgid_or_none(value: str | None) -> str | None:
-    if not value:
-        return None
-    value = clean(value).replace(" ", "")
-    return value if value.startswith("<") and value.endswith(">") else f"<{value.strip('<>')}>"
+def _text_part(text: str, subtype: str) -> Message:
+    part = MIMENonMultipart("text", subtype)
+    part.set_payload(text, _QP_UTF8)
+    return part
 
 
 def compose(out: OutboundEmail, *, date: datetime, message_id: str | None = None) -> EmailMessage:
     """The ``EmailMessage`` for ``out``, dated ``date`` (pbm never reads the clock here).
 
-    ``message_id`` (or ``out.message_id``) is used as given; otherwise one is made for the
-    sender's domain. Raises ``MailError`` if an address is unusable or a header name is invalid.
+    ``message_id`` (or ``out.message_id``) is used if it is a valid message id; otherwise one
+    is made for the sender's domain. Raises ``MailError`` if an address is unusable or a
+    header name is invalid. The text is cut at ``limits.MAX_REPLY_CHARS``.
     """
     if date.tzinfo is None:
         raise ValueError("compose() needs an aware datetime")
-    msg = EmailMessage(policy=_POLICY)
+    text = cut_reply(valid_text(out.text))
+    body: Message
+    if out.html is None:
+        body = _text_part(text, "plain")
+    else:
+        body = MIMEMultipart("alternative")
+        body.attach(_text_part(text, "plain"))
+        body.attach(_text_part(valid_text(out.html), "html"))
     recipients = (out.to,) if isinstance(out.to, str) else out.to
-    msg["From"] = _address(out.from_addr, out.from_name)
-    msg["To"] = [_address(a) for a in recipients]
-    msg["Subject"] = clean(out.subject)
-    msg["Date"] = format_datetime(date)
+    body["From"] = _address(out.from_addr, out.from_name)
+    body["To"] = ", ".join(_address(a) for a in recipients)
+    subject = clean(out.subject)
+    body["Subject"] = cast(str, header_value(subject[:_MAX_SUBJECT]))
+    body["Date"] = format_datetime(date)
     domain = out.from_addr.rpartition("@")[2]
-    msg["Message-ID"] = _msgid_or_none(message_id or out.message_id) or make_message_id(domain)
-    parent = _msgid_or_none(out.in_reply_to)
+    mid = valid_msgid(message_id or out.message_id) or valid_msgid(make_message_id(domain))
+    body["Message-ID"] = mid or make_msgid(domain="localhost")
+    parent = valid_msgid(out.in_reply_to)
     if parent:
-        msg["In-Reply-To"] = parent
-    refs = [r for r in (_msgid_or_none(x) for x in out.references) if r]
+        body["In-Reply-To"] = parent
+    refs = [r for r in (valid_msgid(x) for x in out.references) if r]
     if parent and parent not in refs:
         refs.append(parent)
     if refs:
-        msg["References"] = " ".join(references_for(None, tuple(refs)))
-    msg["Auto-Submitted"] = "auto-replied"
+        body["References"] = " ".join(references_for(None, tuple(refs)))
+    body["Auto-Submitted"] = "auto-replied"
     for name, value in out.headers.items():
         if not _HEADER_NAME.match(name) or name.lower() in _RESERVED:
             raise MailError(f"refusing to set header {name!r}")
-        msg[name] = clean(value)
-    text = valid_text(out.text)
-    msg.set_content(text, subtype="plain", charset="utf-8", cte="quoted-printable")
+        body[name] = cast(str, header_value(value))
     if out.html is not None:
-        html = valid_text(out.html)
-        msg.add_alternative(html, subtype="html", charset="utf-8", cte="quoted-printable")
         # A boundary derived from the Message-ID keeps the bytes reproducible for golden tests.
-        token = hashlib.sha256(str(msg["Message-ID"]).encode()).hexdigest()[:24]
-        msg.set_boundary(f"=_pbm_{token}")
+        token = hashlib.sha256(str(body["Message-ID"]).encode()).hexdigest()[:24]
+        body.set_boundary(f"=_pbm_{token}")
+    # MIMEText put MIME-Version and Content-* first: move them after the address headers.
+    for name in ("MIME-Version", "Content-Type", "Content-Transfer-Encoding"):
+        values = body.get_all(name) or []
+        del body[name]
+        for value in values:
+            body[name] = value
+    raw = body.as_bytes(policy=email_policy.compat32)
+    msg = BytesParser(policy=SAFE_POLICY).parsebytes(raw)
+    assert isinstance(msg, EmailMessage)
     return msg

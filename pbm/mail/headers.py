@@ -11,7 +11,15 @@ from email.header import decode_header, make_header
 from email.message import Message
 from email.utils import getaddresses
 
-__all__ = ["addresses", "clean", "decoded", "raw_header", "raw_headers", "valid_text"]
+__all__ = [
+    "addresses",
+    "clean",
+    "decoded",
+    "header_text",
+    "raw_header",
+    "raw_headers",
+    "valid_text",
+]
 
 _ADDR_SPEC = re.compile(r"^[^@\s<>(),;:\"\[\]\\]+@[^@\s<>(),;:\"\[\]\\]+$")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
@@ -43,25 +51,58 @@ def clean(text: str) -> str:
     return _CONTROL.sub(" ", valid_text(text)).strip()
 
 
+def header_text(value: str) -> str:
+    """A raw header value as text: 8-bit bytes (kept by the compat32 parser as surrogates)
+    read as UTF-8, else windows-1252, so no surrogate survives."""
+    if not _SURROGATE.search(value):
+        return value
+    data = value.encode("utf-8", "surrogateescape")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("windows-1252", "replace")
+
+
 def decoded(value: str | None) -> str:
-    """An RFC 2047-decoded, unfolded, single-line header value ("" for None)."""
+    """An RFC 2047-decoded, unfolded, single-line header value ("" for None).
+
+    Decoded exactly once, into text: each encoded-word in its declared charset, falling back
+    to UTF-8 then windows-1252 when the bytes do not fit it (``=?utf-8?q?=E9?=`` is read as
+    "é"), so no surrogate and no literal encoded-word is kept to be decoded again later. What
+    still looks like an encoded-word after decoding (one hidden inside another) is broken
+    up as ``= ?``.
+    """
     if value is None:
         return ""
+    from pbm.mail.mime import decode_bytes  # mime reads headers through this module
+
+    text = header_text(value)
     try:
-        text = str(make_header(decode_header(value)))
-    except Exception:
-        text = value
-    return clean(text)
+        pieces = decode_header(text)
+        if any(charset for _, charset in pieces):
+            parts: list[tuple[str, str | None]] = []
+            for chunk, charset in pieces:
+                if isinstance(chunk, str):
+                    parts.append((chunk, None))
+                elif charset is None:
+                    parts.append((chunk.decode("raw-unicode-escape", "replace"), None))
+                else:
+                    parts.append((decode_bytes(chunk, charset)[0], "utf-8"))
+            text = str(make_header(parts))
+    except Exception:  # malformed beyond decoding: keep the raw text, made safe below
+        pass
+    return clean(text).replace("=?", "= ?")
 
 
 def addresses(values: list[str]) -> list[tuple[str, str]]:
-    """``(display name, lower-cased addr-spec)`` pairs from raw address header values.
+    """``(display name, lower-cased addr-spec)`` pairs from raw address header values (To, Cc;
+    the sender is read strictly by :mod:`pbm.mail.addresses`).
 
     Anything that is not plainly ``local@domain`` (``bob at example dot com``, ``a@b@c``) is
     left out rather than guessed at, so pbm never mails a made-up address.
     """
     try:
-        pairs = getaddresses([clean(v) for v in values])
+        pairs = getaddresses([clean(header_text(v)) for v in values])
     except Exception:
         return []
     out = [(decoded(name), clean(addr).lower()) for name, addr in pairs]

@@ -22,6 +22,7 @@ from typing import Any
 from aiosmtpd.controller import Controller
 
 from pbm.errors import MailError
+from pbm.mail.limits import NULL_SENDER
 
 __all__ = ["AcceptPolicy", "SmtpListener", "StoreCallback", "accepts"]
 
@@ -79,7 +80,8 @@ class _Handler:
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         raw: bytes = envelope.original_content
-        mail_from: str = envelope.mail_from or ""
+        # The null reverse-path (a bounce) is recorded as "<>", so it is never answered.
+        mail_from: str = envelope.mail_from or NULL_SENDER
         rcpts = list(envelope.rcpt_tos)
         started = time.monotonic()
         loop = asyncio.get_running_loop()

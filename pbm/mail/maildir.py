@@ -13,6 +13,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbm.errors import SmtpError
+from pbm.mail.ports import Envelope
 
 __all__ = ["MaildirSender"]
 
@@ -33,8 +34,9 @@ class MaildirSender:
     def __repr__(self) -> str:
         return f"MaildirSender({str(self.path)!r})"
 
-    def send(self, message: EmailMessage) -> None:
-        """Store ``message`` as a new file in the Maildir's ``new`` folder."""
+    def send(self, message: EmailMessage, envelope: Envelope | None = None) -> None:
+        """Store ``message`` as a new file in the Maildir's ``new`` folder (the envelope has
+        nowhere to go in a Maildir; the file is the message as it would be delivered)."""
         # Bcc is an envelope matter; a delivered copy must not reveal it.
         raw = message.as_bytes() if "Bcc" not in message else _without_bcc(message)
         try:

@@ -20,12 +20,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import policy
 from email.message import Message
+from email.parser import BytesHeaderParser
 from email.utils import parsedate_to_datetime
 
+from pbm.mail.addresses import AddressRefused, parse_from
 from pbm.mail.auto import Bounce, find_bounce, is_automatic
 from pbm.mail.headers import addresses, decoded, raw_header, raw_headers
+from pbm.mail.limits import MAX_MULTIPARTS, count_multiparts
 from pbm.mail.mime import Attachment, BodyText, extract_text
 from pbm.mail.quotes import strip_quotes
+from pbm.secrets_at_rest import scrub_text
 
 __all__ = ["Attachment", "Bounce", "InboundEmail", "normalise_message_id", "parse_message"]
 
@@ -130,8 +134,12 @@ def parse_message(raw: bytes, *, own_addresses: Iterable[str] = ()) -> InboundEm
 
 def _parse(raw: bytes, content_hash: str, own_addresses: tuple[str, ...]) -> InboundEmail:
     problems: list[str] = []
+    too_deep = count_multiparts(raw) > MAX_MULTIPARTS
     try:
-        msg = email.message_from_bytes(raw, policy=policy.compat32)
+        if too_deep:  # the headers only: the MIME tree is refused unread (limits.screen)
+            msg = BytesHeaderParser(policy=policy.compat32).parsebytes(raw)
+        else:
+            msg = email.message_from_bytes(raw, policy=policy.compat32)
     except Exception as exc:  # the parser is lenient, but never trust that on hostile bytes
         problems.append(f"could not parse the message structure: {type(exc).__name__}")
         msg = email.message_from_string("", policy=policy.compat32)
@@ -140,7 +148,10 @@ def _parse(raw: bytes, content_hash: str, own_addresses: tuple[str, ...]) -> Inb
         problems.append("MIME defects: " + ", ".join(sorted(set(defects))))
 
     try:
-        body_text = extract_text(msg)
+        if too_deep:
+            body_text = BodyText("", (), (), (f"more than {MAX_MULTIPARTS} MIME parts",))
+        else:
+            body_text = extract_text(msg)
     except Exception as exc:
         problems.append(f"could not read the text: {type(exc).__name__}")
         body_text = BodyText(_fallback_text(raw), (), (), ())
@@ -149,9 +160,15 @@ def _parse(raw: bytes, content_hash: str, own_addresses: tuple[str, ...]) -> Inb
     stripped = strip_quotes(full_text)
 
     message_id = normalise_message_id(raw_header(msg, "Message-ID"))
-    senders = addresses(raw_headers(msg, "From"))
+    try:
+        sender = parse_from(raw_headers(msg, "From"))
+        from_addr: str | None = sender.address
+        from_name = sender.name
+        refused = None
+    except AddressRefused as exc:  # never answered: pbm would be mailing a guess
+        from_addr, from_name, refused = None, "", f"From refused: {exc}"
     reply_to = _addrs(msg, "Reply-To")
-    auto_reason = is_automatic(msg, own_addresses)
+    auto_reason = is_automatic(msg, own_addresses) or refused
     bounce = None
     if auto_reason is not None:
         bounce = find_bounce(msg)
@@ -159,13 +176,13 @@ def _parse(raw: bytes, content_hash: str, own_addresses: tuple[str, ...]) -> Inb
         message_id=message_id,
         content_hash=content_hash,
         key=message_id or f"sha256:{content_hash}",
-        from_addr=senders[0][1] if senders else None,
-        from_name=senders[0][0] if senders else "",
+        from_addr=from_addr,
+        from_name=from_name,
         reply_to=reply_to[0] if reply_to else None,
         to_addrs=_addrs(msg, "To"),
         cc_addrs=_addrs(msg, "Cc"),
         delivered_to=_addrs(msg, "Delivered-To", "X-Original-To", "Envelope-To"),
-        subject=decoded(raw_header(msg, "Subject")),
+        subject=scrub_text(decoded(raw_header(msg, "Subject"))),
         date=_date(raw_header(msg, "Date")),
         in_reply_to=normalise_message_id(raw_header(msg, "In-Reply-To")),
         references=_id_list(raw_headers(msg, "References")),
@@ -187,17 +204,22 @@ def _parse(raw: bytes, content_hash: str, own_addresses: tuple[str, ...]) -> Inb
     )
 
 
-_CRUDE_FROM = re.compile(rb"^From:[^\n]*?([\w.+-]+@[\w.-]+)", re.MULTILINE | re.IGNORECASE)
+def _crude_from(raw: bytes) -> str | None:
+    """The strictly read From of ``raw``'s header block, or None."""
+    try:
+        head = BytesHeaderParser(policy=policy.compat32).parsebytes(raw)
+        return parse_from(raw_headers(head, "From")).address
+    except Exception:
+        return None
 
 
 def _crude(raw: bytes, content_hash: str, problem: str) -> InboundEmail:
-    match = _CRUDE_FROM.search(raw)
     text = _printable(_fallback_text(raw))
     return InboundEmail(
         message_id=None,
         content_hash=content_hash,
         key=f"sha256:{content_hash}",
-        from_addr=match.group(1).decode("ascii", "replace").lower() if match else None,
+        from_addr=_crude_from(raw),
         from_name="",
         reply_to=None,
         to_addrs=(),

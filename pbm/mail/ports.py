@@ -8,7 +8,16 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from typing import Protocol
 
-__all__ = ["FetchedMessage", "Mailbox", "Sender"]
+__all__ = ["Envelope", "FetchedMessage", "Mailbox", "Sender"]
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """The SMTP envelope of a mail pbm sends: the reverse-path and the recipients. Given, it
+    is the whole truth: no header of the message adds a recipient."""
+
+    mail_from: str
+    rcpt_to: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +54,6 @@ class Mailbox(Protocol):
 class Sender(Protocol):
     """Somewhere outbound mail goes (SMTP, or a local Maildir). Raises ``SmtpError``."""
 
-    def send(self, message: EmailMessage) -> None:
-        """Deliver one message to the recipients in its headers."""
+    def send(self, message: EmailMessage, envelope: Envelope | None = None) -> None:
+        """Deliver one message: to ``envelope``'s recipients, else those in its headers."""
         ...

@@ -15,6 +15,7 @@ from email.message import EmailMessage
 
 from pbm.errors import SmtpError
 from pbm.mail._tls import SECURITY_MODES, BadCaFile, Security, make_ssl_context, tls_is_permanent
+from pbm.mail.ports import Envelope
 
 __all__ = ["SmtpSender", "translate_smtp_error"]
 
@@ -110,8 +111,9 @@ class SmtpSender:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def send(self, message: EmailMessage) -> None:
-        """Deliver ``message`` to its To/Cc/Bcc recipients (Bcc is not transmitted).
+    def send(self, message: EmailMessage, envelope: Envelope | None = None) -> None:
+        """Deliver ``message`` to ``envelope``'s recipients from its reverse-path; without an
+        envelope, to its To/Cc/Bcc recipients (Bcc is not transmitted) from ``envelope_from``.
 
         Raises ``SmtpError``: transient for 4xx and network failures, permanent for 5xx.
         If some recipients are refused but others accepted, the message counts as sent and
@@ -120,14 +122,14 @@ class SmtpSender:
         reused = self._conn is not None
         try:
             try:
-                refused = self._send_once(message)
+                refused = self._send_once(message, envelope)
             except smtplib.SMTPServerDisconnected:
                 self._drop()
                 if not reused:
                     raise
                 # The server closed our idle connection before MAIL FROM: nothing was sent.
                 log.info("smtp: idle connection was closed by the server; reconnecting")
-                refused = self._send_once(message)
+                refused = self._send_once(message, envelope)
         except Exception as exc:
             self._drop()
             err = translate_smtp_error(exc)
@@ -158,11 +160,18 @@ class SmtpSender:
         except Exception:  # a dead connection has nothing left to say
             conn.close()
 
-    def _send_once(self, message: EmailMessage) -> dict[str, tuple[int, bytes]]:
+    def _send_once(
+        self, message: EmailMessage, envelope: Envelope | None
+    ) -> dict[str, tuple[int, bytes]]:
         conn = self._conn if self._conn is not None else self._connect()
-        refused: dict[str, tuple[int, bytes]] = conn.send_message(
-            message, from_addr=self.envelope_from
-        )
+        if envelope is None:
+            refused: dict[str, tuple[int, bytes]] = conn.send_message(
+                message, from_addr=self.envelope_from
+            )
+        else:
+            refused = conn.send_message(
+                message, from_addr=envelope.mail_from, to_addrs=list(envelope.rcpt_to)
+            )
         return refused
 
     def _connect(self) -> smtplib.SMTP:

@@ -14,6 +14,7 @@ from pbm.daemon import Daemon
 from pbm.db.models import InboundMail, NamingVersion, OutboxMessage, Player, Seat
 from pbm.db.session import transaction
 from pbm.flungo.competitions import create_competition
+from pbm.replies import queue_mail
 from pbm.testing import RecordingSender, body_of, make_eml
 from tests.pbm.conftest import GM, GM_SECRET
 from tests.pbm.helpers import join, naming_text, say
@@ -150,6 +151,13 @@ Action: failed
 Status: 5.1.1
 Diagnostic-Code: smtp; 550 5.1.1 no such user
 
+--B
+Content-Type: text/rfc822-headers
+
+From: pbm@example.test
+To: gone@example.test
+Message-ID: {mid}
+
 --B--
 """
 
@@ -157,19 +165,30 @@ Diagnostic-Code: smtp; 550 5.1.1 no such user
 def test_bounce_marks_address_undeliverable(
     daemon: Daemon, sender: RecordingSender, demo: str
 ) -> None:
-    """A DSN marks the failed address undeliverable, and later mail to it is not sent."""
+    """A DSN about a mail pbm sent (its Message-ID returned) marks that mail's recipient
+    undeliverable, and later mail to it is not sent until the player mails pbm again."""
     join(daemon, sender, "gone@example.test")
-    daemon.app.inbound.store(DSN, "smtp")
+    welcome = str(sender.sent[-1]["Message-ID"])
+    daemon.app.inbound.store(DSN.replace(b"{mid}", welcome.encode()), "smtp")
     daemon.run_once()
     with transaction(daemon.app.sessions) as s:
         player = s.scalars(select(Player).where(Player.address == "gone@example.test")).one()
         assert player.undeliverable_at is not None
+        queue_mail(
+            s,
+            daemon.app.config,
+            daemon.app.clock,
+            kind="rate-limited",
+            to=player.address,
+            ctx={"notes": [], "limit": 1},
+        )
     n = len(sender.sent)
-    say(daemon, sender, "HELP\n", frm="gone@example.test", subject="help")
+    daemon.run_once()
     assert len(sender.sent) == n
     with transaction(daemon.app.sessions) as s:
         last = s.scalars(select(OutboxMessage).order_by(OutboxMessage.id.desc())).first()
         assert last is not None and last.status == "failed"
+    assert len(say(daemon, sender, "HELP\n", frm="gone@example.test", subject="help")) == 1
 
 
 def test_broken_mime_is_answered(daemon: Daemon, sender: RecordingSender, demo: str) -> None:

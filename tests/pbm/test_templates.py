@@ -180,6 +180,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "dead_letters": [{"id": 2, "from": "b@x", "subject": "s", "error": "E"}],
         "bounces": [{"address": "c@x", "at": "t", "reason": "r"}],
     },
+    "refused": {"reason": "your mail has 9999 lines of text; pbm reads at most 400"},
     "gm-alert": {"mail_id": 3, "sender": "a@x", "subject": "s", "error": "E"},
     "new-secret": {"competition": COMP, "team_name": "X", "secret": "S"},
     "gm-created": {"problem": None, "competition": COMP, "address": "pbm@example.test"},

@@ -1,0 +1,224 @@
+"""Issue 8's attacks on pbm's bookkeeping (bounces, rate limit, stalls, logs, the GM's screens),
+each through the real doors and the real outbound SMTP path."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+from sqlalchemy import select
+
+from pbm.db.models import Flag, OutboxMessage, Player
+from pbm.db.session import transaction
+from tests.hostile.conftest import Doors, eml
+from tests.hostile.test_doors import join
+from tests.pbm.conftest import GM, GM_SECRET
+
+VICTIM = "victim@example.test"
+
+
+def dsn(rcpt: str, *, action: str = "failed", status: str = "5.1.1", mid: str = "") -> bytes:
+    """A delivery status notification (RFC 3464) to ``rcpt``, about ``mid`` if given."""
+    returned = (
+        f"--B\r\nContent-Type: text/rfc822-headers\r\n\r\nTo: {VICTIM}\r\nMessage-ID: {mid}\r\n\r\n"
+        if mid
+        else ""
+    )
+    body = (
+        "--B\r\nContent-Type: text/plain\r\n\r\nDelivery report.\r\n"
+        "--B\r\nContent-Type: message/delivery-status\r\n\r\n"
+        "Reporting-MTA: dns; mx.example.test\r\n\r\n"
+        f"Final-Recipient: rfc822; {VICTIM}\r\nAction: {action}\r\nStatus: {status}\r\n\r\n"
+        f"{returned}--B--\r\n"
+    )
+    raw = eml(
+        body,
+        frm="MAILER-DAEMON@mx.example.test",
+        subject="Undelivered Mail Returned to Sender",
+        content_type='multipart/report; report-type=delivery-status; boundary="B"',
+        headers=[("Auto-Submitted", "auto-replied")],
+    )
+    return raw.replace(b"To: pbm@example.test", f"To: {rcpt}".encode(), 1)
+
+
+def marked(doors: Doors) -> bool:
+    """Whether the victim is marked undeliverable."""
+    with transaction(doors.app.sessions) as s:
+        player = s.scalars(select(Player).where(Player.address == VICTIM)).one()
+        return player.undeliverable_at is not None
+
+
+# -- 3. forged bounces ---------------------------------------------------------------------------
+
+
+def test_forged_report_silences_nobody(doors: Doors, demo: str) -> None:
+    """A multipart/report from anyone naming the victim changes nothing: the victim still
+    gets replies."""
+    join(doors, VICTIM)
+    doors.smtp(dsn("pbm@example.test"), mail_from="<>")
+    doors.ingest(dsn("pbm@example.test", mid="<made-up@evil.test>"), "--sender", "")
+    assert doors.run() == []
+    assert not marked(doors)
+    assert [m.note for m in doors.inbound()][1:] == [
+        "bounce ignored: it is not about a mail pbm sent"
+    ] * 2
+    doors.smtp(eml("HELP\n", frm=VICTIM), mail_from=VICTIM)
+    assert [w.rcpt_tos for w in doors.run()] == [[VICTIM]]
+
+
+def test_real_bounces_delays_soft_counts_and_clearing(doors: Doors, demo: str) -> None:
+    """To pbm's VERP address: a delay marks nothing, soft bounces count to three, a hard one
+    marks at once; ``pbm mail deliverable`` and the player's next mail clear the mark."""
+    doors.smtp(eml("JOIN\n", frm=VICTIM), mail_from=VICTIM)
+    [welcome] = doors.run()
+    verp = welcome.mail_from
+    assert verp.startswith("pbm+bounce-") and welcome.rcpt_tos == [VICTIM]
+    doors.smtp(dsn(verp, action="delayed", status="4.4.7"), mail_from="<>", rcpt=verp)
+    doors.run()
+    assert not marked(doors)
+    for _ in range(2):
+        doors.smtp(dsn(verp, status="4.2.2"), mail_from="<>", rcpt=verp)
+    doors.run()
+    assert not marked(doors)
+    doors.smtp(dsn(verp, status="4.2.2"), mail_from="<>", rcpt=verp)
+    doors.run()
+    assert marked(doors)
+    result = doors.cli("mail", "deliverable", VICTIM)
+    assert result.exit_code == 0, result.output
+    assert not marked(doors)
+    # A hard bounce quoting the Message-ID of pbm's mail, without VERP, is believed too.
+    doors.ingest(dsn("pbm@example.test", mid=str(welcome.msg["Message-ID"])), "--sender", "")
+    doors.run()
+    assert marked(doors)
+    with transaction(doors.app.sessions) as s:  # while marked, pbm's mail to it is not sent
+        from pbm.replies import queue_mail
+
+        queue_mail(
+            s,
+            doors.app.config,
+            doors.app.clock,
+            kind="rate-limited",
+            to=VICTIM,
+            ctx={"notes": [], "limit": 1},
+        )
+    assert doors.run() == []
+    doors.smtp(eml("HELP\n", frm=VICTIM), mail_from=VICTIM)  # the player mails again
+    assert [w.rcpt_tos for w in doors.run()] == [[VICTIM]]
+    assert not marked(doors)
+
+
+# -- 4. lock-out by forged mail ------------------------------------------------------------------
+
+
+def test_forged_mail_cannot_use_up_the_victims_rate_limit(doors: Doors, demo: str) -> None:
+    """30 forged mails in the victim's name (no secret) do not stop the victim's own
+    authenticated orders that hour."""
+    secret = join(doors, VICTIM)
+    for _ in range(30):
+        doors.smtp(eml("TEAM NAME Forged Eleven\n", frm=VICTIM), mail_from="x@evil.test")
+    doors.run()
+    doors.smtp(eml(f"SECRET {secret}\nTEAM NAME Real Eleven\n", frm=VICTIM), mail_from=VICTIM)
+    [reply] = doors.run()
+    assert reply.rcpt_tos == [VICTIM]
+    assert "Real Eleven" in reply.text
+    assert doors.inbound()[-1].status == "applied"
+
+
+# -- 5. one mail stalling the daemon -------------------------------------------------------------
+
+
+def test_huge_mail_is_refused_quickly_with_an_answer(doors: Doors, demo: str) -> None:
+    """12,000 lines of unreadable orders: refused in well under a second of handling, one
+    short answer, no flag for the GM."""
+    secret = join(doors)
+    body = f"SECRET {secret}\n" + "Root bats like a wombat on fire\n" * 12_000
+    doors.smtp(eml(body, subject="[DEMO] orders"))
+    started = time.monotonic()
+    [reply] = doors.run()
+    assert time.monotonic() - started < 5
+    assert "12001 lines" in reply.text and "at most 400" in reply.text
+    assert len(reply.data) < 10_000
+    with transaction(doors.app.sessions) as s:
+        assert s.scalars(select(Flag)).all() == []
+
+
+def test_too_many_unreadable_sentences_make_no_flags(doors: Doors, demo: str) -> None:
+    """A mail within the line limit but with 30 unreadable sentences is refused as a whole."""
+    secret = join(doors)
+    body = f"SECRET {secret}\ntoss: bat\n" + "".join(
+        f"after {i} overs everyone dances\n" for i in range(30)
+    )
+    doors.smtp(eml(body, subject="[DEMO] orders"))
+    [reply] = doors.run()
+    assert "at most 20" in reply.text
+    with transaction(doors.app.sessions) as s:
+        assert s.scalars(select(Flag)).all() == []
+
+
+def test_smtp_door_answers_while_a_long_mail_is_handled(doors: Doors, demo: str) -> None:
+    """While the pass handles a mail at the line limit, another SMTP delivery gets 250 at once."""
+    secret = join(doors)
+    body = f"SECRET {secret}\n" + "BAT Root aggressive\n" * 399
+    doors.smtp(eml(body, subject="[DEMO] orders"))
+    worker = threading.Thread(target=doors.daemon.run_once)
+    worker.start()
+    time.sleep(0.1)
+    started = time.monotonic()
+    code, _ = doors.smtp(eml("HELP\n", frm="player2@example.test"))
+    waited = time.monotonic() - started
+    worker.join(60)
+    assert code == 250 and waited < 10
+
+
+# -- 10. log lines ------------------------------------------------------------------------------
+
+
+def test_concurrent_logging_keeps_one_json_object_per_line(
+    doors: Doors, demo: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SMTP deliveries from 6 threads while passes run: every stderr line is one JSON object."""
+    from pbm.logs import configure_logging
+
+    configure_logging("json", "info")
+    capsys.readouterr()
+
+    def deliver(n: int) -> None:
+        for i in range(8):
+            doors.smtp(eml("HELP\n", frm=f"p{n}x{i}@example.test"), mail_from=f"p{n}@example.test")
+
+    threads = [threading.Thread(target=deliver, args=(n,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    while any(t.is_alive() for t in threads):
+        doors.daemon.run_once()
+    for t in threads:
+        t.join()
+    doors.daemon.run_once()
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) > 100
+    for line in lines:
+        assert isinstance(json.loads(line), dict), line
+
+
+# -- 11. bidi overrides and C1 controls on the GM's screens -------------------------------------
+
+
+def test_bidi_and_c1_controls_are_neutralised_for_the_gm(doors: Doors, demo: str) -> None:
+    """A flagged sentence with U+202E and a C1 control reaches the digest mail and
+    ``pbm gm flags`` only as visible <U+...> marks."""
+    secret = join(doors)
+    sentence = "after 10 overs everyone \u202edrawkcab\u202c shouts \x9b31m loudly"
+    doors.smtp(eml(f"SECRET {secret}\ntoss: bat\n{sentence}\n", subject="[DEMO] orders"))
+    doors.run()
+    doors.smtp(eml(f"SECRET {GM_SECRET}\nDIGEST\n", frm=GM, subject="digest"), mail_from=GM)
+    [digest] = doors.run()
+    assert "<U+202E>drawkcab<U+202C>" in digest.text and "<U+009B>" in digest.text
+    assert "\u202e" not in digest.text and "\x9b" not in digest.text
+    shown = doors.cli("gm", "flags")
+    assert shown.exit_code == 0, shown.output
+    assert "<U+202E>" in shown.output and "\u202e" not in shown.output
+    assert "\x9b" not in shown.output
+    with transaction(doors.app.sessions) as s:
+        assert all(o.status == "sent" for o in s.scalars(select(OutboxMessage)))
