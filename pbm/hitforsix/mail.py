@@ -71,14 +71,17 @@ def _from_line(ctx: MailContext, line: CommandLine) -> str:
 
 
 def _answer_after(ctx: MailContext, line: CommandLine, rest: str) -> str:
-    """``rest`` and the lines under the command line, up to the first blank line."""
+    """``rest`` and the lines under the command line, up to the first blank line after some
+    text (a SECRET line is blanked in the body, so blanks before the answer are skipped)."""
     lines = ctx.msg.body.replace("\r\n", "\n").split("\n")[line.line_no :]
-    more = []
+    parts = [rest.strip()] if rest.strip() else []
     for text in lines:
         if not text.strip():
-            break
-        more.append(text.strip())
-    return "\n".join(p for p in (rest.strip(), *more) if p)
+            if parts:
+                break
+            continue
+        parts.append(text.strip())
+    return "\n".join(parts)
 
 
 @command("DEAL", help="Hit for Six: a random deal to play by reply", usage="DEAL [deck]",
