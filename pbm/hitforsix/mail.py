@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 import secrets
+from email.parser import BytesHeaderParser
+from email.policy import compat32
 
 from sqlalchemy import select
 
@@ -43,7 +45,7 @@ GAME = "hitforsix"
 
 #: The subject tag of a Test by Post mail: ``[H6 ABC123]`` (also ``[H6:ABC123]``, ``[h6-abc123]``).
 WIRE_TAG = re.compile(r"\[\s*H6[\s:-]+([A-Za-z0-9]{6})\s*\]", re.IGNORECASE)
-_PLUS = re.compile(r"\+h6-([A-Za-z0-9]{6})@", re.IGNORECASE)
+_PLUS = re.compile(r"\+h6-([A-Za-z0-9]{6})@", re.IGNORECASE)  # pbm+h6-abc123@host
 _TICKET = re.compile(r"^[A-Za-z2-9]{4}(?:-[A-Za-z2-9]{4}){3}$")
 
 
@@ -124,8 +126,12 @@ def wire_of(ctx: MailContext) -> str | None:
     """The wire code the mail's subject tag or plus-address names, if any."""
     if found := WIRE_TAG.search(ctx.msg.subject):
         return found.group(1).upper()
-    for address in (ctx.mail.envelope_to or "").split():
-        if found := _PLUS.search(address):
+    head = BytesHeaderParser(policy=compat32).parsebytes(ctx.mail.raw)
+    recipients = [ctx.mail.envelope_to or ""]
+    for name in ("To", "Cc", "Delivered-To", "X-Original-To"):
+        recipients += [str(v) for v in head.get_all(name, [])]
+    for text in recipients:
+        if found := _PLUS.search(text):
             return found.group(1).upper()
     return None
 
