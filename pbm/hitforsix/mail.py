@@ -178,11 +178,15 @@ def test(ctx: MailContext, line: CommandLine) -> Handled:
     ticket = ctx.msg.secret
     if words and _TICKET.match(words[0]):
         ticket = words.pop(0)
-    secret = (ticket,) if ticket else ()
-    if wire is None or ticket is None:
-        out = queue_replies(ctx, (Reply("h6-refused", {"reason": _TEST_USAGE}),), "usage", False)
-        return Handled(out.status, out.note, (*out.secrets, *secret))
     answer = _answer_after(ctx, line, " ".join(words))
+    first, _, after = answer.partition("\n")
+    if ticket is None and _TICKET.match(first.strip()):  # the ticket alone under the TEST line
+        ticket, answer = first.strip(), after
+    secret = (ticket,) if ticket else ()
+    if wire is None or ticket is None or not answer.strip():
+        reason = _TEST_USAGE if answer.strip() else f"{_TEST_USAGE}: your answer was missing"
+        out = queue_replies(ctx, (Reply("h6-refused", {"reason": reason}),), "usage", False)
+        return Handled(out.status, out.note, (*out.secrets, *secret))
     res = post.over_reply(s, c, b, address=me, wire=wire, ticket=ticket, text=answer)
     out = queue_replies(ctx, res.replies, f"h6 {wire}: {res.note}", res.ok)
     return Handled(out.status, out.note, tuple(dict.fromkeys((*out.secrets, *secret))))

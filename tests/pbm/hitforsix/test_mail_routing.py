@@ -58,9 +58,11 @@ def test_routing_and_redaction(daemon: Daemon, sender: RecordingSender, app: App
     wrong = "ABCD-EFGH-JKLM-NPQR"
     [refused] = ann.say(f"TEST {wire} {wrong}\nname\n")
     assert "not a seat ticket" in body_of(refused)
+    [empty] = ann.say(f"TEST {wire} {tickets[A]}\n")
+    assert "answer was missing" in body_of(empty)
     [sealed] = ann.say(f"TEST\nSECRET {tickets[A]}\nname\n", subject=f"Re: [H6 {wire}] over 1")
     assert "sealed" in str(sealed["Subject"])
-    replies = bob.say(f"TEST {wire} {tickets[B]}\ndrop 0, 1; name\n")
+    replies = bob.say(f"TEST {wire}\n{tickets[B]}\ndrop 0, 1; name\n")  # the ticket alone
     assert [m["Subject"] for m in replies if "revealed" in body_of(m)]
     assert any("over 1" in str(m["Subject"]) for m in sender.sent if str(m["To"]) == A)
     with transaction(app.sessions) as s:
