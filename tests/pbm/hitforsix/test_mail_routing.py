@@ -88,9 +88,14 @@ def test_reminder_and_deadline_run_once_by_key(
     assert len(sender.sent) == before + 2  # a job runs once
     with transaction(app.sessions) as s:
         assert schedule.next_due(s, clock.now()) == start + timedelta(hours=48)
-    clock.advance(timedelta(hours=11))
+    clock.advance(timedelta(minutes=90))  # past the GM's digest hour (23:00): it is sent
     daemon.run_once()
-    subjects = [str(m["Subject"]) for m in sender.sent[before + 2 :]]
+    waiting = Daemon(app, sender, max_wait=10**7)._wait_seconds()
+    assert waiting == (start + timedelta(hours=48) - clock.now()).total_seconds()  # 9.5 h
+    clock.advance(timedelta(hours=9, minutes=30))
+    before = len(sender.sent)
+    daemon.run_once()
+    subjects = [str(m["Subject"]) for m in sender.sent[before:]]
     assert sum("sealed" in x for x in subjects) == 2 and sum("over 2" in x for x in subjects) == 2
     with transaction(app.sessions) as s:
         keys = set(s.scalars(select(JobRun.key)))
