@@ -19,11 +19,8 @@ import secrets
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 
-from sqlalchemy import select
-
 from engine.hitforsix.post import parse_wire
 from pbm.hitforsix import averages, post, solo
-from pbm.hitforsix.models import H6Match
 from pbm.hitforsix.solo import Reply
 from pbm.inbound.commands import CommandLine, command
 from pbm.inbound.context import Handled, MailContext, Status
@@ -136,12 +133,14 @@ def wire_of(ctx: MailContext) -> str | None:
     return None
 
 
-def _is_match(ctx: MailContext, word: str) -> bool:
+def _as_wire(word: str) -> str | None:
+    """``word`` as a wire code (upper case), or None if it cannot be one."""
+    if len(word) != 6:
+        return None
     try:
-        code = parse_wire(word)
+        return parse_wire(word)
     except ValueError:
-        return False
-    return ctx.session.scalar(select(H6Match.id).where(H6Match.wire == code)) is not None
+        return None
 
 
 _TEST_USAGE = (
@@ -172,9 +171,10 @@ def test(ctx: MailContext, line: CommandLine) -> Handled:
         res = post.join_match(s, c, b, address=me, wire=joining)
         return queue_replies(ctx, res.replies, res.note, res.ok)
     # An answer: [wire] [ticket] then the answer, on the line and the lines under it.
+    # The first word is the wire code when it is one and the subject names no other match.
     wire = wire_of(ctx)
-    if words and _is_match(ctx, words[0]) and (wire is None or parse_wire(words[0]) == wire):
-        wire = parse_wire(words.pop(0))
+    if words and (code := _as_wire(words[0])) and wire in (None, code):
+        wire, _ = code, words.pop(0)
     ticket = ctx.msg.secret
     if words and _TICKET.match(words[0]):
         ticket = words.pop(0)

@@ -100,3 +100,15 @@ def test_reminder_and_deadline_run_once_by_key(
     with transaction(app.sessions) as s:
         keys = set(s.scalars(select(JobRun.key)))
     assert {f"h6-reminder:{wire}:1", f"h6-deadline:{wire}:1"} <= keys
+
+
+def test_hostile_mail_stays_in_the_body(daemon: Daemon, sender: RecordingSender) -> None:
+    """A subject whose encoded word hides a header break, and a name that is markup, reach no
+    header of the reply: the subject is cleaned and the name refused."""
+    hostile = "[H6 ABCDEF] =?utf-8?q?x=0D=0ABcc=3A_evil=40example=2Etest?="
+    [reply] = Conversation(daemon, sender, A).say("TEST ABCDEF ABCD-EFGH-JKLM-NPQR\nname\n",
+                                                  subject=hostile)  # fmt: skip
+    assert reply["Bcc"] is None and "\n" not in str(reply["Subject"])
+    assert "no match ABCDEF" in body_of(reply)
+    [named] = Conversation(daemon, sender, B).say("AVERAGES AAAA <script>alert(1)</script>\n")
+    assert "not played" in str(named["Subject"]) and "<script>" not in str(named["Subject"])
