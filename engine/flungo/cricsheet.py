@@ -6,8 +6,11 @@ The shape follows the files in ``../shared/cricsheet`` (``meta``, ``info``, ``in
 exported with ``balls_per_over`` 5 (its sets as overs); super overs are innings with
 ``"super_over": true``, and a tie broken by them (or by boundaries, or a coin) has Cricsheet's
 ``{"result": "tie", "eliminator": ...}``. Registry ids are the first 8 hex digits of the SHA-256
-of ``"team:name"``. ``created`` (and the match date) is a parameter because the engine reads no
-clock; the default keeps exports byte-identical.
+of ``"team:name"``. The seed lets one celebrity play for both sides; Cricsheet knows a player by
+name within a match (its registry maps a name to one person), so a name in both XIs is exported
+as ``"Name (Team)"`` on each side (:func:`cricsheet_names`), and the two get two registry ids: a
+reader never adds their figures together. ``created`` (and the match date) is a parameter
+because the engine reads no clock; the default keeps exports byte-identical.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from engine.flungo.events import Ball
 from engine.flungo.formats import Format
 from engine.flungo.match import MatchState
 
-__all__ = ["to_cricsheet"]
+__all__ = ["cricsheet_names", "to_cricsheet"]
 
 _EXTRA_KEY = {"wide": "wides", "no_ball": "noballs", "bye": "byes", "leg_bye": "legbyes"}
 _MATCH_TYPE = {Format.T20: "T20", Format.HUNDRED: "T20", Format.FORTY: "ODM", Format.FIFTY: "ODM"}
@@ -29,22 +32,38 @@ def _person_id(team: str, name: str) -> str:
     return hashlib.sha256(f"{team}:{name}".encode()).hexdigest()[:8]
 
 
-def _delivery(b: Ball, subs: set[str]) -> dict[str, Any]:
+def cricsheet_names(state: MatchState) -> dict[tuple[int, str], str]:
+    """The exported name of each (side, name) in the match: the name itself, or
+    ``"Name (Team)"`` for a name both sides have (XI or substitutes)."""
+    names = (state.setup.home.name, state.setup.away.name)
+    people: list[set[str]] = [set(state.selections[0].xi), set(state.selections[1].xi)]
+    for team, sub, _, _ in state.subs:
+        people[0 if team == names[0] else 1].add(sub)
+    both = people[0] & people[1]
+    return {
+        (side, n): f"{n} ({names[side]})" if n in both else n
+        for side in (0, 1)
+        for n in sorted(people[side])
+    }
+
+
+def _delivery(b: Ball, subs: set[str], bat: dict[str, str], bowl: dict[str, str]) -> dict[str, Any]:
     runs: dict[str, Any] = {"batter": b.runs, "extras": b.extra_runs, "total": b.total}
     if b.runs == 4 and not b.boundary:
         runs["non_boundary"] = True
     d: dict[str, Any] = {
-        "batter": b.striker,
-        "bowler": b.bowler,
-        "non_striker": b.non_striker,
+        "batter": bat.get(b.striker, b.striker),
+        "bowler": bowl.get(b.bowler, b.bowler),
+        "non_striker": bat.get(b.non_striker, b.non_striker),
         "runs": runs,
     }
     if b.extra is not None:
         d["extras"] = {_EXTRA_KEY[b.extra]: b.extra_runs}
     if b.wicket is not None:
-        w: dict[str, Any] = {"kind": b.wicket, "player_out": b.player_out}
+        out = None if b.player_out is None else bat.get(b.player_out, b.player_out)
+        w: dict[str, Any] = {"kind": b.wicket, "player_out": out}
         if b.fielder is not None:
-            fielder: dict[str, Any] = {"name": b.fielder}
+            fielder: dict[str, Any] = {"name": bowl.get(b.fielder, b.fielder)}
             if b.fielder in subs:
                 fielder["substitute"] = True
             w["fielders"] = [fielder]
@@ -59,12 +78,11 @@ def to_cricsheet(state: MatchState, created: str = "2000-01-01") -> dict[str, An
     spec = setup.spec
     names = (setup.home.name, setup.away.name)
     subs = {s[1] for s in state.subs}
+    exported = cricsheet_names(state)
+    side_names = [{n: e for (sd, n), e in exported.items() if sd == side} for side in (0, 1)]
     people: dict[str, str] = {}
-    for side, sel in enumerate(state.selections):
-        for n in sel.xi:
-            people.setdefault(n, _person_id(names[side], n))
-    for team, sub, _, _ in state.subs:
-        people.setdefault(sub, _person_id(team, sub))
+    for (side, n), e in exported.items():
+        people.setdefault(e, _person_id(names[side], n))
     info: dict[str, Any] = {
         "balls_per_over": spec.balls_per_over,
         "dates": [created],
@@ -73,7 +91,7 @@ def to_cricsheet(state: MatchState, created: str = "2000-01-01") -> dict[str, An
         "match_type": _MATCH_TYPE[setup.format],
         "outcome": _outcome(state),
         "overs": spec.overs,
-        "players": {names[i]: list(state.selections[i].xi) for i in (0, 1)},
+        "players": {names[i]: [side_names[i][n] for n in state.selections[i].xi] for i in (0, 1)},
         "registry": {"people": dict(sorted(people.items()))},
         "season": created[:4],
         "team_type": "club",
@@ -90,7 +108,8 @@ def to_cricsheet(state: MatchState, created: str = "2000-01-01") -> dict[str, An
     for inn in state.innings:
         overs: dict[int, list[dict[str, Any]]] = {}
         for b in inn.balls:
-            overs.setdefault(b.over - 1, []).append(_delivery(b, subs))
+            bat, bowl = side_names[inn.batting_side], side_names[1 - inn.batting_side]
+            overs.setdefault(b.over - 1, []).append(_delivery(b, subs, bat, bowl))
         entry: dict[str, Any] = {
             "team": names[inn.batting_side],
             "overs": [{"over": o, "deliveries": d} for o, d in sorted(overs.items())],

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.dice import seed_from_text
 from engine.errors import IllegalOrder
+from engine.flungo.codec import decode, encode
 from engine.flungo.competition import (
     Competition,
     CompetitionKind,
@@ -52,11 +53,15 @@ from engine.flungo.summary import CompetitionError, InningsSummary, MatchSummary
 __all__ = [
     "LiveMatch",
     "MatchTurn",
+    "Replayed",
     "SeasonState",
     "Stage",
     "TurnReport",
     "match_seed",
     "next_stage",
+    "replay",
+    "replay_document",
+    "replay_from_document",
     "resolve_stage",
     "seed_commitment",
     "stages",
@@ -186,7 +191,9 @@ class SeasonState:
 class MatchTurn:
     """One fixture's part in a stage: the match after it, what happened in it (in order), the
     teams that played it on defaults (no orders of their own), and the seed's commitment; the
-    seed itself once the match is decided."""
+    seed itself once the match is decided. ``played`` are the (home, away) orders exactly as
+    the engine received them in this stage (``None``: nothing given): with the seed they are
+    all :func:`replay` needs to play the match again ball for ball."""
 
     fixture_id: str
     label: str
@@ -195,6 +202,7 @@ class MatchTurn:
     defaults: tuple[str, ...]
     seed_sha256: str
     seed: int | None = None
+    played: tuple[MatchOrders | None, MatchOrders | None] = (None, None)
 
     @property
     def finished(self) -> bool:
@@ -240,6 +248,7 @@ class TurnReport:
                     "defaults": list(m.defaults),
                     "seed_sha256": m.seed_sha256,
                     "seed": m.seed,
+                    "played": [None if o is None else encode(o) for o in m.played],
                 }
                 for m in self.matches
             ],
@@ -267,6 +276,7 @@ class TurnReport:
                     defaults=tuple(str(t) for t in m["defaults"]),
                     seed_sha256=str(m["seed_sha256"]),
                     seed=None if m["seed"] is None else int(m["seed"]),
+                    played=_played(m.get("played")),
                 )
                 for m in data["matches"]
             ),
@@ -287,6 +297,93 @@ class TurnReport:
     def from_text(cls, text: str) -> TurnReport:
         """Read :meth:`to_text`."""
         return cls.from_json(json.loads(text))
+
+
+def _played(data: Any) -> tuple[MatchOrders | None, MatchOrders | None]:
+    if not data:
+        return (None, None)
+    home, away = (None if o is None else decode(MatchOrders, o) for o in data)
+    return (home, away)
+
+
+def replay(turns: Sequence[MatchTurn], seed: int | None = None) -> MatchState:
+    """Play a match again from its stages' reports alone: the setup of the first (its
+    selection), the revealed ``seed`` (or the last turn's), and each stage's ``played`` orders.
+    Anyone holding the reports can check a result this way: it equals the match as played."""
+    if not turns:
+        raise CompetitionError("a replay needs the match's stages, from its selection on")
+    seed = seed if seed is not None else turns[-1].seed
+    if seed is None:
+        raise CompetitionError(f"{turns[0].fixture_id}: the seed is revealed only once decided")
+    if seed_commitment(seed) != turns[0].seed_sha256:
+        raise CompetitionError(f"{turns[0].fixture_id}: that seed is not the one committed to")
+    setup = replace(turns[0].state.setup, seed=seed)
+    state = start_match(setup, *turns[0].played).state
+    for t in turns[1:]:
+        state = play_turn(state, *t.played).state
+    return state
+
+
+REPLAY_VERSION = 1
+
+
+def _ball_log_sha256(state: MatchState) -> str:
+    balls = [b.to_json() for inn in state.innings for b in inn.balls]
+    text = json.dumps(balls, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def replay_document(turns: Sequence[MatchTurn]) -> dict[str, Any]:
+    """Everything needed to play a decided match again, as one JSON document: the setup it
+    started with (format, pitch and weather, both squads, knockout or not), the revealed seed
+    and its commitment, each stage's orders as played, and the SHA-256 of the ball log and the
+    result to compare with. :func:`replay_from_document` reads it; ``pbm verify FILE`` runs it."""
+    last = turns[-1]
+    if last.seed is None:
+        raise CompetitionError(f"{last.fixture_id}: a match is replayed once it is decided")
+    setup = turns[0].state.setup
+    return {
+        "replay": REPLAY_VERSION,
+        "fixture_id": last.fixture_id,
+        "label": last.label,
+        "setup": encode(replace(setup, seed=last.seed)),
+        "seed": last.seed,
+        "seed_sha256": turns[0].seed_sha256,
+        "stages": [[None if o is None else encode(o) for o in t.played] for t in turns],
+        "result": last.state.result.text if last.state.result else "",
+        "ball_log_sha256": _ball_log_sha256(last.state),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """A replay's verdict: the match played again, whether the seed opens its commitment, and
+    whether the ball log and result are the ones published."""
+
+    state: MatchState
+    commitment_ok: bool
+    identical: bool
+
+
+def replay_from_document(doc: Mapping[str, Any]) -> Replayed:
+    """Play the match of a :func:`replay_document` again and compare it with what it says."""
+    if doc.get("replay") != REPLAY_VERSION:
+        raise CompetitionError(f"not a replay document of version {REPLAY_VERSION}")
+    setup: MatchSetup = decode(MatchSetup, doc["setup"])
+    seed = int(doc["seed"])
+    setup = replace(setup, seed=seed)
+    stages_played = [
+        tuple(None if o is None else decode(MatchOrders, o) for o in pair) for pair in doc["stages"]
+    ]
+    if not stages_played:
+        raise CompetitionError("a replay needs at least the selection stage")
+    state = start_match(setup, *stages_played[0]).state
+    for home, away in stages_played[1:]:
+        state = play_turn(state, home, away).state
+    same = _ball_log_sha256(state) == doc["ball_log_sha256"] and (
+        (state.result.text if state.result else "") == doc["result"]
+    )
+    return Replayed(state, seed_commitment(seed) == doc["seed_sha256"], same)
 
 
 def _event_json(e: Event) -> dict[str, Any]:
@@ -376,7 +473,13 @@ def _select(
         defaults = tuple(n for n, o in ((home_name, home), (away_name, away)) if o is None)
         matches.append(
             MatchTurn(
-                fixture.id, fixture.label, res.state, res.events, defaults, seed_commitment(seed)
+                fixture.id,
+                fixture.label,
+                res.state,
+                res.events,
+                defaults,
+                seed_commitment(seed),
+                played=(home, away),
             )
         )
         live.append(LiveMatch(fixture.id, res.state))
@@ -426,7 +529,15 @@ def _play(
         if st.result is None:
             still.append(LiveMatch(lm.fixture_id, st))
             matches.append(
-                MatchTurn(lm.fixture_id, fixture.label, st, res.events, defaults, commitment)
+                MatchTurn(
+                    lm.fixture_id,
+                    fixture.label,
+                    st,
+                    res.events,
+                    defaults,
+                    commitment,
+                    played=(home, away),
+                )
             )
             continue
         comp, evs = record_result(comp, _summary(lm.fixture_id, st))
@@ -440,7 +551,14 @@ def _play(
         state = replace(state, played=played)
         matches.append(
             MatchTurn(
-                lm.fixture_id, fixture.label, st, res.events, defaults, commitment, st.setup.seed
+                lm.fixture_id,
+                fixture.label,
+                st,
+                res.events,
+                defaults,
+                commitment,
+                st.setup.seed,
+                (home, away),
             )
         )
     return replace(state, competition=comp, live=tuple(still)), matches, season

@@ -87,6 +87,9 @@ class Player(Base):
     created_at: Mapped[datetime]
     undeliverable_at: Mapped[datetime | None]
     undeliverable_reason: Mapped[str | None] = mapped_column(Text)
+    # How this player gets the zine: "attach" (text + HTML, the PDF attached) or "link" (the
+    # same mail with a link to the archive instead of the attachment). See pbm.zine.mail.
+    zine_delivery: Mapped[str] = mapped_column(String(8), default="attach", server_default="attach")
 
 
 class Seat(Base):

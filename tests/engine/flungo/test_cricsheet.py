@@ -10,11 +10,14 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.flungo.cricsheet import to_cricsheet
+from engine.dice import Dice
+from engine.flungo.cricsheet import cricsheet_names, to_cricsheet
 from engine.flungo.formats import Format
-from engine.flungo.match import MatchState, play_match
+from engine.flungo.ground import Conditions
+from engine.flungo.match import MatchSetup, MatchState, play_match
 from engine.flungo.orders import BattingStyle, MatchOrders
 from engine.flungo.scorecard import cards
+from engine.flungo.squad import generate_squad
 from tests.engine.flungo.helpers import setup
 
 NOT_DISMISSALS = {"retired hurt", "retired not out"}
@@ -65,16 +68,19 @@ def read_back(doc: dict[str, Any]) -> list[dict[str, Any]]:
 def check(state: MatchState) -> None:
     doc = json.loads(json.dumps(to_cricsheet(state)))
     counted = read_back(doc)
+    exported = cricsheet_names(state)
     assert len(counted) == len(state.innings)
-    for c, card in zip(counted, cards(state), strict=True):
+    for c, card, inn in zip(counted, cards(state), state.innings, strict=True):
+        bat = {n: e for (side, n), e in exported.items() if side == inn.batting_side}
+        bowl = {n: e for (side, n), e in exported.items() if side != inn.batting_side}
         assert (c["team"], c["super_over"]) == (card.batting_team, card.super_over)
         assert (c["runs"], c["wickets"], c["legal"]) == (card.runs, card.wickets, card.legal_balls)
         for line in card.batting:
             if line.how_out != "did not bat":
-                got = c["bat"].get(line.name, [0, 0, 0, 0])
+                got = c["bat"].get(bat.get(line.name, line.name), [0, 0, 0, 0])
                 assert got == [line.runs, line.balls, line.fours, line.sixes]
         for bw in card.bowling:
-            assert c["bowl"][bw.name] == [bw.balls, bw.runs, bw.wickets]
+            assert c["bowl"][bowl.get(bw.name, bw.name)] == [bw.balls, bw.runs, bw.wickets]
 
 
 @settings(max_examples=15, deadline=None)
@@ -133,3 +139,33 @@ def test_export_uses_cricsheet_keys() -> None:
             for d in over["deliveries"]:
                 assert set(d) <= real_delivery_keys
                 assert set(d["runs"]) <= {"batter", "extras", "total", "non_boundary"}
+
+
+def test_same_name_in_both_teams_gets_two_people() -> None:
+    """Both squads' "Batsman 1" (one celebrity, two replicas) are two people in the export:
+    two names, two registry ids, and each side's deliveries name its own."""
+    s = MatchSetup(
+        Format.T20,
+        5,
+        Conditions("The Gunge Bowl", 3, 1),
+        generate_squad(Dice(1), "Gunge Giants"),
+        generate_squad(Dice(2), "Snodge Stars"),
+    )
+    state = play_match(s).state
+    doc = to_cricsheet(state)
+    home, away = s.home.name, s.away.name
+    people = doc["info"]["registry"]["people"]
+    shared = set(state.selections[0].xi) & set(state.selections[1].xi)
+    assert shared
+    for name in shared:
+        a, b = f"{name} ({home})", f"{name} ({away})"
+        assert people[a] != people[b]
+        assert a in doc["info"]["players"][home] and b in doc["info"]["players"][away]
+        assert name not in people
+    for inn in doc["innings"]:
+        mine = set(doc["info"]["players"][inn["team"]])
+        for over in inn["overs"]:
+            for d in over["deliveries"]:
+                assert d["batter"] in mine and d["non_striker"] in mine
+                assert d["bowler"] not in mine
+    check(state)

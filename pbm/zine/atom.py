@@ -1,0 +1,34 @@
+"""The archive's Atom feed (RFC 4287): one entry per issue, ids as ``tag:`` URIs, links
+relative to the feed (so the feed works wherever the archive is served), text escaped."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from pbm.zine.model import MASTHEAD, Issue, slug
+from pbm.zine.render import environment
+
+__all__ = ["atom_feed"]
+
+FEED_ID = "tag:pbm.flungo,2026:zine"
+
+
+def atom_feed(issues: Sequence[Issue], date_of: Callable[[str], str], base: str = "") -> str:
+    """The feed of ``issues`` (oldest first; readers sort by ``updated``)."""
+    entries = [
+        {
+            "title": i.title,
+            "id": f"{FEED_ID}:{slug(i.code)}:{i.number}",
+            "href": i.href,
+            "pdf_href": i.pdf_href,
+            "updated": date_of(i.date),
+            "summary": f"{i.stage}. " + " ".join(m.headline + "." for m in i.matches),
+        }
+        for i in issues
+    ]
+    updated = max((e["updated"] for e in entries), default="2000-01-01T00:00:00Z")
+    return (
+        environment()
+        .get_template("atom.xml")
+        .render(masthead=MASTHEAD, feed_id=FEED_ID, base=base, updated=updated, entries=entries)
+    )
