@@ -35,7 +35,13 @@ __all__ = [
 ]
 
 #: The modules whose import registers mail commands (see :mod:`pbm.inbound.commands`).
-COMMAND_MODULES = ("pbm.inbound.builtin", "pbm.flungo.mail", "pbm.flungo.ask", "pbm.flungo.gm")
+COMMAND_MODULES = (
+    "pbm.inbound.builtin",
+    "pbm.flungo.mail",
+    "pbm.flungo.ask",
+    "pbm.flungo.gm",
+    "pbm.hitforsix.mail",
+)
 
 
 def register_commands() -> None:

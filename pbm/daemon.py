@@ -7,7 +7,8 @@ One pass (shared by ``pbm run --once`` for cron and the ``pbm serve`` loop):
    that commit, and send its reply;
 2. handle every stored message still pending (the SMTP listener's and ``pbm ingest``'s, and
    any left by a crash);
-3. the scheduler tick (daily GM digest, naming deadlines);
+3. the scheduler tick (daily GM digest, naming deadlines, Test by Post's reminders and over
+   deadlines);
 4. flush the outbox.
 
 The loop waits only when a pass did nothing: on the mailbox's IDLE when there is one, else on
@@ -30,6 +31,7 @@ from pbm.db.models import MailStatus
 from pbm.db.session import transaction
 from pbm.errors import MailError
 from pbm.flungo import turns
+from pbm.hitforsix import schedule as h6_schedule
 from pbm.mail.ports import Mailbox, Sender
 from pbm.scheduler import competition_dates, next_wakeup, run_due
 
@@ -166,9 +168,9 @@ class Daemon:
         with transaction(self.app.sessions) as s:
             comps = competition_dates(s)
             turn_due = turns.next_wakeup(s, self.app.config, now)
+            h6 = h6_schedule.next_due(s, now)  # Test by Post's next reminder or deadline
         until = [next_wakeup(now, self.app.config.scheduler.digest_hour, comps)]
-        if turn_due is not None:
-            until.append(turn_due)
+        until += [t for t in (turn_due, h6) if t is not None]
         due = self.outbox.next_due()
         if due is not None:
             until.append(due)

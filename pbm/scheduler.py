@@ -1,5 +1,6 @@
 """The scheduler tick: the GM's daily digest, the naming deadlines (joining closes, the draw
-is made and the fixtures mailed), and every competition's turns (:func:`pbm.flungo.turns.tick`).
+is made and the fixtures mailed), every competition's turns (:func:`pbm.flungo.turns.tick`),
+and Test by Post's reminders and over deadlines (:mod:`pbm.hitforsix.schedule`).
 
 :func:`due_jobs` is pure (tested with tables); :func:`run_due` runs what is due, each job in
 its own transaction with its key recorded in ``job_runs``, so it runs exactly once.
@@ -24,6 +25,7 @@ from pbm.digest import digest_context
 from pbm.errors import GameError
 from pbm.flungo import reports, turns
 from pbm.flungo.competitions import record_event
+from pbm.hitforsix import schedule as h6_schedule
 from pbm.replies import queue_mail
 
 __all__ = ["CompetitionDates", "Job", "due_jobs", "next_wakeup", "run_due"]
@@ -45,8 +47,8 @@ class Job:
     """A job to run once: ``key`` is its idempotency key."""
 
     key: str
-    kind: str  # digest, naming-deadline
-    code: str | None = None
+    kind: str  # digest, naming-deadline, h6-over (a Test by Post reminder or deadline)
+    code: str | None = None  # the competition's code, or the Test by Post match's wire code
 
 
 def _digest_time(day: datetime, hour: int) -> datetime:
@@ -95,8 +97,10 @@ def run_due(sessions: sessionmaker[Session], config: Config, clock: Clock) -> in
     with transaction(sessions) as s:
         comps = competition_dates(s)
         done = set(s.scalars(select(JobRun.key)))
+        jobs = due_jobs(now, config.scheduler.digest_hour, comps, done)
+        jobs += [Job(k, "h6-over", w) for k, w in h6_schedule.due(s, now) if k not in done]
     ran = 0
-    for job in due_jobs(now, config.scheduler.digest_hour, comps, done):
+    for job in jobs:
         try:
             with transaction(sessions) as s:
                 s.add(JobRun(key=job.key, ran_at=now))
@@ -110,6 +114,10 @@ def run_due(sessions: sessionmaker[Session], config: Config, clock: Clock) -> in
 
 
 def _run(s: Session, config: Config, clock: Clock, job: Job) -> None:
+    if job.kind == "h6-over":
+        assert job.code is not None
+        h6_schedule.run(s, config, clock, job.code)
+        return
     headline = ""
     if job.kind == "naming-deadline":
         comp = s.scalars(select(Competition).where(Competition.code == job.code)).one()

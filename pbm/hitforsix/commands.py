@@ -3,7 +3,9 @@
 This module does no routing. Each command is one :class:`MailCommand`: its word, its help line,
 who may send it, and an adapter ``(session, clock, box, sender, args) -> replies`` that calls the
 service and returns the replies (template kind, context, address) for the caller to render with
-:func:`pbm.render.render_email` and queue. Registering them is a loop over :data:`COMMANDS`.
+:func:`pbm.render.render_email` and queue. The daemon's registrations, which read the mail
+itself (wire code from the subject tag or plus-address, ticket from a SECRET line, multi-line
+answers) and queue the replies in the message's transaction, are :mod:`pbm.hitforsix.mail`.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -48,8 +48,10 @@ __all__ = [
     "join_match",
     "open_match",
     "over_reply",
+    "reminder_at",
     "standings",
     "tick",
+    "tick_match",
 ]
 
 Draw = Callable[[int], int]
@@ -356,32 +358,49 @@ def standings(session: Session, match: H6Match | str) -> MatchState:
     return replay_match(_deck(match), wire_seed(match.wire), names, overs)
 
 
-def tick(session: Session, clock: Clock, draw: Draw = secrets.randbits) -> PostResult:
-    """Reminders and deadlines: run by the scheduler; returns the replies it makes."""
+def reminder_at(match: H6Match) -> datetime | None:
+    """When the over in play's reminder falls due (a quarter of its time before the deadline),
+    or None when the match has no over in play."""
+    if match.status != "playing" or match.deadline_at is None:
+        return None
+    return utc(match.deadline_at) - timedelta(hours=match.over_hours / 4)
+
+
+def tick_match(
+    session: Session, clock: Clock, match: H6Match, draw: Draw = secrets.randbits
+) -> list[Reply]:
+    """The over in play's deadline (when past) or its reminder (when due and not yet sent)."""
     now = clock.now()
+    if match.status != "playing" or match.deadline_at is None:
+        return []
+    deadline = utc(match.deadline_at)
+    entries = _entries(session, match, match.over)
+    seats = {s.number: s for s in _seats(session, match)}
+    replies: list[Reply] = []
+    if now >= deadline:
+        for n, e in entries.items():
+            if not e.sealed:
+                # Law 3.03: the XI is named as held — the dealt XI if nothing was sent.
+                e.how = "deadline"
+                replies += _seal(match, e, Decisions.from_text(e.decisions), clock, draw,
+                                 seats[n].address)  # fmt: skip
+        replies += _maybe_reveal(session, clock, match)
+    elif not match.reminded and now >= deadline - timedelta(hours=match.over_hours / 4):
+        match.reminded = True
+        for n, e in entries.items():
+            if not e.sealed:
+                ctx = {"wire": match.wire, "over": match.over, "seat": n,
+                       "deadline": deadline.strftime("%Y-%m-%d %H:%M UTC")}  # fmt: skip
+                replies.append(Reply("h6-test-reminder", ctx, seats[n].address))
+    return replies
+
+
+def tick(session: Session, clock: Clock, draw: Draw = secrets.randbits) -> PostResult:
+    """Reminders and deadlines of every match: returns the replies it makes."""
     replies: list[Reply] = []
     playing = session.scalars(select(H6Match).where(H6Match.status == "playing"))
     for match in list(playing):
-        if match.deadline_at is None:
-            continue
-        deadline = utc(match.deadline_at)
-        entries = _entries(session, match, match.over)
-        seats = {s.number: s for s in _seats(session, match)}
-        if now >= deadline:
-            for n, e in entries.items():
-                if not e.sealed:
-                    # Law 3.03: the XI is named as held — the dealt XI if nothing was sent.
-                    e.how = "deadline"
-                    replies += _seal(match, e, Decisions.from_text(e.decisions), clock, draw,
-                                     seats[n].address)  # fmt: skip
-            replies += _maybe_reveal(session, clock, match)
-        elif not match.reminded and now >= deadline - timedelta(hours=match.over_hours / 4):
-            match.reminded = True
-            for n, e in entries.items():
-                if not e.sealed:
-                    ctx = {"wire": match.wire, "over": match.over, "seat": n,
-                           "deadline": deadline.strftime("%Y-%m-%d %H:%M UTC")}  # fmt: skip
-                    replies.append(Reply("h6-test-reminder", ctx, seats[n].address))
+        replies += tick_match(session, clock, match, draw)
     return PostResult(True, f"{len(replies)} replies", tuple(replies))
 
 

@@ -241,18 +241,19 @@ def solo_answer(text: str, now: datetime) -> Reply:
             ghost = replay(ghost_code, d.deck)
         except CodeError as exc:
             return _error(str(exc))
-    answer = _answer_text(text, found.end())
+    answer = _answer_text(text, found.end())  # instructions keep their lines
+    flat = " ".join(answer.split())
     try:
-        if answer.lower() in {"name", "name the xi", "stand"}:
+        if flat.lower() in {"name", "name the xi", "stand"}:
             pass
-        elif answer.split(" ", 1)[0].lower() in _INSTRUCTION_WORDS:
+        elif flat.split(" ", 1)[0].lower() in _INSTRUCTION_WORDS:
             if hand.window:
                 raise IllegalOrder("instructions are for a whole over: answer this window alone")
             windows = list(
                 run_instructions(parse_instructions(answer, d.deck), d).decisions.windows
             )
         else:
-            dropped = parse_window("" if answer.lower() == "none" else answer, hand, d.cards)
+            dropped = parse_window("" if flat.lower() == "none" else flat, hand, d.cards)
             windows.append(dropped)
             hand = hand.drop(dropped)
             if hand.window < len(CAPS):
@@ -267,4 +268,4 @@ def solo_answer(text: str, now: datetime) -> Reply:
 
 def _answer_text(text: str, after: int) -> str:
     lines = [ln.strip().lstrip(">").strip() for ln in text[after:].splitlines()]
-    return " ".join(ln for ln in lines if ln).strip()
+    return "\n".join(ln for ln in lines if ln).strip()
