@@ -38,12 +38,17 @@ __all__ = [
 _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: secrets get typed by hand
 SECRET_BITS = 80
 SECRET_CHARS = SECRET_BITS // 5
-_PLACEHOLDER = re.compile(r"\[\[pbm-secret:(\d+):(\d+)\]\]")
+_PLACEHOLDER = re.compile(r"\[\[pbm-secret:(?:(h6):)?(\d+):(\d+)\]\]")
 
 
 def secret_placeholder(seat_id: int, version: int) -> str:
     """The marker stored in place of a seat's secret until the moment of sending."""
     return f"[[pbm-secret:{seat_id}:{version}]]"
+
+
+def ticket_placeholder(h6_seat_id: int, version: int = 1) -> str:
+    """The marker stored in place of a Test by Post seat ticket until the moment of sending."""
+    return f"[[pbm-secret:h6:{h6_seat_id}:{version}]]"
 
 
 def redact(text: str, secrets: Iterable[str | None]) -> str:
@@ -62,9 +67,10 @@ class SecretBox:
             parallelism=1,
         )
 
-    def derive(self, seat_id: int, version: int) -> str:
-        """The secret of a seat at a version, as ``XXXX-XXXX-XXXX-XXXX`` (80 bits)."""
-        digest = hmac.new(self._key, f"seat:{seat_id}:{version}".encode(), hashlib.sha256)
+    def derive(self, seat_id: int, version: int, kind: str = "seat") -> str:
+        """The secret of a seat at a version, as ``XXXX-XXXX-XXXX-XXXX`` (80 bits); ``kind``
+        ``h6`` is a Test by Post seat ticket (another key space, the same shape)."""
+        digest = hmac.new(self._key, f"{kind}:{seat_id}:{version}".encode(), hashlib.sha256)
         n = int.from_bytes(digest.digest()[: SECRET_BITS // 8], "big")
         chars = []
         for _ in range(SECRET_CHARS):  # 32 symbols = 5 bits each, so exactly SECRET_BITS
@@ -93,7 +99,9 @@ class SecretBox:
 
     def fill_secrets(self, text: str) -> str:
         """Replace every placeholder with the secret it stands for."""
-        return _PLACEHOLDER.sub(lambda m: self.derive(int(m[1]), int(m[2])), text)
+        return _PLACEHOLDER.sub(
+            lambda m: self.derive(int(m[2]), int(m[3]), "h6" if m[1] else "seat"), text
+        )
 
 
 def has_placeholder(text: str) -> bool:

@@ -47,7 +47,7 @@ _SECRET_LINE = re.compile(
 )
 _SECRET_SHAPE_B = re.compile(SECRET_SHAPE.pattern.encode(), re.IGNORECASE)
 _SECRET_LINE_B = re.compile(_SECRET_LINE.pattern.encode(), re.IGNORECASE | re.MULTILINE)
-_KEEP = re.compile(r"\[\[pbm-secret:\d+:\d+\]\]|\[redacted\]")
+_KEEP = re.compile(r"\[\[pbm-secret:(?:h6:)?\d+:\d+\]\]|\[redacted\]")
 
 
 def scrub_text(text: str, known: Iterable[str | None] = (), *, lines: bool = True) -> str:

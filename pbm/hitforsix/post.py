@@ -36,7 +36,7 @@ from engine.hitforsix.instructions import parse_instructions, run_instructions
 from engine.hitforsix.over import CAPS, Decisions, play_over
 from engine.hitforsix.post import encode_match, parse_wire, receipt, verify, wire_code, wire_seed
 from engine.hitforsix.testmatch import TARGETS, CareerLine, MatchState, over_deal, replay_match
-from pbm.auth import SecretBox
+from pbm.auth import SecretBox, ticket_placeholder
 from pbm.clock import Clock, utc
 from pbm.h6.decks import DECK_NAMES, load_deck
 from pbm.hitforsix.models import H6Match, H6OverEntry, H6Seat
@@ -56,7 +56,6 @@ __all__ = [
 
 Draw = Callable[[int], int]
 _INSTRUCTION_WORDS = frozenset({"drop", "if", "keep", "pass", "then", "stand"})
-_TICKET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +71,19 @@ def _refuse(to: str, reason: str) -> PostResult:
     return PostResult(False, reason, (Reply("h6-refused", {"reason": reason}, to),))
 
 
-def _ticket(draw: Draw) -> str:
-    n = draw(80)
-    chars = []
-    for _ in range(16):
-        n, r = divmod(n, 32)
-        chars.append(_TICKET[r])
-    s = "".join(chars)
-    return "-".join(s[i : i + 4] for i in range(0, 16, 4))
+def _new_seat(
+    session: Session, clock: Clock, box: SecretBox, match: H6Match, number: int, address: str
+) -> str:
+    """Seat ``number`` for ``address``; returns the placeholder of its ticket. The ticket is
+    derived from the seat's id under the configured key (as a Flungo secret is), so the reply
+    is stored with a placeholder the outbox fills at the moment of sending: no ticket in clear
+    in any table, only its argon2 hash."""
+    seat = H6Seat(match_id=match.id, number=number, address=address, ticket_hash="",
+                  joined_at=clock.now())  # fmt: skip
+    session.add(seat)
+    session.flush()
+    seat.ticket_hash = box.hash(box.derive(seat.id, 1, "h6"))
+    return ticket_placeholder(seat.id)
 
 
 def _deck(match: H6Match) -> Deck:
@@ -128,11 +132,7 @@ def open_match(
     )
     session.add(match)
     session.flush()
-    ticket = _ticket(draw)
-    session.add(
-        H6Seat(match_id=match.id, number=1, address=address, ticket_hash=box.hash(ticket),
-               joined_at=clock.now())
-    )  # fmt: skip
+    ticket = _new_seat(session, clock, box, match, 1, address)
     ctx = {"wire": wire, "seat": 1, "seats": seats, "target": TARGETS[seats], "deck": deck,
            "ticket": ticket, "over_hours": over_hours}  # fmt: skip
     return PostResult(True, f"opened {wire}", (Reply("h6-test-joined", ctx, address),))
@@ -155,12 +155,8 @@ def join_match(
         return _refuse(address, f"you already have a seat in {code}")
     if match.status != "open":
         return _refuse(address, f"match {code} is full")
-    ticket = _ticket(draw)
     number = len(seats) + 1
-    session.add(
-        H6Seat(match_id=match.id, number=number, address=address, ticket_hash=box.hash(ticket),
-               joined_at=clock.now())
-    )  # fmt: skip
+    ticket = _new_seat(session, clock, box, match, number, address)
     ctx = {"wire": code, "seat": number, "seats": match.seats, "target": TARGETS[match.seats],
            "deck": match.deck, "ticket": ticket, "over_hours": match.over_hours}  # fmt: skip
     replies = [Reply("h6-test-joined", ctx, address)]

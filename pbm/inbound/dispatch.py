@@ -80,10 +80,15 @@ def decide(
     game: str | None,
     commands: Mapping[str, Command] | None = None,
     games_with_fallback: frozenset[str] | None = None,
+    gm_address: str | None = None,
 ) -> Decision:
     """What ``msg`` wants. ``game`` is the game of the competition its code names (None: no
     code). The highest-priority command applicable wins (the earliest line on a tie); a GM
-    command makes the mail the GM's, and then every GM command in it runs in line order."""
+    command makes the mail the GM's, and then every GM command in it runs in line order.
+
+    From an address that is not ``gm_address``, GM words count only when the mail has no other
+    command: a player's "drop 2, 5" (a Hit for Six window) is not the GM's DROP, while a
+    stranger's NEWGAME alone still gets the GM refusal that says why."""
     if msg.bounced:
         return Bounced(msg.bounced)
     if msg.is_automatic:
@@ -91,13 +96,17 @@ def decide(
     table = registry() if commands is None else commands
     known = [(table[c.word], c) for c in msg.commands if c.word in table]
     gm_steps = tuple((cmd, line) for cmd, line in known if cmd.audience is Audience.GM)
-    if gm_steps:
-        return Run(gm_steps, gm=True)
     fits = [
         (cmd, line)
         for cmd, line in known
-        if (game is None and not cmd.needs_code) or (game is not None and cmd.game in (None, game))
+        if cmd.audience is not Audience.GM
+        and (
+            (game is None and not cmd.needs_code) or (game is not None and cmd.game in (None, game))
+        )
     ]
+    from_gm = gm_address is None or msg.from_addr == gm_address.lower()
+    if gm_steps and (from_gm or not fits):
+        return Run(gm_steps, gm=True)
     if fits:
         best = max(fits, key=lambda p: (p[0].priority, -p[1].line_no))
         return Run((best,))

@@ -259,7 +259,7 @@ class Inbound:
                     count_mail(s, bucket, self.clock.now()),
                     self.config.rate_limit.per_hour,
                 )
-            decision = decide(msg, game)
+            decision = decide(msg, game, gm_address=self.config.gm.address)
         except RateLimited as exc:
             if exc.count == exc.limit + 1:  # say so once an hour, then stay quiet
                 ctx.reply("rate-limited", limit=exc.limit)

@@ -75,3 +75,20 @@ def test_every_command_has_help_and_an_audience() -> None:
     for cmd in registry().values():
         assert cmd.help and cmd.usage.startswith(cmd.word)
         assert isinstance(cmd.audience, Audience)
+
+
+def test_a_players_drop_is_not_the_gms_drop() -> None:
+    """From a player, "drop 0, 1" under a TEST line is Hit for Six's window, not the GM's
+    DROP; the GM's own mail still runs its GM commands; a stranger's GM word alone is the
+    GM's (and is refused for want of the GM's address and secret)."""
+    body = "TEST ABC234\ndrop 0, 1; name\n"
+    player = decide(_msg(body, subject="x"), None, gm_address="gm@example.test")
+    assert isinstance(player, Run) and not player.gm
+    assert [c.word for c, _ in player.steps if c] == ["TEST"]
+    alone = decide(_msg("NEWGAME X t20 4 2026-02-01 Cup\n", subject="x"), None, gm_address="gm@x")
+    assert isinstance(alone, Run) and alone.gm
+    gm_mail = read_incoming(
+        make_eml("DIGEST\nHELP\n", subject="x", sender="gm@example.test"), "pbm@example.test"
+    )
+    gm = decide(gm_mail, None, gm_address="gm@example.test")
+    assert isinstance(gm, Run) and gm.gm

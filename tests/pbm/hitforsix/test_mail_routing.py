@@ -63,7 +63,9 @@ def test_routing_and_redaction(daemon: Daemon, sender: RecordingSender, app: App
     [sealed] = ann.say(f"TEST\nSECRET {tickets[A]}\nname\n", subject=f"Re: [H6 {wire}] over 1")
     assert "sealed" in str(sealed["Subject"])
     replies = bob.say(f"TEST {wire}\n{tickets[B]}\ndrop 0, 1; name\n")  # the ticket alone
-    assert [m["Subject"] for m in replies if "revealed" in body_of(m)]
+    assert [m["Subject"] for m in replies if "revealed" in body_of(m)], [
+        body_of(m) for m in replies
+    ]
     assert any("over 1" in str(m["Subject"]) for m in sender.sent if str(m["To"]) == A)
     with transaction(app.sessions) as s:
         raws = list(s.scalars(select(InboundMail.raw)))

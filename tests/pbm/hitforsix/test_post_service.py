@@ -33,10 +33,11 @@ def test_a_three_seat_match_to_its_champion(
     """Seat 1 answers window by window, seat 2 sends instructions, seat 3 misses deadlines."""
     opened = post.open_match(session, h6_clock, box, address=A, seats=3, over_hours=24, draw=draw)
     joined = _one(opened.replies, "h6-test-joined", A).ctx
-    wire, tickets = joined["wire"], {A: joined["ticket"]}
+    wire, tickets = joined["wire"], {A: box.fill_secrets(joined["ticket"])}
+    assert joined["ticket"].startswith("[[pbm-secret:h6:")  # the reply is stored without it
     for who in (B, C):
         res = post.join_match(session, h6_clock, box, address=who, wire=wire.lower(), draw=draw)
-        tickets[who] = _one(res.replies, "h6-test-joined", who).ctx["ticket"]
+        tickets[who] = box.fill_secrets(_one(res.replies, "h6-test-joined", who).ctx["ticket"])
     assert "h6-test-over" in {r.kind for r in res.replies}
     session.commit()
     assert session.scalar(select(H6Match)).status == "playing"  # type: ignore[union-attr]
@@ -110,7 +111,7 @@ def test_refusals(session: Session, h6_clock: FixedClock, box: SecretBox, draw: 
     bad = post.over_reply(session, h6_clock, box, address=B, wire=wire, ticket="AAAA-BBBB",
                           text="name")  # fmt: skip
     assert not bad.ok and "not a seat ticket" in bad.note
-    ticket = opened.replies[0].ctx["ticket"]
+    ticket = box.fill_secrets(opened.replies[0].ctx["ticket"])
     wrong = post.over_reply(session, h6_clock, box, address=A, wire=wire, ticket=ticket,
                             text="0, 1, 2, 3")  # fmt: skip
     assert not wrong.ok and "drops at most 3" in wrong.replies[0].ctx["errors"][0]
