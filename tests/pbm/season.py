@@ -229,6 +229,13 @@ Action: failed
 Status: 5.1.1
 Diagnostic-Code: smtp; 550 5.1.1 no such user
 
+--B
+Content-Type: text/rfc822-headers
+
+Message-ID: {message_id}
+To: {address}
+Subject: pbm's mail that bounced
+
 --B--
 """
 
@@ -275,8 +282,11 @@ def mini_scenario(season: Season) -> dict[str, Any]:
     assert subjects(mail, a1) == subjects(mail, a2) == []
     assert any("Reminder" in s for s in subjects(mail, a3))
     assert any("Reminder" in s for s in subjects(mail, a4))
-    # a4's address bounces: pbm stops mailing it, the digest says so, its team plays defaults.
-    season.post.send(DSN_TEMPLATE.format(n=1, address=a4).encode())
+    # a4's address bounces (the report quotes the reminder pbm sent it, so pbm believes it):
+    # pbm stops mailing it, the digest says so, its team plays defaults.
+    [reminder] = [m for m in mail if a4 in str(m["To"])]
+    dsn = DSN_TEMPLATE.format(n=1, address=a4, message_id=reminder["Message-ID"])
+    season.post.send(dsn.encode())
     season.pump()
     # The GM gives everyone another half hour.
     before = season.deadline()
