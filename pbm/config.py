@@ -180,6 +180,19 @@ class TurnsConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class ZineConfig:
+    """The zine after every turn: ``mail`` each player their issue (text and HTML, with the
+    PDF attached or a link, by the player's choice); ``archive_dir``, if set, is rebuilt after
+    each issue; ``archive_url`` is where that folder is served (for the links); ``pdf`` makes
+    the PDF (Typst) at all."""
+
+    mail: bool = True
+    pdf: bool = True
+    archive_dir: Path | None = None
+    archive_url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class LoggingConfig:
     """Structured logs to stderr."""
 
@@ -203,6 +216,7 @@ class Config:
     outbox: OutboxConfig = OutboxConfig()
     scheduler: SchedulerConfig = SchedulerConfig()
     turns: TurnsConfig = TurnsConfig()
+    zine: ZineConfig = ZineConfig()
     logging: LoggingConfig = LoggingConfig()
     source: Path | None = None
 
@@ -372,6 +386,19 @@ def parse_config(
             raise ConfigError(tu.key("schedule"), str(exc)) from exc
         tu.done()
 
+    zn = table(root, "zine", required=False)
+    zine = ZineConfig()
+    if zn is not None:
+        archive = zn.text("archive_dir", "")
+        url = zn.text("archive_url", "")
+        zine = ZineConfig(
+            mail=zn.flag("mail", True),
+            pdf=zn.flag("pdf", True),
+            archive_dir=Path(archive) if archive else None,
+            archive_url=url or None,
+        )
+        zn.done()
+
     lg = table(root, "logging", required=False)
     logging_cfg = LoggingConfig()
     if lg is not None:
@@ -396,6 +423,7 @@ def parse_config(
         outbox=outbox,
         scheduler=scheduler,
         turns=turns,
+        zine=zine,
         logging=logging_cfg,
         source=source,
     )

@@ -1,6 +1,7 @@
 """The scheduler tick: the GM's daily digest, the naming deadlines (joining closes, the draw
 is made and the fixtures mailed), every competition's turns (:func:`pbm.flungo.turns.tick`),
-and Test by Post's reminders and over deadlines (:mod:`pbm.hitforsix.schedule`).
+Test by Post's reminders and over deadlines (:mod:`pbm.hitforsix.schedule`), and the zine's
+issue after each resolved stage (:mod:`pbm.zine.deliver`).
 
 :func:`due_jobs` is pure (tested with tables); :func:`run_due` runs what is due, each job in
 its own transaction with its key recorded in ``job_runs``, so it runs exactly once.
@@ -27,6 +28,7 @@ from pbm.flungo import reports, turns
 from pbm.flungo.competitions import record_event
 from pbm.hitforsix import schedule as h6_schedule
 from pbm.replies import queue_mail
+from pbm.zine.deliver import due_issues, send_issue, zine_key
 
 __all__ = ["CompetitionDates", "Job", "due_jobs", "next_wakeup", "run_due"]
 
@@ -99,6 +101,7 @@ def run_due(sessions: sessionmaker[Session], config: Config, clock: Clock) -> in
         done = set(s.scalars(select(JobRun.key)))
         jobs = due_jobs(now, config.scheduler.digest_hour, comps, done)
         jobs += [Job(k, "h6-over", w) for k, w in h6_schedule.due(s, now) if k not in done]
+        jobs += [Job(zine_key(c, n), "zine", f"{c}:{n}") for c, n in due_issues(s, done)]
     ran = 0
     for job in jobs:
         try:
@@ -117,6 +120,11 @@ def _run(s: Session, config: Config, clock: Clock, job: Job) -> None:
     if job.kind == "h6-over":
         assert job.code is not None
         h6_schedule.run(s, config, clock, job.code)
+        return
+    if job.kind == "zine":  # after each resolved stage, its issue to every player
+        assert job.code is not None
+        code, number = job.code.rsplit(":", 1)
+        send_issue(s, config, clock, code, int(number))
         return
     headline = ""
     if job.kind == "naming-deadline":

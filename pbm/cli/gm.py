@@ -232,13 +232,27 @@ def show(code: str, as_json: bool, config_path: Path | None) -> None:
 
 
 @click.command("verify")
-@click.argument("code")
-@click.argument("fixture")
+@click.argument("code", required=False)
+@click.argument("fixture", required=False)
+@click.option(
+    "--file",
+    "replay_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A replay document (the zine archive's replay/*.json): no database needed.",
+)
 @config_option
-def verify(code: str, fixture: str, config_path: Path | None) -> None:
+def verify(
+    code: str | None, fixture: str | None, replay_file: Path | None, config_path: Path | None
+) -> None:
     """Replay finished match FIXTURE (R1M1...) of CODE from its revealed seed and the orders as
     played, and check the seed against its published SHA-256 and the ball log against the one
-    played (exit 1 if either differs)."""
+    played (exit 1 if either differs). With --file, replay a published replay document
+    instead: anyone can check a result without pbm's database."""
+    if replay_file is not None:
+        _verify_file(replay_file)
+        return
+    if code is None or fixture is None:
+        raise click.UsageError("give CODE and FIXTURE, or --file REPLAY.json")
     app = App.from_config(load(config_path, logs=False))
     try:
         with transaction(app.sessions) as s:
@@ -254,6 +268,28 @@ def verify(code: str, fixture: str, config_path: Path | None) -> None:
         f"{code.upper()} {v.fixture_id}: seed {v.seed}; commitment "
         f"{'matches' if v.commitment_ok else 'DOES NOT MATCH'}; {v.balls} balls replayed: "
         f"{'identical' if v.identical else 'DIFFERENT'}; {v.result}"
+    )
+    if not (v.commitment_ok and v.identical):
+        raise SystemExit(1)
+
+
+def _verify_file(path: Path) -> None:
+    import json
+
+    from engine.flungo.summary import CompetitionError
+    from engine.flungo.turn import replay_from_document
+
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        v = replay_from_document(doc)
+    except (OSError, ValueError, KeyError, TypeError, CompetitionError) as exc:
+        raise click.ClickException(f"{path}: not a replay document pbm can read ({exc})") from exc
+    balls = sum(len(i.balls) for i in v.state.innings)
+    result = v.state.result.text if v.state.result else "no result"
+    click.echo(
+        f"{doc.get('fixture_id', '?')}: seed {doc['seed']}; commitment "
+        f"{'matches' if v.commitment_ok else 'DOES NOT MATCH'}; {balls} balls replayed: "
+        f"{'identical' if v.identical else 'DIFFERENT'}; {result}"
     )
     if not (v.commitment_ok and v.identical):
         raise SystemExit(1)

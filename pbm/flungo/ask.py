@@ -22,7 +22,7 @@ from pbm.flungo.views import competition_ctx, squad_rows
 from pbm.inbound.commands import Audience, CommandLine, command
 from pbm.inbound.context import Handled, MailContext, Status
 
-__all__ = ["fixtures", "rules", "scout", "squad", "status", "table", "zone_command"]
+__all__ = ["fixtures", "rules", "scout", "squad", "status", "table", "zine_command", "zone_command"]
 
 GAME = "flungo"
 
@@ -249,3 +249,40 @@ def zone_command(ctx: MailContext, line: CommandLine) -> Handled:
     player.time_zone = name
     _answer(ctx, "Time zone", [{"heading": "Set", "text": f"Deadlines are shown in {name} too."}])
     return ctx.handled(Status.APPLIED, f"zone {name}")
+
+
+@command(
+    "ZINE",
+    help="how the zine reaches you: ZINE ATTACH (the PDF attached) or ZINE LINK (a link)",
+    usage="ZINE ATTACH | ZINE LINK",
+    audience=Audience.SEAT,
+    game=GAME,
+    needs_code=True,
+    priority=60,
+)
+def zine_command(ctx: MailContext, line: CommandLine) -> Handled:
+    """``ZINE ATTACH|LINK``: each player's choice of how the newsletter is delivered."""
+    from pbm.zine.mail import DELIVERIES, set_zine_delivery
+
+    comp = ctx.competition
+    assert comp is not None
+    ctx.authenticate_seat(comp)
+    choice = (line.rest.split() or [""])[0].lower()
+    if choice not in DELIVERIES:
+        now = ctx.session.scalars(
+            select(Player.zine_delivery).where(Player.address == ctx.msg.from_addr)
+        ).first()
+        text = (
+            f"You get the zine as: {now or 'attach'}. Send ZINE ATTACH for the issue with its "
+            "PDF attached, or ZINE LINK for the issue with a link to the archive instead."
+        )
+        _answer(ctx, "The zine", [{"heading": "Delivery", "text": text}])
+        return ctx.handled(Status.REJECTED if choice else Status.APPLIED, "zine: asked")
+    set_zine_delivery(ctx.session, ctx.msg.from_addr, choice)
+    text = (
+        "Each issue will come with its PDF attached."
+        if choice == "attach"
+        else "Each issue will come with a link to the archive instead of the PDF."
+    )
+    _answer(ctx, "The zine", [{"heading": "Delivery", "text": text}])
+    return ctx.handled(Status.APPLIED, f"zine: {choice}")

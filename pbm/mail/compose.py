@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from email import policy as email_policy
 from email.charset import QP, Charset
+from email.encoders import encode_base64
 from email.header import Header
 from email.message import EmailMessage, Message
 from email.mime.multipart import MIMEMultipart
@@ -40,6 +41,7 @@ from pbm.mail.limits import cut_reply
 
 __all__ = [
     "SAFE_POLICY",
+    "Attachment",
     "OutboundEmail",
     "compose",
     "make_message_id",
@@ -101,6 +103,18 @@ class OutboundEmail:
     references: tuple[str, ...] = ()
     message_id: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
+    attachments: tuple[Attachment, ...] = ()
+    cut: bool = True  # replies are cut at the reply limit; a newsletter is not a reply
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file pbm attaches (the zine's PDF): its name (made safe), MIME type and bytes."""
+
+    filename: str
+    maintype: str
+    subtype: str
+    data: bytes
 
 
 def make_message_id(domain: str, *, seed: str | None = None) -> str:
@@ -168,6 +182,22 @@ def _address(addr: str, name: str = "") -> str:
     return f"{encoded} <{addr}>"
 
 
+_SAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def _attachment(a: Attachment) -> Message:
+    """A base64 part; its filename is reduced to ASCII letters, digits, dots and dashes, so
+    no name can carry a header parameter or a path."""
+    name = _SAFE_FILENAME.sub("-", a.filename).strip(".-")[:80] or "attachment"
+    if not (_HEADER_NAME.match(a.maintype) and _HEADER_NAME.match(a.subtype)):
+        raise MailError(f"refusing attachment type {a.maintype}/{a.subtype}")
+    part = MIMENonMultipart(a.maintype, a.subtype)
+    part.set_payload(a.data)
+    encode_base64(part)
+    part.add_header("Content-Disposition", "attachment", filename=name)
+    return part
+
+
 def _text_part(text: str, subtype: str) -> Message:
     part = MIMENonMultipart("text", subtype)
     part.set_payload(text, _QP_UTF8)
@@ -183,7 +213,7 @@ def compose(out: OutboundEmail, *, date: datetime, message_id: str | None = None
     """
     if date.tzinfo is None:
         raise ValueError("compose() needs an aware datetime")
-    text = cut_reply(valid_text(out.text))
+    text = cut_reply(valid_text(out.text)) if out.cut else valid_text(out.text)
     body: Message
     if out.html is None:
         body = _text_part(text, "plain")
@@ -191,6 +221,12 @@ def compose(out: OutboundEmail, *, date: datetime, message_id: str | None = None
         body = MIMEMultipart("alternative")
         body.attach(_text_part(text, "plain"))
         body.attach(_text_part(valid_text(out.html), "html"))
+    if out.attachments:
+        mixed = MIMEMultipart("mixed")
+        mixed.attach(body)
+        for a in out.attachments:
+            mixed.attach(_attachment(a))
+        body = mixed
     recipients = (out.to,) if isinstance(out.to, str) else out.to
     body["From"] = _address(out.from_addr, out.from_name)
     body["To"] = ", ".join(_address(a) for a in recipients)
@@ -213,10 +249,13 @@ def compose(out: OutboundEmail, *, date: datetime, message_id: str | None = None
         if not _HEADER_NAME.match(name) or name.lower() in _RESERVED:
             raise MailError(f"refusing to set header {name!r}")
         body[name] = cast(str, header_value(value))
-    if out.html is not None:
+    if out.html is not None or out.attachments:
         # A boundary derived from the Message-ID keeps the bytes reproducible for golden tests.
         token = hashlib.sha256(str(body["Message-ID"]).encode()).hexdigest()[:24]
         body.set_boundary(f"=_pbm_{token}")
+        inner = body.get_payload(0) if out.attachments and out.html is not None else None
+        if isinstance(inner, Message) and inner.is_multipart():
+            inner.set_boundary(f"=_pbm_{token}_alt")
     # MIMEText put MIME-Version and Content-* first: move them after the address headers.
     for name in ("MIME-Version", "Content-Type", "Content-Transfer-Encoding"):
         values = body.get_all(name) or []

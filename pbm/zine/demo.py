@@ -153,8 +153,9 @@ def demo_season(
             editorial
             if editorial is not None
             else (
-                f"Welcome to issue {n} of the Flungo Gazette. The gunge is warm, the pitches "
-                "are rolled and Mrs Snodgebucket's Dundee cake is still 32,478 million years away."
+                f"Welcome to issue {n} of the Cosmic Celebrity Cricket Gazette. The gunge is "
+                "warm, the pitches are rolled and Mrs Snodgebucket's Dundee cake is still "
+                "32,478 million years away."
             )
         )
         reports.append(

@@ -38,6 +38,7 @@ from engine.flungo.orders import Orders
 from engine.flungo.scorecard import CLOSED_TEXT, InningsCard, length_text, super_over_name
 from engine.flungo.squad import Team
 from engine.flungo.state import MatchState
+from engine.flungo.turn import replay_document
 from pbm.zine import charts
 from pbm.zine.source import MatchTurn, TurnReport
 from pbm.zine.stats import PlayerRecord, Tally, match_cards, rates, tally_matches
@@ -57,7 +58,7 @@ __all__ = [
     "team_href",
 ]
 
-MASTHEAD = "The Flungo Gazette"
+MASTHEAD = "The Cosmic Celebrity Cricket Gazette"
 
 
 def slug(*parts: str) -> str:
@@ -232,7 +233,7 @@ class Issue:
 
     @property
     def title(self) -> str:
-        """``The Flungo Gazette — Flungo League, issue 3``."""
+        """``The Cosmic Celebrity Cricket Gazette — Flungo League, issue 3``."""
         return f"{self.masthead} — {self.competition}, issue {self.number}"
 
     def to_json(self) -> dict[str, Any]:
@@ -516,23 +517,13 @@ def _orders_text(state: MatchState, side: int, defaults: tuple[str, ...], strip:
 
 
 def _replay_files(turns: Sequence[MatchTurn], code: str) -> tuple[tuple[str, str], ...]:
-    """The squads as they played, the orders as given before the first ball, and the orders
-    in force in each later turn (what amendments at drinks made of them)."""
+    """The match's replay document: its setup, seed and each stage's orders as played, which
+    ``pbm verify --file`` plays again ball for ball (:func:`engine.flungo.turn.replay_document`)."""
     import json
 
-    first, last = turns[0], turns[-1]
-    state = last.state
-    base = f"replay/{slug(code, last.fixture_id)}"
-    out = []
-    for side, which in ((0, "home"), (1, "away")):
-        squad = json.dumps(state.team(side).to_json(), indent=2, ensure_ascii=False) + "\n"
-        out.append((f"{base}/{which}.json", squad))
-        out.append((f"{base}/{which}.txt", _orders_text(first.state, side, first.defaults, False)))
-    for k, t in enumerate(turns[1:], 1):
-        for side, which in ((0, "home"), (1, "away")):
-            text = _orders_text(t.state, side, t.defaults, True)
-            out.append((f"{base}/turn{k}-{which}.txt", text))
-    return tuple(out)
+    doc = replay_document(turns)
+    rel = f"replay/{slug(code, turns[-1].fixture_id)}.json"
+    return ((rel, json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n"),)
 
 
 def _dice_done(m: MatchTurn, code: str, earlier: Sequence[TurnReport]) -> DiceLine:
@@ -540,14 +531,7 @@ def _dice_done(m: MatchTurn, code: str, earlier: Sequence[TurnReport]) -> DiceLi
     turns = [t for rep in earlier for t in rep.matches if t.fixture_id == m.fixture_id]
     turns = [*turns, m] if turns else [m]
     files = _replay_files(turns, code)
-    fmt = state.setup.format.value
-    ko = " --knockout" if state.setup.knockout else ""
-    base = files[0][0].rsplit("/", 1)[0]
-    replay = (
-        f"pbm sim --format {fmt}{ko} --seed {m.seed} "
-        f"--squad {base}/home.json --squad {base}/away.json "
-        f"--orders {base}/home.txt --orders {base}/away.txt"
-    )
+    replay = f"pbm verify --file {files[0][0]}"
     orders = tuple(
         (state.team(s).name, _orders_text(turns[0].state, s, turns[0].defaults, False).rstrip())
         for s in (0, 1)

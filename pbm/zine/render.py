@@ -136,7 +136,7 @@ def html_page(template: str, *, link_base: str | None = "", **context: Any) -> s
     base = {
         "css": stylesheet(),
         "link": _linker(link_base),
-        "masthead": context.pop("masthead", "The Flungo Gazette"),
+        "masthead": context.pop("masthead", "The Cosmic Celebrity Cricket Gazette"),
         "nav": context.pop("nav", ()),
         "feed": context.pop("feed", ""),
         "page_title": context.pop("page_title", ""),

@@ -1,14 +1,15 @@
 """Where the zine's data comes from: one :class:`TurnReport` per resolved turn of a competition.
 
-The shapes are the lead's ``engine.flungo.turn`` values, re-exported. Every read of the
-database goes through :func:`load_reports`; until the turn pipeline has its own table the
-reports are kept, as JSON, in the competition's ``state["turn_reports"]`` list
-(:func:`store_report` appends one there). On merge, only these functions change.
+The shapes are the engine's (``engine.flungo.turn``), re-exported. The reports are the turn
+pipeline's: each resolved stage is a row of ``turns`` (status ``done``) holding its report
+JSON and its issue number (a rolled-back stage is not done, so its issue is not read).
 """
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from datetime import UTC, datetime
+
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from engine.flungo.events import MatchEvent
@@ -24,8 +25,6 @@ __all__ = [
     "store_report",
 ]
 
-REPORTS_KEY = "turn_reports"
-
 
 def match_events(turn: MatchTurn) -> tuple[MatchEvent, ...]:
     """The non-ball events of a match turn."""
@@ -33,30 +32,62 @@ def match_events(turn: MatchTurn) -> tuple[MatchEvent, ...]:
 
 
 def load_reports(session: Session, code: str) -> list[TurnReport]:
-    """Every stored turn report of competition ``code``, in the order the turns were resolved.
+    """Every resolved turn report of competition ``code``, in issue order."""
+    from pbm.db.models import Competition, Turn, TurnStatus
 
-    The ONE place the zine reads turn data from the database (the lead adapts it on merge to
-    the turn pipeline's own table).
-    """
-    from pbm.db.models import Competition as CompetitionRow
-
-    row = session.scalars(select(CompetitionRow).where(CompetitionRow.code == code)).one()
-    return [TurnReport.from_json(r) for r in (row.state or {}).get(REPORTS_KEY, [])]
+    rows = session.scalars(
+        select(Turn.report)
+        .join(Competition, Competition.id == Turn.competition_id)
+        .where(
+            Competition.code == code,
+            Turn.status == TurnStatus.DONE,
+            Turn.report.is_not(None),
+        )
+        .order_by(Turn.issue, Turn.position)
+    )
+    return [TurnReport.from_text(r) for r in rows if r]
 
 
 def competition_codes(session: Session) -> list[str]:
-    """The codes of every competition with at least one turn report, oldest first."""
-    from pbm.db.models import Competition as CompetitionRow
+    """The codes of every competition with at least one resolved turn, oldest first."""
+    from pbm.db.models import Competition, Turn, TurnStatus
 
-    rows = session.scalars(select(CompetitionRow).order_by(CompetitionRow.id)).all()
-    return [r.code for r in rows if (r.state or {}).get(REPORTS_KEY)]
+    rows = session.execute(
+        select(Competition.code, func.min(Competition.id))
+        .join(Turn, Turn.competition_id == Competition.id)
+        .where(Turn.status == TurnStatus.DONE, Turn.report.is_not(None))
+        .group_by(Competition.code)
+        .order_by(func.min(Competition.id))
+    ).all()
+    return [code for code, _ in rows]
 
 
 def store_report(session: Session, code: str, report: TurnReport) -> None:
-    """Append ``report`` to competition ``code``'s stored reports (tests, demo, until merge)."""
-    from pbm.db.models import Competition as CompetitionRow
+    """Store ``report`` as competition ``code``'s next resolved stage (the demo and tests;
+    the turn pipeline writes its own rows)."""
+    from pbm.db.models import Competition, Turn, TurnStatus
 
-    row = session.scalars(select(CompetitionRow).where(CompetitionRow.code == code)).one()
-    state = dict(row.state or {})
-    state[REPORTS_KEY] = [*state.get(REPORTS_KEY, []), report.to_json()]
-    row.state = state
+    comp = session.scalars(select(Competition).where(Competition.code == code)).one()
+    issue = (
+        session.scalar(select(func.max(Turn.issue)).where(Turn.competition_id == comp.id)) or 0
+    ) + 1
+    when = datetime(2000, 1, 1, tzinfo=UTC)
+    session.add(
+        Turn(
+            competition_id=comp.id,
+            position=issue - 1,
+            generation=0,
+            stage_key=report.stage.key,
+            round=report.stage.round,
+            turn=report.stage.turn,
+            selection=report.stage.selection,
+            status=TurnStatus.DONE,
+            opened_at=when,
+            deadline=when,
+            resolved_at=when,
+            report=report.to_text(),
+            issue=issue,
+            reminders={"sent": []},
+        )
+    )
+    session.flush()

@@ -202,22 +202,24 @@ def test_cli_serve_serves_the_archive(archive: Built) -> None:
             except OSError:
                 assert time.monotonic() < deadline, "pbm zine serve did not start"
                 time.sleep(0.2)
-        assert "The Flungo Gazette" in body
+        assert "The Cosmic Celebrity Cricket Gazette" in body
     finally:
         proc.terminate()
         proc.wait(timeout=10)
 
 
-def test_replay_files_play_with_pbm_sim(archive: Built, monkeypatch: object) -> None:
-    """The replay command printed for a finished match runs from the archive folder with the
-    files beside it: pbm sim plays the match from the revealed seed."""
+def test_replay_files_play_with_pbm_verify(archive: Built) -> None:
+    """The replay command printed for every finished match runs from the archive folder with
+    its file: pbm verify plays the match again ball for ball and says it is identical."""
     import shlex
 
     out, result = archive
-    line = next(d for i in result.issues for d in i.dice_done)
-    args = shlex.split(line.replay)
-    assert args[:2] == ["pbm", "sim"]
-    args = [str(out / a) if a.startswith("replay/") else a for a in args[2:]]
-    res = CliRunner().invoke(main, ["sim", *args])
-    assert res.exit_code == 0, res.output
-    assert "Result:" in res.output and str(line.seed) in res.output
+    lines = [d for i in result.issues for d in i.dice_done]
+    assert lines
+    for line in lines:
+        args = shlex.split(line.replay)
+        assert args[:3] == ["pbm", "verify", "--file"]
+        res = CliRunner().invoke(main, ["verify", "--file", str(out / args[3])])
+        assert res.exit_code == 0, res.output
+        assert "commitment matches" in res.output and "identical" in res.output
+        assert str(line.seed) in res.output
