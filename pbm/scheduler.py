@@ -94,15 +94,26 @@ def competition_dates(s: Session) -> list[CompetitionDates]:
 
 
 def run_due(sessions: sessionmaker[Session], config: Config, clock: Clock) -> int:
-    """Run every due job once; returns how many ran."""
+    """Run every due job once; returns how many ran. The zine's issues go last, after the
+    turns, so a stage's issue leaves in the same pass as its turn reports."""
     now = clock.now()
     with transaction(sessions) as s:
         comps = competition_dates(s)
         done = set(s.scalars(select(JobRun.key)))
         jobs = due_jobs(now, config.scheduler.digest_hour, comps, done)
         jobs += [Job(k, "h6-over", w) for k, w in h6_schedule.due(s, now) if k not in done]
-        jobs += [Job(zine_key(c, n), "zine", f"{c}:{n}") for c, n in due_issues(s, done)]
+    ran = _run_jobs(sessions, config, clock, jobs) + turns.tick(sessions, config, clock)
+    with transaction(sessions) as s:
+        done = set(s.scalars(select(JobRun.key)))
+        zines = [Job(zine_key(c, n), "zine", f"{c}:{n}") for c, n in due_issues(s, done)]
+    return ran + _run_jobs(sessions, config, clock, zines)
+
+
+def _run_jobs(
+    sessions: sessionmaker[Session], config: Config, clock: Clock, jobs: list[Job]
+) -> int:
     ran = 0
+    now = clock.now()
     for job in jobs:
         try:
             with transaction(sessions) as s:
@@ -113,7 +124,7 @@ def run_due(sessions: sessionmaker[Session], config: Config, clock: Clock) -> in
             continue
         log.info("scheduler.ran", job=job.key)
         ran += 1
-    return ran + turns.tick(sessions, config, clock)
+    return ran
 
 
 def _run(s: Session, config: Config, clock: Clock, job: Job) -> None:

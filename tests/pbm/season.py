@@ -96,9 +96,9 @@ class Season:
         return new
 
     def mail(self, frm: str, body: str, subject: str | None = None) -> list[EmailMessage]:
-        """Send a mail and pump; the answers to ``frm``."""
+        """Send a mail and pump; the answers to ``frm`` (the zine's issues are not answers)."""
         self.post.send(make_eml(body, sender=frm, subject=subject or f"[{self.code}] orders"))
-        return [m for m in self.pump() if frm in str(m["To"])]
+        return [m for m in self.pump() if frm in str(m["To"]) and not is_zine(m)]
 
     def gm(self, body: str) -> EmailMessage:
         """A GM command by mail; its one answer (other mail of the same pass, like a digest of
@@ -153,11 +153,19 @@ class Season:
         per address in ``expect`` and one digest to the GM. Returns the stage's mail."""
         stage = self.show()["turn"]["label"]
         self.clock.set(self.deadline())
-        mail = self.pump()
+        everything = self.pump()
+        mail = [m for m in everything if not is_zine(m)]
         check_stage_mail(mail, stage, expect)
+        issues = sorted(str(m["To"]) for m in everything if is_zine(m))
+        assert issues == sorted(expect), (stage, issues)  # and the stage's zine to each
         if on_mail is not None:
             on_mail(mail)
         return mail
+
+
+def is_zine(m: EmailMessage) -> bool:
+    """Whether ``m`` is an issue of the zine (mailed after every stage beside the reports)."""
+    return "Gazette" in str(m["Subject"])
 
 
 def check_stage_mail(mail: list[EmailMessage], stage: str, expect: list[str]) -> None:
