@@ -264,12 +264,21 @@ def verify(
         raise click.ClickException(exc.message) from exc
     finally:
         app.close()
-    click.echo(
-        f"{code.upper()} {v.fixture_id}: seed {v.seed}; commitment "
-        f"{'matches' if v.commitment_ok else 'DOES NOT MATCH'}; {v.balls} balls replayed: "
-        f"{'identical' if v.identical else 'DIFFERENT'}; {v.result}"
+    _verdict(
+        f"{code.upper()} {v.fixture_id}", v.seed, v.commitment_ok, v.balls, v.identical, v.result
     )
-    if not (v.commitment_ok and v.identical):
+
+
+def _verdict(
+    what: str, seed: int, commitment_ok: bool, balls: int, same: bool, result: str
+) -> None:
+    """Say what a replay found; exit 1 unless the seed opens its commitment and the match
+    came out identical."""
+    click.echo(
+        f"{what}: seed {seed}; commitment {'matches' if commitment_ok else 'DOES NOT MATCH'}; "
+        f"{balls} balls replayed: {'identical' if same else 'DIFFERENT'}; {result}"
+    )
+    if not (commitment_ok and same):
         raise SystemExit(1)
 
 
@@ -286,13 +295,8 @@ def _verify_file(path: Path) -> None:
         raise click.ClickException(f"{path}: not a replay document pbm can read ({exc})") from exc
     balls = sum(len(i.balls) for i in v.state.innings)
     result = v.state.result.text if v.state.result else "no result"
-    click.echo(
-        f"{doc.get('fixture_id', '?')}: seed {doc['seed']}; commitment "
-        f"{'matches' if v.commitment_ok else 'DOES NOT MATCH'}; {balls} balls replayed: "
-        f"{'identical' if v.identical else 'DIFFERENT'}; {result}"
-    )
-    if not (v.commitment_ok and v.identical):
-        raise SystemExit(1)
+    what = str(doc.get("fixture_id", "?"))
+    _verdict(what, int(doc["seed"]), v.commitment_ok, balls, v.identical, result)
 
 
 @gm.command("digest")
