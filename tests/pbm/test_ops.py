@@ -53,9 +53,15 @@ def test_status_and_health_follow_the_queues(
     assert _run("health", "--config", path) == (0, "ok\n")
 
     with transaction(daemon.app.sessions) as s:  # a row due long ago that nothing sent
-        queue_mail(s, config, daemon.app.clock, kind="gm-alert", to="x@example.test",
-                   ctx={"mail_id": 1, "sender": "x", "subject": "", "error": "e"},
-                   reply_to=None)  # fmt: skip
+        queue_mail(
+            s,
+            config,
+            daemon.app.clock,
+            kind="gm-alert",
+            to="x@example.test",
+            ctx={"mail_id": 1, "sender": "x", "subject": "", "error": "e"},
+            reply_to=None,
+        )
         s.execute(update(InboundMail).values(status=MailStatus.SHUNTED))
     code, out = _run("health", "--max-dead", "0", "--config", path)
     assert code == 1
@@ -84,8 +90,16 @@ def _sqlite_app(tmp_path: Path) -> tuple[App, Daemon, RecordingSender, str]:
     cfg = parse_config(config_data(f"sqlite:///{tmp_path}/pbm.sqlite3", tmp_path), env={})
     app = App.from_config(cfg, FixedClock(datetime(2026, 1, 1, 9, tzinfo=UTC)), upgrade=True)
     with transaction(app.sessions) as s:
-        create_competition(s, app.clock, code="DEMO", name="Demo Cup", fmt="t20", teams=4,
-                           naming_deadline=datetime(2026, 1, 15, tzinfo=UTC), seed="x")  # fmt: skip
+        create_competition(
+            s,
+            app.clock,
+            code="DEMO",
+            name="Demo Cup",
+            fmt="t20",
+            teams=4,
+            naming_deadline=datetime(2026, 1, 15, tzinfo=UTC),
+            seed="x",
+        )
     sender = RecordingSender()
     return app, Daemon(app, sender), sender, str(_toml(cfg, tmp_path))
 
