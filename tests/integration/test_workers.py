@@ -7,6 +7,7 @@ pool), as separate ``pbm serve`` processes would be; they start together on a ba
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -137,3 +138,27 @@ def test_an_outbox_is_drained_by_several_workers_once(pg_url: str, tmp_path: Pat
     assert sum(1 for snd in senders if snd.sent) >= 2, [len(snd.sent) for snd in senders]
     for a in apps:
         a.close()
+
+
+def test_a_dead_workers_claim_is_skipped_then_taken_over(pg_url: str, tmp_path: Path) -> None:
+    """A mail claimed by a worker that hangs mid-transaction is skipped at once by another
+    (not waited for); once that worker dies (its backend ends), the next pass handles the mail,
+    once, with one reply."""
+    from sqlalchemy import text
+
+    [app] = _apps(fresh_pg_database(pg_url), tmp_path, 1)
+    stored = app.inbound.store(make_eml("HELP\n", subject="help"), "smtp")
+    hung = app.db_engine.connect()
+    hung.execute(text("SELECT id FROM inbound_mail WHERE id = :i FOR UPDATE"), {"i": stored.id})
+    pid = hung.execute(text("SELECT pg_backend_pid()")).scalar_one()
+    t = time.perf_counter()
+    assert app.inbound.process(stored.id) is None  # skipped: another worker holds it
+    assert time.perf_counter() - t < 5
+    with app.db_engine.connect() as admin:  # the worker dies: PostgreSQL ends its backend
+        admin.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
+    hung.invalidate()
+    assert app.inbound.process(stored.id) == MailStatus.APPLIED
+    assert app.inbound.process(stored.id) is None  # handled: never twice
+    with transaction(app.sessions) as s:
+        assert list(s.scalars(select(OutboxMessage.inbound_id))) == [stored.id]
+    app.close()
