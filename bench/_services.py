@@ -132,7 +132,12 @@ class Bench:
     """A temp dir with a Dovecot, a timed SMTP sink and a migrated SQLite pbm database."""
 
     def __init__(
-        self, competitions: int = 4, teams: int = 64, *, strong_hash: bool = False
+        self,
+        competitions: int = 4,
+        teams: int = 64,
+        *,
+        strong_hash: bool = False,
+        db_url: str | None = None,
     ) -> None:
         configure_logging(level="warning")  # the figures, not three log lines per mail
         self.dir = Path(tempfile.mkdtemp(prefix="pbm-bench-"))
@@ -142,7 +147,7 @@ class Bench:
         self.config = parse_config(
             {
                 "server": {"address": "pbm@example.test"},
-                "database": {"url": f"sqlite:///{self.dir}/pbm.sqlite3"},
+                "database": {"url": db_url or f"sqlite:///{self.dir}/pbm.sqlite3"},
                 "gm": {"address": "gm@example.test", "secret": "gm-secret-horse-battery"},
                 "security": {
                     "secret_key": "bench-key-0123456789abcdef",

@@ -16,7 +16,14 @@ bare imapclient FETCH loop over the same mailbox in the same run.
 Ratio = daemon msgs/s / bare FETCH msgs/s; target >= 0.5. A per-stage breakdown says where
 the daemon's time goes.
 
-    /work/venv/bin/python bench/intake.py [--messages 400] [--strong-hash]
+With ``--burst``: several workers. For each setup (one worker on SQLite; 1, 2 and 4 on a
+throwaway PostgreSQL) the INBOX is filled with N JOIN mails, the bare FETCH loop is timed,
+then the burst: one IMAP fetch stores the batch (the door), and W worker *processes* (each
+its own App, as separate ``pbm serve`` would be) drain the stored mail, claiming it with
+``FOR UPDATE SKIP LOCKED``. Printed: msgs/s to "reply queued" and the ratio to the bare
+FETCH loop of the same run, and the speed-up over one PostgreSQL worker.
+
+    /work/venv/bin/python bench/intake.py [--messages 400] [--strong-hash] [--burst]
 """
 
 from __future__ import annotations
@@ -104,7 +111,11 @@ def main() -> None:
         action="store_true",
         help=HASH_HELP,
     )
+    ap.add_argument("--burst", action="store_true", help="1/2/4 workers on PostgreSQL")
     args = ap.parse_args()
+    if args.burst:
+        burst(args.messages, args.strong_hash)
+        return
     teams = 64
     bench = Bench(
         competitions=-(-args.messages // teams), teams=teams, strong_hash=args.strong_hash
@@ -211,6 +222,93 @@ def measure(bench: Bench, sender: SmtpSender, label: str, mails: list[bytes]) ->
         f"({sent / send_s:.0f} msg/s to the aiosmtpd sink"
         f"{'' if arrived else ', NOT all arrived'})"
     )
+
+
+def _drain(config: Any, start: Any) -> int:
+    """One worker process: handle stored mail until none is left; returns how many."""
+    from pbm.app import App
+    from pbm.logs import configure_logging
+
+    configure_logging(level="warning")
+    app = App.from_config(config)
+    done = 0
+    start.wait()
+    try:
+        while ids := app.inbound.pending_ids():
+            done += sum(app.inbound.process(i) is not None for i in ids)
+    finally:
+        app.close()
+    return done
+
+
+def burst(n: int, strong_hash: bool) -> None:
+    """1 worker on SQLite, then 1, 2 and 4 on PostgreSQL: see the module docstring."""
+    import contextlib
+    import multiprocessing
+    import shutil
+    import tempfile
+    from concurrent.futures import ProcessPoolExecutor
+    from pathlib import Path
+
+    from sqlalchemy import create_engine, text
+
+    from tests.services import start_postgres
+
+    root = Path(tempfile.mkdtemp(prefix="pbm-pg-"))
+    (root / "pg").mkdir()
+    pg = start_postgres(root / "pg", root)
+    pg_url = next(pg)
+    cores = multiprocessing.cpu_count()
+    print(f"burst of {n} JOIN mails; argon2id {hash_name(strong_hash)}; {cores} cores")
+    print(f"  {'setup':<22} {'msg/s':>8} {'ratio to FETCH loop':>20} {'speed-up':>9}")
+    one_pg: float | None = None
+    try:
+        for k, (engine, workers) in enumerate(
+            [("sqlite", 1), ("postgresql", 1), ("postgresql", 2), ("postgresql", 4)]
+        ):
+            url = None
+            if engine == "postgresql":
+                admin = create_engine(pg_url, isolation_level="AUTOCOMMIT")
+                with admin.connect() as c:
+                    c.execute(text(f"CREATE DATABASE bench{k}"))
+                admin.dispose()
+                url = pg_url.rsplit("/", 1)[0] + f"/bench{k}"
+            bench = Bench(competitions=-(-n // 64), teams=64, strong_hash=strong_hash, db_url=url)
+            try:
+                mails = [raw for _, raw in join_mails(bench, n)]
+                fill(bench, mails)
+                loop_rate, _bulk, counted = bare_fetch_loop(bench)
+                assert counted == n
+                dv = bench.dovecot
+                mailbox = ImapMailbox(
+                    dv.host, dv.imap, username="pbm", password="secret", security="plain"
+                )
+                mailbox.connect()
+                ctx = multiprocessing.get_context("spawn")
+                start = ctx.Manager().Event()
+                with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+                    futures = [pool.submit(_drain, bench.config, start) for _ in range(workers)]
+                    time.sleep(3.0)  # the workers import pbm and connect before the clock starts
+                    t = time.perf_counter()
+                    fetched = mailbox.fetch_new()
+                    bench.app.inbound.store_many([fm.raw for fm in fetched], "imap")
+                    start.set()
+                    handled = sum(f.result() for f in futures)
+                    elapsed = time.perf_counter() - t
+                mailbox.close()
+                assert handled == n, (handled, n)
+                rate = n / elapsed
+                if engine == "postgresql" and workers == 1:
+                    one_pg = rate
+                up = f"{rate / one_pg:8.2f}x" if engine == "postgresql" and one_pg else "       -"
+                label = f"{engine}, {workers} worker{'s' if workers > 1 else ''}"
+                print(f"  {label:<22} {rate:8.1f} {rate / loop_rate:20.3f} {up:>9}", flush=True)
+            finally:
+                bench.close()
+    finally:
+        with contextlib.suppress(StopIteration):
+            next(pg)
+        shutil.rmtree(root, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -194,10 +194,11 @@ class ZineConfig:
 
 @dataclass(frozen=True, slots=True)
 class LoggingConfig:
-    """Structured logs to stderr."""
+    """Structured logs to stderr, or appended to ``file`` (reopened on SIGHUP)."""
 
     format: Literal["console", "json"] = "console"
     level: str = "info"
+    file: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,6 +407,7 @@ def parse_config(
         logging_cfg = LoggingConfig(
             format="json" if fmt == "json" else "console",
             level=lg.choice("level", "info", ("debug", "info", "warning", "error")),
+            file=lg.text("file", "") or None,
         )
         lg.done()
 

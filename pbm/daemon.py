@@ -13,13 +13,19 @@ One pass (shared by ``pbm run --once`` for cron and the ``pbm serve`` loop):
 
 The loop waits only when a pass did nothing: on the mailbox's IDLE when there is one, else on
 an event that the SMTP listener's store sets. Signals: a first SIGTERM or SIGINT asks for a
-warm stop (finish the current message, then exit); a second exits at once.
+warm stop (finish the current message, then exit); a second exits at once. SIGHUP reopens the
+log file (``[logging] file``, for logrotate).
+
+The longest warm stop is bounded by one message's transaction plus one SMTP send in progress
+(the sender's timeout, ``[smtp] timeout``), plus the IMAP logout: the systemd unit's
+``TimeoutStopSec`` is set above that sum (see docs/ops/pbm.service).
 """
 
 from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import FrameType
@@ -32,12 +38,19 @@ from pbm.db.session import transaction
 from pbm.errors import MailError
 from pbm.flungo import turns
 from pbm.hitforsix import schedule as h6_schedule
+from pbm.logs import request_reopen
 from pbm.mail.ports import Mailbox, Sender
 from pbm.scheduler import competition_dates, next_wakeup, run_due
 
 __all__ = ["Daemon", "Listener", "Stats"]
 
 log = structlog.get_logger("pbm.daemon")
+
+#: How long a warm stop keeps sending due outbox rows. The longest warm stop is this, plus one
+#: SMTP send in progress (``[smtp] timeout``, 30 s), plus one IMAP logout (``[imap] timeout``,
+#: 30 s), plus the message or turn step in hand (seconds): under 90 s with the defaults, and
+#: docs/ops/pbm.service sets TimeoutStopSec=120.
+WARM_STOP_SEND_SECONDS = 20.0
 
 
 @dataclass
@@ -77,6 +90,7 @@ class Daemon:
         self.handle_signals = handle_signals
         self.max_wait = max_wait if max_wait is not None else app.config.scheduler.tick_seconds
         self._stop = threading.Event()
+        self._stop_at = 0.0  # time.monotonic() of the warm stop's request
         self._wake = threading.Event()
         self._signals = 0
 
@@ -104,6 +118,8 @@ class Daemon:
 
     def request_stop(self) -> None:
         """Warm stop: finish the current message, then leave ``run``."""
+        if not self._stop.is_set():
+            self._stop_at = time.monotonic()
         self._stop.set()
         self.wake()
 
@@ -157,9 +173,16 @@ class Daemon:
         return stats
 
     def _flush(self, stats: Stats) -> None:
-        sent, failed = self.outbox.flush(lambda: self._stop.is_set() and self._signals > 1)
+        sent, failed = self.outbox.flush(self._stop_sending)
         stats.sent += sent
         stats.failed += failed
+
+    def _stop_sending(self) -> bool:
+        # A warm stop still sends what is due (the replies of the mail just handled), for
+        # WARM_STOP_SEND_SECONDS at most; the rest waits, pending, for the next start.
+        if not self._stop.is_set():
+            return False
+        return self._signals > 1 or time.monotonic() - self._stop_at > WARM_STOP_SEND_SECONDS
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -197,6 +220,7 @@ class Daemon:
         if self.handle_signals and threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGTERM, signal.SIGINT):
                 previous[sig] = signal.signal(sig, self._on_signal)
+            previous[signal.SIGHUP] = signal.signal(signal.SIGHUP, _on_hangup)
         started: list[Listener] = []
         try:
             for listener in self.listeners:
@@ -220,6 +244,10 @@ class Daemon:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)  # type: ignore[arg-type]
             log.info("daemon.stopped")
+
+
+def _on_hangup(_signum: int, _frame: FrameType | None) -> None:
+    request_reopen()  # a flag only: the next log line reopens the file
 
 
 def _warm_up() -> None:

@@ -1,4 +1,10 @@
-"""Structured logs to stderr (structlog): JSON lines for machines, or a console renderer.
+"""Structured logs to stderr or a file (structlog): JSON lines for machines, or a console
+renderer.
+
+With ``[logging] file``, lines are appended to that file instead; :func:`request_reopen` (the
+daemon's SIGHUP) makes the next line reopen it, so logrotate can move the file away and the
+new lines go to a new one. The signal handler only sets a flag: the reopen happens under the
+log lock, never in the middle of a line.
 
 Configure once at start-up with :func:`configure_logging`. Secrets in event dicts are
 redacted by a processor, whatever the caller logged (the configured ones, and anything shaped
@@ -12,32 +18,66 @@ one ``write`` of the whole line, then a flush.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 import threading
 from collections.abc import Iterable, MutableMapping
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 import structlog
 
 from pbm.secrets_at_rest import scrub_text
 
-__all__ = ["LineLogger", "configure_logging"]
+__all__ = ["LineLogger", "configure_logging", "request_reopen"]
 
 #: Longer string values are cut (a log line should fit one atomic pipe write).
 MAX_VALUE_CHARS = 2000
 _LOCK = threading.Lock()
 
 
+class _Target:
+    """Where lines go: stderr, or a file reopened on request."""
+
+    path: str | None = None
+    stream: TextIO | None = None
+    reopen = False
+
+
+_TARGET = _Target()
+
+
+def request_reopen() -> None:
+    """Reopen the log file before the next line (safe from a signal handler)."""
+    _TARGET.reopen = True
+
+
+def _stream() -> TextIO:
+    if _TARGET.path is None:
+        return sys.stderr
+    if _TARGET.reopen or _TARGET.stream is None:
+        _TARGET.reopen = False
+        old, _TARGET.stream = _TARGET.stream, None
+        if old is not None:
+            with contextlib.suppress(OSError):
+                old.close()
+        try:
+            _TARGET.stream = Path(_TARGET.path).open("a", encoding="utf-8")  # noqa: SIM115
+        except OSError:
+            return sys.stderr  # the file cannot be opened: stderr rather than nothing
+    return _TARGET.stream
+
+
 def write_line(line: str) -> None:
-    """Write ``line`` and its newline to stderr in one call, under the process's log lock."""
+    """Write ``line`` and its newline in one call, under the process's log lock."""
     data = line.rstrip("\n") + "\n"
     with _LOCK:
-        stream = sys.stderr
         try:
+            stream = _stream()
             stream.write(data)
             stream.flush()
-        except (OSError, ValueError):  # stderr closed under us: nowhere left to log
+        except (OSError, ValueError):  # the stream closed under us: nowhere left to log
             pass
 
 
@@ -77,14 +117,21 @@ def _redactor(secrets: tuple[str, ...]) -> Any:
 
 
 def configure_logging(
-    fmt: str = "console", level: str = "info", secrets: Iterable[str] = ()
+    fmt: str = "console",
+    level: str = "info",
+    secrets: Iterable[str] = (),
+    file: str | None = None,
 ) -> None:
-    """Route structlog (and stdlib logging) to stderr in the chosen format."""
+    """Route structlog (and stdlib logging) to stderr, or to ``file``, in the chosen format."""
     lvl = getattr(logging, level.upper(), logging.INFO)
+    with _LOCK:
+        if _TARGET.stream is not None:
+            _TARGET.stream.close()
+        _TARGET.path, _TARGET.stream, _TARGET.reopen = file, None, False
     renderer: Any = (
         structlog.processors.JSONRenderer()
         if fmt == "json"
-        else structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty())
+        else structlog.dev.ConsoleRenderer(colors=file is None and sys.stderr.isatty())
     )
     shared: list[Any] = [
         structlog.contextvars.merge_contextvars,

@@ -23,7 +23,7 @@ from pbm.auth import SecretBox, has_placeholder
 from pbm.clock import Clock, utc
 from pbm.config import OutboxConfig
 from pbm.db.models import OutboxMessage, Player
-from pbm.db.session import transaction
+from pbm.db.session import SKIP_LOCKED, transaction
 from pbm.errors import PbmError
 from pbm.mail.compose import SAFE_POLICY
 from pbm.mail.ports import Envelope, Sender
@@ -116,7 +116,7 @@ class Outbox:
     def send_one(self, row_id: int) -> str:
         """Try one row; returns sent, retry, failed or skipped."""
         with transaction(self.sessions) as s:
-            row = s.get(OutboxMessage, row_id, with_for_update=True)
+            row = s.get(OutboxMessage, row_id, with_for_update=SKIP_LOCKED)
             now = self.clock.now()
             if row is None or row.status != "pending" or utc(row.next_attempt_at) > now:
                 return "skipped"

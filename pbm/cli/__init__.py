@@ -10,7 +10,18 @@ from pbm import __version__
 
 # Each entry: module under pbm.cli that defines a click command or group called ``command``.
 # Keeping them separate lets the areas grow without touching one shared file.
-_COMMAND_MODULES = ("sim", "orders", "h6", "decks", "server", "gm", "db", "mail_cmds", "zine")
+_COMMAND_MODULES = (
+    "sim",
+    "orders",
+    "h6",
+    "decks",
+    "server",
+    "gm",
+    "db",
+    "mail_cmds",
+    "zine",
+    "ops",
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

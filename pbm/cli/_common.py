@@ -54,5 +54,7 @@ def load(config_path: Path | None, *, logs: bool = True) -> Config:
     except ConfigError as exc:
         raise click.ClickException(problem(path, exc)) from exc
     if logs:
-        configure_logging(config.logging.format, config.logging.level, config.secrets())
+        configure_logging(
+            config.logging.format, config.logging.level, config.secrets(), config.logging.file
+        )
     return config

@@ -1,4 +1,4 @@
-"""``pbm db upgrade`` and ``pbm db check``."""
+"""``pbm db upgrade``, ``pbm db check``, ``pbm db backup`` and ``pbm db restore``."""
 
 from __future__ import annotations
 
@@ -9,13 +9,16 @@ import click
 from pbm.cli._common import config_option, load
 from pbm.db import migrate
 from pbm.db.session import make_db_engine
+from pbm.errors import PbmError
+from pbm.ops import backup as backup_db
+from pbm.ops import restore as restore_db
 
 __all__ = ["COMMANDS"]
 
 
 @click.group("db")
 def db() -> None:
-    """The database: apply migrations, check they match the models."""
+    """The database: apply migrations, check they match the models, back up, restore."""
 
 
 @db.command("upgrade")
@@ -46,6 +49,34 @@ def check(url: str | None, config_path: Path | None) -> None:
     finally:
         db_engine.dispose()
     click.echo("models and migrations agree")
+
+
+@db.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@config_option
+def backup(file: Path, config_path: Path | None) -> None:
+    """Copy the SQLite database to FILE (online: safe while pbm runs). For PostgreSQL,
+    prints the pg_dump command to use instead."""
+    config = load(config_path, logs=False)
+    try:
+        size = backup_db(config.database.url, file)
+    except PbmError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"backed up to {file} ({size} bytes)")
+
+
+@db.command("restore")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@config_option
+def restore(file: Path, config_path: Path | None) -> None:
+    """Copy the backup FILE over the SQLite database. Refused while pbm serves it, or if FILE
+    is not a pbm database. Run `pbm db upgrade` after restoring an older backup."""
+    config = load(config_path, logs=False)
+    try:
+        restore_db(config.database.url, file)
+    except PbmError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"restored from {file}")
 
 
 COMMANDS = [db]

@@ -16,6 +16,7 @@ from pbm.config import Config, load_config
 from pbm.daemon import Daemon
 from pbm.db import migrate
 from pbm.errors import ConfigError, MessageParseError, PbmError
+from pbm.ops import serving_lock
 
 __all__ = ["COMMANDS"]
 
@@ -52,7 +53,8 @@ def serve(config_path: Path | None) -> None:
     config = load(config_path)
     daemon = build_daemon(config)
     try:
-        daemon.run()
+        with serving_lock(config.database.url):
+            daemon.run()
     except PbmError as exc:
         raise click.ClickException(str(exc)) from exc
     finally:
@@ -68,7 +70,8 @@ def run(once: bool, config_path: Path | None) -> None:
     daemon = build_daemon(config, listen=not once)
     try:
         if once:
-            stats = daemon.run_once()
+            with serving_lock(config.database.url):
+                stats = daemon.run_once()
             for mb in daemon.mailboxes:
                 mb.close()
             Console(stderr=True).print(
@@ -76,7 +79,8 @@ def run(once: bool, config_path: Path | None) -> None:
                 f"sent {stats.sent}, failed {stats.failed}, errors {stats.errors}"
             )
         else:
-            daemon.run()
+            with serving_lock(config.database.url):
+                daemon.run()
     except PbmError as exc:
         raise click.ClickException(str(exc)) from exc
     finally:
@@ -109,7 +113,9 @@ def ingest(
         sys.exit(EX_CONFIG)
     from pbm.logs import configure_logging
 
-    configure_logging(config.logging.format, config.logging.level, config.secrets())
+    configure_logging(
+        config.logging.format, config.logging.level, config.secrets(), config.logging.file
+    )
     try:
         raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
     except OSError as exc:

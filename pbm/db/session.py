@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-__all__ = ["make_db_engine", "make_session_factory", "transaction"]
+__all__ = ["SKIP_LOCKED", "is_postgres", "make_db_engine", "make_session_factory", "transaction"]
 
 SQLITE_BUSY_TIMEOUT_MS = 15_000
 
@@ -64,3 +64,14 @@ def transaction(factory: sessionmaker[Session]) -> Iterator[Session]:
     """One unit of work: commit on success, roll back on any exception."""
     with factory() as session, session.begin():
         yield session
+
+
+#: A claim shared by several workers: ``FOR UPDATE SKIP LOCKED``, a row lock that another
+#: worker skips rather than waits for (PostgreSQL). SQLite has one writer at a time
+#: (``BEGIN IMMEDIATE``) and SQLAlchemy emits no FOR UPDATE there.
+SKIP_LOCKED: dict[str, Any] = {"skip_locked": True}
+
+
+def is_postgres(session: Session) -> bool:
+    """Whether the session talks to PostgreSQL."""
+    return session.get_bind().dialect.name == "postgresql"

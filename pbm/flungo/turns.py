@@ -67,7 +67,7 @@ from pbm.db.models import (
     Turn,
     TurnStatus,
 )
-from pbm.db.session import transaction
+from pbm.db.session import SKIP_LOCKED, transaction
 from pbm.errors import GameError
 from pbm.flungo import reports
 from pbm.flungo.competitions import record_event
@@ -510,7 +510,8 @@ def _step(sessions: sessionmaker[Session], config: Config, clock: Clock, comp_id
     now = clock.now()
     try:
         with transaction(sessions) as s:
-            comp = s.get(Competition, comp_id)
+            # SKIP LOCKED: another worker (a turn step, or a mail to it) holds this one.
+            comp = s.get(Competition, comp_id, with_for_update=SKIP_LOCKED)
             if comp is None or comp.status != CompetitionStatus.RUNNING:
                 return False
             turn = current_turn(s, comp)

@@ -32,7 +32,7 @@ from pbm.bounces import is_report, mailed_again, record_report
 from pbm.clock import Clock
 from pbm.config import Config
 from pbm.db.models import Competition, InboundMail
-from pbm.db.session import transaction
+from pbm.db.session import SKIP_LOCKED, is_postgres, transaction
 from pbm.errors import MessageParseError, NotFound, PbmError, RateLimited
 from pbm.flungo.competitions import record_event
 from pbm.inbound.context import Handled, MailContext, Status
@@ -197,9 +197,13 @@ class Inbound:
         found_secrets: tuple[str, ...] = ()
         try:
             with transaction(self.sessions) as s:
-                # FOR UPDATE: a second pbm process (``pbm ingest --process``, or a second daemon
-                # by mistake) waits here and then finds the message handled.
-                mail = s.get(InboundMail, mail_id, with_for_update=True)
+                # The claim: FOR UPDATE SKIP LOCKED. A second worker on PostgreSQL skips a
+                # message another one is handling (None: not ours), and finds it handled once
+                # that one commits. The lease is the transaction itself: a worker that dies
+                # mid-message loses its connection, PostgreSQL rolls back and frees the row,
+                # and the next pass of any worker takes it (nothing was committed, so it is
+                # handled once). SQLite has one writer at a time (BEGIN IMMEDIATE).
+                mail = s.get(InboundMail, mail_id, with_for_update=SKIP_LOCKED)
                 if mail is None or mail.status != Status.RECEIVED:
                     return None
                 handled = self._handle(s, mail)
@@ -243,6 +247,12 @@ class Inbound:
         ctx = MailContext(s, self.config, self.clock, self.box, mail, msg)
         ctx.competition = competition_for(ctx)
         if ctx.competition is not None:
+            if is_postgres(s):
+                # Several workers: one competition's mail in turn (seat numbers, orders
+                # versions), and never while a turn step of it runs (which skips this lock).
+                # FOR NO KEY UPDATE, taken before anything here refers to the row: it does not
+                # conflict with the KEY SHARE locks of foreign keys, so no deadlock.
+                s.refresh(ctx.competition, with_for_update={"key_share": True})
             mail.competition_id = ctx.competition.id
         game = ctx.competition.game if ctx.competition is not None else None
         if not msg.is_automatic:

@@ -1,0 +1,80 @@
+"""``pbm status`` (the queues and the next turns) and ``pbm health`` (for a supervisor)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+from sqlalchemy.exc import SQLAlchemyError
+
+from pbm.cli._common import config_option, load
+from pbm.clock import SystemClock
+from pbm.db.session import make_db_engine, make_session_factory, transaction
+from pbm.ops import MAX_DEAD_LETTERS, health, status
+
+__all__ = ["COMMANDS"]
+
+
+@click.command("status")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
+@config_option
+def status_cmd(as_json: bool, config_path: Path | None) -> None:
+    """The queues (inbound by status, outbox, dead letters) and the next turns due."""
+    config = load(config_path, logs=False)
+    db_engine = make_db_engine(config.database.url)
+    try:
+        with transaction(make_session_factory(db_engine)) as s:
+            st = status(s, SystemClock().now())
+    except SQLAlchemyError as exc:
+        raise click.ClickException(f"cannot read the database: {exc}") from exc
+    finally:
+        db_engine.dispose()
+    if as_json:
+        click.echo(json.dumps(st, indent=2, sort_keys=True))
+        return
+    console = Console()
+    queues = Table(title="Queues")
+    queues.add_column("queue")
+    queues.add_column("state")
+    queues.add_column("count", justify="right")
+    for name, count in st["inbound"].items():
+        queues.add_row("inbound", name, str(count))
+    for name in ("pending", "not_yet_due", "failed"):
+        queues.add_row("outbox", name.replace("_", " "), str(st["outbox"][name]))
+    queues.add_row("dead letters", "shunted", str(st["dead_letters"]))
+    console.print(queues)
+    due = Table(title="Next turns due")
+    for col in ("competition", "stage", "status", "deadline"):
+        due.add_column(col)
+    for t in st["turns"]:
+        due.add_row(t["competition"], t["stage"], t["status"], t["deadline"])
+    console.print(due if st["turns"] else "no turn is due")
+    console.print(
+        "workers: claims are row locks held for one transaction (nothing is recorded); "
+        "outbox rows not yet due include those under a send lease"
+    )
+
+
+@click.command("health")
+@click.option(
+    "--max-dead", default=MAX_DEAD_LETTERS, show_default=True, help="Dead letters tolerated."
+)
+@config_option
+def health_cmd(max_dead: int, config_path: Path | None) -> None:
+    """Exit 0 if pbm is healthy, else 1 with the reasons (for systemd, cron, monitoring):
+    the database answers, migrations at head, the outbox not stuck, dead letters not piling."""
+    config = load(config_path, logs=False)
+    verdict = health(config.database.url, SystemClock().now(), max_dead)
+    if verdict.ok:
+        click.echo("ok")
+        return
+    for problem in verdict.problems:
+        click.echo(f"unhealthy: {problem}", err=True)
+    sys.exit(1)
+
+
+COMMANDS = [status_cmd, health_cmd]
