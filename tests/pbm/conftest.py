@@ -34,6 +34,9 @@ def config_data(db_url: str, tmp_path: Path, **sections: dict[str, Any]) -> dict
         "maildir": {"path": str(tmp_path / "outbox")},
         "scheduler": {"digest_hour": 23},
         "rate_limit": {"per_hour": 20},
+        # The zine's PDF costs a Typst compile a stage; tests/zine covers it, the season
+        # tests check that each stage's issue reaches its players.
+        "zine": {"pdf": False},
     }
     data.update(sections)
     return data
