@@ -137,3 +137,32 @@ def test_a_bouncing_or_retired_player_gets_no_issue(
         assert all(p.get_content_type() != "application/pdf" for m in mails for p in m.walk())
     finally:
         app.close()
+
+
+def test_a_hostile_competition_name_reaches_no_header(
+    tmp_path: Path, league: list[TurnReport]
+) -> None:
+    """A name with CR/LF and encoded-words in it stays inside one Subject line: each issue
+    mail has exactly one recipient and no header pbm did not mean."""
+    from dataclasses import replace
+
+    hostile = "Cup\r\nBcc: victim@third.test =?utf-8?q?=0D=0ACc:_v2@third.test?="
+    bad = [replace(r, competition=replace(r.competition, name=hostile)) for r in league[:1]]
+    app = _app(tmp_path, bad, pdf=False)
+    try:
+        run_due(app.sessions, app.config, app.clock)
+        with transaction(app.sessions) as s:
+            raws = list(s.scalars(select(OutboxMessage.raw).where(OutboxMessage.kind == "zine")))
+        assert len(raws) == 4
+        for raw in raws:
+            head = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+            names = [
+                ln.split(b":", 1)[0].lower() for ln in head.splitlines() if ln[:1] not in b" \t"
+            ]
+            assert b"bcc" not in names and b"cc" not in names
+            assert names.count(b"to") == 1 and names.count(b"subject") == 1
+            msg = message_from_bytes(raw, policy=policy.default)
+            assert "\n" not in str(msg["Subject"]) and "\r" not in str(msg["Subject"])
+            assert "victim@third.test" not in str(msg["To"])
+    finally:
+        app.close()
