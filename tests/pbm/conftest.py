@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -40,6 +41,16 @@ def config_data(db_url: str, tmp_path: Path, **sections: dict[str, Any]) -> dict
     }
     data.update(sections)
     return data
+
+
+def toml_text(data: dict[str, Any]) -> str:
+    """``data`` (tables of scalars, as from :func:`config_data`) as TOML text."""
+    lines: list[str] = []
+    for section, values in data.items():
+        lines.append(f"[{section}]")
+        # JSON's strings, numbers and booleans are TOML's too.
+        lines += [f"{key} = {json.dumps(value)}" for key, value in values.items()]
+    return "\n".join(lines) + "\n"
 
 
 def make_config(db_url: str, tmp_path: Path, **sections: dict[str, Any]) -> Config:

@@ -57,15 +57,11 @@ def test_postgres_urls_use_psycopg3(url: str) -> None:
 
 def test_serve_refuses_an_unmigrated_database(tmp_path: Path) -> None:
     """``pbm serve`` on a database that was never upgraded says to run ``pbm db upgrade``."""
-    from tests.pbm.conftest import config_data
+    from tests.pbm.conftest import config_data, toml_text
 
     data = config_data(f"sqlite:///{tmp_path}/new.sqlite3", tmp_path)
-    lines = []
-    for section, values in data.items():
-        lines.append(f"[{section}]")
-        lines += [f"{k} = {v!r}".replace("'", '"') for k, v in values.items()]
     path = tmp_path / "c.toml"
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text(toml_text(data))
     result = CliRunner().invoke(main, ["serve", "--config", str(path)])
     assert result.exit_code == 1
     assert "pbm db upgrade" in result.output
