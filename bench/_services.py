@@ -138,6 +138,8 @@ class Bench:
         *,
         strong_hash: bool = False,
         db_url: str | None = None,
+        kind: str = "league",
+        sections: dict[str, dict[str, object]] | None = None,
     ) -> None:
         configure_logging(level="warning")  # the figures, not three log lines per mail
         self.dir = Path(tempfile.mkdtemp(prefix="pbm-bench-"))
@@ -164,6 +166,7 @@ class Bench:
                 },
                 "smtp": {"host": "127.0.0.1", "port": self.sink.port, "tls": "plain"},
                 "scheduler": {"digest_hour": 23},
+                **(sections or {}),
             },
             env={},
         )
@@ -180,6 +183,7 @@ class Bench:
                     teams=teams,
                     naming_deadline=datetime(2099, 1, 1, tzinfo=UTC),
                     seed=code,
+                    kind=kind,
                 )
 
     def close(self) -> None:
