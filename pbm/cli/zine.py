@@ -108,7 +108,7 @@ def serve(directory: Path, port: int, bind: str) -> None:
 def delivery(address: str, choice: str, url: str | None, config_path: Path | None) -> None:
     """Set how ADDRESS gets the zine: 'attach' (PDF attached) or 'link' (archive link)."""
     from pbm.db.session import make_db_engine, make_session_factory, transaction
-    from pbm.zine.mail import set_zine_delivery
+    from pbm.zine.delivery import set_zine_delivery
 
     engine = make_db_engine(_url(url, config_path))
     try:

@@ -172,7 +172,7 @@ class Player(Base):
     undeliverable_reason: Mapped[str | None] = mapped_column(Text)
     time_zone: Mapped[str | None] = mapped_column(String(64))  # IANA, shown beside UTC
     # How this player gets the zine: "attach" (text + HTML, the PDF attached) or "link" (the
-    # same mail with a link to the archive instead of the attachment). See pbm.zine.mail.
+    # same mail with a link to the archive instead of the attachment). See pbm.zine.delivery.
     zine_delivery: Mapped[str] = mapped_column(String(8), default="attach", server_default="attach")
     #: Soft bounces (4.x.x failures) of pbm's mail since the last delivery or mail from them.
     soft_bounces: Mapped[int] = mapped_column(Integer, default=0, server_default="0")

@@ -262,7 +262,7 @@ def zone_command(ctx: MailContext, line: CommandLine) -> Handled:
 )
 def zine_command(ctx: MailContext, line: CommandLine) -> Handled:
     """``ZINE ATTACH|LINK``: each player's choice of how the newsletter is delivered."""
-    from pbm.zine.mail import DELIVERIES, set_zine_delivery
+    from pbm.zine.delivery import DELIVERIES, set_zine_delivery
 
     comp = ctx.competition
     assert comp is not None

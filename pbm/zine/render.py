@@ -30,7 +30,6 @@ __all__ = [
     "environment",
     "html_page",
     "issue_html",
-    "issue_mail_parts",
     "issue_pdf",
     "issue_text",
     "stylesheet",
@@ -226,15 +225,3 @@ def _timestamp(issue: Issue) -> int:
     month = MONTHS.index(m.group(2)) + 1
     hh, mm = int(m.group(4) or 0), int(m.group(5) or 0)
     return calendar.timegm((int(m.group(3)), month, int(m.group(1)), hh, mm, 0))
-
-
-def issue_mail_parts(issue: Issue, archive_url: str | None = None) -> tuple[str, str, bytes]:
-    """What a player's mail of this issue is made of: ``(text, html, pdf_bytes)``.
-
-    The lead wires this into the turn pipeline: build a ``multipart/alternative`` of the text
-    and the HTML, and attach the PDF, for a player whose zine delivery is ``attach``; for one
-    who chose ``link``, send :func:`pbm.zine.mail.link_parts` instead (no attachment). In the
-    HTML part the links point at ``archive_url`` when given, else there are none (a mail
-    cannot follow the archive's relative links).
-    """
-    return issue_text(issue), issue_html(issue, archive_url), issue_pdf(issue)

@@ -15,7 +15,7 @@ from pbm.clock import FixedClock
 from pbm.db.models import Competition, OutboxMessage, Player, Seat
 from pbm.db.session import transaction
 from pbm.scheduler import run_due
-from pbm.zine.mail import set_zine_delivery
+from pbm.zine.delivery import set_zine_delivery
 from pbm.zine.source import TurnReport, store_report
 from tests.pbm.conftest import make_config
 
