@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,9 @@ from tests.fuzz.harness import make_case, run
 
 #: The CI slice: about 25 s on a 2-core machine; ``bench/fuzz.py`` runs more by hand.
 CASES = 1500
+#: Each day's run fuzzes a new slice (so CI runs add up to many distinct cases); a failure
+#: prints its seed, and ``PBM_FUZZ_SEED=N`` replays it.
+SEED = int(os.environ.get("PBM_FUZZ_SEED") or date.today().strftime("%Y%m%d"))
 
 
 def test_fuzzed_mail_is_always_handled(
@@ -19,10 +24,10 @@ def test_fuzzed_mail_is_always_handled(
     """Every generated or mutated mail is stored and ends handled (applied, rejected or
     ignored) or dead-lettered with its GM alert; nothing is left pending, the daemon's passes
     run through, and every queued reply is sent. The count is reported."""
-    report = run(tmp_path, seed=20261201, cases=CASES)
+    report = run(tmp_path, seed=SEED, cases=CASES)
     record_property("fuzz_cases", report.cases)
-    print(f"\nfuzz: {report.cases} cases, {dict(report.outcomes)}")
-    assert report.breaches == []
+    print(f"\nfuzz: {report.cases} cases (seed {SEED}), {dict(report.outcomes)}")
+    assert report.breaches == [], f"replay with PBM_FUZZ_SEED={SEED}"
     assert report.cases == CASES
     assert report.outcomes["rejected"] and report.outcomes["ignored"]  # both paths exercised
     assert report.outcomes.get("shunted", 0) == 0, report.outcomes  # no crash, even caught
