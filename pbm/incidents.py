@@ -14,6 +14,7 @@ neither the digest nor ``pbm status``.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ log = structlog.get_logger("pbm.incidents")
 
 DOORS = ("imap", "smtp", "database")
 _ERROR_CHARS = 300
+_REPLY_CODE = re.compile(r"replied ([2-5]\d\d)\b")
 
 
 class Backoff:
@@ -80,6 +82,8 @@ def kind_of(exc: BaseException) -> str:
             return f"replied {code}"
         seen = seen.__cause__ or seen.__context__
     text = str(exc).lower()
+    if (said := _REPLY_CODE.search(text)) is not None:
+        return f"replied {said.group(1)}"
     for needle, kind in (
         ("refused", "refused"),
         ("timed out", "timed out"),

@@ -334,6 +334,8 @@ class PgCluster:
             "-m",
             mode,
             "-w",
+            "-t",
+            "20",  # bounded: a teardown must not hang on a stuck cluster
             "stop",
             check=check,
         )

@@ -393,13 +393,8 @@ def test_connection_terminated_mid_transaction(cluster: PgCluster, smtp_sink: Sm
             assert c.execute(text("SELECT pg_terminate_backend(:p, 5000)"), {"p": pid}).scalar()
 
     hit = on_handling_commit(app, terminate)
-    daemon = Daemon(
-        app,
-        SmtpSender("127.0.0.1", smtp_sink.port, security="plain"),
-        max_wait=0.5,
-        retry_first=0.2,
-        retry_max=1.0,
-    )
+    sender = SmtpSender("127.0.0.1", smtp_sink.port, security="plain")
+    daemon = Daemon(app, sender, max_wait=0.5, retry_first=0.2, retry_max=1.0)
     run = Running(daemon)
     try:
         mail = help_mail(1)
@@ -408,6 +403,7 @@ def test_connection_terminated_mid_transaction(cluster: PgCluster, smtp_sink: Sm
         assert wait_until(lambda: len(incidents(app, "database")) == 1, PATIENCE)
     finally:
         run.stop()
+        sender.close()
         admin.dispose()
     assert len(hit) == 1
     assert replied_to(smtp_sink) == [mid(mail)]
@@ -439,13 +435,8 @@ def test_server_restarted_while_a_mail_is_in_hand(cluster: PgCluster, smtp_sink:
         threading.Thread(target=restart_later, daemon=True).start()
 
     on_handling_commit(app, stop_server)
-    daemon = Daemon(
-        app,
-        SmtpSender("127.0.0.1", smtp_sink.port, security="plain"),
-        max_wait=0.5,
-        retry_first=0.2,
-        retry_max=1.0,
-    )
+    sender = SmtpSender("127.0.0.1", smtp_sink.port, security="plain")
+    daemon = Daemon(app, sender, max_wait=0.5, retry_first=0.2, retry_max=1.0)
     run = Running(daemon)
     try:
         first, second = help_mail(1), help_mail(2)
@@ -459,6 +450,7 @@ def test_server_restarted_while_a_mail_is_in_hand(cluster: PgCluster, smtp_sink:
         assert run.thread.is_alive()
     finally:
         run.stop()
+        sender.close()
     assert replied_to(smtp_sink) == [mid(first), mid(second)]
     assert inbound_statuses(app) == ["applied", "applied"]
     [inc] = incidents(app, "database")
