@@ -365,14 +365,14 @@ def fresh_db(pg: PgCluster) -> str:
     return pg.url.rsplit("/", 1)[0] + "/" + name
 
 
-def on_handling_commit(app: App, action: Callable[[Any], None]) -> list[int]:
-    """Run ``action(connection)`` once, when the daemon writes a handled mail's status: the
-    middle of the message's transaction. Returns the backend pids it was run on."""
+def on_statement(app: App, prefix: str, action: Callable[[Any], None]) -> list[int]:
+    """Run ``action(connection)`` once, before the daemon's first statement that starts with
+    ``prefix``: the middle of that unit of work's transaction. Returns the backend pid."""
     hit: list[int] = []
 
     @event.listens_for(app.db_engine, "before_cursor_execute")
     def _hook(conn: Any, _cursor: Any, statement: str, *_a: Any) -> None:
-        if hit or not statement.lstrip().upper().startswith("UPDATE INBOUND_MAIL"):
+        if hit or not statement.lstrip().upper().startswith(prefix):
             return
         hit.append(int(conn.connection.dbapi_connection.info.backend_pid))
         action(conn)
@@ -380,10 +380,17 @@ def on_handling_commit(app: App, action: Callable[[Any], None]) -> list[int]:
     return hit
 
 
+def on_handling_commit(app: App, action: Callable[[Any], None]) -> list[int]:
+    """``action`` when the daemon writes a handled mail's status, mid-transaction."""
+    return on_statement(app, "UPDATE INBOUND_MAIL", action)
+
+
 def test_connection_terminated_mid_transaction(cluster: PgCluster, smtp_sink: SmtpSink) -> None:
     """pg_terminate_backend kills the daemon's connection while it handles a mail: the daemon
     survives, the mail is handled again (applied, not a dead letter, no GM alert), its reply
-    goes once, and the short outage is a resolved database incident."""
+    goes once. Then it kills the connection that records a reply as sent: the outcome held
+    in memory is recorded at once, not sent again after the lease. Each short outage is a
+    resolved database incident."""
     app = make_app(fresh_db(cluster), smtp_sink.port)
     admin = create_engine(cluster.url, isolation_level="AUTOCOMMIT")
 
@@ -399,20 +406,27 @@ def test_connection_terminated_mid_transaction(cluster: PgCluster, smtp_sink: Sm
     try:
         mail = help_mail(1)
         daemon.store(mail, "p1@example.test", ["pbm@example.test"])
-        assert wait_until(lambda: len(smtp_sink.messages) >= 1, PATIENCE)
+        assert wait_until(lambda: outbox_rows(app) == [("sent", 1)], PATIENCE)
         assert wait_until(lambda: len(incidents(app, "database")) == 1, PATIENCE)
+
+        recorded = on_statement(app, "UPDATE OUTBOX SET STATUS", terminate)
+        second = help_mail(2)
+        daemon.store(second, "p2@example.test", ["pbm@example.test"])
+        assert wait_until(lambda: outbox_rows(app) == [("sent", 1)] * 2, PATIENCE)
+        assert wait_until(lambda: len(incidents(app, "database")) == 2, PATIENCE)
     finally:
         run.stop()
         sender.close()
         admin.dispose()
-    assert len(hit) == 1
-    assert replied_to(smtp_sink) == [mid(mail)]
-    assert inbound_statuses(app) == ["applied"]
+    assert len(hit) == 1 and len(recorded) == 1
+    assert replied_to(smtp_sink) == [mid(mail), mid(second)]
+    assert inbound_statuses(app) == ["applied", "applied"]
     with transaction(app.sessions) as s:
         kinds = list(s.scalars(select(OutboxMessage.kind)))
-    assert len(kinds) == 1 and "gm-alert" not in kinds  # one reply, no dead-letter alert
-    [inc] = incidents(app, "database")
-    assert inc.kind == "connection lost" and inc.resolved_at is not None
+    assert len(kinds) == 2 and "gm-alert" not in kinds  # one reply each, no dead-letter alert
+    found = incidents(app, "database")
+    assert [i.kind for i in found] == ["connection lost"] * 2
+    assert all(i.resolved_at is not None for i in found)
     assert "database connection lost" in digest_text(app)
     app.close()
 
