@@ -193,7 +193,8 @@ class Outbox:
         relay = isinstance(error, SmtpError) and error.relay
         if isinstance(error, SmtpError) and error.relay:
             self._relay_failed(error)
-        else:  # the relay answered (about this message, at least): it works
+        elif error is None or isinstance(error, SmtpError):
+            # The relay answered (about this message, at least): it works.
             self._relay.reset()
             self._relay_retry_at = None
             if self.incidents is not None:
