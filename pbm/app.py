@@ -21,6 +21,7 @@ from pbm.config import Config
 from pbm.db import migrate
 from pbm.db.session import make_db_engine, make_session_factory
 from pbm.inbound import Inbound
+from pbm.incidents import Incidents
 from pbm.mail.ports import Mailbox, Sender
 from pbm.outbox import Outbox
 
@@ -82,8 +83,9 @@ class App:
             migrate.upgrade(db_engine)
         return cls(config, db_engine, clock or SystemClock())
 
-    def outbox(self, sender: Sender) -> Outbox:
-        """The outbox worker delivering through ``sender``."""
+    def outbox(self, sender: Sender, incidents: Incidents | None = None) -> Outbox:
+        """The outbox worker delivering through ``sender`` (reporting relay outages to
+        ``incidents``)."""
         own, key = self.config.server.address, self.config.security.secret_key
         return Outbox(
             self.sessions,
@@ -92,7 +94,12 @@ class App:
             self.clock,
             self.box,
             envelope_from=lambda row_id: verp_address(own, key, row_id),
+            incidents=incidents,
         )
+
+    def incidents(self) -> Incidents:
+        """A record of this process's door outages (see :mod:`pbm.incidents`)."""
+        return Incidents(self.sessions, self.clock, self.config.secrets())
 
     def close(self) -> None:
         """Release database connections."""

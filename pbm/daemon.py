@@ -16,6 +16,13 @@ an event that the SMTP listener's store sets. Signals: a first SIGTERM or SIGINT
 warm stop (finish the current message, then exit); a second exits at once. SIGHUP reopens the
 log file (``[logging] file``, for logrotate).
 
+Outages (docs/ops/operations.md, "Outages"): a mailbox that cannot be reached is tried again
+with exponential backoff (``retry_first`` doubling to ``retry_max`` seconds) while everything
+else goes on; the relay's outages are the outbox's (:mod:`pbm.outbox`); a lost database
+(:class:`~pbm.errors.DatabaseUnavailable`) abandons the pass, whose unit of work rolled back,
+and the loop tries again with the same backoff. Each outage is an incident
+(:mod:`pbm.incidents`), opened at the first failure and resolved at the first success.
+
 The longest warm stop is bounded by one message's transaction plus one SMTP send in progress
 (the sender's timeout, ``[smtp] timeout``), plus the IMAP logout: the systemd unit's
 ``TimeoutStopSec`` is set above that sum (see docs/ops/pbm.service).
@@ -35,9 +42,10 @@ import structlog
 from pbm.app import App, Listener
 from pbm.db.models import MailStatus
 from pbm.db.session import transaction
-from pbm.errors import MailError
+from pbm.errors import DatabaseUnavailable, MailError
 from pbm.flungo import turns
 from pbm.hitforsix import schedule as h6_schedule
+from pbm.incidents import Backoff
 from pbm.logs import request_reopen
 from pbm.mail.ports import Mailbox, Sender
 from pbm.scheduler import competition_dates, next_wakeup, run_due
@@ -51,6 +59,9 @@ log = structlog.get_logger("pbm.daemon")
 #: 30 s), plus the message or turn step in hand (seconds): under 90 s with the defaults, and
 #: docs/ops/pbm.service sets TimeoutStopSec=120.
 WARM_STOP_SEND_SECONDS = 20.0
+#: The first wait, and the longest, before trying a mailbox or the database again (seconds).
+RETRY_FIRST_SECONDS = 1.0
+RETRY_MAX_SECONDS = 60.0
 
 
 @dataclass
@@ -82,10 +93,16 @@ class Daemon:
         *,
         handle_signals: bool = False,
         max_wait: float | None = None,
+        retry_first: float = RETRY_FIRST_SECONDS,
+        retry_max: float = RETRY_MAX_SECONDS,
     ) -> None:
         self.app = app
-        self.outbox = app.outbox(sender)
+        self.incidents = app.incidents()
+        self.outbox = app.outbox(sender, self.incidents)
         self.mailboxes = list(mailboxes)
+        self._mailbox_backoff = [Backoff(retry_first, retry_max) for _ in self.mailboxes]
+        self._mailbox_retry_at = [0.0 for _ in self.mailboxes]  # time.monotonic()
+        self._db_backoff = Backoff(retry_first, retry_max)
         self.listeners = list(listeners)
         self.handle_signals = handle_signals
         self.max_wait = max_wait if max_wait is not None else app.config.scheduler.tick_seconds
@@ -137,15 +154,22 @@ class Daemon:
         """One pass of everything; see the module docstring."""
         stats = Stats()
         inbound = self.app.inbound
-        for mb in self.mailboxes:
+        for i, mb in enumerate(self.mailboxes):
             if self.stopping:
                 break
+            if time.monotonic() < self._mailbox_retry_at[i]:
+                continue  # down: its backoff has not passed
             try:
                 fetched = mb.fetch_new()
             except MailError as exc:
-                log.warning("daemon.fetch_failed", mailbox=repr(mb), error=str(exc))
+                delay = self._mailbox_backoff[i].failed()
+                self._mailbox_retry_at[i] = time.monotonic() + delay
+                log.warning("daemon.fetch_failed", mailbox=repr(mb), error=str(exc), retry_in=delay)
+                self.incidents.failed("imap", exc)
                 stats.errors += 1
                 continue
+            self._mailbox_backoff[i].reset()
+            self.incidents.recovered("imap")
             stats.fetched += len(fetched)
             # The whole batch is durable (one commit) before any of it is handled or moved.
             batch = inbound.store_many([fm.raw for fm in fetched], "imap")
@@ -170,6 +194,9 @@ class Daemon:
         if not self.stopping:
             stats.jobs = run_due(self.app.sessions, self.app.config, self.app.clock)
         self._flush(stats)
+        # A whole pass talked to the database: any outage of it is over.
+        self._db_backoff.reset()
+        self.incidents.recovered("database")
         return stats
 
     def _flush(self, stats: Stats) -> None:
@@ -204,7 +231,10 @@ class Daemon:
         if self._wake.is_set():
             self._wake.clear()
             return
-        if self.mailboxes:
+        retry_in = self._mailbox_retry_at[0] - time.monotonic() if self.mailboxes else 0.0
+        if retry_in > 0:  # the mailbox is down: wait for its next try, not on it
+            self._wake.wait(min(timeout, retry_in))
+        elif self.mailboxes:
             try:
                 self.mailboxes[0].wait(timeout)
             except MailError as exc:
@@ -229,10 +259,15 @@ class Daemon:
             _warm_up()
             log.info("daemon.started", mailboxes=len(self.mailboxes), listeners=len(started))
             while not self.stopping:
-                stats = self.run_once()
-                if stats.busy or self.stopping:
+                try:
+                    stats = self.run_once()
+                    if stats.busy or self.stopping:
+                        continue
+                    timeout = self._wait_seconds()
+                except DatabaseUnavailable as exc:
+                    self._database_down(exc)
                     continue
-                self._wait(self._wait_seconds())
+                self._wait(timeout)
         finally:
             for listener in reversed(started):
                 listener.stop()
@@ -244,6 +279,15 @@ class Daemon:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)  # type: ignore[arg-type]
             log.info("daemon.stopped")
+
+    def _database_down(self, exc: DatabaseUnavailable) -> None:
+        # The pass's unit of work rolled back: the mail in hand is still ``received`` (or on
+        # the IMAP server), so the next pass takes it again. Held in memory until then.
+        delay = self._db_backoff.failed()
+        log.warning("daemon.database_unavailable", error=str(exc), retry_in=delay)
+        self.incidents.failed("database", exc)
+        self._wake.wait(delay)  # a stop request sets it
+        self._wake.clear()
 
 
 def _on_hangup(_signum: int, _frame: FrameType | None) -> None:

@@ -1,16 +1,17 @@
-"""The GM's digest: joins, teams still unnamed, sentences flagged for the GM, mails not
-understood, dead letters, bounces.
+"""The GM's digest: outages since the last digest, joins, teams still unnamed, sentences
+flagged for the GM, mails not understood, dead letters, bounces.
 
 Every text a player chose (a sentence, a subject, a team name, an address) is shown through
 :func:`pbm.textsafe.neutralise_line`, so bidi overrides and control characters cannot
-rearrange or hide what the GM reads."""
+rearrange or hide what the GM reads. So is a server's error text in an outage: it was
+neutralised when recorded (:mod:`pbm.incidents`) and is again here."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from engine.flungo.squad import Team
@@ -22,13 +23,17 @@ from pbm.db.models import (
     Flag,
     FlagStatus,
     InboundMail,
+    Incident,
+    JobRun,
     MailStatus,
+    OutboxMessage,
+    OutboxStatus,
     Player,
     Seat,
 )
 from pbm.textsafe import neutralise_line
 
-__all__ = ["digest_context", "flag_rows", "safe_row"]
+__all__ = ["digest_context", "duration_text", "flag_rows", "outage_rows", "safe_row"]
 
 
 def safe_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -61,6 +66,82 @@ def flag_rows(session: Session, flags: list[Flag]) -> list[dict[str, Any]]:
             )
         )
     return rows
+
+
+def duration_text(seconds: float) -> str:
+    """``2 h 5 min``, ``3 min 20 s``, ``12 s``: how long an outage lasted."""
+    s = max(round(seconds), 0)
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    if h:
+        return f"{h} h {m} min"
+    return f"{m} min {sec} s" if m else f"{sec} s"
+
+
+def outage_rows(session: Session, now: datetime, since: datetime) -> list[dict[str, Any]]:
+    """The outages still open or seen since ``since``, oldest first, ready to show."""
+    found = session.scalars(
+        select(Incident)
+        .where(
+            or_(
+                Incident.resolved_at.is_(None),
+                Incident.last_seen >= since,
+                Incident.resolved_at >= since,
+            )
+        )
+        .order_by(Incident.first_seen, Incident.id)
+    ).all()
+    rows = []
+    for i in found:
+        first = utc(i.first_seen)
+        end = utc(i.resolved_at) if i.resolved_at is not None else None
+        rows.append(
+            safe_row(
+                {
+                    "door": i.door,
+                    "kind": i.kind,
+                    "first_seen": first.strftime(STAMP + ":%S"),
+                    "until": end.strftime(STAMP + ":%S") if end else "still open",
+                    "open": end is None,
+                    "duration": duration_text(((end or now) - first).total_seconds()),
+                    "count": i.count,
+                    "error": i.last_error or "",
+                }
+            )
+        )
+    return rows
+
+
+def _last_digest(session: Session, now: datetime) -> datetime | None:
+    # The digest being written now has its job row at ``now`` already: the one before it.
+    when = session.scalar(
+        select(func.max(JobRun.ran_at)).where(JobRun.key.like("digest:%"), JobRun.ran_at < now)
+    )
+    return utc(when) if when is not None else None
+
+
+def _losses(session: Session, since: datetime) -> dict[str, int]:
+    dead = session.scalar(
+        select(func.count()).where(
+            InboundMail.status == MailStatus.SHUNTED, InboundMail.processed_at >= since
+        )
+    )
+    given_up = session.scalar(
+        select(func.count()).where(
+            OutboxMessage.status == OutboxStatus.FAILED,
+            or_(OutboxMessage.created_at >= since, OutboxMessage.next_attempt_at >= since),
+        )
+    )
+    pending = session.scalar(
+        select(func.count()).where(OutboxMessage.status == OutboxStatus.PENDING)
+    )
+    waiting = session.scalar(select(func.count()).where(InboundMail.status == MailStatus.RECEIVED))
+    return {
+        "dead_letters": int(dead or 0),
+        "replies_given_up": int(given_up or 0),
+        "replies_pending": int(pending or 0),
+        "mail_waiting": int(waiting or 0),
+    }
 
 
 def digest_context(session: Session, clock: Clock, since: datetime | None = None) -> dict[str, Any]:
@@ -126,10 +207,14 @@ def digest_context(session: Session, clock: Clock, since: datetime | None = None
     bounces = session.scalars(
         select(Bounce).where(Bounce.created_at >= since).order_by(Bounce.id)
     ).all()
+    outages_since = _last_digest(session, now) or utc(since)
     return {
         "headline": "",
         "now": now.strftime(STAMP),
         "since": utc(since).strftime(STAMP),
+        "outages_since": outages_since.strftime(STAMP),
+        "outages": outage_rows(session, now, outages_since),
+        "outage_losses": _losses(session, outages_since),
         "competitions": comps,
         "flags": flag_rows(
             session,

@@ -9,6 +9,7 @@ Exception tree::
      │    ├── ImapError
      │    ├── SmtpError
      │    └── MessageParseError a message's bytes could not be understood at all
+     ├── DatabaseUnavailable    the database connection dropped or the server is down
      ├── AuthError              a command lacked the right secret (``note`` says which way)
      ├── RateLimited            a sender exceeded its allowance
      ├── GameError              a request the game's rules refuse (bad settings, a taken code,
@@ -24,6 +25,7 @@ from __future__ import annotations
 __all__ = [
     "AuthError",
     "ConfigError",
+    "DatabaseUnavailable",
     "GameError",
     "ImapError",
     "MailError",
@@ -64,11 +66,26 @@ class ImapError(MailError):
 
 
 class SmtpError(MailError):
-    """Sending failed; ``transient`` tells a 4xx/network failure from a 5xx refusal."""
+    """Sending failed; ``transient`` tells a 4xx/network failure from a 5xx refusal.
+
+    ``relay`` says the relay itself failed (unreachable, refusing service at its greeting or
+    login, stalled, hung up), whatever the message: every message would fail the same way,
+    so the outbox waits for the relay instead of spending the message's attempts."""
+
+    def __init__(self, message: str, *, transient: bool | None = None, relay: bool = False):
+        super().__init__(message, transient=transient)
+        self.relay = relay
 
 
 class MessageParseError(MailError):
     """The message's bytes could not be understood at all."""
+
+
+class DatabaseUnavailable(PbmError):
+    """The database connection dropped (mid-transaction, or the server restarted) or the
+    server does not answer: the unit of work rolled back and is retried, never dead-lettered."""
+
+    transient = True
 
 
 class AuthError(PbmError):

@@ -1,7 +1,8 @@
 """The operator's tools: queue status, a health check, SQLite backup and restore.
 
 * :func:`status` reads the queues (inbound by status, the outbox's pending, leased and failed
-  rows, dead letters) and the next turns due, as plain data for a table or JSON.
+  rows, dead letters), the open incidents (a door that is down: IMAP, the SMTP relay, the
+  database) and the next turns due, as plain data for a table or JSON.
 * :func:`health` is what a supervisor calls: the database answers, the migrations are at
   head, the outbox is not stuck, dead letters are not piling up.
 * :func:`backup` copies a SQLite database with SQLite's online backup API (safe while pbm
@@ -35,13 +36,15 @@ from pbm.db.models import (
     Competition,
     CompetitionStatus,
     InboundMail,
+    Incident,
     MailStatus,
     OutboxMessage,
     Turn,
     TurnStatus,
 )
 from pbm.db.session import make_db_engine, make_session_factory, transaction
-from pbm.errors import PbmError
+from pbm.errors import DatabaseUnavailable, PbmError
+from pbm.textsafe import neutralise_line
 
 __all__ = [
     "Health",
@@ -89,8 +92,22 @@ def status(s: Session, now: datetime, turns: int = 5) -> dict[str, Any]:
         .order_by(Turn.deadline)
         .limit(turns)
     ).all()
+    incidents = s.scalars(
+        select(Incident).where(Incident.resolved_at.is_(None)).order_by(Incident.first_seen)
+    ).all()
     return {
         "inbound": {str(k): int(v) for k, v in sorted(inbound.items())},
+        "incidents": [
+            {
+                "door": i.door,
+                "kind": i.kind,
+                "since": utc(i.first_seen).isoformat(),
+                "last_seen": utc(i.last_seen).isoformat(),
+                "attempts": i.count,
+                "error": neutralise_line(i.last_error or ""),
+            }
+            for i in incidents
+        ],
         "outbox": {
             "pending": int(pending),
             "not_yet_due": int(leased),  # backing off, or under a worker's send lease
@@ -127,7 +144,7 @@ def health(url: str, now: datetime, max_dead: int = MAX_DEAD_LETTERS) -> Health:
                 return Health(False, ("the migrations are not at head: run `pbm db upgrade`",))
             with transaction(make_session_factory(db_engine)) as s:
                 st = status(s, now, turns=0)
-        except SQLAlchemyError as exc:
+        except (SQLAlchemyError, DatabaseUnavailable) as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             return Health(False, (f"the database does not answer: {reason}",))
     finally:

@@ -6,6 +6,15 @@ permanent one (5xx, or too many attempts, or a recipient known to bounce) marks 
 ``failed`` with the error. A row is marked ``sent`` right after the sender accepted it; a
 crash between those two steps is the one window where a message can go twice (at least once
 beats at most once for replies people wait for).
+
+When the relay itself fails (``SmtpError.relay``: refused, greeting 4xx/5xx, stalled, hung up)
+the row stays pending with its attempts unspent, the pass stops there (every other row would
+fail the same way, each after the sender's timeout), and no row is tried again until the
+relay's own backoff has passed: from ``[outbox] backoff_seconds``, doubling, at most
+:data:`RELAY_PROBE_MAX` seconds. So an outage of any length loses no reply, and the daemon's
+other work waits at most one sender timeout per probe. If the database drops between a send
+and the record of it, the outcome is held in memory and recorded first thing in the next
+pass: the row is not sent again meanwhile.
 """
 
 from __future__ import annotations
@@ -24,16 +33,20 @@ from pbm.clock import Clock, utc
 from pbm.config import OutboxConfig
 from pbm.db.models import OutboxMessage, Player
 from pbm.db.session import SKIP_LOCKED, transaction
-from pbm.errors import PbmError
+from pbm.errors import DatabaseUnavailable, PbmError, SmtpError
+from pbm.incidents import Backoff, Incidents
 from pbm.mail.compose import SAFE_POLICY
 from pbm.mail.ports import Envelope, Sender
 from pbm.testhooks import crash_point
 
-__all__ = ["Outbox", "backoff"]
+__all__ = ["RELAY_PROBE_MAX", "Outbox", "backoff"]
 
 log = structlog.get_logger("pbm.outbox")
 
 SEND_LEASE = timedelta(minutes=5)
+#: The longest wait between two tries of a relay that is down, in seconds: replies wait at
+#: most this long after the relay returns.
+RELAY_PROBE_MAX = 300.0
 
 
 def backoff(config: OutboxConfig, attempts: int) -> timedelta:
@@ -68,6 +81,7 @@ class Outbox:
         clock: Clock,
         box: SecretBox,
         envelope_from: Callable[[int], str] | None = None,
+        incidents: Incidents | None = None,
     ) -> None:
         self.sessions = sessions
         self.sender = sender
@@ -76,12 +90,24 @@ class Outbox:
         self.box = box
         #: The reverse-path for a row (pbm's VERP address, see ``pbm.bounces``).
         self.envelope_from = envelope_from
+        self.incidents = incidents
+        self._relay = Backoff(
+            config.backoff_seconds, min(config.backoff_max_seconds, RELAY_PROBE_MAX)
+        )
+        self._relay_retry_at: datetime | None = None  # the relay is down until then
+        self._unrecorded: dict[int, PbmError | None] = {}  # sent (None) or failed, not noted
+
+    @property
+    def relay_down(self) -> bool:
+        """Whether the relay failed and its backoff has not passed yet."""
+        return self._relay_retry_at is not None and self.clock.now() < self._relay_retry_at
 
     def due_ids(self) -> list[int]:
         """Pending rows whose time has come, oldest first."""
         with transaction(self.sessions) as s:
-            return list(
-                s.scalars(
+            return [
+                row_id
+                for row_id in s.scalars(
                     select(OutboxMessage.id)
                     .where(
                         OutboxMessage.status == "pending",
@@ -89,7 +115,8 @@ class Outbox:
                     )
                     .order_by(OutboxMessage.id)
                 )
-            )
+                if row_id not in self._unrecorded
+            ]
 
     def next_due(self) -> datetime | None:
         """When the earliest pending row is due (for the loop's sleep)."""
@@ -99,10 +126,18 @@ class Outbox:
                     OutboxMessage.status == "pending"
                 )
             )
-        return utc(when) if when is not None else None
+        if when is None:
+            return None
+        if self.relay_down and self._relay_retry_at is not None:
+            return max(utc(when), self._relay_retry_at)
+        return utc(when)
 
     def flush(self, should_stop: object = None) -> tuple[int, int]:
-        """Send every due row; returns (sent, failed permanently)."""
+        """Send every due row; returns (sent, failed permanently). While the relay is down
+        (its backoff not passed) nothing is tried; a pass stops at the relay's failure."""
+        self._record_held()
+        if self.relay_down:
+            return 0, 0
         sent = failed = 0
         stop = should_stop if callable(should_stop) else (lambda: False)
         for row_id in self.due_ids():
@@ -111,10 +146,17 @@ class Outbox:
             outcome = self.send_one(row_id)
             sent += outcome == "sent"
             failed += outcome == "failed"
+            if outcome == "relay-down":
+                break
         return sent, failed
 
+    def _record_held(self) -> None:
+        for row_id, error in list(self._unrecorded.items()):
+            self._record(row_id, error)  # raises DatabaseUnavailable while it is still down
+            del self._unrecorded[row_id]
+
     def send_one(self, row_id: int) -> str:
-        """Try one row; returns sent, retry, failed or skipped."""
+        """Try one row; returns sent, retry, failed, relay-down or skipped."""
         with transaction(self.sessions) as s:
             row = s.get(OutboxMessage, row_id, with_for_update=SKIP_LOCKED)
             now = self.clock.now()
@@ -144,13 +186,43 @@ class Outbox:
             )
         except PbmError as exc:
             error = exc
-        except OSError as exc:  # an adapter that let a socket error through: retry it
-            error = PbmError(f"{type(exc).__name__}: {exc}", transient=True)
+        except OSError as exc:  # an adapter that let a socket error through: the link's fault
+            error = SmtpError(f"{type(exc).__name__}: {exc}", transient=True, relay=True)
         if error is None:
             crash_point("after-send")
+        relay = isinstance(error, SmtpError) and error.relay
+        if isinstance(error, SmtpError) and error.relay:
+            self._relay_failed(error)
+        elif error is None or isinstance(error, SmtpError):
+            # The relay answered (about this message, at least): it works.
+            self._relay.reset()
+            self._relay_retry_at = None
+            if self.incidents is not None:
+                self.incidents.recovered("smtp")
+        try:
+            return self._record(row_id, error, relay=relay)
+        except DatabaseUnavailable:
+            if not relay:  # the send happened (or failed for good): never send it again
+                self._unrecorded[row_id] = error
+            raise
+
+    def _relay_failed(self, error: SmtpError) -> None:
+        delay = self._relay.failed()
+        self._relay_retry_at = self.clock.now() + timedelta(seconds=delay)
+        log.warning("outbox.relay_down", retry_in=round(delay, 2), error=str(error))
+        if self.incidents is not None:
+            self.incidents.failed("smtp", error)
+
+    def _record(self, row_id: int, error: PbmError | None, *, relay: bool = False) -> str:
         with transaction(self.sessions) as s:
             row = s.get(OutboxMessage, row_id)
             assert row is not None
+            if relay and error is not None:
+                # The relay's fault, not the message's: its attempts stay unspent, and it is
+                # due again when the relay is tried again.
+                row.last_error = str(error)[:2000]
+                row.next_attempt_at = self._relay_retry_at or self.clock.now()
+                return "relay-down"
             row.attempts += 1
             if error is None:
                 row.status = "sent"

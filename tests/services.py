@@ -23,8 +23,10 @@ import pytest
 
 __all__ = [
     "DovecotInstance",
+    "PgCluster",
     "SmtpSink",
     "free_port",
+    "init_postgres",
     "start_dovecot",
     "start_postgres",
     "wait_port",
@@ -142,12 +144,25 @@ class DovecotInstance:
     users: dict[str, str]
     host: str = "127.0.0.1"
 
+    def _master_pid(self) -> int | None:
+        # Dovecot writes its pid file just after it starts listening: wait for it briefly.
+        pidfile = self.root / "run" / "master.pid"
+        end = time.monotonic() + 2
+        while not pidfile.exists() and time.monotonic() < end:
+            time.sleep(0.01)
+        try:
+            return int(pidfile.read_text())
+        except (OSError, ValueError):
+            return None
+
     def stop(self) -> None:
         """SIGTERM the master's process group and wait for the port (not the pid) to close."""
+        pid = self._master_pid()
+        if pid is None:
+            return
         try:
-            pid = int((self.root / "run" / "master.pid").read_text())
             os.killpg(pid, 15)
-        except (OSError, ValueError):
+        except OSError:
             return
         end = time.monotonic() + 5
         while time.monotonic() < end:
@@ -156,6 +171,27 @@ class DovecotInstance:
                 time.sleep(0.02)
             except OSError:
                 break
+
+    def start(self) -> None:
+        """Start it again after :meth:`stop`: same config, ports and mail."""
+        pidfile = self.root / "run" / "master.pid"
+        # The old master lingers 2-6 s after its ports close, and a new one refuses to start
+        # while it lives ("Dovecot is already running").
+        end = time.monotonic() + 15
+        while time.monotonic() < end:
+            try:
+                os.kill(int(pidfile.read_text()), 0)
+            except (OSError, ValueError):
+                break
+            time.sleep(0.05)
+        # Dovecot daemonises: its output must not be a pipe we would wait on forever.
+        subprocess.run(
+            ["dovecot", "-c", str(self.root / "dovecot.conf")],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_port(self.imap)
 
 
 def start_dovecot(root: Path, base: Path, users: dict[str, str] | None = None) -> DovecotInstance:
@@ -244,33 +280,79 @@ class _SinkHandler:
         return "250 OK"
 
 
-def start_smtp_sink() -> SmtpSink:
-    """Start an aiosmtpd sink on a free port."""
+def start_smtp_sink(port: int | None = None) -> SmtpSink:
+    """Start an aiosmtpd sink on ``port`` (default: a free one)."""
     from aiosmtpd.controller import Controller
 
-    sink = SmtpSink(port=free_port())
+    sink = SmtpSink(port=port or free_port())
     ctl = Controller(_SinkHandler(sink), hostname="127.0.0.1", port=sink.port)
     ctl.start()
     sink.controller = ctl
     return sink
 
 
-def start_postgres(d: Path, base: Path) -> Iterator[str]:
-    """Run a throwaway PostgreSQL cluster under ``d``; yields its SQLAlchemy URL."""
+@dataclass
+class PgCluster:
+    """A throwaway PostgreSQL cluster under ``root``, with database ``pbm``; it can be stopped
+    and started again (a server restart) on the same port."""
+
+    root: Path
+    bin: Path
+    port: int
+    pre: list[str]
+
+    @property
+    def url(self) -> str:
+        """The SQLAlchemy URL of its ``pbm`` database."""
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/pbm"
+
+    def _run(self, *a: str, check: bool = True) -> None:
+        subprocess.run([*self.pre, *a], check=check, capture_output=True)
+
+    def start(self) -> None:
+        """Start the server (waits until it accepts connections)."""
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            f"{self.root}/data",
+            "-l",
+            f"{self.root}/log",
+            "-w",
+            "start",
+            "-o",
+            f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=100",
+        )
+
+    def stop(self, mode: str = "fast", check: bool = True) -> None:
+        """Stop the server: ``fast`` ends every session (as a restart does), ``immediate``
+        is a crash."""
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            f"{self.root}/data",
+            "-m",
+            mode,
+            "-w",
+            "-t",
+            "20",  # bounded: a teardown must not hang on a stuck cluster
+            "stop",
+            check=check,
+        )
+
+
+def init_postgres(d: Path, base: Path) -> PgCluster:
+    """Create and start a throwaway cluster under ``d`` with an empty ``pbm`` database."""
     bins = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
     if not bins:
         missing("postgresql", "apt-get install postgresql")
     b = bins[-1].parent
-    port = free_port()
     pre = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
     if os.getuid() == 0:
         shutil.chown(d, "postgres", "postgres")
         _open_path(d, base)
-
-    def run(*a: str) -> None:
-        subprocess.run([*pre, *a], check=True, capture_output=True)
-
-    run(
+    cluster = PgCluster(root=d, bin=b, port=free_port(), pre=pre)
+    cluster._run(
         str(b / "initdb"),
         "-D",
         f"{d}/data",
@@ -282,25 +364,18 @@ def start_postgres(d: Path, base: Path) -> Iterator[str]:
         "--locale=C.UTF-8",
         "--no-sync",
     )
-    run(
-        str(b / "pg_ctl"),
-        "-D",
-        f"{d}/data",
-        "-l",
-        f"{d}/log",
-        "-w",
-        "start",
-        "-o",
-        f"-c listen_addresses=127.0.0.1 -p {port} -k {d} -c fsync=off -c synchronous_commit=off "
-        "-c full_page_writes=off -c max_connections=100",
+    cluster.start()
+    cluster._run(
+        str(b / "createdb"), "-h", str(d), "-p", str(cluster.port), "-U", "postgres", "pbm"
     )
-    run(str(b / "createdb"), "-h", str(d), "-p", str(port), "-U", "postgres", "pbm")
+    return cluster
+
+
+def start_postgres(d: Path, base: Path) -> Iterator[str]:
+    """Run a throwaway PostgreSQL cluster under ``d``; yields its SQLAlchemy URL."""
+    cluster = init_postgres(d, base)
     try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/pbm"
+        yield cluster.url
     finally:
         # A failed stop must not turn a passing session red; the cluster is throwaway.
-        subprocess.run(
-            [*pre, str(b / "pg_ctl"), "-D", f"{d}/data", "-m", "immediate", "-w", "stop"],
-            check=False,
-            capture_output=True,
-        )
+        cluster.stop("immediate", check=False)

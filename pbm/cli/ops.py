@@ -8,12 +8,14 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from sqlalchemy.exc import SQLAlchemyError
 
 from pbm.cli._common import config_option, load
 from pbm.clock import SystemClock
 from pbm.db.session import make_db_engine, make_session_factory, transaction
+from pbm.errors import DatabaseUnavailable
 from pbm.ops import MAX_DEAD_LETTERS, health, status
 
 __all__ = ["COMMANDS"]
@@ -23,13 +25,13 @@ __all__ = ["COMMANDS"]
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
 @config_option
 def status_cmd(as_json: bool, config_path: Path | None) -> None:
-    """The queues (inbound by status, outbox, dead letters) and the next turns due."""
+    """The queues (inbound by status, outbox, dead letters), open incidents, the next turns."""
     config = load(config_path, logs=False)
     db_engine = make_db_engine(config.database.url)
     try:
         with transaction(make_session_factory(db_engine)) as s:
             st = status(s, SystemClock().now())
-    except SQLAlchemyError as exc:
+    except (SQLAlchemyError, DatabaseUnavailable) as exc:
         raise click.ClickException(f"cannot read the database: {exc}") from exc
     finally:
         db_engine.dispose()
@@ -47,6 +49,15 @@ def status_cmd(as_json: bool, config_path: Path | None) -> None:
         queues.add_row("outbox", name.replace("_", " "), str(st["outbox"][name]))
     queues.add_row("dead letters", "shunted", str(st["dead_letters"]))
     console.print(queues)
+    if st["incidents"]:
+        down = Table(title="Open incidents (a door is down; pbm retries by itself)")
+        for col in ("door", "kind", "since", "attempts", "last error"):
+            down.add_column(col)
+        for i in st["incidents"]:
+            down.add_row(i["door"], i["kind"], i["since"], str(i["attempts"]), escape(i["error"]))
+        console.print(down)
+    else:
+        console.print("no open incident")
     due = Table(title="Next turns due")
     for col in ("competition", "stage", "status", "deadline"):
         due.add_column(col)

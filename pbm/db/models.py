@@ -38,6 +38,7 @@ __all__ = [
     "Flag",
     "FlagStatus",
     "InboundMail",
+    "Incident",
     "JobRun",
     "MailStatus",
     "NamingVersion",
@@ -391,6 +392,23 @@ class JobRun(Base):
 
     key: Mapped[str] = mapped_column(String(128), primary_key=True)
     ran_at: Mapped[datetime]
+
+
+class Incident(Base):
+    """An outage of a door (``imap``, ``smtp``, ``database``): open while ``resolved_at`` is
+    None. ``count`` is the failed attempts seen; ``last_error`` is the server's words,
+    neutralised (foreign text) before it is stored."""
+
+    __tablename__ = "incidents"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    door: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(32))
+    first_seen: Mapped[datetime] = mapped_column(index=True)
+    last_seen: Mapped[datetime]
+    resolved_at: Mapped[datetime | None]
+    count: Mapped[int] = mapped_column(Integer, default=1)
+    last_error: Mapped[str | None] = mapped_column(Text)
 
 
 class Turn(Base):

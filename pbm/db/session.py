@@ -3,7 +3,14 @@
 SQLite (the default) runs in WAL mode with a busy timeout and foreign keys on, and every
 transaction starts with ``BEGIN IMMEDIATE``: the SMTP listener's thread and the daemon write
 concurrently, and a deferred transaction that reads then writes would fail at once with
-``SQLITE_BUSY`` instead of waiting. PostgreSQL is chosen by URL and uses psycopg 3.
+``SQLITE_BUSY`` instead of waiting. PostgreSQL is chosen by URL and uses psycopg 3, with
+``pool_pre_ping`` (a pooled connection the server dropped, e.g. across a restart, is replaced
+at checkout) and a bounded connect.
+
+:func:`transaction` is the edge where a lost database becomes
+:class:`~pbm.errors.DatabaseUnavailable`: the connection dropped mid-transaction
+(``pg_terminate_backend``, a restart) or the server does not answer. The unit of work rolled
+back; callers retry it later instead of treating it as the work's own failure.
 """
 
 from __future__ import annotations
@@ -13,11 +20,24 @@ from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-__all__ = ["SKIP_LOCKED", "is_postgres", "make_db_engine", "make_session_factory", "transaction"]
+from pbm.errors import DatabaseUnavailable
+
+__all__ = [
+    "SKIP_LOCKED",
+    "is_db_outage",
+    "is_postgres",
+    "make_db_engine",
+    "make_session_factory",
+    "transaction",
+]
 
 SQLITE_BUSY_TIMEOUT_MS = 15_000
+#: Seconds to wait for PostgreSQL to accept a connection: a host that drops packets must not
+#: hold the daemon for the kernel's TCP timeout (minutes).
+PG_CONNECT_TIMEOUT = 10
 
 
 def _normalise(url: str) -> str:
@@ -51,7 +71,8 @@ def make_db_engine(url: str, **kwargs: Any) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
         return db_engine
-    return create_engine(url, pool_pre_ping=True, **kwargs)
+    connect_args = {"connect_timeout": PG_CONNECT_TIMEOUT, **kwargs.pop("connect_args", {})}
+    return create_engine(url, pool_pre_ping=True, connect_args=connect_args, **kwargs)
 
 
 def make_session_factory(db_engine: Engine) -> sessionmaker[Session]:
@@ -61,9 +82,37 @@ def make_session_factory(db_engine: Engine) -> sessionmaker[Session]:
 
 @contextmanager
 def transaction(factory: sessionmaker[Session]) -> Iterator[Session]:
-    """One unit of work: commit on success, roll back on any exception."""
-    with factory() as session, session.begin():
-        yield session
+    """One unit of work: commit on success, roll back on any exception.
+
+    A lost database raises :class:`~pbm.errors.DatabaseUnavailable` (see the module doc)."""
+    try:
+        with factory() as session, session.begin():
+            yield session
+    except DBAPIError as exc:
+        bind = factory.kw.get("bind")
+        dialect = bind.dialect.name if isinstance(bind, Engine) else ""
+        if is_db_outage(exc, dialect):
+            raise DatabaseUnavailable(_first_line(exc)) from exc
+        raise
+
+
+def is_db_outage(exc: BaseException, dialect: str = "postgresql") -> bool:
+    """Whether ``exc`` means the database went away (not that the statement was wrong).
+
+    SQLAlchemy flags a dropped connection as ``connection_invalidated``; on PostgreSQL every
+    OperationalError or InterfaceError is the server or the link (refused, restarting,
+    terminated), never the statement. SQLite's OperationalError can be a wrong statement,
+    so there only an invalidated connection counts."""
+    if not isinstance(exc, DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    return dialect == "postgresql" and isinstance(exc, OperationalError | InterfaceError)
+
+
+def _first_line(exc: DBAPIError) -> str:
+    text = str(exc.orig) if exc.orig is not None else str(exc)
+    return (text.strip().splitlines() or [type(exc).__name__])[0][:300]
 
 
 #: A claim shared by several workers: ``FOR UPDATE SKIP LOCKED``, a row lock that another

@@ -68,7 +68,7 @@ from pbm.db.models import (
     TurnStatus,
 )
 from pbm.db.session import SKIP_LOCKED, transaction
-from pbm.errors import GameError
+from pbm.errors import DatabaseUnavailable, GameError
 from pbm.flungo import reports
 from pbm.flungo.competitions import record_event
 from pbm.flungo.defaults import standing_orders
@@ -564,6 +564,8 @@ def _step(sessions: sessionmaker[Session], config: Config, clock: Clock, comp_id
             return True
     except _Taken:
         return False  # another process holds the key: it is running this step
+    except DatabaseUnavailable:
+        raise  # not this competition's fault: the daemon waits for the database
     except Exception:
         # Never let one competition stop the loop: the step rolled back, the GM sees it in
         # the log (and the stage stays due, so it is tried again on the next pass).

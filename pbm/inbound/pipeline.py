@@ -33,7 +33,13 @@ from pbm.clock import Clock
 from pbm.config import Config
 from pbm.db.models import Competition, InboundMail
 from pbm.db.session import SKIP_LOCKED, is_postgres, transaction
-from pbm.errors import MessageParseError, NotFound, PbmError, RateLimited
+from pbm.errors import (
+    DatabaseUnavailable,
+    MessageParseError,
+    NotFound,
+    PbmError,
+    RateLimited,
+)
 from pbm.flungo.competitions import record_event
 from pbm.inbound.context import Handled, MailContext, Status
 from pbm.inbound.dispatch import (
@@ -216,6 +222,11 @@ class Inbound:
                 mail.sealed = None  # handled: nothing at rest needs the plaintext now
                 s.flush()
                 crash_point("before-commit")
+        except DatabaseUnavailable:
+            # The database went away, not the message: the transaction rolled back, the mail
+            # is still ``received`` and the next pass handles it (no dead letter, no alert).
+            log.warning("inbound.db_unavailable", id=mail_id)
+            raise
         except Exception as exc:  # the shunt: anything unexpected becomes a dead letter
             tb = redact(traceback.format_exc(), (*self.config.secrets(), *found_secrets))
             self._shunt(mail_id, tb)

@@ -4,6 +4,11 @@ Errors are sorted the way the outbox needs them: a 4xx reply or a network failur
 ``SmtpError(transient=True)`` (retry with backoff), a 5xx reply (a refused sender, every
 recipient refused, a rejected message, failed AUTH) is permanent (record it, never retry).
 No smtplib, socket or ssl exception leaves this module.
+
+Independently of that, ``SmtpError.relay`` marks a failure of the relay rather than of the
+message: anything that went wrong while connecting (refused, greeting 4xx/5xx, EHLO,
+STARTTLS, AUTH), a timeout, a hang-up, or 421 (service closing). The outbox then keeps the
+message pending, unspent, and waits for the relay (see :mod:`pbm.outbox`).
 """
 
 from __future__ import annotations
@@ -43,19 +48,20 @@ def translate_smtp_error(exc: BaseException) -> SmtpError | None:
         return SmtpError(
             f"SMTP: server replied {code} {_decode(exc.smtp_error)}",
             transient=400 <= code < 500 or code == -1,
+            relay=code in (421, -1),
         )
     if isinstance(exc, smtplib.SMTPNotSupportedError):
         return SmtpError(f"SMTP: server lacks a needed extension: {exc}", transient=False)
     if isinstance(exc, smtplib.SMTPServerDisconnected):
-        return SmtpError(f"SMTP: server disconnected: {exc}", transient=True)
+        return SmtpError(f"SMTP: server disconnected: {exc}", transient=True, relay=True)
     if isinstance(exc, smtplib.SMTPException):
         return SmtpError(f"SMTP: {exc}", transient=False)
     if isinstance(exc, ssl.SSLError):
         return SmtpError(f"SMTP: TLS failed: {exc}", transient=not tls_is_permanent(exc))
     if isinstance(exc, TimeoutError):  # socket.timeout is an alias
-        return SmtpError("SMTP: timed out", transient=True)
+        return SmtpError("SMTP: timed out", transient=True, relay=True)
     if isinstance(exc, OSError):
-        return SmtpError(f"SMTP: network error: {exc}", transient=True)
+        return SmtpError(f"SMTP: network error: {exc}", transient=True, relay=True)
     if isinstance(exc, ValueError):  # includes UnicodeError: the message itself can't go out
         return SmtpError(f"SMTP: message cannot be sent: {exc}", transient=False)
     return None
@@ -130,6 +136,9 @@ class SmtpSender:
                 # The server closed our idle connection before MAIL FROM: nothing was sent.
                 log.info("smtp: idle connection was closed by the server; reconnecting")
                 refused = self._send_once(message, envelope)
+        except SmtpError:  # already ours (from _connect)
+            self._drop()
+            raise
         except Exception as exc:
             self._drop()
             err = translate_smtp_error(exc)
@@ -175,6 +184,17 @@ class SmtpSender:
         return refused
 
     def _connect(self) -> smtplib.SMTP:
+        try:
+            return self._open()
+        except Exception as exc:
+            # Nothing of the message was said yet: whatever failed is the relay's.
+            err = translate_smtp_error(exc)
+            if err is None:
+                raise
+            err.relay = True
+            raise err from exc
+
+    def _open(self) -> smtplib.SMTP:
         ctx = (
             None
             if self.security == "plain"

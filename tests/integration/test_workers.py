@@ -155,7 +155,8 @@ def test_a_dead_workers_claim_is_skipped_then_taken_over(pg_url: str, tmp_path: 
     assert app.inbound.process(stored.id) is None  # skipped: another worker holds it
     assert time.perf_counter() - t < 5
     with app.db_engine.connect() as admin:  # the worker dies: PostgreSQL ends its backend
-        admin.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
+        # With a timeout it returns once the backend is gone, not when it was only signalled.
+        admin.execute(text("SELECT pg_terminate_backend(:p, 5000)"), {"p": pid})
     hung.invalidate()
     assert app.inbound.process(stored.id) == MailStatus.APPLIED
     assert app.inbound.process(stored.id) is None  # handled: never twice

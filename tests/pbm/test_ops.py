@@ -208,3 +208,24 @@ def test_status_counts_every_inbound_status(tmp_path: Path) -> None:
     st = json.loads(_run("status", "--json", "--config", path)[1])
     assert st["inbound"] == {"applied": 1, "ignored": 1}
     app.close()
+
+
+def test_status_shows_open_incidents(tmp_path: Path) -> None:
+    """An open outage is listed by ``pbm status`` (table and ``--json``) with the server's
+    words neutralised; once resolved, it is not."""
+    from pbm.errors import SmtpError
+
+    app, _d, _sender, path = _sqlite_app(tmp_path)
+    incidents = app.incidents()
+    incidents.failed("smtp", SmtpError("SMTP: server replied 554 \x1b[31m[red]no[/red]"))
+    st = json.loads(_run("status", "--json", "--config", path)[1])
+    [inc] = st["incidents"]
+    assert (inc["door"], inc["kind"], inc["attempts"]) == ("smtp", "replied 554", 1)
+    assert "\x1b" not in inc["error"] and "<U+001B>" in inc["error"]
+    code, out = _run("status", "--config", path)
+    assert code == 0 and "Open incidents" in out and "[red]no" in out, out  # markup escaped
+    incidents.recovered("smtp")
+    st = json.loads(_run("status", "--json", "--config", path)[1])
+    assert st["incidents"] == []
+    assert "no open incident" in _run("status", "--config", path)[1]
+    app.close()
