@@ -1,5 +1,5 @@
-"""Ack latency: 1,000 players each mail JOIN within one minute into Dovecot; how long until the reply
-reaches the SMTP sink?
+"""Ack latency: 1,000 players each mail JOIN within one minute into Dovecot; how long until
+the reply reaches the SMTP sink?
 
 A real daemon runs in-process: IMAP IDLE on a throwaway Dovecot, SQLite (WAL), the outbox
 sending through SmtpSender to an aiosmtpd sink. Players' mails go in by IMAP APPEND (default)
