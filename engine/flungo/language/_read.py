@@ -394,6 +394,12 @@ def _order_line(
             st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
             return None
         exc = _first_word_error(cl, own, unparsed.error())
+        quota = _quota_error(cl, own)
+        if quota is not None:
+            # told plainly, and sent to the GM: the player meant something we cannot do
+            st.errors.append(quota)
+            st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), quota.message))
+            return None
         st.errors.append(exc)
         if _CONDITIONAL.search(cl.text):
             st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), exc.message))
@@ -464,6 +470,34 @@ def _order_line(
         return None
     st.items += items
     return None
+
+
+# "Anderson to bowl 4 overs", "Warne will bowl 10 overs max": a number of overs for a bowler.
+_QUOTA = re.compile(
+    r"^(?P<who>.+?)\s*:?\s+(?:(?:is\s+|are\s+)?to\s+bowl|will\s+bowl|should\s+bowl|can\s+bowl|"
+    r"bowls?|gets?|takes?)?\s*(?P<n>\d{1,2})\s+(?:overs?|sets?)"
+    r"(?:\s+(?:max(?:imum)?|at\s+most|only|in\s+all|each|apiece))?$",
+    re.IGNORECASE,
+)
+
+
+def _quota_error(cl: CleanLine, own: NameBook) -> InvalidOrder | None:
+    """A quota of overs ("Anderson to bowl 4 overs") is not an order the match can follow
+    (the plan names each over), so it is refused with what to write instead."""
+    m = _QUOTA.match(cl.text)
+    if m is None:
+        return None
+    who = m.group("who")
+    names = [n for n in re.split(r"\s*(?:,|&|\band\b)\s*", who) if n]
+    if not names or not all(own.candidates(n) for n in names):
+        return None
+    count = m.group("n")
+    return InvalidOrder(
+        f"a number of overs for a bowler ('{count} overs') is not an order I can follow",
+        source_line=cl.raw,
+        span=Span(cl.number, cl.column(0), cl.column(len(cl.text))),
+        hint=f"name the overs, e.g. '{names[0]} bowls overs 1, 3, 5, 7'",
+    )
 
 
 def _entries(
