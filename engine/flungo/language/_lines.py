@@ -252,6 +252,12 @@ def _mask_plan(
 _WORD = re.compile(r"[^\s,;:()/\ue000-\ue8ff]+")
 
 
+@functools.lru_cache(maxsize=256)
+def _odd_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The names with a word the grammar cannot read as part of a name."""
+    return tuple(n for n in names if any(_NAMEWORD.fullmatch(w) is None for w in n.split()))
+
+
 def mask_near_miss(masked: str, names: list[str], at: int, index: int) -> tuple[str, str] | None:
     """Mask the words before ``at`` (where the parse failed) that most nearly spell a name.
 
@@ -261,7 +267,7 @@ def mask_near_miss(masked: str, names: list[str], at: int, index: int) -> tuple[
     as name number ``index``, so the line parses and the name gets "did you mean".
     Returns the new masked text and the words masked, or ``None`` when nothing is near.
     """
-    odd = [n for n in names if any(_NAMEWORD.fullmatch(w) is None for w in n.split())]
+    odd = _odd_names(tuple(names))
     if not odd:
         return None
     words = list(_WORD.finditer(masked))

@@ -257,7 +257,10 @@ def _naming(
             final[slot] = team.players[slot - 1].name
             continue
         seen[key] = slot
-    players = tuple(replace(p, name=final[i]) for i, p in enumerate(team.players, 1))
+    players = tuple(
+        p if p.name == final[i] else replace(p, name=final[i])
+        for i, p in enumerate(team.players, 1)
+    )
     return replace(team, players=players)
 
 
