@@ -228,8 +228,12 @@ def _may_start(term: Any, char: str) -> bool:
     pattern = term.pattern
     if pattern.type != "str" or not pattern.value or not set(pattern.flags) <= {"i"}:
         return True  # a regex: kept, tried where lark would try it
-    flags = re.IGNORECASE if "i" in pattern.flags else 0
-    return re.fullmatch(re.escape(pattern.value[0]), char, flags) is not None
+    first = pattern.value[0]
+    caseless = "i" in pattern.flags
+    if first.isascii() and char.isascii():  # re's case rules for two ASCII characters
+        return first.lower() == char.lower() if caseless else first == char
+    flags = re.IGNORECASE if caseless else 0
+    return re.fullmatch(re.escape(first), char, flags) is not None
 
 
 @functools.lru_cache(maxsize=8192)
