@@ -164,6 +164,10 @@ def _builder(callback: Any) -> Callable[[list[Any]], Any]:
     return _Build(inner.args[0], include, expand1)
 
 
+# How many first characters, and words, each state's lexer remembers what to do with.
+_REMEMBERED = 2048
+
+
 class _StateLexer:
     """One of the contextual lexer's scanners: its regexes, and the words it retypes.
 
@@ -206,6 +210,8 @@ class _StateLexer:
         """The keyword a ``kind`` token spelling ``value`` is, if any."""
         terms, seen = self.retype[kind]
         if value not in seen:
+            if len(seen) >= _REMEMBERED:  # every name ever written is no memory to keep
+                seen.clear()
             found = None
             for mre in _alternation(terms, self.flags):
                 m = mre.fullmatch(value)
@@ -220,7 +226,9 @@ class _StateLexer:
         found = self.by_char.get(char)
         if found is None:
             terms = tuple(t for t in self.terminals if _may_start(t, char))
-            found = self.by_char[char] = _alternation(terms, self.flags)
+            found = _alternation(terms, self.flags)
+            if len(self.by_char) < _REMEMBERED:  # a mail of odd characters cannot grow it
+                self.by_char[char] = found
         return found
 
 
@@ -228,7 +236,7 @@ def _may_start(term: Any, char: str) -> bool:
     pattern = term.pattern
     if pattern.type != "str" or not pattern.value or not set(pattern.flags) <= {"i"}:
         return True  # a regex: kept, tried where lark would try it
-    first = pattern.value[0]
+    first: str = pattern.value[0]
     caseless = "i" in pattern.flags
     if first.isascii() and char.isascii():  # re's case rules for two ASCII characters
         return first.lower() == char.lower() if caseless else first == char

@@ -158,3 +158,18 @@ def test_a_line_with_a_newline_is_refused_by_the_driver() -> None:
     with pytest.raises(ValueError):
         _grammar.fast_parser().parse("toss:\nbat", "start")
     assert _grammar.break_at("toss:\nbat") == len("toss:")
+
+
+def test_hostile_characters_and_words_do_not_grow_the_lexer_without_bound() -> None:
+    """Thousands of distinct characters and words (a hostile mail, or years of names) leave
+    each state's remembered characters and words capped."""
+    from engine.flungo.language import _lalr
+
+    driver = _grammar.fast_parser()
+    for i in range(_lalr._REMEMBERED + 500):
+        driver.parse(f"captain {chr(0x4E00 + i)}", "start")
+        driver.parse(f"captain Zq{i:05d}x is", "start")
+    lexers = set(driver._lexers.values())
+    assert all(len(lx.by_char) <= _lalr._REMEMBERED for lx in lexers)
+    assert all(len(seen) <= _lalr._REMEMBERED for lx in lexers for _, seen in lx.retype.values())
+    assert isinstance(driver.parse("captain Root", "start"), Tree)
