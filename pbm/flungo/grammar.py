@@ -1,7 +1,10 @@
-"""The order parser's tables, cached on disk so a process starts without rebuilding them.
+"""The order parser's tables, ready before the first mail is read.
 
-Building the LALR tables of the order language takes seconds; lark can keep them in a file and
-load them in a fraction of that, checking they were made from the same grammar and options.
+The package ships them (``engine/flungo/language/orders.tables``, made by
+``scripts/build-order-tables``), loaded in a tenth of a second or so. When the shipped file was
+made from another grammar (the grammar was changed and the file not made again), the tables
+must be built, which takes seconds; lark can keep those in a file and load them in a fraction
+of that, checking they were made from the same grammar and options.
 The file is a pickle, so it must live where nobody else can write: a directory of pbm's own
 (``$XDG_CACHE_HOME/pbm``, else ``~/.cache/pbm``), created mode 0700 and refused unless it is
 ours and closed to group and others. Without such a place the tables are built in memory.
@@ -15,7 +18,7 @@ from pathlib import Path
 
 import structlog
 
-from engine.flungo.language import build_parser, use_parser
+from engine.flungo.language import build_parser, shipped_parser, use_parser, use_tables
 
 __all__ = ["cache_dir", "warm_order_parser"]
 
@@ -40,8 +43,14 @@ def cache_dir(environ: dict[str, str] | None = None) -> Path | None:
     return path if info.st_uid == os.getuid() and private and stat.S_ISDIR(info.st_mode) else None
 
 
-def warm_order_parser(directory: Path | None = None) -> None:
-    """Load the order parser from the cache (building and saving it the first time)."""
+def warm_order_parser(directory: Path | None = None, *, shipped: bool = True) -> None:
+    """Load the order parser: the package's tables, else from the cache (building and saving
+    it the first time). ``shipped=False`` skips the package's tables."""
+    tables = shipped_parser() if shipped else None
+    if tables is not None:
+        use_tables(tables)
+        return
+    log.info("grammar.tables_stale", hint="run scripts/build-order-tables")
     where = directory if directory is not None else cache_dir()
     cache = str(where / _FILE) if where is not None else None
     try:

@@ -1,4 +1,4 @@
-"""The order parser's tables are cached in a private directory and load much faster."""
+"""The order parser's tables: shipped in the package, else cached in a private directory."""
 
 from __future__ import annotations
 
@@ -13,18 +13,30 @@ from engine.flungo.squad import generate_squad
 from pbm.flungo.grammar import cache_dir, warm_order_parser
 
 
+def test_the_shipped_tables_need_no_cache(tmp_path: Path) -> None:
+    """With the package's tables current, warming up writes nothing and parses as before."""
+    team = generate_squad(Dice(3), "Gunge Giants")
+    text = "TEAM NAME Gunge Giants\nXI: 1,2,3,4,5,6,7,8,9,10,11\nToss: bat\n"
+    warm_order_parser(tmp_path / "cache", shipped=False)
+    built = parse_orders(text, team, Format.T20)
+    warm_order_parser(tmp_path / "unused")
+    assert not (tmp_path / "unused").exists()
+    assert parse_orders(text, team, Format.T20) == built and not built.errors
+
+
 def test_cache_is_written_once_then_loaded(tmp_path: Path) -> None:
-    """The first warm-up writes the tables; the second loads them, faster, and parses alike."""
+    """Without the shipped tables, the first warm-up writes the tables; the second loads
+    them, faster, and parses alike."""
     team = generate_squad(Dice(3), "Gunge Giants")
     text = "TEAM NAME Gunge Giants\nXI: 1,2,3,4,5,6,7,8,9,10,11\nToss: bat\n"
     t0 = time.perf_counter()
-    warm_order_parser(tmp_path)
+    warm_order_parser(tmp_path, shipped=False)
     built = time.perf_counter() - t0
     files = list(tmp_path.iterdir())
     assert len(files) == 1 and files[0].stat().st_size > 100_000
     first = parse_orders(text, team, Format.T20)
     t0 = time.perf_counter()
-    warm_order_parser(tmp_path)
+    warm_order_parser(tmp_path, shipped=False)
     loaded = time.perf_counter() - t0
     assert loaded < built
     assert parse_orders(text, team, Format.T20) == first
@@ -45,6 +57,6 @@ def test_a_missing_cache_place_still_builds(tmp_path: Path) -> None:
     """Without a usable directory the parser is built in memory and works."""
     blocked = tmp_path / "file"
     blocked.write_text("not a directory")
-    warm_order_parser(blocked)
+    warm_order_parser(blocked, shipped=False)
     team = generate_squad(Dice(4), "Snodge Stars")
     assert not parse_orders("Toss: bowl", team, Format.T20).errors

@@ -20,7 +20,13 @@ from engine.flungo.formats import FORMATS, Format, FormatSpec
 from engine.flungo.language._build import renamed
 from engine.flungo.language._canonical import canonical, canonical_lines, rule_line
 from engine.flungo.language._checks import HELPER_POINTS
-from engine.flungo.language._grammar import build_parser, keywords, use_parser
+from engine.flungo.language._grammar import (
+    build_parser,
+    name_words,
+    shipped_parser,
+    use_parser,
+    use_tables,
+)
 from engine.flungo.language._lines import CHATTER_WORDS
 from engine.flungo.language._lines import check_name as _check_name
 from engine.flungo.language._model import (
@@ -51,7 +57,9 @@ __all__ = [
     "parse_orders",
     "renamed",
     "rule_line",
+    "shipped_parser",
     "use_parser",
+    "use_tables",
 ]
 
 
@@ -90,4 +98,4 @@ def check_name(name: str) -> str | None:
     """
     # one-letter words of the orders ("a", the "c" of "Root (c)") only mean something in
     # their place, so a player may still be called "A"
-    return _check_name(name, frozenset(w for w in keywords() if len(w) > 1))
+    return _check_name(name, name_words())

@@ -221,10 +221,13 @@ def _value(words: str) -> int:
     return total
 
 
+_LETTER = re.compile(r"[a-z]", re.IGNORECASE)
+
+
 def number_words(text: str) -> str:
     """Numbers written as words ("twenty", "a hundred and fifty") as digits, padded with
     spaces to the same length, so every column stays where the player wrote it."""
-    if not re.search(r"[a-z]", text, re.IGNORECASE):
+    if not _LETTER.search(text):
         return text
 
     def repl(m: re.Match[str]) -> str:

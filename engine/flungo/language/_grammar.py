@@ -6,12 +6,15 @@ import difflib
 import functools
 import importlib.resources
 import re
+from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from engine.errors import InvalidOrder, Span
+from engine.flungo.language._lalr import FastParser
 from engine.flungo.language._lines import CleanLine
+from engine.flungo.language._tables import Tables, digest, shipped_tables
 
 __all__ = [
     "ORDER_WORDS",
@@ -19,12 +22,18 @@ __all__ = [
     "break_at",
     "build_parser",
     "clear_caches",
+    "fast_parser",
     "grammar_text",
     "keywords",
+    "make_tables",
+    "name_words",
     "parse_line",
     "parser",
+    "shipped_parser",
     "starters",
+    "tables_digest",
     "use_parser",
+    "use_tables",
 ]
 
 # The words an order line starts with, offered as "did you mean" for an unknown first word.
@@ -55,62 +64,101 @@ def grammar_text() -> str:
     return importlib.resources.files(__package__).joinpath("orders.lark").read_text("utf-8")
 
 
+_OPTIONS: dict[str, Any] = {
+    "parser": "lalr",
+    "lexer": "contextual",
+    "propagate_positions": True,
+    "start": ["start", "entries"],
+}
+
+
 def build_parser(cache: str | None = None) -> Lark:
     """The order-line parser, built from orders.lark.
 
     Building the LALR tables takes seconds; with ``cache`` (a file path the caller owns) lark
     keeps them there and loads them next time, checking they were made from this grammar with
     these options. The engine never picks a path itself: that is I/O, the caller's business.
+    (A process normally needs neither: see :func:`shipped_parser`.)
     """
-    return Lark(
-        grammar_text(),
-        parser="lalr",
-        lexer="contextual",
-        propagate_positions=True,
-        start=["start", "entries"],
-        cache=cache or False,
-    )
+    return Lark(grammar_text(), cache=cache or False, **_OPTIONS)
 
 
-_INSTALLED: list[Lark] = []
+def tables_digest() -> str:
+    """What parser tables for this grammar are made from (see ``_tables``)."""
+    return digest(grammar_text(), repr(sorted(_OPTIONS.items())))
+
+
+def make_tables(built: Lark, packed: bytes | None = None) -> Tables:
+    """A built parser made ready: the lean driver's tables and the grammar's words."""
+    words = set()
+    for term in built.terminals:
+        if term.pattern.type == "str" and term.pattern.value.isalpha():
+            words.add(term.pattern.value.lower())
+    accepts: set[str] = built.parse_interactive("", start="start").accepts()  # type: ignore[no-untyped-call]
+    first = set()
+    for name in accepts:
+        term = built.get_terminal(name)
+        if term.pattern.type == "str":
+            first.add(term.pattern.value.lower())
+    return Tables(built, frozenset(words), frozenset(first), packed)
+
+
+def shipped_parser() -> Tables | None:
+    """The tables shipped in the package, if they were made from this grammar."""
+    return shipped_tables(tables_digest())
+
+
+_INSTALLED: list[Tables] = []
 
 
 def use_parser(built: Lark) -> None:
     """Use ``built`` (from :func:`build_parser`, e.g. loaded from a cache) from now on."""
-    _INSTALLED[:] = [built]
+    use_tables(make_tables(built))
+
+
+def use_tables(tables: Tables) -> None:
+    """Use ``tables`` (from :func:`shipped_parser` or :func:`make_tables`) from now on."""
+    _INSTALLED[:] = [tables]
     clear_caches()
 
 
 @functools.cache
-def _own_parser() -> Lark:
-    return build_parser()
+def _own_tables() -> Tables:
+    return shipped_parser() or make_tables(build_parser())
+
+
+def _tables() -> Tables:
+    return _INSTALLED[0] if _INSTALLED else _own_tables()
 
 
 def parser() -> Lark:
-    """The order-line parser (built once; LALR, so parsing a line is linear in its length)."""
-    return _INSTALLED[0] if _INSTALLED else _own_parser()
+    """The lark parser (for what the lean driver does not do: explaining a line in error)."""
+    return _tables().lark()
 
 
-@functools.cache
+def fast_parser() -> FastParser:
+    """The order-line parser (LALR, so parsing a line is linear in its length)."""
+    return _tables().fast
+
+
 def keywords() -> frozenset[str]:
     """Every word the grammar uses, lower case."""
-    words = set()
-    for term in parser().terminals:
-        if term.pattern.type == "str" and term.pattern.value.isalpha():
-            words.add(term.pattern.value.lower())
-    return frozenset(words)
+    return _tables().keywords
 
 
-@functools.cache
+def name_words() -> frozenset[str]:
+    """The words of the grammar a one-word squad name may not be (one letter is allowed)."""
+    return _long_words(_tables().keywords)
+
+
+@functools.lru_cache(maxsize=4)
+def _long_words(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(w for w in words if len(w) > 1)
+
+
 def starters() -> frozenset[str]:
     """The words an order line may start with (from the parser's first state)."""
-    accepts: set[str] = parser().parse_interactive("", start="start").accepts()  # type: ignore[no-untyped-call]
-    words = set()
-    for name in accepts:
-        term = parser().get_terminal(name)
-        if term.pattern.type == "str":
-            words.add(term.pattern.value.lower())
-    return frozenset(words)
+    return _tables().starters
 
 
 def _describe(name: str) -> str:
@@ -198,39 +246,47 @@ def parse_line(line: CleanLine, masked: str, start: str = "start") -> Tree[Token
 
     ``start="entries"`` reads a line under a "batting order:" heading: names with styles.
     """
-    tree, failure = _parsed(masked, start)
-    if failure is not None:
-        raise _invalid(line, masked, *failure) from None
-    assert tree is not None
-    return tree
+    parsed = _parsed(masked, start)
+    if isinstance(parsed, int):
+        raise _invalid(line, masked, _failure(masked, start)) from None
+    return parsed
 
 
 @functools.lru_cache(maxsize=16384)
-def _parsed(
-    masked: str, start: str
-) -> tuple[Tree[Token] | None, tuple[UnexpectedInput, frozenset[str]] | None]:
-    """The parse of a masked line, or lark's error and what it expected, remembered.
+def _parsed(masked: str, start: str) -> Tree[Token] | int:
+    """The parse of a masked line, or the index where it breaks, remembered.
 
-    A turn reads many lines alike ("toss: bat", a canonical echo sent back), and lark's
-    LALR parser costs tens of microseconds a token in Python, so each distinct line is
-    parsed once. Sharing the tree is safe: the transformer builds new values from it, and
-    its only rewrite (``_transform._prepare``) gives the same tree when run again.
+    A turn reads many lines alike ("toss: bat", a canonical echo sent back), so each
+    distinct line is parsed once. Sharing the tree is safe: nothing changes a parse tree.
     """
+    if "\n" in masked:  # never from a mail's lines; lark counts lines, the driver does not
+        return _lark_break(masked, start)
+    return fast_parser().parse(masked, start)
+
+
+def _lark_break(masked: str, start: str) -> Tree[Token] | int:
     try:
-        return parser().parse(masked, start=start), None
+        return parser().parse(masked, start=start)
+    except UnexpectedToken as exc:
+        return len(masked) if exc.token.type == "$END" else exc.token.start_pos or 0
     except UnexpectedInput as exc:
-        return None, (exc, frozenset())
+        return max(getattr(exc, "pos_in_stream", None) or 0, 0)
+
+
+@functools.lru_cache(maxsize=4096)
+def _failure(masked: str, start: str) -> UnexpectedInput:
+    """lark's own error for a line that does not parse: what it expected, and where."""
+    try:
+        parser().parse(masked, start=start)
+    except UnexpectedInput as exc:
+        return exc
+    raise AssertionError("the line parses")  # pragma: no cover - the driver said it breaks
 
 
 def break_at(masked: str, start: str = "start") -> int | None:
     """Where the masked line stops parsing (its index), or ``None`` if it parses."""
-    failure = _parsed(masked, start)[1]
-    if failure is None:
-        return None
-    exc = failure[0]
-    if isinstance(exc, UnexpectedToken):
-        return len(masked) if exc.token.type == "$END" else exc.token.start_pos or 0
-    return max(getattr(exc, "pos_in_stream", None) or 0, 0)
+    parsed = _parsed(masked, start)
+    return parsed if isinstance(parsed, int) else None
 
 
 def _invalid(
@@ -304,4 +360,5 @@ START_HINT = (
 def clear_caches() -> None:
     """Forget the lines parsed (for measuring a cold parse)."""
     _parsed.cache_clear()
+    _failure.cache_clear()
     _explain.cache_clear()

@@ -82,12 +82,19 @@ SIGN_OFF_WORDS = frozenset(
 )
 
 
+# the patterns a line is read with, compiled once (re's own cache costs a look-up a call)
+_SIGN_OFF_SPLIT = re.compile(r"[\s,:;!.]+")
+_FIRST_SPLIT = re.compile(r"[\s,:;!]+")
+_SPACES = re.compile(r"\s+")
+_LIST_MARK = re.compile(r"[,;/]")
+
+
 def is_sign_off(raw: str) -> bool:
     """Whether ``raw`` signs the email off ("Thanks,", "Regards", a "-- " signature line)."""
     text = raw.strip()
     if text in ("--", "-- ", "—"):
         return True
-    first = re.split(r"[\s,:;!.]+", text.lower(), maxsplit=1)[0]
+    first = _SIGN_OFF_SPLIT.split(text.lower(), maxsplit=1)[0]
     return first in SIGN_OFF_WORDS
 
 
@@ -149,7 +156,7 @@ def clean_line(number: int, raw: str) -> CleanLine | None:
         return None
     if body.startswith(("#", "//")) or _TITLE.match(body):
         return None
-    first = re.split(r"[\s,:;!]+", body, maxsplit=1)[0].lower()
+    first = _FIRST_SPLIT.split(body, maxsplit=1)[0].lower()
     chatter = first in CHATTER_WORDS
     p = _PLEASE.match(body)
     if p:
@@ -200,15 +207,13 @@ def _mask(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
     Longer names are masked first, so "Ben Stokes Jr" wins over "Ben Stokes".
     """
     found: dict[int, str] = {}
-    order = sorted(range(len(names)), key=lambda i: -len(names[i]))
     # Matched without accents ("Beyonce Knowles" is "Beyoncé Knowles"); the folded copy has
     # one character for each of the text's, so a match there is a match in the text.
     folded = strip_marks(text)
-    for i in order:
-        name = names[i]
-        if not needs_mask(name) or i > 0x7FF:
-            continue
-        pattern = _name_regex(strip_marks(name))
+    lower = folded.lower() if folded.isascii() else None
+    for i, name, pattern, word in _mask_plan(tuple(names)):
+        if lower is not None and word is not None and word not in lower:
+            continue  # its first word is nowhere in the line, so the name is not
         if pattern.search(folded) is None:
             continue
         found[i] = name
@@ -224,7 +229,33 @@ def _mask(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
     return text, found
 
 
+@functools.lru_cache(maxsize=256)
+def _mask_plan(
+    names: tuple[str, ...],
+) -> tuple[tuple[int, str, re.Pattern[str], str | None], ...]:
+    """The names to mask, longest first: (index, name, regex, its first word in lower case
+    where a plain substring test can rule it out, i.e. both are ASCII)."""
+    order = sorted(range(len(names)), key=lambda i: -len(names[i]))
+    plan = []
+    for i in order:
+        name = names[i]
+        if not needs_mask(name) or i > 0x7FF:
+            continue
+        bare = strip_marks(name)
+        first = bare.split()[0].lower() if bare.split() else ""
+        # "and" and "&" stand for each other, so a name starting with one has no fixed word
+        word = first if bare.isascii() and first not in ("", "and", "&") else None
+        plan.append((i, name, _name_regex(bare), word))
+    return tuple(plan)
+
+
 _WORD = re.compile(r"[^\s,;:()/\ue000-\ue8ff]+")
+
+
+@functools.lru_cache(maxsize=256)
+def _odd_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The names with a word the grammar cannot read as part of a name."""
+    return tuple(n for n in names if any(_NAMEWORD.fullmatch(w) is None for w in n.split()))
 
 
 def mask_near_miss(masked: str, names: list[str], at: int, index: int) -> tuple[str, str] | None:
@@ -236,7 +267,7 @@ def mask_near_miss(masked: str, names: list[str], at: int, index: int) -> tuple[
     as name number ``index``, so the line parses and the name gets "did you mean".
     Returns the new masked text and the words masked, or ``None`` when nothing is near.
     """
-    odd = [n for n in names if any(_NAMEWORD.fullmatch(w) is None for w in n.split())]
+    odd = _odd_names(tuple(names))
     if not odd:
         return None
     words = list(_WORD.finditer(masked))
@@ -329,7 +360,7 @@ def _value(text: str, start: int) -> tuple[str, int]:
     rest = text[start:]
     lead = len(rest) - len(rest.lstrip())
     rest = rest.strip().strip('"“”')
-    return re.sub(r"\s+", " ", rest), start + lead
+    return _SPACES.sub(" ", rest), start + lead
 
 
 def match_free_text(text: str) -> FreeText | None:
@@ -343,7 +374,7 @@ def match_free_text(text: str) -> FreeText | None:
     if m := _TEAM.match(text):
         value, at = _value(text, m.end())
         return FreeText("team", value, at)
-    if (m := _TEAM_SHORT.match(text)) and not re.search(r"[,;/]", text[m.end() :]):
+    if (m := _TEAM_SHORT.match(text)) and not _LIST_MARK.search(text[m.end() :]):
         value, at = _value(text, m.end())
         return FreeText("team", value, at)
     if m := _SLOT.match(text):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from engine.errors import AmbiguousOrder, InvalidOrder, OrderError, Span
 
@@ -15,13 +16,19 @@ __all__ = ["NameBook"]
 def strip_marks(text: str) -> str:
     """``text`` without accents, one character for one ("Beyoncé" is "Beyonce"), so that
     a column in the result is a column in ``text``."""
-    if text.isascii():
+    if text.isascii() or _MARKABLE.search(text) is None:
         return text
-    out = []
-    for ch in text:
-        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
-        out.append(base if len(base) == 1 else ch)
-    return "".join(out)
+    return "".join([_base(ch) for ch in text])
+
+
+# ASCII and the private-use characters names are masked with have no accent to take away
+_MARKABLE = re.compile(r"[^\x00-\x7f\ue000-\ue8ff]")
+
+
+@functools.lru_cache(maxsize=4096)
+def _base(ch: str) -> str:
+    base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+    return base if len(base) == 1 else ch
 
 
 def _light(text: str) -> str:
@@ -75,6 +82,7 @@ class NameBook:
         self.names = tuple(names)
         self.what = what
         self._folded = [(_fold(n), n) for n in self.names]
+        self._words = [(f, f.split(), n) for f, n in self._folded]
         self._exact = {f for f, _ in self._folded}
         self._seen: dict[str, list[str]] = {}
 
@@ -96,18 +104,15 @@ class NameBook:
                 t = _fold(base)
         if not t:
             return []
-        tests: tuple[Callable[[str], bool], ...] = (
-            lambda f: f == t,
-            lambda f: f.split()[-1] == t,
-            lambda f: t in f.split(),
-            lambda f: f.startswith(t) or any(w.startswith(t) for w in f.split()),
-            lambda f: _initials(t, f),
+        # the tests in turn (a comprehension each, not a function a name: this runs a lot)
+        folded = self._words
+        return (
+            [n for f, _, n in folded if f == t]
+            or [n for _, w, n in folded if w[-1] == t]
+            or [n for _, w, n in folded if t in w]
+            or [n for f, w, n in folded if f.startswith(t) or any(x.startswith(t) for x in w)]
+            or [n for f, _, n in folded if _initials(t, f)]
         )
-        for test in tests:
-            found = [n for f, n in self._folded if test(f)]
-            if found:
-                return found
-        return []
 
     def split(self, text: str) -> list[str] | None:
         """``text`` as several names written without commas ("root stokes tom smith"), each

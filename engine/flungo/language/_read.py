@@ -39,6 +39,7 @@ from engine.flungo.language._grammar import (
     START_HINT,
     break_at,
     keywords,
+    name_words,
     parse_line,
     starters,
 )
@@ -198,7 +199,7 @@ def _naming(
     """Apply team and squad naming; a renamed squad is what the other orders refer to."""
     book = NameBook([p.name for p in team.players])
     slots: dict[int, tuple[str, Item]] = {}
-    words = frozenset(w for w in keywords() if len(w) > 1)
+    words = name_words()
     for cl in lines:
         if cl is None or cl.number not in free:
             continue
@@ -256,8 +257,29 @@ def _naming(
             final[slot] = team.players[slot - 1].name
             continue
         seen[key] = slot
-    players = tuple(replace(p, name=final[i]) for i, p in enumerate(team.players, 1))
+    players = tuple(
+        p if p.name == final[i] else replace(p, name=final[i])
+        for i, p in enumerate(team.players, 1)
+    )
     return replace(team, players=players)
+
+
+class _Unparsed(Exception):
+    """A line that does not parse. Saying why costs more than the parse (what lark would
+    have taken where it broke), so the error is made only for a line that is reported: a
+    greeting, a signature or a line tried as names under a heading is not."""
+
+    def __init__(self, cl: CleanLine, masked: str, start: str) -> None:
+        super().__init__(masked)
+        self.cl, self.masked, self.start = cl, masked, start
+
+    def error(self) -> InvalidOrder:
+        """The parse error, located in the player's line."""
+        try:
+            parse_line(self.cl, self.masked, self.start)
+        except InvalidOrder as exc:
+            return exc
+        raise AssertionError("the line parses")  # pragma: no cover
 
 
 def _forgiving_parse(
@@ -266,7 +288,7 @@ def _forgiving_parse(
     """Parse the line; where it breaks next to a near miss of a name, read that as a name.
 
     The near miss then fails to match anyone and gets "did you mean", which says more than
-    "I don't understand '1' here". Raises the first parse error when that does not help.
+    "I don't understand '1' here". Raises :class:`_Unparsed` when that does not help.
     """
     at = break_at(masked, start)
     if at is None:
@@ -282,8 +304,7 @@ def _forgiving_parse(
         at = break_at(masked, start)
         if at is None:
             return parse_line(cl, masked, start), masked, found
-    parse_line(cl, first, start)  # raises the first error, located
-    raise AssertionError("unreachable")  # pragma: no cover
+    raise _Unparsed(cl, first, start)  # the first error is the one to report
 
 
 def _parse(
@@ -291,17 +312,18 @@ def _parse(
 ) -> tuple[Any, str, dict[int, str]] | None:
     try:
         return _forgiving_parse(cl, masked, found, names, start)
-    except InvalidOrder:
+    except _Unparsed:
         return None
 
 
+_FIRST_WORD = re.compile(r"[^\W\d_][\w'’\-]*")
 # Words an order may start with ("we'll bowl") that start many a sentence that is no order.
 _WEAK_STARTERS = frozenset(["i", "we", "i'll", "we'll", "i've", "we've", "i'd", "we'd", "they"])
 
 
 def _first_word_error(cl: CleanLine, own: NameBook, exc: InvalidOrder) -> InvalidOrder:
     """An unknown first word is reported as an unknown order, with "did you mean"."""
-    m = re.match(r"[^\W\d_][\w'’\-]*", cl.text)
+    m = _FIRST_WORD.match(cl.text)
     if m is None or exc.span is None or exc.span.column == cl.column(0):
         return exc
     word = m.group(0)
@@ -369,12 +391,18 @@ def _order_line(
                 found = {**found, len(names or []): near[1]}
                 tree, masked, found = _forgiving_parse(cl, near[0], found, names or [])
                 draft = to_draft(tree, masked, found)
-    except InvalidOrder as exc:
+    except _Unparsed as unparsed:
         if signed_off or cl.chatter or looks_like_chatter(cl.text, own, keywords()):
             # a greeting, a remark, or the signature under "Thanks," or "Regards"
             st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
             return None
-        exc = _first_word_error(cl, own, exc)
+        exc = _first_word_error(cl, own, unparsed.error())
+        quota = _quota_error(cl, own)
+        if quota is not None:
+            # told plainly, and sent to the GM: the player meant something we cannot do
+            st.errors.append(quota)
+            st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), quota.message))
+            return None
         st.errors.append(exc)
         if _CONDITIONAL.search(cl.text):
             st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), exc.message))
@@ -447,6 +475,34 @@ def _order_line(
     return None
 
 
+# "Anderson to bowl 4 overs", "Warne will bowl 10 overs max": a number of overs for a bowler.
+_QUOTA = re.compile(
+    r"^(?P<who>.+?)\s*:?\s+(?:(?:is\s+|are\s+)?to\s+bowl|will\s+bowl|should\s+bowl|can\s+bowl|"
+    r"bowls?|gets?|takes?)?\s*(?P<n>\d{1,2})\s+(?:overs?|sets?)"
+    r"(?:\s+(?:max(?:imum)?|at\s+most|only|in\s+all|each|apiece))?$",
+    re.IGNORECASE,
+)
+
+
+def _quota_error(cl: CleanLine, own: NameBook) -> InvalidOrder | None:
+    """A quota of overs ("Anderson to bowl 4 overs") is not an order the match can follow
+    (the plan names each over), so it is refused with what to write instead."""
+    m = _QUOTA.match(cl.text)
+    if m is None:
+        return None
+    who = m.group("who")
+    names = [n for n in re.split(r"\s*(?:,|&|\band\b)\s*", who) if n]
+    if not names or not all(own.candidates(n) for n in names):
+        return None
+    count = m.group("n")
+    return InvalidOrder(
+        f"a number of overs for a bowler ('{count} overs') is not an order I can follow",
+        source_line=cl.raw,
+        span=Span(cl.number, cl.column(0), cl.column(len(cl.text))),
+        hint=f"name the overs, e.g. '{names[0]} bowls overs 1, 3, 5, 7'",
+    )
+
+
 def _entries(
     low: Lowerer, entries: tuple[tuple[Ref, BattingStyle | None], ...]
 ) -> tuple[tuple[str, BattingStyle | None], ...]:
@@ -517,12 +573,13 @@ def _section_line(
 _SELECTION = (
     r"(?:captain|capt\.?|skipper|keeper|wicketkeeper|wicket-keeper|wicket\s+keeper|wk|toss)\b"
 )
+_SELECTION_START = re.compile(_SELECTION, re.IGNORECASE)
 _SELECTION_SPLIT = re.compile(r"\s*[,;]\s*(?=" + _SELECTION + ")", re.IGNORECASE)
 
 
 def _split_selection(cl: CleanLine) -> list[CleanLine]:
     """The parts of a line of selection orders separated by commas, each as its own line."""
-    if not re.match(_SELECTION, cl.text, re.IGNORECASE):
+    if not _SELECTION_START.match(cl.text):
         return [cl]
     parts: list[CleanLine] = []
     start = 0

@@ -469,32 +469,54 @@ class _ToDraft(Conditions, Transformer[Token, Any]):
         return c[-1]
 
 
-def _prepare(tree: Tree[Token], text: str) -> Tree[Token]:
-    """Rewrite word ordinals ("sixth") as ORDINAL tokens and note where each clause starts."""
-    for sub in tree.iter_subtrees():
-        if sub.data == "word_ordinal":
-            word = text[sub.meta.start_pos : sub.meta.end_pos].lower()
-            n = _ORDINAL_WORDS.get(word, 1)
-            sub.data = Token("RULE", "ordinal")
-            sub.children = [
-                Token("ORDINAL", f"{n}th", start_pos=sub.meta.start_pos, end_pos=sub.meta.end_pos)
-            ]
-        elif sub.data in ("lead_clause", "cond_clause", "tail_clause"):
-            sub.children.append(Token("CLAUSE_START", str(sub.meta.start_pos)))
-            sub.data = Token("RULE", "clause")
-    return tree
-
-
 class _WithClause(_ToDraft):
     def clause(self, c: list[Any]) -> ClauseD:
         start = int(str(c[-1]))
         return self._clause(c[:-1], start)
 
 
+# How a rule's node is read: by the method of its name, a word ordinal ("sixth") as an
+# ORDINAL token, each kind of clause as "clause" with where it starts as a last child.
+_WORD_ORDINAL = frozenset(["word_ordinal"])
+_CLAUSES = frozenset(["lead_clause", "cond_clause", "tail_clause"])
+_METHODS: dict[str, Any] = {}
+
+
+def _method(data: str) -> Any:
+    found = _METHODS.get(data)
+    if found is None:
+        found = _METHODS[data] = getattr(_WithClause, data, False)
+    return found
+
+
+def _walk(walker: _WithClause, tree: Tree[Token], text: str) -> Any:
+    """Bottom-up, as lark's ``Transformer.transform`` calls the methods (the parse tree is
+    left as it is: it is remembered and shared)."""
+    data = tree.data
+    if data in _CLAUSES:
+        children = [_walk(walker, c, text) if type(c) is Tree else c for c in tree.children]
+        children.append(Token("CLAUSE_START", str(tree.meta.start_pos)))
+        data = "clause"
+    elif data in _WORD_ORDINAL:
+        meta = tree.meta
+        n = _ORDINAL_WORDS.get(text[meta.start_pos : meta.end_pos].lower(), 1)
+        children = [Token("ORDINAL", f"{n}th", start_pos=meta.start_pos, end_pos=meta.end_pos)]
+        data = "ordinal"
+    else:
+        children = [_walk(walker, c, text) if type(c) is Tree else c for c in tree.children]
+    method = _method(data)
+    if method is False:
+        return Tree(data, children, tree.meta)
+    try:
+        return method(walker, children)
+    except Exception as exc:  # as lark's transformer does, so callers see one kind
+        raise VisitError(data, tree, exc) from exc  # type: ignore[no-untyped-call]
+
+
 def _transform(tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
     try:
-        return _WithClause(masked).transform(_prepare(tree, text))
-    except VisitError as exc:  # lark wraps what a callback raises
+        return _walk(_WithClause(masked), tree, text)
+    except VisitError as exc:  # what a callback raised
         if isinstance(exc.orig_exc, NumberError):
             raise exc.orig_exc from None
         raise

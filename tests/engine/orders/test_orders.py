@@ -296,6 +296,18 @@ def test_conditional_sentence_not_understood_is_kept(team: Team, fifty: FormatSp
     assert isinstance(r.errors[0], InvalidOrder)
 
 
+def test_a_quota_of_overs_is_listed_not_understood(team: Team, fifty: FormatSpec) -> None:
+    """ "Anderson to bowl 4 overs" (a number of overs, not which) is refused with what to
+    write and listed for the GM; the rest of the mail is read, and a plan is not a quota."""
+    text = "Anderson to bowl 4 overs\nWarne and Anderson will bowl 10 overs max\ntoss: bat"
+    r = read(text, team, fifty)
+    assert [n.line for n in r.not_understood] == [1, 2]
+    assert all("number of overs for a bowler" in e.message for e in r.errors)
+    assert match_ok(r).toss is not None
+    plan = read("Anderson bowls overs 4, 6", team, fifty)
+    assert not plan.errors and not plan.not_understood
+
+
 def test_heading_without_names(team: Team, fifty: FormatSpec) -> None:
     """A batting order heading with no names under it is reported, not taken as empty."""
     r = read("Batting order:\n\ncaptain: Root", team, fifty)

@@ -1,0 +1,391 @@
+"""A lean driver for lark's LALR tables: the trees lark's own parser gives, in less time.
+
+lark's LALR parser spends most of a line's time in generality this grammar does not use
+(lexer threads, line counting, a parser-state object, error recovery hooks). This driver
+reads the same tables, runs the same contextual lexer regexes and builds the tree with the
+same callbacks' shapes, so a line that parses gives the very tree ``Lark.parse`` gives. For a
+line that does not parse the driver only says where it breaks, as lark would; lark's own
+exception (what it expected there), which error messages are made from, is asked of lark
+only for a line that is reported.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from array import array
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from lark import Lark, Token, Tree
+from lark.lexer import ContextualLexer
+from lark.parse_tree_builder import (
+    ChildFilterLALR_NoPlaceholders,
+    ExpandSingleChild,
+    PropagatePositions,
+)
+from lark.parsers.lalr_analysis import Shift
+from lark.tree import Meta
+
+__all__ = ["FastParser"]
+
+_new_str = str.__new__
+_new_tree = object.__new__
+
+
+class _Meta(Meta):
+    """A node's place in its one-line text, as lark's ``propagate_positions`` sets it.
+
+    Every line is one line, so the line numbers are 1 and a column is its index plus one.
+    """
+
+    __slots__ = ("container_end_pos", "container_start_pos", "end_pos", "start_pos")
+    container_start_pos: int
+    container_end_pos: int
+    line = end_line = container_line = container_end_line = 1
+
+    def __init__(self) -> None:
+        self.empty = True
+
+    @property
+    def column(self) -> int:  # type: ignore[override]
+        return self.start_pos + 1
+
+    @property
+    def end_column(self) -> int:  # type: ignore[override]
+        return self.end_pos + 1
+
+    @property
+    def container_column(self) -> int:
+        return self.container_start_pos + 1
+
+    @property
+    def container_end_column(self) -> int:
+        return self.container_end_pos + 1
+
+
+class _Build:
+    """lark's tree-building callback for one rule, done in one call: the children kept (a
+    ``_rule`` child's spliced in), a ``?rule`` of one child replaced by it, and the node's
+    place from its first and last children with one (``propagate_positions``)."""
+
+    __slots__ = ("expand1", "include", "name")
+
+    def __init__(self, name: str, include: tuple[tuple[int, bool], ...] | None, expand1: bool):
+        self.name, self.include, self.expand1 = name, include, expand1
+
+    def __call__(self, children: list[Any]) -> Any:
+        node: Any
+        meta: Any
+        include = self.include
+        if include is None:
+            kept = children
+        else:
+            kept = []
+            for i, expand in include:
+                if not expand:
+                    kept.append(children[i])
+                elif kept:
+                    kept += children[i].children
+                else:  # lark reuses the list of a first inlined child: so do we
+                    kept = children[i].children
+        fresh = not (self.expand1 and len(kept) == 1)
+        if fresh:
+            node = _new_tree(Tree)
+            node.data = self.name
+            node.children = kept
+        else:
+            node = kept[0]
+            if type(node) is not Tree:
+                return node
+        first = last = None
+        for c in children:
+            if type(c) is Tree:
+                m: Any = c._meta
+                if m is not None and not m.empty:
+                    first = m.container_start_pos
+                    break
+            else:
+                first = c.start_pos
+                break
+        for c in reversed(children):
+            if type(c) is Tree:
+                m = c._meta
+                if m is not None and not m.empty:
+                    last = m.container_end_pos
+                    break
+            else:
+                last = c.end_pos
+                break
+        if fresh:
+            meta = node._meta = _Meta()
+            if first is not None:
+                meta.start_pos = meta.container_start_pos = first
+                meta.empty = False
+            if last is not None:
+                meta.end_pos = meta.container_end_pos = last
+                meta.empty = False
+            return node
+        meta = node._meta
+        if meta is None:
+            meta = node._meta = _Meta()
+        # a node kept in its parent's place (``?rule``) keeps its own start and end
+        if first is not None:
+            if getattr(meta, "start_pos", None) is None:
+                meta.start_pos = first
+                meta.empty = False
+            meta.container_start_pos = first
+        if last is not None:
+            if getattr(meta, "end_pos", None) is None:
+                meta.end_pos = last
+                meta.empty = False
+            meta.container_end_pos = last
+        return node
+
+
+def _builder(callback: Any) -> Callable[[list[Any]], Any]:
+    """The one-call form of lark's callback for a rule; lark's own where it is not one of
+    the shapes this grammar's options give."""
+    if type(callback) is not PropagatePositions or callback.node_filter is not None:
+        return callback  # type: ignore[no-any-return]
+    inner = callback.node_builder
+    include = None
+    if type(inner) is ChildFilterLALR_NoPlaceholders:
+        include = tuple((i, bool(x)) for i, x in inner.to_include)
+        inner = inner.node_builder
+    expand1 = type(inner) is ExpandSingleChild
+    if expand1:
+        inner = inner.node_builder
+    if not (type(inner) is partial and inner.func is Tree and len(inner.args) == 1):
+        return callback
+    if inner.keywords:
+        return callback
+    return _Build(inner.args[0], include, expand1)
+
+
+# How many first characters, and words, each state's lexer remembers what to do with.
+_REMEMBERED = 2048
+
+
+class _StateLexer:
+    """One of the contextual lexer's scanners: its regexes, and the words it retypes.
+
+    lark's scanner is one regex, an alternation of every terminal the state takes, tried in
+    order; most alternatives are words that cannot start with the character at hand. So for
+    each character seen, the alternation is cut to the terminals that could start there (a
+    word whose first letter matches it, as ``re`` compares it, and every terminal that is a
+    regex), in the same order: the first alternative to match is the same one.
+    """
+
+    __slots__ = ("by_char", "flags", "ignore", "retype", "terminals")
+
+    def __init__(self, basic: Any) -> None:
+        scanner = basic.scanner  # lark builds it on first use
+        self.terminals = tuple(scanner.terminals)
+        self.flags = scanner.g_regex_flags
+        self.by_char: dict[str, tuple[re.Pattern[str], ...]] = {}
+        self.ignore = frozenset(basic.ignore_types)
+        # a NAMEWORD that spells a keyword of this state ("is") becomes that keyword, as
+        # lark's UnlessCallback has it: (the keywords, in its order; the answers so far)
+        self.retype: dict[str, tuple[tuple[Any, ...], dict[str, str | None]]] = {
+            name: (tuple(cb.scanner.terminals), {}) for name, cb in basic.callback.items()
+        }
+
+    def __getstate__(self) -> dict[str, Any]:
+        # what was learnt while parsing is not kept (it is re-learnt in a few lines)
+        return {
+            "terminals": self.terminals,
+            "flags": self.flags,
+            "ignore": self.ignore,
+            "retype": {k: (v[0], {}) for k, v in self.retype.items()},
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.terminals, self.flags = state["terminals"], state["flags"]
+        self.ignore, self.retype = state["ignore"], state["retype"]
+        self.by_char = {}
+
+    def retyped(self, kind: str, value: str) -> str | None:
+        """The keyword a ``kind`` token spelling ``value`` is, if any."""
+        terms, seen = self.retype[kind]
+        if value not in seen:
+            if len(seen) >= _REMEMBERED:  # every name ever written is no memory to keep
+                seen.clear()
+            found = None
+            for mre in _alternation(terms, self.flags):
+                m = mre.fullmatch(value)
+                if m is not None:
+                    found = m.lastgroup
+                    break
+            seen[value] = found
+        return seen[value]
+
+    def regexes(self, char: str) -> tuple[re.Pattern[str], ...]:
+        """The alternation(s) for a token that starts with ``char``."""
+        found = self.by_char.get(char)
+        if found is None:
+            terms = tuple(t for t in self.terminals if _may_start(t, char))
+            found = _alternation(terms, self.flags)
+            if len(self.by_char) < _REMEMBERED:  # a mail of odd characters cannot grow it
+                self.by_char[char] = found
+        return found
+
+
+def _may_start(term: Any, char: str) -> bool:
+    pattern = term.pattern
+    if pattern.type != "str" or not pattern.value or not set(pattern.flags) <= {"i"}:
+        return True  # a regex: kept, tried where lark would try it
+    first: str = pattern.value[0]
+    caseless = "i" in pattern.flags
+    if first.isascii() and char.isascii():  # re's case rules for two ASCII characters
+        return first.lower() == char.lower() if caseless else first == char
+    flags = re.IGNORECASE if caseless else 0
+    return re.fullmatch(re.escape(first), char, flags) is not None
+
+
+@functools.lru_cache(maxsize=8192)
+def _alternation(terms: tuple[Any, ...], flags: int) -> tuple[re.Pattern[str], ...]:
+    """lark's ``Scanner`` regexes for these terminals (in groups of 100: ``re``'s limit)."""
+    out = []
+    for i in range(0, len(terms), 100):
+        pattern = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terms[i : i + 100])
+        out.append(re.compile(pattern, flags))
+    return tuple(out)
+
+
+class FastParser:
+    """Parse a one-line text with ``lark``'s tables (made from a built parser, then kept:
+    it pickles without the parser it was made from)."""
+
+    def __init__(self, lark: Lark) -> None:
+        front = lark.parser
+        lexer = front.lexer
+        if not isinstance(lexer, ContextualLexer):  # pragma: no cover - build_parser's choice
+            raise TypeError("the fast driver reads a contextual lexer")
+        table = front.parser._parse_table
+        callbacks = front.parser.parser.callbacks
+        self._start = dict(table.start_states)
+        self._end = dict(table.end_states)
+        by_basic: dict[int, _StateLexer] = {}
+        self._lexers: dict[Any, _StateLexer] = {}
+        for state, basic in lexer.lexers.items():
+            if id(basic) not in by_basic:
+                by_basic[id(basic)] = _StateLexer(basic)
+            self._lexers[state] = by_basic[id(basic)]
+        # Each state's actions, kept packed: a shared tuple of symbols and, in one array,
+        # 2 * new state for a shift or 2 * rule + 1 for a reduce. A state's row is unpacked
+        # the first time the parser is in it: a process needs a few hundred of 4,000-odd, and
+        # loading 180,000 entries would cost more than all the mail it reads in a while.
+        self._rules: list[tuple[int, Any, str]] = []
+        rule_index: dict[Any, int] = {}
+        keysets: dict[tuple[str, ...], int] = {}
+        actions = array("q")
+        self._rows: dict[Any, tuple[int, int]] = {}
+        for state, row in table.states.items():
+            # plain strings as keys: lark's Token compares in Python, a str in C
+            keys = tuple(str(symbol) for symbol in row)
+            self._rows[state] = (keysets.setdefault(keys, len(keysets)), len(actions))
+            for action, arg in row.values():
+                if action is Shift:
+                    actions.append(2 * arg)
+                    continue
+                if arg not in rule_index:
+                    rule_index[arg] = len(self._rules)
+                    build = _builder(callbacks[arg])
+                    self._rules.append((len(arg.expansion), build, str(arg.origin.name)))
+                actions.append(2 * rule_index[arg] + 1)
+        self._keysets = list(keysets)
+        self._actions = actions
+        self._token_callbacks = {k: v for k, v in callbacks.items() if isinstance(k, str)}
+        self._states: dict[Any, dict[str, tuple[Any, Any]]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_states"] = {}  # unpacked rows are unpacked again
+        return state
+
+    def _row(self, state: Any) -> dict[str, tuple[Any, Any]]:
+        """A state's actions: symbol -> (new state, None) or (None, (size, build, goto))."""
+        keyset, at = self._rows[state]
+        keys = self._keysets[keyset]
+        row = {}
+        rules = self._rules
+        for key, code in zip(keys, self._actions[at : at + len(keys)], strict=True):
+            row[key] = (code >> 1, None) if code & 1 == 0 else (None, rules[code >> 1])
+        self._states[state] = row
+        return row
+
+    def parse(self, text: str, start: str) -> Tree[Token] | int:
+        """The tree ``Lark.parse(text, start=start)`` gives, or where lark's parse would break:
+        the index of the token it would not take (the length of the text at its end)."""
+        if "\n" in text:
+            raise ValueError("one line at a time")  # a token's line is always 1 here
+        states = self._states
+        lexers = self._lexers
+        token_callbacks = self._token_callbacks
+        end_state = self._end[start]
+        state_stack = [self._start[start]]
+        value_stack: list[Any] = []
+        pos = 0
+        n = len(text)
+        while True:
+            state = state_stack[-1]
+            lx = lexers[state]
+            # the next token, read with the regexes of the state the parser is in
+            while pos < n:
+                regexes = lx.by_char.get(text[pos]) or lx.regexes(text[pos])
+                for mre in regexes:
+                    m = mre.match(text, pos)
+                    if m is not None:
+                        break
+                else:
+                    return pos
+                kind: Any = m.lastgroup  # every alternative is a named group
+                begin, pos = pos, m.end()
+                if kind in lx.ignore:
+                    continue
+                value = m.group()
+                if kind in lx.retype:
+                    kind = lx.retyped(kind, value) or kind
+                token = _new_str(Token, value)
+                token.type = kind
+                token.value = value
+                token.start_pos = begin
+                token.line = token.end_line = 1
+                token.column = begin + 1
+                token.end_column = pos + 1
+                token.end_pos = pos
+                break
+            else:
+                kind = "$END"
+                token = None
+            row = states.get(state) or self._row(state)
+            while True:
+                act = row.get(kind)
+                if act is None:
+                    return n if token is None else begin
+                shift, rule = act
+                if shift is not None:
+                    if token is None:  # pragma: no cover - lark never shifts the end
+                        raise AssertionError("shifted the end of the line")
+                    state_stack.append(shift)
+                    cb = token_callbacks.get(kind)
+                    value_stack.append(token if cb is None else cb(token))
+                    break
+                size, callback, origin = rule
+                if size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    children = []
+                node = callback(children)
+                below = state_stack[-1]
+                goto = (states.get(below) or self._row(below))[origin][0]
+                state_stack.append(goto)
+                value_stack.append(node)
+                if token is None and goto == end_state:
+                    tree: Tree[Token] = value_stack[-1]
+                    return tree
+                row = states.get(goto) or self._row(goto)
