@@ -5,7 +5,8 @@ in the same run, for JOIN mail and for naming orders alike; and where one messag
 For each setup (a fresh Dovecot and a fresh database each):
 
 1. JOIN: the INBOX is filled (MULTIAPPEND) with N JOIN mails from N players, spread over
-   N/64 competitions of 64 teams.
+   N/64 competitions of 64 teams (``--one-competition``: one of N teams, the burst before a
+   deadline, where JOINs are handled one at a time whatever the workers: seat numbers).
 2. The bare loop: one ``UID FETCH n BODY.PEEK[]`` per message over that INBOX, the way a door
    that takes messages one by one reads them.
 3. The door, timed on its own: one IMAP fetch of the INBOX and ``store_many`` (one commit for
@@ -19,14 +20,15 @@ For each setup (a fresh Dovecot and a fresh database each):
    goes through 1-4 the same way.
 
 Printed per setup and mail kind: msgs/s, the ratio to the bare FETCH loop, the speed-up over
-one PostgreSQL worker, and the worker and PostgreSQL server CPU per message (from /proc);
-then the exclusive ms per message of each pipeline stage (``bench/_stages.py``) of the
-one-worker runs.
+one PostgreSQL worker, and the CPU per message of the workers and of their PostgreSQL
+backends (from /proc); then the exclusive ms per message of each pipeline stage
+(``bench/_stages.py``) of the one-worker runs.
 
 Caveat: the machine's other load (printed, load average) makes wall figures indicative; the
 ratios within one run and the CPU per message are the figures to compare.
 
     .venv/bin/python bench/intake.py [--messages 300] [--workers 1,2,4] [--strong-hash]
+        [--one-competition]
 """
 
 from __future__ import annotations
@@ -85,26 +87,21 @@ def fill(bench: Bench, mails: list[bytes]) -> None:
     filler.logout()
 
 
-def postgres_cpu_seconds(postmaster: int) -> float:
-    """CPU seconds used so far by this cluster: the postmaster and its processes, live or
-    reaped (other clusters on the machine are not counted)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        with contextlib.suppress(OSError):
-            stat = (proc / "stat").read_text()
-            fields = stat[stat.rindex(")") + 2 :].split()
-            if int(proc.name) == postmaster or int(fields[1]) == postmaster:
-                # utime, stime, and cutime, cstime: the postmaster's reaped backends (a
-                # worker's backend exits with it, before the second reading)
-                total += sum(int(f) for f in fields[11:15])
-    return total / tick
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) a process on this machine used so far; 0 if none."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _worker(config: Any, ready: Any, start: Any) -> tuple[int, float, dict[str, float]]:
-    """One worker process: drain stored mail once released; (handled, CPU s, stage s)."""
+def _worker(config: Any, ready: Any, start: Any) -> tuple[int, float, float, dict[str, float]]:
+    """One worker process: drain stored mail once released; (handled, CPU s, its PostgreSQL
+    backend's CPU s, stage s)."""
+    from sqlalchemy import text
+
     from pbm.app import App
     from pbm.daemon import _warm_up
     from pbm.logs import configure_logging
@@ -112,30 +109,54 @@ def _worker(config: Any, ready: Any, start: Any) -> tuple[int, float, dict[str, 
     configure_logging(level="warning")
     _warm_up()
     app = App.from_config(config)
+    backend = 0
+    if app.db_engine.dialect.name == "postgresql":
+        # The pool keeps this one connection: every transaction below runs on it.
+        with app.db_engine.connect() as c:
+            backend = int(c.execute(text("SELECT pg_backend_pid()")).scalar_one())
     timer = StageTimer()
     done = 0
     ready.release()
     start.wait()
-    cpu = time.process_time()
+    cpu, pg = time.process_time(), cpu_seconds(backend)
     try:
         with instrument(timer):
             after = 0
             while (got := app.inbound.process_next(after)) is not None:
                 after = got[0]
                 done += 1
+        cpu, pg = time.process_time() - cpu, cpu_seconds(backend) - pg
     finally:
         app.close()
-    return done, time.process_time() - cpu, dict(timer.seconds)
+    return done, cpu, pg, dict(timer.seconds)
 
 
 class Result:
-    def __init__(self, rate: float, loop: float, door: float, cpu: float, pg_cpu: float) -> None:
+    def __init__(
+        self, rate: float, loop: float, door: float, cpu: float, pg_cpu: float, wal: float
+    ) -> None:
         self.rate, self.loop, self.door, self.cpu, self.pg_cpu = rate, loop, door, cpu, pg_cpu
+        self.wal = wal
 
 
-def burst(
-    bench: Bench, mails: list[bytes], workers: int, timer: StageTimer | None, postmaster: int
-) -> Result:
+def _wal_lsn(bench: Bench) -> str | None:
+    """PostgreSQL's WAL insert position now (None on SQLite)."""
+    if bench.app.db_engine.dialect.name != "postgresql":
+        return None
+    with bench.app.db_engine.connect() as c:
+        return str(c.execute(text("SELECT pg_current_wal_insert_lsn()")).scalar_one())
+
+
+def _wal_bytes_since(bench: Bench, lsn: str | None) -> float:
+    """WAL bytes written since ``lsn`` (0 on SQLite)."""
+    if lsn is None:
+        return 0.0
+    with bench.app.db_engine.connect() as c:
+        query = text("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), CAST(:l AS pg_lsn))")
+        return float(c.execute(query, {"l": lsn}).scalar_one())
+
+
+def burst(bench: Bench, mails: list[bytes], workers: int, timer: StageTimer | None) -> Result:
     """Fill, time the bare loop and the door, then release the workers: see the docstring."""
     from concurrent.futures import ProcessPoolExecutor
 
@@ -153,7 +174,8 @@ def burst(
         mailbox.connect()
         t = time.perf_counter()
         fetched = mailbox.fetch_new()
-        bench.app.inbound.store_many([fm.raw for fm in fetched], "imap")
+        with instrument(timer) if timer is not None else contextlib.nullcontext():
+            bench.app.inbound.store_many([fm.raw for fm in fetched], "imap")
         door_s = time.perf_counter() - t
         for fm in fetched:
             mailbox.mark_processed(fm.uid)
@@ -161,27 +183,26 @@ def burst(
         assert len(fetched) == n, (len(fetched), n)
         for _ in range(workers):
             ready.acquire()  # every worker imported, warmed up and connected
-        pg0 = postgres_cpu_seconds(postmaster)
+        lsn = _wal_lsn(bench)
         t = time.perf_counter()
         start.set()
         results = [f.result() for f in futures]
         elapsed = time.perf_counter() - t
-        pg_cpu = postgres_cpu_seconds(postmaster) - pg0
+        wal = _wal_bytes_since(bench, lsn)
     manager.shutdown()
     handled = sum(r[0] for r in results)
     assert handled == n, (handled, n)
     if timer is not None:
-        for _, _, seconds in results:
+        for *_, seconds in results:
             for name, s in seconds.items():
                 timer.seconds[name] += s
-    cpu = sum(r[1] for r in results)
-    return Result(n / elapsed, loop_rate, n / door_s, cpu / n, pg_cpu / n)
+    cpu, pg_cpu = sum(r[1] for r in results), sum(r[2] for r in results)
+    return Result(n / elapsed, loop_rate, n / door_s, cpu / n, pg_cpu / n, wal / n)
 
 
 @contextlib.contextmanager
-def postgres() -> Iterator[tuple[Callable[[str], str], int]]:
-    """A throwaway cluster; yields a function that makes a fresh database by name, and the
-    postmaster's pid."""
+def postgres() -> Iterator[Callable[[str], str]]:
+    """A throwaway cluster; yields a function that makes a fresh database by name."""
     root = Path(tempfile.mkdtemp(prefix="pbm-pg-"))
     (root / "pg").mkdir()
     pg = start_postgres(root / "pg", root)
@@ -194,9 +215,8 @@ def postgres() -> Iterator[tuple[Callable[[str], str], int]]:
         admin.dispose()
         return url.rsplit("/", 1)[0] + f"/{name}"
 
-    postmaster = int((root / "pg" / "data" / "postmaster.pid").read_text().split()[0])
     try:
-        yield database, postmaster
+        yield database
     finally:
         with contextlib.suppress(StopIteration):
             next(pg)
@@ -208,27 +228,34 @@ def main() -> None:
     ap.add_argument("--messages", type=int, default=300, help="mails per kind (default 300)")
     ap.add_argument("--workers", default="1,2,4", help="PostgreSQL worker counts (1,2,4)")
     ap.add_argument("--strong-hash", action="store_true", help=HASH_HELP)
+    ap.add_argument(
+        "--one-competition",
+        action="store_true",
+        help="all mail to one competition of N teams (a deadline's burst; JOIN is serial there)",
+    )
     args = ap.parse_args()
     n = args.messages
+    comps, teams = (1, max(n, 2)) if args.one_competition else (-(-n // 64), 64)
     setups = [("sqlite", 1)] + [("postgresql", int(w)) for w in args.workers.split(",")]
     print(
         f"intake burst: {n} mails per kind; argon2id {hash_name(args.strong_hash)}; "
         f"{multiprocessing.cpu_count()} cores; load average before "
         f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}"
     )
-    print("  (PostgreSQL: throwaway cluster, fsync=off, synchronous_commit=off)")
+    print(
+        f"  {comps} competition(s) of {teams} teams; "
+        "PostgreSQL: throwaway cluster, fsync=off, synchronous_commit=off"
+    )
     head = f"  {'setup':<19} {'msg/s':>7} {'bare loop':>9} {'ratio':>6} {'vs 1 pg':>7}"
-    head += f" {'door msg/s':>10} {'worker ms':>9} {'pg ms':>6}"
+    head += f" {'door msg/s':>10} {'worker ms':>9} {'pg ms':>6} {'WAL kB':>6}"
     stages: dict[str, StageTimer] = {}
     one_pg: dict[str, float] = {}
     rows: dict[str, list[str]] = {}
     print(head)
-    with postgres() as (database, postmaster):
+    with postgres() as database:
         for k, (engine, workers) in enumerate(setups):
             url = database(f"bench{k}") if engine == "postgresql" else None
-            bench = Bench(
-                competitions=-(-n // 64), teams=64, strong_hash=args.strong_hash, db_url=url
-            )
+            bench = Bench(competitions=comps, teams=teams, strong_hash=args.strong_hash, db_url=url)
             label = f"{engine}, {workers} worker{'s' if workers > 1 else ''}"
             try:
                 for kind in KINDS:
@@ -239,7 +266,7 @@ def main() -> None:
                     timer = None
                     if workers == 1:
                         timer = stages.setdefault(f"{kind}, {engine}", StageTimer())
-                    r = burst(bench, mails, workers, timer, postmaster)
+                    r = burst(bench, mails, workers, timer)
                     if engine == "postgresql" and workers == 1:
                         one_pg[kind] = r.rate
                     up = "-"
@@ -248,7 +275,8 @@ def main() -> None:
                     rows.setdefault(kind, []).append(
                         f"  {label:<19} {r.rate:7.1f} {r.loop:9.0f} {r.rate / r.loop:6.3f} "
                         f"{up:>7} {r.door:10.0f} {r.cpu * 1000:9.2f} "
-                        f"{r.pg_cpu * 1000 if engine == 'postgresql' else 0:6.2f}"
+                        f"{r.pg_cpu * 1000 if engine == 'postgresql' else 0:6.2f} "
+                        f"{r.wal / 1000:6.1f}"
                     )
                     print(f"{rows[kind][-1]}  [{kind}]", flush=True)
             finally:
@@ -259,8 +287,8 @@ def main() -> None:
     print(
         "\n  ratio = msg/s / bare FETCH loop msg/s (same mailbox, same run); vs 1 pg = speed-up"
         " over one PostgreSQL worker;\n  door = IMAP fetch + store raw (not in the workers'"
-        " clock); worker ms / pg ms = CPU per message of\n  the worker processes / of the"
-        " PostgreSQL server"
+        " clock); worker ms / pg ms = CPU per message of\n  the worker processes / of their"
+        " PostgreSQL backends; WAL kB = PostgreSQL WAL written per message"
     )
     print("\nwhere one message's time goes (exclusive wall ms per message, one worker):")
     names = list(stages)
