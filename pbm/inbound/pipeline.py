@@ -296,7 +296,8 @@ class Inbound:
             return Handled(
                 Status.IGNORED, record_report(s, self.clock, mail, raw, recipients, own, key)
             )
-        ctx = MailContext(s, self.config, self.clock, self.box, mail, msg)
+        box = _MessageBox(self.box)
+        ctx = MailContext(s, self.config, self.clock, box, mail, msg)
         ctx.competition = competition_for(ctx)
         game = ctx.competition.game if ctx.competition is not None else None
         # Pure (the message and the competition's game): known before any lock is taken, so
@@ -314,7 +315,7 @@ class Inbound:
             mailed_again(s, self.clock, msg.from_addr)
         try:
             if not msg.bounced and not msg.is_automatic:
-                bucket = rate_key(s, self.box, self.config.gm, msg.from_addr, msg.secret)
+                bucket = rate_key(s, box, self.config.gm, msg.from_addr, msg.secret)
                 check_rate(
                     msg.from_addr,
                     count_mail(s, bucket, self.clock.now()),
@@ -391,6 +392,22 @@ class Inbound:
             mail.status = Status.RECEIVED
             mail.note = f"retried (was {mail.note or 'shunted'})"[:500]
             record_event(s, self.clock, "retry", None, inbound=mail.id)
+
+
+class _MessageBox(SecretBox):
+    """The box for one message: each (hash, secret) pair is checked by argon2 once. The rate
+    limit and the handler both check a seat's secret, and argon2 is slow by design (at
+    OWASP's cost, ~20 ms a check). Kept for the message only: no secret outlives it here."""
+
+    def __init__(self, box: SecretBox) -> None:
+        self.__dict__.update(box.__dict__)
+        self._checked: dict[tuple[str, str], bool] = {}
+
+    def verify(self, stored_hash: str, secret: str) -> bool:
+        key = (stored_hash, secret)
+        if key not in self._checked:
+            self._checked[key] = super().verify(stored_hash, secret)
+        return self._checked[key]
 
 
 def _seat_scoped(decision: Decision) -> bool:

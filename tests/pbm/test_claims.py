@@ -66,3 +66,34 @@ def test_a_competition_created_since_the_codes_were_read_is_routed(
     with transaction(app.sessions) as s:
         mail = s.get(InboundMail, late.id)
         assert mail is not None and mail.note == "joined seat 1" and mail.competition_id
+
+
+def test_a_naming_mail_checks_its_secret_with_argon2_once(app: App, demo: str) -> None:
+    """The rate limit and the handler both check a seat mail's secret: argon2 verifies it
+    once per message, and the mail is applied; a second mail is checked again (once)."""
+    from argon2 import PasswordHasher
+
+    from pbm.db.models import Seat
+
+    class Counting(PasswordHasher):
+        calls = 0
+
+        def verify(self, hash: str | bytes, password: str | bytes) -> bool:
+            Counting.calls += 1
+            return super().verify(hash, password)
+
+    join = app.inbound.store(make_eml("JOIN\n", subject=f"[{demo}] join"), "smtp")
+    assert app.inbound.process(join.id) == MailStatus.APPLIED
+    with transaction(app.sessions) as s:
+        seat = s.scalars(select(Seat)).one()
+        secret = app.box.derive(seat.id, seat.secret_version)
+    real = app.box._hasher
+    app.box._hasher = Counting(
+        time_cost=real.time_cost, memory_cost=real.memory_cost, parallelism=real.parallelism
+    )
+    for team in ("Owls", "Larks"):
+        body = f"SECRET {secret}\nTEAM NAME {team}\n"
+        mail = app.inbound.store(make_eml(body, subject=f"[{demo}] names"), "smtp")
+        before = Counting.calls
+        assert app.inbound.process(mail.id) == MailStatus.APPLIED
+        assert Counting.calls - before == 1
