@@ -134,9 +134,10 @@ def queue_mail(
         insert(OutboxMessage).values(
             kind=kind,
             to_addr=to,
-            subject=str(head["Subject"]),
+            # scrubbed as the model's validators would (a Core insert bypasses them)
+            subject=OutboxMessage.scrubbed_text(str(head["Subject"])),
             message_id=str(head["Message-ID"]),
-            raw=raw,
+            raw=OutboxMessage.scrubbed_raw(raw),
             status="pending",
             attempts=0,
             next_attempt_at=now,
