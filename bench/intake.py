@@ -1,37 +1,47 @@
-"""Intake throughput: how fast the daemon drains a pre-filled IMAP mailbox, as a ratio to a
-bare imapclient FETCH loop over the same mailbox in the same run.
+"""Intake throughput: how fast stored mail is handled, by 1 worker on SQLite and 1, 2 and 4
+workers on PostgreSQL, each as a ratio to a bare imapclient FETCH loop over the same mailbox
+in the same run, for JOIN mail and for naming orders alike; and where one message's time goes.
 
-1. A throwaway Dovecot's INBOX is filled (MULTIAPPEND) with N JOIN mails from N players.
-   Then every joined player's squad-naming orders (secret, team name, 18 names in the order
-   language) go through the same measurement: argon2 *verify* instead of hash.
-2. Baseline: a bare imapclient loop, one ``UID FETCH n BODY.PEEK[]`` per message, the way a
-   door that takes messages one by one must read them. (One bulk FETCH of everything is
-   printed too, for scale.)
-3. The daemon: ``Daemon.run_once()`` passes (IMAP fetch, store the fetched batch raw in one
-   commit, then per message: parse, route, apply the JOIN with its argon2 hash and squad,
-   queue the reply in the outbox, commit, MOVE to Processed) until the INBOX is empty.
-   Sending is left out (``_flush`` is a no-op here): the figure stops at "reply queued". The
-   outbox is then flushed to an aiosmtpd sink and timed on its own.
+For each setup (a fresh Dovecot and a fresh database each):
 
-Ratio = daemon msgs/s / bare FETCH msgs/s; target >= 0.5. A per-stage breakdown says where
-the daemon's time goes.
+1. JOIN: the INBOX is filled (MULTIAPPEND) with N JOIN mails from N players, spread over
+   N/64 competitions of 64 teams (``--one-competition``: one of N teams, the burst before a
+   deadline, where JOINs are handled one at a time whatever the workers: seat numbers).
+2. The bare loop: one ``UID FETCH n BODY.PEEK[]`` per message over that INBOX, the way a door
+   that takes messages one by one reads them.
+3. The door, timed on its own: one IMAP fetch of the INBOX and ``store_many`` (one commit for
+   the batch). This is the load-generating side: it is done before the workers' clock starts.
+4. The burst: W worker *processes* (each its own App and engine, as separate ``pbm serve``
+   would be), already started and warmed up, are released together and drain the stored
+   mail with ``Inbound.process_next`` (``FOR UPDATE SKIP LOCKED`` claims), each message in
+   its own transaction, to "reply queued". The clock runs from the release to the last
+   worker's end.
+5. Naming orders: every seat's squad naming (SECRET, TEAM NAME, 18 NAME lines; argon2 verify)
+   goes through 1-4 the same way.
 
-With ``--burst``: several workers. For each setup (one worker on SQLite; 1, 2 and 4 on a
-throwaway PostgreSQL) the INBOX is filled with N JOIN mails, the bare FETCH loop is timed,
-then the burst: one IMAP fetch stores the batch (the door), and W worker *processes* (each
-its own App, as separate ``pbm serve`` would be) drain the stored mail, claiming it with
-``FOR UPDATE SKIP LOCKED``. Printed: msgs/s to "reply queued" and the ratio to the bare
-FETCH loop of the same run, and the speed-up over one PostgreSQL worker.
+Printed per setup and mail kind: msgs/s, the ratio to the bare FETCH loop, the speed-up over
+one PostgreSQL worker, and the CPU per message of the workers and of their PostgreSQL
+backends (from /proc); then the exclusive ms per message of each pipeline stage
+(``bench/_stages.py``) of the one-worker runs.
 
-    /work/venv/bin/python bench/intake.py [--messages 400] [--strong-hash] [--burst]
+Caveat: the machine's other load (printed, load average) makes wall figures indicative; the
+ratios within one run and the CPU per message are the figures to compare.
+
+    .venv/bin/python bench/intake.py [--messages 300] [--workers 1,2,4] [--strong-hash]
+        [--one-competition]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import multiprocessing
+import os
+import shutil
+import tempfile
 import time
-from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from _services import (  # type: ignore[import-not-found]
@@ -41,50 +51,18 @@ from _services import (  # type: ignore[import-not-found]
     join_mails,
     naming_mails,
 )
+from _stages import STAGES, StageTimer, instrument  # type: ignore[import-not-found]
 from imapclient import IMAPClient
-from sqlalchemy import func, select
+from sqlalchemy import create_engine, text
 
-from pbm.daemon import Daemon, Stats
-from pbm.db.models import InboundMail
-from pbm.db.session import transaction
 from pbm.mail.imap import ImapMailbox
-from pbm.mail.smtp import SmtpSender
+from tests.services import start_postgres
 
-STAGES = (
-    "IMAP fetch + MOVE",
-    "  of which MOVE (batched)",
-    "store raw (commit)",
-    "parse+apply+queue (commit)",
-    "  of which argon2",
-)
+KINDS = ("JOIN", "naming orders")
 
 
-class IntakeOnlyDaemon(Daemon):
-    """The daemon with its outbox flush switched off, so a pass ends at "reply queued"."""
-
-    def _flush(self, stats: Stats) -> None:
-        return None
-
-
-class Timer:
-    """Accumulates wall time per stage by wrapping callables."""
-
-    def __init__(self) -> None:
-        self.total: dict[str, float] = defaultdict(float)
-
-    def wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-        def timed(*a: Any, **kw: Any) -> Any:
-            t = time.perf_counter()
-            try:
-                return fn(*a, **kw)
-            finally:
-                self.total[name] += time.perf_counter() - t
-
-        return timed
-
-
-def bare_fetch_loop(bench: Bench) -> tuple[float, float, int]:
-    """msgs/s of one-UID-per-command FETCH, msgs/s of one bulk FETCH, and the count."""
+def bare_fetch_loop(bench: Bench) -> tuple[float, int]:
+    """msgs/s of one-UID-per-command FETCH over the INBOX, and the count."""
     dv = bench.dovecot
     c = IMAPClient(dv.host, port=dv.imap, ssl=False, timeout=60)
     c.login("pbm", "secret")
@@ -95,42 +73,9 @@ def bare_fetch_loop(bench: Bench) -> tuple[float, float, int]:
     for uid in uids:
         total += len(c.fetch([uid], [b"BODY.PEEK[]"])[uid][b"BODY[]"])
     loop_s = time.perf_counter() - t
-    t = time.perf_counter()
-    bulk = c.fetch(uids, [b"BODY.PEEK[]"])
-    bulk_s = time.perf_counter() - t
-    assert len(bulk) == len(uids) and total > 0
+    assert total > 0
     c.logout()
-    return len(uids) / loop_s, len(uids) / bulk_s, len(uids)
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--messages", type=int, default=400)
-    ap.add_argument(
-        "--strong-hash",
-        action="store_true",
-        help=HASH_HELP,
-    )
-    ap.add_argument("--burst", action="store_true", help="1/2/4 workers on PostgreSQL")
-    args = ap.parse_args()
-    if args.burst:
-        burst(args.messages, args.strong_hash)
-        return
-    teams = 64
-    bench = Bench(
-        competitions=-(-args.messages // teams), teams=teams, strong_hash=args.strong_hash
-    )
-    print(
-        "intake from a pre-filled Dovecot INBOX; SQLite (WAL); "
-        f"argon2id {hash_name(args.strong_hash)}"
-    )
-    try:
-        sender = SmtpSender("127.0.0.1", bench.sink.port, security="plain")
-        measure(bench, sender, "JOIN", [raw for _, raw in join_mails(bench, args.messages)])
-        measure(bench, sender, "squad naming orders", [raw for _, raw in naming_mails(bench)])
-        sender.close()
-    finally:
-        bench.close()
+    return len(uids) / loop_s, len(uids)
 
 
 def fill(bench: Bench, mails: list[bytes]) -> None:
@@ -142,173 +87,220 @@ def fill(bench: Bench, mails: list[bytes]) -> None:
     filler.logout()
 
 
-def measure(bench: Bench, sender: SmtpSender, label: str, mails: list[bytes]) -> None:
-    """Fill the INBOX, time the bare FETCH loop, then the daemon draining it; print."""
-    dv = bench.dovecot
-    n = len(mails)
-    fill(bench, mails)
-    loop_rate, bulk_rate, counted = bare_fetch_loop(bench)
-    assert counted == n
-
-    timer = Timer()
-    mailbox = ImapMailbox(dv.host, dv.imap, username="pbm", password="secret", security="plain")
-    mailbox.connect()
-    mailbox.fetch_new = timer.wrap("IMAP fetch + MOVE", mailbox.fetch_new)  # type: ignore[method-assign]
-    # mark_processed queues; the next fetch_new (or the flush below) MOVEs the batch
-    mailbox.flush = timer.wrap("  of which MOVE (batched)", mailbox.flush)  # type: ignore[method-assign]
-    inbound = bench.app.inbound
-    real = {name: getattr(inbound, name) for name in ("store_many", "process")}
-    real_box = {name: getattr(inbound.box, name) for name in ("hash", "verify")}
-    inbound.store_many = timer.wrap("store raw (commit)", real["store_many"])  # type: ignore[method-assign]
-    inbound.process = timer.wrap("parse+apply+queue (commit)", real["process"])  # type: ignore[method-assign]
-    for name, fn in real_box.items():
-        setattr(inbound.box, name, timer.wrap("  of which argon2", fn))
-    daemon = IntakeOnlyDaemon(bench.app, sender, [mailbox])
-
-    processed = 0
-    t = time.perf_counter()
-    while processed < n:
-        stats = daemon.run_once()
-        if not stats.fetched:
-            break
-        processed += stats.processed
-    last_moves = time.perf_counter()
-    mailbox.flush()
-    timer.total["IMAP fetch + MOVE"] += time.perf_counter() - last_moves
-    intake_s = time.perf_counter() - t
-    intake_rate = processed / intake_s
-    mailbox.close()
-    for name, fn in real.items():
-        setattr(inbound, name, fn)
-    for name, fn in real_box.items():
-        setattr(inbound.box, name, fn)
-
-    # the outbox, on its own: every queued reply out to the sink
-    before = len(bench.sink.arrivals)
-    t = time.perf_counter()
-    sent, failed = daemon.outbox.flush(lambda: False)
-    send_s = time.perf_counter() - t
-    arrived = bench.sink.wait_for(before + sent, timeout=30)
-
-    ratio = intake_rate / loop_rate
-    per = max(processed, 1)
-    door = (timer.total["IMAP fetch + MOVE"] + timer.total["store raw (commit)"]) / per
-    with transaction(bench.app.sessions) as s:
-        statuses = dict(
-            s.execute(select(InboundMail.status, func.count()).group_by(InboundMail.status)).all()
-        )
-    print(f"\n{label}: {n} mails (all stored mail so far by status: {statuses})")
-    print(f"  bare imapclient FETCH loop (1 UID/command): {loop_rate:8.0f} msg/s")
-    print(f"  (one bulk FETCH of all, for scale:          {bulk_rate:8.0f} msg/s)")
-    print(
-        f"  daemon run_once to 'reply queued':          {intake_rate:8.1f} msg/s "
-        f"({processed} processed in {intake_s:.2f} s)"
-    )
-    print(
-        f"  ratio daemon / bare FETCH loop: {ratio:.3f}  (target >= 0.5: "
-        f"{'met' if ratio >= 0.5 else 'MISSED'})"
-    )
-    print(
-        f"  (the door alone, IMAP fetch+MOVE+store raw: {1 / door:6.0f} msg/s, "
-        f"ratio {1 / door / loop_rate:.2f})"
-    )
-    print("  where the daemon's time goes (ms per message):")
-    for name in STAGES:
-        print(f"    {name:<30} {timer.total[name] / per * 1000:7.2f}")
-    top = sum(v for k, v in timer.total.items() if not k.startswith(" "))
-    print(f"    {'daemon loop, other':<30} {(intake_s - top) / per * 1000:7.2f}")
-    print(
-        f"  outbox afterwards: {sent} sent, {failed} failed in {send_s:.2f} s "
-        f"({sent / send_s:.0f} msg/s to the aiosmtpd sink"
-        f"{'' if arrived else ', NOT all arrived'})"
-    )
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) a process on this machine used so far; 0 if none."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _drain(config: Any, start: Any) -> int:
-    """One worker process: handle stored mail until none is left; returns how many."""
+def _worker(config: Any, ready: Any, start: Any) -> tuple[int, float, float, dict[str, float]]:
+    """One worker process: drain stored mail once released; (handled, CPU s, its PostgreSQL
+    backend's CPU s, stage s)."""
+    from sqlalchemy import text
+
     from pbm.app import App
+    from pbm.daemon import _warm_up
     from pbm.logs import configure_logging
 
     configure_logging(level="warning")
+    _warm_up()
     app = App.from_config(config)
+    backend = 0
+    if app.db_engine.dialect.name == "postgresql":
+        # The pool keeps this one connection: every transaction below runs on it.
+        with app.db_engine.connect() as c:
+            backend = int(c.execute(text("SELECT pg_backend_pid()")).scalar_one())
+    timer = StageTimer()
     done = 0
+    ready.release()
     start.wait()
+    cpu, pg = time.process_time(), cpu_seconds(backend)
     try:
-        while ids := app.inbound.pending_ids():
-            done += sum(app.inbound.process(i) is not None for i in ids)
+        with instrument(timer):
+            after = 0
+            while (got := app.inbound.process_next(after)) is not None:
+                after = got[0]
+                done += 1
+        cpu, pg = time.process_time() - cpu, cpu_seconds(backend) - pg
     finally:
         app.close()
-    return done
+    return done, cpu, pg, dict(timer.seconds)
 
 
-def burst(n: int, strong_hash: bool) -> None:
-    """1 worker on SQLite, then 1, 2 and 4 on PostgreSQL: see the module docstring."""
-    import contextlib
-    import multiprocessing
-    import shutil
-    import tempfile
+class Result:
+    def __init__(
+        self, rate: float, loop: float, door: float, cpu: float, pg_cpu: float, wal: float
+    ) -> None:
+        self.rate, self.loop, self.door, self.cpu, self.pg_cpu = rate, loop, door, cpu, pg_cpu
+        self.wal = wal
+
+
+def _wal_lsn(bench: Bench) -> str | None:
+    """PostgreSQL's WAL insert position now (None on SQLite)."""
+    if bench.app.db_engine.dialect.name != "postgresql":
+        return None
+    with bench.app.db_engine.connect() as c:
+        return str(c.execute(text("SELECT pg_current_wal_insert_lsn()")).scalar_one())
+
+
+def _wal_bytes_since(bench: Bench, lsn: str | None) -> float:
+    """WAL bytes written since ``lsn`` (0 on SQLite)."""
+    if lsn is None:
+        return 0.0
+    with bench.app.db_engine.connect() as c:
+        query = text("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), CAST(:l AS pg_lsn))")
+        return float(c.execute(query, {"l": lsn}).scalar_one())
+
+
+def burst(bench: Bench, mails: list[bytes], workers: int, timer: StageTimer | None) -> Result:
+    """Fill, time the bare loop and the door, then release the workers: see the docstring."""
     from concurrent.futures import ProcessPoolExecutor
-    from pathlib import Path
 
-    from sqlalchemy import create_engine, text
+    n = len(mails)
+    fill(bench, mails)
+    loop_rate, counted = bare_fetch_loop(bench)
+    assert counted == n
+    dv = bench.dovecot
+    ctx = multiprocessing.get_context("spawn")
+    manager = ctx.Manager()
+    ready, start = manager.Semaphore(0), manager.Event()
+    with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        futures = [pool.submit(_worker, bench.config, ready, start) for _ in range(workers)]
+        mailbox = ImapMailbox(dv.host, dv.imap, username="pbm", password="secret", security="plain")
+        mailbox.connect()
+        t = time.perf_counter()
+        fetched = mailbox.fetch_new()
+        with instrument(timer) if timer is not None else contextlib.nullcontext():
+            bench.app.inbound.store_many([fm.raw for fm in fetched], "imap")
+        door_s = time.perf_counter() - t
+        for fm in fetched:
+            mailbox.mark_processed(fm.uid)
+        mailbox.close()
+        assert len(fetched) == n, (len(fetched), n)
+        for _ in range(workers):
+            ready.acquire()  # every worker imported, warmed up and connected
+        lsn = _wal_lsn(bench)
+        t = time.perf_counter()
+        start.set()
+        results = [f.result() for f in futures]
+        elapsed = time.perf_counter() - t
+        wal = _wal_bytes_since(bench, lsn)
+    manager.shutdown()
+    handled = sum(r[0] for r in results)
+    assert handled == n, (handled, n)
+    if timer is not None:
+        for *_, seconds in results:
+            for name, s in seconds.items():
+                timer.seconds[name] += s
+    cpu, pg_cpu = sum(r[1] for r in results), sum(r[2] for r in results)
+    return Result(n / elapsed, loop_rate, n / door_s, cpu / n, pg_cpu / n, wal / n)
 
-    from tests.services import start_postgres
 
+@contextlib.contextmanager
+def postgres() -> Iterator[Callable[[str], str]]:
+    """A throwaway cluster; yields a function that makes a fresh database by name."""
     root = Path(tempfile.mkdtemp(prefix="pbm-pg-"))
     (root / "pg").mkdir()
     pg = start_postgres(root / "pg", root)
-    pg_url = next(pg)
-    cores = multiprocessing.cpu_count()
-    print(f"burst of {n} JOIN mails; argon2id {hash_name(strong_hash)}; {cores} cores")
-    print(f"  {'setup':<22} {'msg/s':>8} {'ratio to FETCH loop':>20} {'speed-up':>9}")
-    one_pg: float | None = None
+    url = next(pg)
+
+    def database(name: str) -> str:
+        admin = create_engine(url, isolation_level="AUTOCOMMIT")
+        with admin.connect() as c:
+            c.execute(text(f"CREATE DATABASE {name}"))
+        admin.dispose()
+        return url.rsplit("/", 1)[0] + f"/{name}"
+
     try:
-        for k, (engine, workers) in enumerate(
-            [("sqlite", 1), ("postgresql", 1), ("postgresql", 2), ("postgresql", 4)]
-        ):
-            url = None
-            if engine == "postgresql":
-                admin = create_engine(pg_url, isolation_level="AUTOCOMMIT")
-                with admin.connect() as c:
-                    c.execute(text(f"CREATE DATABASE bench{k}"))
-                admin.dispose()
-                url = pg_url.rsplit("/", 1)[0] + f"/bench{k}"
-            bench = Bench(competitions=-(-n // 64), teams=64, strong_hash=strong_hash, db_url=url)
-            try:
-                mails = [raw for _, raw in join_mails(bench, n)]
-                fill(bench, mails)
-                loop_rate, _bulk, counted = bare_fetch_loop(bench)
-                assert counted == n
-                dv = bench.dovecot
-                mailbox = ImapMailbox(
-                    dv.host, dv.imap, username="pbm", password="secret", security="plain"
-                )
-                mailbox.connect()
-                ctx = multiprocessing.get_context("spawn")
-                start = ctx.Manager().Event()
-                with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-                    futures = [pool.submit(_drain, bench.config, start) for _ in range(workers)]
-                    time.sleep(3.0)  # the workers import pbm and connect before the clock starts
-                    t = time.perf_counter()
-                    fetched = mailbox.fetch_new()
-                    bench.app.inbound.store_many([fm.raw for fm in fetched], "imap")
-                    start.set()
-                    handled = sum(f.result() for f in futures)
-                    elapsed = time.perf_counter() - t
-                mailbox.close()
-                assert handled == n, (handled, n)
-                rate = n / elapsed
-                if engine == "postgresql" and workers == 1:
-                    one_pg = rate
-                up = f"{rate / one_pg:8.2f}x" if engine == "postgresql" and one_pg else "       -"
-                label = f"{engine}, {workers} worker{'s' if workers > 1 else ''}"
-                print(f"  {label:<22} {rate:8.1f} {rate / loop_rate:20.3f} {up:>9}", flush=True)
-            finally:
-                bench.close()
+        yield database
     finally:
         with contextlib.suppress(StopIteration):
             next(pg)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--messages", type=int, default=300, help="mails per kind (default 300)")
+    ap.add_argument("--workers", default="1,2,4", help="PostgreSQL worker counts (1,2,4)")
+    ap.add_argument("--strong-hash", action="store_true", help=HASH_HELP)
+    ap.add_argument(
+        "--one-competition",
+        action="store_true",
+        help="all mail to one competition of N teams (a deadline's burst; JOIN is serial there)",
+    )
+    args = ap.parse_args()
+    n = args.messages
+    comps, teams = (1, max(n, 2)) if args.one_competition else (-(-n // 64), 64)
+    setups = [("sqlite", 1)] + [("postgresql", int(w)) for w in args.workers.split(",")]
+    print(
+        f"intake burst: {n} mails per kind; argon2id {hash_name(args.strong_hash)}; "
+        f"{multiprocessing.cpu_count()} cores; load average before "
+        f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
+    print(
+        f"  {comps} competition(s) of {teams} teams; "
+        "PostgreSQL: throwaway cluster, fsync=off, synchronous_commit=off"
+    )
+    head = f"  {'setup':<19} {'msg/s':>7} {'bare loop':>9} {'ratio':>6} {'vs 1 pg':>7}"
+    head += f" {'door msg/s':>10} {'worker ms':>9} {'pg ms':>6} {'WAL kB':>6}"
+    stages: dict[str, StageTimer] = {}
+    one_pg: dict[str, float] = {}
+    rows: dict[str, list[str]] = {}
+    print(head)
+    with postgres() as database:
+        for k, (engine, workers) in enumerate(setups):
+            url = database(f"bench{k}") if engine == "postgresql" else None
+            bench = Bench(competitions=comps, teams=teams, strong_hash=args.strong_hash, db_url=url)
+            label = f"{engine}, {workers} worker{'s' if workers > 1 else ''}"
+            try:
+                for kind in KINDS:
+                    if kind == "JOIN":
+                        mails = [raw for _, raw in join_mails(bench, n)]
+                    else:
+                        mails = [raw for _, raw in naming_mails(bench)]
+                    timer = None
+                    if workers == 1:
+                        timer = stages.setdefault(f"{kind}, {engine}", StageTimer())
+                    r = burst(bench, mails, workers, timer)
+                    if engine == "postgresql" and workers == 1:
+                        one_pg[kind] = r.rate
+                    up = "-"
+                    if engine == "postgresql" and kind in one_pg:
+                        up = f"{r.rate / one_pg[kind]:.2f}x"
+                    rows.setdefault(kind, []).append(
+                        f"  {label:<19} {r.rate:7.1f} {r.loop:9.0f} {r.rate / r.loop:6.3f} "
+                        f"{up:>7} {r.door:10.0f} {r.cpu * 1000:9.2f} "
+                        f"{r.pg_cpu * 1000 if engine == 'postgresql' else 0:6.2f} "
+                        f"{r.wal / 1000:6.1f}"
+                    )
+                    print(f"{rows[kind][-1]}  [{kind}]", flush=True)
+            finally:
+                bench.close()
+    for kind in KINDS:
+        print(f"\n{kind}:\n{head}")
+        print("\n".join(rows[kind]))
+    print(
+        "\n  ratio = msg/s / bare FETCH loop msg/s (same mailbox, same run); vs 1 pg = speed-up"
+        " over one PostgreSQL worker;\n  door = IMAP fetch + store raw (not in the workers'"
+        " clock); worker ms / pg ms = CPU per message of\n  the worker processes / of their"
+        " PostgreSQL backends; WAL kB = PostgreSQL WAL written per message"
+    )
+    print("\nwhere one message's time goes (exclusive wall ms per message, one worker):")
+    names = list(stages)
+    print(f"  {'stage':<36}" + "".join(f" {name:>24}" for name in names))
+    for stage in (*STAGES, "sum"):
+        cells = []
+        for name in names:
+            t = stages[name]
+            total = t.total() if stage == "sum" else t.seconds.get(stage, 0.0)
+            cells.append(f" {total / n * 1000:21.3f} ms")
+        print(f"  {stage:<36}" + "".join(cells))
+    print(f"\nload average after {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

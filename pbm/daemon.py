@@ -185,11 +185,17 @@ class Daemon:
                     log.warning("daemon.mark_failed", uid=fm.uid, error=str(exc))
                     stats.errors += 1
                 self._flush(stats)
-        for mail_id in inbound.pending_ids():
-            if self.stopping:
+        # Each claim takes the oldest pending row no other worker holds; the pass stops at the
+        # newest one pending when it began, so mail stored meanwhile waits for the next pass
+        # instead of keeping the scheduler and the outbox waiting.
+        pending = inbound.pending_ids()
+        after = 0
+        while pending and not self.stopping:
+            done = inbound.process_next(after, upto=pending[-1])
+            if done is None:
                 break
-            if inbound.process(mail_id) is not None:
-                stats.processed += 1
+            after = done[0]
+            stats.processed += 1
             self._flush(stats)
         if not self.stopping:
             stats.jobs = run_due(self.app.sessions, self.app.config, self.app.clock)

@@ -12,6 +12,8 @@ import hmac
 from datetime import datetime
 
 from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from pbm.auth import SecretBox, normalise_secret
@@ -49,12 +51,25 @@ def window_start(now: datetime) -> datetime:
 
 
 def count_mail(session: Session, sender: str, now: datetime) -> int:
-    """Count one more mail from ``sender`` this hour; returns the count including it."""
+    """Count one more mail from ``sender`` this hour; returns the count including it.
+
+    One upsert (``INSERT ... ON CONFLICT DO UPDATE ... RETURNING``): a statement instead of a
+    read and a write, and two workers counting the same sender's first mail of the hour both
+    count it instead of one failing on the primary key."""
     start = window_start(now)
-    row = session.get(RateCounter, (sender, start))
-    if row is None:
-        row = RateCounter(sender=sender, window_start=start, count=0)
-        session.add(row)
-    row.count += 1
-    session.flush()
-    return row.count
+    name = session.get_bind().dialect.name
+    if name not in ("sqlite", "postgresql"):  # pragma: no cover - pbm runs on these two
+        row = session.get(RateCounter, (sender, start))
+        if row is None:
+            row = RateCounter(sender=sender, window_start=start, count=0)
+            session.add(row)
+        row.count += 1
+        session.flush()
+        return row.count
+    upsert = pg_insert if name == "postgresql" else sqlite_insert
+    stmt = upsert(RateCounter).values(sender=sender, window_start=start, count=1)
+    counted = stmt.on_conflict_do_update(
+        index_elements=[RateCounter.sender, RateCounter.window_start],
+        set_={"count": RateCounter.count + 1},
+    ).returning(RateCounter.count)
+    return int(session.execute(counted).scalar_one())

@@ -10,14 +10,22 @@ import re
 import uuid
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser, BytesParser
 from typing import Any
 
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from pbm.clock import Clock
 from pbm.config import Config
 from pbm.db.models import OutboxMessage
-from pbm.mail.compose import OutboundEmail, compose, make_message_id, reply_subject
+from pbm.mail.compose import (
+    SAFE_POLICY,
+    OutboundEmail,
+    compose_bytes,
+    make_message_id,
+    reply_subject,
+)
 from pbm.render import render_email
 
 __all__ = ["ReplyTo", "compose_reply", "queue_mail", "tagged_subject", "threaded_subject"]
@@ -65,6 +73,21 @@ def compose_reply(
     reply_to: ReplyTo | None,
 ) -> EmailMessage:
     """A complete message: threading headers, ``Auto-Submitted`` and a fresh Message-ID."""
+    raw = _reply_bytes(config, clock, to=to, subject=subject, text=text, reply_to=reply_to)
+    msg = BytesParser(policy=SAFE_POLICY).parsebytes(raw)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def _reply_bytes(
+    config: Config,
+    clock: Clock,
+    *,
+    to: str,
+    subject: str,
+    text: str,
+    reply_to: ReplyTo | None,
+) -> bytes:
     out = OutboundEmail(
         to=to,
         subject=subject,
@@ -76,7 +99,7 @@ def compose_reply(
         headers={"X-Auto-Response-Suppress": "All"},
     )
     message_id = make_message_id(config.server.message_id_domain, seed=uuid.uuid4().hex)
-    return compose(out, date=clock.now(), message_id=message_id)
+    return compose_bytes(out, date=clock.now(), message_id=message_id)
 
 
 def queue_mail(
@@ -89,7 +112,7 @@ def queue_mail(
     ctx: dict[str, Any],
     reply_to: ReplyTo | None = None,
     inbound_id: int | None = None,
-) -> OutboxMessage:
+) -> None:
     """Render ``kind`` with ``ctx`` and add the message to the outbox (not yet committed)."""
     rendered = render_email(kind, {"server": config.server, **ctx})
     subject = rendered.subject
@@ -99,21 +122,26 @@ def queue_mail(
         subject = threaded_subject(reply_to.subject, rendered.subject, tag)
     elif tag and kind not in ("digest", "gm-alert"):
         subject = tagged_subject(subject, str(tag))
-    msg = compose_reply(
-        config, clock, to=to, subject=subject, text=rendered.text, reply_to=reply_to
-    )
+    raw = _reply_bytes(config, clock, to=to, subject=subject, text=rendered.text, reply_to=reply_to)
+    # The header block alone, read as the sender will read it: the body is not even split
+    # into lines (compose_bytes ends the headers with the first blank line).
+    end = raw.find(b"\n\n")
+    head = BytesHeaderParser(policy=SAFE_POLICY).parsebytes(raw if end < 0 else raw[: end + 2])
     now = clock.now()
-    row = OutboxMessage(
-        kind=kind,
-        to_addr=to,
-        subject=str(msg["Subject"]),
-        message_id=str(msg["Message-ID"]),
-        raw=msg.as_bytes(),
-        status="pending",
-        attempts=0,
-        next_attempt_at=now,
-        created_at=now,
-        inbound_id=inbound_id,
+    # A Core insert, run at once (the caller's transaction commits it or not): the unit of
+    # work's bookkeeping for one object cost more than rendering the reply.
+    session.execute(
+        insert(OutboxMessage).values(
+            kind=kind,
+            to_addr=to,
+            # scrubbed as the model's validators would (a Core insert bypasses them)
+            subject=OutboxMessage.scrubbed_text(str(head["Subject"])),
+            message_id=str(head["Message-ID"]),
+            raw=OutboxMessage.scrubbed_raw(raw),
+            status="pending",
+            attempts=0,
+            next_attempt_at=now,
+            created_at=now,
+            inbound_id=inbound_id,
+        )
     )
-    session.add(row)
-    return row

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from pbm.auth import SecretBox
@@ -96,8 +96,8 @@ class MailContext:
     def record(self, kind: str, **data: Any) -> None:
         """Append to the audit log, for this message's competition."""
         comp = self.competition
-        self.session.add(
-            Event(
+        self.session.execute(
+            insert(Event).values(
                 at=self.clock.now(),
                 kind=kind,
                 competition_id=comp.id if comp else None,
@@ -132,13 +132,15 @@ class MailContext:
     def authenticate_seat(self, comp: Competition) -> Seat:
         """The sender's seat in ``comp`` if the mail carries that seat's secret; raises
         :class:`~pbm.errors.AuthError` (with the player's reason) otherwise."""
-        s = self.session
-        player = s.scalars(select(Player).where(Player.address == self.msg.from_addr)).first()
-        seat = None
-        if player is not None:
-            seat = s.scalars(
-                select(Seat).where(Seat.competition_id == comp.id, Seat.player_id == player.id)
-            ).first()
+        # The seat's row is locked (FOR NO KEY UPDATE; nothing on SQLite, one writer): a
+        # seat's mail may hold the competition's lock only shared, and its orders and naming
+        # versions are numbered per seat.
+        seat = self.session.scalars(
+            select(Seat)
+            .join(Player, Seat.player_id == Player.id)
+            .where(Seat.competition_id == comp.id, Player.address == self.msg.from_addr)
+            .with_for_update(key_share=True, of=Seat)
+        ).first()
         if seat is None:
             raise AuthError(
                 f"{self.msg.from_addr} has no team in {comp.code}; send JOIN to take one.",

@@ -19,7 +19,7 @@ the sealed copy is dropped once the message is handled, and kept for a dead lett
 from __future__ import annotations
 
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import structlog
@@ -44,6 +44,7 @@ from pbm.flungo.competitions import record_event
 from pbm.inbound.context import Handled, MailContext, Status
 from pbm.inbound.dispatch import (
     Bounced,
+    Decision,
     Ignore,
     NotUnderstood,
     Run,
@@ -78,6 +79,15 @@ class _Item:
 
 
 @dataclass(frozen=True, slots=True)
+class _Meta:
+    """What handling learns about the stored row (written with its status, in one UPDATE)."""
+
+    from_addr: str | None
+    subject: str | None
+    competition_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class Stored:
     """The stored message's id, and whether this call stored it (False: a redelivery)."""
 
@@ -102,6 +112,8 @@ class Inbound:
         self.box = box or SecretBox(config.security)
         self.sealer = Sealer(config.security.secret_key)
         self._seen_secrets: tuple[str, ...] = ()
+        self._meta = _Meta(None, None, None)
+        self._known_codes: frozenset[str] | None = None
 
     # -- 1. store ----------------------------------------------------------------------------
 
@@ -200,6 +212,34 @@ class Inbound:
 
     def process(self, mail_id: int) -> Status | None:
         """Handle one stored message; returns its new status (None if it was not pending)."""
+
+        def claim(s: Session) -> InboundMail | None:
+            return s.get(InboundMail, mail_id, with_for_update=SKIP_LOCKED)
+
+        done = self._process(claim, mail_id)
+        return done[1] if done is not None else None
+
+    def process_next(self, after: int = 0, upto: int | None = None) -> tuple[int, Status] | None:
+        """Claim the oldest pending message (id above ``after``, at most ``upto``) that no
+        other worker holds, handle it, and return its id and new status; None when there is
+        none. The claim is one ``SELECT ... ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED``: a
+        worker goes straight to the next free row instead of trying, one transaction each,
+        every id that other workers hold or have just handled."""
+
+        def claim(s: Session) -> InboundMail | None:
+            query = select(InboundMail).where(
+                InboundMail.status == Status.RECEIVED, InboundMail.id > after
+            )
+            if upto is not None:
+                query = query.where(InboundMail.id <= upto)
+            query = query.order_by(InboundMail.id).limit(1).with_for_update(**SKIP_LOCKED)
+            return s.scalars(query).first()
+
+        return self._process(claim)
+
+    def _process(
+        self, claim: Callable[[Session], InboundMail | None], mail_id: int | None = None
+    ) -> tuple[int, Status] | None:
         found_secrets: tuple[str, ...] = ()
         try:
             with transaction(self.sessions) as s:
@@ -209,11 +249,18 @@ class Inbound:
                 # mid-message loses its connection, PostgreSQL rolls back and frees the row,
                 # and the next pass of any worker takes it (nothing was committed, so it is
                 # handled once). SQLite has one writer at a time (BEGIN IMMEDIATE).
-                mail = s.get(InboundMail, mail_id, with_for_update=SKIP_LOCKED)
+                mail = claim(s)
                 if mail is None or mail.status != Status.RECEIVED:
                     return None
+                mail_id = mail.id
+                self._meta = _Meta(None, None, None)
                 handled = self._handle(s, mail)
                 found_secrets = handled.secrets
+                # Set together, at the end: one UPDATE of the row instead of one per autoflush.
+                mail.from_addr = self._meta.from_addr
+                mail.subject = self._meta.subject
+                if self._meta.competition_id is not None:
+                    mail.competition_id = self._meta.competition_id
                 mail.status = handled.status
                 mail.note = handled.note[:500]
                 mail.processed_at = self.clock.now()
@@ -228,13 +275,15 @@ class Inbound:
             log.warning("inbound.db_unavailable", id=mail_id)
             raise
         except Exception as exc:  # the shunt: anything unexpected becomes a dead letter
+            if mail_id is None:
+                raise  # the claim itself failed: nothing was taken, nothing to shunt
             tb = redact(traceback.format_exc(), (*self.config.secrets(), *found_secrets))
             self._shunt(mail_id, tb)
             log.error("inbound.shunted", id=mail_id, error=redact(repr(exc), self.config.secrets()))
-            return Status.SHUNTED
+            return mail_id, Status.SHUNTED
         log.info("inbound.handled", id=mail_id, status=handled.status, note=handled.note)
         crash_point("after-commit")
-        return handled.status
+        return mail_id, handled.status
 
     def _handle(self, s: Session, mail: InboundMail) -> Handled:
         h = self._dispatch(s, mail)
@@ -243,29 +292,32 @@ class Inbound:
     def _dispatch(self, s: Session, mail: InboundMail) -> Handled:
         self._seen_secrets = ()
         recipients = tuple((mail.envelope_to or "").split())
-        codes = frozenset(s.scalars(select(Competition.code)))
         raw = self.sealer.unseal(mail.sealed) if mail.sealed is not None else mail.raw
         own = self.config.server.address
-        msg = read_incoming(raw, own, recipients, codes)
-        mail.from_addr = msg.from_addr or None
-        mail.subject = msg.subject[:1000] or None
+        msg = read_incoming(raw, own, recipients, self._codes(s))
+        if msg.code is None and msg.unknown_code is not None:
+            # A code we do not know yet may be a competition created since the cache was
+            # filled (by another process): read the codes again before calling it unknown.
+            msg = read_incoming(raw, own, recipients, self._codes(s, reload=True))
+        self._meta = _Meta(msg.from_addr or None, msg.subject[:1000] or None, None)
         self._seen_secrets = _secrets_of(msg)
         key = self.config.security.secret_key
         if msg.bounced or (msg.is_automatic and is_report(raw, recipients, own, key)):
+            mail.from_addr, mail.subject = self._meta.from_addr, self._meta.subject  # read there
             return Handled(
                 Status.IGNORED, record_report(s, self.clock, mail, raw, recipients, own, key)
             )
-        ctx = MailContext(s, self.config, self.clock, self.box, mail, msg)
+        box = _MessageBox(self.box)
+        ctx = MailContext(s, self.config, self.clock, box, mail, msg)
         ctx.competition = competition_for(ctx)
+        game = ctx.competition.game if ctx.competition is not None else None
+        # Pure (the message and the competition's game): known before any lock is taken, so
+        # the lock can fit what the mail does.
+        decision = decide(msg, game, gm_address=self.config.gm.address)
         if ctx.competition is not None:
             if is_postgres(s):
-                # Several workers: one competition's mail in turn (seat numbers, orders
-                # versions), and never while a turn step of it runs (which skips this lock).
-                # FOR NO KEY UPDATE, taken before anything here refers to the row: it does not
-                # conflict with the KEY SHARE locks of foreign keys, so no deadlock.
-                s.refresh(ctx.competition, with_for_update={"key_share": True})
-            mail.competition_id = ctx.competition.id
-        game = ctx.competition.game if ctx.competition is not None else None
+                _lock_competition(s, ctx.competition, shared=_seat_scoped(decision))
+            self._meta = replace(self._meta, competition_id=ctx.competition.id)
         if not msg.is_automatic:
             if (refused := screen(raw, msg.body, mail.envelope_from)) is not None:
                 if refused.answer is not None:
@@ -274,13 +326,12 @@ class Inbound:
             mailed_again(s, self.clock, msg.from_addr)
         try:
             if not msg.bounced and not msg.is_automatic:
-                bucket = rate_key(s, self.box, self.config.gm, msg.from_addr, msg.secret)
+                bucket = rate_key(s, box, self.config.gm, msg.from_addr, msg.secret)
                 check_rate(
                     msg.from_addr,
                     count_mail(s, bucket, self.clock.now()),
                     self.config.rate_limit.per_hour,
                 )
-            decision = decide(msg, game, gm_address=self.config.gm.address)
         except RateLimited as exc:
             if exc.count == exc.limit + 1:  # say so once an hour, then stay quiet
                 ctx.reply("rate-limited", limit=exc.limit)
@@ -295,6 +346,13 @@ class Inbound:
             case Run():
                 return execute(ctx, decision)
         raise AssertionError(decision)  # pragma: no cover - the match is exhaustive
+
+    def _codes(self, s: Session, *, reload: bool = False) -> frozenset[str]:
+        """The competitions' codes, read once per process: a code is never changed, and one
+        created since (by another process) is found by the re-read of an unknown code."""
+        if reload or self._known_codes is None:
+            self._known_codes = frozenset(s.scalars(select(Competition.code)))
+        return self._known_codes
 
     # -- 3. the shunt ------------------------------------------------------------------------
 
@@ -345,6 +403,41 @@ class Inbound:
             mail.status = Status.RECEIVED
             mail.note = f"retried (was {mail.note or 'shunted'})"[:500]
             record_event(s, self.clock, "retry", None, inbound=mail.id)
+
+
+class _MessageBox(SecretBox):
+    """The box for one message: each (hash, secret) pair is checked by argon2 once. The rate
+    limit and the handler both check a seat's secret, and argon2 is slow by design (at
+    OWASP's cost, ~20 ms a check). Kept for the message only: no secret outlives it here."""
+
+    def __init__(self, box: SecretBox) -> None:
+        self.__dict__.update(box.__dict__)
+        self._checked: dict[tuple[str, str], bool] = {}
+
+    def verify(self, stored_hash: str, secret: str) -> bool:
+        key = (stored_hash, secret)
+        if key not in self._checked:
+            self._checked[key] = super().verify(stored_hash, secret)
+        return self._checked[key]
+
+
+def _seat_scoped(decision: Decision) -> bool:
+    """Whether the mail changes only its sender's own seat: a Flungo seat's naming and orders
+    (the game's fallback). Those take the competition's lock shared and their seat's row
+    exclusively, so one competition's players are handled in parallel; anything else (JOIN
+    numbers seats, the GM's commands change the competition) takes it exclusively."""
+    return isinstance(decision, Run) and all(cmd is None for cmd, _ in decision.steps)
+
+
+def _lock_competition(s: Session, comp: Competition, *, shared: bool) -> None:
+    """Lock the competition's row for this message (PostgreSQL; SQLite has one writer).
+
+    A turn step takes ``FOR UPDATE SKIP LOCKED`` on the row: it skips a competition whose mail
+    is being handled, and mail waits while a step runs, in both modes. Exclusive is
+    ``FOR NO KEY UPDATE``, shared is ``FOR SHARE``; both are taken before anything here refers
+    to the row and neither conflicts with the ``KEY SHARE`` locks of foreign keys, so no
+    deadlock. Shared holders never write the row (so never need to upgrade the lock)."""
+    s.refresh(comp, with_for_update={"read": True} if shared else {"key_share": True})
 
 
 def _secrets_of(msg: Incoming) -> tuple[str, ...]:

@@ -44,6 +44,7 @@ __all__ = [
     "Attachment",
     "OutboundEmail",
     "compose",
+    "compose_bytes",
     "make_message_id",
     "references_for",
     "reply_subject",
@@ -207,6 +208,20 @@ def _text_part(text: str, subtype: str) -> Message:
 def compose(out: OutboundEmail, *, date: datetime, message_id: str | None = None) -> EmailMessage:
     """The ``EmailMessage`` for ``out``, dated ``date`` (pbm never reads the clock here).
 
+    It is :func:`compose_bytes` read back with :data:`SAFE_POLICY`; its ``as_bytes()`` gives
+    those bytes again.
+    """
+    msg = BytesParser(policy=SAFE_POLICY).parsebytes(
+        compose_bytes(out, date=date, message_id=message_id)
+    )
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def compose_bytes(out: OutboundEmail, *, date: datetime, message_id: str | None = None) -> bytes:
+    """The message for ``out`` as the bytes to send, dated ``date``: what :func:`compose`
+    returns, without parsing it back (the outbox stores bytes; the parse is half the cost).
+
     ``message_id`` (or ``out.message_id``) is used if it is a valid message id; otherwise one
     is made for the sender's domain. Raises ``MailError`` if an address is unusable or a
     header name is invalid. The text is cut at ``limits.MAX_REPLY_CHARS``.
@@ -262,7 +277,4 @@ def compose(out: OutboundEmail, *, date: datetime, message_id: str | None = None
         del body[name]
         for value in values:
             body[name] = value
-    raw = body.as_bytes(policy=email_policy.compat32)
-    msg = BytesParser(policy=SAFE_POLICY).parsebytes(raw)
-    assert isinstance(msg, EmailMessage)
-    return msg
+    return body.as_bytes(policy=email_policy.compat32)

@@ -45,6 +45,9 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # Templates change only with a release: compiled once, never stat()ed again (two
+        # stats a reply otherwise).
+        auto_reload=False,
     )
     env.filters["oneline"] = oneline
     return env

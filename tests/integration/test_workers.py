@@ -163,3 +163,114 @@ def test_a_dead_workers_claim_is_skipped_then_taken_over(pg_url: str, tmp_path: 
     with transaction(app.sessions) as s:
         assert list(s.scalars(select(OutboxMessage.inbound_id))) == [stored.id]
     app.close()
+
+
+def _one_competition_joined(app: App, seats: int) -> list[tuple[str, str]]:
+    """A competition BIG with ``seats`` players joined; (address, secret) of each seat."""
+    with transaction(app.sessions) as s:
+        create_competition(
+            s,
+            app.clock,
+            code="BIG",
+            name="Big Cup",
+            fmt="t20",
+            teams=seats,
+            naming_deadline=datetime(2026, 1, 15, tzinfo=UTC),
+            seed="big",
+        )
+    joins = [
+        make_eml("JOIN\n", sender=f"p{i}@example.test", subject="[BIG] join") for i in range(seats)
+    ]
+    for st in app.inbound.store_many(joins, "imap"):
+        assert app.inbound.process(st.id) == MailStatus.APPLIED
+    with transaction(app.sessions) as s:
+        rows = s.execute(select(Seat.id, Seat.secret_version).order_by(Seat.number)).all()
+    return [
+        (f"p{i}@example.test", app.box.derive(seat_id, version))
+        for i, (seat_id, version) in enumerate(rows)
+    ]
+
+
+def _naming(address: str, secret: str, team: str) -> bytes:
+    return make_eml(f"SECRET {secret}\nTEAM NAME {team}\n", sender=address, subject="[BIG] names")
+
+
+def test_one_competitions_naming_is_drained_by_two_workers(pg_url: str, tmp_path: Path) -> None:
+    """Naming mail of one competition (seat mail takes the competition's lock shared) drained
+    by two workers claiming with process_next: every mail applied once with one reply, each
+    seat's naming versions numbered 1..k with no gap or duplicate (two mails from some seats),
+    and both workers handled some."""
+    from pbm.db.models import NamingVersion
+
+    apps = _apps(fresh_pg_database(pg_url), tmp_path, 2)
+    seats = _one_competition_joined(apps[0], 12)
+    raws = [_naming(a, sec, f"Team {i}") for i, (a, sec) in enumerate(seats)]
+    raws += [_naming(a, sec, f"Again {i}") for i, (a, sec) in enumerate(seats[:4])]
+    stored = apps[0].inbound.store_many(raws, "imap")
+    done: Counter[int] = Counter()
+
+    def drain(i: int) -> Callable[[], None]:
+        def go() -> None:
+            after = 0
+            while (got := apps[i].inbound.process_next(after)) is not None:
+                assert got[1] == MailStatus.APPLIED, got
+                after = got[0]
+                done[i] += 1
+
+        return go
+
+    _together([drain(0), drain(1)])
+    assert sum(done.values()) == len(raws) and min(done.values()) >= 1, done
+    with transaction(apps[0].sessions) as s:
+        ids = {st.id for st in stored}
+        statuses = Counter(s.scalars(select(InboundMail.status).where(InboundMail.id.in_(ids))))
+        replies = Counter(
+            s.scalars(select(OutboxMessage.inbound_id).where(OutboxMessage.inbound_id.in_(ids)))
+        )
+        versions: dict[int, list[int]] = {}
+        for seat_id, version in s.execute(
+            select(NamingVersion.seat_id, NamingVersion.version).order_by(NamingVersion.version)
+        ):
+            versions.setdefault(seat_id, []).append(version)
+        current = dict(s.execute(select(Seat.id, Seat.naming_version)).all())
+    assert statuses == {MailStatus.APPLIED: len(raws)}, statuses
+    assert set(replies) == ids and set(replies.values()) == {1}
+    assert sorted(len(v) for v in versions.values()) == [1] * 8 + [2] * 4
+    assert all(v == list(range(1, len(v) + 1)) for v in versions.values()), versions
+    assert all(current[seat] == v[-1] for seat, v in versions.items())
+    for a in apps:
+        a.close()
+
+
+def test_seat_mail_shares_the_competition_but_waits_for_a_turn_step(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """While another seat's mail holds the competition's row shared, a naming mail is handled
+    at once; while a turn step holds it (FOR UPDATE), the mail waits and is handled after."""
+    from sqlalchemy import text
+
+    [app] = _apps(fresh_pg_database(pg_url), tmp_path, 1)
+    (a1, s1), (a2, s2) = _one_competition_joined(app, 2)
+    first = app.inbound.store(_naming(a1, s1, "Shared"), "smtp")
+    second = app.inbound.store(_naming(a2, s2, "Waited"), "smtp")
+    lock = "SELECT id FROM competitions WHERE code = 'BIG' FOR "
+    with app.db_engine.connect() as other:
+        other.execute(text(lock + "SHARE"))
+        shared: list[MailStatus | None] = []
+        worker = threading.Thread(target=lambda: shared.append(app.inbound.process(first.id)))
+        worker.start()
+        worker.join(10)
+        done_while_shared = not worker.is_alive()
+        other.rollback()  # frees a worker that waited (it must not have)
+        worker.join(30)
+        assert done_while_shared and shared == [MailStatus.APPLIED]
+        other.execute(text(lock + "UPDATE"))
+        result: list[MailStatus | None] = []
+        worker = threading.Thread(target=lambda: result.append(app.inbound.process(second.id)))
+        worker.start()
+        worker.join(1.0)
+        assert worker.is_alive() and not result  # waiting for the step's lock
+        other.rollback()
+        worker.join(30)
+    assert result == [MailStatus.APPLIED]
+    app.close()
