@@ -41,6 +41,7 @@ from pbm.hitforsix import schedule as h6_schedule
 from pbm.logs import request_reopen
 from pbm.mail.ports import Mailbox, Sender
 from pbm.scheduler import competition_dates, next_wakeup, run_due
+from pbm.workers import Registry
 
 __all__ = ["Daemon", "Listener", "Stats"]
 
@@ -89,6 +90,9 @@ class Daemon:
         self.listeners = list(listeners)
         self.handle_signals = handle_signals
         self.max_wait = max_wait if max_wait is not None else app.config.scheduler.tick_seconds
+        #: This process in the workers' registry (``run`` registers it and beats; a single
+        #: ``run_once`` claims a split stage's matches under its id without registering).
+        self.worker = Registry(app.sessions, app.clock, app.config.workers)
         self._stop = threading.Event()
         self._stop_at = 0.0  # time.monotonic() of the warm stop's request
         self._wake = threading.Event()
@@ -152,7 +156,7 @@ class Daemon:
             for fm, stored in zip(fetched, batch, strict=True):
                 if self.stopping:
                     break  # stored and still on the server: handled as pending next time
-                if stored.status == MailStatus.RECEIVED and inbound.process(stored.id) is not None:
+                if stored.status == MailStatus.RECEIVED and self._process(stored.id):
                     stats.processed += 1
                 try:
                     mb.mark_processed(fm.uid)
@@ -164,18 +168,30 @@ class Daemon:
         for mail_id in inbound.pending_ids():
             if self.stopping:
                 break
-            if inbound.process(mail_id) is not None:
+            if self._process(mail_id):
                 stats.processed += 1
             self._flush(stats)
         if not self.stopping:
-            stats.jobs = run_due(self.app.sessions, self.app.config, self.app.clock)
+            with self.worker.doing("scheduler (turns, split stages' matches)"):
+                stats.jobs = run_due(
+                    self.app.sessions, self.app.config, self.app.clock, self.worker.id
+                )
         self._flush(stats)
         return stats
 
+    def _process(self, mail_id: int) -> bool:
+        with self.worker.doing(f"inbound {mail_id}"):
+            return self.app.inbound.process(mail_id) is not None
+
     def _flush(self, stats: Stats) -> None:
-        sent, failed = self.outbox.flush(self._stop_sending)
-        stats.sent += sent
-        stats.failed += failed
+        # Outbox.flush's loop, row by row here so the registry can name the row in hand.
+        for row_id in self.outbox.due_ids():
+            if self._stop_sending():
+                break
+            with self.worker.doing(f"outbox {row_id}"):
+                outcome = self.outbox.send_one(row_id)
+            stats.sent += outcome == "sent"
+            stats.failed += outcome == "failed"
 
     def _stop_sending(self) -> bool:
         # A warm stop still sends what is due (the replies of the mail just handled), for
@@ -227,13 +243,20 @@ class Daemon:
                 listener.start()
                 started.append(listener)
             _warm_up()
-            log.info("daemon.started", mailboxes=len(self.mailboxes), listeners=len(started))
+            self.worker.start()
+            log.info(
+                "daemon.started",
+                mailboxes=len(self.mailboxes),
+                listeners=len(started),
+                worker=self.worker.id,
+            )
             while not self.stopping:
                 stats = self.run_once()
                 if stats.busy or self.stopping:
                     continue
                 self._wait(self._wait_seconds())
         finally:
+            self.worker.stop()
             for listener in reversed(started):
                 listener.stop()
             for mb in self.mailboxes:
