@@ -254,16 +254,21 @@ class _CpuIn:
 
 def _pg_worker(
     url: str, tmp: str, index: int, at: str, go: object
-) -> tuple[int, float, float, float]:
+) -> tuple[int, float, float, float, float]:
     """One worker process: scheduler passes until every competition's Turn 1 is done.
-    Returns (matches it resolved, its CPU seconds, of them in the engine's matches, and in
+    Returns (matches it resolved, its CPU seconds, of them in the engine's matches, in the
+    matches' whole share (claims, jobs read, results written: what workers share), and in
     assembling stages with their mails: the part no other worker can share)."""
     configure_logging("console", "warning", ())
     # The bench's own meters: CPU in the parallel part (each match) and the serial part.
     engine_cpu = _CpuIn(turns.resolve_match)
     serial_cpu = _CpuIn(turns._resolve_step)
+    claim_cpu = _CpuIn(turns.claim_matches)
+    store_cpu = _CpuIn(turns.store_results)
     turns.resolve_match = engine_cpu  # type: ignore[assignment]
     turns._resolve_step = serial_cpu  # type: ignore[assignment]
+    turns.claim_matches = claim_cpu  # type: ignore[assignment]
+    turns.store_results = store_cpu  # type: ignore[assignment]
     config = _config(url, Path(tmp))
     clock = FixedClock(datetime.fromisoformat(at))
     app = App.from_config(config, clock)
@@ -289,7 +294,8 @@ def _pg_worker(
         cpu = time.process_time() - c0
         with transaction(app.sessions) as s:
             mine = s.scalar(select(func.count()).where(TurnMatch.resolved_by == worker)) or 0
-        return int(mine), cpu, engine_cpu.seconds, serial_cpu.seconds
+        shared = claim_cpu.seconds + store_cpu.seconds - serial_cpu.seconds
+        return int(mine), cpu, engine_cpu.seconds, shared, serial_cpu.seconds
     finally:
         app.close()
 
@@ -366,14 +372,16 @@ def pg_sweep(sizes: list[int], workers: list[int]) -> None:
                 assert done == len(teams) and resolved == matches, (done, resolved)
                 one = one or seconds
                 cpu = sum(r[1] for r in results)
-                par = sum(r[2] for r in results)
-                ser = sum(r[3] for r in results)
+                engine = sum(r[2] for r in results)
+                par = sum(r[3] for r in results)
+                ser = sum(r[4] for r in results)
                 print(
                     f"  {n} worker{'s' if n > 1 else ' '}: {seconds:6.1f} s "
                     f"({1000 * seconds / matches:.1f} ms a match), speed-up {one / seconds:.2f}x; "
                     f"matches per worker {[r[0] for r in results]}; CPU {cpu:.1f} s in all: "
-                    f"{par:.1f} s in matches, {ser:.1f} s assembling and queueing "
-                    f"{queued - queued_before} turn-report mails",
+                    f"{par:.1f} s in the matches' rows (of it {engine:.1f} s in the engine), "
+                    f"{ser:.1f} s assembling and queueing "
+                    f"{queued - queued_before} turn-report mails, the rest freezing and splitting",
                     flush=True,
                 )
     finally:
