@@ -682,10 +682,16 @@ def store_results(
 ) -> None:
     """Resolve claimed matches, store each result once, and assemble each stage they finish."""
     # Outside any transaction: the engine is pure, and the claim is the lease.
-    results = [
-        (c.row_id, c.turn_id, resolve_match(MatchJob.from_json(json.loads(c.job))).to_text())
-        for c in claimed
-    ]
+    results = []
+    for c in claimed:
+        try:
+            text = resolve_match(MatchJob.from_json(json.loads(c.job))).to_text()
+        except Exception:
+            # A match that cannot be resolved (a bug) must not stop this worker or its batch:
+            # it stays claimed, is retried after the lease, and pbm status shows it lapsed.
+            log.exception("turns.match_failed", row=c.row_id, turn=c.turn_id)
+            continue
+        results.append((c.row_id, c.turn_id, text))
     with transaction(sessions) as s:
         for row_id, _, text in results:
             # Only if not done: a worker whose lease lapsed may finish after the one that

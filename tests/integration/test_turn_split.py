@@ -208,3 +208,24 @@ def test_a_split_turn_on_sqlite_resolves_in_one_pass(tmp_path: Path) -> None:
     assert turns.tick(app.sessions, config, app.clock) == 1 + 3  # the freeze, 3 batches of 3
     _check_once(app)
     app.close()
+
+
+def test_a_match_that_fails_to_resolve_stops_neither_the_worker_nor_the_rest(
+    tmp_path: Path,
+) -> None:
+    """A corrupt job (a bug, in the field) is logged and left claimed: the pass goes on, the
+    other matches are stored, and the stage waits, frozen, for that one (retried after the
+    lease), rather than being assembled without it."""
+    config = _split_config(make_config(f"sqlite:///{tmp_path}/pbm.sqlite3", tmp_path), batch=3)
+    app = App.from_config(config, FixedClock(START), upgrade=True)
+    _knockout(app)
+    assert turns.tick(app.sessions, config, app.clock, matches=False) == 1  # frozen and split
+    with transaction(app.sessions) as s:
+        s.execute(update(TurnMatch).where(TurnMatch.seq == 4).values(job='{"not": "a job"}'))
+    assert turns.tick(app.sessions, config, app.clock, "w") == 3  # three batches, no raise
+    with transaction(app.sessions) as s:
+        rows = s.scalars(select(TurnMatch).order_by(TurnMatch.seq)).all()
+        assert [r.status for r in rows] == ["done"] * 4 + ["claimed"] + ["done"] * 3
+        assert rows[4].result is None and rows[4].attempts == 1
+    assert _t1(app).status == TurnStatus.FROZEN
+    app.close()
