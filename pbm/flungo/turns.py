@@ -465,12 +465,14 @@ def stage_size(state: SeasonState) -> int:
     return len(state.live)
 
 
-def split_frozen(session: Session, config: Config, turn: Turn) -> int:
+def split_frozen(session: Session, config: Config, comp: Competition, turn: Turn) -> int:
     """In the freeze's transaction: a stage of ``[turns] split_matches`` matches or more gets
     one work row per match (its MatchJob); returns how many (0: resolved in one piece)."""
     threshold = config.turns.split_matches
+    if threshold <= 0 or comp.teams // 2 < threshold:
+        return 0  # too few teams for that many matches: not worth reading the season
     state = frozen_state(turn)
-    if threshold <= 0 or stage_size(state) < threshold:
+    if stage_size(state) < threshold:
         return 0
     assert turn.orders is not None
     jobs = stage_matches(state, played_orders(state, turn.orders["teams"]))
@@ -791,7 +793,7 @@ def _step(sessions: sessionmaker[Session], config: Config, clock: Clock, comp_id
             _claim(s, f"{base}:freeze", now)
             freeze(s, clock, comp, turn)
             s.flush()
-            split = split_frozen(s, config, turn)
+            split = split_frozen(s, config, comp, turn)
             if split:
                 record_event(s, clock, "turn-split", comp, stage=turn.stage_key, matches=split)
             return True
