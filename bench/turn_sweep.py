@@ -265,6 +265,8 @@ def _pg_worker(
     serial_cpu = _CpuIn(turns._resolve_step)
     claim_cpu = _CpuIn(turns.claim_matches)
     store_cpu = _CpuIn(turns.store_results)
+    complete_cpu = _CpuIn(turns._complete)
+    turns._complete = complete_cpu  # type: ignore[assignment]
     turns.resolve_match = engine_cpu  # type: ignore[assignment]
     turns._resolve_step = serial_cpu  # type: ignore[assignment]
     turns.claim_matches = claim_cpu  # type: ignore[assignment]
@@ -294,7 +296,8 @@ def _pg_worker(
         cpu = time.process_time() - c0
         with transaction(app.sessions) as s:
             mine = s.scalar(select(func.count()).where(TurnMatch.resolved_by == worker)) or 0
-        shared = claim_cpu.seconds + store_cpu.seconds - serial_cpu.seconds
+        # store_results ends by assembling any stage it finished (_complete): not shared.
+        shared = claim_cpu.seconds + store_cpu.seconds - complete_cpu.seconds
         return int(mine), cpu, engine_cpu.seconds, shared, serial_cpu.seconds
     finally:
         app.close()
