@@ -1,34 +1,59 @@
 """How fast one deadline resolves when many matches fall due at once.
 
-    python bench/turn_sweep.py [MATCHES ...]      (default: 1000 2000)
+    python bench/turn_sweep.py [MATCHES ...]                              (default: 1000 2000)
+    python bench/turn_sweep.py --db postgresql --workers 1,2,4 [MATCHES ...]
 
-For each MATCHES, MATCHES/2 mini-tournaments of four teams (2*MATCHES teams) are created on
-SQLite with their squads (no mail), drawn, and their selection stages played (setup, not
-timed). Then every competition's Turn 1 is given the same deadline and ONE scheduler pass is
-timed: every match is frozen and resolved to drinks, its report stored, and every team's turn
-report and each GM digest queued in the outbox. Peak memory is the process's peak RSS; the
-CPU time is printed too, since a shared machine's wall time says more about its load.
+SQLite (the default): for each MATCHES, MATCHES/2 mini-tournaments of four teams (2*MATCHES
+teams) are created with their squads (no mail), drawn, and their selection stages played
+(setup, not timed). Then every competition's Turn 1 is given the same deadline and ONE
+scheduler pass is timed: every match is frozen and resolved to drinks, its report stored, and
+every team's turn report and each GM digest queued in the outbox. Peak memory is the process's
+peak RSS; the CPU time is printed too, since a shared machine's wall time says more about its
+load.
+
+PostgreSQL (``--db postgresql``, a throwaway cluster): large competitions, the ones a stage is
+split by match for. MATCHES are spread over knockouts of at most 500 first-round matches each
+(1,000 matches: two knockouts of 1,012 teams, 12 byes each), drawn and past selection in a
+template database (not timed). For each worker count a copy of the template is made, Turn 1
+falls due, and that many worker *processes* (not threads: the engine is CPU-bound Python, and
+threads would share one GIL) run scheduler passes until every knockout's Turn 1 is done:
+frozen and split into one row per match (``[turns] split_matches``), the matches claimed in
+batches and resolved, each stage assembled once, its reports and mails queued. The time is
+from the workers' start (they have imported pbm and connected) to the last stage done; the
+speed-up is over one worker, in the same run. The matches each worker resolved are printed.
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import multiprocessing
 import resource
+import shutil
 import sys
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import func, select, update  # noqa: E402
+from sqlalchemy import create_engine, func, select, text, update  # noqa: E402
 
 from pbm.app import App  # noqa: E402
 from pbm.clock import FixedClock  # noqa: E402
-from pbm.config import parse_config  # noqa: E402
-from pbm.db.models import OutboxMessage, Player, Seat, Turn, TurnStatus  # noqa: E402
+from pbm.config import Config, parse_config  # noqa: E402
+from pbm.db.models import (  # noqa: E402
+    OutboxMessage,
+    Player,
+    Seat,
+    Turn,
+    TurnMatch,
+    TurnStatus,
+)
 from pbm.db.session import transaction  # noqa: E402
 from pbm.flungo import reports, turns  # noqa: E402
 from pbm.flungo.competitions import base_squad, create_competition  # noqa: E402
@@ -86,17 +111,7 @@ def build(app: App, clock: FixedClock, competitions: int) -> None:
 def sweep(matches: int) -> tuple[float, int, int]:
     """Seconds for the one timed pass, reports stored and mails queued by it."""
     tmp = Path(tempfile.mkdtemp(prefix="pbm-sweep-"))
-    config = parse_config(
-        {
-            "server": {"address": "pbm@example.test"},
-            "database": {"url": f"sqlite:///{tmp}/sweep.sqlite3"},
-            "gm": {"address": "gm@example.test", "secret": "gm-secret-horse-battery"},
-            "security": {"secret_key": "bench-key-0123456789abcdef"},
-            "smtp_listener": {"host": "127.0.0.1", "port": 0},
-            "maildir": {"path": str(tmp / "out")},
-        },
-        env={},
-    )
+    config = _config(f"sqlite:///{tmp}/sweep.sqlite3", tmp)
     configure_logging("console", "warning", ())
     clock = FixedClock(START)
     app = App.from_config(config, clock, upgrade=True)
@@ -139,8 +154,256 @@ def sweep(matches: int) -> tuple[float, int, int]:
         app.close()
 
 
+def _config(url: str, tmp: Path) -> Config:
+    return parse_config(
+        {
+            "server": {"address": "pbm@example.test"},
+            "database": {"url": url},
+            "gm": {"address": "gm@example.test", "secret": "gm-secret-horse-battery"},
+            "security": {"secret_key": "bench-key-0123456789abcdef"},
+            "smtp_listener": {"host": "127.0.0.1", "port": 0},
+            "maildir": {"path": str(tmp / "out")},
+        },
+        env={},
+    )
+
+
+#: A knockout's first round has at most this many matches here (pbm takes 1,024 teams).
+PER_KNOCKOUT = 500
+
+
+def knockout_sizes(matches: int) -> list[tuple[int, int]]:
+    """(teams, first-round matches) of each knockout that together play ``matches``: a
+    knockout of ``p`` matches has ``p`` plus half its bracket teams (the rest have byes)."""
+    count = -(-matches // PER_KNOCKOUT)
+    out = []
+    for i in range(count):
+        p = matches // count + (1 if i < matches % count else 0)
+        half = 1
+        while half < p:
+            half *= 2
+        out.append((p + half, p))
+    return out
+
+
+def build_knockouts(app: App, clock: FixedClock, matches: int) -> list[int]:
+    """Knockouts playing ``matches`` first-round matches in all, drawn and past selection
+    (resolved in one piece: the setup is not what is timed). Returns their team counts."""
+    from dataclasses import replace
+
+    sizes = knockout_sizes(matches)
+    with transaction(app.sessions) as s:
+        for c, (teams, _) in enumerate(sizes):
+            comp = create_competition(
+                s,
+                clock,
+                code=f"K{c:04d}",
+                name=f"Knockout {c}",
+                fmt="t20",
+                teams=teams,
+                naming_deadline=START + timedelta(days=1),
+                seed=f"knockout-{c}",
+                kind="knockout",
+                schedule="every 1h",
+                settings={"hold_share": 1.0, "reminders": [], "early": 0},
+            )
+            players = [
+                Player(address=f"k{c}-{n}@example.test", created_at=clock.now())
+                for n in range(1, teams + 1)
+            ]
+            s.add_all(players)
+            s.flush()
+            for n, player in enumerate(players, start=1):
+                team = replace(base_squad(comp, n), name=f"Side {c}-{n}")
+                s.add(
+                    Seat(
+                        competition_id=comp.id,
+                        player_id=player.id,
+                        number=n,
+                        secret_hash="",
+                        secret_version=1,
+                        team=team.to_json(),
+                        named=True,
+                        naming_version=1,
+                        joined_at=clock.now(),
+                    )
+                )
+            s.flush()
+            s.refresh(comp)
+            turns.start_competition(s, app.config, clock, comp)
+    clock.advance(timedelta(hours=1, seconds=1))
+    whole = replace(app.config, turns=replace(app.config.turns, split_matches=0))
+    turns.tick(app.sessions, whole, clock)  # every selection stage
+    return [t for t, _ in sizes]
+
+
+class _CpuIn:
+    """Wraps a function to add up the CPU seconds spent in it (this process's)."""
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self.seconds = 0.0
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        c0 = time.process_time()
+        try:
+            return self.fn(*args, **kwargs)
+        finally:
+            self.seconds += time.process_time() - c0
+
+
+def _pg_worker(
+    url: str, tmp: str, index: int, at: str, go: object
+) -> tuple[int, float, float, float, float]:
+    """One worker process: scheduler passes until every competition's Turn 1 is done.
+    Returns (matches it resolved, its CPU seconds, of them in the engine's matches, in the
+    matches' whole share (claims, jobs read, results written: what workers share), and in
+    assembling stages with their mails: the part no other worker can share)."""
+    configure_logging("console", "warning", ())
+    # The bench's own meters: CPU in the parallel part (each match) and the serial part.
+    engine_cpu = _CpuIn(turns.resolve_match)
+    serial_cpu = _CpuIn(turns._resolve_step)
+    claim_cpu = _CpuIn(turns.claim_matches)
+    store_cpu = _CpuIn(turns.store_results)
+    complete_cpu = _CpuIn(turns._complete)
+    turns._complete = complete_cpu  # type: ignore[assignment]
+    turns.resolve_match = engine_cpu  # type: ignore[assignment]
+    turns._resolve_step = serial_cpu  # type: ignore[assignment]
+    turns.claim_matches = claim_cpu  # type: ignore[assignment]
+    turns.store_results = store_cpu  # type: ignore[assignment]
+    config = _config(url, Path(tmp))
+    clock = FixedClock(datetime.fromisoformat(at))
+    app = App.from_config(config, clock)
+    worker = f"bench-{index}"
+    try:
+        with transaction(app.sessions) as s:
+            s.execute(select(1))  # connected before the start
+        go.wait()  # type: ignore[attr-defined]
+        c0 = time.process_time()
+        while True:
+            ran = turns.tick(app.sessions, config, clock, worker)
+            if ran:
+                continue
+            with transaction(app.sessions) as s:
+                left = s.scalar(
+                    select(func.count()).where(
+                        Turn.stage_key == "T1", Turn.status != TurnStatus.DONE
+                    )
+                )
+            if not left:
+                break
+            time.sleep(0.02)  # another worker holds what is left (a freeze, an assembly)
+        cpu = time.process_time() - c0
+        with transaction(app.sessions) as s:
+            mine = s.scalar(select(func.count()).where(TurnMatch.resolved_by == worker)) or 0
+        # store_results ends by assembling any stage it finished (_complete): not shared.
+        shared = claim_cpu.seconds + store_cpu.seconds - complete_cpu.seconds
+        return int(mine), cpu, engine_cpu.seconds, shared, serial_cpu.seconds
+    finally:
+        app.close()
+
+
+def pg_sweep(sizes: list[int], workers: list[int]) -> None:
+    """The PostgreSQL runs: see the module docstring."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from tests.services import start_postgres
+
+    root = Path(tempfile.mkdtemp(prefix="pbm-sweep-pg-"))
+    (root / "pg").mkdir()
+    pg = start_postgres(root / "pg", root)
+    pg_url = next(pg)
+    configure_logging("console", "warning", ())
+    admin = create_engine(pg_url, isolation_level="AUTOCOMMIT")
+    print(f"PostgreSQL, {multiprocessing.cpu_count()} cores; worker processes {workers}")
+    try:
+        for matches in sizes:
+            template = f"tpl{matches}"
+            with admin.connect() as c:
+                c.execute(text(f"CREATE DATABASE {template}"))
+            url = pg_url.rsplit("/", 1)[0] + f"/{template}"
+            clock = FixedClock(START)
+            app = App.from_config(_config(url, root), clock, upgrade=True)
+            t0 = time.perf_counter()
+            teams = build_knockouts(app, clock, matches)
+            deadline = clock.now() + timedelta(minutes=30)
+            with transaction(app.sessions) as s:
+                s.execute(
+                    update(Turn).where(Turn.status == TurnStatus.OPEN).values(deadline=deadline)
+                )
+                queued_before = s.scalar(
+                    select(func.count()).where(OutboxMessage.kind == "turn-report")
+                )
+            app.close()
+            setup = time.perf_counter() - t0
+            print(
+                f"{matches} matches: {len(teams)} knockout(s) of {', '.join(map(str, teams))} "
+                f"teams; setup (not timed) {setup:.0f} s"
+            )
+            one: float | None = None
+            for n in workers:
+                name = f"run{matches}w{n}"
+                with admin.connect() as c:
+                    c.execute(text(f"CREATE DATABASE {name} TEMPLATE {template}"))
+                run_url = pg_url.rsplit("/", 1)[0] + f"/{name}"
+                ctx = multiprocessing.get_context("spawn")
+                go = ctx.Manager().Event()
+                with ProcessPoolExecutor(n, mp_context=ctx) as pool:
+                    futures = [
+                        pool.submit(_pg_worker, run_url, str(root), i, deadline.isoformat(), go)
+                        for i in range(n)
+                    ]
+                    time.sleep(4.0)  # the workers import pbm and connect before the clock starts
+                    t = time.perf_counter()
+                    go.set()
+                    results = [f.result() for f in futures]
+                    seconds = time.perf_counter() - t
+                check = create_engine(run_url)
+                with check.connect() as c:
+                    done = c.execute(
+                        text(
+                            "SELECT count(*) FROM turns WHERE stage_key = 'T1' AND status = 'done'"
+                        )
+                    ).scalar_one()
+                    resolved = c.execute(
+                        text("SELECT count(*) FROM turn_matches WHERE status = 'done'")
+                    ).scalar_one()
+                    queued = c.execute(
+                        text("SELECT count(*) FROM outbox WHERE kind = 'turn-report'")
+                    ).scalar_one()
+                check.dispose()
+                assert done == len(teams) and resolved == matches, (done, resolved)
+                one = one or seconds
+                cpu = sum(r[1] for r in results)
+                engine = sum(r[2] for r in results)
+                par = sum(r[3] for r in results)
+                ser = sum(r[4] for r in results)
+                print(
+                    f"  {n} worker{'s' if n > 1 else ' '}: {seconds:6.1f} s "
+                    f"({1000 * seconds / matches:.1f} ms a match), speed-up {one / seconds:.2f}x; "
+                    f"matches per worker {[r[0] for r in results]}; CPU {cpu:.1f} s in all: "
+                    f"{par:.1f} s in the matches' rows (of it {engine:.1f} s in the engine), "
+                    f"{ser:.1f} s assembling and queueing "
+                    f"{queued - queued_before} turn-report mails, the rest freezing and splitting",
+                    flush=True,
+                )
+    finally:
+        admin.dispose()
+        with contextlib.suppress(StopIteration):
+            next(pg)
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def main(argv: list[str]) -> None:
-    sizes = [int(a) for a in argv] or [1000, 2000]
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("matches", nargs="*", type=int, help="matches due at once (1000 2000)")
+    ap.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite")
+    ap.add_argument("--workers", default="1,2,4", help="PostgreSQL: worker processes, 1,2,4")
+    args = ap.parse_args(argv)
+    sizes = args.matches or [1000, 2000]
+    if args.db == "postgresql":
+        pg_sweep(sizes, [int(w) for w in args.workers.split(",")])
+        return
     results = {}
     for matches in sizes:
         print(f"{matches} matches ({2 * matches} teams, {matches // 2} competitions):")

@@ -38,6 +38,7 @@ __all__ = [
     "ServerConfig",
     "SmtpConfig",
     "TurnsConfig",
+    "WorkersConfig",
     "load_config",
     "parse_config",
 ]
@@ -168,6 +169,11 @@ class TurnsConfig:
     ``hold_on_intake_errors``: and when mail failed to be handled (dead letters) since it
     opened; ``naming_after_full``: once a competition is full, naming (and joining) closes and
     the draw is made this many seconds later, if that is before the naming deadline.
+
+    A large stage is split by match across workers: ``split_matches``, a stage with at least
+    this many matches gets one work row per match (0: never split); ``match_batch``, how many
+    rows a worker claims at once; ``match_lease_seconds``, how long a claim is held before
+    another worker may retake it (the claimant died).
     """
 
     schedule: str = "every 2d 20:00 UTC"
@@ -177,6 +183,19 @@ class TurnsConfig:
     hold_share: float = 0.5
     hold_on_intake_errors: bool = True
     naming_after_full: float | None = None
+    split_matches: int = 64
+    match_batch: int = 8
+    match_lease_seconds: float = 300.0
+
+
+@dataclass(frozen=True, slots=True)
+class WorkersConfig:
+    """The workers' registry: each ``pbm serve`` writes its heartbeat every
+    ``heartbeat_seconds``; ``pbm status`` calls a worker stale after ``stale_seconds`` without
+    one (it died, or is stuck)."""
+
+    heartbeat_seconds: float = 15.0
+    stale_seconds: float = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +236,7 @@ class Config:
     outbox: OutboxConfig = OutboxConfig()
     scheduler: SchedulerConfig = SchedulerConfig()
     turns: TurnsConfig = TurnsConfig()
+    workers: WorkersConfig = WorkersConfig()
     zine: ZineConfig = ZineConfig()
     logging: LoggingConfig = LoggingConfig()
     source: Path | None = None
@@ -380,12 +400,26 @@ def parse_config(
             hold_share=tu.number("hold_share", 0.5, lo=0),
             hold_on_intake_errors=tu.flag("hold_on_intake_errors", True),
             naming_after_full=after_full if after_full >= 0 else None,
+            split_matches=tu.integer("split_matches", TurnsConfig().split_matches, lo=0),
+            match_batch=tu.integer("match_batch", TurnsConfig().match_batch, lo=1),
+            match_lease_seconds=tu.number(
+                "match_lease_seconds", TurnsConfig().match_lease_seconds, lo=1.0
+            ),
         )
         try:
             parse_schedule(turns.schedule)
         except ValueError as exc:
             raise ConfigError(tu.key("schedule"), str(exc)) from exc
         tu.done()
+
+    wk = table(root, "workers", required=False)
+    workers = WorkersConfig()
+    if wk is not None:
+        workers = WorkersConfig(
+            heartbeat_seconds=wk.number("heartbeat_seconds", 15.0, lo=0.1),
+            stale_seconds=wk.number("stale_seconds", 60.0, lo=0.1),
+        )
+        wk.done()
 
     zn = table(root, "zine", required=False)
     zine = ZineConfig()
@@ -425,6 +459,7 @@ def parse_config(
         outbox=outbox,
         scheduler=scheduler,
         turns=turns,
+        workers=workers,
         zine=zine,
         logging=logging_cfg,
         source=source,

@@ -49,6 +49,7 @@ from pbm.incidents import Backoff
 from pbm.logs import request_reopen
 from pbm.mail.ports import Mailbox, Sender
 from pbm.scheduler import competition_dates, next_wakeup, run_due
+from pbm.workers import Registry
 
 __all__ = ["Daemon", "Listener", "Stats"]
 
@@ -106,6 +107,9 @@ class Daemon:
         self.listeners = list(listeners)
         self.handle_signals = handle_signals
         self.max_wait = max_wait if max_wait is not None else app.config.scheduler.tick_seconds
+        #: This process in the workers' registry (``run`` registers it and beats; a single
+        #: ``run_once`` claims a split stage's matches under its id without registering).
+        self.worker = Registry(app.sessions, app.clock, app.config.workers)
         self._stop = threading.Event()
         self._stop_at = 0.0  # time.monotonic() of the warm stop's request
         self._wake = threading.Event()
@@ -176,7 +180,7 @@ class Daemon:
             for fm, stored in zip(fetched, batch, strict=True):
                 if self.stopping:
                     break  # stored and still on the server: handled as pending next time
-                if stored.status == MailStatus.RECEIVED and inbound.process(stored.id) is not None:
+                if stored.status == MailStatus.RECEIVED and self._process(stored.id):
                     stats.processed += 1
                 try:
                     mb.mark_processed(fm.uid)
@@ -191,22 +195,30 @@ class Daemon:
         pending = inbound.pending_ids()
         after = 0
         while pending and not self.stopping:
-            done = inbound.process_next(after, upto=pending[-1])
+            with self.worker.doing("inbound (the next pending)"):
+                done = inbound.process_next(after, upto=pending[-1])
             if done is None:
                 break
             after = done[0]
             stats.processed += 1
             self._flush(stats)
         if not self.stopping:
-            stats.jobs = run_due(self.app.sessions, self.app.config, self.app.clock)
+            with self.worker.doing("scheduler (turns, split stages' matches)"):
+                stats.jobs = run_due(
+                    self.app.sessions, self.app.config, self.app.clock, self.worker.id
+                )
         self._flush(stats)
         # A whole pass talked to the database: any outage of it is over.
         self._db_backoff.reset()
         self.incidents.recovered("database")
         return stats
 
+    def _process(self, mail_id: int) -> bool:
+        with self.worker.doing(f"inbound {mail_id}"):
+            return self.app.inbound.process(mail_id) is not None
+
     def _flush(self, stats: Stats) -> None:
-        sent, failed = self.outbox.flush(self._stop_sending)
+        sent, failed = self.outbox.flush(self._stop_sending, self.worker.doing)
         stats.sent += sent
         stats.failed += failed
 
@@ -263,7 +275,13 @@ class Daemon:
                 listener.start()
                 started.append(listener)
             _warm_up()
-            log.info("daemon.started", mailboxes=len(self.mailboxes), listeners=len(started))
+            self.worker.start()
+            log.info(
+                "daemon.started",
+                mailboxes=len(self.mailboxes),
+                listeners=len(started),
+                worker=self.worker.id,
+            )
             while not self.stopping:
                 try:
                     stats = self.run_once()
@@ -275,6 +293,7 @@ class Daemon:
                     continue
                 self._wait(timeout)
         finally:
+            self.worker.stop()
             for listener in reversed(started):
                 listener.stop()
             for mb in self.mailboxes:

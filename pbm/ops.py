@@ -2,15 +2,19 @@
 
 * :func:`status` reads the queues (inbound by status, the outbox's pending, leased and failed
   rows, dead letters), the open incidents (a door that is down: IMAP, the SMTP relay, the
-  database) and the next turns due, as plain data for a table or JSON.
+  database), the workers (alive, stale or stopped by their heartbeat, and the claims each
+  holds), the split stages' matches, and the next turns due, as plain data for a table or
+  JSON.
 * :func:`health` is what a supervisor calls: the database answers, the migrations are at
   head, the outbox is not stuck, dead letters are not piling up.
 * :func:`backup` copies a SQLite database with SQLite's online backup API (safe while pbm
   runs); :func:`restore` copies a backup back, refusing a file that is not a pbm database and
   a database a running daemon holds (:func:`serving_lock`).
 
-Workers hold their claims as row locks inside one transaction (see :mod:`pbm.inbound.pipeline`)
-and the outbox's send lease as ``next_attempt_at``: the leased rows are what is in flight.
+Workers hold their inbound claims as row locks inside one transaction (see
+:mod:`pbm.inbound.pipeline`) and the outbox's send lease as ``next_attempt_at``: a worker's
+heartbeat names the one in hand (``doing``, :mod:`pbm.workers`). A split stage's matches are
+claimed by name (``turn_matches.claimed_by``, with a lease), read here live.
 """
 
 from __future__ import annotations
@@ -40,7 +44,10 @@ from pbm.db.models import (
     MailStatus,
     OutboxMessage,
     Turn,
+    TurnMatch,
+    TurnMatchStatus,
     TurnStatus,
+    Worker,
 )
 from pbm.db.session import make_db_engine, make_session_factory, transaction
 from pbm.errors import DatabaseUnavailable, PbmError
@@ -54,6 +61,7 @@ __all__ = [
     "serving_lock",
     "sqlite_path",
     "status",
+    "workers",
 ]
 
 #: A pending outbox row this long past due means nothing is sending.
@@ -64,8 +72,90 @@ MAX_DEAD_LETTERS = 10
 _PBM_TABLES = frozenset({"alembic_version", "inbound_mail", "outbox", "competitions"})
 
 
-def status(s: Session, now: datetime, turns: int = 5) -> dict[str, Any]:
-    """The queues and the next turns due, as JSON-ready data."""
+#: Stopped workers stay in ``pbm status`` this long after their stop.
+SHOW_STOPPED = timedelta(hours=1)
+
+
+def _iso(at: datetime | None) -> str | None:
+    return utc(at).isoformat() if at is not None else None
+
+
+def workers(s: Session, now: datetime, stale_after: timedelta) -> list[dict[str, Any]]:
+    """Each worker that runs (or stopped within the hour), alive or stale by its heartbeat,
+    with what it had in hand at its last beat and the split stages' matches it has claimed.
+    A claimant that never registered (``pbm run --once``) is listed as ``unregistered``."""
+    claims: dict[str, list[dict[str, Any]]] = {}
+    rows = s.execute(
+        select(
+            TurnMatch.claimed_by,
+            Competition.code,
+            Turn.stage_key,
+            func.count(),
+            func.min(TurnMatch.lease_until),
+        )
+        .join(Turn, Turn.id == TurnMatch.turn_id)
+        .join(Competition, Competition.id == Turn.competition_id)
+        .where(TurnMatch.status == TurnMatchStatus.CLAIMED)
+        .group_by(TurnMatch.claimed_by, Competition.code, Turn.stage_key)
+        .order_by(TurnMatch.claimed_by, Competition.code, Turn.stage_key)
+    ).all()
+    for who, code, stage, n, lease in rows:
+        claims.setdefault(str(who), []).append(
+            {
+                "competition": code,
+                "stage": stage,
+                "matches": int(n),
+                "lease_until": _iso(lease),
+                "lapsed": lease is not None and utc(lease) < now,
+            }
+        )
+    out = []
+    listed = s.scalars(
+        select(Worker)
+        .where((Worker.stopped_at.is_(None)) | (Worker.stopped_at > now - SHOW_STOPPED))
+        .order_by(Worker.started_at, Worker.id)
+    ).all()
+    for w in listed:
+        beat = utc(w.heartbeat_at)
+        if w.stopped_at is not None:
+            state = "stopped"
+        else:
+            state = "alive" if now - beat <= stale_after else "stale"
+        out.append(
+            {
+                "id": w.id,
+                "host": w.host,
+                "pid": w.pid,
+                "started": _iso(w.started_at),
+                "heartbeat": beat.isoformat(),
+                "state": state,
+                "doing": w.doing if state == "alive" else None,
+                "last_doing": w.doing,
+                "turn_matches": claims.pop(w.id, []),
+            }
+        )
+    for who, held in sorted(claims.items()):
+        out.append(
+            {
+                "id": who,
+                "host": None,
+                "pid": None,
+                "started": None,
+                "heartbeat": None,
+                "state": "unregistered",
+                "doing": None,
+                "last_doing": None,
+                "turn_matches": held,
+            }
+        )
+    return out
+
+
+def status(
+    s: Session, now: datetime, turns: int = 5, stale_after: timedelta = timedelta(seconds=60)
+) -> dict[str, Any]:
+    """The queues, the workers and their claims, and the next turns due, as JSON-ready data
+    (a worker is stale after ``stale_after`` without a heartbeat)."""
     inbound = dict(
         s.execute(select(InboundMail.status, func.count()).group_by(InboundMail.status)).all()
     )
@@ -95,7 +185,19 @@ def status(s: Session, now: datetime, turns: int = 5) -> dict[str, Any]:
     incidents = s.scalars(
         select(Incident).where(Incident.resolved_at.is_(None)).order_by(Incident.first_seen)
     ).all()
+    split = dict(
+        s.execute(
+            select(TurnMatch.status, func.count())
+            .join(Turn, Turn.id == TurnMatch.turn_id)
+            .where(Turn.status == TurnStatus.FROZEN)
+            .group_by(TurnMatch.status)
+        ).all()
+    )
     return {
+        "workers": workers(s, now, stale_after),
+        "turn_matches": {  # of the stages being resolved now (split, frozen)
+            str(st): int(split.get(st, 0)) for st in TurnMatchStatus
+        },
         "inbound": {str(k): int(v) for k, v in sorted(inbound.items())},
         "incidents": [
             {

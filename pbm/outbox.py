@@ -20,6 +20,7 @@ pass: the row is not sent again meanwhile.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -132,9 +133,14 @@ class Outbox:
             return max(utc(when), self._relay_retry_at)
         return utc(when)
 
-    def flush(self, should_stop: object = None) -> tuple[int, int]:
+    def flush(
+        self,
+        should_stop: object = None,
+        in_hand: Callable[[str], AbstractContextManager[object]] | None = None,
+    ) -> tuple[int, int]:
         """Send every due row; returns (sent, failed permanently). While the relay is down
-        (its backoff not passed) nothing is tried; a pass stops at the relay's failure."""
+        (its backoff not passed) nothing is tried; a pass stops at the relay's failure.
+        ``in_hand(what)`` wraps each send (the workers registry names the row in hand)."""
         self._record_held()
         if self.relay_down:
             return 0, 0
@@ -143,7 +149,8 @@ class Outbox:
         for row_id in self.due_ids():
             if stop():
                 break
-            outcome = self.send_one(row_id)
+            with in_hand(f"outbox {row_id}") if in_hand else nullcontext():
+                outcome = self.send_one(row_id)
             sent += outcome == "sent"
             failed += outcome == "failed"
             if outcome == "relay-down":

@@ -34,14 +34,24 @@ def encode(value: Any) -> Any:
         return value.to_json()
     if isinstance(value, Roll):
         return [value.die, value.value, value.purpose]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {"type": type(value).__name__}
-        for f in dataclasses.fields(value):
-            out[f.name] = encode(getattr(value, f.name))
-        return out
     if isinstance(value, tuple | list):
         return [encode(v) for v in value]
+    cls: Any = type(value)
+    names = _field_names(cls)
+    if names is not None:
+        out: dict[str, Any] = {"type": type(value).__name__}
+        for name in names:
+            out[name] = encode(getattr(value, name))
+        return out
     raise TypeError(f"cannot encode {type(value).__name__}")
+
+
+@cache
+def _field_names(cls: Any) -> tuple[str, ...] | None:
+    """A dataclass's field names (None: not a dataclass), looked up once per class."""
+    if not dataclasses.is_dataclass(cls):
+        return None
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 @cache
@@ -68,58 +78,130 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def decode(tp: Any, data: Any) -> Any:
     """Rebuild a value of type ``tp`` from :func:`encode`'s output (``ValueError`` if it cannot)."""
+    return _decoder(tp)(data)
+
+
+# Decoding reads the type hints once per type and keeps a function for it: a season's state
+# holds thousands of balls, players and orders, and walking the hints for each value was most
+# of the cost of reading one back.
+_Decoder = typing.Callable[[Any], Any]
+
+
+@cache
+def _decoder(tp: Any) -> _Decoder:
     origin = typing.get_origin(tp)
     if origin is typing.Union or origin is _UNION_TYPE:
+        return _union_decoder(tp)
+    if origin is tuple:
         args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return _tuple_of(args[0], tp)
+        return _fixed_tuple(args, tp)
+    if tp is Any:
+        return _identity
+    if tp is Ball:
+        return ball_from_json
+    if tp is Roll:
+        return _roll
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        return tp
+    if tp is bool:
+        return _bool
+    if tp is int:
+        return _int
+    if tp is float:
+        return _float
+    if tp is str:
+        return _str
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return _dataclass_decoder(tp)
+    raise TypeError(f"cannot decode {tp}")
+
+
+def _identity(data: Any) -> Any:
+    return data
+
+
+def _roll(data: Any) -> Roll:
+    return Roll(int(data[0]), int(data[1]), str(data[2]))
+
+
+def _bool(data: Any) -> bool:
+    if not isinstance(data, bool):
+        raise ValueError(f"expected a boolean, got {data!r}")
+    return data
+
+
+def _int(data: Any) -> int:
+    if isinstance(data, bool) or not isinstance(data, int):
+        raise ValueError(f"expected an integer, got {data!r}")
+    return data
+
+
+def _float(data: Any) -> float:
+    if isinstance(data, bool) or not isinstance(data, int | float):
+        raise ValueError(f"expected a number, got {data!r}")
+    return float(data)
+
+
+def _str(data: Any) -> str:
+    if not isinstance(data, str):
+        raise ValueError(f"expected a string, got {data!r}")
+    return data
+
+
+def _union_decoder(tp: Any) -> _Decoder:
+    args = typing.get_args(tp)
+    nullable = type(None) in args
+    options = [a for a in args if a is not type(None)]
+    tagged = {a.__name__: a for a in reversed(options) if isinstance(a, type)}
+
+    def dec(data: Any) -> Any:
         if data is None:
-            if type(None) in args:
+            if nullable:
                 return None
             raise ValueError(f"null where {tp} expected")
-        options = [a for a in args if a is not type(None)]
         if isinstance(data, dict) and "type" in data:
-            for a in options:
-                if isinstance(a, type) and a.__name__ == data["type"]:
-                    return decode(a, data)
+            named = tagged.get(data["type"])
+            if named is not None:
+                return _decoder(named)(data)
         for a in options:
             try:
-                return decode(a, data)
+                return _decoder(a)(data)
             except (ValueError, TypeError, KeyError):
                 continue
         raise ValueError(f"{data!r} is none of {tp}")
-    if origin is tuple:
-        args = typing.get_args(tp)
+
+    return dec
+
+
+def _tuple_of(item: Any, tp: Any) -> _Decoder:
+    def dec(data: Any) -> tuple[Any, ...]:
         if not isinstance(data, list):
             raise ValueError(f"expected a list for {tp}")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(decode(args[0], v) for v in data)
+        one = _decoder(item)
+        return tuple(one(v) for v in data)
+
+    return dec
+
+
+def _fixed_tuple(args: tuple[Any, ...], tp: Any) -> _Decoder:
+    def dec(data: Any) -> tuple[Any, ...]:
+        if not isinstance(data, list):
+            raise ValueError(f"expected a list for {tp}")
         if len(args) != len(data):
             raise ValueError(f"expected {len(args)} items for {tp}")
-        return tuple(decode(a, v) for a, v in zip(args, data, strict=True))
-    if tp is Any:
-        return data
-    if tp is Ball:
-        return ball_from_json(data)
-    if tp is Roll:
-        return Roll(int(data[0]), int(data[1]), str(data[2]))
-    if isinstance(tp, type) and issubclass(tp, Enum):
-        return tp(data)
-    if tp is bool:
-        if not isinstance(data, bool):
-            raise ValueError(f"expected a boolean, got {data!r}")
-        return data
-    if tp is int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            raise ValueError(f"expected an integer, got {data!r}")
-        return data
-    if tp is float:
-        if isinstance(data, bool) or not isinstance(data, int | float):
-            raise ValueError(f"expected a number, got {data!r}")
-        return float(data)
-    if tp is str:
-        if not isinstance(data, str):
-            raise ValueError(f"expected a string, got {data!r}")
-        return data
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return tuple(_decoder(a)(v) for a, v in zip(args, data, strict=True))
+
+    return dec
+
+
+def _dataclass_decoder(tp: type) -> _Decoder:
+    # The fields' decoders are looked up at the first call, not here: a type may contain
+    # itself (a Rule's ``then``), and its decoder is being built.
+    fields: list[tuple[str, _Decoder]] = []
+
+    def dec(data: Any) -> Any:
         if not isinstance(data, dict):
             raise ValueError(f"expected an object for {tp.__name__}")
         named = data.get("type", tp.__name__)
@@ -127,12 +209,11 @@ def decode(tp: Any, data: Any) -> Any:
             sub = _subclass(tp, named)
             if sub is None:
                 raise ValueError(f"expected {tp.__name__}, got {named}")
-            tp = sub
-        hints = _hints(tp)
-        kwargs = {
-            f.name: decode(hints[f.name], data[f.name])
-            for f in dataclasses.fields(tp)
-            if f.name in data
-        }
+            return _decoder(sub)(data)
+        if not fields:
+            hints = _hints(tp)
+            fields[:] = [(f.name, _decoder(hints[f.name])) for f in dataclasses.fields(tp)]
+        kwargs = {name: one(data[name]) for name, one in fields if name in data}
         return tp(**kwargs)
-    raise TypeError(f"cannot decode {tp}")
+
+    return dec

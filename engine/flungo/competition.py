@@ -53,6 +53,7 @@ __all__ = [
     "fixtures_for_turn",
     "is_finished",
     "next_fixture",
+    "next_fixtures",
     "pending_fixtures",
     "record_result",
     "result_of",
@@ -211,10 +212,30 @@ def byes_for_round(comp: Competition, round_: int) -> tuple[str, ...]:
 def next_fixture(comp: Competition, team: str) -> Fixture | None:
     """``team``'s next unplayed fixture (its opponent may still be "Winner of ..."), or ``None``
     when it has none (finished, eliminated, or waiting for a result to know where it goes)."""
+    return next_fixtures(comp).get(team)
+
+
+def next_fixtures(comp: Competition) -> dict[str, Fixture]:
+    """Every team's :func:`next_fixture` at once, in one pass over the fixtures (a report to
+    each of a thousand teams asked one by one was quadratic in the fixtures)."""
+    results = {r.fixture_id: r for r in comp.results}
+
+    def side(entrant: Entrant) -> str | None:
+        if entrant.kind is EntrantKind.TEAM:
+            return entrant.ref
+        result = results.get(entrant.ref)
+        if result is None:
+            return None
+        return result.winner if entrant.kind is EntrantKind.WINNER else result.loser
+
+    out: dict[str, Fixture] = {}
     for f in comp.fixtures:
-        if result_of(comp, f.id) is None and team in fixture_teams(comp, f.id):
-            return f
-    return None
+        if f.id in results:
+            continue
+        for name in (side(f.home), side(f.away)):
+            if name is not None and name not in out:
+                out[name] = f
+    return out
 
 
 def fixture_text(comp: Competition, fixture: Fixture) -> str:

@@ -43,7 +43,7 @@ from engine.flungo.events import Ball, Event, event_from_json
 from engine.flungo.events import ball_from_json as _ball_from_json
 from engine.flungo.helpers import after_match, apply_helper_spend
 from engine.flungo.match import play_turn, start_match
-from engine.flungo.orders import MatchOrders, Orders
+from engine.flungo.orders import HelperSpend, MatchOrders, Orders
 from engine.flungo.season_events import SeasonEvent
 from engine.flungo.season_events import event_from_json as season_event_from_json
 from engine.flungo.squad import Team
@@ -52,18 +52,23 @@ from engine.flungo.summary import CompetitionError, InningsSummary, MatchSummary
 
 __all__ = [
     "LiveMatch",
+    "MatchJob",
+    "MatchOutcome",
     "MatchTurn",
     "Replayed",
     "SeasonState",
     "Stage",
     "TurnReport",
+    "assemble",
     "match_seed",
     "next_stage",
     "replay",
     "replay_document",
     "replay_from_document",
+    "resolve_match",
     "resolve_stage",
     "seed_commitment",
+    "stage_matches",
     "stages",
     "start_season",
 ]
@@ -239,19 +244,7 @@ class TurnReport:
         return {
             "stage": self.stage.to_json(),
             "competition": self.competition.to_json(),
-            "matches": [
-                {
-                    "fixture_id": m.fixture_id,
-                    "label": m.label,
-                    "state": m.state.to_json(),
-                    "events": [_event_json(e) for e in m.events],
-                    "defaults": list(m.defaults),
-                    "seed_sha256": m.seed_sha256,
-                    "seed": m.seed,
-                    "played": [None if o is None else encode(o) for o in m.played],
-                }
-                for m in self.matches
-            ],
+            "matches": [_match_turn_json(m) for m in self.matches],
             "season_events": [e.to_json() for e in self.season_events],
             "squads": [t.to_json() for t in self.squads],
             "byes": list(self.byes),
@@ -267,19 +260,7 @@ class TurnReport:
         return cls(
             stage=Stage.from_json(data["stage"]),
             competition=Competition.from_json(data["competition"]),
-            matches=tuple(
-                MatchTurn(
-                    fixture_id=str(m["fixture_id"]),
-                    label=str(m["label"]),
-                    state=MatchState.from_json(m["state"]),
-                    events=tuple(_event_from(e) for e in m["events"]),
-                    defaults=tuple(str(t) for t in m["defaults"]),
-                    seed_sha256=str(m["seed_sha256"]),
-                    seed=None if m["seed"] is None else int(m["seed"]),
-                    played=_played(m.get("played")),
-                )
-                for m in data["matches"]
-            ),
+            matches=tuple(_match_turn_from(m) for m in data["matches"]),
             season_events=tuple(season_event_from_json(e) for e in data["season_events"]),
             squads=tuple(Team.from_json(t) for t in data["squads"]),
             byes=tuple(str(t) for t in data["byes"]),
@@ -297,6 +278,32 @@ class TurnReport:
     def from_text(cls, text: str) -> TurnReport:
         """Read :meth:`to_text`."""
         return cls.from_json(json.loads(text))
+
+
+def _match_turn_json(m: MatchTurn) -> dict[str, Any]:
+    return {
+        "fixture_id": m.fixture_id,
+        "label": m.label,
+        "state": m.state.to_json(),
+        "events": [_event_json(e) for e in m.events],
+        "defaults": list(m.defaults),
+        "seed_sha256": m.seed_sha256,
+        "seed": m.seed,
+        "played": [None if o is None else encode(o) for o in m.played],
+    }
+
+
+def _match_turn_from(m: Mapping[str, Any]) -> MatchTurn:
+    return MatchTurn(
+        fixture_id=str(m["fixture_id"]),
+        label=str(m["label"]),
+        state=MatchState.from_json(m["state"]),
+        events=tuple(_event_from(e) for e in m["events"]),
+        defaults=tuple(str(t) for t in m["defaults"]),
+        seed_sha256=str(m["seed_sha256"]),
+        seed=None if m["seed"] is None else int(m["seed"]),
+        played=_played(m.get("played")),
+    )
 
 
 def _played(data: Any) -> tuple[MatchOrders | None, MatchOrders | None]:
@@ -431,61 +438,6 @@ def _amendment(orders: Orders | None) -> MatchOrders | None:
     return replace(match, xi=None, captain=None, wicketkeeper=None, toss=None)
 
 
-def _with_squad(state: SeasonState, team: Team) -> SeasonState:
-    return replace(state, squads=tuple(team if t.name == team.name else t for t in state.squads))
-
-
-def _select(
-    state: SeasonState, stage: Stage, orders: Mapping[str, Orders]
-) -> tuple[SeasonState, list[MatchTurn], list[SeasonEvent], list[str]]:
-    comp = state.competition
-    matches: list[MatchTurn] = []
-    season: list[SeasonEvent] = []
-    notices: list[str] = []
-    live: list[LiveMatch] = list(state.live)
-    for fixture in fixtures_for_round(comp, stage.round):
-        home_name, away_name = fixture_teams(comp, fixture.id)
-        if home_name is None or away_name is None:
-            raise CompetitionError(f"the sides of {fixture.id} are not known at selection")
-        for name in (home_name, away_name):
-            if name not in state.played:  # helper points are spent between matches
-                continue
-            given = orders.get(name)
-            spend = given.helpers if given is not None else None
-            try:
-                team, evs = apply_helper_spend(state.squad(name), spend)
-            except IllegalOrder as exc:
-                notices.append(f"{name}: helper points: {exc}; the default spend was used")
-                team, evs = apply_helper_spend(state.squad(name), None)
-            state = _with_squad(state, team)
-            season.extend(evs)
-        seed = match_seed(state.seed, fixture.id)
-        setup = MatchSetup(
-            comp.format,
-            seed,
-            fixture.conditions,
-            state.squad(home_name),
-            state.squad(away_name),
-            knockout=comp.kind is CompetitionKind.KNOCKOUT,
-        )
-        home, away = _match_part(orders.get(home_name)), _match_part(orders.get(away_name))
-        res = start_match(setup, home, away)
-        defaults = tuple(n for n, o in ((home_name, home), (away_name, away)) if o is None)
-        matches.append(
-            MatchTurn(
-                fixture.id,
-                fixture.label,
-                res.state,
-                res.events,
-                defaults,
-                seed_commitment(seed),
-                played=(home, away),
-            )
-        )
-        live.append(LiveMatch(fixture.id, res.state))
-    return replace(state, live=tuple(live)), matches, season, notices
-
-
 def _summary(fixture_id: str, st: MatchState) -> MatchSummary:
     assert st.result is not None
     main = st.innings[:2]
@@ -510,58 +462,317 @@ def _summary(fixture_id: str, st: MatchState) -> MatchSummary:
     )
 
 
-def _play(
-    state: SeasonState, orders: Mapping[str, Orders]
-) -> tuple[SeasonState, list[MatchTurn], list[SeasonEvent]]:
-    matches: list[MatchTurn] = []
-    season: list[SeasonEvent] = []
-    still: list[LiveMatch] = []
+# -- a stage, match by match ------------------------------------------------------------------
+#
+# A stage's matches are independent of each other: a team plays at most one match a round,
+# a match's dice come from its own seed, and its helper points and injuries touch only its two
+# squads. Only the competition (results, knockout draws) is shared, and it changes in
+# :func:`assemble`, in fixture order. So a large stage can be resolved by several workers, each
+# taking some :class:`MatchJob` values, and assembled once, with the bytes of one resolver.
+
+
+@dataclass(frozen=True, slots=True)
+class MatchJob:
+    """Everything one fixture's part in a stage needs, and nothing of the rest of the season.
+
+    ``squads`` are the two sides (home, away) as they stand before the stage; ``orders`` the
+    match orders the engine will receive; ``defaults`` the teams that gave none. At a selection
+    ``setup`` is the match to start (squads before helper points), ``spends`` says which side
+    spends helper points first (it has played a match) and ``helpers`` their spends. At a turn
+    ``live`` is the match under way."""
+
+    fixture_id: str
+    label: str
+    squads: tuple[Team, Team]
+    orders: tuple[MatchOrders | None, MatchOrders | None]
+    defaults: tuple[str, ...]
+    setup: MatchSetup | None = None
+    spends: tuple[bool, bool] = (False, False)
+    helpers: tuple[HelperSpend | None, HelperSpend | None] = (None, None)
+    live: MatchState | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The job as JSON data; :meth:`from_json` reads it back equal."""
+        return {
+            "fixture_id": self.fixture_id,
+            "label": self.label,
+            "squads": [t.to_json() for t in self.squads],
+            "orders": [None if o is None else encode(o) for o in self.orders],
+            "defaults": list(self.defaults),
+            "setup": None if self.setup is None else encode(self.setup),
+            "spends": list(self.spends),
+            "helpers": [None if h is None else encode(h) for h in self.helpers],
+            "live": None if self.live is None else self.live.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MatchJob:
+        """Read :meth:`to_json`."""
+        home, away = (Team.from_json(t) for t in data["squads"])
+        spend_home, spend_away = (bool(b) for b in data["spends"])
+        help_home, help_away = (
+            None if h is None else decode(HelperSpend, h) for h in data["helpers"]
+        )
+        return cls(
+            fixture_id=str(data["fixture_id"]),
+            label=str(data["label"]),
+            squads=(home, away),
+            orders=_played(data["orders"]),
+            defaults=tuple(str(t) for t in data["defaults"]),
+            setup=None if data["setup"] is None else decode(MatchSetup, data["setup"]),
+            spends=(spend_home, spend_away),
+            helpers=(help_home, help_away),
+            live=None if data["live"] is None else MatchState.from_json(data["live"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """One fixture's part in a stage, resolved: its :class:`MatchTurn`, its two squads after
+    it (helper points spent, or injuries and healing after a decided match), the season
+    events that made them so, and the resolver's notices. The result itself is recorded in
+    the competition by :func:`assemble`."""
+
+    turn: MatchTurn
+    squads: tuple[Team, Team]
+    season_events: tuple[SeasonEvent, ...] = ()
+    notices: tuple[str, ...] = ()
+
+    @property
+    def fixture_id(self) -> str:
+        """The fixture this outcome is of."""
+        return self.turn.fixture_id
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as JSON data; :meth:`from_json` reads it back equal."""
+        return {
+            "turn": _match_turn_json(self.turn),
+            "squads": [t.to_json() for t in self.squads],
+            "season_events": [e.to_json() for e in self.season_events],
+            "notices": list(self.notices),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MatchOutcome:
+        """Read :meth:`to_json`."""
+        home, away = (Team.from_json(t) for t in data["squads"])
+        return cls(
+            turn=_match_turn_from(data["turn"]),
+            squads=(home, away),
+            season_events=tuple(season_event_from_json(e) for e in data["season_events"]),
+            notices=tuple(str(n) for n in data["notices"]),
+        )
+
+    def to_text(self) -> str:
+        """Canonical text: compact JSON with sorted keys."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_text(cls, text: str) -> MatchOutcome:
+        """Read :meth:`to_text`."""
+        return cls.from_json(json.loads(text))
+
+
+def _stage_or_fail(state: SeasonState) -> Stage:
+    stage = next_stage(state)
+    if stage is None:
+        raise CompetitionError(f"{state.competition.name} is over: there is no stage to resolve")
+    return stage
+
+
+def stage_matches(state: SeasonState, orders: Mapping[str, Orders]) -> tuple[MatchJob, ...]:
+    """The next stage's matches as independent jobs, in the order the report lists them
+    (``orders`` as for :func:`resolve_stage`). Raises :class:`CompetitionError` when the
+    competition is over."""
+    stage = _stage_or_fail(state)
     comp = state.competition
+    jobs: list[MatchJob] = []
+    if stage.selection:
+        for fixture in fixtures_for_round(comp, stage.round):
+            home_name, away_name = fixture_teams(comp, fixture.id)
+            if home_name is None or away_name is None:
+                raise CompetitionError(f"the sides of {fixture.id} are not known at selection")
+            home_sq, away_sq = state.squad(home_name), state.squad(away_name)
+            home, away = _match_part(orders.get(home_name)), _match_part(orders.get(away_name))
+            helpers = tuple(
+                given.helpers if (given := orders.get(n)) is not None else None
+                for n in (home_name, away_name)
+            )
+            setup = MatchSetup(
+                comp.format,
+                match_seed(state.seed, fixture.id),
+                fixture.conditions,
+                home_sq,
+                away_sq,
+                knockout=comp.kind is CompetitionKind.KNOCKOUT,
+            )
+            jobs.append(
+                MatchJob(
+                    fixture.id,
+                    fixture.label,
+                    (home_sq, away_sq),
+                    (home, away),
+                    tuple(n for n, o in ((home_name, home), (away_name, away)) if o is None),
+                    setup=setup,
+                    spends=(home_name in state.played, away_name in state.played),
+                    helpers=(helpers[0], helpers[1]),
+                )
+            )
+        return tuple(jobs)
     for lm in state.live:
         st = lm.state
         names = (st.setup.home.name, st.setup.away.name)
         home, away = (_amendment(orders.get(n)) for n in names)
-        res = play_turn(st, home, away)
-        st = res.state
-        defaults = tuple(n for n in names if orders.get(n) is None)
-        fixture = comp.fixture(lm.fixture_id)
-        commitment = seed_commitment(st.setup.seed)
-        if st.result is None:
-            still.append(LiveMatch(lm.fixture_id, st))
-            matches.append(
-                MatchTurn(
-                    lm.fixture_id,
-                    fixture.label,
-                    st,
-                    res.events,
-                    defaults,
-                    commitment,
-                    played=(home, away),
-                )
-            )
-            continue
-        comp, evs = record_result(comp, _summary(lm.fixture_id, st))
-        season.extend(evs)
-        for name in names:
-            hurt = {p: pts for t, p, pts in st.injuries if t == name}
-            team, evs = after_match(state.squad(name), hurt)
-            state = _with_squad(state, team)
-            season.extend(evs)
-        played = tuple(dict.fromkeys((*state.played, *names)))
-        state = replace(state, played=played)
-        matches.append(
-            MatchTurn(
+        jobs.append(
+            MatchJob(
                 lm.fixture_id,
-                fixture.label,
-                st,
-                res.events,
-                defaults,
-                commitment,
-                st.setup.seed,
+                comp.fixture(lm.fixture_id).label,
+                (state.squad(names[0]), state.squad(names[1])),
                 (home, away),
+                tuple(n for n in names if orders.get(n) is None),
+                live=st,
             )
         )
-    return replace(state, competition=comp, live=tuple(still)), matches, season
+    return tuple(jobs)
+
+
+def _spend(team: Team, spend: HelperSpend | None) -> tuple[Team, tuple[SeasonEvent, ...], str]:
+    try:
+        team, evs = apply_helper_spend(team, spend)
+    except IllegalOrder as exc:
+        team, evs = apply_helper_spend(team, None)
+        return team, evs, f"{team.name}: helper points: {exc}; the default spend was used"
+    return team, evs, ""
+
+
+def resolve_match(job: MatchJob) -> MatchOutcome:
+    """Resolve one job of :func:`stage_matches` (pure: it reads nothing but the job, so jobs
+    resolve in any order, on any worker, with the same results).
+
+    Selection spends the helper points of a side coming out of a match, then starts the match
+    on its own seed; a turn plays the match one turn, and a match decided in it heals and
+    injures its squads and reveals its seed."""
+    home_sq, away_sq = job.squads
+    if job.live is None:
+        assert job.setup is not None, "a selection job carries the match to start"
+        season: list[SeasonEvent] = []
+        notices: list[str] = []
+        sides = []
+        for team, spends, spend in zip(job.squads, job.spends, job.helpers, strict=True):
+            if spends:  # helper points are spent between matches
+                team, evs, notice = _spend(team, spend)
+                season.extend(evs)
+                if notice:
+                    notices.append(notice)
+            sides.append(team)
+        home_sq, away_sq = sides
+        setup = replace(job.setup, home=home_sq, away=away_sq)
+        res = start_match(setup, *job.orders)
+        turn = MatchTurn(
+            job.fixture_id,
+            job.label,
+            res.state,
+            res.events,
+            job.defaults,
+            seed_commitment(setup.seed),
+            played=job.orders,
+        )
+        return MatchOutcome(turn, (home_sq, away_sq), tuple(season), tuple(notices))
+    res = play_turn(job.live, *job.orders)
+    st = res.state
+    commitment = seed_commitment(st.setup.seed)
+    if st.result is None:
+        turn = MatchTurn(
+            job.fixture_id, job.label, st, res.events, job.defaults, commitment, played=job.orders
+        )
+        return MatchOutcome(turn, job.squads)
+    season = []
+    after = []
+    for team in job.squads:
+        hurt = {p: pts for t, p, pts in st.injuries if t == team.name}
+        team, evs = after_match(team, hurt)
+        after.append(team)
+        season.extend(evs)
+    turn = MatchTurn(
+        job.fixture_id,
+        job.label,
+        st,
+        res.events,
+        job.defaults,
+        commitment,
+        st.setup.seed,
+        job.orders,
+    )
+    return MatchOutcome(turn, (after[0], after[1]), tuple(season))
+
+
+def _in_order(expected: Sequence[str], outcomes: Sequence[MatchOutcome]) -> list[MatchOutcome]:
+    by_id = {o.fixture_id: o for o in outcomes}
+    if len(by_id) != len(outcomes) or set(by_id) != set(expected):
+        missing = sorted(set(expected) - set(by_id))
+        extra = sorted(set(by_id) - set(expected))
+        raise CompetitionError(
+            f"the outcomes are not the stage's matches: missing {missing}, extra {extra}"
+            + (", some twice" if len(by_id) != len(outcomes) else "")
+        )
+    return [by_id[f] for f in expected]
+
+
+def assemble(
+    state: SeasonState, stage: Stage, outcomes: Sequence[MatchOutcome]
+) -> tuple[SeasonState, TurnReport]:
+    """The season after ``stage`` and its report, from every one of the stage's outcomes (in
+    any order: they are put in the report's order here). Results are recorded in the
+    competition in fixture order, so a knockout's next round is drawn as one resolver would.
+    Raises :class:`CompetitionError` if ``stage`` is not the next, or the outcomes are not
+    exactly its matches."""
+    if stage != _stage_or_fail(state):
+        raise CompetitionError(f"{stage.key} is not the next stage of {state.competition.name}")
+    comp = state.competition
+    if stage.selection:
+        order = [f.id for f in fixtures_for_round(comp, stage.round)]
+    else:
+        order = [lm.fixture_id for lm in state.live]
+    ordered = _in_order(order, outcomes)
+    season: list[SeasonEvent] = []
+    notices: list[str] = []
+    squads = {t.name: t for t in state.squads}
+    live: list[LiveMatch] = list(state.live) if stage.selection else []
+    played = list(state.played)
+    for out in ordered:
+        st = out.turn.state
+        if stage.selection:
+            live.append(LiveMatch(out.fixture_id, st))
+        elif out.turn.finished:
+            comp, evs = record_result(comp, _summary(out.fixture_id, st))
+            season.extend(evs)
+            played.extend(t.name for t in out.squads)
+        else:
+            live.append(LiveMatch(out.fixture_id, st))
+        season.extend(out.season_events)
+        notices.extend(out.notices)
+        squads.update((t.name, t) for t in out.squads)
+    state = replace(
+        state,
+        competition=comp,
+        squads=tuple(squads[t.name] for t in state.squads),
+        live=tuple(live),
+        played=tuple(dict.fromkeys(played)),
+        position=state.position + 1,
+    )
+    while state.live == () and (nxt := next_stage(state)) is not None and not nxt.selection:
+        # Every match of the round is decided: its remaining turns have nothing to play.
+        state = replace(state, position=state.position + 1)
+    report = TurnReport(
+        stage=stage,
+        competition=state.competition,
+        matches=tuple(o.turn for o in ordered),
+        season_events=tuple(season),
+        squads=state.squads,
+        byes=byes_for_round(state.competition, stage.round) if stage.selection else (),
+        notices=tuple(notices),
+    )
+    return state, report
 
 
 def resolve_stage(
@@ -575,26 +786,10 @@ def resolve_stage(
     result recorded at once, its injuries and healing applied, and its seed revealed; a match
     decided before its fourth turn plays no further turns (there is nothing left to play).
     Raises :class:`CompetitionError` when the competition is over.
+
+    It is :func:`stage_matches`, :func:`resolve_match` for each job, then :func:`assemble`:
+    the daemon may run the middle step on several workers and gets these same bytes.
     """
-    stage = next_stage(state)
-    if stage is None:
-        raise CompetitionError(f"{state.competition.name} is over: there is no stage to resolve")
-    notices: list[str] = []
-    if stage.selection:
-        state, matches, season, notices = _select(state, stage, orders)
-    else:
-        state, matches, season = _play(state, orders)
-    state = replace(state, position=state.position + 1)
-    while state.live == () and (nxt := next_stage(state)) is not None and not nxt.selection:
-        # Every match of the round is decided: its remaining turns have nothing to play.
-        state = replace(state, position=state.position + 1)
-    report = TurnReport(
-        stage=stage,
-        competition=state.competition,
-        matches=tuple(matches),
-        season_events=tuple(season),
-        squads=state.squads,
-        byes=byes_for_round(state.competition, stage.round) if stage.selection else (),
-        notices=tuple(notices),
-    )
-    return state, report
+    stage = _stage_or_fail(state)
+    outcomes = [resolve_match(job) for job in stage_matches(state, orders)]
+    return assemble(state, stage, outcomes)

@@ -1,10 +1,13 @@
-"""``pbm status`` (the queues and the next turns) and ``pbm health`` (for a supervisor)."""
+"""``pbm status`` (the queues, the workers and their claims, the next turns) and ``pbm health``
+(for a supervisor)."""
 
 from __future__ import annotations
 
 import json
 import sys
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -25,12 +28,14 @@ __all__ = ["COMMANDS"]
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
 @config_option
 def status_cmd(as_json: bool, config_path: Path | None) -> None:
-    """The queues (inbound by status, outbox, dead letters), open incidents, the next turns."""
+    """The queues (inbound by status, outbox, dead letters, split stages' matches), open
+    incidents, the workers (alive or stale by heartbeat) and their claims, the next turns."""
     config = load(config_path, logs=False)
     db_engine = make_db_engine(config.database.url)
+    stale = timedelta(seconds=config.workers.stale_seconds)
     try:
         with transaction(make_session_factory(db_engine)) as s:
-            st = status(s, SystemClock().now())
+            st = status(s, SystemClock().now(), stale_after=stale)
     except (SQLAlchemyError, DatabaseUnavailable) as exc:
         raise click.ClickException(f"cannot read the database: {exc}") from exc
     finally:
@@ -48,6 +53,8 @@ def status_cmd(as_json: bool, config_path: Path | None) -> None:
     for name in ("pending", "not_yet_due", "failed"):
         queues.add_row("outbox", name.replace("_", " "), str(st["outbox"][name]))
     queues.add_row("dead letters", "shunted", str(st["dead_letters"]))
+    for name, count in st["turn_matches"].items():
+        queues.add_row("turn matches", name, str(count))
     console.print(queues)
     if st["incidents"]:
         down = Table(title="Open incidents (a door is down; pbm retries by itself)")
@@ -58,6 +65,7 @@ def status_cmd(as_json: bool, config_path: Path | None) -> None:
         console.print(down)
     else:
         console.print("no open incident")
+    console.print(_workers_table(st["workers"]) if st["workers"] else "no worker is registered")
     due = Table(title="Next turns due")
     for col in ("competition", "stage", "status", "deadline"):
         due.add_column(col)
@@ -65,9 +73,34 @@ def status_cmd(as_json: bool, config_path: Path | None) -> None:
         due.add_row(t["competition"], t["stage"], t["status"], t["deadline"])
     console.print(due if st["turns"] else "no turn is due")
     console.print(
-        "workers: claims are row locks held for one transaction (nothing is recorded); "
-        "outbox rows not yet due include those under a send lease"
+        "claims: 'doing' is the inbound or outbox row in hand at the worker's last heartbeat "
+        "(held for one transaction or send); turn matches are claimed under a lease"
     )
+
+
+def _workers_table(rows: list[dict[str, Any]]) -> Table:
+    table = Table(title="Workers")
+    for col in ("worker", "host", "pid", "state", "heartbeat", "doing", "turn matches claimed"):
+        table.add_column(col)
+    for w in rows:
+        doing = w["doing"] or ""
+        if w["state"] == "stale" and w["last_doing"]:
+            doing = f"(last: {w['last_doing']})"
+        held = ", ".join(
+            f"{c['matches']} of {c['competition']} {c['stage']}"
+            + (" (lease lapsed)" if c["lapsed"] else f" until {c['lease_until']}")
+            for c in w["turn_matches"]
+        )
+        table.add_row(
+            escape(w["id"]),
+            escape(w["host"] or ""),
+            str(w["pid"] or ""),
+            w["state"],
+            w["heartbeat"] or "",
+            escape(doing),
+            escape(held),
+        )
+    return table
 
 
 @click.command("health")

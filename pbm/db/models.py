@@ -50,7 +50,10 @@ __all__ = [
     "Seat",
     "Standby",
     "Turn",
+    "TurnMatch",
+    "TurnMatchStatus",
     "TurnStatus",
+    "Worker",
 ]
 
 NAMING_CONVENTION = {
@@ -474,3 +477,57 @@ class Standby(Base):
     competition_id: Mapped[int] = mapped_column(ForeignKey("competitions.id"))
     address: Mapped[str] = mapped_column(String(320))
     created_at: Mapped[datetime]
+
+
+class TurnMatchStatus(StrEnum):
+    """One match of a split stage: waiting for a worker, claimed by one, or resolved."""
+
+    PENDING = "pending"
+    CLAIMED = "claimed"
+    DONE = "done"
+
+
+class TurnMatch(Base):
+    """One match of a large frozen stage, resolved by whichever worker claims it (0010).
+
+    ``job`` is the engine's MatchJob (canonical JSON text: everything the match needs, so a
+    worker reads nothing else); ``result`` its MatchOutcome once resolved. A worker claims a
+    batch (``claimed_by``, ``lease_until``) and stores the results; a claim whose lease has
+    passed is retaken (its worker died). The stage is assembled from the results once all are
+    done, exactly once (the turn's ``resolve`` job key)."""
+
+    __tablename__ = "turn_matches"
+    __table_args__ = (
+        UniqueConstraint("turn_id", "fixture_id"),
+        Index("ix_turn_matches_status_lease_until", "status", "lease_until"),
+        Index("ix_turn_matches_turn_id_status", "turn_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    turn_id: Mapped[int] = mapped_column(ForeignKey("turns.id"))
+    seq: Mapped[int] = mapped_column(Integer)  # the match's place in the stage's report
+    fixture_id: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default=TurnMatchStatus.PENDING)
+    claimed_by: Mapped[str | None] = mapped_column(String(128))
+    lease_until: Mapped[datetime | None]
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    job: Mapped[str] = mapped_column(Text)
+    result: Mapped[str | None] = mapped_column(Text)
+    resolved_by: Mapped[str | None] = mapped_column(String(128))
+    resolved_at: Mapped[datetime | None]
+
+
+class Worker(Base):
+    """A running ``pbm serve`` (0010): where and since when, its last heartbeat, and what it
+    was doing then (``doing``: the claim in hand, e.g. ``inbound 42``). ``stopped_at`` is set
+    by a warm stop; a worker that dies just stops beating."""
+
+    __tablename__ = "workers"
+
+    id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    host: Mapped[str] = mapped_column(String(255))
+    pid: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime]
+    heartbeat_at: Mapped[datetime]
+    stopped_at: Mapped[datetime | None]
+    doing: Mapped[str | None] = mapped_column(String(200))

@@ -23,9 +23,11 @@ from engine.flungo.competition import (
     champion,
     fixture_text,
     next_fixture,
+    next_fixtures,
     standings_text,
 )
 from engine.flungo.events import Ball
+from engine.flungo.fixtures import Fixture
 from engine.flungo.scorecard import scorecard_text
 from engine.flungo.season_events import CompetitionFinished, ResultRecorded, TeamEliminated
 from engine.flungo.squad import Team
@@ -117,9 +119,12 @@ def match_card(mt: MatchTurn) -> str:
     return text
 
 
-def fixture_line(ecomp: EngineCompetition, team: str) -> str | None:
-    """The team's next fixture (opponent, pitch, weather, turns), or None."""
-    f = next_fixture(ecomp, team)
+def fixture_line(
+    ecomp: EngineCompetition, team: str, nexts: Mapping[str, Fixture] | None = None
+) -> str | None:
+    """The team's next fixture (opponent, pitch, weather, turns), or None. ``nexts`` is
+    :func:`next_fixtures` of ``ecomp`` when a caller asks for every team."""
+    f = nexts.get(team) if nexts is not None else next_fixture(ecomp, team)
     return fixture_text(ecomp, f) if f is not None else None
 
 
@@ -194,6 +199,7 @@ def queue_turn_mails(
     }
     queued = 0
     frozen = (turn.orders or {}).get("teams", {})
+    nexts = next_fixtures(ecomp)
     for seat in comp.seats:
         player = players.get(seat.player_id)
         if seat.retired or not _mailable(player):
@@ -237,7 +243,7 @@ def queue_turn_mails(
                 "team_name": team,
                 "match": match,
                 "bye": team in report.byes,
-                "fixture": fixture_line(ecomp, team),
+                "fixture": fixture_line(ecomp, team, nexts),
                 "deadline": deadline_text(following.deadline if following else None, player),
                 "will_play": will_play_ctx(session, seat, comp, standing),
             },
@@ -312,6 +318,7 @@ def queue_fixtures(
     assert comp.season is not None
     state = SeasonState.from_text(comp.season)
     ecomp = state.competition
+    nexts = next_fixtures(ecomp)
     players = _players(session, comp)
     fixtures = [fixture_text(ecomp, f) for f in ecomp.fixtures]
     byes = [f"Round {r}: {t}" for r, t in ecomp.byes]
@@ -333,7 +340,7 @@ def queue_fixtures(
                 "team_name": team,
                 "fixtures": fixtures,
                 "byes": byes,
-                "fixture": fixture_line(ecomp, team),
+                "fixture": fixture_line(ecomp, team, nexts),
                 "stage": Stage(first.round, first.turn, first.selection).label,
                 "deadline": deadline_text(first.deadline, player),
                 "will_play": will_play_ctx(session, seat, comp),
@@ -354,6 +361,7 @@ def queue_reminders(
     """A reminder to each team whose orders for this stage are missing."""
     players = _players(session, comp)
     state = SeasonState.from_text(comp.season) if comp.season else None
+    nexts = next_fixtures(state.competition) if state else None
     n = 0
     for seat in missing:
         player = players.get(seat.player_id)
@@ -372,7 +380,7 @@ def queue_reminders(
                 "team_name": team,
                 "stage": Stage(turn.round, turn.turn, turn.selection).label,
                 "deadline": deadline_text(turn.deadline, player),
-                "fixture": fixture_line(state.competition, team) if state else None,
+                "fixture": fixture_line(state.competition, team, nexts) if state else None,
                 "will_play": will_play_ctx(session, seat, comp),
             },
         )

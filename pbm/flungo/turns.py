@@ -12,6 +12,15 @@ the delay for second thoughts has passed) it is resolved in two commits:
    after are stored, the next stage opens, and every report mail and the GM's digest are
    queued; the row is ``done``.
 
+A large stage (``[turns] split_matches`` matches or more) is split by match in the freeze's
+commit: one :class:`~pbm.db.models.TurnMatch` row per match holds the engine's
+:class:`~engine.flungo.turn.MatchJob`. Every worker's pass claims a batch of rows
+(:func:`work_matches`, ``FOR UPDATE SKIP LOCKED``, then a lease of ``match_lease_seconds``),
+resolves them outside any transaction and stores each result once; a claim whose lease has
+passed is retaken (its worker died). Whoever stores the last result assembles the stage
+(:func:`~engine.flungo.turn.assemble`: the bytes one resolver would give) in step 2, under the
+same ``resolve`` key and the competition's row lock, so it completes exactly once.
+
 Each runs under the scheduler's job key (``turn:<code>:<position>:<generation>:freeze`` and
 ``...:resolve``) in ``job_runs``, so a second daemon cannot run it twice; a daemon that dies
 between the two commits resolves the frozen inputs on its next pass, never re-reading orders.
@@ -30,12 +39,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import structlog
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from engine.dice import Dice, seed_from_text
 from engine.flungo.competition import Competition as EngineCompetition
+from engine.flungo.competition import fixtures_for_round
 from engine.flungo.draw import mini_tournament, new_knockout, new_league
 from engine.flungo.formats import Format
 from engine.flungo.orders import Orders
@@ -43,12 +53,17 @@ from engine.flungo.squad import Team
 from engine.flungo.summary import CompetitionError
 from engine.flungo.turn import (
     LiveMatch,
+    MatchJob,
+    MatchOutcome,
     SeasonState,
     Stage,
     TurnReport,
+    assemble,
     match_seed,
     next_stage,
+    resolve_match,
     resolve_stage,
+    stage_matches,
     start_season,
 )
 from pbm.clock import Clock, utc
@@ -65,6 +80,8 @@ from pbm.db.models import (
     OrdersVersion,
     Seat,
     Turn,
+    TurnMatch,
+    TurnMatchStatus,
     TurnStatus,
 )
 from pbm.db.session import SKIP_LOCKED, transaction
@@ -73,9 +90,12 @@ from pbm.flungo import reports
 from pbm.flungo.competitions import record_event
 from pbm.flungo.defaults import standing_orders
 from pbm.flungo.schedule import Cadence, next_deadline, parse_duration, parse_schedule
+from pbm.workers import default_worker_id
 
 __all__ = [
+    "Claimed",
     "Settings",
+    "claim_matches",
     "current_turn",
     "extend",
     "freeze",
@@ -90,8 +110,11 @@ __all__ = [
     "rollback",
     "run_now",
     "settings_for",
+    "split_frozen",
     "start_competition",
+    "store_results",
     "tick",
+    "work_matches",
 ]
 
 log = structlog.get_logger("pbm.turns")
@@ -416,21 +439,96 @@ def played_orders(state: SeasonState, frozen: Mapping[str, str | None]) -> dict[
     return out
 
 
-def resolve_inputs(turn: Turn) -> tuple[SeasonState, TurnReport]:
-    """Resolve a frozen stage's inputs (pure: the same inputs give the same bytes)."""
-    assert turn.state_before is not None and turn.orders is not None
+def frozen_state(turn: Turn) -> SeasonState:
+    """The season a frozen stage resolves from (reseeded if the GM gave it a new seed)."""
+    assert turn.state_before is not None
     state = SeasonState.from_text(turn.state_before)
     if turn.seed is not None and turn.seed != state.seed:
         state = reseed(state, turn.seed)
+    return state
+
+
+def resolve_inputs(turn: Turn) -> tuple[SeasonState, TurnReport]:
+    """Resolve a frozen stage's inputs (pure: the same inputs give the same bytes)."""
+    assert turn.orders is not None
+    state = frozen_state(turn)
     return resolve_stage(state, played_orders(state, turn.orders["teams"]))
+
+
+def stage_size(state: SeasonState) -> int:
+    """How many matches the next stage plays (0 when the competition is over)."""
+    stage = next_stage(state)
+    if stage is None:
+        return 0
+    if stage.selection:
+        return len(fixtures_for_round(state.competition, stage.round))
+    return len(state.live)
+
+
+def split_frozen(session: Session, config: Config, comp: Competition, turn: Turn) -> int:
+    """In the freeze's transaction: a stage of ``[turns] split_matches`` matches or more gets
+    one work row per match (its MatchJob); returns how many (0: resolved in one piece)."""
+    threshold = config.turns.split_matches
+    if threshold <= 0 or comp.teams // 2 < threshold:
+        return 0  # too few teams for that many matches: not worth reading the season
+    state = frozen_state(turn)
+    if stage_size(state) < threshold:
+        return 0
+    assert turn.orders is not None
+    jobs = stage_matches(state, played_orders(state, turn.orders["teams"]))
+    session.add_all(
+        TurnMatch(
+            turn_id=turn.id,
+            seq=i,
+            fixture_id=job.fixture_id,
+            status=TurnMatchStatus.PENDING,
+            attempts=0,
+            job=json.dumps(job.to_json(), sort_keys=True, separators=(",", ":")),
+        )
+        for i, job in enumerate(jobs)
+    )
+    return len(jobs)
+
+
+def _unfinished(session: Session, turn: Turn) -> tuple[int, int]:
+    """(work rows, of them not yet done) of a frozen stage: (0, 0) when it is not split."""
+    rows = session.execute(
+        select(TurnMatch.status, func.count())
+        .where(TurnMatch.turn_id == turn.id)
+        .group_by(TurnMatch.status)
+    ).all()
+    total = sum(n for _, n in rows)
+    return total, sum(n for st, n in rows if st != TurnMatchStatus.DONE)
+
+
+def _assembled(session: Session, turn: Turn) -> tuple[SeasonState, TurnReport]:
+    """A split stage put together from its stored outcomes; their rows then keep only who
+    resolved what (the report and the season after hold the rest)."""
+    state = frozen_state(turn)
+    stage = next_stage(state)
+    if stage is None:
+        raise CompetitionError("the frozen season has no stage to resolve")
+    results = session.scalars(
+        select(TurnMatch.result).where(TurnMatch.turn_id == turn.id).order_by(TurnMatch.seq)
+    ).all()
+    outcomes = [MatchOutcome.from_text(r) for r in results if r is not None]
+    if len(outcomes) != len(results):
+        raise CompetitionError(f"{turn.stage_key}: a match of the split stage is unresolved")
+    done = assemble(state, stage, outcomes)
+    session.execute(
+        update(TurnMatch).where(TurnMatch.turn_id == turn.id).values(job="", result=None)
+    )
+    return done
 
 
 def resolve_frozen(
     session: Session, config: Config, clock: Clock, comp: Competition, turn: Turn
 ) -> tuple[TurnReport, Turn | None]:
     """Resolve a frozen stage: store the report (a new issue) and the season after, open the
-    next stage (or finish the competition). Returns the report and the next stage."""
-    state, report = resolve_inputs(turn)
+    next stage (or finish the competition). Returns the report and the next stage. A split
+    stage is assembled from its matches' stored outcomes (all must be done)."""
+    total, _ = _unfinished(session, turn)
+    state, report = _assembled(session, turn) if total else resolve_inputs(turn)
     comp.issue += 1
     following = open_stage(
         session, config, clock, comp, state, max(utc(turn.deadline), clock.now())
@@ -488,9 +586,28 @@ def _claim(session: Session, key: str, now: datetime) -> None:
         raise _Taken(key) from exc
 
 
-def tick(sessions: sessionmaker[Session], config: Config, clock: Clock) -> int:
+def _resolve_step(
+    s: Session, config: Config, clock: Clock, comp: Competition, turn: Turn, key: str
+) -> None:
+    """Step 2 under its key (the caller holds the competition's row lock)."""
+    _claim(s, key, clock.now())
+    report, following = resolve_frozen(s, config, clock, comp, turn)
+    s.flush()
+    reports.queue_turn_mails(s, config, clock, comp, turn, report, following)
+
+
+def tick(
+    sessions: sessionmaker[Session],
+    config: Config,
+    clock: Clock,
+    worker: str | None = None,
+    *,
+    matches: bool = True,
+) -> int:
     """One pass over every running competition: reminders, the pre-run check, and every due
-    stage frozen and resolved. Returns how many steps ran."""
+    stage frozen and resolved; then (unless ``matches`` is false) the matches of split
+    stages, batch by batch, as ``worker`` (this process by default). Returns how many steps
+    and batches ran."""
     with transaction(sessions) as s:
         ids = list(
             s.scalars(select(Competition.id).where(Competition.status == CompetitionStatus.RUNNING))
@@ -502,7 +619,121 @@ def tick(sessions: sessionmaker[Session], config: Config, clock: Clock) -> int:
             if not step:
                 break
             ran += 1
+    me = worker or default_worker_id()
+    while matches and work_matches(sessions, config, clock, me):
+        ran += 1
     return ran
+
+
+# -- a split stage's matches ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """A match claimed by a worker: its row, its stage's row, and its MatchJob's JSON text."""
+
+    row_id: int
+    turn_id: int
+    job: str
+
+
+def work_matches(sessions: sessionmaker[Session], config: Config, clock: Clock, worker: str) -> int:
+    """Claim a batch of split stages' matches (pending, or claimed under a lapsed lease),
+    resolve them, store each result once, and assemble every stage whose last match this
+    batch resolved. Returns how many matches were claimed (0: none was free)."""
+    claimed = claim_matches(sessions, config, clock, worker)
+    if claimed:
+        store_results(sessions, config, clock, worker, claimed)
+    return len(claimed)
+
+
+def claim_matches(
+    sessions: sessionmaker[Session], config: Config, clock: Clock, worker: str
+) -> list[Claimed]:
+    """Claim up to ``[turns] match_batch`` matches for ``worker``, under a lease, in one short
+    transaction (the rows are skipped by other workers while it runs, then by the lease)."""
+    now = clock.now()
+    lease = timedelta(seconds=config.turns.match_lease_seconds)
+    with transaction(sessions) as s:
+        rows = s.scalars(
+            select(TurnMatch)
+            .where(
+                or_(
+                    TurnMatch.status == TurnMatchStatus.PENDING,
+                    and_(TurnMatch.status == TurnMatchStatus.CLAIMED, TurnMatch.lease_until < now),
+                )
+            )
+            .order_by(TurnMatch.id)
+            .limit(config.turns.match_batch)
+            .with_for_update(skip_locked=True)  # another worker's claim in hand: skipped
+        ).all()
+        for r in rows:
+            r.status = TurnMatchStatus.CLAIMED
+            r.claimed_by = worker
+            r.lease_until = now + lease
+            r.attempts += 1
+        return [Claimed(r.id, r.turn_id, r.job) for r in rows]
+
+
+def store_results(
+    sessions: sessionmaker[Session],
+    config: Config,
+    clock: Clock,
+    worker: str,
+    claimed: list[Claimed],
+) -> None:
+    """Resolve claimed matches, store each result once, and assemble each stage they finish."""
+    # Outside any transaction: the engine is pure, and the claim is the lease.
+    results = []
+    for c in claimed:
+        try:
+            text = resolve_match(MatchJob.from_json(json.loads(c.job))).to_text()
+        except Exception:
+            # A match that cannot be resolved (a bug) must not stop this worker or its batch:
+            # it stays claimed, is retried after the lease, and pbm status shows it lapsed.
+            log.exception("turns.match_failed", row=c.row_id, turn=c.turn_id)
+            continue
+        results.append((c.row_id, c.turn_id, text))
+    with transaction(sessions) as s:
+        for row_id, _, text in results:
+            # Only if not done: a worker whose lease lapsed may finish after the one that
+            # retook its matches; the result is the same (pure), and it is stored once.
+            s.execute(
+                update(TurnMatch)
+                .where(TurnMatch.id == row_id, TurnMatch.status != TurnMatchStatus.DONE)
+                .values(
+                    status=TurnMatchStatus.DONE,
+                    result=text,
+                    resolved_by=worker,
+                    resolved_at=clock.now(),
+                    lease_until=None,
+                )
+            )
+    for turn_id in dict.fromkeys(c.turn_id for c in claimed):
+        _complete(sessions, config, clock, turn_id)
+
+
+def _complete(sessions: sessionmaker[Session], config: Config, clock: Clock, turn_id: int) -> bool:
+    """Assemble a split stage if all its matches are done and nobody has: the competition's
+    row lock (waited for: it is held for one step) and the ``resolve`` key make it once."""
+    try:
+        with transaction(sessions) as s:
+            comp_id = s.scalar(select(Turn.competition_id).where(Turn.id == turn_id))
+            comp = s.get(Competition, comp_id, with_for_update=True, populate_existing=True)
+            turn = s.get(Turn, turn_id, populate_existing=True)
+            if comp is None or turn is None or turn.status != TurnStatus.FROZEN:
+                return False
+            if comp.status != CompetitionStatus.RUNNING or _unfinished(s, turn)[1]:
+                return False
+            base = f"turn:{comp.code}:{turn.position}:{turn.generation}"
+            _resolve_step(s, config, clock, comp, turn, f"{base}:resolve")
+            return True
+    except _Taken:
+        return False
+    except Exception:
+        # As in _step: the stage stays frozen and every match done; the next pass resolves it.
+        log.exception("turns.assemble_failed", turn=turn_id)
+        return False
 
 
 def _step(sessions: sessionmaker[Session], config: Config, clock: Clock, comp_id: int) -> bool:
@@ -519,10 +750,10 @@ def _step(sessions: sessionmaker[Session], config: Config, clock: Clock, comp_id
                 return False
             base = f"turn:{comp.code}:{turn.position}:{turn.generation}"
             if turn.status == TurnStatus.FROZEN:
-                _claim(s, f"{base}:resolve", now)
-                report, following = resolve_frozen(s, config, clock, comp, turn)
-                s.flush()
-                reports.queue_turn_mails(s, config, clock, comp, turn, report, following)
+                _, unfinished = _unfinished(s, turn)
+                if unfinished:
+                    return False  # split: the workers' passes resolve its matches
+                _resolve_step(s, config, clock, comp, turn, f"{base}:resolve")
                 return True
             settings = settings_for(comp, config.turns)
             seats = active_seats(comp)
@@ -561,6 +792,10 @@ def _step(sessions: sessionmaker[Session], config: Config, clock: Clock, comp_id
                 return True
             _claim(s, f"{base}:freeze", now)
             freeze(s, clock, comp, turn)
+            s.flush()
+            split = split_frozen(s, config, comp, turn)
+            if split:
+                record_event(s, clock, "turn-split", comp, stage=turn.stage_key, matches=split)
             return True
     except _Taken:
         return False  # another process holds the key: it is running this step
@@ -593,6 +828,16 @@ def next_wakeup(session: Session, config: Config, now: datetime) -> datetime | N
         times.append(deadline + settings.grace)
         times += [deadline - r for r in settings.reminders if deadline - r > now]
         times.append(now + settings.early if settings.early.total_seconds() else now)
+    pending = session.scalar(
+        select(func.count()).where(TurnMatch.status == TurnMatchStatus.PENDING)
+    )
+    if pending:  # a split stage's matches wait for a worker: this one, at once
+        times.append(now + timedelta(milliseconds=1))
+    lapse = session.scalar(
+        select(func.min(TurnMatch.lease_until)).where(TurnMatch.status == TurnMatchStatus.CLAIMED)
+    )
+    if lapse is not None:  # a claim's lease ends: its matches may need retaking
+        times.append(utc(lapse) + timedelta(milliseconds=1))
     future = [t for t in times if t > now]
     return min(future) if future else None
 

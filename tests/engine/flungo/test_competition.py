@@ -348,3 +348,38 @@ def test_draw_is_pinned_for_a_seed() -> None:
         ("R2M2", "Nightwatchman's Rest", 6, 6),
     ]
     assert comp.lots == ("A", "B", "D", "C")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    kind=st.sampled_from(["knockout", "league"]),
+    n=st.integers(2, 9),
+    data=st.data(),
+)
+def test_every_teams_next_fixture_at_once_is_each_asked_alone(
+    kind: str, n: int, data: st.DataObject
+) -> None:
+    """``next_fixtures`` (one pass, for reports to every team) gives each team the fixture a
+    scan of the fixtures finds for it alone, at every point of a season played out."""
+    from engine.flungo.competition import fixture_teams, next_fixtures, result_of
+
+    names = teams(n)
+    if kind == "knockout":
+        comp, _ = season.new_knockout("K", names, Format.T20, Dice(n))
+    else:
+        comp, _ = season.new_league("L", names, Format.T20, Dice(n))
+    knockout = kind == "knockout"
+    while True:
+        alone = {}
+        for t in names:
+            for f in comp.fixtures:  # the definition: the first unplayed fixture with the team
+                if result_of(comp, f.id) is None and t in fixture_teams(comp, f.id):
+                    alone[t] = f
+                    break
+        assert next_fixtures(comp) == alone
+        if season.is_finished(comp):
+            break
+        fixture = season.pending_fixtures(comp)[0]
+        home, away = season.fixture_teams(comp, fixture.id)
+        assert home is not None and away is not None
+        comp, _ = season.record_result(comp, data.draw(results_for(home, away, knockout)))
