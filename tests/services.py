@@ -192,6 +192,7 @@ class DovecotInstance:
             stderr=subprocess.DEVNULL,
         )
         wait_port(self.imap)
+        _wait_login(self)
 
 
 def start_dovecot(root: Path, base: Path, users: dict[str, str] | None = None) -> DovecotInstance:
@@ -239,7 +240,31 @@ def start_dovecot(root: Path, base: Path, users: dict[str, str] | None = None) -
     conf.write_text(DOVECOT_CONF.format(root=root, **ids, **ports))
     subprocess.run(["dovecot", "-c", str(conf)], check=True)
     wait_port(ports["imap"])
-    return DovecotInstance(root=root, users=users, **ports)
+    inst = DovecotInstance(root=root, users=users, **ports)
+    _wait_login(inst)
+    return inst
+
+
+def _wait_login(inst: DovecotInstance, timeout: float = 20.0) -> None:
+    """Wait until a login succeeds: the port opens before the auth process answers, and a
+    loaded machine's first logins get "[UNAVAILABLE] Temporary authentication failure"."""
+    import imaplib
+
+    user, password = next(iter(inst.users.items()))
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            client = imaplib.IMAP4(inst.host, inst.imap, timeout=5)
+            try:
+                client.login(user, password)
+                return
+            finally:
+                with contextlib.suppress(Exception):
+                    client.logout()
+        except (imaplib.IMAP4.error, OSError):
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.1)
 
 
 @contextlib.contextmanager

@@ -17,7 +17,7 @@ from imapclient import IMAPClient
 from pbm.errors import ImapError
 from pbm.mail.imap import ImapMailbox
 from pbm.mail.ports import Mailbox
-from tests.services import DovecotInstance, own_dovecot, start_dovecot
+from tests.services import DovecotInstance, own_dovecot
 
 pytestmark = pytest.mark.services
 
@@ -422,11 +422,13 @@ def test_bad_uid_is_a_permanent_error() -> None:
     assert info.value.transient is False
 
 
-def test_server_stopping_is_a_transient_error(tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_server_stopping_is_a_transient_error() -> None:
     """When the server goes away, calls raise a transient ImapError and IDLE returns."""
-    inst = start_dovecot(
-        tmp_path_factory.mktemp("dovecot-stop"), tmp_path_factory.getbasetemp().parent
-    )
+    with own_dovecot("dovecot-stop") as inst:
+        _stopping_is_transient(inst)
+
+
+def _stopping_is_transient(inst: DovecotInstance) -> None:
     mb = ImapMailbox(
         inst.host, inst.imap, username="pbm", password="secret", security="plain", timeout=1.0
     )

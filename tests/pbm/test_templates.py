@@ -179,6 +179,25 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "not_understood": [{"id": 1, "from": "a@x", "subject": "s", "note": "n"}],
         "dead_letters": [{"id": 2, "from": "b@x", "subject": "s", "error": "E"}],
         "bounces": [{"address": "c@x", "at": "t", "reason": "r"}],
+        "outages_since": "2025-12-31 09:00",
+        "outages": [
+            {
+                "door": "smtp",
+                "kind": "refused",
+                "first_seen": "2025-12-31 10:00:00",
+                "until": "2025-12-31 10:05:00",
+                "open": False,
+                "duration": "5 min",
+                "count": 4,
+                "error": "connection refused",
+            }
+        ],
+        "outage_losses": {
+            "dead_letters": 0,
+            "replies_given_up": 0,
+            "replies_pending": 1,
+            "mail_waiting": 0,
+        },
     },
     "refused": {"reason": "your mail has 9999 lines of text; pbm reads at most 400"},
     "gm-alert": {"mail_id": 3, "sender": "a@x", "subject": "s", "error": "E"},
