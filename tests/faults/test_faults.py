@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.services, pytest.mark.slow]
 #: At most this many trials, none started after the budget (about a minute of CI) once
 #: MIN_TRIALS are done (enough to play a competition into its first resolved stage).
 TRIALS = 20
-BUDGET_SECONDS = 60.0
+BUDGET_SECONDS = 45.0
 MIN_TRIALS = 4
 
 
