@@ -12,6 +12,8 @@ import hmac
 from datetime import datetime
 
 from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from pbm.auth import SecretBox, normalise_secret
@@ -49,12 +51,21 @@ def window_start(now: datetime) -> datetime:
 
 
 def count_mail(session: Session, sender: str, now: datetime) -> int:
-    """Count one more mail from ``sender`` this hour; returns the count including it."""
+    """Count one more mail from ``sender`` this hour; returns the count including it.
+
+    One atomic upsert: two workers counting the same sender's first mail of the hour at once
+    must not both insert (the second would fail on the key and shunt a good mail), nor both
+    read the same count and write it back plus one (a lost count)."""
     start = window_start(now)
-    row = session.get(RateCounter, (sender, start))
-    if row is None:
-        row = RateCounter(sender=sender, window_start=start, count=0)
-        session.add(row)
-    row.count += 1
-    session.flush()
-    return row.count
+    dialect = session.get_bind().dialect.name
+    insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    upsert = (
+        insert(RateCounter)
+        .values(sender=sender, window_start=start, count=1)
+        .on_conflict_do_update(
+            index_elements=[RateCounter.sender, RateCounter.window_start],
+            set_={"count": RateCounter.count + 1},
+        )
+        .returning(RateCounter.count)
+    )
+    return int(session.execute(upsert).scalar_one())
