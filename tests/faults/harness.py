@@ -233,6 +233,22 @@ class Zygote:
             self.proc.stdout.close()
 
 
+def listener_port() -> int:
+    """A free port below Linux's ephemeral range (32768 up): a killed worker's port must not
+    be taken by some outgoing connection's source port before it restarts (EADDRINUSE)."""
+    import socket
+
+    rng = random.SystemRandom()
+    while True:
+        port = rng.randrange(20000, 32000)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+
+
 class Worker:
     """One ``pbm serve`` process (restarted after each kill, same config and port)."""
 
@@ -240,7 +256,7 @@ class Worker:
         self.name = name
         self.zygote = zygote
         self._pid = 0
-        self.port = free_port()
+        self.port = listener_port()
         self.config = tmp / f"{name}.toml"
         self.config.write_text(
             CONFIG.format(
