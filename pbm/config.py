@@ -141,11 +141,17 @@ class MaildirConfig:
 
 @dataclass(frozen=True, slots=True)
 class OutboxConfig:
-    """Retries of outbound mail: exponential backoff from ``backoff_seconds``."""
+    """Retries of outbound mail: exponential backoff from ``backoff_seconds``.
+
+    ``send_lease_seconds``: a row being sent is claimed this long; if its sender dies
+    mid-send, another worker sends it once the lease has run out (at least once). It must
+    exceed ``[smtp] timeout``, or a live but slow send could be claimed and sent again.
+    """
 
     max_attempts: int = 8
     backoff_seconds: float = 30.0
     backoff_max_seconds: float = 3600.0
+    send_lease_seconds: float = 300.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,8 +376,15 @@ def parse_config(
             max_attempts=o.integer("max_attempts", 8, lo=1),
             backoff_seconds=o.number("backoff_seconds", 30.0, lo=0),
             backoff_max_seconds=o.number("backoff_max_seconds", 3600.0, lo=0),
+            send_lease_seconds=o.number("send_lease_seconds", 300.0, lo=1),
         )
         o.done()
+    if smtp is not None and outbox.send_lease_seconds <= smtp.timeout:
+        raise ConfigError(
+            "outbox.send_lease_seconds",
+            f"{outbox.send_lease_seconds:g} s is not longer than smtp.timeout "
+            f"({smtp.timeout:g} s): a slow send could be claimed again and sent twice",
+        )
 
     sc = table(root, "scheduler", required=False)
     scheduler = SchedulerConfig()

@@ -5,7 +5,9 @@ database). A transient failure (network, 4xx) schedules a retry with exponential
 permanent one (5xx, or too many attempts, or a recipient known to bounce) marks the row
 ``failed`` with the error. A row is marked ``sent`` right after the sender accepted it; a
 crash between those two steps is the one window where a message can go twice (at least once
-beats at most once for replies people wait for).
+beats at most once for replies people wait for): the row is claimed for ``[outbox]
+send_lease_seconds`` (5 minutes by default) before the send, so the second copy goes once that
+lease has run out, and a row claimed by a sender that died is never lost, only that late.
 
 When the relay itself fails (``SmtpError.relay``: refused, greeting 4xx/5xx, stalled, hung up)
 the row stays pending with its attempts unspent, the pass stops there (every other row would
@@ -44,7 +46,6 @@ __all__ = ["RELAY_PROBE_MAX", "Outbox", "backoff"]
 
 log = structlog.get_logger("pbm.outbox")
 
-SEND_LEASE = timedelta(minutes=5)
 #: The longest wait between two tries of a relay that is down, in seconds: replies wait at
 #: most this long after the relay returns.
 RELAY_PROBE_MAX = 300.0
@@ -171,7 +172,7 @@ class Outbox:
                 return "skipped"
             # Claim the row for a while: another worker skips it, and if this process dies
             # mid-send the row falls due again after the lease (at least once, never lost).
-            row.next_attempt_at = now + SEND_LEASE
+            row.next_attempt_at = now + timedelta(seconds=self.config.send_lease_seconds)
             raw, to = row.raw, row.to_addr
             bounced = s.scalars(
                 select(Player).where(Player.address == to, Player.undeliverable_at.is_not(None))

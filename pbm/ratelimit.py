@@ -53,23 +53,19 @@ def window_start(now: datetime) -> datetime:
 def count_mail(session: Session, sender: str, now: datetime) -> int:
     """Count one more mail from ``sender`` this hour; returns the count including it.
 
-    One upsert (``INSERT ... ON CONFLICT DO UPDATE ... RETURNING``): a statement instead of a
-    read and a write, and two workers counting the same sender's first mail of the hour both
-    count it instead of one failing on the primary key."""
+    One atomic upsert: two workers counting the same sender's first mail of the hour at once
+    must not both insert (the second would fail on the key and shunt a good mail), nor both
+    read the same count and write it back plus one (a lost count)."""
     start = window_start(now)
-    name = session.get_bind().dialect.name
-    if name not in ("sqlite", "postgresql"):  # pragma: no cover - pbm runs on these two
-        row = session.get(RateCounter, (sender, start))
-        if row is None:
-            row = RateCounter(sender=sender, window_start=start, count=0)
-            session.add(row)
-        row.count += 1
-        session.flush()
-        return row.count
-    upsert = pg_insert if name == "postgresql" else sqlite_insert
-    stmt = upsert(RateCounter).values(sender=sender, window_start=start, count=1)
-    counted = stmt.on_conflict_do_update(
-        index_elements=[RateCounter.sender, RateCounter.window_start],
-        set_={"count": RateCounter.count + 1},
-    ).returning(RateCounter.count)
-    return int(session.execute(counted).scalar_one())
+    dialect = session.get_bind().dialect.name
+    insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    upsert = (
+        insert(RateCounter)
+        .values(sender=sender, window_start=start, count=1)
+        .on_conflict_do_update(
+            index_elements=[RateCounter.sender, RateCounter.window_start],
+            set_={"count": RateCounter.count + 1},
+        )
+        .returning(RateCounter.count)
+    )
+    return int(session.execute(upsert).scalar_one())

@@ -81,6 +81,20 @@ def test_errors_name_the_key(tmp_path: Path, change: dict[str, Any], message: st
     assert message in str(info.value)
 
 
+def test_send_lease_must_outlast_the_smtp_timeout(tmp_path: Path) -> None:
+    """A send lease no longer than ``[smtp] timeout`` is refused (a slow live send could be
+    claimed again and go twice); a longer one is read into the config."""
+    data = config_data("sqlite:///x.db", tmp_path)
+    data.pop("maildir", None)
+    data["smtp"] = {"host": "h", "timeout": 30.0}
+    data["outbox"] = {"send_lease_seconds": 30}
+    with pytest.raises(ConfigError) as info:
+        parse_config(data, env={})
+    assert "outbox.send_lease_seconds" in str(info.value) and "smtp.timeout" in str(info.value)
+    data["outbox"] = {"send_lease_seconds": 31}
+    assert parse_config(data, env={}).outbox.send_lease_seconds == 31
+
+
 def test_env_reference_in_any_string(tmp_path: Path) -> None:
     """ "${VAR}" in a string reads the environment."""
     data = config_data("${DB}", tmp_path)

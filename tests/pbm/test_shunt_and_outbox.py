@@ -155,3 +155,27 @@ def test_claimed_row_of_a_dead_worker_is_resent_after_the_lease(
     daemon.app.clock.advance(301)  # type: ignore[attr-defined]
     assert outbox.flush() == (1, 0)
     assert len(sender.sent) == 2  # at least once: the dead worker's copy may have gone out
+
+
+def test_the_send_lease_is_the_configured_one(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """``[outbox] send_lease_seconds`` sets how long a dead sender's claim holds a row: a
+    20-second lease frees the row after 21 s, not after the default five minutes."""
+    from dataclasses import replace
+
+    daemon.outbox.config = replace(daemon.outbox.config, send_lease_seconds=20)
+    daemon.app.inbound.store(make_eml("HELP\n", subject="help"), "smtp")
+    daemon.app.inbound.process(daemon.app.inbound.pending_ids()[0])
+
+    def die(_m: object) -> None:
+        raise KeyboardInterrupt  # stands for the process dying inside send()
+
+    sender.on_send = die
+    with pytest.raises(KeyboardInterrupt):
+        daemon.outbox.flush()
+    sender.on_send = None
+    daemon.app.clock.advance(19)  # type: ignore[attr-defined]
+    assert daemon.outbox.flush() == (0, 0)  # still leased
+    daemon.app.clock.advance(2)  # type: ignore[attr-defined]
+    assert daemon.outbox.flush() == (1, 0)
