@@ -50,6 +50,7 @@ __all__ = [
     "join_mails",
     "naming_mails",
     "percentile",
+    "seats",
     "summary",
 ]
 
@@ -213,9 +214,8 @@ def join_mails(bench: Bench, n: int) -> list[tuple[str, bytes]]:
     return out
 
 
-def naming_mails(bench: Bench) -> list[tuple[str, bytes]]:
-    """(Message-ID, bytes) of every joined player's squad naming: secret, team, 18 names."""
-    out = []
+def seats(bench: Bench) -> list[tuple[int, str, str, str]]:
+    """(seat id, its secret, the player's address, the competition's code) of every seat."""
     with transaction(bench.app.sessions) as s:
         rows = s.execute(
             select(Seat.id, Seat.secret_version, Player.address, Competition.code)
@@ -223,8 +223,13 @@ def naming_mails(bench: Bench) -> list[tuple[str, bytes]]:
             .join(Competition, Seat.competition_id == Competition.id)
             .order_by(Seat.id)
         ).all()
-    for seat_id, version, address, code in rows:
-        secret = bench.app.box.derive(seat_id, version)
+    return [(seat, bench.app.box.derive(seat, version), a, code) for seat, version, a, code in rows]
+
+
+def naming_mails(bench: Bench) -> list[tuple[str, bytes]]:
+    """(Message-ID, bytes) of every joined player's squad naming: secret, team, 18 names."""
+    out = []
+    for seat_id, secret, address, code in seats(bench):
         lines = [f"SECRET {secret}", f"TEAM NAME Team {seat_id}"]
         lines += [f"NAME {k} Celebrity {seat_id}-{k}" for k in range(1, 19)]
         mid = f"<names-{seat_id}@players.test>"

@@ -31,13 +31,14 @@ from _services import (  # type: ignore[import-not-found]
     join_mails,
     naming_mails,
     percentile,
+    seats,
     summary,
 )
 from imapclient import IMAPClient
 from sqlalchemy import func, select, update
 
 from pbm.daemon import Daemon
-from pbm.db.models import Competition, Player, Seat, Turn, TurnStatus
+from pbm.db.models import Competition, Turn, TurnStatus
 from pbm.db.session import transaction
 from pbm.mail.imap import ImapMailbox
 from pbm.mail.smtp import SmtpSender
@@ -94,15 +95,7 @@ def _setup(bench: Bench, daemon: Daemon, teams: int) -> None:
 
 def _orders_mails(bench: Bench) -> list[tuple[str, bytes]]:
     out = []
-    with transaction(bench.app.sessions) as s:
-        rows = s.execute(
-            select(Seat.id, Seat.secret_version, Player.address, Competition.code)
-            .join(Player, Seat.player_id == Player.id)
-            .join(Competition, Seat.competition_id == Competition.id)
-            .order_by(Seat.id)
-        ).all()
-    for seat_id, version, address, code in rows:
-        secret = bench.app.box.derive(seat_id, version)
+    for seat_id, secret, address, code in seats(bench):
         body = f"SECRET {secret}\ntoss: bat\ncaptain: Celebrity {seat_id}-2\n"
         mid = f"<orders-{seat_id}@players.test>"
         out.append((mid, _mail(address, f"Re: [{code}] orders", body, mid)))

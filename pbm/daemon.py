@@ -61,6 +61,12 @@ log = structlog.get_logger("pbm.daemon")
 #: docs/ops/pbm.service sets TimeoutStopSec=120.
 WARM_STOP_SEND_SECONDS = 20.0
 #: The first wait, and the longest, before trying a mailbox or the database again (seconds).
+#: How many times a pass fetches again while the mailboxes keep giving new mail.
+DRAIN_ROUNDS = 5
+#: Seconds of sending after each handled mail, and at the end of a pass: answers first, then
+#: bulk mail, so a stage's thousands of reports are sent between fetches, not before them.
+REPLY_SEND_BUDGET = 0.5
+PASS_SEND_BUDGET = 30.0
 RETRY_FIRST_SECONDS = 1.0
 RETRY_MAX_SECONDS = 60.0
 
@@ -158,37 +164,46 @@ class Daemon:
         """One pass of everything; see the module docstring."""
         stats = Stats()
         inbound = self.app.inbound
-        for i, mb in enumerate(self.mailboxes):
-            if self.stopping:
-                break
-            if time.monotonic() < self._mailbox_retry_at[i]:
-                continue  # down: its backoff has not passed
-            try:
-                fetched = mb.fetch_new()
-            except MailError as exc:
-                delay = self._mailbox_backoff[i].failed()
-                self._mailbox_retry_at[i] = time.monotonic() + delay
-                log.warning("daemon.fetch_failed", mailbox=repr(mb), error=str(exc), retry_in=delay)
-                self.incidents.failed("imap", exc)
-                stats.errors += 1
-                continue
-            self._mailbox_backoff[i].reset()
-            self.incidents.recovered("imap")
-            stats.fetched += len(fetched)
-            # The whole batch is durable (one commit) before any of it is handled or moved.
-            batch = inbound.store_many([fm.raw for fm in fetched], "imap")
-            for fm, stored in zip(fetched, batch, strict=True):
+        # Drain the mailboxes (bounded) before the scheduler runs: mail that reached the
+        # server while a burst was being handled is fetched and handled before a deadline's
+        # freeze, instead of waiting behind it and counting as late.
+        for _ in range(DRAIN_ROUNDS):
+            fetched_before = stats.fetched
+            for i, mb in enumerate(self.mailboxes):
                 if self.stopping:
-                    break  # stored and still on the server: handled as pending next time
-                if stored.status == MailStatus.RECEIVED and self._process(stored.id):
-                    stats.processed += 1
+                    break
+                if time.monotonic() < self._mailbox_retry_at[i]:
+                    continue  # down: its backoff has not passed
                 try:
-                    mb.mark_processed(fm.uid)
+                    fetched = mb.fetch_new()
                 except MailError as exc:
-                    # The effects are committed; the message will come again and be a no-op.
-                    log.warning("daemon.mark_failed", uid=fm.uid, error=str(exc))
+                    delay = self._mailbox_backoff[i].failed()
+                    self._mailbox_retry_at[i] = time.monotonic() + delay
+                    log.warning(
+                        "daemon.fetch_failed", mailbox=repr(mb), error=str(exc), retry_in=delay
+                    )
+                    self.incidents.failed("imap", exc)
                     stats.errors += 1
-                self._flush(stats)
+                    continue
+                self._mailbox_backoff[i].reset()
+                self.incidents.recovered("imap")
+                stats.fetched += len(fetched)
+                # The whole batch is durable (one commit) before any of it is handled or moved.
+                batch = inbound.store_many([fm.raw for fm in fetched], "imap")
+                for fm, stored in zip(fetched, batch, strict=True):
+                    if self.stopping:
+                        break  # stored and still on the server: handled as pending next time
+                    if stored.status == MailStatus.RECEIVED and self._process(stored.id):
+                        stats.processed += 1
+                    try:
+                        mb.mark_processed(fm.uid)
+                    except MailError as exc:
+                        # The effects are committed; the message will come again and be a no-op.
+                        log.warning("daemon.mark_failed", uid=fm.uid, error=str(exc))
+                        stats.errors += 1
+                    self._flush(stats)
+            if stats.fetched == fetched_before or self.stopping:
+                break
         # Each claim takes the oldest pending row no other worker holds; the pass stops at the
         # newest one pending when it began, so mail stored meanwhile waits for the next pass
         # instead of keeping the scheduler and the outbox waiting.
@@ -207,7 +222,7 @@ class Daemon:
                 stats.jobs = run_due(
                     self.app.sessions, self.app.config, self.app.clock, self.worker.id
                 )
-        self._flush(stats)
+        self._flush(stats, PASS_SEND_BUDGET)
         # A whole pass talked to the database: any outage of it is over.
         self._db_backoff.reset()
         self.incidents.recovered("database")
@@ -217,8 +232,10 @@ class Daemon:
         with self.worker.doing(f"inbound {mail_id}"):
             return self.app.inbound.process(mail_id) is not None
 
-    def _flush(self, stats: Stats) -> None:
-        sent, failed = self.outbox.flush(self._stop_sending, self.worker.doing)
+    def _flush(self, stats: Stats, budget: float = REPLY_SEND_BUDGET) -> None:
+        # Answers go first (Outbox.due_ids); bulk mail is sent in slices of ``budget`` seconds
+        # between the handling of mails, so a stage's reports never hold up an answer.
+        sent, failed = self.outbox.flush(self._stop_sending, self.worker.doing, budget)
         stats.sent += sent
         stats.failed += failed
 

@@ -21,6 +21,7 @@ pass: the row is not sent again meanwhile.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime, timedelta
@@ -28,7 +29,7 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 
 import structlog
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.auth import SecretBox, has_placeholder
@@ -49,6 +50,8 @@ log = structlog.get_logger("pbm.outbox")
 #: The longest wait between two tries of a relay that is down, in seconds: replies wait at
 #: most this long after the relay returns.
 RELAY_PROBE_MAX = 300.0
+#: Mail pbm sends in bulk, not in answer to a mail: sent after every answer that is due.
+BULK_KINDS = ("turn-report", "zine", "fixtures", "reminder", "digest", "turn-digest")
 
 
 def backoff(config: OutboxConfig, attempts: int) -> timedelta:
@@ -105,7 +108,9 @@ class Outbox:
         return self._relay_retry_at is not None and self.clock.now() < self._relay_retry_at
 
     def due_ids(self) -> list[int]:
-        """Pending rows whose time has come, oldest first."""
+        """Pending rows whose time has come: answers first, then bulk mail (turn reports,
+        zine issues, digests), each oldest first, so a player's acknowledgement never waits
+        behind a stage's thousands of reports."""
         with transaction(self.sessions) as s:
             return [
                 row_id
@@ -115,7 +120,9 @@ class Outbox:
                         OutboxMessage.status == "pending",
                         OutboxMessage.next_attempt_at <= self.clock.now(),
                     )
-                    .order_by(OutboxMessage.id)
+                    .order_by(
+                        case((OutboxMessage.kind.in_(BULK_KINDS), 1), else_=0), OutboxMessage.id
+                    )
                 )
                 if row_id not in self._unrecorded
             ]
@@ -138,18 +145,22 @@ class Outbox:
         self,
         should_stop: object = None,
         in_hand: Callable[[str], AbstractContextManager[object]] | None = None,
+        budget: float | None = None,
     ) -> tuple[int, int]:
         """Send every due row; returns (sent, failed permanently). While the relay is down
         (its backoff not passed) nothing is tried; a pass stops at the relay's failure.
-        ``in_hand(what)`` wraps each send (the workers registry names the row in hand)."""
+        ``in_hand(what)`` wraps each send (the workers registry names the row in hand).
+        ``budget``: stop starting sends after this many seconds (the rest waits for the next
+        pass, so bulk mail is sent in slices between fetches of new mail)."""
         self._record_held()
         if self.relay_down:
             return 0, 0
         sent = failed = 0
         stop = should_stop if callable(should_stop) else (lambda: False)
-        for row_id in self.due_ids():
-            if stop():
-                break
+        end = None if budget is None else time.monotonic() + budget
+        for n, row_id in enumerate(self.due_ids()):
+            if stop() or (n and end is not None and time.monotonic() > end):
+                break  # the budget stops after one send at least, so every pass progresses
             with in_hand(f"outbox {row_id}") if in_hand else nullcontext():
                 outcome = self.send_one(row_id)
             sent += outcome == "sent"

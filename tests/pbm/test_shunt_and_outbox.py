@@ -179,3 +179,35 @@ def test_the_send_lease_is_the_configured_one(
     assert daemon.outbox.flush() == (0, 0)  # still leased
     daemon.app.clock.advance(2)  # type: ignore[attr-defined]
     assert daemon.outbox.flush() == (1, 0)
+
+
+def test_answers_go_before_bulk_mail_and_bulk_goes_in_slices(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """A stage's bulk mail (reports, zine issues) queued before an answer does not hold the
+    answer up: the answer is sent first, and a budget of no time sends one row and stops."""
+    from pbm.db.models import OutboxMessage as Row
+
+    now = daemon.app.clock.now()
+    with transaction(daemon.app.sessions) as s:
+        for n in range(3):
+            s.add(
+                Row(
+                    kind="turn-report",
+                    to_addr=f"team{n}@example.test",
+                    subject="report",
+                    message_id=f"<bulk-{n}@pbm.test>",
+                    raw=b"Subject: report\r\n\r\nbody\r\n",
+                    status="pending",
+                    attempts=0,
+                    next_attempt_at=now,
+                    created_at=now,
+                )
+            )
+    daemon.app.inbound.store(make_eml("HELP\n", subject="help"), "smtp")
+    daemon.app.inbound.process(daemon.app.inbound.pending_ids()[0])
+    outbox = daemon.outbox
+    assert outbox.flush(budget=0.0) == (1, 0)  # one send started, then the budget is spent
+    assert "report" not in str(sender.sent[0]["Subject"])  # the answer, not a report
+    assert outbox.flush() == (3, 0)
+    assert [str(m["Subject"]) for m in sender.sent[1:]] == ["report"] * 3
