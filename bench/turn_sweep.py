@@ -33,6 +33,7 @@ import shutil
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -42,11 +43,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import create_engine, func, select, text, update  # noqa: E402
+from sqlalchemy.orm import Session  # noqa: E402
 
 from pbm.app import App  # noqa: E402
 from pbm.clock import FixedClock  # noqa: E402
 from pbm.config import Config, parse_config  # noqa: E402
 from pbm.db.models import (  # noqa: E402
+    Competition,
     OutboxMessage,
     Player,
     Seat,
@@ -60,6 +63,31 @@ from pbm.flungo.competitions import base_squad, create_competition  # noqa: E402
 from pbm.logs import configure_logging  # noqa: E402
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def _seat_teams(s: Session, clock: FixedClock, comp: Competition, teams: int, prefix: str) -> None:
+    """Seat ``teams`` named sides in ``comp`` (players ``<prefix>-<n>@example.test``)."""
+    players = [
+        Player(address=f"{prefix}-{n}@example.test", created_at=clock.now())
+        for n in range(1, teams + 1)
+    ]
+    s.add_all(players)
+    s.flush()
+    for n, player in enumerate(players, start=1):
+        team = replace(base_squad(comp, n), name=f"Side {prefix[1:]}-{n}")
+        s.add(
+            Seat(
+                competition_id=comp.id,
+                player_id=player.id,
+                number=n,
+                secret_hash="",
+                secret_version=1,
+                team=team.to_json(),
+                named=True,
+                naming_version=1,
+                joined_at=clock.now(),
+            )
+        )
 
 
 def build(app: App, clock: FixedClock, competitions: int) -> None:
@@ -79,27 +107,7 @@ def build(app: App, clock: FixedClock, competitions: int) -> None:
                 schedule="every 1h",
                 settings={"hold_share": 1.0, "reminders": [], "early": 0},
             )
-            for n in range(1, 5):
-                player = Player(address=f"p{c}-{n}@example.test", created_at=clock.now())
-                s.add(player)
-                s.flush()
-                team = base_squad(comp, n)
-                from dataclasses import replace
-
-                team = replace(team, name=f"Side {c}-{n}")
-                s.add(
-                    Seat(
-                        competition_id=comp.id,
-                        player_id=player.id,
-                        number=n,
-                        secret_hash="",
-                        secret_version=1,
-                        team=team.to_json(),
-                        named=True,
-                        naming_version=1,
-                        joined_at=clock.now(),
-                    )
-                )
+            _seat_teams(s, clock, comp, 4, prefix=f"p{c}")
             s.flush()
             s.refresh(comp)
             first = turns.start_competition(s, app.config, clock, comp)
@@ -189,8 +197,6 @@ def knockout_sizes(matches: int) -> list[tuple[int, int]]:
 def build_knockouts(app: App, clock: FixedClock, matches: int) -> list[int]:
     """Knockouts playing ``matches`` first-round matches in all, drawn and past selection
     (resolved in one piece: the setup is not what is timed). Returns their team counts."""
-    from dataclasses import replace
-
     sizes = knockout_sizes(matches)
     with transaction(app.sessions) as s:
         for c, (teams, _) in enumerate(sizes):
@@ -207,27 +213,7 @@ def build_knockouts(app: App, clock: FixedClock, matches: int) -> list[int]:
                 schedule="every 1h",
                 settings={"hold_share": 1.0, "reminders": [], "early": 0},
             )
-            players = [
-                Player(address=f"k{c}-{n}@example.test", created_at=clock.now())
-                for n in range(1, teams + 1)
-            ]
-            s.add_all(players)
-            s.flush()
-            for n, player in enumerate(players, start=1):
-                team = replace(base_squad(comp, n), name=f"Side {c}-{n}")
-                s.add(
-                    Seat(
-                        competition_id=comp.id,
-                        player_id=player.id,
-                        number=n,
-                        secret_hash="",
-                        secret_version=1,
-                        team=team.to_json(),
-                        named=True,
-                        naming_version=1,
-                        joined_at=clock.now(),
-                    )
-                )
+            _seat_teams(s, clock, comp, teams, prefix=f"k{c}")
             s.flush()
             s.refresh(comp)
             turns.start_competition(s, app.config, clock, comp)
