@@ -27,10 +27,49 @@ __all__ = [
     "SmtpSink",
     "free_port",
     "init_postgres",
+    "post_office_config",
     "start_dovecot",
     "start_postgres",
     "wait_port",
 ]
+
+
+#: The GM of every test post office.
+TEST_GM = ("gm@example.test", "gm-secret-horse-battery")
+
+
+def post_office_config(
+    db_url: str,
+    smtp_port: int,
+    dovecot: DovecotInstance | None = None,
+    gm: tuple[str, str] = TEST_GM,
+    **sections: dict[str, Any],
+) -> dict[str, Any]:
+    """The raw config of a test daemon: ``db_url``, the SMTP sink on ``smtp_port``, Dovecot's
+    INBOX when ``dovecot`` is given, fast argon2; each of ``sections`` updates its table."""
+    raw: dict[str, Any] = {
+        "server": {"address": "pbm@example.test"},
+        "database": {"url": db_url},
+        "gm": {"address": gm[0], "secret": gm[1]},
+        "security": {
+            "secret_key": "test-key-0123456789abcdef",
+            "argon2_time_cost": 1,
+            "argon2_memory_kib": 1024,
+        },
+        "smtp": {"host": "127.0.0.1", "port": smtp_port, "tls": "plain"},
+        "scheduler": {"digest_hour": 23},
+    }
+    if dovecot is not None:
+        raw["imap"] = {
+            "host": dovecot.host,
+            "port": dovecot.imap,
+            "tls": "plain",
+            "username": "pbm",
+            "password": "secret",
+        }
+    for name, table in sections.items():
+        raw[name] = {**raw.get(name, {}), **table}
+    return raw
 
 
 def free_port() -> int:

@@ -35,7 +35,7 @@ from pbm.hitforsix.models import H6Seat
 from pbm.mail.imap import ImapMailbox
 from pbm.mail.smtp import SmtpSender
 from pbm.testing import body_of, make_eml
-from tests.services import DovecotInstance, SmtpSink, own_dovecot
+from tests.services import DovecotInstance, SmtpSink, own_dovecot, post_office_config
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -62,26 +62,12 @@ class Post:
 
     def __init__(self, server: DovecotInstance, sink: SmtpSink, tmp_path: Path) -> None:
         config = parse_config(
-            {
-                "server": {"address": "pbm@example.test"},
-                "database": {"url": f"sqlite:///{tmp_path}/pbm.sqlite3"},
-                "gm": {"address": "gm@example.test", "secret": "gm-secret-horse-battery"},
-                "security": {
-                    "secret_key": "test-key-0123456789abcdef",
-                    "argon2_time_cost": 1,
-                    "argon2_memory_kib": 1024,
-                },
-                "imap": {
-                    "host": server.host,
-                    "port": server.imap,
-                    "tls": "plain",
-                    "username": "pbm",
-                    "password": "secret",
-                },
-                "smtp": {"host": "127.0.0.1", "port": sink.port, "tls": "plain"},
-                "scheduler": {"digest_hour": 23},
-                "rate_limit": {"per_hour": 1000},
-            },
+            post_office_config(
+                f"sqlite:///{tmp_path}/pbm.sqlite3",
+                sink.port,
+                server,
+                rate_limit={"per_hour": 1000},
+            ),
             env={},
         )
         self.server, self.sink = server, sink

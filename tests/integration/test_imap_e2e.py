@@ -27,7 +27,7 @@ from pbm.mail.smtp import SmtpSender
 from pbm.testing import body_of, make_eml
 from tests.integration.pbm_proc import wait_until
 from tests.pbm.helpers import SECRET_RE, naming_text
-from tests.services import DovecotInstance, SmtpSink, own_dovecot
+from tests.services import DovecotInstance, SmtpSink, own_dovecot, post_office_config
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -91,25 +91,7 @@ def start(
 ) -> tuple[App, CheckingMailbox, SmtpSender, Daemon, threading.Thread]:
     """A daemon on its own database, reading Dovecot's INBOX and sending to the sink."""
     config = parse_config(
-        {
-            "server": {"address": "pbm@example.test"},
-            "database": {"url": f"sqlite:///{tmp_path}/pbm.sqlite3"},
-            "gm": {"address": "gm@example.test", "secret": "gm-secret-horse-battery"},
-            "security": {
-                "secret_key": "test-key-0123456789abcdef",
-                "argon2_time_cost": 1,
-                "argon2_memory_kib": 1024,
-            },
-            "imap": {
-                "host": server.host,
-                "port": server.imap,
-                "tls": "plain",
-                "username": "pbm",
-                "password": "secret",
-            },
-            "smtp": {"host": "127.0.0.1", "port": smtp_sink.port, "tls": "plain"},
-            "scheduler": {"digest_hour": 23},
-        },
+        post_office_config(f"sqlite:///{tmp_path}/pbm.sqlite3", smtp_sink.port, server),
         env={},
     )
     app = App.from_config(config, upgrade=True)

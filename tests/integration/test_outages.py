@@ -44,6 +44,7 @@ from tests.services import (
     free_port,
     init_postgres,
     own_dovecot,
+    post_office_config,
     start_smtp_sink,
 )
 
@@ -55,29 +56,15 @@ PATIENCE = 60.0
 
 def make_app(db_url: str, smtp_port: int, imap: DovecotInstance | None = None) -> App:
     """An app on ``db_url`` whose outbox retries fast (the relay's backoff starts at 0.2 s)."""
-    raw: dict[str, Any] = {
-        "server": {"address": "pbm@example.test"},
-        "database": {"url": db_url},
-        "gm": {"address": "gm@example.test", "secret": "gm-secret-horse-battery"},
-        "security": {
-            "secret_key": "test-key-0123456789abcdef",
-            "argon2_time_cost": 1,
-            "argon2_memory_kib": 1024,
-        },
-        "smtp": {"host": "127.0.0.1", "port": smtp_port, "tls": "plain", "timeout": 0.5},
-        "outbox": {"backoff_seconds": 0.2, "backoff_max_seconds": 1.0},
-        "scheduler": {"digest_hour": 23},
-    }
+    raw = post_office_config(
+        db_url,
+        smtp_port,
+        imap,
+        smtp={"timeout": 0.5},
+        outbox={"backoff_seconds": 0.2, "backoff_max_seconds": 1.0},
+    )
     if imap is None:  # configured, not started: the tests store mail as the listener would
         raw["smtp_listener"] = {"host": "127.0.0.1", "port": free_port()}
-    else:
-        raw["imap"] = {
-            "host": imap.host,
-            "port": imap.imap,
-            "tls": "plain",
-            "username": "pbm",
-            "password": "secret",
-        }
     return App.from_config(parse_config(raw, env={}), upgrade=True)
 
 

@@ -25,7 +25,7 @@ from tests.pbm.season import (
     mini_scenario,
     new_competition,
 )
-from tests.services import DovecotInstance, SmtpSink, own_dovecot
+from tests.services import DovecotInstance, SmtpSink, own_dovecot, post_office_config
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -39,27 +39,14 @@ def server() -> Iterator[DovecotInstance]:
 
 def _season(server: DovecotInstance, sink: SmtpSink, tmp_path: Path, code: str) -> Season:
     config = parse_config(
-        {
-            "server": {"address": "pbm@example.test"},
-            "database": {"url": f"sqlite:///{tmp_path}/pbm.sqlite3"},
-            "gm": {"address": GM, "secret": GM_SECRET},
-            "security": {
-                "secret_key": "test-key-0123456789abcdef",
-                "argon2_time_cost": 1,
-                "argon2_memory_kib": 1024,
-            },
-            "imap": {
-                "host": server.host,
-                "port": server.imap,
-                "tls": "plain",
-                "username": "pbm",
-                "password": "secret",
-                "idle": False,
-            },
-            "smtp": {"host": "127.0.0.1", "port": sink.port, "tls": "plain"},
-            "scheduler": {"digest_hour": 23},
-            "rate_limit": {"per_hour": 500},
-        },
+        post_office_config(
+            f"sqlite:///{tmp_path}/pbm.sqlite3",
+            sink.port,
+            server,
+            gm=(GM, GM_SECRET),
+            imap={"idle": False},
+            rate_limit={"per_hour": 500},
+        ),
         env={},
     )
     clock = FixedClock(START)
