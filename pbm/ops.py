@@ -255,6 +255,12 @@ def health(url: str, now: datetime, max_dead: int = MAX_DEAD_LETTERS) -> Health:
     oldest = st["outbox"]["oldest_due"]
     if oldest is not None and datetime.fromisoformat(oldest) < now - STUCK_AFTER:
         problems.append(f"the outbox is stuck: a row due since {oldest} is unsent")
+    for inc in st["incidents"]:  # a door down this long needs a person, not more retries
+        if datetime.fromisoformat(inc["since"]) < now - STUCK_AFTER:
+            problems.append(
+                f"the {inc['door']} door has been down since {inc['since']} "
+                f"({inc['attempts']} attempts; last: {inc['error']})"
+            )
     if st["dead_letters"] > max_dead:
         problems.append(
             f"{st['dead_letters']} dead letters (more than {max_dead}): see `pbm mail list --dead`"

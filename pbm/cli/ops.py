@@ -110,7 +110,8 @@ def _workers_table(rows: list[dict[str, Any]]) -> Table:
 @config_option
 def health_cmd(max_dead: int, config_path: Path | None) -> None:
     """Exit 0 if pbm is healthy, else 1 with the reasons (for systemd, cron, monitoring):
-    the database answers, migrations at head, the outbox not stuck, dead letters not piling."""
+    the database answers, migrations at head, the outbox not stuck, no door (IMAP, SMTP, the
+    database) down for over 30 minutes, dead letters not piling."""
     config = load(config_path, logs=False)
     verdict = health(config.database.url, SystemClock().now(), max_dead)
     if verdict.ok:

@@ -8,6 +8,7 @@ import logging
 import signal
 import sqlite3
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import structlog
@@ -17,9 +18,10 @@ from sqlalchemy import func, select, update
 from pbm import daemon as daemon_module
 from pbm.app import App
 from pbm.cli import main
+from pbm.clock import SystemClock
 from pbm.config import Config, parse_config
 from pbm.daemon import WARM_STOP_SEND_SECONDS, Daemon
-from pbm.db.models import InboundMail, MailStatus, Seat
+from pbm.db.models import InboundMail, Incident, MailStatus, Seat
 from pbm.db.session import transaction
 from pbm.logs import configure_logging
 from pbm.ops import serving_lock
@@ -69,6 +71,46 @@ def test_status_and_health_follow_the_queues(
     assert "unhealthy: the outbox is stuck" in out and "1 dead letters (more than 0)" in out
     st = json.loads(_run("status", "--json", "--config", path)[1])
     assert st["outbox"]["pending"] == 1 and st["dead_letters"] == 1
+
+
+def test_health_fails_on_a_door_down_for_long(
+    daemon: Daemon, config: Config, tmp_path: Path
+) -> None:
+    """An open incident younger than 30 minutes is the daemon's to retry: healthy. One open
+    for longer makes ``pbm health`` fail, naming the door and its last (neutralised) error;
+    once resolved, healthy again."""
+    path = str(_toml(config, tmp_path))
+    now = SystemClock().now()
+    with transaction(daemon.app.sessions) as s:
+        young = Incident(
+            door="smtp",
+            kind="refused",
+            first_seen=now - timedelta(minutes=5),
+            last_seen=now,
+            count=3,
+            last_error="554 go away",
+        )
+        s.add(young)
+    code, out = _run("health", "--config", path)
+    assert code == 0 and out.splitlines()[-1] == "ok", out
+    with transaction(daemon.app.sessions) as s:
+        s.add(
+            Incident(
+                door="imap",
+                kind="timeout",
+                first_seen=now - timedelta(hours=2),
+                last_seen=now,
+                count=40,
+                last_error="read timed out\x1b[2J",
+            )
+        )
+    code, out = _run("health", "--config", path)
+    assert code == 1 and "unhealthy: the imap door has been down since" in out, out
+    assert "40 attempts" in out and "\x1b" not in out and "smtp" not in out
+    with transaction(daemon.app.sessions) as s:
+        s.execute(update(Incident).values(resolved_at=now))
+    code, out = _run("health", "--config", path)
+    assert code == 0, out
 
 
 def test_health_fails_on_an_unmigrated_or_unreachable_database(tmp_path: Path) -> None:
