@@ -60,13 +60,17 @@ log = structlog.get_logger("pbm.daemon")
 #: 30 s), plus the message or turn step in hand (seconds): under 90 s with the defaults, and
 #: docs/ops/pbm.service sets TimeoutStopSec=120.
 WARM_STOP_SEND_SECONDS = 20.0
-#: The first wait, and the longest, before trying a mailbox or the database again (seconds).
 #: How many times a pass fetches again while the mailboxes keep giving new mail.
 DRAIN_ROUNDS = 5
 #: Seconds of sending after each handled mail, and at the end of a pass: answers first, then
 #: bulk mail, so a stage's thousands of reports are sent between fetches, not before them.
+#: The end of a pass is short too: mail that comes while bulk mail goes out waits for it.
 REPLY_SEND_BUDGET = 0.5
-PASS_SEND_BUDGET = 30.0
+PASS_SEND_BUDGET = 5.0
+#: Seconds of stage resolving in one pass: 250 stages falling due at once took 200 s, and
+#: every answer to mail that came meanwhile waited for all of them. Freezes are not bounded.
+SCHEDULER_BUDGET = 3.0
+#: The first wait, and the longest, before trying a mailbox or the database again (seconds).
 RETRY_FIRST_SECONDS = 1.0
 RETRY_MAX_SECONDS = 60.0
 
@@ -220,7 +224,11 @@ class Daemon:
         if not self.stopping:
             with self.worker.doing("scheduler (turns, split stages' matches)"):
                 stats.jobs = run_due(
-                    self.app.sessions, self.app.config, self.app.clock, self.worker.id
+                    self.app.sessions,
+                    self.app.config,
+                    self.app.clock,
+                    self.worker.id,
+                    SCHEDULER_BUDGET,
                 )
         self._flush(stats, PASS_SEND_BUDGET)
         # A whole pass talked to the database: any outage of it is over.

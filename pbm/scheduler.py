@@ -94,18 +94,24 @@ def competition_dates(s: Session) -> list[CompetitionDates]:
 
 
 def run_due(
-    sessions: sessionmaker[Session], config: Config, clock: Clock, worker: str | None = None
+    sessions: sessionmaker[Session],
+    config: Config,
+    clock: Clock,
+    worker: str | None = None,
+    budget: float | None = None,
 ) -> int:
     """Run every due job once; returns how many ran. The zine's issues go last, after the
     turns, so a stage's issue leaves in the same pass as its turn reports. ``worker`` is who
-    claims a split stage's matches (this process by default)."""
+    claims a split stage's matches (this process by default). ``budget`` bounds the seconds
+    spent resolving stages (see :func:`pbm.flungo.turns.tick`); the rest is the next pass's."""
     now = clock.now()
     with transaction(sessions) as s:
         comps = competition_dates(s)
         done = set(s.scalars(select(JobRun.key)))
         jobs = due_jobs(now, config.scheduler.digest_hour, comps, done)
         jobs += [Job(k, "h6-over", w) for k, w in h6_schedule.due(s, now) if k not in done]
-    ran = _run_jobs(sessions, config, clock, jobs) + turns.tick(sessions, config, clock, worker)
+    ran = _run_jobs(sessions, config, clock, jobs)
+    ran += turns.tick(sessions, config, clock, worker, budget=budget)
     with transaction(sessions) as s:
         done = set(s.scalars(select(JobRun.key)))
         zines = [Job(zine_key(c, n), "zine", f"{c}:{n}") for c, n in due_issues(s, done)]

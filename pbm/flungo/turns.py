@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import secrets as _secrets
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -603,24 +604,41 @@ def tick(
     worker: str | None = None,
     *,
     matches: bool = True,
+    budget: float | None = None,
 ) -> int:
     """One pass over every running competition: reminders, the pre-run check, and every due
     stage frozen and resolved; then (unless ``matches`` is false) the matches of split
     stages, batch by batch, as ``worker`` (this process by default). Returns how many steps
-    and batches ran."""
+    and batches ran.
+
+    With a ``budget`` (seconds), resolving stops once it is spent, and the rest is left for
+    the next pass: the daemon reads and answers mail in between. Freezes, reminders and holds
+    are never held back by it: they are quick, and they settle which orders are on time."""
     with transaction(sessions) as s:
         ids = list(
             s.scalars(select(Competition.id).where(Competition.status == CompetitionStatus.RUNNING))
         )
     ran = 0
     for comp_id in ids:
-        while True:
-            step = _step(sessions, config, clock, comp_id)
-            if not step:
-                break
+        while _step(sessions, config, clock, comp_id, resolve=False):
             ran += 1
+    end = None if budget is None else time.monotonic() + budget
+    # One step per competition in turn, so a large competition's stages do not keep the
+    # others' waiting behind them.
+    busy = ids
+    while busy:
+        again = []
+        for comp_id in busy:
+            if end is not None and time.monotonic() >= end:
+                return ran
+            if _step(sessions, config, clock, comp_id):
+                ran += 1
+                again.append(comp_id)
+        busy = again
     me = worker or default_worker_id()
-    while matches and work_matches(sessions, config, clock, me):
+    while matches and (end is None or time.monotonic() < end):
+        if not work_matches(sessions, config, clock, me):
+            break
         ran += 1
     return ran
 
@@ -736,8 +754,16 @@ def _complete(sessions: sessionmaker[Session], config: Config, clock: Clock, tur
         return False
 
 
-def _step(sessions: sessionmaker[Session], config: Config, clock: Clock, comp_id: int) -> bool:
-    """Do the next thing due for one competition in one transaction; False when nothing is."""
+def _step(
+    sessions: sessionmaker[Session],
+    config: Config,
+    clock: Clock,
+    comp_id: int,
+    *,
+    resolve: bool = True,
+) -> bool:
+    """Do the next thing due for one competition in one transaction; False when nothing is
+    (or, unless ``resolve``, when the next thing is resolving a frozen stage)."""
     now = clock.now()
     try:
         with transaction(sessions) as s:
@@ -750,6 +776,8 @@ def _step(sessions: sessionmaker[Session], config: Config, clock: Clock, comp_id
                 return False
             base = f"turn:{comp.code}:{turn.position}:{turn.generation}"
             if turn.status == TurnStatus.FROZEN:
+                if not resolve:
+                    return False
                 _, unfinished = _unfinished(s, turn)
                 if unfinished:
                     return False  # split: the workers' passes resolve its matches
