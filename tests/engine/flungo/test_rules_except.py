@@ -16,6 +16,7 @@ from engine.flungo.orders import (
     Trigger,
     TriggerKind,
 )
+from engine.flungo.rules import Limits, share_rest
 from tests.engine.flungo.helpers import Scripted, dots
 from tests.engine.flungo.test_rules import notes, play
 
@@ -104,3 +105,26 @@ def test_old_stored_targets_decode_as_before() -> None:
         ),
     )
     assert decode(Rule, encode(new)) == new
+
+
+def test_share_rest_in_the_hundred_never_crosses_a_change_of_ends() -> None:
+    """The Hundred (20 sets, 4 each, 2 in a row, ends change every 2 sets): "A and B the
+    rest" after set 12 never gives one of them the odd set after his own set."""
+    bowled = ("X", "Y") * 6
+    plan: dict[int, str] = {}
+    got = share_rest(("A", "B"), plan, {14}, 12, Limits(20, 4, 2, bowled, hundred=True))
+    sets = dict(got)
+    assert 14 not in sets and sorted(sets) == [13, 15, 16, 17, 18, 19, 20]
+    for s, b in sets.items():
+        if s % 2 == 1:
+            assert sets.get(s - 1) != b, (s, sets)
+    assert max(list(sets.values()).count(b) for b in "AB") <= 4
+
+
+def test_share_rest_under_the_cricket_law_alternates() -> None:
+    """Under the house rule "no bowler bowls two overs running" (succession limit 1), one
+    bowler given the rest takes every other over, and the plan keeps the others."""
+    plan = dict.fromkeys(range(1, 21), "P")
+    got = share_rest(("A",), plan, set(), 10, Limits(20, 4, 1, ("Q",) * 10))
+    assert got == [(11, "A"), (13, "A"), (15, "A"), (17, "A")]
+    assert [plan[o] for o in range(11, 21)] == ["A", "P", "A", "P", "A", "P", "A", "P", "P", "P"]
