@@ -23,10 +23,11 @@ Semantics of conditional orders (the player's guide states the same in words):
   bowling change while batting) are ignored in that innings.
 * When two rules fire before the same ball, they apply in the order written, so the later one
   wins any conflict.
-* "Everyone else" and "the rest" of the batsmen in a rule are resolved when the order is read,
-  into an ``ALL`` or ``REMAINING`` target ``excluding`` the batsmen the same rule's other style
-  actions name (or, when it names none, those the mail's other lines give a style); the echo
-  names them, so the player sees whom "else" leaves out.
+* "Except", "everyone else" and "the rest" of the batsmen in a rule are resolved when the
+  order is read, into an ``ALL`` or ``REMAINING`` target ``excluding`` names: those excepted,
+  and for "everyone else" and "the rest" the batsmen the same rule's other style actions name
+  ("everyone else" in a rule that names none leaves out those the mail's other lines give a
+  style). The echo names them, so the player sees whom "else" leaves out.
 * "X and Y the rest" of the overs in a rule (:class:`BowlingRest`) is resolved when the rule
   fires, as the overs are then known: every over from the next one to start to the end of the
   innings that the rule's :class:`BowlingChange` actions do not give, shared in turn by the
