@@ -20,7 +20,7 @@ from engine.flungo.events import Ball, BowlerChanged, Event, Injury, InningsEnd
 from engine.flungo.formats import FormatSpec
 from engine.flungo.orders import BattingStyle, ReviewMode, ReviewPolicy, Rule
 from engine.flungo.plan import choose_bowler
-from engine.flungo.rules import RuleBook, RulesSnapshot, Situation, obey
+from engine.flungo.rules import Limits, RuleBook, RulesSnapshot, Situation, obey
 
 __all__ = ["InningsState", "Side", "play_innings", "review_allowed"]
 
@@ -151,13 +151,30 @@ def play_innings(
     first = True
 
     while not closed and legal < stop:
-        if book:
-            sit = Situation(
-                legal, bpo, max_balls, wickets, runs, target, frozenset(out), at_drinks and first
+        if book and (
+            firings := book.step(
+                Situation(
+                    legal,
+                    bpo,
+                    max_balls,
+                    wickets,
+                    runs,
+                    target,
+                    frozenset(out),
+                    at_drinks and first,
+                )
             )
+        ):
             pols = [pol_bat, pol_bowl]
+            limits = Limits(
+                max_balls // bpo,
+                spec.max_overs_per_bowler,
+                spec.max_consecutive,
+                tuple(over_bowlers),
+                hundred,
+            )
             events += obey(
-                book.step(sit),
+                firings,
                 book,
                 (sides[0].team, sides[1].team),
                 bat_i,
@@ -170,6 +187,7 @@ def play_innings(
                 next_in,
                 out,
                 len(over_bowlers),
+                limits,
             )
             pol_bat, pol_bowl = pols
         first = False

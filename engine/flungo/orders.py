@@ -23,6 +23,18 @@ Semantics of conditional orders (the player's guide states the same in words):
   bowling change while batting) are ignored in that innings.
 * When two rules fire before the same ball, they apply in the order written, so the later one
   wins any conflict.
+* "Except", "everyone else" and "the rest" of the batsmen in a rule are resolved when the
+  order is read, into an ``ALL`` or ``REMAINING`` target ``excluding`` names: those excepted,
+  and for "everyone else" and "the rest" the batsmen the same rule's other style actions name
+  ("everyone else" in a rule that names none leaves out those the mail's other lines give a
+  style). The echo names them, so the player sees whom "else" leaves out.
+* "X and Y the rest" of the overs in a rule (:class:`BowlingRest`) is resolved when the rule
+  fires, as the overs are then known: every over from the next one to start to the end of the
+  innings that the rule's :class:`BowlingChange` actions do not give, shared in turn by the
+  bowlers named, each within his quota and the succession limit counting the overs he has
+  bowled; an over none of them may take stays with the plan's bowler (or, if the plan gave it
+  to one of them, with the default bowler). When the trigger fixes no over (a wicket, a score,
+  a rate) "the rest" starts at the next over to begin, as a captain means "from now on".
 """
 
 from __future__ import annotations
@@ -34,6 +46,7 @@ __all__ = [
     "Action",
     "BattingStyle",
     "BowlingChange",
+    "BowlingRest",
     "Comparison",
     "Condition",
     "HelperSpend",
@@ -161,11 +174,16 @@ class TargetKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class StyleTarget:
-    """The batsmen a style change applies to."""
+    """The batsmen a style change applies to.
+
+    ``excluding`` (with ``ALL`` or ``REMAINING`` only): those batsmen are left out, as in "all
+    batsmen wahoo except Root" or "Flintoff slog, everyone else wahoo".
+    """
 
     kind: TargetKind
     names: tuple[str, ...] = ()
     count: int = 0
+    excluding: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +209,18 @@ class ReviewsChange:
     policy: ReviewPolicy
 
 
-Action = StyleChange | BowlingChange | ReviewsChange
+@dataclass(frozen=True, slots=True)
+class BowlingRest:
+    """ "X and Y the rest" in a rule: the overs left when it fires, shared by ``bowlers``.
+
+    Which overs is decided when the rule fires (see the module docstring): the overs the rule's
+    :class:`BowlingChange` actions give are not among them.
+    """
+
+    bowlers: tuple[str, ...]
+
+
+Action = StyleChange | BowlingChange | BowlingRest | ReviewsChange
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ is watched from the next ball.
 from __future__ import annotations
 
 import bisect
+import typing
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -22,6 +23,7 @@ from engine.flungo.events import MatchEvent, RuleFired, RuleReverted, RuleSpent
 from engine.flungo.orders import (
     BattingStyle,
     BowlingChange,
+    BowlingRest,
     Comparison,
     Condition,
     Quantity,
@@ -34,7 +36,17 @@ from engine.flungo.orders import (
     TriggerKind,
 )
 
-__all__ = ["Firing", "RuleBook", "RulesSnapshot", "Situation", "describe", "obey", "rule_at"]
+__all__ = [
+    "Firing",
+    "Limits",
+    "RuleBook",
+    "RulesSnapshot",
+    "Situation",
+    "describe",
+    "obey",
+    "rule_at",
+    "share_rest",
+]
 
 Path = tuple[int, ...]
 Key = tuple[int, Path]
@@ -241,6 +253,84 @@ class RuleBook:
         return out
 
 
+class Limits(NamedTuple):
+    """What "the rest" of the overs must respect: the format's (or house rule's) limits.
+
+    ``bowled`` is who bowled each over begun, in order; ``hundred``: a set that starts a new
+    ten balls (an odd set) may not follow the same bowler's set, as he changes ends.
+    """
+
+    overs: int
+    per_bowler: int
+    consecutive: int
+    bowled: tuple[str, ...]
+    hundred: bool = False
+
+
+def share_rest(
+    bowlers: tuple[str, ...],
+    plan: dict[int, str],
+    given: set[int],
+    started: int,
+    limits: Limits,
+) -> list[tuple[int, str]]:
+    """Give ``bowlers`` in turn the overs after ``started`` not in ``given``, in ``plan``.
+
+    Each takes an over only within his quota (his overs bowled and those the plan keeps for
+    him) and the succession limit; an over none may take keeps the plan's bowler, unless the
+    plan gave it to one of ``bowlers`` (then the innings' default chooses). Returns the (over,
+    bowler) pairs given."""
+    if not bowlers:
+        return []
+    free = [o for o in range(started + 1, limits.overs + 1) if o not in given]
+    # the overs the rest takes over are no longer anyone's: free them before counting quotas
+    for o in free:
+        if plan.get(o) in bowlers:
+            del plan[o]
+    counts = dict.fromkeys(bowlers, 0)
+    for b in limits.bowled:
+        if b in counts:
+            counts[b] += 1
+    for o, b in plan.items():
+        if o > started and b in counts:
+            counts[b] += 1
+
+    def who(o: int) -> str | None:
+        return limits.bowled[o - 1] if o <= started else plan.get(o)
+
+    got: list[tuple[int, str]] = []
+    turn = 0
+    for o in free:
+        for k in range(len(bowlers)):
+            b = bowlers[(turn + k) % len(bowlers)]
+            run = [who(o - j) for j in range(1, limits.consecutive + 1) if o - j >= 1]
+            if counts[b] >= limits.per_bowler:
+                continue
+            if len(run) == limits.consecutive and all(r == b for r in run):
+                continue
+            if limits.hundred and o % 2 == 1 and who(o - 1) == b:
+                continue
+            if who(o + 1) == b and _too_long(b, o, who, limits.consecutive):
+                continue  # he bowls the next over already: this one would make a run too long
+            plan[o] = b
+            counts[b] += 1
+            got.append((o, b))
+            turn = (turn + k + 1) % len(bowlers)
+            break
+    return got
+
+
+def _too_long(b: str, o: int, who: typing.Callable[[int], str | None], limit: int) -> bool:
+    """Whether ``b`` bowling over ``o`` makes a run of more than ``limit`` overs in a row."""
+    lo = o
+    while lo > 1 and who(lo - 1) == b:
+        lo -= 1
+    hi = o
+    while who(hi + 1) == b:
+        hi += 1
+    return hi - lo + 1 > limit
+
+
 def obey(
     firings: list[Firing],
     book: RuleBook,
@@ -255,10 +345,12 @@ def obey(
     next_in: int,
     out: list[str],
     started: int,
+    limits: Limits | None = None,
 ) -> list[MatchEvent]:
     """Apply what :meth:`RuleBook.step` reported to the innings' ``styles``, ``plan`` (overs
     after the ``started`` ones) and ``policies`` ([batting side's, bowling side's]), in order;
-    returns the events for the ball log."""
+    returns the events for the ball log. ``limits`` are what "the rest" of the overs must
+    respect (a rule with :class:`BowlingRest` changes nothing without them)."""
     events: list[MatchEvent] = []
     for f in firings:
         team = teams[f.side]
@@ -292,6 +384,8 @@ def obey(
                     who = order[next_in : next_in + t.count]
                 else:
                     who = [n for n in order if n not in out]
+                if t.excluding:
+                    who = [n for n in who if n not in t.excluding]
                 for n in who:
                     reverts.append((n, styles[n]))
                     styles[n] = action.style
@@ -304,6 +398,17 @@ def obey(
             elif isinstance(action, ReviewsChange):
                 policies[0 if batting else 1] = action.policy
                 done.append(f"reviews: {action.policy.mode.value}")
+        rests = [a for a in f.rule.actions if isinstance(a, BowlingRest)]
+        if rests and not batting and limits is not None:
+            # after the overs the rule names, whatever order it names them in
+            given = {o for a in f.rule.actions if isinstance(a, BowlingChange) for o in a.overs}
+            for rest in rests:
+                got = share_rest(rest.bowlers, plan, given, started, limits)
+                given |= {o for o, _ in got}
+                for b in rest.bowlers:
+                    mine = [o for o, n in got if n == b]
+                    said = ", ".join(map(str, mine)) if mine else "no over"
+                    done.append(f"{b} to bowl the rest: {said}")
         if f.rule.until is not None:
             book.watch(f.side, f.path, tuple(reverts))
         text = f"{name} fired ({when}): {'; '.join(done) or 'nothing applies'}"

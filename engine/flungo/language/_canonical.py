@@ -8,6 +8,7 @@ from engine.flungo.orders import (
     Action,
     BattingStyle,
     BowlingChange,
+    BowlingRest,
     Condition,
     HelperSpend,
     MatchOrders,
@@ -231,9 +232,16 @@ def _target(t: StyleTarget) -> str:
 def action_text(a: Action) -> str:
     if isinstance(a, StyleChange):
         verb = "bats" if a.target.kind is TargetKind.NAMED and len(a.target.names) == 1 else "bat"
-        return f"{_target(a.target)} {verb} {a.style.value}"
+        text = f"{_target(a.target)} {verb} {a.style.value}"
+        if a.target.excluding:
+            # the echo names whom "everyone else" leaves out, so the player can check it
+            text += f" except {_names(a.target.excluding)}"
+        return text
     if isinstance(a, BowlingChange):
         return _bowl(a.bowler, a.overs)
+    if isinstance(a, BowlingRest):
+        verb = "bowls" if len(a.bowlers) == 1 else "bowl"
+        return f"{' and '.join(a.bowlers)} {verb} the rest"
     if isinstance(a, ReviewsChange):
         return f"reviews {_policy(a.policy)}"
     raise TypeError(a)  # pragma: no cover

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from engine.errors import IllegalOrder, OrderError
 from engine.flungo.formats import FormatSpec
 from engine.flungo.language._model import OrderContext
-from engine.flungo.orders import BowlingChange, Rule, Stat, StyleChange, TargetKind
+from engine.flungo.orders import BowlingChange, BowlingRest, Rule, Stat, StyleChange, TargetKind
 from engine.flungo.squad import Team
 
 if TYPE_CHECKING:
@@ -124,8 +124,12 @@ def _rule_names(rule: Rule) -> list[str]:
     for a in rule.actions:
         if isinstance(a, StyleChange) and a.target.kind is TargetKind.NAMED:
             names += a.target.names
+        elif isinstance(a, StyleChange):
+            names += a.target.excluding
         elif isinstance(a, BowlingChange):
             names.append(a.bowler)
+        elif isinstance(a, BowlingRest):
+            names += a.bowlers
     for r in rule.then:
         names += _rule_names(r)
     return names

@@ -4,7 +4,8 @@
 * "Openers: Root and Stokes", "Jones at 3": places in the batting order, merged with the
   batting order (or the XI) the mail or the standing orders give;
 * "Everyone else normal", "all batsmen normal except Flintoff": styles for the batsmen that
-  the other lines leave out;
+  the other lines leave out; in a rule that names nobody else, "everyone else" leaves out
+  the batsmen the mail's other lines give a style;
 * a numbered list of 18 new names, and "XI: 1, 2, 3 ...".
 """
 
@@ -20,7 +21,7 @@ from engine.flungo.formats import FormatSpec
 from engine.flungo.language._lines import CleanLine, FreeText
 from engine.flungo.language._model import OrderContext
 from engine.flungo.language._names import NameBook
-from engine.flungo.orders import BattingStyle
+from engine.flungo.orders import BattingStyle, Rule, StyleChange, StyleTarget
 from engine.flungo.squad import SQUAD_SIZE, Team
 
 if TYPE_CHECKING:
@@ -131,10 +132,55 @@ def batting_names(items: list[Item], upto: int, ctx: OrderContext) -> tuple[str,
 def expand_items(items: list[Item], fmt: FormatSpec, ctx: OrderContext) -> list[OrderError]:
     """Turn the orders that need the whole mail into plain items, in place; the errors."""
     errors: list[OrderError] = []
+    _rules_else(items)
     _places(items, ctx, errors)
     _rest(items, fmt, ctx)
     _other_styles(items, ctx)
     return errors
+
+
+def _styled_elsewhere(items: list[Item]) -> tuple[str, ...]:
+    """The batsmen the mail's plain lines single out with a style, in the order named."""
+    names: list[str] = []
+    for item in items:
+        if not item.ok:
+            continue
+        if item.kind == "style":
+            names.append(item.value[0])
+        elif item.kind == "order":
+            names += [n for n, s in item.value if s is not None]
+        elif item.kind == "position" and item.value[2] is not None:
+            names.append(item.value[0])
+        elif item.kind == "except_style":
+            names += item.value[1]
+    return tuple(dict.fromkeys(n for n in names if n != "?"))
+
+
+def _rules_else(items: list[Item]) -> None:
+    """A rule's "everyone else" that names nobody in its own clause ("after 30 overs:
+    everyone else normal") leaves out the batsmen the mail's other lines style."""
+    if not any(i.kind == "rule_else" for i in items):
+        return
+    styled = _styled_elsewhere(items)
+    for k, item in enumerate(items):
+        if item.kind != "rule_else":
+            continue
+        rule, marks = item.value
+        items[k] = replace(item, kind="rule", value=_exclude(rule, marks, styled))
+
+
+def _exclude(
+    rule: Rule, marks: tuple[tuple[int, int], ...], styled: tuple[str, ...], depth: int = 0
+) -> Rule:
+    acts = list(rule.actions)
+    for clause, at in marks:
+        a = acts[at] if clause == depth else None
+        if isinstance(a, StyleChange):
+            t = a.target
+            keep = tuple(dict.fromkeys(t.excluding + styled))
+            acts[at] = StyleChange(StyleTarget(t.kind, excluding=keep), a.style)
+    then = tuple(_exclude(r, marks, styled, depth + 1) for r in rule.then)
+    return replace(rule, actions=tuple(acts), then=then)
 
 
 def _places(items: list[Item], ctx: OrderContext, errors: list[OrderError]) -> None:

@@ -25,6 +25,7 @@ from engine.flungo.orders import (
     Action,
     BattingStyle,
     BowlingChange,
+    BowlingRest,
     Condition,
     ReviewPolicy,
     ReviewsChange,
@@ -70,6 +71,9 @@ class Lowerer:
         self.fmt = fmt
         self.errors: list[OrderError] = []
         self.team: Team | None = None  # who bowls and who bats, for "X and Y open"
+        # (clause, action) of each "everyone else" in a rule whose clause names nobody else:
+        # it leaves out the batsmen the mail's other lines give a style (see _expand)
+        self.elsewhere: list[tuple[int, int]] = []
 
     def span(self, start: int, end: int) -> Span:
         return Span(
@@ -226,17 +230,92 @@ class Lowerer:
         ]
         return True
 
-    def action(self, a: ActD, inherited: StyleTarget | None) -> Action | None:
-        if isinstance(a, RestD) or (isinstance(a, StyleD) and (a.others or a.excepted)):
+    def actions(
+        self, actions: tuple[ActD, ...], inherited: StyleTarget | None, clause: int
+    ) -> list[Action]:
+        """A clause's actions. "Everyone else", "except" and "the rest" of the batsmen become
+        targets that leave out the batsmen the clause's other style actions name; an
+        "everyone else" in a clause that names nobody is noted in ``elsewhere``, as it leaves
+        out whom the mail's other lines name (see _expand)."""
+        first: list[Action | tuple[StyleD, tuple[str, ...]] | None] = []
+        for a in actions:
+            if isinstance(a, StyleD) and (a.others or a.excepted):
+                first.append((a, self.names(a.excepted)))
+                continue
+            act = self.action(a, inherited)
+            first.append(act)
+            if isinstance(act, StyleChange):
+                inherited = act.target
+        named: list[str] = []
+        for x in first:
+            if isinstance(x, StyleChange) and x.target.kind is TargetKind.NAMED:
+                named += x.target.names
+            elif isinstance(x, tuple) and x[0].except_style is not None:
+                named += x[1]
+        names = tuple(dict.fromkeys(n for n in named if n != "?"))
+        out: list[Action] = []
+        for x in first:
+            if isinstance(x, tuple):
+                out += self._except(x[0], x[1], names, actions, clause, len(out))
+            elif isinstance(x, StyleChange) and x.target.kind is TargetKind.REMAINING and names:
+                # "Root slog, the rest wahoo": the rest are the others, not Root as well
+                out.append(StyleChange(StyleTarget(TargetKind.REMAINING, excluding=names), x.style))
+            elif x is not None:
+                out.append(x)
+        return out
+
+    def _except(
+        self,
+        a: StyleD,
+        excepted: tuple[str, ...],
+        named: tuple[str, ...],
+        actions: tuple[ActD, ...],
+        clause: int,
+        at: int,
+    ) -> list[Action]:
+        kind = TargetKind.REMAINING if a.target is TargetKind.REMAINING else TargetKind.ALL
+        if a.target is TargetKind.NEXT:
             self.errors.append(
                 self.invalid(
-                    "in a 'when' order, name the batsmen or the overs: 'everyone else', "
-                    "'except' and 'the rest' of the overs cannot be read there",
+                    "'the next' batsmen 'except' some is not an order: name the batsmen",
                     0,
                     len(self.line.text),
                 )
             )
-            return None
+            return []
+        if a.others:
+            moving = [
+                x
+                for x in actions
+                if isinstance(x, StyleD) and x.target in (TargetKind.NEXT, TargetKind.REMAINING)
+            ]
+            if moving:
+                # who "the next 2" are is known only when the rule fires
+                self.errors.append(
+                    self.invalid(
+                        "'everyone else' beside 'the next' or 'the remaining' batsmen cannot "
+                        "be known in advance: name the batsmen",
+                        0,
+                        len(self.line.text),
+                        hint="for example: after 30 overs, Root and Stokes aggressive, "
+                        "everyone else normal",
+                    )
+                )
+                return []
+            if not named:
+                self.elsewhere.append((clause, at))
+        if a.others or kind is TargetKind.REMAINING:
+            excepted = named + excepted
+        excepted = tuple(dict.fromkeys(n for n in excepted if n != "?"))
+        out: list[Action] = [StyleChange(StyleTarget(kind, excluding=excepted), a.style)]
+        if a.except_style is not None:
+            # "all batsmen wahoo except Root defensive": Root has his own order
+            out.append(StyleChange(StyleTarget(TargetKind.NAMED, names=excepted), a.except_style))
+        return out
+
+    def action(self, a: ActD, inherited: StyleTarget | None) -> Action | None:
+        if isinstance(a, RestD):
+            return BowlingRest(self.names(a.refs))
         if isinstance(a, StyleD):
             if a.target is None:
                 target = inherited or StyleTarget(TargetKind.ALL)
@@ -333,13 +412,10 @@ class Lowerer:
                 )
                 return Plain()
             trigger = self.trigger(c.trigger)
-            acts: list[Action] = []
-            for a in c.actions:
-                act = self.action(a, inherited)
-                if act is not None:
-                    acts.append(act)
-                if isinstance(act, StyleChange):
-                    inherited = act.target
+            acts = self.actions(c.actions, inherited, len(clauses))
+            inherited = next(
+                (x.target for x in reversed(acts) if isinstance(x, StyleChange)), inherited
+            )
             clauses.append((c, trigger, tuple(acts)))
         rule: Rule | None = None
         for c, trigger, done in reversed(clauses):

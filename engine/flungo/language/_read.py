@@ -450,7 +450,10 @@ def _order_line(
         items.append(Item(cl, "boost", (low.name(draft.ref), draft.stat), draft.ref.start, end))
     elif isinstance(draft, RuleD):
         result = low.rule(draft)
-        if isinstance(result, Rule):
+        if isinstance(result, Rule) and low.elsewhere:
+            # "everyone else" naming nobody in its rule: whom it leaves out needs the mail
+            items.append(Item(cl, "rule_else", (result, tuple(low.elsewhere)), 0, end))
+        elif isinstance(result, Rule):
             items.append(Item(cl, "rule", result, 0, end))
         elif result.readings and not low.errors:
             # two readings: neither is acted on; the player (and the GM) sees both

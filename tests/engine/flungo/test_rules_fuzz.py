@@ -10,6 +10,7 @@ from engine.flungo.match import play_match
 from engine.flungo.orders import (
     BattingStyle,
     BowlingChange,
+    BowlingRest,
     Comparison,
     Condition,
     Quantity,
@@ -44,6 +45,7 @@ targets = st.builds(
     st.sampled_from(list(TargetKind)),
     st.lists(st.sampled_from(NAMES), max_size=3).map(tuple),
     st.integers(0, 4),
+    st.lists(st.sampled_from(NAMES), max_size=3).map(tuple),
 )
 actions = st.one_of(
     st.builds(StyleChange, targets, st.sampled_from(list(BattingStyle))),
@@ -52,6 +54,7 @@ actions = st.one_of(
         st.sampled_from(NAMES),
         st.lists(st.integers(1, 25), max_size=4).map(tuple),
     ),
+    st.builds(BowlingRest, st.lists(st.sampled_from(NAMES), max_size=3).map(tuple)),
     st.builds(
         ReviewsChange,
         st.builds(

@@ -10,6 +10,7 @@ from engine.flungo.orders import (
     Action,
     BattingStyle,
     BowlingChange,
+    BowlingRest,
     Comparison,
     Condition,
     HelperSpend,
@@ -87,12 +88,38 @@ def actions(fmt: FormatSpec, players: tuple[str, ...]) -> st.SearchStrategy[Acti
         st.just(StyleTarget(TargetKind.REMAINING)),
         st.integers(1, 10).map(lambda k: StyleTarget(TargetKind.NEXT, count=k)),
         _subset(players, 1, 3).map(lambda n: StyleTarget(TargetKind.NAMED, names=n)),
+        # "all batsmen wahoo except Root", "Flintoff slog, the rest wahoo"
+        _subset(players, 1, 3).map(lambda n: StyleTarget(TargetKind.ALL, excluding=n)),
+        _subset(players, 1, 3).map(lambda n: StyleTarget(TargetKind.REMAINING, excluding=n)),
     )
     overs = st.lists(st.integers(1, fmt.overs), min_size=1, max_size=4, unique=True)
     return st.one_of(
         st.builds(StyleChange, targets, _styles),
         st.builds(BowlingChange, st.sampled_from(players), overs.map(lambda o: tuple(sorted(o)))),
+        st.builds(BowlingRest, _subset(players, 1, 2)),
         st.builds(ReviewsChange, policies(players)),
+    )
+
+
+def spoken(rule: Rule) -> Rule:
+    """``rule`` as words can say it: in a rule, "the remaining batsmen" never include the
+    batsmen the same rule names for a style of their own (docs/rules/flungo.md)."""
+    named = tuple(
+        dict.fromkeys(
+            n
+            for a in rule.actions
+            if isinstance(a, StyleChange) and a.target.kind is TargetKind.NAMED
+            for n in a.target.names
+        )
+    )
+    acts: list[Action] = []
+    for a in rule.actions:
+        if isinstance(a, StyleChange) and a.target.kind is TargetKind.REMAINING and named:
+            keep = tuple(dict.fromkeys(named + a.target.excluding))
+            a = StyleChange(StyleTarget(TargetKind.REMAINING, excluding=keep), a.style)
+        acts.append(a)
+    return Rule(
+        rule.trigger, rule.conditions, tuple(acts), rule.until, tuple(map(spoken, rule.then))
     )
 
 
@@ -111,14 +138,17 @@ def rules(fmt: FormatSpec, players: tuple[str, ...], depth: int = 2) -> st.Searc
         st.none() | triggers(fmt, players),
         then,
     )
-    return watched | st.builds(
-        Rule,
-        triggers(fmt, players),
-        conds,
-        st.lists(actions(fmt, players), min_size=1, max_size=3).map(tuple),
-        st.none() | triggers(fmt, players),
-        then,
-    )
+    return (
+        watched
+        | st.builds(
+            Rule,
+            triggers(fmt, players),
+            conds,
+            st.lists(actions(fmt, players), min_size=1, max_size=3).map(tuple),
+            st.none() | triggers(fmt, players),
+            then,
+        )
+    ).map(spoken)
 
 
 @st.composite

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from engine.flungo.formats import FORMATS, Format
 from engine.flungo.language import OrderContext, parse_orders
 from engine.flungo.orders import (
+    Action,
     BattingStyle,
     Comparison,
     Condition,
@@ -115,22 +116,46 @@ _STYLES = {
 
 
 @st.composite
-def actions(draw: st.DrawFn) -> tuple[str, StyleChange]:
+def actions(draw: st.DrawFn) -> tuple[str, tuple[Action, ...]]:
     word = draw(st.sampled_from(sorted(_STYLES)))
     style = _STYLES[word]
-    kind = draw(st.sampled_from(["all", "everyone", "rest", "named", "next"]))
+    kind = draw(
+        st.sampled_from(["all", "everyone", "rest", "named", "next", "except", "else", "others"])
+    )
     if kind == "all":
-        return f"all batsmen {word}", StyleChange(StyleTarget(TargetKind.ALL), style)
+        return f"all batsmen {word}", (StyleChange(StyleTarget(TargetKind.ALL), style),)
     if kind == "everyone":
-        return f"everyone {word}", StyleChange(StyleTarget(TargetKind.ALL), style)
+        return f"everyone {word}", (StyleChange(StyleTarget(TargetKind.ALL), style),)
     if kind == "rest":
-        return f"the rest bat {word}", StyleChange(StyleTarget(TargetKind.REMAINING), style)
+        return f"the rest bat {word}", (StyleChange(StyleTarget(TargetKind.REMAINING), style),)
     if kind == "named":
         target = StyleTarget(TargetKind.NAMED, names=("Joe Root",))
-        return f"Root bats {word}", StyleChange(target, style)
+        return f"Root bats {word}", (StyleChange(target, style),)
+    if kind == "except":
+        # "all batsmen wahoo except Stokes", "everyone wahoo apart from Stokes and Root"
+        who = draw(st.sampled_from([("Stokes",), ("Stokes", "Root")]))
+        full = {"Stokes": "Ben Stokes", "Root": "Joe Root"}
+        lead = draw(st.sampled_from(["all batsmen", "everyone"]))
+        but = draw(st.sampled_from(["except", "apart from", "other than", "bar"]))
+        target = StyleTarget(TargetKind.ALL, excluding=tuple(full[w] for w in who))
+        return f"{lead} {word} {but} {' and '.join(who)}", (StyleChange(target, style),)
+    if kind in ("else", "others"):
+        # "Flintoff slog, everyone else wahoo", "Flintoff slog and the rest wahoo"
+        other = draw(st.sampled_from(sorted(_STYLES)))
+        named = StyleChange(
+            StyleTarget(TargetKind.NAMED, names=("Freddie Flintoff",)), _STYLES[other]
+        )
+        join = draw(st.sampled_from([", ", " and ", "; "]))
+        left = StyleTarget(
+            TargetKind.ALL if kind == "else" else TargetKind.REMAINING,
+            excluding=("Freddie Flintoff",),
+        )
+        rest = "everyone else" if kind == "else" else "the rest"
+        text = f"Flintoff {other}{join}{rest} {word}"
+        return text, (named, StyleChange(left, style))
     n = draw(st.integers(1, 4))
-    return f"the next {n} batsmen go {word}", StyleChange(
-        StyleTarget(TargetKind.NEXT, count=n), style
+    return f"the next {n} batsmen go {word}", (
+        StyleChange(StyleTarget(TargetKind.NEXT, count=n), style),
     )
 
 
@@ -151,7 +176,7 @@ def sentences(draw: st.DrawFn) -> tuple[str, Rule]:
     """A sentence and the rule it means, its parts in one of the orders players use."""
     t_text, trigger = draw(triggers())
     c = draw(st.none() | conditions())
-    a_text, action = draw(actions())
+    a_text, acts = draw(actions())
     d_text, until = draw(durations())
     c_text = c[0] if c else ""
     parts_order = draw(st.sampled_from(["tca", "cta", "atc"]))
@@ -165,7 +190,7 @@ def sentences(draw: st.DrawFn) -> tuple[str, Rule]:
         text = f"{a_text} {t_text}" + (f" {c_text}" if c else "")
     if d_text:
         text += f" {d_text}"
-    rule = Rule(trigger, (c[1],) if c else (), (action,), until)
+    rule = Rule(trigger, (c[1],) if c else (), acts, until)
     return text, rule
 
 
