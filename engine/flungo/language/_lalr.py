@@ -28,7 +28,7 @@ from lark.parse_tree_builder import (
 from lark.parsers.lalr_analysis import Shift
 from lark.tree import Meta
 
-__all__ = ["FastParser"]
+__all__ = ["Apply", "FastParser", "Span", "meta"]
 
 _new_str = str.__new__
 _new_tree = object.__new__
@@ -63,6 +63,16 @@ class _Meta(Meta):
     @property
     def container_end_column(self) -> int:
         return self.container_end_pos + 1
+
+
+def meta(span: Span) -> Meta:
+    """The ``meta`` ``parse``'s tree gives a node of this span (for a node ``read`` makes)."""
+    m = _Meta()
+    if span is not None:
+        m.start_pos = m.container_start_pos = span[0]
+        m.end_pos = m.container_end_pos = span[1]
+        m.empty = False
+    return m
 
 
 class _Build:
@@ -162,6 +172,24 @@ def _builder(callback: Any) -> Callable[[list[Any]], Any]:
     if inner.keywords:
         return callback
     return _Build(inner.args[0], include, expand1)
+
+
+# Where a rule's node lies in the line: (start, end) of its first and last children with a
+# place, or None for a node of no tokens (lark's ``meta.empty``).
+Span = tuple[int, int] | None
+# What :meth:`FastParser.read` makes of a rule's node: (rule name, children kept, span) in,
+# the node's value out.
+Apply = Callable[[str, list[Any], Span], Any]
+
+
+class _Splice:
+    """A ``_rule``'s children, to be put in its parent's place (lark inlines such a rule),
+    with each child's span and whether it was a token (see :meth:`FastParser.read`)."""
+
+    __slots__ = ("spans", "values")
+
+    def __init__(self, values: list[Any], spans: list[Any]) -> None:
+        self.values, self.spans = values, spans
 
 
 # How many first characters, and words, each state's lexer remembers what to do with.
@@ -303,6 +331,7 @@ class FastParser:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_states"] = {}  # unpacked rows are unpacked again
+        state.pop("_shapes", None)
         return state
 
     def _row(self, state: Any) -> dict[str, tuple[Any, Any]]:
@@ -388,4 +417,131 @@ class FastParser:
                 if token is None and goto == end_state:
                     tree: Tree[Token] = value_stack[-1]
                     return tree
+                row = states.get(goto) or self._row(goto)
+
+    def _rule_shapes(self) -> dict[Any, tuple[Any, bool, str, bool]]:
+        """Each rule's (children kept, ``?rule``, name, inlined), by its tree-building
+        callback, as :meth:`read` reads them."""
+        if self._token_callbacks:  # pragma: no cover - the grammar has none
+            raise TypeError("read() does not call token callbacks")
+        shapes = {}
+        for _, build, origin in self._rules:
+            if type(build) is not _Build:  # pragma: no cover - _builder takes every rule here
+                raise TypeError(f"rule {origin} builds its node in a way read() cannot")
+            name = str(build.name)
+            shapes[build] = (build.include, build.expand1, name, name[0] == "_")
+        self.__dict__["_shapes"] = shapes
+        return shapes
+
+    def read(self, text: str, start: str, apply: Apply) -> Any:
+        """What ``apply`` makes of the line's tree, or where the parse breaks (as ``parse``).
+
+        The tree is never built: each rule's node is handed to ``apply`` when the parser
+        reduces it, with the children lark's tree would keep (its ``_rule`` children spliced
+        in, a ``?rule`` of one child replaced by that child without a call) and the node's
+        span, as ``parse``'s tree would have them in ``meta``. Reductions come in the order
+        of a bottom-up, left-to-right walk of the tree, as a transformer visits it. Tokens
+        are ``parse``'s tokens; a span is kept beside each value, the token itself for a
+        token (a ``?rule`` kept in a parent's place spans what the parent spans, a token kept
+        so keeps its own).
+        """
+        if "\n" in text:
+            raise ValueError("one line at a time")
+        shapes = self.__dict__.get("_shapes") or self._rule_shapes()
+        states = self._states
+        lexers = self._lexers
+        end_state = self._end[start]
+        state_stack = [self._start[start]]
+        value_stack: list[Any] = []
+        span_stack: list[Any] = []  # a token, (start, end) or None
+        pos = 0
+        n = len(text)
+        while True:
+            state = state_stack[-1]
+            lx = lexers[state]
+            while pos < n:  # the next token, as in parse()
+                regexes = lx.by_char.get(text[pos]) or lx.regexes(text[pos])
+                for mre in regexes:
+                    m = mre.match(text, pos)
+                    if m is not None:
+                        break
+                else:
+                    return pos
+                kind: Any = m.lastgroup
+                begin, pos = pos, m.end()
+                if kind in lx.ignore:
+                    continue
+                value = m.group()
+                if kind in lx.retype:
+                    kind = lx.retyped(kind, value) or kind
+                token = _new_str(Token, value)
+                token.type = kind
+                token.value = value
+                token.start_pos = begin
+                token.line = token.end_line = 1
+                token.column = begin + 1
+                token.end_column = pos + 1
+                token.end_pos = pos
+                break
+            else:
+                kind = "$END"
+                token = None
+            row = states.get(state) or self._row(state)
+            while True:
+                act = row.get(kind)
+                if act is None:
+                    return n if token is None else begin
+                shift, rule = act
+                if shift is not None:
+                    state_stack.append(shift)
+                    value_stack.append(token)
+                    span_stack.append(token)
+                    break
+                size, build, origin = rule
+                include, expand1, name, inline = shapes[build]
+                if size:
+                    children = value_stack[-size:]
+                    spans = span_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                    del span_stack[-size:]
+                else:
+                    children, spans = [], []
+                node_span: Any = None
+                for head in spans:
+                    if head is not None:
+                        for tail in reversed(spans):  # one has a place, so this ends
+                            if tail is not None:
+                                break
+                        node_span = (
+                            head[0] if type(head) is tuple else head.start_pos,
+                            tail[1] if type(tail) is tuple else tail.end_pos,
+                        )
+                        break
+                if include is None:
+                    kept, kept_spans = children, spans
+                else:
+                    kept, kept_spans = [], []
+                    for i, expand in include:
+                        if expand:
+                            kept += children[i].values
+                            kept_spans += children[i].spans
+                        else:
+                            kept.append(children[i])
+                            kept_spans.append(spans[i])
+                if inline:
+                    node: Any = _Splice(kept, kept_spans)
+                elif expand1 and len(kept) == 1:
+                    node = kept[0]
+                    if type(kept_spans[0]) is not tuple and kept_spans[0] is not None:
+                        node_span = kept_spans[0]  # a token keeps its own place
+                else:
+                    node = apply(name, kept, node_span)
+                below = state_stack[-1]
+                goto = (states.get(below) or self._row(below))[origin][0]
+                state_stack.append(goto)
+                value_stack.append(node)
+                span_stack.append(node_span)
+                if token is None and goto == end_state:
+                    return node
                 row = states.get(goto) or self._row(goto)

@@ -35,6 +35,8 @@ from engine.flungo.language._drafts import (
     TrigD,
     XiD,
 )
+from engine.flungo.language._grammar import fast_parser, parsed
+from engine.flungo.language._lalr import Span, meta
 from engine.flungo.orders import (
     BattingStyle,
     Comparison,
@@ -47,7 +49,7 @@ from engine.flungo.orders import (
     TriggerKind,
 )
 
-__all__ = ["to_draft", "to_entries"]
+__all__ = ["read_line", "to_draft", "to_entries"]
 
 
 _ORDINAL_WORDS = {
@@ -513,6 +515,80 @@ def _walk(walker: _WithClause, tree: Tree[Token], text: str) -> Any:
         raise VisitError(data, tree, exc) from exc  # type: ignore[no-untyped-call]
 
 
+class _Reader:
+    """The methods of :class:`_ToDraft` applied as the parser reduces each rule, as
+    :func:`_walk` applies them to the tree (see :meth:`FastParser.read`).
+
+    What a method raises is kept and the rest of the line only parsed, not read: a line
+    that breaks later is a line that does not parse, as it is when the tree is walked
+    after the parse; one that parses raises the first error of a bottom-up walk.
+    """
+
+    __slots__ = ("error", "text", "walker")
+
+    def __init__(self, text: str, masked: dict[int, str]) -> None:
+        self.walker = _WithClause(masked)
+        self.text = text
+        self.error: tuple[str, Exception] | None = None
+
+    def __call__(self, name: str, kept: list[Any], span: Span) -> Any:
+        if self.error is not None:
+            return None
+        try:
+            if name in _CLAUSES:
+                kept.append(Token("CLAUSE_START", str(span[0])))  # type: ignore[index]
+                name = "clause"
+            elif name in _WORD_ORDINAL:
+                a, b = span  # type: ignore[misc]
+                n = _ORDINAL_WORDS.get(self.text[a:b].lower(), 1)
+                kept = [Token("ORDINAL", f"{n}th", start_pos=a, end_pos=b)]
+                name = "ordinal"
+            method = _method(name)
+            if method is False:
+                return Tree(name, kept, meta(span))
+            return method(self.walker, kept)
+        except Exception as exc:  # raised once the line is known to parse
+            self.error = (name, exc)
+            return None
+
+
+def read_line(text: str, start: str, masked: dict[int, str]) -> Any:
+    """What a masked line says, parsed and read in one pass: the draft (``start="start"``,
+    as :func:`to_draft` gives) or the entries (``start="entries"``, as :func:`to_entries`),
+    the ``NumberError`` of a bad number, or the index where the line breaks (an ``int``).
+
+    Remembered, as a draft is: a line alike with the same names masked is read once.
+    """
+    key = (start, text, tuple(sorted(masked.items())))
+    found = _LINES.get(key)
+    if found is None:
+        found = said(text, start, masked)
+        if len(_LINES) > 16384:
+            _LINES.clear()
+        _LINES[key] = found
+    return found
+
+
+def said(text: str, start: str, masked: dict[int, str]) -> Any:
+    """:func:`read_line`, not remembered."""
+    if "\n" in text:  # never from a mail's lines: lark reads it (see _grammar._parsed)
+        tree = parsed(text, start)
+        if isinstance(tree, int):
+            return tree
+        try:
+            return _transform(tree, text, masked)
+        except NumberError as exc:
+            return exc
+    reader = _Reader(text, masked)
+    result = fast_parser().read(text, start, reader)
+    if isinstance(result, int) or reader.error is None:
+        return result
+    name, raised = reader.error
+    if isinstance(raised, NumberError):
+        return raised
+    raise VisitError(name, None, raised) from raised  # type: ignore[no-untyped-call]
+
+
 def _transform(tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
     try:
         return _walk(_WithClause(masked), tree, text)
@@ -553,8 +629,10 @@ def _remembered(start: str, tree: Tree[Token], text: str, masked: dict[int, str]
 
 
 _DRAFTS: dict[tuple[str, str, tuple[tuple[int, str], ...]], Any] = {}
+_LINES: dict[tuple[str, str, tuple[tuple[int, str], ...]], Any] = {}
 
 
 def clear_caches() -> None:
     """Forget every line read (for measuring a cold parse)."""
     _DRAFTS.clear()
+    _LINES.clear()
