@@ -28,7 +28,7 @@ from lark.parse_tree_builder import (
 from lark.parsers.lalr_analysis import Shift
 from lark.tree import Meta
 
-__all__ = ["Apply", "FastParser", "Span", "meta"]
+__all__ = ["Apply", "FastParser", "Span", "meta", "span"]
 
 _new_str = str.__new__
 _new_tree = object.__new__
@@ -177,19 +177,36 @@ def _builder(callback: Any) -> Callable[[list[Any]], Any]:
 # Where a rule's node lies in the line: (start, end) of its first and last children with a
 # place, or None for a node of no tokens (lark's ``meta.empty``).
 Span = tuple[int, int] | None
-# What :meth:`FastParser.read` makes of a rule's node: (rule name, children kept, span) in,
-# the node's value out.
-Apply = Callable[[str, list[Any], Span], Any]
+# What :meth:`FastParser.read` makes of a rule's node: (rule name, children kept, its place)
+# in, the node's value out. A place is given as :func:`span` reads it, only when asked.
+Apply = Callable[[str, list[Any], Any], Any]
+
+
+def span(place: Any) -> Span:
+    """The span of a place :meth:`FastParser.read` gives: a token, or the places of a node's
+    children (worked out only for the few nodes that use theirs: most never do)."""
+    first, last = _edge(place, 0), _edge(place, -1)
+    return None if first is None or last is None else (first, last)
+
+
+def _edge(place: Any, end: int) -> int | None:
+    if type(place) is not list:
+        return place.start_pos if end == 0 else place.end_pos  # type: ignore[no-any-return]
+    for child in place if end == 0 else reversed(place):
+        found = _edge(child, end)
+        if found is not None:
+            return found
+    return None
 
 
 class _Splice:
     """A ``_rule``'s children, to be put in its parent's place (lark inlines such a rule),
-    with each child's span and whether it was a token (see :meth:`FastParser.read`)."""
+    with each child's place (see :meth:`FastParser.read`)."""
 
-    __slots__ = ("spans", "values")
+    __slots__ = ("places", "values")
 
-    def __init__(self, values: list[Any], spans: list[Any]) -> None:
-        self.values, self.spans = values, spans
+    def __init__(self, values: list[Any], places: list[Any]) -> None:
+        self.values, self.places = values, places
 
 
 # How many first characters, and words, each state's lexer remembers what to do with.
@@ -331,7 +348,7 @@ class FastParser:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_states"] = {}  # unpacked rows are unpacked again
-        state.pop("_shapes", None)
+        state.pop("_read_rows", None)
         return state
 
     def _row(self, state: Any) -> dict[str, tuple[Any, Any]]:
@@ -419,19 +436,23 @@ class FastParser:
                     return tree
                 row = states.get(goto) or self._row(goto)
 
-    def _rule_shapes(self) -> dict[Any, tuple[Any, bool, str, bool]]:
-        """Each rule's (children kept, ``?rule``, name, inlined), by its tree-building
-        callback, as :meth:`read` reads them."""
-        if self._token_callbacks:  # pragma: no cover - the grammar has none
-            raise TypeError("read() does not call token callbacks")
-        shapes = {}
-        for _, build, origin in self._rules:
+    def _read_row(self, state: Any) -> dict[str, Any]:
+        """A state's actions as :meth:`read` takes them: symbol -> the new state (an int)
+        for a shift or a goto, or for a reduce (size, children kept, ``?rule``, name,
+        inlined, goto symbol), from the rule's tree-building callback."""
+        rows = self.__dict__.setdefault("_read_rows", {})
+        row: dict[str, Any] = {}
+        for key, (shift, rule) in (self._states.get(state) or self._row(state)).items():
+            if shift is not None:
+                row[key] = shift
+                continue
+            size, build, origin = rule
             if type(build) is not _Build:  # pragma: no cover - _builder takes every rule here
                 raise TypeError(f"rule {origin} builds its node in a way read() cannot")
             name = str(build.name)
-            shapes[build] = (build.include, build.expand1, name, name[0] == "_")
-        self.__dict__["_shapes"] = shapes
-        return shapes
+            row[key] = (size, build.include, build.expand1, name, name[0] == "_", origin)
+        rows[state] = row
+        return row
 
     def read(self, text: str, start: str, apply: Apply) -> Any:
         """What ``apply`` makes of the line's tree, or where the parse breaks (as ``parse``).
@@ -439,21 +460,22 @@ class FastParser:
         The tree is never built: each rule's node is handed to ``apply`` when the parser
         reduces it, with the children lark's tree would keep (its ``_rule`` children spliced
         in, a ``?rule`` of one child replaced by that child without a call) and the node's
-        span, as ``parse``'s tree would have them in ``meta``. Reductions come in the order
-        of a bottom-up, left-to-right walk of the tree, as a transformer visits it. Tokens
-        are ``parse``'s tokens; a span is kept beside each value, the token itself for a
-        token (a ``?rule`` kept in a parent's place spans what the parent spans, a token kept
-        so keeps its own).
+        place, whose :func:`span` is what ``parse``'s tree has in ``meta``. Reductions come
+        in the order of a bottom-up, left-to-right walk of the tree, as a transformer visits
+        it. Tokens are ``parse``'s tokens. A place is kept beside each value: the token
+        itself for a token, else the places of the node's children (a ``?rule`` kept in a
+        parent's place spans what the parent spans; a token kept so keeps its own).
         """
         if "\n" in text:
             raise ValueError("one line at a time")
-        shapes = self.__dict__.get("_shapes") or self._rule_shapes()
-        states = self._states
+        if self._token_callbacks:  # pragma: no cover - the grammar has none
+            raise TypeError("read() does not call token callbacks")
+        rows: dict[Any, dict[str, Any]] = self.__dict__.setdefault("_read_rows", {})
         lexers = self._lexers
         end_state = self._end[start]
         state_stack = [self._start[start]]
         value_stack: list[Any] = []
-        span_stack: list[Any] = []  # a token, (start, end) or None
+        place_stack: list[Any] = []  # a token, or a node's children's places
         pos = 0
         n = len(text)
         while True:
@@ -486,62 +508,53 @@ class FastParser:
             else:
                 kind = "$END"
                 token = None
-            row = states.get(state) or self._row(state)
+            row = rows.get(state) or self._read_row(state)
             while True:
                 act = row.get(kind)
                 if act is None:
                     return n if token is None else begin
-                shift, rule = act
-                if shift is not None:
-                    state_stack.append(shift)
+                if type(act) is int:
+                    state_stack.append(act)
                     value_stack.append(token)
-                    span_stack.append(token)
+                    place_stack.append(token)
                     break
-                size, build, origin = rule
-                include, expand1, name, inline = shapes[build]
+                size, include, expand1, name, inline, origin = act
                 if size:
                     children = value_stack[-size:]
-                    spans = span_stack[-size:]
+                    places = place_stack[-size:]
                     del state_stack[-size:]
                     del value_stack[-size:]
-                    del span_stack[-size:]
+                    del place_stack[-size:]
                 else:
-                    children, spans = [], []
-                node_span: Any = None
-                for head in spans:
-                    if head is not None:
-                        for tail in reversed(spans):  # one has a place, so this ends
-                            if tail is not None:
-                                break
-                        node_span = (
-                            head[0] if type(head) is tuple else head.start_pos,
-                            tail[1] if type(tail) is tuple else tail.end_pos,
-                        )
-                        break
+                    children, places = [], []
+                place: Any = places  # a node's place: its children's
                 if include is None:
-                    kept, kept_spans = children, spans
+                    kept, kept_places = children, places
                 else:
-                    kept, kept_spans = [], []
+                    kept, kept_places = [], []
                     for i, expand in include:
-                        if expand:
-                            kept += children[i].values
-                            kept_spans += children[i].spans
-                        else:
+                        if not expand:
                             kept.append(children[i])
-                            kept_spans.append(spans[i])
+                            kept_places.append(places[i])
+                        elif kept:
+                            kept += children[i].values
+                            kept_places += children[i].places
+                        else:  # a list rule's list grows in place, as lark's does
+                            kept = children[i].values
+                            kept_places = children[i].places.copy()
                 if inline:
-                    node: Any = _Splice(kept, kept_spans)
+                    node: Any = _Splice(kept, kept_places)
                 elif expand1 and len(kept) == 1:
                     node = kept[0]
-                    if type(kept_spans[0]) is not tuple and kept_spans[0] is not None:
-                        node_span = kept_spans[0]  # a token keeps its own place
+                    if type(kept_places[0]) is not list:
+                        place = kept_places[0]  # a token keeps its own place
                 else:
-                    node = apply(name, kept, node_span)
+                    node = apply(name, kept, place)
                 below = state_stack[-1]
-                goto = (states.get(below) or self._row(below))[origin][0]
+                goto = (rows.get(below) or self._read_row(below))[origin]
                 state_stack.append(goto)
                 value_stack.append(node)
-                span_stack.append(node_span)
+                place_stack.append(place)
                 if token is None and goto == end_state:
                     return node
-                row = states.get(goto) or self._row(goto)
+                row = rows.get(goto) or self._read_row(goto)

@@ -16,8 +16,6 @@ from engine.flungo.language._drafts import (
     ClauseD,
     ClearD,
     CondD,
-    Draft,
-    Entries,
     HeaderD,
     KeeperD,
     NumberError,
@@ -36,7 +34,7 @@ from engine.flungo.language._drafts import (
     XiD,
 )
 from engine.flungo.language._grammar import fast_parser, parsed
-from engine.flungo.language._lalr import Span, meta
+from engine.flungo.language._lalr import meta, span
 from engine.flungo.orders import (
     BattingStyle,
     Comparison,
@@ -49,7 +47,7 @@ from engine.flungo.orders import (
     TriggerKind,
 )
 
-__all__ = ["read_line", "to_draft", "to_entries"]
+__all__ = ["read_line", "said", "walk"]
 
 
 _ORDINAL_WORDS = {
@@ -531,21 +529,21 @@ class _Reader:
         self.text = text
         self.error: tuple[str, Exception] | None = None
 
-    def __call__(self, name: str, kept: list[Any], span: Span) -> Any:
+    def __call__(self, name: str, kept: list[Any], place: Any) -> Any:
         if self.error is not None:
             return None
         try:
             if name in _CLAUSES:
-                kept.append(Token("CLAUSE_START", str(span[0])))  # type: ignore[index]
+                kept.append(Token("CLAUSE_START", str(span(place)[0])))  # type: ignore[index]
                 name = "clause"
             elif name in _WORD_ORDINAL:
-                a, b = span  # type: ignore[misc]
+                a, b = span(place)  # type: ignore[misc]
                 n = _ORDINAL_WORDS.get(self.text[a:b].lower(), 1)
                 kept = [Token("ORDINAL", f"{n}th", start_pos=a, end_pos=b)]
                 name = "ordinal"
             method = _method(name)
             if method is False:
-                return Tree(name, kept, meta(span))
+                return Tree(name, kept, meta(span(place)))
             return method(self.walker, kept)
         except Exception as exc:  # raised once the line is known to parse
             self.error = (name, exc)
@@ -553,9 +551,10 @@ class _Reader:
 
 
 def read_line(text: str, start: str, masked: dict[int, str]) -> Any:
-    """What a masked line says, parsed and read in one pass: the draft (``start="start"``,
-    as :func:`to_draft` gives) or the entries (``start="entries"``, as :func:`to_entries`),
-    the ``NumberError`` of a bad number, or the index where the line breaks (an ``int``).
+    """What a masked line says, parsed and read in one pass: the draft (``start="start"``)
+    or the names and styles of a line under a heading (``start="entries"``), the
+    ``NumberError`` of a bad number, or the index where the line breaks (an ``int``); as
+    :func:`walk` of the line's parse tree says, without the tree.
 
     Remembered, as a draft is: a line alike with the same names masked is read once.
     """
@@ -576,7 +575,7 @@ def said(text: str, start: str, masked: dict[int, str]) -> Any:
         if isinstance(tree, int):
             return tree
         try:
-            return _transform(tree, text, masked)
+            return walk(tree, text, masked)
         except NumberError as exc:
             return exc
     reader = _Reader(text, masked)
@@ -589,7 +588,9 @@ def said(text: str, start: str, masked: dict[int, str]) -> Any:
     raise VisitError(name, None, raised) from raised  # type: ignore[no-untyped-call]
 
 
-def _transform(tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
+def walk(tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
+    """What a line's parse tree says (``NumberError`` raised for a bad number), walking it
+    as lark's transformer would: what :func:`read_line` gives in one pass."""
     try:
         return _walk(_WithClause(masked), tree, text)
     except VisitError as exc:  # what a callback raised
@@ -598,41 +599,9 @@ def _transform(tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
         raise
 
 
-def to_entries(tree: Tree[Token], text: str, masked: dict[int, str]) -> Entries:
-    """The names (and styles) of a line under a heading, parsed with ``start="entries"``."""
-    result: Entries = _remembered("entries", tree, text, masked)
-    return result
-
-
-def to_draft(tree: Tree[Token], text: str, masked: dict[int, str]) -> Draft:
-    """The draft a line's parse tree says (``NumberError`` for a bad number)."""
-    result: Draft = _remembered("start", tree, text, masked)
-    return result
-
-
-def _remembered(start: str, tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
-    """Drafts are frozen and a masked line has one tree, so a line alike is read once (a
-    bad number, too: its ``NumberError`` is raised again)."""
-    key = (start, text, tuple(sorted(masked.items())))
-    found = _DRAFTS.get(key)
-    if found is None:
-        try:
-            found = _transform(tree, text, masked)
-        except NumberError as exc:
-            found = exc
-        if len(_DRAFTS) > 16384:
-            _DRAFTS.clear()
-        _DRAFTS[key] = found
-    if isinstance(found, NumberError):
-        raise found
-    return found
-
-
-_DRAFTS: dict[tuple[str, str, tuple[tuple[int, str], ...]], Any] = {}
 _LINES: dict[tuple[str, str, tuple[tuple[int, str], ...]], Any] = {}
 
 
 def clear_caches() -> None:
     """Forget every line read (for measuring a cold parse)."""
-    _DRAFTS.clear()
     _LINES.clear()
