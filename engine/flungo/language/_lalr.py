@@ -473,13 +473,13 @@ class FastParser:
         rows: dict[Any, dict[str, Any]] = self.__dict__.setdefault("_read_rows", {})
         lexers = self._lexers
         end_state = self._end[start]
-        state_stack = [self._start[start]]
-        value_stack: list[Any] = []
-        place_stack: list[Any] = []  # a token, or a node's children's places
+        # One stack, three to an entry: a value, its place (a token, or a node's children's
+        # places) and the state after it; the first state alone at the bottom.
+        stack: list[Any] = [self._start[start]]
         pos = 0
         n = len(text)
         while True:
-            state = state_stack[-1]
+            state = stack[-1]
             lx = lexers[state]
             while pos < n:  # the next token, as in parse()
                 regexes = lx.by_char.get(text[pos]) or lx.regexes(text[pos])
@@ -514,17 +514,13 @@ class FastParser:
                 if act is None:
                     return n if token is None else begin
                 if type(act) is int:
-                    state_stack.append(act)
-                    value_stack.append(token)
-                    place_stack.append(token)
+                    stack += (token, token, act)
                     break
                 size, include, expand1, name, inline, origin = act
                 if size:
-                    children = value_stack[-size:]
-                    places = place_stack[-size:]
-                    del state_stack[-size:]
-                    del value_stack[-size:]
-                    del place_stack[-size:]
+                    top = stack[-3 * size :]
+                    del stack[-3 * size :]
+                    children, places = top[::3], top[1::3]
                 else:
                     children, places = [], []
                 place: Any = places  # a node's place: its children's
@@ -550,11 +546,9 @@ class FastParser:
                         place = kept_places[0]  # a token keeps its own place
                 else:
                     node = apply(name, kept, place)
-                below = state_stack[-1]
+                below = stack[-1]
                 goto = (rows.get(below) or self._read_row(below))[origin]
-                state_stack.append(goto)
-                value_stack.append(node)
-                place_stack.append(place)
+                stack += (node, place, goto)
                 if token is None and goto == end_state:
                     return node
                 row = rows.get(goto) or self._read_row(goto)

@@ -480,6 +480,7 @@ class _WithClause(_ToDraft):
 _WORD_ORDINAL = frozenset(["word_ordinal"])
 _CLAUSES = frozenset(["lead_clause", "cond_clause", "tail_clause"])
 _METHODS: dict[str, Any] = {}
+_PLAIN: dict[str, Any] = {}  # the rules read by their method alone (see _Reader)
 
 
 def _method(data: str) -> Any:
@@ -532,7 +533,10 @@ class _Reader:
     def __call__(self, name: str, kept: list[Any], place: Any) -> Any:
         if self.error is not None:
             return None
+        method = _PLAIN.get(name)
         try:
+            if method is not None:  # most rules: the method of the rule's name, no more
+                return method(self.walker, kept)
             if name in _CLAUSES:
                 kept.append(Token("CLAUSE_START", str(span(place)[0])))  # type: ignore[index]
                 name = "clause"
@@ -541,6 +545,8 @@ class _Reader:
                 n = _ORDINAL_WORDS.get(self.text[a:b].lower(), 1)
                 kept = [Token("ORDINAL", f"{n}th", start_pos=a, end_pos=b)]
                 name = "ordinal"
+            elif (found := _method(name)) is not False:
+                _PLAIN[name] = found
             method = _method(name)
             if method is False:
                 return Tree(name, kept, meta(span(place)))
