@@ -190,12 +190,17 @@ def span(place: Any) -> Span:
 
 
 def _edge(place: Any, end: int) -> int | None:
-    if type(place) is not list:
-        return place.start_pos if end == 0 else place.end_pos  # type: ignore[no-any-return]
-    for child in place if end == 0 else reversed(place):
-        found = _edge(child, end)
-        if found is not None:
-            return found
+    """Where the first (``end=0``) or last (``end=-1``) token under a place starts or ends.
+
+    Depth first without recursion: a list rule nests a place in its own for each item, so a
+    long line of a thousand names would be a thousand calls deep.
+    """
+    todo = [place]
+    while todo:
+        top = todo.pop()
+        if type(top) is not list:
+            return top.start_pos if end == 0 else top.end_pos  # type: ignore[no-any-return]
+        todo += reversed(top) if end == 0 else top  # the nearest child comes off first
     return None
 
 

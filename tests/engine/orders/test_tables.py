@@ -216,3 +216,16 @@ def test_hostile_characters_and_words_do_not_grow_the_lexer_without_bound() -> N
     assert all(len(lx.by_char) <= _lalr._REMEMBERED for lx in lexers)
     assert all(len(seen) <= _lalr._REMEMBERED for lx in lexers for _, seen in lx.retype.values())
     assert isinstance(driver.parse("captain Root", "start"), Tree)
+
+
+def test_a_place_nested_thousands_deep_has_its_span() -> None:
+    """A list rule nests each item's place in the list's, so a long line's list is deep: its
+    span (where a clause starts) is found without running out of stack."""
+    from engine.flungo.language._lalr import span
+
+    place: Any = [Token("NAMEREF", "x", start_pos=7, end_pos=8)]
+    for _ in range(5000):
+        place = [[], place, []]
+    place = [place, Token("NUMBER", "9", start_pos=20, end_pos=21), [[]]]
+    assert span(place) == (7, 21)
+    assert span([[], [[]]]) is None
