@@ -311,7 +311,9 @@ def _forgiving_parse(
 def _said(said: Any) -> Any:
     """What a line says, or its ``NumberError`` raised."""
     if isinstance(said, NumberError):
-        raise said
+        # remembered and raised again for each line alike: without its last traceback, so
+        # that a line sent a thousand times does not grow one
+        raise said.with_traceback(None)
     return said
 
 
