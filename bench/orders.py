@@ -165,6 +165,39 @@ def fresh_ms(mails: list[tuple[str, Team]]) -> tuple[float, float]:
     return _medians(wall, cpu)
 
 
+def stages_ms(mails: list[tuple[str, Team]]) -> tuple[float, float]:
+    """Of a fresh mail's median milliseconds (CPU), how many went to reading its lines (the
+    lexer, the LALR parse and the drafts, in one pass: ``read_line``) and how many to the
+    rest (cleaning, masking names, looking them up, lowering, the checks, the echo)."""
+    from engine.flungo.language import _read
+
+    fmt = FORMATS[Format.FIFTY]
+    inner = _read.read_line
+    spent = [0.0]
+
+    def timed(masked: str, start: str, found: dict[int, str]) -> object:
+        c = time.process_time()
+        try:
+            return inner(masked, start, found)
+        finally:
+            spent[0] += time.process_time() - c
+
+    reading, rest = [], []
+    _read.read_line = timed
+    try:
+        for text, team in mails:
+            clear_caches()
+            spent[0] = 0.0
+            c = time.process_time()
+            parse_orders(text, team, fmt)
+            total = time.process_time() - c
+            reading.append(spent[0])
+            rest.append(total - spent[0])
+    finally:
+        _read.read_line = inner
+    return statistics.median(reading) * 1e3, statistics.median(rest) * 1e3
+
+
 def in_new_process(code: str) -> str:
     """What ``code`` prints, run by a new Python in the checkout."""
     out = subprocess.run(
@@ -233,6 +266,9 @@ def main() -> None:
     other = fresh_ms([(fresh_mail(rng, s), s) for s in squads])
     print(f"{'fresh lines, a squad never seen':40} {other[0]:5.2f} ms {other[1]:5.2f} ms")
     print(f"{'a 1,000-mail turn of fresh mails':40} {other[0]:5.2f} s  {other[1]:5.2f} s")
+    reading, rest = stages_ms(mails)
+    print(f"{'  of a fresh mail, reading its lines':40} {'':8} {reading:5.2f} ms")
+    print(f"{'  the rest (names, lowering, checks)':40} {'':8} {rest:5.2f} ms")
     parsed = parse_orders(SAMPLE, team, fmt)
     lines_out = len(canonical(parsed.orders).splitlines())
     t2 = median_ms(lambda: canonical(parsed.orders), 2000)

@@ -28,6 +28,7 @@ __all__ = [
     "make_tables",
     "name_words",
     "parse_line",
+    "parsed",
     "parser",
     "shipped_parser",
     "starters",
@@ -262,6 +263,11 @@ def _parsed(masked: str, start: str) -> Tree[Token] | int:
     if "\n" in masked:  # never from a mail's lines; lark counts lines, the driver does not
         return _lark_break(masked, start)
     return fast_parser().parse(masked, start)
+
+
+def parsed(masked: str, start: str = "start") -> Tree[Token] | int:
+    """The tree of a masked line, or the index where it breaks (remembered)."""
+    return _parsed(masked, start)
 
 
 def _lark_break(masked: str, start: str) -> Tree[Token] | int:

@@ -28,7 +28,7 @@ from lark.parse_tree_builder import (
 from lark.parsers.lalr_analysis import Shift
 from lark.tree import Meta
 
-__all__ = ["FastParser"]
+__all__ = ["Apply", "FastParser", "Span", "meta", "span"]
 
 _new_str = str.__new__
 _new_tree = object.__new__
@@ -63,6 +63,16 @@ class _Meta(Meta):
     @property
     def container_end_column(self) -> int:
         return self.container_end_pos + 1
+
+
+def meta(span: Span) -> Meta:
+    """The ``meta`` ``parse``'s tree gives a node of this span (for a node ``read`` makes)."""
+    m = _Meta()
+    if span is not None:
+        m.start_pos = m.container_start_pos = span[0]
+        m.end_pos = m.container_end_pos = span[1]
+        m.empty = False
+    return m
 
 
 class _Build:
@@ -162,6 +172,46 @@ def _builder(callback: Any) -> Callable[[list[Any]], Any]:
     if inner.keywords:
         return callback
     return _Build(inner.args[0], include, expand1)
+
+
+# Where a rule's node lies in the line: (start, end) of its first and last children with a
+# place, or None for a node of no tokens (lark's ``meta.empty``).
+Span = tuple[int, int] | None
+# What :meth:`FastParser.read` makes of a rule's node: (rule name, children kept, its place)
+# in, the node's value out. A place is given as :func:`span` reads it, only when asked.
+Apply = Callable[[str, list[Any], Any], Any]
+
+
+def span(place: Any) -> Span:
+    """The span of a place :meth:`FastParser.read` gives: a token, or the places of a node's
+    children (worked out only for the few nodes that use theirs: most never do)."""
+    first, last = _edge(place, 0), _edge(place, -1)
+    return None if first is None or last is None else (first, last)
+
+
+def _edge(place: Any, end: int) -> int | None:
+    """Where the first (``end=0``) or last (``end=-1``) token under a place starts or ends.
+
+    Depth first without recursion: a list rule nests a place in its own for each item, so a
+    long line of a thousand names would be a thousand calls deep.
+    """
+    todo = [place]
+    while todo:
+        top = todo.pop()
+        if type(top) is not list:
+            return top.start_pos if end == 0 else top.end_pos  # type: ignore[no-any-return]
+        todo += reversed(top) if end == 0 else top  # the nearest child comes off first
+    return None
+
+
+class _Splice:
+    """A ``_rule``'s children, to be put in its parent's place (lark inlines such a rule),
+    with each child's place (see :meth:`FastParser.read`)."""
+
+    __slots__ = ("places", "values")
+
+    def __init__(self, values: list[Any], places: list[Any]) -> None:
+        self.values, self.places = values, places
 
 
 # How many first characters, and words, each state's lexer remembers what to do with.
@@ -303,6 +353,7 @@ class FastParser:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_states"] = {}  # unpacked rows are unpacked again
+        state.pop("_read_rows", None)
         return state
 
     def _row(self, state: Any) -> dict[str, tuple[Any, Any]]:
@@ -389,3 +440,120 @@ class FastParser:
                     tree: Tree[Token] = value_stack[-1]
                     return tree
                 row = states.get(goto) or self._row(goto)
+
+    def _read_row(self, state: Any) -> dict[str, Any]:
+        """A state's actions as :meth:`read` takes them: symbol -> the new state (an int)
+        for a shift or a goto, or for a reduce (size, children kept, ``?rule``, name,
+        inlined, goto symbol), from the rule's tree-building callback."""
+        rows = self.__dict__.setdefault("_read_rows", {})
+        row: dict[str, Any] = {}
+        for key, (shift, rule) in (self._states.get(state) or self._row(state)).items():
+            if shift is not None:
+                row[key] = shift
+                continue
+            size, build, origin = rule
+            if type(build) is not _Build:  # pragma: no cover - _builder takes every rule here
+                raise TypeError(f"rule {origin} builds its node in a way read() cannot")
+            name = str(build.name)
+            row[key] = (size, build.include, build.expand1, name, name[0] == "_", origin)
+        rows[state] = row
+        return row
+
+    def read(self, text: str, start: str, apply: Apply) -> Any:
+        """What ``apply`` makes of the line's tree, or where the parse breaks (as ``parse``).
+
+        The tree is never built: each rule's node is handed to ``apply`` when the parser
+        reduces it, with the children lark's tree would keep (its ``_rule`` children spliced
+        in, a ``?rule`` of one child replaced by that child without a call) and the node's
+        place, whose :func:`span` is what ``parse``'s tree has in ``meta``. Reductions come
+        in the order of a bottom-up, left-to-right walk of the tree, as a transformer visits
+        it. Tokens are ``parse``'s tokens. A place is kept beside each value: the token
+        itself for a token, else the places of the node's children (a ``?rule`` kept in a
+        parent's place spans what the parent spans; a token kept so keeps its own).
+        """
+        if "\n" in text:
+            raise ValueError("one line at a time")
+        if self._token_callbacks:  # pragma: no cover - the grammar has none
+            raise TypeError("read() does not call token callbacks")
+        rows: dict[Any, dict[str, Any]] = self.__dict__.setdefault("_read_rows", {})
+        lexers = self._lexers
+        end_state = self._end[start]
+        # One stack, three to an entry: a value, its place (a token, or a node's children's
+        # places) and the state after it; the first state alone at the bottom.
+        stack: list[Any] = [self._start[start]]
+        pos = 0
+        n = len(text)
+        while True:
+            state = stack[-1]
+            lx = lexers[state]
+            while pos < n:  # the next token, as in parse()
+                regexes = lx.by_char.get(text[pos]) or lx.regexes(text[pos])
+                for mre in regexes:
+                    m = mre.match(text, pos)
+                    if m is not None:
+                        break
+                else:
+                    return pos
+                kind: Any = m.lastgroup
+                begin, pos = pos, m.end()
+                if kind in lx.ignore:
+                    continue
+                value = m.group()
+                if kind in lx.retype:
+                    kind = lx.retyped(kind, value) or kind
+                token = _new_str(Token, value)
+                token.type = kind
+                token.value = value
+                token.start_pos = begin
+                token.line = token.end_line = 1
+                token.column = begin + 1
+                token.end_column = pos + 1
+                token.end_pos = pos
+                break
+            else:
+                kind = "$END"
+                token = None
+            row = rows.get(state) or self._read_row(state)
+            while True:
+                act = row.get(kind)
+                if act is None:
+                    return n if token is None else begin
+                if type(act) is int:
+                    stack += (token, token, act)
+                    break
+                size, include, expand1, name, inline, origin = act
+                if size:
+                    top = stack[-3 * size :]
+                    del stack[-3 * size :]
+                    children, places = top[::3], top[1::3]
+                else:
+                    children, places = [], []
+                place: Any = places  # a node's place: its children's
+                if include is None:
+                    kept, kept_places = children, places
+                else:
+                    kept, kept_places = [], []
+                    for i, expand in include:
+                        if not expand:
+                            kept.append(children[i])
+                            kept_places.append(places[i])
+                        elif kept:
+                            kept += children[i].values
+                            kept_places += children[i].places
+                        else:  # a list rule's list grows in place, as lark's does
+                            kept = children[i].values
+                            kept_places = children[i].places.copy()
+                if inline:
+                    node: Any = _Splice(kept, kept_places)
+                elif expand1 and len(kept) == 1:
+                    node = kept[0]
+                    if type(kept_places[0]) is not list:
+                        place = kept_places[0]  # a token keeps its own place
+                else:
+                    node = apply(name, kept, place)
+                below = stack[-1]
+                goto = (rows.get(below) or self._read_row(below))[origin]
+                stack += (node, place, goto)
+                if token is None and goto == end_state:
+                    return node
+                row = rows.get(goto) or self._read_row(goto)

@@ -84,6 +84,7 @@ class NameBook:
         self._folded = [(_fold(n), n) for n in self.names]
         self._words = [(f, f.split(), n) for f, n in self._folded]
         self._exact = {f for f, _ in self._folded}
+        self._surnames = {w[-1] for _, w, _ in self._words if w}
         self._seen: dict[str, list[str]] = {}
 
     def candidates(self, text: str) -> list[str]:
@@ -106,12 +107,18 @@ class NameBook:
             return []
         # the tests in turn (a comprehension each, not a function a name: this runs a lot)
         folded = self._words
+        words = t.split()
         return (
             [n for f, _, n in folded if f == t]
             or [n for _, w, n in folded if w[-1] == t]
             or [n for _, w, n in folded if t in w]
-            or [n for f, w, n in folded if f.startswith(t) or any(x.startswith(t) for x in w)]
-            or [n for f, _, n in folded if _initials(t, f)]
+            or (
+                [n for f, _, n in folded if f.startswith(t)]  # no one word starts "a b"
+                if len(words) > 1
+                else [n for f, w, n in folded if f.startswith(t) or any(x.startswith(t) for x in w)]
+            )
+            # initials end with a surname: "j smith" cannot be anyone without a Smith
+            or ([n for f, _, n in folded if _initials(t, f)] if words[-1] in self._surnames else [])
         )
 
     def split(self, text: str) -> list[str] | None:

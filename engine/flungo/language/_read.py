@@ -37,7 +37,6 @@ from engine.flungo.language._expand import expand_items, numbered_names, squad_n
 from engine.flungo.language._grammar import (
     ORDER_WORDS,
     START_HINT,
-    break_at,
     keywords,
     name_words,
     parse_line,
@@ -63,7 +62,7 @@ from engine.flungo.language._model import (
     ParsedOrders,
 )
 from engine.flungo.language._names import NameBook
-from engine.flungo.language._transform import to_draft, to_entries
+from engine.flungo.language._transform import read_line
 from engine.flungo.orders import BattingStyle, Rule
 from engine.flungo.squad import SQUAD_SIZE, Team
 
@@ -285,26 +284,37 @@ class _Unparsed(Exception):
 def _forgiving_parse(
     cl: CleanLine, masked: str, found: dict[int, str], names: list[str], start: str = "start"
 ) -> tuple[Any, str, dict[int, str]]:
-    """Parse the line; where it breaks next to a near miss of a name, read that as a name.
+    """Read the line; where it breaks next to a near miss of a name, read that as a name.
 
     The near miss then fails to match anyone and gets "did you mean", which says more than
-    "I don't understand '1' here". Raises :class:`_Unparsed` when that does not help.
+    "I don't understand '1' here". Returns what the line says (see :func:`read_line`: a
+    ``NumberError`` is returned, for :func:`_said` to raise) with the masked text and names
+    it was read with; raises :class:`_Unparsed` when that does not help.
     """
-    at = break_at(masked, start)
-    if at is None:
-        return parse_line(cl, masked, start), masked, found
+    said = read_line(masked, start, found)
+    if not isinstance(said, int):
+        return said, masked, found
     first = masked
     found = dict(found)
     for _ in range(24):  # one near miss per try; a line has only so many names
-        near = mask_near_miss(masked, names, at, len(names) + len(found))
+        near = mask_near_miss(masked, names, said, len(names) + len(found))
         if near is None:
             break
         masked, words = near
         found[len(names) + len(found)] = words
-        at = break_at(masked, start)
-        if at is None:
-            return parse_line(cl, masked, start), masked, found
+        said = read_line(masked, start, found)
+        if not isinstance(said, int):
+            return said, masked, found
     raise _Unparsed(cl, first, start)  # the first error is the one to report
+
+
+def _said(said: Any) -> Any:
+    """What a line says, or its ``NumberError`` raised."""
+    if isinstance(said, NumberError):
+        # remembered and raised again for each line alike: without its last traceback, so
+        # that a line sent a thousand times does not grow one
+        raise said.with_traceback(None)
+    return said
 
 
 def _parse(
@@ -382,15 +392,15 @@ def _order_line(
             )
         return None
     try:
-        tree, masked, found = _forgiving_parse(cl, masked, found, names or [])
-        draft = to_draft(tree, masked, found)
+        said, masked, found = _forgiving_parse(cl, masked, found, names or [])
+        draft = _said(said)
         if isinstance(draft, PositionD) and not own.candidates(draft.ref.text):
             # "Batsmen 3 aggressive" is a near miss of "Batsman 3", not a place in the order
             near = mask_near_miss(masked, names or [], draft.ref.start, len(names or []))
             if near is not None:
                 found = {**found, len(names or []): near[1]}
-                tree, masked, found = _forgiving_parse(cl, near[0], found, names or [])
-                draft = to_draft(tree, masked, found)
+                said, masked, found = _forgiving_parse(cl, near[0], found, names or [])
+                draft = _said(said)
     except _Unparsed as unparsed:
         if signed_off or cl.chatter or looks_like_chatter(cl.text, own, keywords()):
             # a greeting, a remark, or the signature under "Thanks," or "Regards"
@@ -549,10 +559,8 @@ def _section_line(
     parsed = _parse(cl, masked, found, "entries", names)
     if parsed is None:
         return False
-    tree, masked, found = parsed
-    try:
-        entries = to_entries(tree, masked, found)
-    except NumberError:
+    entries = parsed[0]
+    if isinstance(entries, NumberError):
         return False
     st.section_lines[cl.number] = section.kind
     low = Lowerer(cl, own, opponent, fmt)

@@ -16,8 +16,6 @@ from engine.flungo.language._drafts import (
     ClauseD,
     ClearD,
     CondD,
-    Draft,
-    Entries,
     HeaderD,
     KeeperD,
     NumberError,
@@ -35,6 +33,8 @@ from engine.flungo.language._drafts import (
     TrigD,
     XiD,
 )
+from engine.flungo.language._grammar import fast_parser, parsed
+from engine.flungo.language._lalr import meta, span
 from engine.flungo.orders import (
     BattingStyle,
     Comparison,
@@ -47,7 +47,7 @@ from engine.flungo.orders import (
     TriggerKind,
 )
 
-__all__ = ["to_draft", "to_entries"]
+__all__ = ["read_line", "said", "walk"]
 
 
 _ORDINAL_WORDS = {
@@ -480,6 +480,7 @@ class _WithClause(_ToDraft):
 _WORD_ORDINAL = frozenset(["word_ordinal"])
 _CLAUSES = frozenset(["lead_clause", "cond_clause", "tail_clause"])
 _METHODS: dict[str, Any] = {}
+_PLAIN: dict[str, Any] = {}  # the rules read by their method alone (see _Reader)
 
 
 def _method(data: str) -> Any:
@@ -513,7 +514,89 @@ def _walk(walker: _WithClause, tree: Tree[Token], text: str) -> Any:
         raise VisitError(data, tree, exc) from exc  # type: ignore[no-untyped-call]
 
 
-def _transform(tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
+class _Reader:
+    """The methods of :class:`_ToDraft` applied as the parser reduces each rule, as
+    :func:`_walk` applies them to the tree (see :meth:`FastParser.read`).
+
+    What a method raises is kept and the rest of the line only parsed, not read: a line
+    that breaks later is a line that does not parse, as it is when the tree is walked
+    after the parse; one that parses raises the first error of a bottom-up walk.
+    """
+
+    __slots__ = ("error", "text", "walker")
+
+    def __init__(self, text: str, masked: dict[int, str]) -> None:
+        self.walker = _WithClause(masked)
+        self.text = text
+        self.error: tuple[str, Exception] | None = None
+
+    def __call__(self, name: str, kept: list[Any], place: Any) -> Any:
+        if self.error is not None:
+            return None
+        method = _PLAIN.get(name)
+        try:
+            if method is not None:  # most rules: the method of the rule's name, no more
+                return method(self.walker, kept)
+            if name in _CLAUSES:
+                kept.append(Token("CLAUSE_START", str(span(place)[0])))  # type: ignore[index]
+                name = "clause"
+            elif name in _WORD_ORDINAL:
+                a, b = span(place)  # type: ignore[misc]
+                n = _ORDINAL_WORDS.get(self.text[a:b].lower(), 1)
+                kept = [Token("ORDINAL", f"{n}th", start_pos=a, end_pos=b)]
+                name = "ordinal"
+            elif (found := _method(name)) is not False:
+                _PLAIN[name] = found
+            method = _method(name)
+            if method is False:
+                return Tree(name, kept, meta(span(place)))
+            return method(self.walker, kept)
+        except Exception as exc:  # raised once the line is known to parse
+            self.error = (name, exc)
+            return None
+
+
+def read_line(text: str, start: str, masked: dict[int, str]) -> Any:
+    """What a masked line says, parsed and read in one pass: the draft (``start="start"``)
+    or the names and styles of a line under a heading (``start="entries"``), the
+    ``NumberError`` of a bad number, or the index where the line breaks (an ``int``); as
+    :func:`walk` of the line's parse tree says, without the tree.
+
+    Remembered, as a draft is: a line alike with the same names masked is read once.
+    """
+    key = (start, text, tuple(sorted(masked.items())))
+    found = _LINES.get(key)
+    if found is None:
+        found = said(text, start, masked)
+        if len(_LINES) > 16384:
+            _LINES.clear()
+        _LINES[key] = found
+    return found
+
+
+def said(text: str, start: str, masked: dict[int, str]) -> Any:
+    """:func:`read_line`, not remembered."""
+    if "\n" in text:  # never from a mail's lines: lark reads it (see _grammar._parsed)
+        tree = parsed(text, start)
+        if isinstance(tree, int):
+            return tree
+        try:
+            return walk(tree, text, masked)
+        except NumberError as exc:
+            return exc
+    reader = _Reader(text, masked)
+    result = fast_parser().read(text, start, reader)
+    if isinstance(result, int) or reader.error is None:
+        return result
+    name, raised = reader.error
+    if isinstance(raised, NumberError):
+        return raised
+    raise VisitError(name, None, raised) from raised  # type: ignore[no-untyped-call]
+
+
+def walk(tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
+    """What a line's parse tree says (``NumberError`` raised for a bad number), walking it
+    as lark's transformer would: what :func:`read_line` gives in one pass."""
     try:
         return _walk(_WithClause(masked), tree, text)
     except VisitError as exc:  # what a callback raised
@@ -522,39 +605,9 @@ def _transform(tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
         raise
 
 
-def to_entries(tree: Tree[Token], text: str, masked: dict[int, str]) -> Entries:
-    """The names (and styles) of a line under a heading, parsed with ``start="entries"``."""
-    result: Entries = _remembered("entries", tree, text, masked)
-    return result
-
-
-def to_draft(tree: Tree[Token], text: str, masked: dict[int, str]) -> Draft:
-    """The draft a line's parse tree says (``NumberError`` for a bad number)."""
-    result: Draft = _remembered("start", tree, text, masked)
-    return result
-
-
-def _remembered(start: str, tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
-    """Drafts are frozen and a masked line has one tree, so a line alike is read once (a
-    bad number, too: its ``NumberError`` is raised again)."""
-    key = (start, text, tuple(sorted(masked.items())))
-    found = _DRAFTS.get(key)
-    if found is None:
-        try:
-            found = _transform(tree, text, masked)
-        except NumberError as exc:
-            found = exc
-        if len(_DRAFTS) > 16384:
-            _DRAFTS.clear()
-        _DRAFTS[key] = found
-    if isinstance(found, NumberError):
-        raise found
-    return found
-
-
-_DRAFTS: dict[tuple[str, str, tuple[tuple[int, str], ...]], Any] = {}
+_LINES: dict[tuple[str, str, tuple[tuple[int, str], ...]], Any] = {}
 
 
 def clear_caches() -> None:
     """Forget every line read (for measuring a cold parse)."""
-    _DRAFTS.clear()
+    _LINES.clear()

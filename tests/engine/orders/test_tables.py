@@ -13,7 +13,8 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from engine.dice import Dice
 from engine.flungo.formats import FORMATS, Format
-from engine.flungo.language import OrderContext, _grammar, parse_orders
+from engine.flungo.language import OrderContext, _grammar, _read, _transform, parse_orders
+from engine.flungo.language._drafts import NumberError
 from engine.flungo.language._lalr import FastParser
 from engine.flungo.squad import generate_squad
 from tests.engine.orders.squad import fixture_team, opponent_team
@@ -44,17 +45,23 @@ def fresh() -> Lark:
 
 
 @pytest.fixture(scope="module")
-def corpus_lines() -> list[tuple[str, str]]:
-    """Every masked line (and start rule) the corpus of whole emails and errors parses."""
-    seen: set[tuple[str, str]] = set()
+def corpus_reads() -> list[tuple[str, str, tuple[tuple[int, str], ...]]]:
+    """Every masked line, start rule and names masked in it the corpus of whole emails and
+    errors parses (a line read, or a line parsed to explain its error)."""
+    seen: set[tuple[str, str, tuple[tuple[int, str], ...]]] = set()
     inner = _grammar._parsed.__wrapped__
     mp = pytest.MonkeyPatch()
 
     def record(masked: str, start: str) -> Any:
-        seen.add((masked, start))
+        seen.add((masked, start, ()))
         return inner(masked, start)
 
+    def record_read(masked: str, start: str, found: dict[int, str]) -> Any:
+        seen.add((masked, start, tuple(sorted(found.items()))))
+        return _transform.said(masked, start, found)
+
     mp.setattr(_grammar, "_parsed", record)
+    mp.setattr(_read, "read_line", record_read)
     try:
         context = OrderContext(opponent=opponent_team())
         emails = tomllib.loads((HERE / "email_examples.toml").read_text("utf-8"))["email"]
@@ -73,6 +80,14 @@ def corpus_lines() -> list[tuple[str, str]]:
     finally:
         mp.undo()
     return sorted(seen)
+
+
+@pytest.fixture(scope="module")
+def corpus_lines(
+    corpus_reads: list[tuple[str, str, tuple[tuple[int, str], ...]]],
+) -> list[tuple[str, str]]:
+    """Every masked line (and start rule) the corpus of whole emails and errors parses."""
+    return sorted({(masked, start) for masked, start, _ in corpus_reads})
 
 
 def _shape(tree: Tree[Token]) -> list[Any]:
@@ -133,6 +148,34 @@ def test_a_driver_made_from_a_fresh_build_parses_the_same(
         assert isinstance(got, Tree) and _shape(got) == _shape(want), text
 
 
+def test_reading_as_the_parser_reduces_says_what_walking_the_tree_says(
+    corpus_reads: list[tuple[str, str, tuple[tuple[int, str], ...]]],
+) -> None:
+    """Each corpus line read in one pass (the transformer's methods applied as the parser
+    reduces) gives the draft, the bad number or the place it breaks that parsing the tree and
+    walking it gives; so do lines made to break a method after it, or before the break."""
+    seen = {"draft": 0, "number": 0, "broken": 0}
+    lines = [*corpus_reads, ("treat Root 2.5", "start", ()), ("Root 3-1 x", "start", ())]
+    lines += [("Root bowls overs 9-2", "start", ()), ("Root bowls overs 9-2 and", "start", ())]
+    for masked, start, found in lines:
+        got = _transform.said(masked, start, dict(found))
+        tree = _grammar.parsed(masked, start)
+        if isinstance(tree, int):
+            assert got == tree, masked
+            seen["broken"] += 1
+            continue
+        try:
+            want: Any = _transform.walk(tree, masked, dict(found))
+        except NumberError as exc:
+            assert isinstance(got, NumberError), masked
+            assert (str(got), got.start, got.end) == (str(exc), exc.start, exc.end), masked
+            seen["number"] += 1
+            continue
+        assert type(got) is type(want) and got == want, masked
+        seen["draft"] += 1
+    assert seen["draft"] > 300 and seen["broken"] > 20 and seen["number"] >= 2, seen
+
+
 def test_the_shipped_words_and_errors_are_a_fresh_builds(fresh: Lark) -> None:
     """The grammar's words and first words come with the tables, and the lark parser packed
     beside them explains a bad line as a fresh build does."""
@@ -173,3 +216,16 @@ def test_hostile_characters_and_words_do_not_grow_the_lexer_without_bound() -> N
     assert all(len(lx.by_char) <= _lalr._REMEMBERED for lx in lexers)
     assert all(len(seen) <= _lalr._REMEMBERED for lx in lexers for _, seen in lx.retype.values())
     assert isinstance(driver.parse("captain Root", "start"), Tree)
+
+
+def test_a_place_nested_thousands_deep_has_its_span() -> None:
+    """A list rule nests each item's place in the list's, so a long line's list is deep: its
+    span (where a clause starts) is found without running out of stack."""
+    from engine.flungo.language._lalr import span
+
+    place: Any = [Token("NAMEREF", "x", start_pos=7, end_pos=8)]
+    for _ in range(5000):
+        place = [[], place, []]
+    place = [place, Token("NUMBER", "9", start_pos=20, end_pos=21), [[]]]
+    assert span(place) == (7, 21)
+    assert span([[], [[]]]) is None
