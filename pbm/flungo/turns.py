@@ -80,13 +80,14 @@ from pbm.db.models import (
     OrdersVersion,
     Seat,
     Turn,
+    TurnMail,
     TurnMatch,
     TurnMatchStatus,
     TurnStatus,
 )
 from pbm.db.session import SKIP_LOCKED, transaction
 from pbm.errors import DatabaseUnavailable, GameError
-from pbm.flungo import reports
+from pbm.flungo import reports, turn_mail
 from pbm.flungo.competitions import record_event
 from pbm.flungo.defaults import standing_orders
 from pbm.flungo.schedule import Cadence, next_deadline, parse_duration, parse_schedule
@@ -490,6 +491,18 @@ def split_frozen(session: Session, config: Config, comp: Competition, turn: Turn
     return len(jobs)
 
 
+def _left(session: Session, turn_id: int) -> bool:
+    """Whether a split stage has a match not yet done."""
+    return (
+        session.scalar(
+            select(TurnMatch.id)
+            .where(TurnMatch.turn_id == turn_id, TurnMatch.status != TurnMatchStatus.DONE)
+            .limit(1)
+        )
+        is not None
+    )
+
+
 def _unfinished(session: Session, turn: Turn) -> tuple[int, int]:
     """(work rows, of them not yet done) of a frozen stage: (0, 0) when it is not split."""
     rows = session.execute(
@@ -591,9 +604,14 @@ def _resolve_step(
 ) -> None:
     """Step 2 under its key (the caller holds the competition's row lock)."""
     _claim(s, key, clock.now())
+    split, _ = _unfinished(s, turn)
     report, following = resolve_frozen(s, config, clock, comp, turn)
     s.flush()
-    reports.queue_turn_mails(s, config, clock, comp, turn, report, following)
+    if split:  # a large stage: its mails are queued by every worker, as its matches were
+        mails = reports.turn_mails(s, config, comp, turn, report, following)
+        turn_mail.split_mails(s, config, turn.id, mails)
+    else:
+        reports.queue_turn_mails(s, config, clock, comp, turn, report, following)
 
 
 def tick(
@@ -621,6 +639,8 @@ def tick(
             ran += 1
     me = worker or default_worker_id()
     while matches and work_matches(sessions, config, clock, me):
+        ran += 1
+    while matches and turn_mail.work_mails(sessions, config, clock, me):
         ran += 1
     return ran
 
@@ -718,6 +738,10 @@ def _complete(sessions: sessionmaker[Session], config: Config, clock: Clock, tur
     row lock (waited for: it is held for one step) and the ``resolve`` key make it once."""
     try:
         with transaction(sessions) as s:
+            # Counted before anything is locked or loaded: every batch but the stage's last
+            # finds matches left, and the competition's row carries the whole season.
+            if _left(s, turn_id):
+                return False
             comp_id = s.scalar(select(Turn.competition_id).where(Turn.id == turn_id))
             comp = s.get(Competition, comp_id, with_for_update=True, populate_existing=True)
             turn = s.get(Turn, turn_id, populate_existing=True)
@@ -837,6 +861,13 @@ def next_wakeup(session: Session, config: Config, now: datetime) -> datetime | N
         select(func.min(TurnMatch.lease_until)).where(TurnMatch.status == TurnMatchStatus.CLAIMED)
     )
     if lapse is not None:  # a claim's lease ends: its matches may need retaking
+        times.append(utc(lapse) + timedelta(milliseconds=1))
+    if session.scalar(select(func.count()).where(TurnMail.status == TurnMatchStatus.PENDING)):
+        times.append(now + timedelta(milliseconds=1))  # an assembled stage's mails wait
+    lapse = session.scalar(
+        select(func.min(TurnMail.lease_until)).where(TurnMail.status == TurnMatchStatus.CLAIMED)
+    )
+    if lapse is not None:
         times.append(utc(lapse) + timedelta(milliseconds=1))
     future = [t for t in times if t > now]
     return min(future) if future else None
