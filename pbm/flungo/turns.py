@@ -19,7 +19,8 @@ commit: one :class:`~pbm.db.models.TurnMatch` row per match holds the engine's
 resolves them outside any transaction and stores each result once; a claim whose lease has
 passed is retaken (its worker died). Whoever stores the last result assembles the stage
 (:func:`~engine.flungo.turn.assemble`: the bytes one resolver would give) in step 2, under the
-same ``resolve`` key and the competition's row lock, so it completes exactly once.
+same ``resolve`` key and the competition's row lock, so it completes exactly once. Its report
+mails are then queued by every worker too, a batch to a claim (:mod:`pbm.flungo.turn_mail`).
 
 Each runs under the scheduler's job key (``turn:<code>:<position>:<generation>:freeze`` and
 ``...:resolve``) in ``job_runs``, so a second daemon cannot run it twice; a daemon that dies
