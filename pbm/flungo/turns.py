@@ -671,22 +671,37 @@ def work_matches(sessions: sessionmaker[Session], config: Config, clock: Clock, 
 def claim_matches(
     sessions: sessionmaker[Session], config: Config, clock: Clock, worker: str
 ) -> list[Claimed]:
-    """Claim up to ``[turns] match_batch`` matches for ``worker``, under a lease, in one short
-    transaction (the rows are skipped by other workers while it runs, then by the lease)."""
+    """Claim up to ``[turns] match_batch`` matches of one stage for ``worker``, under a lease,
+    in one short transaction (the rows are skipped by other workers while it runs, then by
+    the lease).
+
+    The stage is the one whose next free match comes first by its place in the stage: when
+    several stages are split at once their matches are taken in turn, so they finish together
+    and different workers assemble them at the same time (taken stage by stage, each stage's
+    assembly, serial, would wait for the one before it). A batch holds one stage's matches,
+    so the last batches of two stages are two workers' claims."""
     now = clock.now()
     lease = timedelta(seconds=config.turns.match_lease_seconds)
+    free = or_(
+        TurnMatch.status == TurnMatchStatus.PENDING,
+        and_(TurnMatch.status == TurnMatchStatus.CLAIMED, TurnMatch.lease_until < now),
+    )
     with transaction(sessions) as s:
+        turn_id = s.scalar(
+            select(TurnMatch.turn_id)
+            .where(free)
+            .order_by(TurnMatch.seq, TurnMatch.turn_id)
+            .limit(1)
+            .with_for_update(skip_locked=True)  # another worker's claim in hand: skipped
+        )
+        if turn_id is None:
+            return []
         rows = s.scalars(
             select(TurnMatch)
-            .where(
-                or_(
-                    TurnMatch.status == TurnMatchStatus.PENDING,
-                    and_(TurnMatch.status == TurnMatchStatus.CLAIMED, TurnMatch.lease_until < now),
-                )
-            )
-            .order_by(TurnMatch.id)
+            .where(free, TurnMatch.turn_id == turn_id)
+            .order_by(TurnMatch.seq)
             .limit(config.turns.match_batch)
-            .with_for_update(skip_locked=True)  # another worker's claim in hand: skipped
+            .with_for_update(skip_locked=True)
         ).all()
         for r in rows:
             r.status = TurnMatchStatus.CLAIMED

@@ -54,48 +54,52 @@ def _split_config(config: Config, batch: int, mail_batch: int = 32) -> Config:
     )
 
 
-def _knockout(app: App, code: str = "KO") -> None:
-    """A 16-team knockout, drawn, its selection stage resolved (in one piece), Turn 1 due."""
+def _knockout(app: App, *codes: str) -> None:
+    """16-team knockouts (``KO`` unless named), drawn, their selection stages resolved (in one
+    piece), Turn 1 due."""
     clock = app.clock
     assert isinstance(clock, FixedClock)
     with transaction(app.sessions) as s:
-        comp = create_competition(
-            s,
-            clock,
-            code=code,
-            name="Big Knockout",
-            fmt="t20",
-            teams=TEAMS,
-            naming_deadline=START + timedelta(days=1),
-            seed=f"{code}-seed",
-            kind="knockout",
-            schedule="every 1h",
-            settings={"hold_share": 1.0, "reminders": [], "early": 0},
-        )
-        for n in range(1, TEAMS + 1):
-            player = Player(address=f"p{n}@example.test", created_at=clock.now())
-            s.add(player)
-            s.flush()
-            team = replace(base_squad(comp, n), name=f"Side {n}")
-            s.add(
-                Seat(
-                    competition_id=comp.id,
-                    player_id=player.id,
-                    number=n,
-                    secret_hash="",
-                    secret_version=1,
-                    team=team.to_json(),
-                    named=True,
-                    naming_version=1,
-                    joined_at=clock.now(),
-                )
+        for code in codes or ("KO",):
+            comp = create_competition(
+                s,
+                clock,
+                code=code,
+                name=f"Big Knockout {code}",
+                fmt="t20",
+                teams=TEAMS,
+                naming_deadline=START + timedelta(days=1),
+                seed=f"{code}-seed",
+                kind="knockout",
+                schedule="every 1h",
+                settings={"hold_share": 1.0, "reminders": [], "early": 0},
             )
-        s.flush()
-        s.refresh(comp)
-        turns.start_competition(s, app.config, clock, comp)
+            for n in range(1, TEAMS + 1):
+                address = f"p{n}@example.test" if code == "KO" else f"{code}-p{n}@example.test"
+                player = Player(address=address, created_at=clock.now())
+                s.add(player)
+                s.flush()
+                team = replace(base_squad(comp, n), name=f"Side {n}")
+                s.add(
+                    Seat(
+                        competition_id=comp.id,
+                        player_id=player.id,
+                        number=n,
+                        secret_hash="",
+                        secret_version=1,
+                        team=team.to_json(),
+                        named=True,
+                        naming_version=1,
+                        joined_at=clock.now(),
+                    )
+                )
+            s.flush()
+            s.refresh(comp)
+            turns.start_competition(s, app.config, clock, comp)
     clock.advance(timedelta(hours=1, seconds=1))
     whole = replace(app.config, turns=replace(app.config.turns, split_matches=0))
-    assert turns.tick(app.sessions, whole, clock) == 2  # selection: frozen, resolved whole
+    # Each selection: frozen, resolved whole.
+    assert turns.tick(app.sessions, whole, clock) == 2 * len(codes or ("KO",))
     clock.advance(timedelta(hours=1, seconds=1))  # Turn 1 is due
 
 
@@ -327,4 +331,33 @@ def test_a_mail_row_that_fails_midway_queues_none_of_its_mails(tmp_path: Path) -
         rows = s.scalars(select(TurnMail).order_by(TurnMail.seq)).all()
         assert [r.status for r in rows] == ["done", "claimed", "done", "done"]
         assert rows[1].count == 5 and rows[1].mails != ""  # kept for the retry
+    app.close()
+
+
+def test_two_split_stages_are_claimed_in_turn_so_they_finish_together(tmp_path: Path) -> None:
+    """Two competitions' stages split at once: each claim holds one stage's matches, and the
+    claims alternate between the stages by the matches' places, so both stages' last matches
+    come in the last two claims (two workers' claims, each assembling its own stage) rather
+    than one stage wholly before the other."""
+    config = _split_config(make_config(f"sqlite:///{tmp_path}/pbm.sqlite3", tmp_path), batch=4)
+    app = App.from_config(config, FixedClock(START), upgrade=True)
+    _knockout(app, "KA", "KB")
+    clock = app.clock
+    assert turns.tick(app.sessions, config, clock, matches=False) == 2  # both frozen and split
+    claims = [turns.claim_matches(app.sessions, config, clock, f"w{i}") for i in range(5)]
+    with transaction(app.sessions) as s:
+        turn_of = dict(s.execute(select(Turn.id, Competition.code).join(Competition)).all())
+        seq = dict(s.execute(select(TurnMatch.id, TurnMatch.seq)).all())
+    stages = [{turn_of[c.turn_id] for c in claim} for claim in claims]
+    assert stages == [{"KA"}, {"KB"}, {"KA"}, {"KB"}, set()]
+    assert [[seq[c.row_id] for c in claim] for claim in claims[:4]] == [[0, 1, 2, 3]] * 2 + [
+        [4, 5, 6, 7]
+    ] * 2
+    for i, claim in enumerate(claims[:4]):
+        turns.store_results(app.sessions, config, clock, f"w{i}", claim)
+    with transaction(app.sessions) as s:
+        done = s.scalars(select(Turn).where(Turn.stage_key == "T1")).all()
+        assert {t.status for t in done} == {TurnStatus.DONE}
+        resolved = s.scalars(select(Event).where(Event.kind == "turn-resolved")).all()
+        assert sorted(e.data["stage"] for e in resolved).count("T1") == 2
     app.close()
