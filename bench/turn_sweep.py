@@ -58,7 +58,7 @@ from pbm.db.models import (  # noqa: E402
     TurnStatus,
 )
 from pbm.db.session import transaction  # noqa: E402
-from pbm.flungo import reports, turns  # noqa: E402
+from pbm.flungo import reports, turn_mail, turns  # noqa: E402
 from pbm.flungo.competitions import base_squad, create_competition  # noqa: E402
 from pbm.logs import configure_logging  # noqa: E402
 
@@ -240,11 +240,12 @@ class _CpuIn:
 
 def _pg_worker(
     url: str, tmp: str, index: int, at: str, go: object
-) -> tuple[int, float, float, float, float]:
+) -> tuple[int, float, float, float, float, float]:
     """One worker process: scheduler passes until every competition's Turn 1 is done.
     Returns (matches it resolved, its CPU seconds, of them in the engine's matches, in the
-    matches' whole share (claims, jobs read, results written: what workers share), and in
-    assembling stages with their mails: the part no other worker can share)."""
+    matches' whole share (claims, jobs read, results written: what workers share), in
+    assembling stages (the part no other worker can share), and in queueing split stages'
+    report mails (shared again: rows of ``mail_batch`` mails)."""
     configure_logging("console", "warning", ())
     # The bench's own meters: CPU in the parallel part (each match) and the serial part.
     engine_cpu = _CpuIn(turns.resolve_match)
@@ -252,6 +253,8 @@ def _pg_worker(
     claim_cpu = _CpuIn(turns.claim_matches)
     store_cpu = _CpuIn(turns.store_results)
     complete_cpu = _CpuIn(turns._complete)
+    mail_cpu = _CpuIn(turn_mail.work_mails)
+    turn_mail.work_mails = mail_cpu  # type: ignore[assignment]
     turns._complete = complete_cpu  # type: ignore[assignment]
     turns.resolve_match = engine_cpu  # type: ignore[assignment]
     turns._resolve_step = serial_cpu  # type: ignore[assignment]
@@ -271,11 +274,14 @@ def _pg_worker(
             if ran:
                 continue
             with transaction(app.sessions) as s:
-                left = s.scalar(
-                    select(func.count()).where(
-                        Turn.stage_key == "T1", Turn.status != TurnStatus.DONE
+                left = (
+                    s.scalar(
+                        select(func.count()).where(
+                            Turn.stage_key == "T1", Turn.status != TurnStatus.DONE
+                        )
                     )
-                )
+                    or 0
+                ) + turn_mail.mails_pending(s)  # an assembled stage's mails, too
             if not left:
                 break
             time.sleep(0.02)  # another worker holds what is left (a freeze, an assembly)
@@ -284,7 +290,7 @@ def _pg_worker(
             mine = s.scalar(select(func.count()).where(TurnMatch.resolved_by == worker)) or 0
         # store_results ends by assembling any stage it finished (_complete): not shared.
         shared = claim_cpu.seconds + store_cpu.seconds - complete_cpu.seconds
-        return int(mine), cpu, engine_cpu.seconds, shared, serial_cpu.seconds
+        return int(mine), cpu, engine_cpu.seconds, shared, serial_cpu.seconds, mail_cpu.seconds
     finally:
         app.close()
 
@@ -364,13 +370,15 @@ def pg_sweep(sizes: list[int], workers: list[int]) -> None:
                 engine = sum(r[2] for r in results)
                 par = sum(r[3] for r in results)
                 ser = sum(r[4] for r in results)
+                mail = sum(r[5] for r in results)
                 print(
                     f"  {n} worker{'s' if n > 1 else ' '}: {seconds:6.1f} s "
                     f"({1000 * seconds / matches:.1f} ms a match), speed-up {one / seconds:.2f}x; "
                     f"matches per worker {[r[0] for r in results]}; CPU {cpu:.1f} s in all: "
                     f"{par:.1f} s in the matches' rows (of it {engine:.1f} s in the engine), "
-                    f"{ser:.1f} s assembling and queueing "
-                    f"{queued - queued_before} turn-report mails, the rest freezing and splitting",
+                    f"{ser:.1f} s assembling, {mail:.1f} s queueing "
+                    f"{queued - queued_before} turn-report mails, the rest freezing and splitting; "
+                    f"CPU per worker {[round(r[1], 1) for r in results]} s",
                     flush=True,
                 )
     finally:

@@ -179,7 +179,9 @@ class TurnsConfig:
     A large stage is split by match across workers: ``split_matches``, a stage with at least
     this many matches gets one work row per match (0: never split); ``match_batch``, how many
     rows a worker claims at once; ``match_lease_seconds``, how long a claim is held before
-    another worker may retake it (the claimant died).
+    another worker may retake it (the claimant died). Once such a stage is assembled, its
+    report mails are split too: ``mail_batch`` teams' mails to a row, claimed and queued by
+    any worker under the same lease.
     """
 
     schedule: str = "every 2d 20:00 UTC"
@@ -192,6 +194,7 @@ class TurnsConfig:
     split_matches: int = 64
     match_batch: int = 8
     match_lease_seconds: float = 300.0
+    mail_batch: int = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,6 +421,7 @@ def parse_config(
             match_lease_seconds=tu.number(
                 "match_lease_seconds", TurnsConfig().match_lease_seconds, lo=1.0
             ),
+            mail_batch=tu.integer("mail_batch", TurnsConfig().mail_batch, lo=1),
         )
         try:
             parse_schedule(turns.schedule)

@@ -44,6 +44,7 @@ from pbm.db.models import (
     MailStatus,
     OutboxMessage,
     Turn,
+    TurnMail,
     TurnMatch,
     TurnMatchStatus,
     TurnStatus,
@@ -193,10 +194,21 @@ def status(
             .group_by(TurnMatch.status)
         ).all()
     )
+    mails = dict(
+        s.execute(
+            select(TurnMail.status, func.count())
+            .where(TurnMail.status != TurnMatchStatus.DONE)
+            .group_by(TurnMail.status)
+        ).all()
+    )
     return {
         "workers": workers(s, now, stale_after),
         "turn_matches": {  # of the stages being resolved now (split, frozen)
             str(st): int(split.get(st, 0)) for st in TurnMatchStatus
+        },
+        "turn_mails": {  # rows of assembled split stages' mails not yet queued
+            str(st): int(mails.get(st, 0))
+            for st in (TurnMatchStatus.PENDING, TurnMatchStatus.CLAIMED)
         },
         "inbound": {str(k): int(v) for k, v in sorted(inbound.items())},
         "incidents": [

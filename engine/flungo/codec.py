@@ -24,26 +24,63 @@ _UNION_TYPE = type(int | None)  # types.UnionType, without importing types
 
 def encode(value: Any) -> Any:
     """``value`` as plain JSON data (dicts, lists, strings, numbers, booleans, null)."""
-    if value is None or isinstance(value, bool | int | float):
-        return value
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, str):
-        return value
-    if isinstance(value, Ball):
-        return value.to_json()
-    if isinstance(value, Roll):
-        return [value.die, value.value, value.purpose]
-    if isinstance(value, tuple | list):
-        return [encode(v) for v in value]
-    cls: Any = type(value)
+    cls = type(value)
+    fn = _ENCODERS.get(cls)
+    if fn is None:
+        fn = _ENCODERS[cls] = _encoder_for(cls)
+    return fn(value)
+
+
+# An encoder per type, chosen once: a season's state holds thousands of balls, players and
+# orders, and asking each value the questions below in turn was most of the cost of writing
+# one out. The order of the questions is kept (a bool is an int; a str enum is an enum).
+_Encoder = typing.Callable[[Any], Any]
+_ENCODERS: dict[type, _Encoder] = {}
+
+
+def _encoder_for(cls: Any) -> _Encoder:
+    if cls is type(None) or issubclass(cls, bool | int | float):
+        return _identity
+    if issubclass(cls, Enum):
+        return _enum_value
+    if issubclass(cls, str):
+        return _identity
+    if issubclass(cls, Ball):
+        return _ball
+    if issubclass(cls, Roll):
+        return _roll_list
+    if issubclass(cls, tuple | list):
+        return _sequence
     names = _field_names(cls)
-    if names is not None:
-        out: dict[str, Any] = {"type": type(value).__name__}
-        for name in names:
-            out[name] = encode(getattr(value, name))
+    if names is None:
+        raise TypeError(f"cannot encode {cls.__name__}")
+    return _dataclass_encoder(cls.__name__, names)
+
+
+def _enum_value(value: Enum) -> Any:
+    return value.value
+
+
+def _ball(value: Ball) -> Any:
+    return value.to_json()
+
+
+def _roll_list(value: Roll) -> list[Any]:
+    return [value.die, value.value, value.purpose]
+
+
+def _sequence(value: tuple[Any, ...] | list[Any]) -> list[Any]:
+    return [encode(v) for v in value]
+
+
+def _dataclass_encoder(name: str, names: tuple[str, ...]) -> _Encoder:
+    def enc(value: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": name}
+        for field in names:
+            out[field] = encode(getattr(value, field))
         return out
-    raise TypeError(f"cannot encode {type(value).__name__}")
+
+    return enc
 
 
 @cache

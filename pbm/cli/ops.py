@@ -55,6 +55,8 @@ def status_cmd(as_json: bool, config_path: Path | None) -> None:
     queues.add_row("dead letters", "shunted", str(st["dead_letters"]))
     for name, count in st["turn_matches"].items():
         queues.add_row("turn matches", name, str(count))
+    for name, count in st["turn_mails"].items():
+        queues.add_row("turn mails", name, str(count))
     console.print(queues)
     if st["incidents"]:
         down = Table(title="Open incidents (a door is down; pbm retries by itself)")

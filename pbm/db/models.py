@@ -50,6 +50,7 @@ __all__ = [
     "Seat",
     "Standby",
     "Turn",
+    "TurnMail",
     "TurnMatch",
     "TurnMatchStatus",
     "TurnStatus",
@@ -515,6 +516,34 @@ class TurnMatch(Base):
     result: Mapped[str | None] = mapped_column(Text)
     resolved_by: Mapped[str | None] = mapped_column(String(128))
     resolved_at: Mapped[datetime | None]
+
+
+class TurnMail(Base):
+    """A batch of an assembled split stage's report mails, queued by whichever worker claims
+    it (0012_turn_mail).
+
+    ``mails`` is a JSON list of ``{"kind", "to", "ctx"}``: what :func:`pbm.replies.queue_mail`
+    renders, built by the assembler so a worker reads nothing else. A worker claims rows
+    (``claimed_by``, ``lease_until``) and queues each row's mails in the transaction that
+    marks it done, so each mail is queued once; a claim whose lease passed is retaken."""
+
+    __tablename__ = "turn_mails"
+    __table_args__ = (
+        UniqueConstraint("turn_id", "seq"),
+        Index("ix_turn_mails_status_lease_until", "status", "lease_until"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    turn_id: Mapped[int] = mapped_column(ForeignKey("turns.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default=TurnMatchStatus.PENDING)
+    claimed_by: Mapped[str | None] = mapped_column(String(128))
+    lease_until: Mapped[datetime | None]
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    count: Mapped[int] = mapped_column(Integer)  # mails in the batch (kept once queued)
+    mails: Mapped[str] = mapped_column(Text)
+    queued_by: Mapped[str | None] = mapped_column(String(128))
+    queued_at: Mapped[datetime | None]
 
 
 class Worker(Base):

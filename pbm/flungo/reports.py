@@ -10,6 +10,7 @@ with what pbm will play if the team sends nothing more (:mod:`pbm.flungo.default
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -53,6 +54,7 @@ from pbm.flungo.views import competition_ctx
 from pbm.replies import queue_mail
 
 __all__ = [
+    "Pending",
     "deadline_text",
     "fixture_line",
     "match_card",
@@ -60,6 +62,7 @@ __all__ = [
     "queue_hold_alert",
     "queue_reminders",
     "queue_turn_mails",
+    "turn_mails",
     "will_play_ctx",
 ]
 
@@ -168,6 +171,16 @@ def _next_ctx(following: Turn | None) -> dict[str, Any]:
     return {"label": stage.label, "selection": stage.selection}
 
 
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A mail to queue: what :func:`~pbm.replies.queue_mail` renders (``ctx`` is plain JSON
+    values, so a split stage's batch of them can wait in a row for any worker)."""
+
+    kind: str
+    to: str
+    ctx: dict[str, Any]
+
+
 def queue_turn_mails(
     session: Session,
     config: Config,
@@ -179,6 +192,21 @@ def queue_turn_mails(
 ) -> int:
     """A turn report to every team (but retired ones and bouncing addresses) and the GM's
     digest for the stage. Returns how many mails were queued."""
+    mails = turn_mails(session, config, comp, turn, report, following)
+    for m in mails:
+        queue_mail(session, config, clock, kind=m.kind, to=m.to, ctx=m.ctx)
+    return len(mails)
+
+
+def turn_mails(
+    session: Session,
+    config: Config,
+    comp: Competition,
+    turn: Turn,
+    report: TurnReport,
+    following: Turn | None,
+) -> list[Pending]:
+    """The mails :func:`queue_turn_mails` queues, each team's report then the GM's digest."""
     players = _players(session, comp)
     ecomp = report.competition
     by_team: dict[str, MatchTurn] = {}
@@ -197,7 +225,7 @@ def queue_turn_mails(
         "next": _next_ctx(following),
         "editorial": report.editorial,
     }
-    queued = 0
+    out: list[Pending] = []
     frozen = (turn.orders or {}).get("teams", {})
     nexts = next_fixtures(ecomp)
     for seat in comp.seats:
@@ -231,33 +259,30 @@ def queue_turn_mails(
                 if mine.seed is not None
                 else [],
             }
-        queue_mail(
-            session,
-            config,
-            clock,
-            kind="turn-report",
-            to=player.address if player else "",
-            ctx={
-                **base,
-                "notes": [],
-                "team_name": team,
-                "match": match,
-                "bye": team in report.byes,
-                "fixture": fixture_line(ecomp, team, nexts),
-                "deadline": deadline_text(following.deadline if following else None, player),
-                "will_play": will_play_ctx(session, seat, comp, standing),
-            },
+        out.append(
+            Pending(
+                "turn-report",
+                player.address if player else "",
+                {
+                    **base,
+                    "notes": [],
+                    "team_name": team,
+                    "match": match,
+                    "bye": team in report.byes,
+                    "fixture": fixture_line(ecomp, team, nexts),
+                    "deadline": deadline_text(following.deadline if following else None, player),
+                    "will_play": will_play_ctx(session, seat, comp, standing),
+                },
+            )
         )
-        queued += 1
-    queue_mail(
-        session,
-        config,
-        clock,
-        kind="turn-digest",
-        to=config.gm.address,
-        ctx={**base, **digest_ctx(session, comp, turn, report, following)},
+    out.append(
+        Pending(
+            "turn-digest",
+            config.gm.address,
+            {**base, **digest_ctx(session, comp, turn, report, following)},
+        )
     )
-    return queued + 1
+    return out
 
 
 def digest_ctx(

@@ -19,7 +19,8 @@ commit: one :class:`~pbm.db.models.TurnMatch` row per match holds the engine's
 resolves them outside any transaction and stores each result once; a claim whose lease has
 passed is retaken (its worker died). Whoever stores the last result assembles the stage
 (:func:`~engine.flungo.turn.assemble`: the bytes one resolver would give) in step 2, under the
-same ``resolve`` key and the competition's row lock, so it completes exactly once.
+same ``resolve`` key and the competition's row lock, so it completes exactly once. Its report
+mails are then queued by every worker too, a batch to a claim (:mod:`pbm.flungo.turn_mail`).
 
 Each runs under the scheduler's job key (``turn:<code>:<position>:<generation>:freeze`` and
 ``...:resolve``) in ``job_runs``, so a second daemon cannot run it twice; a daemon that dies
@@ -81,13 +82,14 @@ from pbm.db.models import (
     OrdersVersion,
     Seat,
     Turn,
+    TurnMail,
     TurnMatch,
     TurnMatchStatus,
     TurnStatus,
 )
 from pbm.db.session import SKIP_LOCKED, transaction
 from pbm.errors import DatabaseUnavailable, GameError
-from pbm.flungo import reports
+from pbm.flungo import reports, turn_mail
 from pbm.flungo.competitions import record_event
 from pbm.flungo.defaults import standing_orders
 from pbm.flungo.schedule import Cadence, next_deadline, parse_duration, parse_schedule
@@ -491,6 +493,18 @@ def split_frozen(session: Session, config: Config, comp: Competition, turn: Turn
     return len(jobs)
 
 
+def _left(session: Session, turn_id: int) -> bool:
+    """Whether a split stage has a match not yet done."""
+    return (
+        session.scalar(
+            select(TurnMatch.id)
+            .where(TurnMatch.turn_id == turn_id, TurnMatch.status != TurnMatchStatus.DONE)
+            .limit(1)
+        )
+        is not None
+    )
+
+
 def _unfinished(session: Session, turn: Turn) -> tuple[int, int]:
     """(work rows, of them not yet done) of a frozen stage: (0, 0) when it is not split."""
     rows = session.execute(
@@ -592,9 +606,14 @@ def _resolve_step(
 ) -> None:
     """Step 2 under its key (the caller holds the competition's row lock)."""
     _claim(s, key, clock.now())
+    split, _ = _unfinished(s, turn)
     report, following = resolve_frozen(s, config, clock, comp, turn)
     s.flush()
-    reports.queue_turn_mails(s, config, clock, comp, turn, report, following)
+    if split:  # a large stage: its mails are queued by every worker, as its matches were
+        mails = reports.turn_mails(s, config, comp, turn, report, following)
+        turn_mail.split_mails(s, config, turn.id, mails)
+    else:
+        reports.queue_turn_mails(s, config, clock, comp, turn, report, following)
 
 
 def tick(
@@ -640,6 +659,8 @@ def tick(
         if not work_matches(sessions, config, clock, me):
             break
         ran += 1
+    while matches and turn_mail.work_mails(sessions, config, clock, me):
+        ran += 1
     return ran
 
 
@@ -668,22 +689,37 @@ def work_matches(sessions: sessionmaker[Session], config: Config, clock: Clock, 
 def claim_matches(
     sessions: sessionmaker[Session], config: Config, clock: Clock, worker: str
 ) -> list[Claimed]:
-    """Claim up to ``[turns] match_batch`` matches for ``worker``, under a lease, in one short
-    transaction (the rows are skipped by other workers while it runs, then by the lease)."""
+    """Claim up to ``[turns] match_batch`` matches of one stage for ``worker``, under a lease,
+    in one short transaction (the rows are skipped by other workers while it runs, then by
+    the lease).
+
+    The stage is the one whose next free match comes first by its place in the stage: when
+    several stages are split at once their matches are taken in turn, so they finish together
+    and different workers assemble them at the same time (taken stage by stage, each stage's
+    assembly, serial, would wait for the one before it). A batch holds one stage's matches,
+    so the last batches of two stages are two workers' claims."""
     now = clock.now()
     lease = timedelta(seconds=config.turns.match_lease_seconds)
+    free = or_(
+        TurnMatch.status == TurnMatchStatus.PENDING,
+        and_(TurnMatch.status == TurnMatchStatus.CLAIMED, TurnMatch.lease_until < now),
+    )
     with transaction(sessions) as s:
+        turn_id = s.scalar(
+            select(TurnMatch.turn_id)
+            .where(free)
+            .order_by(TurnMatch.seq, TurnMatch.turn_id)
+            .limit(1)
+            .with_for_update(skip_locked=True)  # another worker's claim in hand: skipped
+        )
+        if turn_id is None:
+            return []
         rows = s.scalars(
             select(TurnMatch)
-            .where(
-                or_(
-                    TurnMatch.status == TurnMatchStatus.PENDING,
-                    and_(TurnMatch.status == TurnMatchStatus.CLAIMED, TurnMatch.lease_until < now),
-                )
-            )
-            .order_by(TurnMatch.id)
+            .where(free, TurnMatch.turn_id == turn_id)
+            .order_by(TurnMatch.seq)
             .limit(config.turns.match_batch)
-            .with_for_update(skip_locked=True)  # another worker's claim in hand: skipped
+            .with_for_update(skip_locked=True)
         ).all()
         for r in rows:
             r.status = TurnMatchStatus.CLAIMED
@@ -736,6 +772,10 @@ def _complete(sessions: sessionmaker[Session], config: Config, clock: Clock, tur
     row lock (waited for: it is held for one step) and the ``resolve`` key make it once."""
     try:
         with transaction(sessions) as s:
+            # Counted before anything is locked or loaded: every batch but the stage's last
+            # finds matches left, and the competition's row carries the whole season.
+            if _left(s, turn_id):
+                return False
             comp_id = s.scalar(select(Turn.competition_id).where(Turn.id == turn_id))
             comp = s.get(Competition, comp_id, with_for_update=True, populate_existing=True)
             turn = s.get(Turn, turn_id, populate_existing=True)
@@ -865,6 +905,13 @@ def next_wakeup(session: Session, config: Config, now: datetime) -> datetime | N
         select(func.min(TurnMatch.lease_until)).where(TurnMatch.status == TurnMatchStatus.CLAIMED)
     )
     if lapse is not None:  # a claim's lease ends: its matches may need retaking
+        times.append(utc(lapse) + timedelta(milliseconds=1))
+    if session.scalar(select(func.count()).where(TurnMail.status == TurnMatchStatus.PENDING)):
+        times.append(now + timedelta(milliseconds=1))  # an assembled stage's mails wait
+    lapse = session.scalar(
+        select(func.min(TurnMail.lease_until)).where(TurnMail.status == TurnMatchStatus.CLAIMED)
+    )
+    if lapse is not None:
         times.append(utc(lapse) + timedelta(milliseconds=1))
     future = [t for t in times if t > now]
     return min(future) if future else None

@@ -7,7 +7,9 @@ live one and retries elsewhere until it gets a 250) and the relay (an aiosmtpd s
 every message it is handed). Their config is the production one but for three short timings
 (``[outbox] send_lease_seconds``, ``[smtp] timeout`` and ``[scheduler] tick_seconds``), and
 each competition's turn settings (``early = 0``: a stage runs as soon as every team's orders
-are in), so a trial takes seconds on the real clock.
+are in), so a trial takes seconds on the real clock. Every stage (two matches) is split by
+match (``[turns] split_matches = 2``, a match and two mails to a claim, the send lease's
+lease), so the kills land in the split's claims of matches and of mails too.
 
 One trial: deliver a batch of mail (JOINs, squad namings, every team's orders for the stage,
 the GM's PROCESS when a stage is stuck, and hostile mail), wait a uniformly random delay,
@@ -58,6 +60,7 @@ from pbm.db.models import (
     OrdersVersion,
     OutboxMessage,
     Turn,
+    TurnMail,
     TurnStatus,
 )
 from pbm.flungo.competitions import create_competition
@@ -112,6 +115,11 @@ send_lease_seconds = {lease}
 [scheduler]
 digest_hour = 23
 tick_seconds = 0.5
+[turns]
+split_matches = 2
+match_batch = 1
+mail_batch = 2
+match_lease_seconds = {lease}
 [zine]
 pdf = false
 [logging]
@@ -395,7 +403,7 @@ def phases_of(worker: Worker, sink_port: int, db_engine: Engine) -> set[str]:
     for rels in per_backend.values():
         if "inbound_mail" in rels:
             phases.add("intake")
-        elif rels & {"turns", "job_runs"}:
+        elif rels & {"turns", "job_runs", "turn_matches", "turn_mails"}:
             phases.add("turn")
         elif "outbox" in rels:
             phases.add("sending")
@@ -892,7 +900,8 @@ class Checker:
 
 def unsettled(sessions: sessionmaker[Session], config: Config) -> str | None:
     """What is left to do (None: nothing): mail pending, an outbox row pending, a stage
-    frozen or due, a naming deadline passed on an open competition, a zine issue due."""
+    frozen or due, a split stage's mails not yet queued, a naming deadline passed on an open
+    competition, a zine issue due."""
     from pbm.flungo.turns import active_seats, current_turn, is_due, orders_sent, settings_for
     from pbm.zine.deliver import due_issues
 
@@ -929,6 +938,10 @@ def unsettled(sessions: sessionmaker[Session], config: Config) -> str | None:
             all_in = max(got) if seats and len(got) == len(seats) else None
             if is_due(utc(turn.deadline), settings_for(comp, config.turns), now, all_in):
                 return f"{comp.code} {turn.stage_key} due"
+        if n := s.scalar(
+            select(func.count()).select_from(TurnMail).where(TurnMail.status != "done")
+        ):
+            return f"{n} row(s) of a split stage's mails not yet queued"
         done = set(s.scalars(select(JobRun.key)))
         if due := due_issues(s, done):
             return f"zine issues due: {due}"

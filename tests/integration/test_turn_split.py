@@ -8,6 +8,7 @@ Each worker is a thread with its own :class:`~pbm.app.App` (engine and pool), as
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import Counter
@@ -27,11 +28,12 @@ from pbm.db.models import (
     Player,
     Seat,
     Turn,
+    TurnMail,
     TurnMatch,
     TurnStatus,
 )
 from pbm.db.session import transaction
-from pbm.flungo import turns
+from pbm.flungo import turn_mail, turns
 from pbm.flungo.competitions import base_squad, create_competition
 from tests.pbm.conftest import fresh_pg_database, make_config
 
@@ -39,55 +41,65 @@ START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 TEAMS = 16  # a knockout: 8 matches a stage in its first round
 
 
-def _split_config(config: Config, batch: int) -> Config:
+def _split_config(config: Config, batch: int, mail_batch: int = 32) -> Config:
     return replace(
         config,
-        turns=replace(config.turns, split_matches=4, match_batch=batch, match_lease_seconds=60),
+        turns=replace(
+            config.turns,
+            split_matches=4,
+            match_batch=batch,
+            match_lease_seconds=60,
+            mail_batch=mail_batch,
+        ),
     )
 
 
-def _knockout(app: App, code: str = "KO") -> None:
-    """A 16-team knockout, drawn, its selection stage resolved (in one piece), Turn 1 due."""
+def _knockout(app: App, *codes: str) -> None:
+    """16-team knockouts (``KO`` unless named), drawn, their selection stages resolved (in one
+    piece), Turn 1 due."""
     clock = app.clock
     assert isinstance(clock, FixedClock)
     with transaction(app.sessions) as s:
-        comp = create_competition(
-            s,
-            clock,
-            code=code,
-            name="Big Knockout",
-            fmt="t20",
-            teams=TEAMS,
-            naming_deadline=START + timedelta(days=1),
-            seed=f"{code}-seed",
-            kind="knockout",
-            schedule="every 1h",
-            settings={"hold_share": 1.0, "reminders": [], "early": 0},
-        )
-        for n in range(1, TEAMS + 1):
-            player = Player(address=f"p{n}@example.test", created_at=clock.now())
-            s.add(player)
-            s.flush()
-            team = replace(base_squad(comp, n), name=f"Side {n}")
-            s.add(
-                Seat(
-                    competition_id=comp.id,
-                    player_id=player.id,
-                    number=n,
-                    secret_hash="",
-                    secret_version=1,
-                    team=team.to_json(),
-                    named=True,
-                    naming_version=1,
-                    joined_at=clock.now(),
-                )
+        for code in codes or ("KO",):
+            comp = create_competition(
+                s,
+                clock,
+                code=code,
+                name=f"Big Knockout {code}",
+                fmt="t20",
+                teams=TEAMS,
+                naming_deadline=START + timedelta(days=1),
+                seed=f"{code}-seed",
+                kind="knockout",
+                schedule="every 1h",
+                settings={"hold_share": 1.0, "reminders": [], "early": 0},
             )
-        s.flush()
-        s.refresh(comp)
-        turns.start_competition(s, app.config, clock, comp)
+            for n in range(1, TEAMS + 1):
+                address = f"p{n}@example.test" if code == "KO" else f"{code}-p{n}@example.test"
+                player = Player(address=address, created_at=clock.now())
+                s.add(player)
+                s.flush()
+                team = replace(base_squad(comp, n), name=f"Side {n}")
+                s.add(
+                    Seat(
+                        competition_id=comp.id,
+                        player_id=player.id,
+                        number=n,
+                        secret_hash="",
+                        secret_version=1,
+                        team=team.to_json(),
+                        named=True,
+                        naming_version=1,
+                        joined_at=clock.now(),
+                    )
+                )
+            s.flush()
+            s.refresh(comp)
+            turns.start_competition(s, app.config, clock, comp)
     clock.advance(timedelta(hours=1, seconds=1))
     whole = replace(app.config, turns=replace(app.config.turns, split_matches=0))
-    assert turns.tick(app.sessions, whole, clock) == 2  # selection: frozen, resolved whole
+    # Each selection: frozen, resolved whole.
+    assert turns.tick(app.sessions, whole, clock) == 2 * len(codes or ("KO",))
     clock.advance(timedelta(hours=1, seconds=1))  # Turn 1 is due
 
 
@@ -116,6 +128,11 @@ def _check_once(app: App, code: str = "KO") -> Turn:
         rows = s.scalars(select(TurnMatch).where(TurnMatch.turn_id == t1.id)).all()
         assert len(rows) == TEAMS // 2 and {r.status for r in rows} == {"done"}
         assert all(r.result is None and r.job == "" for r in rows)  # the report keeps them
+        mails = s.scalars(select(TurnMail).where(TurnMail.turn_id == t1.id)).all()
+        assert {m.status for m in mails} == {"done"} and all(m.mails == "" for m in mails)
+        assert sum(m.count for m in mails) == TEAMS + 1  # every report and the digest
+        digests = s.scalar(select(func.count()).where(OutboxMessage.kind == "turn-digest"))
+        assert digests == 2, digests  # the selection's and Turn 1's
         return t1
 
 
@@ -183,7 +200,8 @@ def test_a_dead_workers_claim_is_retaken_after_its_lease(pg_url: str, tmp_path: 
         wake = turns.next_wakeup(s, config, clock.now())
     assert wake is not None and wake <= clock.now() + timedelta(seconds=2)  # the lease's end
     clock.advance(timedelta(seconds=2))
-    assert turns.tick(app.sessions, config, clock, "live") == 1  # the dead worker's three
+    # The dead worker's three, then the stage's 17 mails (one row of them).
+    assert turns.tick(app.sessions, config, clock, "live") == 1 + 1
     t1 = _check_once(app)
     with transaction(app.sessions) as s:
         rows = s.scalars(select(TurnMatch).where(TurnMatch.turn_id == t1.id)).all()
@@ -205,7 +223,8 @@ def test_a_split_turn_on_sqlite_resolves_in_one_pass(tmp_path: Path) -> None:
     config = _split_config(make_config(f"sqlite:///{tmp_path}/pbm.sqlite3", tmp_path), batch=3)
     app = App.from_config(config, FixedClock(START), upgrade=True)
     _knockout(app)
-    assert turns.tick(app.sessions, config, app.clock) == 1 + 3  # the freeze, 3 batches of 3
+    # The freeze, 3 batches of 3 matches, one row of mails.
+    assert turns.tick(app.sessions, config, app.clock) == 1 + 3 + 1
     _check_once(app)
     app.close()
 
@@ -228,4 +247,117 @@ def test_a_match_that_fails_to_resolve_stops_neither_the_worker_nor_the_rest(
         assert [r.status for r in rows] == ["done"] * 4 + ["claimed"] + ["done"] * 3
         assert rows[4].result is None and rows[4].attempts == 1
     assert _t1(app).status == TurnStatus.FROZEN
+    app.close()
+
+
+def _turn_reports(app: App) -> int:
+    with transaction(app.sessions) as s:
+        return int(
+            s.scalar(
+                select(func.count()).where(
+                    OutboxMessage.kind == "turn-report", OutboxMessage.subject.contains("Turn 1")
+                )
+            )
+            or 0
+        )
+
+
+def test_a_dead_workers_mail_claim_is_retaken_and_nothing_is_queued_twice(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """The assembled stage's 17 mails wait in four rows of five; a worker claims two rows and
+    dies: another queues the other two but not those until the lease passes, then retakes
+    them; the dead worker, back late with its claim, queues nothing; every team has its
+    report once and the GM one digest."""
+    url = fresh_pg_database(pg_url)
+    config = _split_config(make_config(url, tmp_path), batch=8, mail_batch=5)
+    app = App.from_config(config, FixedClock(START), upgrade=True)
+    _knockout(app)
+    clock = app.clock
+    assert isinstance(clock, FixedClock)
+    assert turns.tick(app.sessions, config, clock, matches=False) == 1  # frozen and split
+    assert turns.work_matches(app.sessions, config, clock, "live") == TEAMS // 2
+    assert _t1(app).status == TurnStatus.DONE  # assembled: its mails wait for workers
+    assert _turn_reports(app) == 0
+    dead = turn_mail.claim_mails(app.sessions, config, clock, "dead", limit=2)
+    assert len(dead) == 2
+    assert turns.tick(app.sessions, config, clock, "live") == 2  # the two rows left
+    assert _turn_reports(app) == TEAMS - 10  # 6 reports and the digest in the last two rows
+    clock.advance(timedelta(seconds=59))
+    assert turns.tick(app.sessions, config, clock, "live") == 0  # still under the lease
+    with transaction(app.sessions) as s:
+        assert turn_mail.mails_pending(s) == 2
+        wake = turns.next_wakeup(s, config, clock.now())
+    assert wake is not None and wake <= clock.now() + timedelta(seconds=2)  # the lease's end
+    clock.advance(timedelta(seconds=2))
+    assert turns.tick(app.sessions, config, clock, "live") == 2  # the dead worker's rows
+    assert turn_mail.queue_claimed(app.sessions, config, clock, "dead", dead) == 0
+    t1 = _check_once(app)
+    with transaction(app.sessions) as s:
+        rows = s.scalars(select(TurnMail).where(TurnMail.turn_id == t1.id)).all()
+        addresses = Counter(
+            s.scalars(
+                select(OutboxMessage.to_addr).where(
+                    OutboxMessage.kind == "turn-report", OutboxMessage.subject.contains("Turn 1")
+                )
+            )
+        )
+    assert {r.id for r in rows if r.attempts == 2} == set(dead)
+    assert {r.queued_by for r in rows} == {"live"}
+    assert len(addresses) == TEAMS and set(addresses.values()) == {1}
+    app.close()
+
+
+def test_a_mail_row_that_fails_midway_queues_none_of_its_mails(tmp_path: Path) -> None:
+    """A row whose third mail cannot be rendered (a bug, in the field) rolls back whole: none
+    of its mails is queued, it stays claimed for a retry after the lease, and the other rows'
+    mails are queued by the same pass."""
+    config = _split_config(
+        make_config(f"sqlite:///{tmp_path}/pbm.sqlite3", tmp_path), batch=8, mail_batch=5
+    )
+    app = App.from_config(config, FixedClock(START), upgrade=True)
+    _knockout(app)
+    clock = app.clock
+    assert turns.tick(app.sessions, config, clock, matches=False) == 1  # frozen and split
+    assert turns.work_matches(app.sessions, config, clock, "w") == TEAMS // 2
+    with transaction(app.sessions) as s:
+        row = s.scalars(select(TurnMail).where(TurnMail.seq == 1)).one()
+        mails = json.loads(row.mails)
+        mails[2]["kind"] = "no-such-template"
+        row.mails = json.dumps(mails)
+    assert turns.tick(app.sessions, config, clock, "w") == 4  # every row tried, no raise
+    assert _turn_reports(app) == TEAMS - 5
+    with transaction(app.sessions) as s:
+        rows = s.scalars(select(TurnMail).order_by(TurnMail.seq)).all()
+        assert [r.status for r in rows] == ["done", "claimed", "done", "done"]
+        assert rows[1].count == 5 and rows[1].mails != ""  # kept for the retry
+    app.close()
+
+
+def test_two_split_stages_are_claimed_in_turn_so_they_finish_together(tmp_path: Path) -> None:
+    """Two competitions' stages split at once: each claim holds one stage's matches, and the
+    claims alternate between the stages by the matches' places, so both stages' last matches
+    come in the last two claims (two workers' claims, each assembling its own stage) rather
+    than one stage wholly before the other."""
+    config = _split_config(make_config(f"sqlite:///{tmp_path}/pbm.sqlite3", tmp_path), batch=4)
+    app = App.from_config(config, FixedClock(START), upgrade=True)
+    _knockout(app, "KA", "KB")
+    clock = app.clock
+    assert turns.tick(app.sessions, config, clock, matches=False) == 2  # both frozen and split
+    claims = [turns.claim_matches(app.sessions, config, clock, f"w{i}") for i in range(5)]
+    with transaction(app.sessions) as s:
+        turn_of = dict(s.execute(select(Turn.id, Competition.code).join(Competition)).all())
+        seq = dict(s.execute(select(TurnMatch.id, TurnMatch.seq)).all())
+    stages = [{turn_of[c.turn_id] for c in claim} for claim in claims]
+    assert stages == [{"KA"}, {"KB"}, {"KA"}, {"KB"}, set()]
+    assert [[seq[c.row_id] for c in claim] for claim in claims[:4]] == [[0, 1, 2, 3]] * 2 + [
+        [4, 5, 6, 7]
+    ] * 2
+    for i, claim in enumerate(claims[:4]):
+        turns.store_results(app.sessions, config, clock, f"w{i}", claim)
+    with transaction(app.sessions) as s:
+        done = s.scalars(select(Turn).where(Turn.stage_key == "T1")).all()
+        assert {t.status for t in done} == {TurnStatus.DONE}
+        resolved = s.scalars(select(Event).where(Event.kind == "turn-resolved")).all()
+        assert sorted(e.data["stage"] for e in resolved).count("T1") == 2
     app.close()

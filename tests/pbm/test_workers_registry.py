@@ -21,7 +21,7 @@ from pbm.cli import main
 from pbm.clock import FixedClock
 from pbm.config import WorkersConfig
 from pbm.daemon import Daemon
-from pbm.db.models import Competition, Turn, TurnMatch, TurnStatus, Worker
+from pbm.db.models import Competition, Turn, TurnMail, TurnMatch, TurnStatus, Worker
 from pbm.db.session import transaction
 from pbm.flungo.competitions import create_competition
 from pbm.ops import status
@@ -115,7 +115,8 @@ def _split_turn(app: App) -> int:
 def test_status_shows_workers_and_their_claims(tmp_path: Path) -> None:
     """``pbm status --json`` and its table: a live worker with its claim in hand and the
     matches it has claimed (until its lease), a stale one with what it last had in hand, a
-    claimant that never registered, and the split stage's matches by status."""
+    claimant that never registered, the split stage's matches by status, and its mail rows
+    not yet queued."""
     config = make_config(f"sqlite:///{tmp_path}/pbm.sqlite3", tmp_path)
     now = datetime.now(UTC)
     app = App.from_config(config, FixedClock(now), upgrade=True)
@@ -151,6 +152,18 @@ def test_status_shows_workers_and_their_claims(tmp_path: Path) -> None:
                     job="{}",
                 )
             )
+        for i, st in enumerate(["pending", "pending", "claimed", "done"]):
+            s.add(
+                TurnMail(
+                    turn_id=turn_id,
+                    seq=i,
+                    status=st,
+                    claimed_by="b:2" if st != "pending" else None,
+                    attempts=0 if st == "pending" else 1,
+                    count=32,
+                    mails="[]",
+                )
+            )
     path = str(_toml(config, tmp_path))
     r = CliRunner().invoke(main, ["status", "--json", "--config", path])
     assert r.exit_code == 0, r.output
@@ -172,6 +185,7 @@ def test_status_shows_workers_and_their_claims(tmp_path: Path) -> None:
     assert by_id["cron:9"]["state"] == "unregistered"
     assert by_id["cron:9"]["turn_matches"][0]["matches"] == 1
     assert st["turn_matches"] == {"pending": 1, "claimed": 3, "done": 1}
+    assert st["turn_mails"] == {"pending": 2, "claimed": 1}  # the queued row is not counted
     r = CliRunner(env={"COLUMNS": "250"}).invoke(main, ["status", "--config", path])
     assert r.exit_code == 0, r.output
     assert "Workers" in r.output and "outbox 7" in r.output and "(last: inbound 42)" in r.output
