@@ -659,7 +659,9 @@ def tick(
         if not work_matches(sessions, config, clock, me):
             break
         ran += 1
-    while matches and turn_mail.work_mails(sessions, config, clock, me):
+    while matches and (end is None or time.monotonic() < end):
+        if not turn_mail.work_mails(sessions, config, clock, me):
+            break
         ran += 1
     return ran
 
