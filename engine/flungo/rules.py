@@ -296,6 +296,8 @@ def share_rest(
             counts[b] += 1
 
     def who(o: int) -> str | None:
+        if o < 1:
+            return None  # before the first over: nobody (the first set has no set before it)
         return limits.bowled[o - 1] if o <= started else plan.get(o)
 
     got: list[tuple[int, str]] = []

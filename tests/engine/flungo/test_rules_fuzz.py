@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engine.flungo.formats import FORMATS, Format
@@ -86,6 +86,23 @@ rules = st.recursive(
 
 
 @settings(max_examples=40, deadline=None)
+# Found by this test: "the rest" of the sets from the first ball of The Hundred looked at
+# the set before the first one for the change of ends (an IndexError).
+@example(
+    home=(),
+    away=(
+        Rule(
+            Trigger(TriggerKind.AFTER_OVERS, 0, "H 1"),
+            (),
+            (
+                StyleChange(StyleTarget(TargetKind.ALL), BattingStyle.DEFENSIVE),
+                BowlingRest(("H 1",)),
+            ),
+        ),
+    ),
+    seed=0,
+    fmt=Format.HUNDRED,
+)
 @given(
     home=st.lists(rules, max_size=3).map(tuple),
     away=st.lists(rules, max_size=3).map(tuple),
