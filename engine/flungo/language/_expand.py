@@ -288,6 +288,12 @@ def _other_styles(items: list[Item], ctx: OrderContext) -> None:
         if not item.ok:
             continue
         names = batting_names(items, k, ctx)
+        style = item.value if item.kind == "others_style" else item.value[0]
+        if not names and style is not BattingStyle.NORMAL:
+            # no XI or order to take "all but ..." from: the error "all" gets. ("Everybody
+            # else normal" asks for what no order at all gives, so it stays said and kept.)
+            out.append(replace(item, kind="all_style", value=style))
+            continue
         if item.kind == "others_style":
             style, skip = item.value, styled
         else:

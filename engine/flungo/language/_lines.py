@@ -114,6 +114,13 @@ _JOINER = re.compile(
     r"at the fall|at drinks|at the drinks|whenever)\b)",
     re.IGNORECASE,
 )
+# The comma of "Root defensive, back to normal once 30 overs are done" begins a new clause,
+# as "but" would: the grammar's "⁏" (one character for one, so columns stay where they were).
+_BACK = re.compile(
+    r"[,;](?=\s*(?:then\s+)?(?:go\s+back|going\s+back|back|revert|reverting|return|returning)"
+    r"\s+to\b)",
+    re.IGNORECASE,
+)
 # Typographic marks a mail program puts in, one for one (so columns stay where they were).
 _PLAIN = str.maketrans({"’": "'", "‘": "'", "—": "-", "‐": "-", "‑": "-", "−": "-"})
 _NAMEWORD = re.compile(r"[^\W\d_][\w.'’\-&]*")
@@ -164,6 +171,7 @@ def clean_line(number: int, raw: str) -> CleanLine | None:
         body = body[p.end() :]
     plain = body
     body = _END.sub("", body).translate(_PLAIN)
+    body = _BACK.sub("⁏", body)
     body = _JOINER.sub(" ", body)
     return CleanLine(number, raw, body, start, plain, chatter)
 

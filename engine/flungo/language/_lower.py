@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
 from engine.flungo.formats import FormatSpec
@@ -392,7 +392,18 @@ class Lowerer:
             return self.plain(tuple(a for c in d.clauses for a in c.actions))
         clauses: list[tuple[ClauseD, Trigger, tuple[Action, ...]]] = []
         inherited: StyleTarget | None = None
-        for c in d.clauses:
+        parts = list(d.clauses)
+        for k in range(1, len(parts)):
+            before, c = parts[k - 1], parts[k]
+            if c.trigger is None and not c.conditions and before.until is not None:
+                # "Root defensive until 30 overs, then aggressive": the "until" is when the
+                # next clause fires, and that clause's style replaces the one it ends
+                head = before.trigger
+                if head is None and not before.conditions:
+                    head = TrigD(TriggerKind.AFTER_BALLS, 0)  # from the first ball, as below
+                parts[k - 1] = replace(before, trigger=head, until=None)
+                parts[k] = replace(c, trigger=before.until)
+        for c in parts:
             if c.trigger is None and not c.conditions and c.until is not None:
                 # "Root bats defensive until the score reaches 100": from the first ball
                 c = ClauseD(TrigD(TriggerKind.AFTER_BALLS, 0), (), c.actions, c.until, c.start)

@@ -380,6 +380,9 @@ class _ToDraft(Conditions, Transformer[Token, Any]):
         style = c[-1] if isinstance(c[-1], BattingStyle) else None
         return ("except", c[0], style)
 
+    def except_names(self, c: list[Any]) -> tuple[str, tuple[Ref, ...], BattingStyle | None]:
+        return ("except", c[0], None)
+
     def style_action(self, c: list[Any]) -> StyleD:
         style = next(x for x in c if isinstance(x, BattingStyle))
         exc = next((x for x in c if isinstance(x, tuple) and x and x[0] == "except"), None)

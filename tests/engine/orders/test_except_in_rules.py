@@ -220,12 +220,13 @@ def test_two_readings_are_still_refused_beside_the_new_forms() -> None:
     assert len(m.rules) == 1
 
 
-def test_except_before_the_style_is_not_silently_misread() -> None:
-    """ "All batsmen except Root will be aggressive" (the "except" before the style) is not
-    read yet: it is listed as not understood, never read as "all batsmen aggressive"."""
-    r = read("after 20 overs all batsmen except Root will be aggressive")
-    assert r.orders == read("").orders
-    assert [n.line for n in r.not_understood] == [1]
+def test_except_before_the_style_is_read_to_its_meaning() -> None:
+    """ "All batsmen except Root will be aggressive" (the "except" before the style) is all
+    batsmen but Root, never "all batsmen aggressive"."""
+    rule = only_rule(read("after 20 overs all batsmen except Root will be aggressive"))
+    assert rule.actions == (
+        StyleChange(StyleTarget(TargetKind.ALL, excluding=("Joe Root",)), BattingStyle.AGGRESSIVE),
+    )
 
 
 def test_old_wordings_read_as_before() -> None:
