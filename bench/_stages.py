@@ -26,7 +26,7 @@ _TARGETS: tuple[tuple[str, str, str], ...] = (
     ("argon2 verify/hash", "pbm.auth:SecretBox", "hash"),
     ("handler (JOIN / orders)", "pbm.inbound.pipeline", "execute"),
     ("render reply (jinja)", "pbm.replies", "render_email"),
-    ("compose reply (MIME)", "pbm.replies", "_reply_bytes"),
+    ("compose reply (MIME)", "pbm.replies", "_reply"),
     ("queue outbox row", "pbm.replies", "queue_mail"),
     ("queue outbox row", "pbm.inbound.context", "queue_mail"),
     ("ORM flush (unit of work)", "sqlalchemy.orm.session:Session", "flush"),
