@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from pbm.clock import Clock
 from pbm.config import Config
-from pbm.db.models import OutboxMessage
+from pbm.db.models import OutboxMessage, table_of
 from pbm.mail.compose import (
     SAFE_POLICY,
     Composed,
@@ -169,5 +169,7 @@ def queue_mail(
     )
 
 
-#: Built once: building the statement (coercing each value) cost more than running it.
-_INSERT = insert(OutboxMessage)
+#: On the table and built once: the ORM's DML plugin and coercing each value cost more than
+#: running the insert. (A Core statement does not autoflush: the row refers only to the
+#: inbound mail, committed before it was handled.)
+_INSERT = insert(table_of(OutboxMessage))

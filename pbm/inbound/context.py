@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbm.auth import SecretBox
@@ -19,13 +19,13 @@ from pbm.config import Config
 from pbm.db.models import (
     Competition,
     CompetitionStatus,
-    Event,
     InboundMail,
     MailStatus,
     Player,
     Seat,
 )
 from pbm.errors import AuthError
+from pbm.flungo.competitions import EVENT_INSERT
 from pbm.inbound.intake import Incoming
 from pbm.replies import ReplyTo, queue_mail
 
@@ -97,12 +97,13 @@ class MailContext:
         """Append to the audit log, for this message's competition."""
         comp = self.competition
         self.session.execute(
-            insert(Event).values(
-                at=self.clock.now(),
-                kind=kind,
-                competition_id=comp.id if comp else None,
-                data={"inbound": self.mail.id, **data},
-            )
+            EVENT_INSERT,
+            {
+                "at": self.clock.now(),
+                "kind": kind,
+                "competition_id": comp.id if comp else None,
+                "data": {"inbound": self.mail.id, **data},
+            },
         )
 
     def refuse(self, reason: str, note: str) -> Handled:
