@@ -24,16 +24,20 @@ from collections.abc import Iterable
 from email import policy
 from email.message import Message
 from email.parser import BytesHeaderParser
+from typing import TYPE_CHECKING
 
 from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from pbm.clock import Clock
-from pbm.db.models import Bounce, Event, InboundMail, OutboxMessage, Player, table_of
+from pbm.db.models import Bounce, Event, OutboxMessage, Player, table_of
 from pbm.mail.auto import base_address
 from pbm.mail.compose import valid_msgid
 from pbm.mail.headers import addresses, raw_headers
 from pbm.mail.limits import MAX_MULTIPARTS, count_multiparts
+
+if TYPE_CHECKING:
+    from pbm.inbound.context import StoredMail
 
 __all__ = [
     "SOFT_LIMIT",
@@ -164,7 +168,7 @@ def _quoted_ids(msg: Message | None) -> list[str]:
 def record_report(
     s: Session,
     clock: Clock,
-    mail: InboundMail,
+    mail: StoredMail,
     raw: bytes,
     recipients: Iterable[str],
     own_address: str,

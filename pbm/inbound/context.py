@@ -19,7 +19,6 @@ from pbm.config import Config
 from pbm.db.models import (
     Competition,
     CompetitionStatus,
-    InboundMail,
     MailStatus,
     Player,
     Seat,
@@ -29,7 +28,7 @@ from pbm.flungo.competitions import EVENT_INSERT
 from pbm.inbound.intake import Incoming
 from pbm.replies import ReplyTo, queue_mail
 
-__all__ = ["Handled", "MailContext", "Status"]
+__all__ = ["Handled", "MailContext", "Status", "StoredMail"]
 
 
 #: What became of a message (stored as ``inbound_mail.status``).
@@ -46,6 +45,22 @@ class Handled:
     secrets: tuple[str, ...] = ()
 
 
+@dataclass(slots=True)
+class StoredMail:
+    """The claimed ``inbound_mail`` row a message is handled from, read by one Core query
+    (the ORM's load of the row and its flush of the status cost more than handling a JOIN).
+    ``from_addr`` and ``subject`` are what handling learns; the pipeline writes them back."""
+
+    id: int
+    status: str
+    raw: bytes
+    sealed: bytes | None
+    envelope_from: str | None
+    envelope_to: str | None
+    from_addr: str | None = None
+    subject: str | None = None
+
+
 @dataclass
 class MailContext:
     """One parsed message in one session, with the services a handler needs."""
@@ -54,7 +69,7 @@ class MailContext:
     config: Config
     clock: Clock
     box: SecretBox
-    mail: InboundMail
+    mail: StoredMail
     msg: Incoming
     competition: Competition | None = None
     notes: list[str] = field(default_factory=list)
