@@ -68,25 +68,24 @@ def join_command(ctx: MailContext, line: CommandLine) -> Handled:
     after = settings_for(comp, ctx.config.turns).naming_after_full
     result = join(ctx.session, ctx.clock, ctx.box, comp, ctx.msg.from_addr, after)
     if result.outcome != "joined":
-        seat = result.seat
         ctx.reply(
             "join-refused",
             competition=competition_ctx(comp),
             outcome=result.outcome,
-            team_name=Team.from_json(seat.team).name if seat else "",
+            team_name=Team.from_json(result.team).name if result.team else "",
         )
         return Handled(Status.REJECTED, f"join {result.outcome}")
-    assert result.seat is not None
-    team = Team.from_json(result.seat.team)
+    assert result.team is not None
+    team = Team.from_json(result.team)
     ctx.reply(
         "join",
         competition=competition_ctx(comp),
-        seat=result.seat.number,
+        seat=result.number,
         team_name=team.name,
         secret=result.secret,
         squad=squad_rows(team),
     )
-    return Handled(Status.APPLIED, f"joined seat {result.seat.number}")
+    return Handled(Status.APPLIED, f"joined seat {result.number}")
 
 
 @fallback(GAME)
