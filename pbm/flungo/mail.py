@@ -9,12 +9,14 @@ reply there too.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from engine.flungo.formats import Format
 from engine.flungo.language import canonical, parse_orders
 from engine.flungo.squad import Team
+from engine.flungo.turn import SeasonState
 from pbm.auth import redact
 from pbm.db.models import (
     Competition,
@@ -220,7 +222,7 @@ def _whats_next(ctx: MailContext, comp: Competition, seat: Seat) -> dict[str, An
     from pbm.flungo.turns import current_turn, season_of
 
     turn = current_turn(ctx.session, comp)
-    state = season_of(comp)
+    state = _season(comp, season_of)
     player = ctx.session.get(Player, seat.player_id)
     name = Team.from_json(seat.team).name
     if turn is not None:
@@ -234,6 +236,31 @@ def _whats_next(ctx: MailContext, comp: Competition, seat: Seat) -> dict[str, An
         "deadline": deadline,
         "fixture": fixture_line(state.competition, name) if state else None,
     }
+
+
+#: The last season read per competition, with the text it was read from: reading a 64-team
+#: league's season (its fixtures) cost ~100 ms, paid by every orders mail for one line of
+#: its reply. Kept only while the stored text is the same (another process may advance it).
+_SEASONS: dict[int, tuple[str, SeasonState]] = {}
+_SEASONS_KEPT = 16
+
+
+def _season(
+    comp: Competition, read: Callable[[Competition], SeasonState | None]
+) -> SeasonState | None:
+    """``read(comp)`` (the season as it stands), read again only when its text changed."""
+    text = comp.season
+    if not text:
+        return None
+    hit = _SEASONS.get(comp.id)
+    if hit is not None and hit[0] == text:
+        return hit[1]
+    state = read(comp)
+    if state is not None:
+        if len(_SEASONS) >= _SEASONS_KEPT:
+            _SEASONS.pop(next(iter(_SEASONS)))
+        _SEASONS[comp.id] = (text, state)
+    return state
 
 
 def check_standing(ctx: MailContext, comp: Competition, seat: Seat, team: Team) -> None:
