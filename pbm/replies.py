@@ -170,6 +170,5 @@ def queue_mail(
 
 
 #: On the table and built once: the ORM's DML plugin and coercing each value cost more than
-#: running the insert. (A Core statement does not autoflush: the row refers only to the
-#: inbound mail, committed before it was handled.)
+#: running the insert. (The session still autoflushes before it, as before any statement.)
 _INSERT = insert(table_of(OutboxMessage))

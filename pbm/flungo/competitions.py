@@ -66,8 +66,8 @@ def record_event(
 
 
 #: On the table, not the class, and built once: the ORM's plugin for a DML statement and the
-#: coercion of each value, run for every event, cost more than the insert itself. (A Core
-#: statement does not autoflush; an event refers to no row the unit of work still holds.)
+#: coercion of each value, run for every event, cost more than the insert itself. (The
+#: session still autoflushes before it, as before any statement.)
 EVENT_INSERT = insert(table_of(Event))
 
 
