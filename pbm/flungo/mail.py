@@ -13,6 +13,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import insert
+
 from engine.flungo.formats import Format
 from engine.flungo.language import canonical, parse_orders
 from engine.flungo.squad import Team
@@ -26,6 +28,7 @@ from pbm.db.models import (
     OrdersVersion,
     Player,
     Seat,
+    table_of,
 )
 from pbm.errors import GameError
 from pbm.flungo.competitions import (
@@ -160,15 +163,14 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         seat.naming_version += 1
         seat.team = team.to_json()
         seat.named = is_fully_named(team, (p.name for p in base.players), placeholder)
-        ctx.session.add(
-            NamingVersion(
-                seat_id=seat.id,
-                version=seat.naming_version,
-                team=seat.team,
-                inbound_id=ctx.mail.id,
-                created_at=ctx.clock.now(),
-            )
-        )
+        version = {
+            "seat_id": seat.id,
+            "version": seat.naming_version,
+            "team": seat.team,
+            "inbound_id": ctx.mail.id,
+            "created_at": ctx.clock.now(),
+        }
+        ctx.session.execute(_NAMING_INSERT, version)  # Core: no object for the unit of work
         ctx.record("naming", seat=seat.number, version=seat.naming_version)
         reply.update(named=seat.named, version=seat.naming_version)
         notes.append(f"naming v{seat.naming_version}")
@@ -191,6 +193,9 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         **reply,
     )
     return ctx.handled(Status.APPLIED, ", ".join(notes))
+
+
+_NAMING_INSERT = insert(table_of(NamingVersion))
 
 
 def still_stands(got: MailMerge, latest: OrdersVersion | None) -> list[str]:
