@@ -7,6 +7,7 @@ removes; nothing in /etc is touched.
 
 from __future__ import annotations
 
+import re
 import shutil
 import statistics
 import subprocess
@@ -48,7 +49,9 @@ __all__ = [
     "TimedSink",
     "hash_name",
     "join_mails",
+    "match_orders_mails",
     "naming_mails",
+    "open_first_stage",
     "percentile",
     "seats",
     "summary",
@@ -234,6 +237,53 @@ def naming_mails(bench: Bench) -> list[tuple[str, bytes]]:
         lines += [f"NAME {k} Celebrity {seat_id}-{k}" for k in range(1, 19)]
         mid = f"<names-{seat_id}@players.test>"
         out.append((mid, _mail(address, f"Re: [{code}] names", "\n".join(lines) + "\n", mid)))
+    return out
+
+
+def open_first_stage(bench: Bench) -> int:
+    """Close naming now and run the daemon's passes that make the draw and open each
+    competition's first stage (its mail goes to the sink); returns how many stages are open."""
+    from sqlalchemy import func, update
+
+    from pbm.daemon import Daemon
+    from pbm.db.models import Turn, TurnStatus
+    from pbm.mail.smtp import SmtpSender
+
+    with transaction(bench.app.sessions) as s:
+        s.execute(update(Competition).values(naming_deadline=datetime.now(UTC)))
+    daemon = Daemon(bench.app, SmtpSender("127.0.0.1", bench.sink.port, security="plain"))
+    for _ in range(3):
+        daemon.run_once()
+    with transaction(bench.app.sessions) as s:
+        return int(s.scalar(select(func.count()).where(Turn.status == TurnStatus.OPEN)) or 0)
+
+
+#: A seat's orders for its first match: XI, captain, batting order, bowling plan and a
+#: conditional order (every bench squad has its roles in the same slots; ``{k}`` is the name
+#: in slot k, as the naming mails named it).
+MATCH_ORDERS = """XI: 1,2,3,4,7,9,10,12,13,14,15
+captain #2
+batting order: {1} (aggressive), {2}, {3}, {4}, {7}, {9}, {10}, {12}, {13}, {14}, {15}
+{14} and {15} open
+{14} overs 3, 17, 19
+{15} overs 4, 18, 20
+{12} overs 5, 7, 9, 11
+{13} overs 6, 8, 10, 12
+{9} overs 13, 15
+{10} overs 14, 16
+if we win the toss, bat first
+if we have lost fewer than 3 wickets after 10 overs, all batsmen aggressive
+"""
+
+
+def match_orders_mails(bench: Bench) -> list[tuple[str, bytes]]:
+    """(Message-ID, bytes) of every seat's orders for its open stage (see MATCH_ORDERS)."""
+    out = []
+    for seat_id, secret, address, code in seats(bench):
+        orders = re.sub(r"\{(\d+)\}", rf"Celebrity {seat_id}-\1", MATCH_ORDERS)
+        body = f"SECRET {secret}\n{orders}"
+        mid = f"<orders-{seat_id}@players.test>"
+        out.append((mid, _mail(address, f"Re: [{code}] orders", body, mid)))
     return out
 
 

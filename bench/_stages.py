@@ -3,8 +3,9 @@
 :func:`instrument` wraps the functions each stage is made of (by replacing module and class
 attributes, in the bench process only) with a timer that keeps a stack, so a stage's figure
 excludes the stages it calls: the figures add up to the instrumented total, and "handler"
-means the handler's own work, without the argon2, render or compose it calls. The wrapping
-costs about a microsecond a call, small against the millisecond stages it measures.
+means the handler's own work, without the argon2, order parse, render or compose it calls.
+The wrapping costs about a microsecond a call, small against the millisecond stages it
+measures.
 """
 
 from __future__ import annotations
@@ -25,8 +26,12 @@ _TARGETS: tuple[tuple[str, str, str], ...] = (
     ("argon2 verify/hash", "pbm.auth:SecretBox", "verify"),
     ("argon2 verify/hash", "pbm.auth:SecretBox", "hash"),
     ("handler (JOIN / orders)", "pbm.inbound.pipeline", "execute"),
+    ("order language parse (engine)", "pbm.flungo.standing", "parse_orders"),
+    ("order language parse (engine)", "pbm.flungo.mail", "parse_orders"),
+    ("order language parse (engine)", "pbm.flungo.naming", "parse_orders"),
+    ("order language parse (engine)", "pbm.flungo.defaults", "parse_orders"),
     ("render reply (jinja)", "pbm.replies", "render_email"),
-    ("compose reply (MIME)", "pbm.replies", "_reply_bytes"),
+    ("compose reply (MIME)", "pbm.replies", "_reply"),
     ("queue outbox row", "pbm.replies", "queue_mail"),
     ("queue outbox row", "pbm.inbound.context", "queue_mail"),
     ("ORM flush (unit of work)", "sqlalchemy.orm.session:Session", "flush"),

@@ -1,6 +1,7 @@
 """Intake throughput: how fast stored mail is handled, by 1 worker on SQLite and 1, 2 and 4
 workers on PostgreSQL, each as a ratio to a bare imapclient FETCH loop over the same mailbox
-in the same run, for JOIN mail and for naming orders alike; and where one message's time goes.
+in the same run, for JOIN mail, naming orders and match orders alike; and where one message's
+time goes.
 
 For each setup (a fresh Dovecot and a fresh database each):
 
@@ -18,6 +19,11 @@ For each setup (a fresh Dovecot and a fresh database each):
    worker's end.
 5. Naming orders: every seat's squad naming (SECRET, TEAM NAME, 18 NAME lines; argon2 verify)
    goes through 1-4 the same way.
+6. Match orders: naming is closed and the daemon's passes make the draw and open each
+   competition's first stage (untimed, its mail sent to the sink); then every seat's orders
+   for that match (SECRET, XI, captain, batting order, an eight-line bowling plan, the toss
+   and a conditional order: ``_services.MATCH_ORDERS``) go through 1-4 the same way. The
+   order language's parse (``engine/``) is part of the handler's time.
 
 Printed per setup and mail kind: msgs/s, the ratio to the bare FETCH loop, the speed-up over
 one PostgreSQL worker, and the CPU per message of the workers and of their PostgreSQL
@@ -49,7 +55,9 @@ from _services import (  # type: ignore[import-not-found]
     Bench,
     hash_name,
     join_mails,
+    match_orders_mails,
     naming_mails,
+    open_first_stage,
 )
 from _stages import STAGES, StageTimer, instrument  # type: ignore[import-not-found]
 from imapclient import IMAPClient
@@ -58,7 +66,7 @@ from sqlalchemy import create_engine, text
 from pbm.mail.imap import ImapMailbox
 from tests.services import start_postgres
 
-KINDS = ("JOIN", "naming orders")
+KINDS = ("JOIN", "naming orders", "match orders")
 
 
 def bare_fetch_loop(bench: Bench) -> tuple[float, int]:
@@ -261,8 +269,12 @@ def main() -> None:
                 for kind in KINDS:
                     if kind == "JOIN":
                         mails = [raw for _, raw in join_mails(bench, n)]
-                    else:
+                    elif kind == "naming orders":
                         mails = [raw for _, raw in naming_mails(bench)]
+                    else:
+                        stages_open = open_first_stage(bench)  # untimed: the draw, its mail
+                        print(f"  ({stages_open} first stages open for the match orders)")
+                        mails = [raw for _, raw in match_orders_mails(bench)]
                     timer = None
                     if workers == 1:
                         timer = stages.setdefault(f"{kind}, {engine}", StageTimer())

@@ -24,16 +24,20 @@ from collections.abc import Iterable
 from email import policy
 from email.message import Message
 from email.parser import BytesHeaderParser
+from typing import TYPE_CHECKING
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from pbm.clock import Clock
-from pbm.db.models import Bounce, Event, InboundMail, OutboxMessage, Player
+from pbm.db.models import Bounce, Event, OutboxMessage, Player, table_of
 from pbm.mail.auto import base_address
 from pbm.mail.compose import valid_msgid
 from pbm.mail.headers import addresses, raw_headers
 from pbm.mail.limits import MAX_MULTIPARTS, count_multiparts
+
+if TYPE_CHECKING:
+    from pbm.inbound.context import StoredMail
 
 __all__ = [
     "SOFT_LIMIT",
@@ -164,7 +168,7 @@ def _quoted_ids(msg: Message | None) -> list[str]:
 def record_report(
     s: Session,
     clock: Clock,
-    mail: InboundMail,
+    mail: StoredMail,
     raw: bytes,
     recipients: Iterable[str],
     own_address: str,
@@ -227,5 +231,14 @@ def clear(s: Session, address: str) -> bool:
 
 def mailed_again(s: Session, clock: Clock, address: str) -> None:
     """The player wrote to pbm: their address works again (the reply goes out)."""
-    if address and clear(s, address):
+    if not address or s.execute(_MARKED, {"address": address.lower()}).first() is None:
+        return  # the usual case, found by one Core query: nothing to clear
+    if clear(s, address):
         record_event(s, clock, "deliverable", address=address, by="mail")
+
+
+#: A player whose address is marked (undeliverable or soft bounces), by address.
+_MARKED = select(table_of(Player).c.id).where(
+    table_of(Player).c.address == bindparam("address"),
+    or_(table_of(Player).c.undeliverable_at.is_not(None), table_of(Player).c.soft_bounces > 0),
+)

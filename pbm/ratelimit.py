@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import hmac
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from pbm.auth import SecretBox, normalise_secret
 from pbm.config import GmConfig
-from pbm.db.models import Player, RateCounter, Seat
+from pbm.db.models import Player, RateCounter, Seat, table_of
 
 __all__ = ["count_mail", "rate_key", "window_start"]
 
@@ -35,14 +36,18 @@ def rate_key(
             normalise_secret(secret).encode(), normalise_secret(gm.secret).encode()
         ):
             return sender
-        hashes = session.scalars(
-            select(Seat.secret_hash)
-            .join(Player, Seat.player_id == Player.id)
-            .where(Player.address == sender)
-        )
+        hashes = session.scalars(_HASHES, {"sender": sender})
         if any(box.verify(h, secret) for h in hashes):
             return sender
     return (_UNPROVEN + sender)[:320]
+
+
+#: Built once (building it cost about what running it does).
+_HASHES = (
+    select(table_of(Seat).c.secret_hash)
+    .join(table_of(Player), table_of(Seat).c.player_id == table_of(Player).c.id)
+    .where(table_of(Player).c.address == bindparam("sender"))
+)
 
 
 def window_start(now: datetime) -> datetime:
@@ -56,16 +61,24 @@ def count_mail(session: Session, sender: str, now: datetime) -> int:
     One atomic upsert: two workers counting the same sender's first mail of the hour at once
     must not both insert (the second would fail on the key and shunt a good mail), nor both
     read the same count and write it back plus one (a lost count)."""
-    start = window_start(now)
     dialect = session.get_bind().dialect.name
-    insert = pg_insert if dialect == "postgresql" else sqlite_insert
-    upsert = (
-        insert(RateCounter)
-        .values(sender=sender, window_start=start, count=1)
+    upsert = _UPSERTS[dialect if dialect == "postgresql" else "sqlite"]
+    row = {"sender": sender, "window_start": window_start(now), "count": 1}
+    return int(session.execute(upsert, row).scalar_one())
+
+
+def _upsert(insert: Any) -> Any:
+    table = table_of(RateCounter)
+    return (
+        insert(table)
         .on_conflict_do_update(
-            index_elements=[RateCounter.sender, RateCounter.window_start],
-            set_={"count": RateCounter.count + 1},
+            index_elements=[table.c.sender, table.c.window_start],
+            set_={"count": table.c.count + 1},
         )
-        .returning(RateCounter.count)
+        .returning(table.c.count)
     )
-    return int(session.execute(upsert).scalar_one())
+
+
+#: Built once per dialect, on the table: building the statement and the ORM's DML plugin
+#: cost more than the upsert.
+_UPSERTS = {"postgresql": _upsert(pg_insert), "sqlite": _upsert(sqlite_insert)}

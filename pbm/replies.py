@@ -10,7 +10,7 @@ import re
 import uuid
 from dataclasses import dataclass, field
 from email.message import EmailMessage
-from email.parser import BytesHeaderParser, BytesParser
+from email.parser import BytesParser
 from typing import Any
 
 from sqlalchemy import insert
@@ -18,15 +18,17 @@ from sqlalchemy.orm import Session
 
 from pbm.clock import Clock
 from pbm.config import Config
-from pbm.db.models import OutboxMessage
+from pbm.db.models import OutboxMessage, table_of
 from pbm.mail.compose import (
     SAFE_POLICY,
+    Composed,
     OutboundEmail,
-    compose_bytes,
+    compose_message,
     make_message_id,
     reply_subject,
 )
 from pbm.render import render_email
+from pbm.secrets_at_rest import has_secret_shape
 
 __all__ = ["ReplyTo", "compose_reply", "queue_mail", "tagged_subject", "threaded_subject"]
 
@@ -88,6 +90,18 @@ def _reply_bytes(
     text: str,
     reply_to: ReplyTo | None,
 ) -> bytes:
+    return _reply(config, clock, to=to, subject=subject, text=text, reply_to=reply_to).raw
+
+
+def _reply(
+    config: Config,
+    clock: Clock,
+    *,
+    to: str,
+    subject: str,
+    text: str,
+    reply_to: ReplyTo | None,
+) -> Composed:
     out = OutboundEmail(
         to=to,
         subject=subject,
@@ -99,7 +113,18 @@ def _reply_bytes(
         headers={"X-Auto-Response-Suppress": "All"},
     )
     message_id = make_message_id(config.server.message_id_domain, seed=uuid.uuid4().hex)
-    return compose_bytes(out, date=clock.now(), message_id=message_id)
+    return compose_message(out, date=clock.now(), message_id=message_id)
+
+
+def _stored_raw(composed: Composed) -> bytes:
+    """The reply's bytes as the outbox keeps them (:meth:`OutboxMessage.scrubbed_raw`).
+
+    Bytes written directly from texts that hold no secret shape, and that show none
+    themselves, are what the scrub would return unchanged: it is skipped for them (it parses
+    the whole message again). Anything else goes through it."""
+    if composed.texts and not has_secret_shape(composed.raw, composed.texts):
+        return composed.raw
+    return OutboxMessage.scrubbed_raw(composed.raw)
 
 
 def queue_mail(
@@ -122,26 +147,28 @@ def queue_mail(
         subject = threaded_subject(reply_to.subject, rendered.subject, tag)
     elif tag and kind not in ("digest", "gm-alert"):
         subject = tagged_subject(subject, str(tag))
-    raw = _reply_bytes(config, clock, to=to, subject=subject, text=rendered.text, reply_to=reply_to)
-    # The header block alone, read as the sender will read it: the body is not even split
-    # into lines (compose_bytes ends the headers with the first blank line).
-    end = raw.find(b"\n\n")
-    head = BytesHeaderParser(policy=SAFE_POLICY).parsebytes(raw if end < 0 else raw[: end + 2])
+    composed = _reply(config, clock, to=to, subject=subject, text=rendered.text, reply_to=reply_to)
     now = clock.now()
     # A Core insert, run at once (the caller's transaction commits it or not): the unit of
     # work's bookkeeping for one object cost more than rendering the reply.
     session.execute(
-        insert(OutboxMessage).values(
-            kind=kind,
-            to_addr=to,
+        _INSERT,
+        {
+            "kind": kind,
+            "to_addr": to,
             # scrubbed as the model's validators would (a Core insert bypasses them)
-            subject=OutboxMessage.scrubbed_text(str(head["Subject"])),
-            message_id=str(head["Message-ID"]),
-            raw=OutboxMessage.scrubbed_raw(raw),
-            status="pending",
-            attempts=0,
-            next_attempt_at=now,
-            created_at=now,
-            inbound_id=inbound_id,
-        )
+            "subject": OutboxMessage.scrubbed_text(composed.subject),
+            "message_id": composed.message_id,
+            "raw": _stored_raw(composed),
+            "status": "pending",
+            "attempts": 0,
+            "next_attempt_at": now,
+            "created_at": now,
+            "inbound_id": inbound_id,
+        },
     )
+
+
+#: On the table and built once: the ORM's DML plugin and coercing each value cost more than
+#: running the insert. (The session still autoflushes before it, as before any statement.)
+_INSERT = insert(table_of(OutboxMessage))

@@ -35,7 +35,14 @@ from pbm.mail.headers import decoded
 from pbm.mail.mime import decode_bytes
 from pbm.redact import REDACTED, redact
 
-__all__ = ["SECRET_SHAPE", "Sealer", "scrub_bytes", "scrub_message", "scrub_text"]
+__all__ = [
+    "SECRET_SHAPE",
+    "Sealer",
+    "has_secret_shape",
+    "scrub_bytes",
+    "scrub_message",
+    "scrub_text",
+]
 
 _SYM = "[A-HJ-NP-Z2-9]"
 #: A seat secret as pbm writes it (``ABCD-EFGH-JKLM-NPQR``), or typed without dashes: a whole
@@ -61,6 +68,11 @@ def scrub_text(text: str, known: Iterable[str | None] = (), *, lines: bool = Tru
             text,
         )
     return text
+
+
+def has_secret_shape(raw: bytes, texts: Iterable[str] = ()) -> bool:
+    """Whether ``raw`` or any of ``texts`` holds something shaped like a seat secret."""
+    return _SECRET_SHAPE_B.search(raw) is not None or any(SECRET_SHAPE.search(t) for t in texts)
 
 
 def scrub_bytes(raw: bytes, known: Iterable[str | None] = (), *, lines: bool = True) -> bytes:

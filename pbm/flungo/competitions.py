@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from engine.dice import Dice, seed_from_text
@@ -21,11 +21,20 @@ from engine.flungo.formats import Format
 from engine.flungo.squad import Team, generate_squad
 from pbm.auth import SecretBox, secret_placeholder
 from pbm.clock import Clock, utc
-from pbm.db.models import Competition, CompetitionKind, CompetitionStatus, Event, Player, Seat
+from pbm.db.models import (
+    Competition,
+    CompetitionKind,
+    CompetitionStatus,
+    Event,
+    Player,
+    Seat,
+    table_of,
+)
 from pbm.errors import GameError, NotFound
 
 __all__ = [
     "CODE_RE",
+    "EVENT_INSERT",
     "JoinResult",
     "base_squad",
     "create_competition",
@@ -46,10 +55,20 @@ def record_event(
     """Append to the audit log (a Core insert, run at once: no object for the unit of work,
     which costs several times the statement on the mail path)."""
     session.execute(
-        insert(Event).values(
-            at=clock.now(), kind=kind, competition_id=comp.id if comp else None, data=data
-        )
+        EVENT_INSERT,
+        {
+            "at": clock.now(),
+            "kind": kind,
+            "competition_id": comp.id if comp else None,
+            "data": data,
+        },
     )
+
+
+#: On the table, not the class, and built once: the ORM's plugin for a DML statement and the
+#: coercion of each value, run for every event, cost more than the insert itself. (The
+#: session still autoflushes before it, as before any statement.)
+EVENT_INSERT = insert(table_of(Event))
 
 
 def validate_competition(
@@ -144,11 +163,18 @@ def _generated_squad(seed: str, number: int) -> Team:
 
 @dataclass(frozen=True, slots=True)
 class JoinResult:
-    """``outcome``: joined, already, full, closed. ``secret`` is a placeholder (see auth)."""
+    """``outcome``: joined, already, full, closed; the seat taken (or already held): its id,
+    number and squad JSON. ``secret`` is a placeholder (see auth)."""
 
     outcome: str
-    seat: Seat | None = None
+    seat_id: int | None = None
+    number: int = 0
+    team: dict[str, Any] | None = None
     secret: str = ""
+
+    def seat(self, session: Session) -> Seat | None:
+        """The seat as a model, for a caller that changes it (the GM's house team)."""
+        return None if self.seat_id is None else session.get(Seat, self.seat_id)
 
 
 def naming_open(comp: Competition, now: datetime) -> bool:
@@ -170,39 +196,38 @@ def join(
     seat fills it and ``after_full`` is set, the naming deadline (and so the draw) moves to
     that long from now, if that is earlier."""
     address = address.lower()
-    player = session.scalars(select(Player).where(Player.address == address)).first()
-    if player is not None:
-        existing = session.scalars(
-            select(Seat).where(Seat.competition_id == comp.id, Seat.player_id == player.id)
-        ).first()
-        if existing is not None:
-            return JoinResult("already", existing)
+    # Core statements on the tables, built once: the ORM's loads and flushes of the player
+    # and the seat were most of a JOIN's cost.
+    found = session.execute(_HELD, {"b_comp": comp.id, "b_address": address}).first()
+    player_id = found.player_id if found is not None else None
+    if found is not None and found.seat_id is not None:
+        return JoinResult("already", found.seat_id, found.number, found.team)
     if not naming_open(comp, clock.now()):
         return JoinResult("closed")
-    taken = session.scalar(select(func.count()).where(Seat.competition_id == comp.id)) or 0
+    taken = session.execute(_TAKEN, {"b_comp": comp.id}).scalar() or 0
     if taken >= comp.teams:
         return JoinResult("full")
-    if player is None:
-        player = Player(address=address, created_at=clock.now())
-        session.add(player)
-        session.flush()
+    if player_id is None:
+        player_id = session.execute(
+            _NEW_PLAYER, {"address": address, "created_at": clock.now()}
+        ).scalar_one()
     number = taken + 1
-    squad = base_squad(comp, number)
-    seat = Seat(
-        competition_id=comp.id,
-        player_id=player.id,
-        number=number,
-        secret_hash="",
-        secret_version=1,
-        team=squad.to_json(),
-        named=False,
-        naming_version=0,
-        joined_at=clock.now(),
-    )
-    session.add(seat)
-    session.flush()
+    team = base_squad(comp, number).to_json()
+    seat = {
+        "competition_id": comp.id,
+        "player_id": player_id,
+        "number": number,
+        "secret_hash": "",
+        "secret_version": 1,
+        "team": team,
+        "named": False,
+        "naming_version": 0,
+        "joined_at": clock.now(),
+    }
+    seat_id = session.execute(_NEW_SEAT, seat).scalar_one()
     # The id is known only now; the secret derives from it and is hashed at once.
-    seat.secret_hash = box.hash(box.derive(seat.id, seat.secret_version))
+    secret_hash = box.hash(box.derive(seat_id, 1))
+    session.execute(_SEAT_HASH, {"b_id": seat_id, "secret_hash": secret_hash})
     if number >= comp.teams:
         comp.status = CompetitionStatus.FULL
     record_event(session, clock, "join", comp, seat=number, address=address)
@@ -210,7 +235,29 @@ def join(
         record_event(session, clock, "competition-full", comp, teams=comp.teams)
         if after_full is not None:  # the draw comes this long after the last seat is taken
             comp.naming_deadline = min(utc(comp.naming_deadline), clock.now() + after_full)
-    return JoinResult("joined", seat, secret_placeholder(seat.id, seat.secret_version))
+    return JoinResult("joined", seat_id, number, team, secret_placeholder(seat_id, 1))
+
+
+_PLAYERS, _SEATS = table_of(Player), table_of(Seat)
+#: The address's player, and its seat in the competition if it has one.
+_HELD = (
+    select(
+        _PLAYERS.c.id.label("player_id"),
+        _SEATS.c.id.label("seat_id"),
+        _SEATS.c.number,
+        _SEATS.c.team,
+    )
+    .select_from(_PLAYERS)
+    .outerjoin(
+        _SEATS,
+        (_SEATS.c.player_id == _PLAYERS.c.id) & (_SEATS.c.competition_id == bindparam("b_comp")),
+    )
+    .where(_PLAYERS.c.address == bindparam("b_address"))
+)
+_TAKEN = select(func.count()).where(_SEATS.c.competition_id == bindparam("b_comp"))
+_NEW_PLAYER = insert(_PLAYERS).returning(_PLAYERS.c.id)
+_NEW_SEAT = insert(_SEATS).returning(_SEATS.c.id)
+_SEAT_HASH = update(_SEATS).where(_SEATS.c.id == bindparam("b_id"))
 
 
 def reissue_secret(

@@ -167,9 +167,9 @@ def add_house_team(
     address = f"house-{comp.code.lower()}-{number}@{domain}"
     after = settings_for(comp, config.turns).naming_after_full
     result = join(session, clock, SecretBox(config.security), comp, address, after)
-    if result.seat is None or result.outcome != "joined":
+    seat = result.seat(session)
+    if seat is None or result.outcome != "joined":
         raise GameError(f"{comp.code} takes no more teams ({result.outcome})")
-    seat = result.seat
     team = Team.from_json(seat.team)
     seat.team = replace(team, name=" ".join(name.split())[:40] or team.name).to_json()
     seat.named = True

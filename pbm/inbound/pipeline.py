@@ -21,9 +21,10 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import structlog
-from sqlalchemy import select
+from sqlalchemy import Row, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -31,7 +32,7 @@ from pbm.auth import SecretBox, redact
 from pbm.bounces import is_report, mailed_again, record_report
 from pbm.clock import Clock
 from pbm.config import Config
-from pbm.db.models import Competition, InboundMail
+from pbm.db.models import Competition, InboundMail, table_of
 from pbm.db.session import SKIP_LOCKED, is_postgres, transaction
 from pbm.errors import (
     DatabaseUnavailable,
@@ -41,7 +42,7 @@ from pbm.errors import (
     RateLimited,
 )
 from pbm.flungo.competitions import record_event
-from pbm.inbound.context import Handled, MailContext, Status
+from pbm.inbound.context import Handled, MailContext, Status, StoredMail
 from pbm.inbound.dispatch import (
     Bounced,
     Decision,
@@ -213,8 +214,8 @@ class Inbound:
     def process(self, mail_id: int) -> Status | None:
         """Handle one stored message; returns its new status (None if it was not pending)."""
 
-        def claim(s: Session) -> InboundMail | None:
-            return s.get(InboundMail, mail_id, with_for_update=SKIP_LOCKED)
+        def claim(s: Session) -> StoredMail | None:
+            return _stored(s.execute(_CLAIM_ID, {"b_id": mail_id}).first())
 
         done = self._process(claim, mail_id)
         return done[1] if done is not None else None
@@ -226,19 +227,16 @@ class Inbound:
         worker goes straight to the next free row instead of trying, one transaction each,
         every id that other workers hold or have just handled."""
 
-        def claim(s: Session) -> InboundMail | None:
-            query = select(InboundMail).where(
-                InboundMail.status == Status.RECEIVED, InboundMail.id > after
-            )
-            if upto is not None:
-                query = query.where(InboundMail.id <= upto)
-            query = query.order_by(InboundMail.id).limit(1).with_for_update(**SKIP_LOCKED)
-            return s.scalars(query).first()
+        def claim(s: Session) -> StoredMail | None:
+            if upto is None:
+                return _stored(s.execute(_CLAIM_NEXT, {"b_after": after}).first())
+            row = s.execute(_CLAIM_UPTO, {"b_after": after, "b_upto": upto}).first()
+            return _stored(row)
 
         return self._process(claim)
 
     def _process(
-        self, claim: Callable[[Session], InboundMail | None], mail_id: int | None = None
+        self, claim: Callable[[Session], StoredMail | None], mail_id: int | None = None
     ) -> tuple[int, Status] | None:
         found_secrets: tuple[str, ...] = ()
         try:
@@ -256,18 +254,24 @@ class Inbound:
                 self._meta = _Meta(None, None, None)
                 handled = self._handle(s, mail)
                 found_secrets = handled.secrets
-                # Set together, at the end: one UPDATE of the row instead of one per autoflush.
-                mail.from_addr = self._meta.from_addr
-                mail.subject = self._meta.subject
+                # One Core UPDATE of the row, scrubbed as the model's validators would.
+                done: dict[str, object] = {
+                    "b_id": mail.id,
+                    "from_addr": self._meta.from_addr,
+                    "subject": InboundMail.scrubbed_text(self._meta.subject),
+                    "status": handled.status,
+                    "note": InboundMail.scrubbed_text(handled.note[:500]),
+                    "processed_at": self.clock.now(),
+                    "sealed": None,  # handled: nothing at rest needs the plaintext now
+                }
                 if self._meta.competition_id is not None:
-                    mail.competition_id = self._meta.competition_id
-                mail.status = handled.status
-                mail.note = handled.note[:500]
-                mail.processed_at = self.clock.now()
+                    done["competition_id"] = self._meta.competition_id
                 if handled.secrets:
-                    mail.raw = redact_message(mail.raw, handled.secrets)
-                mail.sealed = None  # handled: nothing at rest needs the plaintext now
-                s.flush()
+                    done["raw"] = InboundMail.scrubbed_raw(
+                        redact_message(mail.raw, handled.secrets)
+                    )
+                s.flush()  # what handlers left to the unit of work, before the row's update
+                s.execute(_DONE, done)
                 crash_point("before-commit")
         except DatabaseUnavailable:
             # The database went away, not the message: the transaction rolled back, the mail
@@ -285,11 +289,11 @@ class Inbound:
         crash_point("after-commit")
         return mail_id, handled.status
 
-    def _handle(self, s: Session, mail: InboundMail) -> Handled:
+    def _handle(self, s: Session, mail: StoredMail) -> Handled:
         h = self._dispatch(s, mail)
         return replace(h, secrets=(*h.secrets, *self._seen_secrets))
 
-    def _dispatch(self, s: Session, mail: InboundMail) -> Handled:
+    def _dispatch(self, s: Session, mail: StoredMail) -> Handled:
         self._seen_secrets = ()
         recipients = tuple((mail.envelope_to or "").split())
         raw = self.sealer.unseal(mail.sealed) if mail.sealed is not None else mail.raw
@@ -438,6 +442,39 @@ def _lock_competition(s: Session, comp: Competition, *, shared: bool) -> None:
     to the row and neither conflicts with the ``KEY SHARE`` locks of foreign keys, so no
     deadlock. Shared holders never write the row (so never need to upgrade the lock)."""
     s.refresh(comp, with_for_update={"read": True} if shared else {"key_share": True})
+
+
+_INBOUND = table_of(InboundMail)
+_CLAIMED = (
+    _INBOUND.c.id,
+    _INBOUND.c.status,
+    _INBOUND.c.raw,
+    _INBOUND.c.sealed,
+    _INBOUND.c.envelope_from,
+    _INBOUND.c.envelope_to,
+)
+# Built once, Core on the table: the ORM's load of the row and its flush of the status cost
+# more than most handlers. FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite emits none.
+_CLAIM_ID = (
+    select(*_CLAIMED).where(_INBOUND.c.id == bindparam("b_id")).with_for_update(**SKIP_LOCKED)
+)
+_PENDING = select(*_CLAIMED).where(
+    _INBOUND.c.status == Status.RECEIVED, _INBOUND.c.id > bindparam("b_after")
+)
+_CLAIM_NEXT = _PENDING.order_by(_INBOUND.c.id).limit(1).with_for_update(**SKIP_LOCKED)
+_CLAIM_UPTO = (
+    _PENDING.where(_INBOUND.c.id <= bindparam("b_upto"))
+    .order_by(_INBOUND.c.id)
+    .limit(1)
+    .with_for_update(**SKIP_LOCKED)
+)
+_DONE = update(_INBOUND).where(_INBOUND.c.id == bindparam("b_id"))
+
+
+def _stored(row: Row[Any, Any, Any, Any, Any, Any] | None) -> StoredMail | None:
+    if row is None:
+        return None
+    return StoredMail(row.id, row.status, row.raw, row.sealed, row.envelope_from, row.envelope_to)
 
 
 def _secrets_of(msg: Incoming) -> tuple[str, ...]:

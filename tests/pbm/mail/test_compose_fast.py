@@ -1,0 +1,92 @@
+"""The direct writer of plain-text replies gives the email package's bytes exactly."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from email.parser import BytesParser
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbm.mail.compose import (
+    SAFE_POLICY,
+    OutboundEmail,
+    _headers,
+    _package_bytes,
+    _plain_bytes,
+    compose_bytes,
+    compose_message,
+)
+from pbm.mail.headers import valid_text
+from pbm.mail.limits import cut_reply
+
+DATE = datetime(2026, 12, 1, 15, 4, 5, tzinfo=UTC)
+MID = "<pbm.0123456789abcdef@example.org>"
+
+_words = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=0, max_size=90)
+
+
+def _out(**kw: object) -> OutboundEmail:
+    fields: dict[str, object] = {
+        "to": "bob@example.com",
+        "subject": "Re: [CCC] names — Squad names accepted",
+        "text": "Your squad:\n 1 Celebrity 1-1\n",
+        "from_addr": "pbm+ccc@example.org",
+        "from_name": "Cosmic Celebrity Cricket",
+        "in_reply_to": "<names-1@players.test>",
+        "references": ("<root@players.test>",),
+        "headers": {"X-Auto-Response-Suppress": "All"},
+    }
+    fields.update(kw)
+    return OutboundEmail(**fields)  # type: ignore[arg-type]
+
+
+def _both(out: OutboundEmail) -> tuple[bytes | None, bytes]:
+    text = cut_reply(valid_text(out.text))
+    heads = _headers(out, DATE, MID)
+    return _plain_bytes(heads, text), _package_bytes(out, heads, text)
+
+
+def test_a_typical_reply_is_written_directly_with_the_same_bytes() -> None:
+    """An ASCII reply takes the direct path, and its bytes are the package's to the byte."""
+    fast, package = _both(_out(text="Zoë's squad: é, ü, = signs, and a long line " * 9 + "\n"))
+    assert fast is not None
+    assert fast == package
+    assert compose_bytes(_out(), date=DATE, message_id=MID) == _both(_out())[1]
+    long_subject = _out(subject="Re: [CCC] Zoë's names, " + "and more " * 12)
+    fast, package = _both(long_subject)
+    assert fast is not None
+    assert fast == package
+
+
+def test_what_the_package_would_fold_or_encode_is_left_to_it() -> None:
+    """Non-ASCII headers, long ones and odd spacing go to the package: no guessing its folds."""
+    for out in (
+        _out(subject="Re: [CCC] " + "long " * 20),
+        _out(from_name="Zoë"),
+        _out(subject="two  spaces"),
+        _out(text=""),
+        _out(text="a\r\nb\n"),
+    ):
+        fast, package = _both(out)
+        assert fast is None
+        assert compose_bytes(out, date=DATE, message_id=MID) == package
+
+
+@settings(max_examples=300, deadline=None)
+@given(subject=_words, text=_words, name=_words, header=_words)
+def test_direct_path_matches_the_package_for_any_text(
+    subject: str, text: str, name: str, header: str
+) -> None:
+    """Whatever the subject, body, display name or extra header, the direct bytes (when it
+    writes them) are the package's bytes, and the Subject and Message-ID it says it wrote are
+    what a reader of the bytes finds."""
+    out = _out(subject=subject, text=text, from_name=name, headers={"X-Note": header})
+    fast, package = _both(out)
+    if fast is not None:
+        assert fast == package
+    composed = compose_message(out, date=DATE, message_id=MID)
+    read = BytesParser(policy=SAFE_POLICY).parsebytes(composed.raw)
+    assert composed.subject == str(read["Subject"])
+    assert composed.message_id == str(read["Message-ID"]) == MID
+    assert bool(composed.texts) == (fast is not None)
