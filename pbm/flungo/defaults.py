@@ -13,12 +13,12 @@ from dataclasses import dataclass, replace
 from sqlalchemy.orm import Session
 
 from engine.flungo.formats import FORMATS, Format
-from engine.flungo.language import canonical, parse_orders
+from engine.flungo.language import canonical
 from engine.flungo.orders import MatchOrders, Orders
 from engine.flungo.plan import select
 from engine.flungo.squad import Team
 from pbm.db.models import Seat
-from pbm.flungo.standing import current_orders
+from pbm.flungo.standing import current_orders, read_standing
 
 __all__ = ["WillPlay", "standing_orders", "will_play", "will_play_for_seat"]
 
@@ -41,7 +41,7 @@ def standing_orders(text: str | None, team: Team, fmt: str) -> Orders | None:
     """Canonical standing orders read against ``team`` (None when there are none)."""
     if not text or not text.strip():
         return None
-    return parse_orders(text, team, Format(fmt)).orders
+    return read_standing(text, team, fmt).orders
 
 
 def will_play(team: Team, orders: Orders | None, fmt: str, version: int | None = None) -> WillPlay:

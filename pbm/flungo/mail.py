@@ -15,8 +15,7 @@ from typing import Any
 
 from sqlalchemy import insert
 
-from engine.flungo.formats import Format
-from engine.flungo.language import canonical, parse_orders
+from engine.flungo.language import canonical
 from engine.flungo.squad import Team
 from engine.flungo.turn import SeasonState
 from pbm.auth import redact
@@ -44,6 +43,7 @@ from pbm.flungo.standing import (
     MailOrders,
     current_orders,
     merge_mail,
+    read_standing,
     store_orders,
     supersede_flags,
     without_naming,
@@ -273,7 +273,7 @@ def check_standing(ctx: MailContext, comp: Competition, seat: Seat, team: Team) 
     latest = current_orders(ctx.session, seat)
     if latest is None:
         return
-    if parse_orders(latest.text, team, Format(comp.format)).errors:
+    if read_standing(latest.text, team, comp.format).errors:
         ctx.notes.append(
             f"Your standing orders (version {latest.version}) name squad members by names "
             "they no longer have, so they will not read as you meant: send your orders "

@@ -9,6 +9,7 @@ orders win, as in one mail).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -40,6 +41,7 @@ __all__ = [
     "merge_mail",
     "open_flags",
     "read_mail_orders",
+    "read_standing",
     "resolve_flag",
     "store_orders",
     "supersede_flags",
@@ -57,6 +59,14 @@ class MailOrders:
     parsed: ParsedOrders
     errors: tuple[OrderError, ...]
     not_understood: tuple[NotUnderstood, ...]
+
+
+@functools.lru_cache(maxsize=512)
+def read_standing(text: str, team: Team, fmt: str) -> ParsedOrders:
+    """A stored orders text read against ``team``. Kept (the reading is a pure function of
+    its arguments, and immutable): a seat's standing text is read again by each of its mails,
+    by the preview of what it will play, and at the freeze, and reads the same each time."""
+    return parse_orders(text, team, Format(fmt))
 
 
 def read_mail_orders(
@@ -152,7 +162,7 @@ def resolve_flag(
     seat = session.get(Seat, flag.seat_id)
     assert seat is not None
     latest = current_orders(session, seat)
-    standing = parse_orders(latest.text if latest else "", team, Format(fmt)).orders
+    standing = read_standing(latest.text if latest else "", team, fmt).orders
     mine = parse_orders(text, team, Format(fmt), context=OrderContext(standing=standing.match))
     if mine.errors:
         return Resolution(tuple(str(e) for e in mine.errors))
@@ -195,7 +205,7 @@ def merge_mail(
 ) -> MailMerge:
     """Read ``text`` against ``current`` (placeholders of ``base`` still name their slots)
     and merge it part by part into the orders of ``latest`` (see ``engine.flungo.merge``)."""
-    before = parse_orders(latest.text, current, Format(fmt)).orders if latest else Orders()
+    before = read_standing(latest.text, current, fmt).orders if latest else Orders()
     context = OrderContext(standing=before.match, former_names=tuple(p.name for p in base.players))
     mail = read_mail_orders(text, current, fmt, context)
     merged = merge_orders(without_naming(before), mail.parsed)
