@@ -164,6 +164,23 @@ def _wal_bytes_since(bench: Bench, lsn: str | None) -> float:
         return float(c.execute(query, {"l": lsn}).scalar_one())
 
 
+def _door(bench: Bench, n: int, timer: StageTimer | None) -> float:
+    """The door on its own: one IMAP fetch of the INBOX and ``store_many``; its seconds."""
+    dv = bench.dovecot
+    mailbox = ImapMailbox(dv.host, dv.imap, username="pbm", password="secret", security="plain")
+    mailbox.connect()
+    t = time.perf_counter()
+    fetched = mailbox.fetch_new()
+    with instrument(timer) if timer is not None else contextlib.nullcontext():
+        bench.app.inbound.store_many([fm.raw for fm in fetched], "imap")
+    door_s = time.perf_counter() - t
+    for fm in fetched:
+        mailbox.mark_processed(fm.uid)
+    mailbox.close()
+    assert len(fetched) == n, (len(fetched), n)
+    return door_s
+
+
 def burst(bench: Bench, mails: list[bytes], workers: int, timer: StageTimer | None) -> Result:
     """Fill, time the bare loop and the door, then release the workers: see the docstring."""
     from concurrent.futures import ProcessPoolExecutor
@@ -172,28 +189,19 @@ def burst(bench: Bench, mails: list[bytes], workers: int, timer: StageTimer | No
     fill(bench, mails)
     loop_rate, counted = bare_fetch_loop(bench)
     assert counted == n
-    dv = bench.dovecot
     ctx = multiprocessing.get_context("spawn")
     manager = ctx.Manager()
     ready, start = manager.Semaphore(0), manager.Event()
     with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
         futures = [pool.submit(_worker, bench.config, ready, start) for _ in range(workers)]
-        mailbox = ImapMailbox(dv.host, dv.imap, username="pbm", password="secret", security="plain")
-        mailbox.connect()
-        t = time.perf_counter()
-        fetched = mailbox.fetch_new()
-        with instrument(timer) if timer is not None else contextlib.nullcontext():
-            bench.app.inbound.store_many([fm.raw for fm in fetched], "imap")
-        door_s = time.perf_counter() - t
-        for fm in fetched:
-            mailbox.mark_processed(fm.uid)
-        mailbox.close()
-        assert len(fetched) == n, (len(fetched), n)
-        for _ in range(workers):
-            ready.acquire()  # every worker imported, warmed up and connected
-        lsn = _wal_lsn(bench)
-        t = time.perf_counter()
-        start.set()
+        try:
+            door_s = _door(bench, n, timer)
+            for _ in range(workers):
+                ready.acquire()  # every worker imported, warmed up and connected
+            lsn = _wal_lsn(bench)
+            t = time.perf_counter()
+        finally:
+            start.set()  # also on a failure: the pool's exit waits for every worker
         results = [f.result() for f in futures]
         elapsed = time.perf_counter() - t
         wal = _wal_bytes_since(bench, lsn)
