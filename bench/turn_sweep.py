@@ -51,43 +51,23 @@ from pbm.config import Config, parse_config  # noqa: E402
 from pbm.db.models import (  # noqa: E402
     Competition,
     OutboxMessage,
-    Player,
-    Seat,
     Turn,
     TurnMatch,
     TurnStatus,
 )
 from pbm.db.session import transaction  # noqa: E402
 from pbm.flungo import reports, turn_mail, turns  # noqa: E402
-from pbm.flungo.competitions import base_squad, create_competition  # noqa: E402
+from pbm.flungo.competitions import create_competition  # noqa: E402
 from pbm.logs import configure_logging  # noqa: E402
+from pbm.testing import seat_named_sides  # noqa: E402
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
 
 def _seat_teams(s: Session, clock: FixedClock, comp: Competition, teams: int, prefix: str) -> None:
     """Seat ``teams`` named sides in ``comp`` (players ``<prefix>-<n>@example.test``)."""
-    players = [
-        Player(address=f"{prefix}-{n}@example.test", created_at=clock.now())
-        for n in range(1, teams + 1)
-    ]
-    s.add_all(players)
-    s.flush()
-    for n, player in enumerate(players, start=1):
-        team = replace(base_squad(comp, n), name=f"Side {prefix[1:]}-{n}")
-        s.add(
-            Seat(
-                competition_id=comp.id,
-                player_id=player.id,
-                number=n,
-                secret_hash="",
-                secret_version=1,
-                team=team.to_json(),
-                named=True,
-                naming_version=1,
-                joined_at=clock.now(),
-            )
-        )
+    addresses = [f"{prefix}-{n}@example.test" for n in range(1, teams + 1)]
+    seat_named_sides(s, clock, comp, addresses, lambda n: f"Side {prefix[1:]}-{n}")
 
 
 def build(app: App, clock: FixedClock, competitions: int) -> None:

@@ -75,22 +75,10 @@ def compose_reply(
     reply_to: ReplyTo | None,
 ) -> EmailMessage:
     """A complete message: threading headers, ``Auto-Submitted`` and a fresh Message-ID."""
-    raw = _reply_bytes(config, clock, to=to, subject=subject, text=text, reply_to=reply_to)
+    raw = _reply(config, clock, to=to, subject=subject, text=text, reply_to=reply_to).raw
     msg = BytesParser(policy=SAFE_POLICY).parsebytes(raw)
     assert isinstance(msg, EmailMessage)
     return msg
-
-
-def _reply_bytes(
-    config: Config,
-    clock: Clock,
-    *,
-    to: str,
-    subject: str,
-    text: str,
-    reply_to: ReplyTo | None,
-) -> bytes:
-    return _reply(config, clock, to=to, subject=subject, text=text, reply_to=reply_to).raw
 
 
 def _reply(

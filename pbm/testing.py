@@ -25,10 +25,14 @@ __all__ = [
     "RecordingSender",
     "body_of",
     "make_eml",
+    "seat_named_sides",
 ]
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
     from pbm.daemon import Daemon
+    from pbm.db.models import Competition
 
 _counter = itertools.count(1)
 
@@ -161,3 +165,38 @@ class Conversation:
             assert len(replies) == 1, f"expected one reply, got {len(replies)}"
             assert expect in body_of(replies[0]), body_of(replies[0])
         return replies
+
+
+def seat_named_sides(
+    s: Session,
+    clock: FixedClock,
+    comp: Competition,
+    addresses: list[str],
+    side_name: Callable[[int], str] = lambda n: f"Side {n}",
+) -> None:
+    """Seat a named side in ``comp`` for each of ``addresses`` (seat 1 for the first), with
+    the competition's own squad and no secret: a full competition without the mail, for the
+    tests and benches of what comes after joining."""
+    from dataclasses import replace
+
+    from pbm.db.models import Player, Seat
+    from pbm.flungo.competitions import base_squad
+
+    players = [Player(address=a, created_at=clock.now()) for a in addresses]
+    s.add_all(players)
+    s.flush()
+    for n, player in enumerate(players, start=1):
+        team = replace(base_squad(comp, n), name=side_name(n))
+        s.add(
+            Seat(
+                competition_id=comp.id,
+                player_id=player.id,
+                number=n,
+                secret_hash="",
+                secret_version=1,
+                team=team.to_json(),
+                named=True,
+                naming_version=1,
+                joined_at=clock.now(),
+            )
+        )

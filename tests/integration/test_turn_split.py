@@ -25,8 +25,6 @@ from pbm.db.models import (
     Competition,
     Event,
     OutboxMessage,
-    Player,
-    Seat,
     Turn,
     TurnMail,
     TurnMatch,
@@ -34,7 +32,8 @@ from pbm.db.models import (
 )
 from pbm.db.session import transaction
 from pbm.flungo import turn_mail, turns
-from pbm.flungo.competitions import base_squad, create_competition
+from pbm.flungo.competitions import create_competition
+from pbm.testing import seat_named_sides
 from tests.pbm.conftest import fresh_pg_database, make_config
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -74,25 +73,9 @@ def _knockout(app: App, *codes: str) -> None:
                 schedule="every 1h",
                 settings={"hold_share": 1.0, "reminders": [], "early": 0},
             )
-            for n in range(1, TEAMS + 1):
-                address = f"p{n}@example.test" if code == "KO" else f"{code}-p{n}@example.test"
-                player = Player(address=address, created_at=clock.now())
-                s.add(player)
-                s.flush()
-                team = replace(base_squad(comp, n), name=f"Side {n}")
-                s.add(
-                    Seat(
-                        competition_id=comp.id,
-                        player_id=player.id,
-                        number=n,
-                        secret_hash="",
-                        secret_version=1,
-                        team=team.to_json(),
-                        named=True,
-                        naming_version=1,
-                        joined_at=clock.now(),
-                    )
-                )
+            prefix = "" if code == "KO" else f"{code}-"
+            addresses = [f"{prefix}p{n}@example.test" for n in range(1, TEAMS + 1)]
+            seat_named_sides(s, clock, comp, addresses)
             s.flush()
             s.refresh(comp)
             turns.start_competition(s, app.config, clock, comp)

@@ -3,7 +3,6 @@ stages only for its budget's seconds, so the daemon reads and answers mail in be
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -11,10 +10,11 @@ from sqlalchemy import select
 
 from pbm.app import App
 from pbm.clock import FixedClock
-from pbm.db.models import Competition, Player, Seat, Turn, TurnStatus
+from pbm.db.models import Competition, Turn, TurnStatus
 from pbm.db.session import transaction
 from pbm.flungo import turns
-from pbm.flungo.competitions import base_squad, create_competition
+from pbm.flungo.competitions import create_competition
+from pbm.testing import seat_named_sides
 from tests.pbm.conftest import make_config
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -38,23 +38,8 @@ def _running(app: App, code: str) -> None:
             schedule="every 1h",
             settings={"hold_share": 1.0, "reminders": [], "early": 0},
         )
-        for n in range(1, 5):
-            player = Player(address=f"{code.lower()}{n}@example.test", created_at=clock.now())
-            s.add(player)
-            s.flush()
-            s.add(
-                Seat(
-                    competition_id=comp.id,
-                    player_id=player.id,
-                    number=n,
-                    secret_hash="",
-                    secret_version=1,
-                    team=replace(base_squad(comp, n), name=f"{code} {n}").to_json(),
-                    named=True,
-                    naming_version=1,
-                    joined_at=clock.now(),
-                )
-            )
+        addresses = [f"{code.lower()}{n}@example.test" for n in range(1, 5)]
+        seat_named_sides(s, clock, comp, addresses, lambda n: f"{code} {n}")
         s.flush()
         s.refresh(comp)
         turns.start_competition(s, app.config, clock, comp)

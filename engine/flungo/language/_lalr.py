@@ -382,35 +382,11 @@ class FastParser:
         n = len(text)
         while True:
             state = state_stack[-1]
-            lx = lexers[state]
             # the next token, read with the regexes of the state the parser is in
-            while pos < n:
-                regexes = lx.by_char.get(text[pos]) or lx.regexes(text[pos])
-                for mre in regexes:
-                    m = mre.match(text, pos)
-                    if m is not None:
-                        break
-                else:
-                    return pos
-                kind: Any = m.lastgroup  # every alternative is a named group
-                begin, pos = pos, m.end()
-                if kind in lx.ignore:
-                    continue
-                value = m.group()
-                if kind in lx.retype:
-                    kind = lx.retyped(kind, value) or kind
-                token = _new_str(Token, value)
-                token.type = kind
-                token.value = value
-                token.start_pos = begin
-                token.line = token.end_line = 1
-                token.column = begin + 1
-                token.end_column = pos + 1
-                token.end_pos = pos
-                break
-            else:
-                kind = "$END"
-                token = None
+            got = _next_token(lexers[state], text, pos)
+            if isinstance(got, int):
+                return got
+            kind, token, begin, pos = got
             row = states.get(state) or self._row(state)
             while True:
                 act = row.get(kind)
@@ -485,34 +461,11 @@ class FastParser:
         n = len(text)
         while True:
             state = stack[-1]
-            lx = lexers[state]
-            while pos < n:  # the next token, as in parse()
-                regexes = lx.by_char.get(text[pos]) or lx.regexes(text[pos])
-                for mre in regexes:
-                    m = mre.match(text, pos)
-                    if m is not None:
-                        break
-                else:
-                    return pos
-                kind: Any = m.lastgroup
-                begin, pos = pos, m.end()
-                if kind in lx.ignore:
-                    continue
-                value = m.group()
-                if kind in lx.retype:
-                    kind = lx.retyped(kind, value) or kind
-                token = _new_str(Token, value)
-                token.type = kind
-                token.value = value
-                token.start_pos = begin
-                token.line = token.end_line = 1
-                token.column = begin + 1
-                token.end_column = pos + 1
-                token.end_pos = pos
-                break
-            else:
-                kind = "$END"
-                token = None
+            # the next token, read with the regexes of the state the parser is in
+            got = _next_token(lexers[state], text, pos)
+            if isinstance(got, int):
+                return got
+            kind, token, begin, pos = got
             row = rows.get(state) or self._read_row(state)
             while True:
                 act = row.get(kind)
@@ -557,3 +510,35 @@ class FastParser:
                 if token is None and goto == end_state:
                     return node
                 row = rows.get(goto) or self._read_row(goto)
+
+
+def _next_token(lx: Any, text: str, pos: int) -> tuple[Any, Token | None, int, int] | int:
+    """The next token of ``text`` from ``pos`` with the lexer ``lx`` of the parser's state:
+    (its kind, the token, where it begins, where it ends), the kind ``$END`` and no token at
+    the end of the line, or the index where no terminal of the state matches."""
+    n = len(text)
+    while pos < n:
+        regexes = lx.by_char.get(text[pos]) or lx.regexes(text[pos])
+        for mre in regexes:
+            m = mre.match(text, pos)
+            if m is not None:
+                break
+        else:
+            return pos
+        kind: Any = m.lastgroup  # every alternative is a named group
+        begin, pos = pos, m.end()
+        if kind in lx.ignore:
+            continue
+        value = m.group()
+        if kind in lx.retype:
+            kind = lx.retyped(kind, value) or kind
+        token = _new_str(Token, value)
+        token.type = kind
+        token.value = value
+        token.start_pos = begin
+        token.line = token.end_line = 1
+        token.column = begin + 1
+        token.end_column = pos + 1
+        token.end_pos = pos
+        return kind, token, begin, pos
+    return "$END", None, pos, pos
