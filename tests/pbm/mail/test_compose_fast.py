@@ -90,3 +90,25 @@ def test_direct_path_matches_the_package_for_any_text(
     assert composed.subject == str(read["Subject"])
     assert composed.message_id == str(read["Message-ID"]) == MID
     assert bool(composed.texts) == (fast is not None)
+
+
+def test_hostile_subjects_write_no_header_of_their_own() -> None:
+    """A subject carrying CR/LF, an encoded-word hiding CR/LF, or 2,000 characters (the
+    sender's words quoted back in "Re: ...") gives one Subject and no other header, on
+    the direct path and the package's alike."""
+    for subject in (
+        "Re: hi\r\nBcc: evil@x.test",
+        "Re: =?utf-8?q?=0D=0ABcc:_evil@x.test?=",
+        "Re: a\nTo: evil@x.test",
+        "Re: " + "x" * 2000,
+    ):
+        raw = compose_bytes(_out(subject=subject), date=DATE, message_id=MID)
+        head = (
+            raw.replace(b"\r\n", b"\n")
+            .split(b"\n\n", 1)[0]
+            .replace(b"\r\n ", b" ")
+            .replace(b"\n ", b" ")
+        )
+        names = [line.split(b":", 1)[0].lower() for line in head.splitlines()]
+        assert names.count(b"subject") == 1 and names.count(b"to") == 1, head
+        assert b"bcc" not in names and b"evil@x.test" not in head.split(b"Subject:")[0]
