@@ -47,7 +47,7 @@ def _wait(pred: object, seconds: float = 20.0) -> None:
 
 def test_a_serving_daemon_registers_beats_and_stops(tmp_path: Path) -> None:
     """``Daemon.run`` registers this host and pid, its thread beats (the heartbeat follows the
-    clock, with the claim in hand), a warm stop marks the row stopped; status agrees."""
+    clock), a warm stop marks the row stopped; status agrees."""
     config = make_config(f"sqlite:///{tmp_path}/pbm.sqlite3", tmp_path)
     config = replace(config, workers=WorkersConfig(heartbeat_seconds=0.05, stale_seconds=60))
     clock = FixedClock(datetime(2026, 1, 1, 9, 0, tzinfo=UTC))
@@ -64,10 +64,15 @@ def test_a_serving_daemon_registers_beats_and_stops(tmp_path: Path) -> None:
             [w] = status(s, clock.now())["workers"]
         assert w["id"] == d.worker.id and w["state"] == "alive"
         later = clock.advance(timedelta(seconds=30))
-        with d.worker.doing("inbound 42"):
-            _wait(lambda: (r := _row(app, d.worker.id)) is not None and r.doing == "inbound 42")
-        row = _row(app, d.worker.id)
-        assert row is not None and row.heartbeat_at.replace(tzinfo=UTC) == later
+        # The heartbeat follows the clock. (What is in hand is the daemon thread's own: a test
+        # thread setting it races the loop's own claims, which restore what they found, so
+        # ``doing`` is checked on a registry alone, in the status test below.)
+        _wait(
+            lambda: (
+                (r := _row(app, d.worker.id)) is not None
+                and r.heartbeat_at.replace(tzinfo=UTC) == later
+            )
+        )
         with transaction(app.sessions) as s:
             [w] = status(s, clock.now() + timedelta(seconds=61))["workers"]
         assert w["state"] == "stale"  # no beat in the last minute (by that clock)
