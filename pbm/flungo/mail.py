@@ -9,13 +9,17 @@ reply there too.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import insert
 
+from engine.flungo.competition import next_fixtures
+from engine.flungo.fixtures import Fixture
 from engine.flungo.language import canonical
+from engine.flungo.orders import Orders
 from engine.flungo.squad import Team
 from engine.flungo.turn import SeasonState
 from pbm.auth import redact
@@ -176,14 +180,22 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         notes.append(f"naming v{seat.naming_version}")
     if match:
         replaced = got.merged.status("conditional orders") != "kept"
-        keep_orders(ctx, comp, seat, mail, reply, got.standing, supersede=replaced)
+        keep_orders(ctx, comp, seat, mail, reply, got.standing, supersede=replaced, latest=latest)
         notes.append(f"orders v{reply['orders_version']}")
     elif changes:
         check_standing(ctx, comp, seat, team)
     if not match and latest is not None:
         # every acknowledgement shows the whole of what stands, changed or not
         reply["unchanged"] = {"version": latest.version, "text": latest.text}
-    reply.update(_whats_next(ctx, comp, seat))
+    read = None
+    if match:
+        now_standing = {seat.id: (reply["orders_version"], reply["standing"])}
+        if team is current:
+            # what the stored text reads as (the round trip): read against the same squad
+            read = (reply["orders_version"], without_naming(got.merged.orders))
+    else:
+        now_standing = {seat.id: (latest.version, latest.text)} if latest is not None else {}
+    reply.update(_whats_next(ctx, comp, seat, now_standing, read))
     ctx.reply(
         "naming",
         accepted=True,
@@ -221,38 +233,53 @@ def note_chatter(ctx: MailContext, mail: MailOrders) -> None:
         ctx.notes.append(f"Not read as orders (greetings, remarks, quoted text): line(s) {lines}.")
 
 
-def _whats_next(ctx: MailContext, comp: Competition, seat: Seat) -> dict[str, Any]:
-    """The acknowledgement's ending: the next match, the deadline, what pbm will play."""
+def _whats_next(
+    ctx: MailContext,
+    comp: Competition,
+    seat: Seat,
+    latest: Mapping[int, tuple[int, str]],
+    read: tuple[int, Orders] | None = None,
+) -> dict[str, Any]:
+    """The acknowledgement's ending: the next match, the deadline, what pbm will play
+    (``latest``: the seat's standing orders as they now stand, {} for none; ``read``: their
+    version and what the text reads as, when the mail just merged them)."""
     from pbm.flungo.reports import deadline_text, fixture_line, will_play_ctx
     from pbm.flungo.turns import current_turn, season_of
 
     turn = current_turn(ctx.session, comp)
-    state = _season(comp, season_of)
+    season = _season(comp, season_of)
     player = ctx.session.get(Player, seat.player_id)
     name = Team.from_json(seat.team).name
     if turn is not None:
         deadline = deadline_text(turn.deadline, player)
-    elif state is None:
+    elif season is None:
         deadline = "the naming deadline, " + deadline_text(comp.naming_deadline, player)
     else:
         deadline = ""
     return {
-        "will_play": will_play_ctx(ctx.session, seat, comp),
+        "will_play": will_play_ctx(ctx.session, seat, comp, latest=latest, read=read),
         "deadline": deadline,
-        "fixture": fixture_line(state.competition, name) if state else None,
+        "fixture": fixture_line(season.state.competition, name, season.nexts) if season else None,
     }
 
 
+@dataclass(frozen=True, slots=True)
+class _Season:
+    """A season as read, and every team's next fixture in it (one pass over the fixtures)."""
+
+    state: SeasonState
+    nexts: Mapping[str, Fixture]
+
+
 #: The last season read per competition, with the text it was read from: reading a 64-team
-#: league's season (its fixtures) cost ~100 ms, paid by every orders mail for one line of
-#: its reply. Kept only while the stored text is the same (another process may advance it).
-_SEASONS: dict[int, tuple[str, SeasonState]] = {}
+#: league's season (its fixtures) cost ~100 ms, and finding a team's next fixture in it 3 ms,
+#: paid by every orders mail for one line of its reply. Kept only while the stored text is
+#: the same (another process may advance it).
+_SEASONS: dict[int, tuple[str, _Season]] = {}
 _SEASONS_KEPT = 16
 
 
-def _season(
-    comp: Competition, read: Callable[[Competition], SeasonState | None]
-) -> SeasonState | None:
+def _season(comp: Competition, read: Callable[[Competition], SeasonState | None]) -> _Season | None:
     """``read(comp)`` (the season as it stands), read again only when its text changed."""
     text = comp.season
     if not text:
@@ -261,11 +288,13 @@ def _season(
     if hit is not None and hit[0] == text:
         return hit[1]
     state = read(comp)
-    if state is not None:
-        if len(_SEASONS) >= _SEASONS_KEPT:
-            _SEASONS.pop(next(iter(_SEASONS)))
-        _SEASONS[comp.id] = (text, state)
-    return state
+    if state is None:
+        return None
+    season = _Season(state, next_fixtures(state.competition))
+    if len(_SEASONS) >= _SEASONS_KEPT:
+        _SEASONS.pop(next(iter(_SEASONS)))
+    _SEASONS[comp.id] = (text, season)
+    return season
 
 
 def check_standing(ctx: MailContext, comp: Competition, seat: Seat, team: Team) -> None:
@@ -290,16 +319,18 @@ def keep_orders(
     text: str | None = None,
     *,
     supersede: bool = True,
+    latest: OrdersVersion | bool | None = True,
 ) -> None:
     """Store ``text`` (the mail merged into what stood) as the seat's standing orders; flag
     each sentence not understood for the GM (the open flags go with the conditional orders
-    they belonged to when the mail replaces those)."""
+    they belonged to when the mail replaces those). ``latest``: the version that stood, when
+    the caller has read it (True: read it here)."""
     now = ctx.clock.now()
     if supersede:
         supersede_flags(ctx.session, seat, now)
     if text is None:
         text = canonical(without_naming(mail.parsed.orders))
-    row = store_orders(ctx.session, ctx.clock, seat, text, inbound_id=ctx.mail.id)
+    row = store_orders(ctx.session, ctx.clock, seat, text, inbound_id=ctx.mail.id, latest=latest)
     flags = []
     for n in mail.not_understood:
         ctx.session.add(

@@ -29,6 +29,7 @@ from engine.flungo.competition import (
 )
 from engine.flungo.events import Ball
 from engine.flungo.fixtures import Fixture
+from engine.flungo.orders import Orders
 from engine.flungo.scorecard import scorecard_text
 from engine.flungo.season_events import CompetitionFinished, ResultRecorded, TeamEliminated
 from engine.flungo.squad import Team
@@ -48,7 +49,7 @@ from pbm.db.models import (
     Seat,
     Turn,
 )
-from pbm.flungo.defaults import will_play_for_seat
+from pbm.flungo.defaults import will_play, will_play_for_seat
 from pbm.flungo.schedule import format_deadline
 from pbm.flungo.views import competition_ctx
 from pbm.replies import queue_mail
@@ -79,11 +80,16 @@ def will_play_ctx(
     seat: Seat,
     comp: Competition,
     latest: Mapping[int, tuple[int, str]] | None = None,
+    read: tuple[int, Orders] | None = None,
 ) -> dict[str, Any]:
     """What pbm will play if you send nothing more, as template context (``latest``: every
-    seat's standing orders, when the caller has read them for all seats at once)."""
+    seat's standing orders, when the caller has read them for all seats at once; ``read``:
+    the seat's standing version and the orders its text reads as, when the caller holds
+    them, e.g. just merged from a mail: the text is then not read again)."""
     team = Team.from_json(seat.team)
-    if latest is None:
+    if read is not None:
+        wp = will_play(team, read[1] if read[1] != Orders() else None, comp.format, read[0])
+    elif latest is None:
         wp = will_play_for_seat(session, seat, team, comp.format)
     else:
         wp = will_play_for_seat(session, seat, team, comp.format, latest.get(seat.id))

@@ -245,10 +245,11 @@ def _mask(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
     # one character for each of the text's, so a match there is a match in the text.
     folded = strip_marks(text)
     lower = folded.lower() if folded.isascii() else None
-    for i, name, pattern, word in _mask_plan(tuple(names)):
+    for i, name, bare, word in _mask_plan(tuple(names)):
         if lower is not None and word is not None and word not in lower:
             continue  # its first word is nowhere in the line, so the name is not
-        matches = _whole(pattern, folded)
+        # compiled only here: most of a squad's names are in none of a mail's lines
+        matches = _whole(_name_regex(bare), folded)
         if not matches:
             continue
         found[i] = name
@@ -267,9 +268,9 @@ def _mask(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
 @functools.lru_cache(maxsize=256)
 def _mask_plan(
     names: tuple[str, ...],
-) -> tuple[tuple[int, str, re.Pattern[str], str | None], ...]:
-    """The names to mask, longest first: (index, name, regex, its first word in lower case
-    where a plain substring test can rule it out, i.e. both are ASCII)."""
+) -> tuple[tuple[int, str, str, str | None], ...]:
+    """The names to mask, longest first: (index, name, the name without accents, its first
+    word in lower case where a plain substring test can rule it out, i.e. both are ASCII)."""
     order = sorted(range(len(names)), key=lambda i: -len(names[i]))
     plan = []
     for i in order:
@@ -280,7 +281,7 @@ def _mask_plan(
         first = bare.split()[0].lower() if bare.split() else ""
         # "and" and "&" stand for each other, so a name starting with one has no fixed word
         word = first if bare.isascii() and first not in ("", "and", "&") else None
-        plan.append((i, name, _name_regex(bare), word))
+        plan.append((i, name, bare, word))
     return tuple(plan)
 
 
