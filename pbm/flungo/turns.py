@@ -147,10 +147,16 @@ def _seconds(value: Any) -> timedelta:
 
 def settings_for(comp: Competition, turns: TurnsConfig) -> Settings:
     """The settings in force for ``comp`` (its ``settings`` JSON overrides the config)."""
-    over: Mapping[str, Any] = comp.settings or {}
+    return _settings(comp.settings, comp.schedule, turns)
+
+
+def _settings(
+    settings: Mapping[str, Any] | None, schedule: str | None, turns: TurnsConfig
+) -> Settings:
+    over: Mapping[str, Any] = settings or {}
     after_full = over.get("naming_after_full", turns.naming_after_full)
     return Settings(
-        cadence=parse_schedule(comp.schedule or turns.schedule),
+        cadence=parse_schedule(schedule or turns.schedule),
         early=_seconds(over.get("early", turns.early_seconds)),
         grace=_seconds(over.get("grace", turns.grace_seconds)),
         reminders=tuple(_seconds(r) for r in over.get("reminders", turns.reminders)),
@@ -634,9 +640,7 @@ def tick(
     the next pass: the daemon reads and answers mail in between. Freezes, reminders and holds
     are never held back by it: they are quick, and they settle which orders are on time."""
     with transaction(sessions) as s:
-        ids = list(
-            s.scalars(select(Competition.id).where(Competition.status == CompetitionStatus.RUNNING))
-        )
+        ids = sorted(due_competitions(s, config, clock.now()))
     ran = 0
     for comp_id in ids:
         while _step(sessions, config, clock, comp_id, resolve=False):
@@ -876,6 +880,80 @@ def _step(
         # the log (and the stage stays due, so it is tried again on the next pass).
         log.exception("turns.step_failed", competition=comp_id)
         return False
+
+
+def due_competitions(session: Session, config: Config, now: datetime) -> set[int]:
+    """The running competitions with something that may be due ``now``: a frozen stage, a
+    deadline (plus grace) passed, a reminder to send or to skip, or every team's orders in
+    for the early run. Three queries for all of them, so that a pass with nothing due does
+    not lock and read each competition in its own transaction (a pass over 250 cost 1.3 s,
+    and a deadline's rush waited that long for each answer).
+
+    It may name a competition whose step then finds nothing to do; it never leaves out one
+    whose step would do something (``tests/pbm/test_due_competitions.py`` holds it to
+    :func:`_step`'s own reading)."""
+    rows = session.execute(
+        select(
+            Turn.id,
+            Turn.competition_id,
+            Turn.status,
+            Turn.deadline,
+            Turn.opened_at,
+            Turn.reminders,
+            Competition.settings,
+            Competition.schedule,
+        )
+        .join(Competition, Competition.id == Turn.competition_id)
+        .where(
+            Turn.status.in_((TurnStatus.OPEN, TurnStatus.FROZEN)),
+            Competition.status == CompetitionStatus.RUNNING,
+        )
+    ).all()
+    due: set[int] = set()
+    early: dict[int, tuple[int, timedelta]] = {}  # turn id -> (competition id, early delay)
+    for turn_id, comp_id, status, deadline_at, opened_at, sent, over, schedule in rows:
+        if status == TurnStatus.FROZEN:
+            due.add(comp_id)
+            continue
+        settings = _settings(over, schedule, config.turns)
+        deadline = utc(deadline_at)
+        remind, skip = reminders_due(
+            utc(opened_at), deadline, settings, now, list((sent or {}).get("sent", []))
+        )
+        if now >= deadline + settings.grace or remind or skip:
+            due.add(comp_id)
+        else:
+            early[turn_id] = (comp_id, settings.early)
+    if not early:
+        return due
+    active = dict(
+        session.execute(
+            select(Seat.competition_id, func.count())
+            .where(Seat.competition_id.in_({c for c, _ in early.values()}), Seat.retired.is_(False))
+            .group_by(Seat.competition_id)
+        ).all()
+    )
+    # Each open stage: how many active seats have sent orders since it opened, and the last.
+    sent_in = session.execute(
+        select(
+            Turn.id,
+            func.count(func.distinct(OrdersVersion.seat_id)),
+            func.max(OrdersVersion.created_at),
+        )
+        .join(Seat, Seat.competition_id == Turn.competition_id)
+        .join(OrdersVersion, OrdersVersion.seat_id == Seat.id)
+        .where(
+            Turn.id.in_(early),
+            Seat.retired.is_(False),
+            OrdersVersion.created_at >= Turn.opened_at,
+        )
+        .group_by(Turn.id)
+    ).all()
+    for turn_id, teams, last in sent_in:
+        comp_id, delay = early[turn_id]
+        if teams and teams == active.get(comp_id) and now >= utc(last) + delay:
+            due.add(comp_id)
+    return due
 
 
 def next_wakeup(session: Session, config: Config, now: datetime) -> datetime | None:

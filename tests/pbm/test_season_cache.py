@@ -1,7 +1,9 @@
-"""An orders reply reads a competition's season once, and again only when it changed."""
+"""An orders reply reads a competition's season (and its teams' next fixtures) once, and again
+only when it changed."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from pbm.db.models import Competition
@@ -15,13 +17,18 @@ def test_the_season_is_read_again_only_when_its_text_changed() -> None:
 
     def read(comp: Competition) -> Any:
         reads.append(str(comp.season))
-        return ("season", comp.season)
+        # a season with no fixtures left: its teams' next fixtures are none
+        return SimpleNamespace(
+            text=comp.season, competition=SimpleNamespace(results=(), fixtures=())
+        )
 
     comp = Competition(id=424242, season='{"v":1}')
-    assert _season(comp, read) == ("season", '{"v":1}')
-    assert _season(comp, read) == ("season", '{"v":1}')
+    first = _season(comp, read)
+    assert first is not None and first.state.text == '{"v":1}' and first.nexts == {}
+    assert _season(comp, read) is first
     comp.season = '{"v":2}'
-    assert _season(comp, read) == ("season", '{"v":2}')
+    second = _season(comp, read)
+    assert second is not None and second.state.text == '{"v":2}'
     assert reads == ['{"v":1}', '{"v":2}']
     assert _season(Competition(id=424243, season=None), read) is None
     assert len(reads) == 2
