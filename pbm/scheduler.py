@@ -83,13 +83,13 @@ def next_wakeup(now: datetime, digest_hour: int, comps: Iterable[CompetitionDate
 
 def competition_dates(s: Session) -> list[CompetitionDates]:
     """Every competition's dates."""
+    # the three columns, not the rows: a competition's row carries its whole season
+    rows = s.execute(select(Competition.code, Competition.naming_deadline, Competition.status))
     return [
         CompetitionDates(
-            c.code,
-            utc(c.naming_deadline),
-            c.status not in (CompetitionStatus.OPEN, CompetitionStatus.FULL),
+            code, utc(deadline), status not in (CompetitionStatus.OPEN, CompetitionStatus.FULL)
         )
-        for c in s.scalars(select(Competition))
+        for code, deadline, status in rows
     ]
 
 
@@ -107,15 +107,25 @@ def run_due(
     now = clock.now()
     with transaction(sessions) as s:
         comps = competition_dates(s)
-        done = set(s.scalars(select(JobRun.key)))
-        jobs = due_jobs(now, config.scheduler.digest_hour, comps, done)
-        jobs += [Job(k, "h6-over", w) for k, w in h6_schedule.due(s, now) if k not in done]
-    ran = _run_jobs(sessions, config, clock, jobs)
+        jobs = due_jobs(now, config.scheduler.digest_hour, comps, set())
+        jobs += [Job(k, "h6-over", w) for k, w in h6_schedule.due(s, now)]
+        done = _done(s, [j.key for j in jobs])
+    ran = _run_jobs(sessions, config, clock, [j for j in jobs if j.key not in done])
     ran += turns.tick(sessions, config, clock, worker, budget=budget)
     with transaction(sessions) as s:
-        done = set(s.scalars(select(JobRun.key)))
-        zines = [Job(zine_key(c, n), "zine", f"{c}:{n}") for c, n in due_issues(s, done)]
-    return ran + _run_jobs(sessions, config, clock, zines)
+        issues = due_issues(s, set())
+        done = _done(s, [zine_key(c, n) for c, n in issues])
+        zines = [Job(zine_key(c, n), "zine", f"{c}:{n}") for c, n in issues]
+    return ran + _run_jobs(sessions, config, clock, [z for z in zines if z.key not in done])
+
+
+def _done(s: Session, keys: list[str]) -> set[str]:
+    """Which of ``keys`` have run: only those are read (every step of every turn leaves a
+    key, so reading them all each pass would grow with the seasons played)."""
+    done: set[str] = set()
+    for i in range(0, len(keys), 500):  # within every database's limit on parameters
+        done.update(s.scalars(select(JobRun.key).where(JobRun.key.in_(keys[i : i + 500]))))
+    return done
 
 
 def _run_jobs(
