@@ -99,11 +99,13 @@ def run_due(
     clock: Clock,
     worker: str | None = None,
     budget: float | None = None,
+    as_of: datetime | None = None,
 ) -> int:
     """Run every due job once; returns how many ran. The zine's issues go last, after the
     turns, so a stage's issue leaves in the same pass as its turn reports. ``worker`` is who
     claims a split stage's matches (this process by default). ``budget`` bounds the seconds
-    spent resolving stages (see :func:`pbm.flungo.turns.tick`); the rest is the next pass's."""
+    spent resolving stages (see :func:`pbm.flungo.turns.tick`); the rest is the next pass's.
+    ``as_of``: when the pass began, the moment turns fall due by (see the same)."""
     now = clock.now()
     with transaction(sessions) as s:
         comps = competition_dates(s)
@@ -111,7 +113,7 @@ def run_due(
         jobs += [Job(k, "h6-over", w) for k, w in h6_schedule.due(s, now)]
         done = _done(s, [j.key for j in jobs])
     ran = _run_jobs(sessions, config, clock, [j for j in jobs if j.key not in done])
-    ran += turns.tick(sessions, config, clock, worker, budget=budget)
+    ran += turns.tick(sessions, config, clock, worker, budget=budget, as_of=as_of)
     with transaction(sessions) as s:
         issues = due_issues(s, set())
         done = _done(s, [zine_key(c, n) for c, n in issues])

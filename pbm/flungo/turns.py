@@ -630,6 +630,7 @@ def tick(
     *,
     matches: bool = True,
     budget: float | None = None,
+    as_of: datetime | None = None,
 ) -> int:
     """One pass over every running competition: reminders, the pre-run check, and every due
     stage frozen and resolved; then (unless ``matches`` is false) the matches of split
@@ -638,12 +639,16 @@ def tick(
 
     With a ``budget`` (seconds), resolving stops once it is spent, and the rest is left for
     the next pass: the daemon reads and answers mail in between. Freezes, reminders and holds
-    are never held back by it: they are quick, and they settle which orders are on time."""
+    are never held back by it: they are quick, and they settle which orders are on time.
+
+    ``as_of`` is when the daemon's pass began (now by default): what falls due is judged at
+    that moment. A stage whose deadline passed during a pass is frozen by the next one, whose
+    fetch comes after the deadline, so every mail that reached pbm in time is handled first."""
     with transaction(sessions) as s:
-        ids = sorted(due_competitions(s, config, clock.now()))
+        ids = sorted(due_competitions(s, config, as_of or clock.now()))
     ran = 0
     for comp_id in ids:
-        while _step(sessions, config, clock, comp_id, resolve=False):
+        while _step(sessions, config, clock, comp_id, resolve=False, as_of=as_of):
             ran += 1
     end = None if budget is None else time.monotonic() + budget
     # One step per competition in turn, so a large competition's stages do not keep the
@@ -654,7 +659,7 @@ def tick(
         for comp_id in busy:
             if end is not None and time.monotonic() >= end:
                 return ran
-            if _step(sessions, config, clock, comp_id):
+            if _step(sessions, config, clock, comp_id, as_of=as_of):
                 ran += 1
                 again.append(comp_id)
         busy = again
@@ -807,10 +812,12 @@ def _step(
     comp_id: int,
     *,
     resolve: bool = True,
+    as_of: datetime | None = None,
 ) -> bool:
     """Do the next thing due for one competition in one transaction; False when nothing is
-    (or, unless ``resolve``, when the next thing is resolving a frozen stage)."""
-    now = clock.now()
+    (or, unless ``resolve``, when the next thing is resolving a frozen stage). What is due is
+    judged ``as_of`` (see :func:`tick`)."""
+    now = as_of if as_of is not None else clock.now()
     try:
         with transaction(sessions) as s:
             # SKIP LOCKED: another worker (a turn step, or a mail to it) holds this one.
@@ -973,7 +980,14 @@ def next_wakeup(session: Session, config: Config, now: datetime) -> datetime | N
         if turn.status == TurnStatus.FROZEN:  # resolved on the next pass (again, if it failed)
             times.append(now + timedelta(seconds=5))
             continue
-        times.append(deadline + settings.grace)
+        # A moment already past (it passed during the last pass, which judged what was due
+        # by when it began) is due now: the next pass, at once.
+        soon = now + timedelta(milliseconds=1)
+        times.append(max(deadline + settings.grace, soon))
+        sent = list((turn.reminders or {}).get("sent", []))
+        remind, skip = reminders_due(utc(turn.opened_at), deadline, settings, now, sent)
+        if remind or skip:
+            times.append(soon)
         times += [deadline - r for r in settings.reminders if deadline - r > now]
         times.append(now + settings.early if settings.early.total_seconds() else now)
     pending = session.scalar(
