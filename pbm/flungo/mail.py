@@ -182,8 +182,8 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         replaced = got.merged.status("conditional orders") != "kept"
         keep_orders(ctx, comp, seat, mail, reply, got.standing, supersede=replaced, latest=latest)
         notes.append(f"orders v{reply['orders_version']}")
-    elif changes:
-        check_standing(ctx, comp, seat, team)
+    elif changes and latest is not None:
+        check_standing(ctx, comp, seat, team, latest)
     if not match and latest is not None:
         # every acknowledgement shows the whole of what stands, changed or not
         reply["unchanged"] = {"version": latest.version, "text": latest.text}
@@ -195,7 +195,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
             read = (reply["orders_version"], without_naming(got.merged.orders))
     else:
         now_standing = {seat.id: (latest.version, latest.text)} if latest is not None else {}
-    reply.update(_whats_next(ctx, comp, seat, now_standing, read))
+    reply.update(_whats_next(ctx, comp, seat, team, now_standing, read))
     ctx.reply(
         "naming",
         accepted=True,
@@ -237,19 +237,21 @@ def _whats_next(
     ctx: MailContext,
     comp: Competition,
     seat: Seat,
+    team: Team,
     latest: Mapping[int, tuple[int, str]],
     read: tuple[int, Orders] | None = None,
 ) -> dict[str, Any]:
-    """The acknowledgement's ending: the next match, the deadline, what pbm will play
-    (``latest``: the seat's standing orders as they now stand, {} for none; ``read``: their
-    version and what the text reads as, when the mail just merged them)."""
+    """The acknowledgement's ending: the next match, the deadline, what pbm will play for
+    ``team`` (the seat's squad as it now stands). ``latest``: the seat's standing orders as
+    they now stand, {} for none; ``read``: their version and what the text reads as, when
+    the mail just merged them."""
     from pbm.flungo.reports import deadline_text, fixture_line, will_play_ctx
     from pbm.flungo.turns import current_turn, season_of
 
     turn = current_turn(ctx.session, comp)
     season = _season(comp, season_of)
     player = ctx.session.get(Player, seat.player_id)
-    name = Team.from_json(seat.team).name
+    name = team.name
     if turn is not None:
         deadline = deadline_text(turn.deadline, player)
     elif season is None:
@@ -257,7 +259,7 @@ def _whats_next(
     else:
         deadline = ""
     return {
-        "will_play": will_play_ctx(ctx.session, seat, comp, latest=latest, read=read),
+        "will_play": will_play_ctx(ctx.session, seat, comp, latest=latest, read=read, team=team),
         "deadline": deadline,
         "fixture": fixture_line(season.state.competition, name, season.nexts) if season else None,
     }
@@ -297,11 +299,11 @@ def _season(comp: Competition, read: Callable[[Competition], SeasonState | None]
     return season
 
 
-def check_standing(ctx: MailContext, comp: Competition, seat: Seat, team: Team) -> None:
-    """Warn when new names leave the standing orders naming squad members who are gone."""
-    latest = current_orders(ctx.session, seat)
-    if latest is None:
-        return
+def check_standing(
+    ctx: MailContext, comp: Competition, seat: Seat, team: Team, latest: OrdersVersion
+) -> None:
+    """Warn when new names leave the standing orders (``latest``) naming squad members who
+    are gone."""
     if read_standing(latest.text, team, comp.format).errors:
         ctx.notes.append(
             f"Your standing orders (version {latest.version}) name squad members by names "

@@ -81,12 +81,15 @@ def will_play_ctx(
     comp: Competition,
     latest: Mapping[int, tuple[int, str]] | None = None,
     read: tuple[int, Orders] | None = None,
+    team: Team | None = None,
 ) -> dict[str, Any]:
     """What pbm will play if you send nothing more, as template context (``latest``: every
     seat's standing orders, when the caller has read them for all seats at once; ``read``:
     the seat's standing version and the orders its text reads as, when the caller holds
-    them, e.g. just merged from a mail: the text is then not read again)."""
-    team = Team.from_json(seat.team)
+    them, e.g. just merged from a mail: the text is then not read again; ``team``: the
+    seat's squad, when the caller has read it)."""
+    if team is None:
+        team = Team.from_json(seat.team)
     if read is not None:
         wp = will_play(team, read[1] if read[1] != Orders() else None, comp.format, read[0])
     elif latest is None:
