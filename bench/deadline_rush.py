@@ -173,6 +173,16 @@ def run(bench: Bench, args: argparse.Namespace, teams: int) -> None:
 
     wanted = {mid for mid, _ in mails}
     latencies = [a - sent_at[irt] for a, irt in bench.sink.arrivals if irt in wanted]
+    # The slowest answers, and when their mail went in (seconds before the deadline): a
+    # tail at the deadline is the freeze, a tail spread over the rush is the wait for mail.
+    slow = sorted(
+        (
+            (a - sent_at[irt], deadline_mono - sent_at[irt])
+            for a, irt in bench.sink.arrivals
+            if irt in wanted
+        ),
+        reverse=True,
+    )[: max(1, len(mails) // 100)]
     after = [a for a, _ in bench.sink.arrivals if a >= deadline_mono]
     with transaction(bench.app.sessions) as s:
         frozen = s.scalars(select(Turn.orders).where(Turn.stage_key == "R1-select")).all()
@@ -184,6 +194,10 @@ def run(bench: Bench, args: argparse.Namespace, teams: int) -> None:
     if latencies:
         print(f"  ack latency during the rush: {summary(latencies)}")
         print(f"  target p99 <= 1 s: {'met' if percentile(latencies, 99) <= 1.0 else 'MISSED'}")
+        print(
+            "  the slowest 1%: "
+            + ", ".join(f"{lat:.1f} s ({before:.0f} s before)" for lat, before in slow[:20])
+        )
     if done_at is None:
         print("  stages resolved: NOT ALL within 15 min of the deadline")
     else:

@@ -59,7 +59,7 @@ from pbm.db.session import transaction  # noqa: E402
 from pbm.flungo import reports, turn_mail, turns  # noqa: E402
 from pbm.flungo.competitions import create_competition  # noqa: E402
 from pbm.logs import configure_logging  # noqa: E402
-from pbm.testing import seat_named_sides  # noqa: E402
+from pbm.testing import seat_named_sides, start_drawn_mini  # noqa: E402
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -74,23 +74,16 @@ def build(app: App, clock: FixedClock, competitions: int) -> None:
     """``competitions`` minis with four named seats each, drawn and past selection."""
     with transaction(app.sessions) as s:
         for c in range(competitions):
-            comp = create_competition(
+            comp, first = start_drawn_mini(
                 s,
+                app.config,
                 clock,
-                code=f"B{c:05d}",
-                name=f"Bench {c}",
-                fmt="t20",
-                teams=4,
-                naming_deadline=START + timedelta(days=1),
+                f"B{c:05d}",
+                settings={"reminders": [], "early": 0},
                 seed=f"bench-{c}",
-                kind="mini",
-                schedule="every 1h",
-                settings={"hold_share": 1.0, "reminders": [], "early": 0},
+                addresses=[f"p{c}-{n}@example.test" for n in range(1, 5)],
+                side_name=lambda n, c=c: f"Side {c}-{n}",
             )
-            _seat_teams(s, clock, comp, 4, prefix=f"p{c}")
-            s.flush()
-            s.refresh(comp)
-            first = turns.start_competition(s, app.config, clock, comp)
             reports.queue_fixtures(s, app.config, clock, comp, first)
     clock.advance(timedelta(hours=1, seconds=1))
     turns.tick(app.sessions, app.config, clock)  # every selection stage

@@ -1,20 +1,22 @@
 """Fakes for the ports, shipped with pbm (like ``structlog.testing``) for fast tests.
 
 ``FakeMailbox`` and ``RecordingSender`` implement :mod:`pbm.mail.ports`; ``FixedClock`` is
-re-exported from :mod:`pbm.clock`; :func:`make_eml` builds a message's bytes.
+re-exported from :mod:`pbm.clock`; :func:`make_eml` builds a message's bytes;
+:func:`seat_named_sides` and :func:`start_drawn_mini` make a full or drawn competition
+without the mail, for what comes after joining.
 """
 
 from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from pbm.clock import FixedClock
+from pbm.clock import Clock, FixedClock
 from pbm.errors import SmtpError
 from pbm.mail.ports import Envelope, FetchedMessage
 
@@ -26,13 +28,15 @@ __all__ = [
     "body_of",
     "make_eml",
     "seat_named_sides",
+    "start_drawn_mini",
 ]
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
+    from pbm.config import Config
     from pbm.daemon import Daemon
-    from pbm.db.models import Competition
+    from pbm.db.models import Competition, Turn
 
 _counter = itertools.count(1)
 
@@ -169,7 +173,7 @@ class Conversation:
 
 def seat_named_sides(
     s: Session,
-    clock: FixedClock,
+    clock: Clock,
     comp: Competition,
     addresses: list[str],
     side_name: Callable[[int], str] = lambda n: f"Side {n}",
@@ -200,3 +204,44 @@ def seat_named_sides(
                 joined_at=clock.now(),
             )
         )
+
+
+def start_drawn_mini(
+    s: Session,
+    config: Config,
+    clock: Clock,
+    code: str,
+    *,
+    settings: Mapping[str, Any] | None = None,
+    seed: str | None = None,
+    addresses: list[str] | None = None,
+    side_name: Callable[[int], str] = lambda n: f"Side {n}",
+) -> tuple[Competition, Turn]:
+    """A four-team T20 mini tournament played every hour, with named sides
+    (:func:`seat_named_sides`; ``<code>1@example.test`` ... by default), drawn: returns it and
+    its first stage (selection), open. ``settings`` override the competition's (the pre-run
+    check off by default: ``hold_share`` 1.0)."""
+    from datetime import timedelta
+
+    from pbm.flungo import turns
+    from pbm.flungo.competitions import create_competition
+
+    comp = create_competition(
+        s,
+        clock,
+        code=code,
+        name=f"Cup {code}",
+        fmt="t20",
+        teams=4,
+        naming_deadline=clock.now() + timedelta(days=1),
+        seed=seed or f"{code}-seed",
+        kind="mini",
+        schedule="every 1h",
+        settings={"hold_share": 1.0, **(settings or {})},
+    )
+    if addresses is None:
+        addresses = [f"{code.lower()}{n}@example.test" for n in range(1, 5)]
+    seat_named_sides(s, clock, comp, addresses, side_name)
+    s.flush()
+    s.refresh(comp)
+    return comp, turns.start_competition(s, config, clock, comp)

@@ -17,9 +17,8 @@ from pbm.clock import FixedClock
 from pbm.db.models import Competition, CompetitionStatus, Seat, TurnStatus
 from pbm.db.session import transaction
 from pbm.flungo import turns
-from pbm.flungo.competitions import create_competition
 from pbm.flungo.standing import store_orders
-from pbm.testing import seat_named_sides
+from pbm.testing import start_drawn_mini
 from tests.pbm.conftest import make_config
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -36,25 +35,8 @@ SETTINGS: dict[str, dict[str, Any]] = {
 
 
 def _start(app: App, code: str, settings: Mapping[str, Any]) -> None:
-    clock = app.clock
     with transaction(app.sessions) as s:
-        comp = create_competition(
-            s,
-            clock,
-            code=code,
-            name=f"Cup {code}",
-            fmt="t20",
-            teams=4,
-            naming_deadline=START + timedelta(days=1),
-            seed=f"{code}-seed",
-            kind="mini",
-            schedule="every 1h",
-            settings={"hold_share": 1.0, **settings},
-        )
-        seat_named_sides(s, clock, comp, [f"{code.lower()}{n}@example.test" for n in range(1, 5)])
-        s.flush()
-        s.refresh(comp)
-        turns.start_competition(s, app.config, clock, comp)
+        start_drawn_mini(s, app.config, app.clock, code, settings=settings)
 
 
 def _orders(app: App, code: str, numbers: tuple[int, ...]) -> None:

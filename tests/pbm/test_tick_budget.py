@@ -13,8 +13,7 @@ from pbm.clock import FixedClock
 from pbm.db.models import Competition, Turn, TurnStatus
 from pbm.db.session import transaction
 from pbm.flungo import turns
-from pbm.flungo.competitions import create_competition
-from pbm.testing import seat_named_sides
+from pbm.testing import start_drawn_mini
 from tests.pbm.conftest import make_config
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -23,26 +22,8 @@ CODES = ("ONE", "TWO", "THREE")
 
 def _running(app: App, code: str) -> None:
     """A four-team mini tournament with named sides, drawn: its selection stage open."""
-    clock = app.clock
     with transaction(app.sessions) as s:
-        comp = create_competition(
-            s,
-            clock,
-            code=code,
-            name=f"Cup {code}",
-            fmt="t20",
-            teams=4,
-            naming_deadline=START + timedelta(days=1),
-            seed=f"{code}-seed",
-            kind="mini",
-            schedule="every 1h",
-            settings={"hold_share": 1.0, "reminders": [], "early": 0},
-        )
-        addresses = [f"{code.lower()}{n}@example.test" for n in range(1, 5)]
-        seat_named_sides(s, clock, comp, addresses, lambda n: f"{code} {n}")
-        s.flush()
-        s.refresh(comp)
-        turns.start_competition(s, app.config, clock, comp)
+        start_drawn_mini(s, app.config, app.clock, code, settings={"reminders": [], "early": 0})
 
 
 def _statuses(app: App) -> dict[str, list[TurnStatus]]:
