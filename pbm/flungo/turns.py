@@ -651,6 +651,11 @@ def tick(
         while _step(sessions, config, clock, comp_id, resolve=False, as_of=as_of):
             ran += 1
     end = None if budget is None else time.monotonic() + budget
+    if ids:
+        # Asked again: the freeze round settled the reminders of the rest (a stage opened
+        # or moved, its past reminders skipped), and only what is left is worth a lock.
+        with transaction(sessions) as s:
+            ids = sorted(due_competitions(s, config, as_of or clock.now()))
     # One step per competition in turn, so a large competition's stages do not keep the
     # others' waiting behind them.
     busy = ids
