@@ -38,7 +38,7 @@ from imapclient import IMAPClient
 from sqlalchemy import func, select, update
 
 from pbm.daemon import Daemon
-from pbm.db.models import Competition, Turn, TurnStatus
+from pbm.db.models import Competition, OutboxMessage, Turn, TurnStatus
 from pbm.db.session import transaction
 from pbm.mail.imap import ImapMailbox
 from pbm.mail.smtp import SmtpSender
@@ -135,6 +135,18 @@ def run(bench: Bench, args: argparse.Namespace, teams: int) -> None:
     daemon.run_once()
     print(f"  the pass after {teams // LEAGUE} deadlines moved: {time.monotonic() - settle:.1f} s")
     deadline_mono = move_deadlines()  # the same reminders past: nothing to settle again
+    with transaction(bench.app.sessions) as s:
+        backlog = dict(
+            s.execute(
+                select(OutboxMessage.kind, func.count())
+                .where(OutboxMessage.status == "pending")
+                .group_by(OutboxMessage.kind)
+            ).all()
+        )
+    print(
+        "  the outbox as the rush begins: "
+        + (", ".join(f"{n} {kind}" for kind, n in sorted(backlog.items())) or "empty")
+    )
     before = len(bench.sink.arrivals)
     loop = threading.Thread(target=daemon.run, name="daemon", daemon=True)
     loop.start()

@@ -107,25 +107,22 @@ class Outbox:
         """Whether the relay failed and its backoff has not passed yet."""
         return self._relay_retry_at is not None and self.clock.now() < self._relay_retry_at
 
-    def due_ids(self) -> list[int]:
+    def due_ids(self, answers_only: bool = False) -> list[int]:
         """Pending rows whose time has come: answers first, then bulk mail (turn reports,
         zine issues, digests), each oldest first, so a player's acknowledgement never waits
-        behind a stage's thousands of reports."""
+        behind a stage's thousands of reports. ``answers_only``: no bulk mail at all."""
+        query = select(OutboxMessage.id).where(
+            OutboxMessage.status == "pending",
+            OutboxMessage.next_attempt_at <= self.clock.now(),
+        )
+        if answers_only:
+            query = query.where(OutboxMessage.kind.not_in(BULK_KINDS)).order_by(OutboxMessage.id)
+        else:
+            query = query.order_by(
+                case((OutboxMessage.kind.in_(BULK_KINDS), 1), else_=0), OutboxMessage.id
+            )
         with transaction(self.sessions) as s:
-            return [
-                row_id
-                for row_id in s.scalars(
-                    select(OutboxMessage.id)
-                    .where(
-                        OutboxMessage.status == "pending",
-                        OutboxMessage.next_attempt_at <= self.clock.now(),
-                    )
-                    .order_by(
-                        case((OutboxMessage.kind.in_(BULK_KINDS), 1), else_=0), OutboxMessage.id
-                    )
-                )
-                if row_id not in self._unrecorded
-            ]
+            return [row_id for row_id in s.scalars(query) if row_id not in self._unrecorded]
 
     def next_due(self) -> datetime | None:
         """When the earliest pending row is due (for the loop's sleep)."""
@@ -146,19 +143,21 @@ class Outbox:
         should_stop: object = None,
         in_hand: Callable[[str], AbstractContextManager[object]] | None = None,
         budget: float | None = None,
+        answers_only: bool = False,
     ) -> tuple[int, int]:
         """Send every due row; returns (sent, failed permanently). While the relay is down
         (its backoff not passed) nothing is tried; a pass stops at the relay's failure.
         ``in_hand(what)`` wraps each send (the workers registry names the row in hand).
         ``budget``: stop starting sends after this many seconds (the rest waits for the next
-        pass, so bulk mail is sent in slices between fetches of new mail)."""
+        pass, so bulk mail is sent in slices between fetches of new mail). ``answers_only``:
+        leave the bulk mail for a later flush."""
         self._record_held()
         if self.relay_down:
             return 0, 0
         sent = failed = 0
         stop = should_stop if callable(should_stop) else (lambda: False)
         end = None if budget is None else time.monotonic() + budget
-        for n, row_id in enumerate(self.due_ids()):
+        for n, row_id in enumerate(self.due_ids(answers_only)):
             if stop() or (n and end is not None and time.monotonic() > end):
                 break  # the budget stops after one send at least, so every pass progresses
             with in_hand(f"outbox {row_id}") if in_hand else nullcontext():

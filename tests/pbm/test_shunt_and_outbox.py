@@ -181,6 +181,44 @@ def test_the_send_lease_is_the_configured_one(
     assert daemon.outbox.flush() == (1, 0)
 
 
+def test_a_burst_is_answered_before_the_bulk_mail_waiting_for_it(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """Bulk mail queued before a burst of mail waits for the end of the pass: every answer
+    of the burst goes first (bulk mail sent between the burst's mails made each of them wait
+    for a slice of it)."""
+    from pbm.db.models import OutboxMessage as Row
+
+    now = daemon.app.clock.now()
+    with transaction(daemon.app.sessions) as s:
+        for n in range(5):
+            s.add(
+                Row(
+                    kind="fixtures",
+                    to_addr=f"team{n}@example.test",
+                    subject="fixtures",
+                    message_id=f"<bulk-{n}@pbm.test>",
+                    raw=b"Subject: fixtures\r\n\r\nbody\r\n",
+                    status="pending",
+                    attempts=0,
+                    next_attempt_at=now,
+                    created_at=now,
+                )
+            )
+    for n in range(3):
+        daemon.store(
+            make_eml("HELP\n", subject="help", sender=f"asker{n}@example.test"),
+            f"asker{n}@example.test",
+            ["pbm@example.test"],
+        )
+    stats = daemon.run_once()
+    assert stats.processed == 3 and stats.sent == 8
+    subjects = [str(m["Subject"]) for m in sender.sent]
+    assert "fixtures" not in subjects[:3], subjects  # the three answers first
+    assert subjects[3:] == ["fixtures"] * 5
+    assert [m["To"] for m in sender.sent[:3]] == [f"asker{n}@example.test" for n in range(3)]
+
+
 def test_answers_go_before_bulk_mail_and_bulk_goes_in_slices(
     daemon: Daemon, sender: RecordingSender, demo: str
 ) -> None:
