@@ -41,7 +41,7 @@ from pbm.flungo.competitions import (
     naming_open,
     placeholder_team_name,
 )
-from pbm.flungo.naming import apply_slots, diff_teams, is_fully_named
+from pbm.flungo.naming import apply_slots, diff_teams, is_fully_named, still_unnamed
 from pbm.flungo.standing import (
     MailMerge,
     MailOrders,
@@ -155,6 +155,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
             changes=[],
             squad=squad_rows(current),
             team_name=current.name,
+            unnamed=still_unnamed(current, (p.name for p in base.players), placeholder),
             **{**reply, "naming": tried_naming},
         )
         return ctx.handled(Status.REJECTED, f"orders with {len(errors)} error(s)")
@@ -202,6 +203,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         changes=changes,
         squad=squad_rows(team),
         team_name=team.name,
+        unnamed=still_unnamed(team, (p.name for p in base.players), placeholder),
         **reply,
     )
     return ctx.handled(Status.APPLIED, ", ".join(notes))

@@ -29,6 +29,7 @@ __all__ = [
     "diff_teams",
     "is_fully_named",
     "read_naming",
+    "still_unnamed",
 ]
 
 
@@ -95,3 +96,19 @@ def is_fully_named(team: Team, placeholders: Iterable[str], placeholder_team_nam
     """Whether the team and every squad member carry chosen names."""
     ph = set(placeholders)
     return team.name != placeholder_team_name and all(p.name not in ph for p in team.players)
+
+
+def still_unnamed(team: Team, placeholders: Iterable[str], placeholder_team_name: str) -> list[str]:
+    """What :func:`is_fully_named` finds unnamed, in words for the player: the team while it
+    carries its placeholder name (also when the player gave that name: it is the name a team
+    has until it is named, so it counts as none), then the slots still on theirs."""
+    ph = set(placeholders)
+    out = []
+    if team.name == placeholder_team_name:
+        out.append(
+            f'the team itself ("{placeholder_team_name}" is the name it has until you name it)'
+        )
+    slots = [str(n) for n, p in enumerate(team.players, start=1) if p.name in ph]
+    if slots:
+        out.append(("slot " if len(slots) == 1 else "slots ") + ", ".join(slots))
+    return out

@@ -45,6 +45,10 @@ T = TypeVar("T")
 IDLE_MAX_SECONDS = 25 * 60
 #: How long one ``idle_check`` blocks; bounds how quickly ``interrupt()`` is noticed.
 _IDLE_SLICE = 0.5
+#: How long a wait that lost its connection pauses before it returns (so that the next fetch
+#: reports the trouble and the daemon's own backoff takes over, instead of the trouble going
+#: unseen for the whole wait; the pause keeps a server that fails only here from a spin).
+_TROUBLE_PAUSE = 1.0
 _DEFAULT_PORTS = {"plain": 143, "starttls": 143, "tls": 993}
 # NO responses with these codes (RFC 5530) say "try again later", not "you are wrong".
 _TRANSIENT_CODES = ("[UNAVAILABLE]", "[INUSE]", "[LIMIT]", "[SERVERBUG]", "[EXPUNGEISSUED]")
@@ -269,9 +273,10 @@ class ImapMailbox:
         Uses IDLE where the server offers it (woken by an EXISTS; Dovecot's "Still here"
         keepalives are ignored), else sleeps and polls every ``poll_interval`` s. Mail that
         arrived since the last ``fetch_new`` returns True at once. ``interrupt()`` ends the
-        wait early with False. Connection trouble is not raised here: the wait sleeps out its
-        time (a natural backoff) and returns True, so the next ``fetch_new`` reconnects and
-        reports the error if it persists.
+        wait early with False. Connection trouble is not raised here: the wait pauses a
+        second and returns True, so the next ``fetch_new`` reconnects, or reports the error
+        if it persists and the caller backs off (a wait that slept out its time, in poll
+        mode, left an outage unseen for that long).
         """
         deadline = time.monotonic() + min(timeout, IDLE_MAX_SECONDS)
         try:
@@ -286,7 +291,7 @@ class ImapMailbox:
                 return self._poll_until(deadline)
             except ImapError as exc:
                 log.warning("imap: wait: %s", exc)
-                self._interrupt.wait(max(0.0, deadline - time.monotonic()))
+                self._interrupt.wait(min(_TROUBLE_PAUSE, max(0.0, deadline - time.monotonic())))
                 return not self._interrupt.is_set()
         finally:
             self._interrupt.clear()

@@ -410,9 +410,21 @@ def test_no_foreign_exception_escapes(
 
 
 def test_wait_does_not_raise_when_the_server_is_unreachable() -> None:
-    """wait() sleeps out its timeout instead of raising when it cannot connect."""
-    mb = ImapMailbox("127.0.0.1", _closed_port(), username="pbm", password="x", security="plain")
+    """wait() returns True instead of raising when it cannot connect, after a pause of a
+    second at most, not its whole timeout: the next fetch_new reports the outage (in poll
+    mode a 30 s wait used to leave it unseen for 30 s)."""
+    mb = ImapMailbox(
+        "127.0.0.1",
+        _closed_port(),
+        username="pbm",
+        password="x",
+        security="plain",
+        use_idle=False,
+    )
     assert mb.wait(0.2) is True
+    started = time.monotonic()
+    assert mb.wait(30) is True
+    assert time.monotonic() - started < 10
 
 
 def test_bad_uid_is_a_permanent_error() -> None:

@@ -79,8 +79,28 @@ def test_partial_naming_is_not_fully_named(
     """Naming only some slots is accepted but the team is not marked named."""
     secret = join(daemon, sender, "player1@example.test")
     [reply] = say(daemon, sender, f"SECRET {secret}\nTEAM NAME Half\nNAME 1 Zippy\n")
-    assert "not all named yet" in body_of(reply)
+    body = body_of(reply)
+    assert "not all named yet" in body
+    assert (
+        "Still to name: slots 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18." in body
+    )
     assert not _seat(daemon).named
+
+
+def test_a_team_named_as_its_placeholder_is_told_it_is_not_named(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """A team given the name it carries until named ("Team 1") still counts as unnamed, and
+    the reply says why, instead of only "not all named yet"."""
+    secret = join(daemon, sender, "player1@example.test")
+    [reply] = say(daemon, sender, naming_text(secret, team="Team 1"))
+    body = body_of(reply)
+    assert "Your team: Team 1 (not all named yet)" in body
+    assert 'Still to name: the team itself ("Team 1" is the name it has until you name it).' in body
+    assert not _seat(daemon).named
+    [again] = say(daemon, sender, f"SECRET {secret}\nTEAM NAME The Gloopers\n")
+    assert "(fully named)" in body_of(again) and "Still to name" not in body_of(again)
+    assert _seat(daemon).named
 
 
 def test_naming_after_deadline_is_refused(
