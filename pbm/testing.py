@@ -3,7 +3,8 @@
 ``FakeMailbox`` and ``RecordingSender`` implement :mod:`pbm.mail.ports`; ``FixedClock`` is
 re-exported from :mod:`pbm.clock`; :func:`make_eml` builds a message's bytes;
 :func:`seat_named_sides` and :func:`start_drawn_mini` make a full or drawn competition
-without the mail, for what comes after joining.
+without the mail, for what comes after joining; :func:`run_pass` is a daemon's pass with the
+mail it leaves due for the next.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ __all__ = [
     "RecordingSender",
     "body_of",
     "make_eml",
+    "run_pass",
     "seat_named_sides",
     "start_drawn_mini",
 ]
@@ -39,6 +41,18 @@ if TYPE_CHECKING:
     from pbm.db.models import Competition, Turn
 
 _counter = itertools.count(1)
+
+
+def run_pass(daemon: Daemon, max_passes: int = 50) -> None:
+    """One pass of ``daemon``, then more while mail is due for sending, as the daemon's loop
+    does (it waits only after a pass that did nothing): a pass sends bulk mail for half a
+    second, so a stage's reports may need several on a slow relay. Stops at ``max_passes``
+    (a relay that is down keeps its mail due)."""
+    daemon.run_once()
+    for _ in range(max_passes - 1):
+        if daemon.outbox.relay_down or not daemon.outbox.due_ids(limit=1):
+            return
+        daemon.run_once()
 
 
 def make_eml(

@@ -30,6 +30,7 @@ from pbm.daemon import Daemon
 from pbm.db.models import InboundMail
 from pbm.db.session import transaction
 from pbm.mail.listener import SmtpListener
+from pbm.testing import run_pass
 from tests.pbm.conftest import GM, GM_SECRET, SECRET_KEY, config_data
 from tests.services import free_port
 
@@ -104,8 +105,8 @@ class Doors:
         return CliRunner().invoke(main, [*args, "--config", str(self.config_file)])
 
     def run(self) -> list[Wire]:
-        """One daemon pass; returns what reached the sink during it."""
-        self.daemon.run_once()
+        """One daemon pass (and more while mail is due); returns what reached the sink."""
+        run_pass(self.daemon)
         new = self.sink.wire[self.seen :]
         self.seen = len(self.sink.wire)
         return new

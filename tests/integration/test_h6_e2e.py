@@ -34,7 +34,7 @@ from pbm.hitforsix.averages import day_statements, season_table
 from pbm.hitforsix.models import H6Seat
 from pbm.mail.imap import ImapMailbox
 from pbm.mail.smtp import SmtpSender
-from pbm.testing import body_of, make_eml
+from pbm.testing import body_of, make_eml, run_pass
 from tests.services import DovecotInstance, SmtpSink, own_dovecot, post_office_config
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
@@ -87,8 +87,8 @@ class Post:
             lmtp.sendmail(sender, ["pbm@example.test"], raw)
 
     def run(self) -> list[EmailMessage]:
-        """One daemon pass; the mails it sent, in order."""
-        self.daemon.run_once()
+        """One daemon pass (and more while mail is due); the mails it sent, in order."""
+        run_pass(self.daemon)
         new = self.sink.messages[self.seen :]
         self.seen = len(self.sink.messages)
         out = []

@@ -24,7 +24,7 @@ from pbm.db.models import Competition, Turn, TurnStatus
 from pbm.db.session import transaction
 from pbm.flungo.competitions import create_competition
 from pbm.flungo.overview import competition_json
-from pbm.testing import RecordingSender, body_of, make_eml
+from pbm.testing import RecordingSender, body_of, make_eml, run_pass
 
 SECRET_RE = re.compile(r"YOUR SECRET: (\S+)")
 GM = "gm@example.test"
@@ -89,8 +89,8 @@ class Season:
     # -- mail ---------------------------------------------------------------------------------
 
     def pump(self) -> list[EmailMessage]:
-        """One daemon pass; the mail it sent since the last pump."""
-        self.daemon.run_once()
+        """One daemon pass (and more while mail is due); the mail sent since the last pump."""
+        run_pass(self.daemon)
         sent = self.post.sent()
         new, self.seen = sent[self.seen :], len(sent)
         return new
