@@ -181,30 +181,33 @@ def test_the_send_lease_is_the_configured_one(
     assert daemon.outbox.flush() == (1, 0)
 
 
-def test_a_burst_is_answered_before_the_bulk_mail_waiting_for_it(
-    daemon: Daemon, sender: RecordingSender, demo: str
-) -> None:
-    """Bulk mail queued before a burst of mail waits for the end of the pass: every answer
-    of the burst goes first (bulk mail sent between the burst's mails made each of them wait
-    for a slice of it)."""
-    from pbm.db.models import OutboxMessage as Row
-
+def _queue_bulk(daemon: Daemon, kind: str, subject: str, count: int) -> None:
+    """``count`` rows of bulk mail of ``kind``, due now, as a stage would have queued them."""
     now = daemon.app.clock.now()
     with transaction(daemon.app.sessions) as s:
-        for n in range(5):
+        for n in range(count):
             s.add(
-                Row(
-                    kind="fixtures",
+                OutboxMessage(
+                    kind=kind,
                     to_addr=f"team{n}@example.test",
-                    subject="fixtures",
+                    subject=subject,
                     message_id=f"<bulk-{n}@pbm.test>",
-                    raw=b"Subject: fixtures\r\n\r\nbody\r\n",
+                    raw=f"Subject: {subject}\r\n\r\nbody\r\n".encode(),
                     status="pending",
                     attempts=0,
                     next_attempt_at=now,
                     created_at=now,
                 )
             )
+
+
+def test_a_burst_is_answered_before_the_bulk_mail_waiting_for_it(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """Bulk mail queued before a burst of mail waits for the end of the pass: every answer
+    of the burst goes first (bulk mail sent between the burst's mails made each of them wait
+    for a slice of it)."""
+    _queue_bulk(daemon, "fixtures", "fixtures", 5)
     for n in range(3):
         daemon.store(
             make_eml("HELP\n", subject="help", sender=f"asker{n}@example.test"),
@@ -224,24 +227,7 @@ def test_answers_go_before_bulk_mail_and_bulk_goes_in_slices(
 ) -> None:
     """A stage's bulk mail (reports, zine issues) queued before an answer does not hold the
     answer up: the answer is sent first, and a budget of no time sends one row and stops."""
-    from pbm.db.models import OutboxMessage as Row
-
-    now = daemon.app.clock.now()
-    with transaction(daemon.app.sessions) as s:
-        for n in range(3):
-            s.add(
-                Row(
-                    kind="turn-report",
-                    to_addr=f"team{n}@example.test",
-                    subject="report",
-                    message_id=f"<bulk-{n}@pbm.test>",
-                    raw=b"Subject: report\r\n\r\nbody\r\n",
-                    status="pending",
-                    attempts=0,
-                    next_attempt_at=now,
-                    created_at=now,
-                )
-            )
+    _queue_bulk(daemon, "turn-report", "report", 3)
     daemon.app.inbound.store(make_eml("HELP\n", subject="help"), "smtp")
     daemon.app.inbound.process(daemon.app.inbound.pending_ids()[0])
     outbox = daemon.outbox
