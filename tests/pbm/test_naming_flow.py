@@ -81,8 +81,10 @@ def test_partial_naming_is_not_fully_named(
     [reply] = say(daemon, sender, f"SECRET {secret}\nTEAM NAME Half\nNAME 1 Zippy\n")
     body = body_of(reply)
     assert "not all named yet" in body
+    assert max(len(line) for line in body.splitlines() if "Still" in line) <= 78  # wrapped
+    words = " ".join(body.split())
     assert (
-        "Still to name: slots 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18." in body
+        "Still to name: slots 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18." in words
     )
     assert not _seat(daemon).named
 
@@ -96,7 +98,10 @@ def test_a_team_named_as_its_placeholder_is_told_it_is_not_named(
     [reply] = say(daemon, sender, naming_text(secret, team="Team 1"))
     body = body_of(reply)
     assert "Your team: Team 1 (not all named yet)" in body
-    assert 'Still to name: the team itself ("Team 1" is the name it has until you name it).' in body
+    words = " ".join(body.split())
+    assert (
+        'Still to name: the team itself ("Team 1" is the name it has until you name it).' in words
+    )
     assert not _seat(daemon).named
     [again] = say(daemon, sender, f"SECRET {secret}\nTEAM NAME The Gloopers\n")
     assert "(fully named)" in body_of(again) and "Still to name" not in body_of(again)
