@@ -129,8 +129,8 @@ def run(bench: Bench, args: argparse.Namespace, teams: int) -> None:
     move_deadlines()
     # Untimed: the pass that settles every stage's reminders for the moved deadline (those
     # already past when the stage opened are skipped, a step per competition). A daemon in
-    # its rush has done this long before. (It is not what the first answers wait for: with
-    # it settled here, the mail of the rush's first 15 s still waits up to 14 s.)
+    # its rush has done this long before. (What the first answers once waited for was the
+    # set-up's fixtures, sent between mails: the outbox printed below.)
     settle = time.monotonic()
     daemon.run_once()
     print(f"  the pass after {teams // LEAGUE} deadlines moved: {time.monotonic() - settle:.1f} s")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable, Mapping
+from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -235,8 +236,6 @@ def start_drawn_mini(
     (:func:`seat_named_sides`; ``<code>1@example.test`` ... by default), drawn: returns it and
     its first stage (selection), open. ``settings`` override the competition's (the pre-run
     check off by default: ``hold_share`` 1.0)."""
-    from datetime import timedelta
-
     from pbm.flungo import turns
     from pbm.flungo.competitions import create_competition
 

@@ -108,6 +108,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     current = Team.from_json(seat.team)
     base = base_squad(comp, seat.number)
     placeholder = placeholder_team_name(seat.number)
+    placeholders = [p.name for p in base.players]
     latest = current_orders(ctx.session, seat)
     # The mail replaces only the parts it gives; names change by slot.
     got = merge_mail(text, current, base, comp.format, latest)
@@ -155,7 +156,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
             changes=[],
             squad=squad_rows(current),
             team_name=current.name,
-            unnamed=still_unnamed(current, (p.name for p in base.players), placeholder),
+            unnamed=still_unnamed(current, placeholders, placeholder),
             **{**reply, "naming": tried_naming},
         )
         return ctx.handled(Status.REJECTED, f"orders with {len(errors)} error(s)")
@@ -167,7 +168,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         changes = [{"what": c.what, "old": c.old, "new": c.new} for c in diff_teams(current, team)]
         seat.naming_version += 1
         seat.team = team.to_json()
-        seat.named = is_fully_named(team, (p.name for p in base.players), placeholder)
+        seat.named = is_fully_named(team, placeholders, placeholder)
         version = {
             "seat_id": seat.id,
             "version": seat.naming_version,
@@ -203,7 +204,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         changes=changes,
         squad=squad_rows(team),
         team_name=team.name,
-        unnamed=still_unnamed(team, (p.name for p in base.players), placeholder),
+        unnamed=still_unnamed(team, placeholders, placeholder),
         **reply,
     )
     return ctx.handled(Status.APPLIED, ", ".join(notes))

@@ -94,8 +94,7 @@ def diff_teams(old: Team, new: Team) -> list[Change]:
 
 def is_fully_named(team: Team, placeholders: Iterable[str], placeholder_team_name: str) -> bool:
     """Whether the team and every squad member carry chosen names."""
-    ph = set(placeholders)
-    return team.name != placeholder_team_name and all(p.name not in ph for p in team.players)
+    return not still_unnamed(team, placeholders, placeholder_team_name)
 
 
 def still_unnamed(team: Team, placeholders: Iterable[str], placeholder_team_name: str) -> list[str]:
