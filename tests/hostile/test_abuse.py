@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from pbm.db.models import Flag, OutboxMessage, Player
 from pbm.db.session import transaction
+from pbm.mail.limits import MAX_LINES
 from tests.hostile.conftest import Doors, eml
 from tests.hostile.test_doors import join
 from tests.pbm.conftest import GM, GM_SECRET
@@ -222,3 +223,42 @@ def test_bidi_and_c1_controls_are_neutralised_for_the_gm(doors: Doors, demo: str
     assert "\x9b" not in shown.output
     with transaction(doors.app.sessions) as s:
         assert all(o.status == "sent" for o in s.scalars(select(OutboxMessage)))
+
+
+# -- the naming answer's "Still to name" -------------------------------------------------------
+
+
+def test_a_hostile_naming_mail_gets_a_clean_still_to_name_answer(doors: Doors, demo: str) -> None:
+    """A naming mail with an encoded-word Subject hiding CR/LF and a Bcc, a forged Reply-To,
+    a team name that is an encoded word of the placeholder, a bare CR inside a name and
+    padding up to the line limit: one answer, to the sender alone, whose "Still to name"
+    line lists only what pbm wrote (its placeholder, slot numbers), with no CR/LF or header
+    of the sender's in its bytes."""
+    secret = join(doors)
+    body = (
+        f"SECRET {secret}\n"
+        "TEAM NAME =?utf-8?b?VGVhbSAx?=\n"  # "Team 1", encoded: a literal name in a body
+        "NAME 2 Evil\rBcc: third@evil.test\n" + "thanks\n" * (MAX_LINES - 10)
+    )
+    raw = eml(
+        body,
+        subject="=?utf-8?q?=5BDEMO=5D_names=0D=0ABcc:_third@evil.test?=",
+        headers=[("Reply-To", "third@evil.test")],
+    )
+    doors.smtp(raw)
+    [reply] = doors.run()
+    assert reply.rcpt_tos == ["player1@example.test"]
+    head, _, _ = reply.data.partition(b"\r\n\r\n")
+    # The Subject echoes the sender's, neutralised into one encoded line; no header of theirs
+    names = [line.split(b":")[0] for line in head.split(b"\r\n") if line[:1] not in b" \t"]
+    assert b"Bcc" not in names and b"Reply-To" not in names, names
+    assert reply.msg["Reply-To"] is None and "\n" not in str(reply.msg["Subject"])
+    assert b"\r" not in reply.data.replace(b"\r\n", b"")  # no bare CR anywhere
+    text = reply.text
+    [still] = [line for line in text.splitlines() if line.startswith("Still to name")]
+    assert "evil" not in still.lower() and "=?" not in still
+    # the encoded word is no name (refused at its column, never decoded), the CR ends a line
+    assert "a name cannot contain '?'" in text and "unknown order 'Bcc'" in text
+    words = " ".join(text.split())
+    assert 'Still to name: the team itself ("Team 1" is the name' in words
+    assert "you name it); slots 1, 3, 4, 5," in words  # slot 2 is named "Evil"
