@@ -199,3 +199,21 @@ def test_every_acknowledgement_shows_what_stands(
     body = body_of(reply)
     assert "Your standing orders for the next match are unchanged (version 1)" in body
     assert "toss: bowl" in body
+
+
+def test_the_squad_table_is_as_wide_as_the_longest_name(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """The reply's squad rows pad names to the squad's longest one, not to 40 characters, so
+    a squad of short names fits a phone's screen; the roles still line up in one column."""
+    secret = join(daemon, sender, "player1@example.test")
+    [reply] = say(daemon, sender, naming_text(secret))
+    rows = [
+        ln for ln in body_of(reply).splitlines() if ln[:4].strip().isdigit() and ln[4:6] == "  "
+    ]
+    assert len(rows) == 18
+    longest = max(len(f"Celeb {n}") for n in range(1, 19))
+    assert all(row[6 : 6 + longest].rstrip().startswith("Celeb ") for row in rows)
+    assert {row[6 + longest : 8 + longest] for row in rows} == {"  "}
+    assert all(row[8 + longest] != " " for row in rows)  # the role starts right after
+    assert max(len(row) for row in rows) <= 8 + longest + len("Bowling All-rounder")
