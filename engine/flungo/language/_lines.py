@@ -244,33 +244,74 @@ def _mask(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
     # Matched without accents ("Beyonce Knowles" is "Beyoncé Knowles"); the folded copy has
     # one character for each of the text's, so a match there is a match in the text.
     folded = strip_marks(text)
+    # An ASCII line stays ASCII but for the private-use tokens masking puts in, which have
+    # no case: its lower-case copy has a character for each of its, too.
     lower = folded.lower() if folded.isascii() else None
-    for i, name, bare, word in _mask_plan(tuple(names)):
+    for i, name, bare, word, words in _mask_plan(tuple(names)):
         if lower is not None and word is not None and word not in lower:
             continue  # its first word is nowhere in the line, so the name is not
-        # compiled only here: most of a squad's names are in none of a mail's lines
-        matches = _whole(_name_regex(bare), folded)
-        if not matches:
+        if lower is not None and words is not None:
+            spans = _literal_whole(words, lower)
+        else:
+            # compiled only here: most of a squad's names are in none of a mail's lines
+            spans = [m.span() for m in _whole(_name_regex(bare), folded)]
+        if not spans:
             continue
         found[i] = name
         pieces = []
         at = 0
-        for m in matches:
-            token = chr(0xE100 + i) + "\ue000" * (m.end() - m.start() - 1)
-            pieces += [text[at : m.start()], token]
-            at = m.end()
+        for start, end in spans:
+            token = chr(0xE100 + i) + "\ue000" * (end - start - 1)
+            pieces += [text[at:start], token]
+            at = end
         pieces.append(text[at:])
         text = "".join(pieces)
         folded = strip_marks(text)
+        if lower is not None:
+            lower = folded.lower()
     return text, found
+
+
+def _literal_whole(words: tuple[str, ...], lower: str) -> list[tuple[int, int]]:
+    """The spans :func:`_whole` finds for a name of plain words (lower case, no "and" or
+    "&") in an ASCII line's lower-case copy, found without a regex: compiling one was most
+    of the cost of reading a squad's first mail, and a deadline's mail is mostly first
+    mails. The same leftmost-first search: each occurrence of the first word, then a run of
+    whitespace (as ``\\s+``: ``str.isspace``) before each next word, then the boundaries."""
+    out: list[tuple[int, int]] = []
+    first, rest = words[0], words[1:]
+    n = len(lower)
+    at = 0
+    while (start := lower.find(first, at)) >= 0:
+        end = start + len(first)
+        for w in rest:
+            j = end
+            while j < n and lower[j].isspace():
+                j += 1
+            if j == end or not lower.startswith(w, j):
+                end = -1
+                break
+            end = j + len(w)
+        if end < 0:
+            at = start + 1
+            continue
+        before = lower[start - 1] if start else "."
+        if _is_word(before) or "\ue000" <= before <= "\ue8ff" or (end < n and _is_word(lower[end])):
+            at = start + 1  # a match starting later may still be whole
+            continue
+        out.append((start, end))
+        at = end
+    return out
 
 
 @functools.lru_cache(maxsize=256)
 def _mask_plan(
     names: tuple[str, ...],
-) -> tuple[tuple[int, str, str, str | None], ...]:
+) -> tuple[tuple[int, str, str, str | None, tuple[str, ...] | None], ...]:
     """The names to mask, longest first: (index, name, the name without accents, its first
-    word in lower case where a plain substring test can rule it out, i.e. both are ASCII)."""
+    word in lower case where a plain substring test can rule it out, i.e. both are ASCII,
+    and its words in lower case where it is ASCII without "and" or "&", for
+    :func:`_literal_whole`)."""
     order = sorted(range(len(names)), key=lambda i: -len(names[i]))
     plan = []
     for i in order:
@@ -278,10 +319,12 @@ def _mask_plan(
         if not needs_mask(name) or i > 0x7FF:
             continue
         bare = strip_marks(name)
-        first = bare.split()[0].lower() if bare.split() else ""
+        split = bare.lower().split()
+        first = split[0] if split else ""
         # "and" and "&" stand for each other, so a name starting with one has no fixed word
         word = first if bare.isascii() and first not in ("", "and", "&") else None
-        plan.append((i, name, bare, word))
+        plain = bare.isascii() and bool(split) and not {"and", "&"} & set(split)
+        plan.append((i, name, bare, word, tuple(split) if plain else None))
     return tuple(plan)
 
 

@@ -1,0 +1,61 @@
+"""Name masking: the regex-free search for plain ASCII names finds exactly what the names'
+regexes find, so the fast path changes no reading."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.flungo.language._lines import (
+    _literal_whole,
+    _mask,
+    _mask_plan,
+    _name_regex,
+    _whole,
+)
+
+#: Letters and the characters that sit next to names in orders: spaces of several kinds
+#: (what ``\s`` matches), digits, punctuation, an underscore, the masking tokens.
+_ALPHABET = "abAB kK\t\n\x0b\x1c_1,-.'&\ue000\ue101"
+_WORDS = st.text(alphabet="abAB'.-1", min_size=1, max_size=3)
+
+
+@settings(max_examples=3000)
+@given(
+    words=st.lists(_WORDS, min_size=1, max_size=3),
+    text=st.text(alphabet=_ALPHABET, max_size=30),
+)
+def test_the_literal_search_finds_what_the_regex_finds(words: list[str], text: str) -> None:
+    """For any plain name and any line, the literal search's spans are the regex's spans
+    (leftmost first, whole words only, any whitespace run between the words, any case)."""
+    name = " ".join(words)
+    regex = [m.span() for m in _whole(_name_regex(name), text)]
+    assert _literal_whole(tuple(w.lower() for w in words), text.lower()) == regex
+
+
+def test_names_with_and_or_accents_keep_the_regex() -> None:
+    """ "and"/"&" (which stand for each other) and accented names are not plain: the plan
+    gives them no literal words, so they are still matched by their regex."""
+    plan = {
+        name: words
+        for _, name, _, _, words in _mask_plan(
+            ("Ant and Dec", "Beyoncé X", "Иван Петров", "Joe Root")
+        )
+    }
+    assert plan == {
+        "Ant and Dec": None,
+        "Beyoncé X": ("beyonce", "x"),
+        "Иван Петров": None,
+        "Joe Root": ("joe", "root"),
+    }
+
+
+def test_masking_a_line_of_plain_names() -> None:
+    """A line naming squad members in any case and spacing is masked name by name, longest
+    first, with neighbouring words left alone."""
+    names = ["Joe Root", "Joe Root Jr", "Ben  Stokes"]
+    masked, found = _mask("XI: joe   ROOT jr, Ben Stokes, Joe Roots, Joe Root", names)
+    assert found == {1: "Joe Root Jr", 2: "Ben  Stokes", 0: "Joe Root"}
+    assert masked.count("\ue101") == 1 and masked.count("\ue102") == 1
+    assert masked.count("\ue100") == 1 and "Joe Roots" in masked
+    assert len(masked) == len("XI: joe   ROOT jr, Ben Stokes, Joe Roots, Joe Root")
