@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, select, update
+from sqlalchemy import CursorResult, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from engine.errors import OrderError
@@ -93,12 +93,17 @@ def carries_match_orders(mail: MailOrders) -> bool:
 
 def current_orders(session: Session, seat: Seat) -> OrdersVersion | None:
     """The seat's standing orders (the latest version), if any."""
-    return session.scalars(
-        select(OrdersVersion)
-        .where(OrdersVersion.seat_id == seat.id)
-        .order_by(OrdersVersion.version.desc())
-        .limit(1)
-    ).first()
+    return session.scalars(_CURRENT_ORDERS, {"b_seat": seat.id}).first()
+
+
+#: Built once, as the next: every orders mail runs them, and building a statement costs
+#: about what running it does.
+_CURRENT_ORDERS = (
+    select(OrdersVersion)
+    .where(OrdersVersion.seat_id == bindparam("b_seat"))
+    .order_by(OrdersVersion.version.desc())
+    .limit(1)
+)
 
 
 def store_orders(
@@ -132,13 +137,19 @@ def store_orders(
 def supersede_flags(session: Session, seat: Seat, now: datetime) -> int:
     """Close the seat's open flags: a new mail replaced the orders they belonged to."""
     # One statement, no objects: nearly every orders mail asks, and nearly always none is open.
-    result = session.execute(
-        update(Flag)
-        .where(Flag.seat_id == seat.id, Flag.status == FlagStatus.OPEN)
-        .values(status=FlagStatus.SUPERSEDED, resolved_at=now)
-        .execution_options(synchronize_session="fetch")
-    )
+    result = session.execute(_SUPERSEDE, {"b_seat": seat.id, "b_now": now})
     return int(cast(CursorResult[Any], result).rowcount)
+
+
+_SUPERSEDE = (
+    update(Flag)
+    .where(Flag.seat_id == bindparam("b_seat"), Flag.status == FlagStatus.OPEN)
+    .values(
+        status=FlagStatus.SUPERSEDED,
+        resolved_at=bindparam("b_now", type_=Flag.__table__.c.resolved_at.type),
+    )
+    .execution_options(synchronize_session="fetch")
+)
 
 
 def open_flags(session: Session, competition_id: int | None = None) -> list[Flag]:

@@ -41,7 +41,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import structlog
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import and_, bindparam, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -271,15 +271,19 @@ def open_stage(
 
 def current_turn(session: Session, comp: Competition) -> Turn | None:
     """The stage taking orders (or frozen, being resolved), if any."""
-    return session.scalars(
-        select(Turn)
-        .where(
-            Turn.competition_id == comp.id,
-            Turn.status.in_((TurnStatus.OPEN, TurnStatus.FROZEN)),
-        )
-        .order_by(Turn.position.desc(), Turn.generation.desc())
-        .limit(1)
-    ).first()
+    return session.scalars(_CURRENT_TURN, {"b_comp": comp.id}).first()
+
+
+#: Built once: every orders mail asks (building a statement costs about what running it does).
+_CURRENT_TURN = (
+    select(Turn)
+    .where(
+        Turn.competition_id == bindparam("b_comp"),
+        Turn.status.in_((TurnStatus.OPEN, TurnStatus.FROZEN)),
+    )
+    .order_by(Turn.position.desc(), Turn.generation.desc())
+    .limit(1)
+)
 
 
 def latest_done(session: Session, comp: Competition) -> Turn | None:

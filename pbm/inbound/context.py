@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from pbm.auth import SecretBox
@@ -152,10 +152,7 @@ class MailContext:
         # seat's mail may hold the competition's lock only shared, and its orders and naming
         # versions are numbered per seat.
         seat = self.session.scalars(
-            select(Seat)
-            .join(Player, Seat.player_id == Player.id)
-            .where(Seat.competition_id == comp.id, Player.address == self.msg.from_addr)
-            .with_for_update(key_share=True, of=Seat)
+            _SEAT_OF, {"b_comp": comp.id, "b_addr": self.msg.from_addr}
         ).first()
         if seat is None:
             raise AuthError(
@@ -174,3 +171,13 @@ class MailContext:
         if self.box.needs_rehash(seat.secret_hash):  # the configured cost changed since
             seat.secret_hash = self.box.hash(self.msg.secret)
         return seat
+
+
+#: Built once (every orders and naming mail runs it): building a statement costs about what
+#: running it does.
+_SEAT_OF = (
+    select(Seat)
+    .join(Player, Seat.player_id == Player.id)
+    .where(Seat.competition_id == bindparam("b_comp"), Player.address == bindparam("b_addr"))
+    .with_for_update(key_share=True, of=Seat)
+)
