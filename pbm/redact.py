@@ -56,6 +56,14 @@ def redact_message(raw: bytes, secrets: Iterable[str | None]) -> bytes:
     values = _values(secrets)
     if not values:
         return raw
+    if _plain_ascii(raw):
+        return _redact_bytes(raw, values)  # nothing is encoded: the byte pass finds it all
+    return _redact_bytes(_redact_mime(raw, values), values)
+
+
+def _redact_mime(raw: bytes, values: list[str]) -> bytes:
+    """The MIME pass: headers, and each text part decoded (base64, quoted-printable, its
+    charset), redacted and re-encoded; ``raw`` itself when it cannot be read as MIME."""
     try:
         msg = email.message_from_bytes(raw, policy=policy.compat32)
         for name, value in list(msg.items()):
@@ -65,10 +73,36 @@ def redact_message(raw: bytes, secrets: Iterable[str | None]) -> bytes:
         for part in msg.walk():
             if not part.is_multipart() and part.get_content_maintype() == "text":
                 _redact_part(part, values)
-        out = msg.as_bytes()
-    except Exception:  # unreadable MIME still gets the byte-level pass below
-        out = raw
+        return msg.as_bytes()
+    except Exception:  # unreadable MIME still gets the byte-level pass
+        return raw
+
+
+def _redact_bytes(raw: bytes, values: list[str]) -> bytes:
     for value in values:
         pattern = re.escape(value.encode("utf-8", "replace"))
-        out = re.sub(pattern, REDACTED.encode(), out, flags=re.IGNORECASE)
-    return out
+        raw = re.sub(pattern, REDACTED.encode(), raw, flags=re.IGNORECASE)
+    return raw
+
+
+_CTE = re.compile(rb"content-transfer-encoding[ \t]*:\s*([^\s;]*)", re.I)
+_CHARSET = re.compile(rb"charset(\*?)\s*=\s*\"?([^\s\";]*)", re.I)
+_ASCII_CHARSET = re.compile(
+    rb"(?:us-)?ascii|utf-?8|iso-8859-\d{1,2}|latin-?1|windows-125\d|cp125\d", re.I
+)
+
+
+def _plain_ascii(raw: bytes) -> bool:
+    """Whether ``raw`` is ASCII and every part says it is written as it reads (7bit, 8bit,
+    binary) in a charset where ASCII text is its own bytes. Then each decoded text part is
+    its bytes, character for character, and a secret anywhere in it is in the bytes: the
+    byte pass alone hides it, without the email package's reading and re-writing of the
+    whole message (most of the cost of storing a mail with a secret). Anything else, such
+    as base64, quoted-printable, UTF-7 or UTF-16, an RFC 2231 charset, takes the MIME pass.
+    (ASCII, so no case rule beyond ASCII's can make a secret match in text but not in bytes.)
+    """
+    if not raw.isascii():
+        return False
+    if any(cte.lower() not in (b"7bit", b"8bit", b"binary") for cte in _CTE.findall(raw)):
+        return False
+    return all(not star and _ASCII_CHARSET.fullmatch(cs) for star, cs in _CHARSET.findall(raw))

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import base64
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pbm.mail.parse import parse_message
-from pbm.redact import redact_message
+from pbm.redact import _plain_ascii, _redact_bytes, _redact_mime, redact_message
 
 SECRET = "abcd-efgh-ijkl"
 
@@ -53,3 +54,64 @@ def test_never_raises_and_removes_plain_occurrences(noise: bytes) -> None:
     """On any bytes, redaction returns bytes without the secret in plain form."""
     out = redact_message(noise + SECRET.encode() + noise, [SECRET])
     assert SECRET.encode() not in out.lower()
+
+
+_TEXT = st.text(alphabet="abcdefghijklAB -\n:=", max_size=60)
+
+
+@given(
+    head=_TEXT,
+    tail=_TEXT,
+    cte=st.sampled_from(["7bit", "8bit", "binary", ""]),
+    charset=st.sampled_from(["utf-8", "us-ascii", "iso-8859-1", "windows-1252"]),
+    multipart=st.booleans(),
+    secret=st.sampled_from([SECRET, "ABCD", "ijkl-x"]),
+)
+def test_a_plain_ascii_mail_is_redacted_by_bytes_as_the_mime_pass_would(
+    head: str, tail: str, cte: str, charset: str, multipart: bool, secret: str
+) -> None:
+    """A mail of ASCII text, nothing encoded, takes the byte pass alone: its text reads the
+    same as after the MIME pass (the slow path), and no secret is left in it."""
+    part = f"Content-Type: text/plain; charset={charset}\n"
+    part += f"Content-Transfer-Encoding: {cte}\n" if cte else ""
+    body = f"{head}\nSECRET {secret}\n{tail}\n"
+    if multipart:
+        raw = (
+            'From: bob@example.com\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="b"'
+            f"\n\n--b\n{part}\n{body}\n--b--\n"
+        ).encode()
+    else:
+        raw = f"From: bob@example.com\nSubject: x {secret}\n{part}\n{body}".encode()
+    assert _plain_ascii(raw)
+    fast = redact_message(raw, [secret])
+    slow = _redact_bytes(_redact_mime(raw, [secret]), [secret])
+    assert parse_message(fast).full_text == parse_message(slow).full_text
+    assert secret.lower().encode() not in fast.lower()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        _mail(b"x", "base64"),
+        _mail(b"x", "quoted-printable"),
+        _mail(b"x", "x-uuencode"),
+        _mail(b"x", "7bit").replace(b"charset=utf-8", b"charset=utf-7"),
+        _mail(b"x", "7bit").replace(b"charset=utf-8", b"charset=utf-16"),
+        _mail(b"x", "7bit").replace(b"charset=utf-8", b"charset*=utf-8''"),
+        _mail("café".encode(), "8bit"),
+    ],
+    ids=["base64", "qp", "uuencode", "utf-7", "utf-16", "rfc2231", "non-ascii"],
+)
+def test_an_encoded_or_odd_mail_takes_the_mime_pass(raw: bytes) -> None:
+    """Anything whose text is not its bytes (a transfer encoding, a charset where ASCII is
+    not itself, an RFC 2231 parameter, bytes beyond ASCII) is read as MIME first."""
+    assert not _plain_ascii(raw)
+
+
+def test_a_secret_in_utf7_is_found_by_the_mime_pass() -> None:
+    """UTF-7 writes '-' and letters as they are, but a secret can be spelt in its base64
+    form: decoded, it is the secret, and it is gone from what is stored."""
+    encoded = f"SECRET {SECRET}\n".encode("utf-7").replace(b"-", b"+AC0-")
+    raw = _mail(encoded, "7bit").replace(b"charset=utf-8", b"charset=utf-7")
+    assert SECRET.encode() not in raw
+    assert SECRET not in parse_message(redact_message(raw, [SECRET])).full_text
