@@ -169,7 +169,7 @@ class Bench:
                     "password": "secret",
                 },
                 "smtp": {"host": "127.0.0.1", "port": self.sink.port, "tls": "plain"},
-                "scheduler": {"digest_hour": 23},
+                "scheduler": {"daily_digest": False},
                 **(sections or {}),
             },
             env={},

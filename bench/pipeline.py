@@ -43,7 +43,7 @@ def run(n: int, url: str, tmp: Path) -> None:
             "security": {"secret_key": "bench-key-0123456789abcdef"},  # default argon2 cost
             "smtp_listener": {"port": 0},
             "maildir": {"path": str(tmp / "out")},
-            "scheduler": {"digest_hour": 23},
+            "scheduler": {"daily_digest": False},
             "rate_limit": {"per_hour": 1000},
         },
         env={},

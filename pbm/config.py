@@ -156,10 +156,17 @@ class OutboxConfig:
 
 @dataclass(frozen=True, slots=True)
 class SchedulerConfig:
-    """The scheduler tick: the GM's daily digest hour (UTC) and the loop's longest sleep."""
+    """The scheduler tick: the GM's daily digest hour (UTC), whether it is sent at all, and
+    the loop's longest sleep."""
 
     digest_hour: int = 7
     tick_seconds: float = 60.0
+    daily_digest: bool = True
+
+    @property
+    def digest_at(self) -> int | None:
+        """The daily digest's hour, None when it is not sent (``daily_digest = false``)."""
+        return self.digest_hour if self.daily_digest else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,6 +402,7 @@ def parse_config(
         scheduler = SchedulerConfig(
             digest_hour=sc.integer("digest_hour", 7, lo=0, hi=23),
             tick_seconds=sc.number("tick_seconds", 60.0, lo=0.05),
+            daily_digest=sc.flag("daily_digest", True),
         )
         sc.done()
 

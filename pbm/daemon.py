@@ -279,7 +279,7 @@ class Daemon:
             comps = competition_dates(s)
             turn_due = turns.next_wakeup(s, self.app.config, now)
             h6 = h6_schedule.next_due(s, now)  # Test by Post's next reminder or deadline
-        until = [next_wakeup(now, self.app.config.scheduler.digest_hour, comps)]
+        until = [next_wakeup(now, self.app.config.scheduler.digest_at, comps)]
         until += [t for t in (turn_due, h6) if t is not None]
         due = self.outbox.next_due()
         if due is not None:

@@ -58,9 +58,10 @@ def _digest_time(day: datetime, hour: int) -> datetime:
 
 
 def due_jobs(
-    now: datetime, digest_hour: int, comps: Iterable[CompetitionDates], done: set[str]
+    now: datetime, digest_hour: int | None, comps: Iterable[CompetitionDates], done: set[str]
 ) -> list[Job]:
-    """Jobs due at ``now`` that are not in ``done``: deadlines first, then today's digest."""
+    """Jobs due at ``now`` that are not in ``done``: deadlines first, then today's digest
+    (none when ``digest_hour`` is None: the daily digest is off)."""
     jobs = [
         Job(f"naming-deadline:{c.code}", "naming-deadline", c.code)
         for c in comps
@@ -68,15 +69,19 @@ def due_jobs(
     ]
     jobs = [j for j in jobs if j.key not in done]
     key = f"digest:{now:%Y-%m-%d}"
-    if now >= _digest_time(now, digest_hour) and key not in done:
+    if digest_hour is not None and now >= _digest_time(now, digest_hour) and key not in done:
         jobs.append(Job(key, "digest"))
     return jobs
 
 
-def next_wakeup(now: datetime, digest_hour: int, comps: Iterable[CompetitionDates]) -> datetime:
-    """The next time a job may fall due after ``now``."""
-    today = _digest_time(now, digest_hour)
-    candidates = [today if today > now else today + timedelta(days=1)]
+def next_wakeup(
+    now: datetime, digest_hour: int | None, comps: Iterable[CompetitionDates]
+) -> datetime:
+    """The next time a job may fall due after ``now`` (a day on, when nothing is due)."""
+    candidates = [now + timedelta(days=1)]
+    if digest_hour is not None:
+        today = _digest_time(now, digest_hour)
+        candidates.append(today if today > now else today + timedelta(days=1))
     candidates += [c.naming_deadline for c in comps if not c.closed and c.naming_deadline > now]
     return min(candidates)
 
@@ -109,7 +114,7 @@ def run_due(
     now = clock.now()
     with transaction(sessions) as s:
         comps = competition_dates(s)
-        jobs = due_jobs(now, config.scheduler.digest_hour, comps, set())
+        jobs = due_jobs(now, config.scheduler.digest_at, comps, set())
         jobs += [Job(k, "h6-over", w) for k, w in h6_schedule.due(s, now)]
         done = _done(s, [j.key for j in jobs])
     ran = _run_jobs(sessions, config, clock, [j for j in jobs if j.key not in done])

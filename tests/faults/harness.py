@@ -113,7 +113,7 @@ backoff_seconds = 0.5
 backoff_max_seconds = 2.0
 send_lease_seconds = {lease}
 [scheduler]
-digest_hour = 23
+daily_digest = false
 tick_seconds = 0.5
 [turns]
 split_matches = 2

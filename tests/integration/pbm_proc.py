@@ -41,7 +41,7 @@ host = "127.0.0.1"
 port = {sink_port}
 tls = "plain"
 [scheduler]
-digest_hour = 23
+daily_digest = false
 tick_seconds = 0.5
 [logging]
 format = "json"

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
+from pbm.app import App
 from pbm.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import Competition
 from pbm.db.session import transaction
 from pbm.scheduler import CompetitionDates, due_jobs, next_wakeup
 from pbm.testing import RecordingSender, body_of
-from tests.pbm.conftest import GM
+from tests.pbm.conftest import GM, make_config
 from tests.pbm.helpers import join
 
 D = datetime(2026, 1, 15, tzinfo=UTC)
@@ -66,6 +68,37 @@ def test_daily_digest_is_sent_once(
     assert "[DEMO] Demo Cup: 1/4 teams" in body
     assert "team 1: player1@example.test" in body
     assert 'team 1 "Team 1": player1@example.test' in body
+
+
+def test_with_the_daily_digest_off_none_is_due_and_none_wakes_the_loop() -> None:
+    """``daily_digest = false`` (digest hour None): no digest falls due at any hour, the
+    deadline still does, and the loop's next wake-up is the deadline or a day on."""
+    for hour in range(24):
+        now = datetime(2026, 1, 15, hour, 30, tzinfo=UTC)
+        assert [j.key for j in due_jobs(now, None, [C], set())] == ["naming-deadline:DEMO"]
+    assert next_wakeup(datetime(2026, 1, 14, 23, 0, tzinfo=UTC), None, [C]) == D
+    later = datetime(2026, 1, 16, 9, 0, tzinfo=UTC)
+    assert next_wakeup(later, None, [C]) == datetime(2026, 1, 17, 9, 0, tzinfo=UTC)
+
+
+def test_a_daemon_with_the_daily_digest_off_sends_none(
+    app_db_url: str, tmp_path: Path, sender: RecordingSender, clock: FixedClock
+) -> None:
+    """The setting is read from the config, and the daemon then sends no digest late in the
+    day, when one set at any hour would be due; the GM can still ask for one."""
+    config = make_config(app_db_url, tmp_path, scheduler={"daily_digest": False})
+    assert (
+        config.scheduler.digest_at is None
+        and make_config(app_db_url, tmp_path).scheduler.digest_at == 23
+    )
+    app = App.from_config(config, clock, upgrade=True)
+    try:
+        daemon = Daemon(app, sender)
+        clock.set(datetime(2026, 1, 1, 23, 59, tzinfo=UTC))
+        daemon.run_once()
+        assert sender.to(GM) == []
+    finally:
+        app.close()
 
 
 def test_naming_deadline_closes_competition(
