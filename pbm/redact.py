@@ -10,7 +10,7 @@ from email.message import Message
 
 from pbm.mail.mime import decode_bytes
 
-__all__ = ["REDACTED", "redact", "redact_message"]
+__all__ = ["REDACTED", "is_plain_ascii", "redact", "redact_message"]
 
 REDACTED = "[redacted]"
 _MIN_ANYWHERE = 6
@@ -56,7 +56,7 @@ def redact_message(raw: bytes, secrets: Iterable[str | None]) -> bytes:
     values = _values(secrets)
     if not values:
         return raw
-    if _plain_ascii(raw):
+    if is_plain_ascii(raw):
         return _redact_bytes(raw, values)  # nothing is encoded: the byte pass finds it all
     return _redact_bytes(_redact_mime(raw, values), values)
 
@@ -92,7 +92,7 @@ _ASCII_CHARSET = re.compile(
 )
 
 
-def _plain_ascii(raw: bytes) -> bool:
+def is_plain_ascii(raw: bytes) -> bool:
     """Whether ``raw`` is ASCII and every part says it is written as it reads (7bit, 8bit,
     binary) in a charset where ASCII text is its own bytes. Then each decoded text part is
     its bytes, character for character, and a secret anywhere in it is in the bytes: the

@@ -33,7 +33,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from pbm.errors import PbmError
 from pbm.mail.headers import decoded
 from pbm.mail.mime import decode_bytes
-from pbm.redact import REDACTED, redact
+from pbm.redact import REDACTED, is_plain_ascii, redact
 
 __all__ = [
     "SECRET_SHAPE",
@@ -135,6 +135,11 @@ def scrub_message(
     byte-level pass, which could take a run of base64 in an attachment for a secret.
     """
     values = [k.strip() for k in known if k and k.strip()]
+    if deep and is_plain_ascii(raw) and b"=?" not in raw:
+        # Nothing encoded, in a body or a header: every decoded part is its own bytes, so the
+        # byte pass finds all the MIME reading would (and the bytes stay as they came, where
+        # rewriting the part would base64 it and send every later reading the long way).
+        return scrub_bytes(raw, values, lines=lines)
     if deep and scrub_bytes(raw, values, lines=lines) == raw and not _maybe_encoded(raw):
         return raw
     try:

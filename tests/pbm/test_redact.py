@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pbm.mail.parse import parse_message
-from pbm.redact import _plain_ascii, _redact_bytes, _redact_mime, redact_message
+from pbm.redact import _redact_bytes, _redact_mime, is_plain_ascii, redact_message
 
 SECRET = "abcd-efgh-ijkl"
 
@@ -82,7 +82,7 @@ def test_a_plain_ascii_mail_is_redacted_by_bytes_as_the_mime_pass_would(
         ).encode()
     else:
         raw = f"From: bob@example.com\nSubject: x {secret}\n{part}\n{body}".encode()
-    assert _plain_ascii(raw)
+    assert is_plain_ascii(raw)
     fast = redact_message(raw, [secret])
     slow = _redact_bytes(_redact_mime(raw, [secret]), [secret])
     assert parse_message(fast).full_text == parse_message(slow).full_text
@@ -105,7 +105,7 @@ def test_a_plain_ascii_mail_is_redacted_by_bytes_as_the_mime_pass_would(
 def test_an_encoded_or_odd_mail_takes_the_mime_pass(raw: bytes) -> None:
     """Anything whose text is not its bytes (a transfer encoding, a charset where ASCII is
     not itself, an RFC 2231 parameter, bytes beyond ASCII) is read as MIME first."""
-    assert not _plain_ascii(raw)
+    assert not is_plain_ascii(raw)
 
 
 def test_a_secret_in_utf7_is_found_by_the_mime_pass() -> None:
