@@ -24,6 +24,8 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    event,
+    inspect,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
 
@@ -170,8 +172,23 @@ class Competition(Base):
     issue: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # zine issues
     hold_reason: Mapped[str | None] = mapped_column(Text)
     editorial: Mapped[str | None] = mapped_column(Text)  # for the next issue
+    # -- (0013) --------------------------------------------------------------------------------
+    #: Raised in the database each time ``season`` is set (see :func:`_season_set`): a reader
+    #: that keeps a season read knows it is current without loading the text, over half a
+    #: megabyte for a 64-team league, which every orders mail loaded to compare.
+    season_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     seats: Mapped[list[Seat]] = relationship(back_populates="competition", order_by="Seat.number")
+
+
+@event.listens_for(Competition.season, "set")
+def _season_set(target: Competition, value: object, old: object, initiator: object) -> None:
+    """Every assignment of a season raises its version, as ``season_version + 1`` in the
+    UPDATE itself, so two writers cannot both write the same next number."""
+    if inspect(target).has_identity:
+        target.season_version = Competition.season_version + 1
+    else:
+        target.season_version = 1
 
 
 class Player(Base):

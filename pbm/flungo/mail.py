@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import insert
+from sqlalchemy.orm import Session
 
 from engine.flungo.competition import next_fixtures
 from engine.flungo.fixtures import Fixture
@@ -252,7 +253,7 @@ def _whats_next(
     from pbm.flungo.turns import current_turn, season_of
 
     turn = current_turn(ctx.session, comp)
-    season = _season(comp, season_of)
+    season = _season(ctx.session, comp, season_of)
     player = ctx.session.get(Player, seat.player_id)
     name = team.name
     if turn is not None:
@@ -276,29 +277,31 @@ class _Season:
     nexts: Mapping[str, Fixture]
 
 
-#: The last season read per competition, with the text it was read from: reading a 64-team
+#: The last season read per competition, with the version it was read at: reading a 64-team
 #: league's season (its fixtures) cost ~100 ms, and finding a team's next fixture in it 3 ms,
-#: paid by every orders mail for one line of its reply. Kept only while the stored text is
-#: the same (another process may advance it).
-_SEASONS: dict[int, tuple[str, _Season]] = {}
+#: paid by every orders mail for one line of its reply. Kept only while the stored version
+#: is the same (another process may advance it; each write raises the version).
+#: Keyed by the database and the competition's id and creation time: one process may serve
+#: several databases (tests do; so can an embedding), where ids and versions repeat.
+_SEASONS: dict[tuple[str, int, object], tuple[int, _Season | None]] = {}
 _SEASONS_KEPT = 16
 
 
-def _season(comp: Competition, read: Callable[[Competition], SeasonState | None]) -> _Season | None:
-    """``read(comp)`` (the season as it stands), read again only when its text changed."""
-    text = comp.season
-    if not text:
-        return None
-    hit = _SEASONS.get(comp.id)
-    if hit is not None and hit[0] == text:
+def _season(
+    session: Session, comp: Competition, read: Callable[[Competition], SeasonState | None]
+) -> _Season | None:
+    """``read(comp)`` (the season as it stands), read again only when its version changed;
+    the text itself is loaded only then."""
+    version = comp.season_version
+    key = (str(session.get_bind().engine.url), comp.id, comp.created_at)
+    hit = _SEASONS.get(key)
+    if hit is not None and hit[0] == version:
         return hit[1]
-    state = read(comp)
-    if state is None:
-        return None
-    season = _Season(state, next_fixtures(state.competition))
+    state = read(comp) if comp.season else None
+    season = _Season(state, next_fixtures(state.competition)) if state is not None else None
     if len(_SEASONS) >= _SEASONS_KEPT:
         _SEASONS.pop(next(iter(_SEASONS)))
-    _SEASONS[comp.id] = (text, season)
+    _SEASONS[key] = (version, season)
     return season
 
 

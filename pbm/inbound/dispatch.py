@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from sqlalchemy import bindparam, select
+from sqlalchemy.orm import defer
 
 from pbm.auth import normalise_secret
 from pbm.db.models import Competition
@@ -162,5 +163,11 @@ def competition_for(ctx: MailContext) -> Competition | None:
     return ctx.session.scalars(_BY_CODE, {"code": ctx.msg.code.upper()}).first()
 
 
-#: Built once: building a statement costs about what running it does.
-_BY_CODE = select(Competition).where(Competition.code == bindparam("code"))
+#: Built once: building a statement costs about what running it does. The season is left to
+#: load when read (over half a megabyte for a 64-team league): the orders mail knows its copy
+#: is current from ``season_version``.
+_BY_CODE = (
+    select(Competition)
+    .where(Competition.code == bindparam("code"))
+    .options(defer(Competition.season))
+)
