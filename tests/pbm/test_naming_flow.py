@@ -217,3 +217,13 @@ def test_the_squad_table_is_as_wide_as_the_longest_name(
     assert {row[6 + longest : 8 + longest] for row in rows} == {"  "}
     assert all(row[8 + longest] != " " for row in rows)  # the role starts right after
     assert max(len(row) for row in rows) <= 8 + longest + len("Bowling All-rounder")
+
+
+def test_the_next_deadline_stands_apart_from_the_echo(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """Before the draw there is no next match: the deadline's line is set off by a blank line
+    from the echoed orders above it, not glued to the last of them (read at phone width)."""
+    secret = join(daemon, sender, "player1@example.test")
+    [reply] = say(daemon, sender, naming_text(secret))
+    assert "name 18: Celeb 18\n\nThe next deadline: the naming deadline" in body_of(reply)
