@@ -10,7 +10,7 @@ from email.message import Message
 
 from pbm.mail.mime import decode_bytes
 
-__all__ = ["REDACTED", "is_plain_ascii", "redact", "redact_message"]
+__all__ = ["REDACTED", "is_plain_ascii", "redact", "redact_message", "transfer_plain"]
 
 REDACTED = "[redacted]"
 _MIN_ANYWHERE = 6
@@ -92,17 +92,20 @@ _ASCII_CHARSET = re.compile(
 )
 
 
-def is_plain_ascii(raw: bytes) -> bool:
-    """Whether ``raw`` is ASCII and every part says it is written as it reads (7bit, 8bit,
-    binary) in a charset where ASCII text is its own bytes. Then each decoded text part is
-    its bytes, character for character, and a secret anywhere in it is in the bytes: the
-    byte pass alone hides it, without the email package's reading and re-writing of the
-    whole message (most of the cost of storing a mail with a secret). Anything else, such
-    as base64, quoted-printable, UTF-7 or UTF-16, an RFC 2231 charset, takes the MIME pass.
-    (ASCII, so no case rule beyond ASCII's can make a secret match in text but not in bytes.)
-    """
-    if not raw.isascii():
-        return False
+def transfer_plain(raw: bytes) -> bool:
+    """Whether every part of ``raw`` says it is written as it reads (7bit, 8bit, binary) in a
+    charset where ASCII text is its own bytes: then any ASCII text a part decodes to is in
+    the bytes as it reads. Not so for base64, quoted-printable, uuencode, UTF-7 (which can
+    spell any letter in base64), UTF-16 or an RFC 2231 charset."""
     if any(cte.lower() not in (b"7bit", b"8bit", b"binary") for cte in _CTE.findall(raw)):
         return False
     return all(not star and _ASCII_CHARSET.fullmatch(cs) for star, cs in _CHARSET.findall(raw))
+
+
+def is_plain_ascii(raw: bytes) -> bool:
+    """Whether ``raw`` is ASCII and :func:`transfer_plain`. Then each decoded text part is
+    its bytes, character for character, and a secret anywhere in it is in the bytes: the
+    byte pass alone hides it, without the email package's reading and re-writing of the
+    whole message (most of the cost of storing a mail with a secret). (ASCII, so no case
+    rule beyond ASCII's can make a secret match in text but not in bytes.)"""
+    return raw.isascii() and transfer_plain(raw)

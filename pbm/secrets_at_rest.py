@@ -33,7 +33,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from pbm.errors import PbmError
 from pbm.mail.headers import decoded
 from pbm.mail.mime import decode_bytes
-from pbm.redact import REDACTED, is_plain_ascii, redact
+from pbm.redact import REDACTED, redact, transfer_plain
 
 __all__ = [
     "SECRET_SHAPE",
@@ -135,13 +135,14 @@ def scrub_message(
     byte-level pass, which could take a run of base64 in an attachment for a secret.
     """
     values = [k.strip() for k in known if k and k.strip()]
-    if deep and is_plain_ascii(raw) and b"=?" not in raw:
-        # Nothing encoded, in a body or a header: every decoded part is its own bytes, so the
-        # byte pass finds all the MIME reading would (and the bytes stay as they came, where
-        # rewriting the part would base64 it and send every later reading the long way).
-        return scrub_bytes(raw, values, lines=lines)
-    if deep and scrub_bytes(raw, values, lines=lines) == raw and not _maybe_encoded(raw):
-        return raw
+    if deep and not _maybe_encoded(raw):
+        if raw.isascii():
+            # Every decoded part is its own bytes, so the byte pass finds all the MIME reading
+            # would (and the bytes stay as they came, where rewriting the part would base64
+            # it and send every later reading the long way).
+            return scrub_bytes(raw, values, lines=lines)
+        if scrub_bytes(raw, values, lines=lines) == raw:
+            return raw  # beyond ASCII, only a byte pass that finds nothing is trusted alone
     try:
         msg = email.message_from_bytes(raw, policy=policy.compat32)
         changed = False
@@ -156,9 +157,10 @@ def scrub_message(
 
 
 def _maybe_encoded(raw: bytes) -> bool:
-    """Whether ``raw`` has parts or headers a byte search cannot see into."""
+    """Whether ``raw`` has parts or headers a byte search cannot see into: a transfer
+    encoding, a charset that spells ASCII otherwise (UTF-7, UTF-16), an encoded-word."""
     low = raw.lower()
-    return b"base64" in low or b"quoted-printable" in low or b"=?" in raw
+    return b"base64" in low or b"quoted-printable" in low or b"=?" in raw or not transfer_plain(raw)
 
 
 class Sealer:

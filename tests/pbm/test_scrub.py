@@ -42,3 +42,14 @@ def test_an_encoded_mail_is_still_read_as_mime() -> None:
     subject = "=?utf-8?b?" + base64.b64encode(f"my secret {KNOWN}".encode()).decode() + "?="
     out = scrub_message(_mail("hello\r\n", subject=subject), [KNOWN])
     assert KNOWN not in str(parse_message(out).subject)
+
+
+def test_a_secret_spelt_in_utf7_is_scrubbed_at_rest() -> None:
+    """UTF-7 can spell a seat secret's dashes (or any letter) in base64: the bytes hold no
+    secret shape, the decoded text does. Such a mail is read as MIME, never trusted to the
+    byte pass alone, so the secret is not stored in clear."""
+    encoded = f"my code {KNOWN}\r\n".encode("utf-7").replace(b"-", b"+AC0-")
+    raw = _mail("hello\r\n", subject="x").replace(b"utf-8", b"utf-7") + encoded
+    assert KNOWN.encode() not in raw and KNOWN in parse_message(raw).full_text
+    out = scrub_message(raw, [])
+    assert KNOWN not in parse_message(out).full_text
