@@ -96,8 +96,8 @@ def current_orders(session: Session, seat: Seat) -> OrdersVersion | None:
     return session.scalars(_CURRENT_ORDERS, {"b_seat": seat.id}).first()
 
 
-#: Built once, as the next: every orders mail runs them, and building a statement costs
-#: about what running it does.
+#: Built once, as are the insert and the superseding below: every orders mail runs them, and
+#: building a statement costs about what running it does.
 _CURRENT_ORDERS = (
     select(OrdersVersion)
     .where(OrdersVersion.seat_id == bindparam("b_seat"))

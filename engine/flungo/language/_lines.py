@@ -203,17 +203,24 @@ def _is_word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"  # what re's \w is, character for character
 
 
+def _stands_whole(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` has no word character next to it and no masked name just
+    before it."""
+    before = text[start - 1] if start else "."
+    if _is_word(before) or "\ue000" <= before <= "\ue8ff":
+        return False
+    return end >= len(text) or not _is_word(text[end])
+
+
 def _whole(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
     """The matches of a name's regex that stand as whole words (no word character next to
     them, no masked name just before), found as ``re`` would with the boundaries in the
     pattern: the leftmost one that qualifies, then the next after it."""
     out = []
     at = 0
-    n = len(text)
     while (m := pattern.search(text, at)) is not None:
         start, end = m.span()
-        before = text[start - 1] if start else "."
-        if _is_word(before) or "\ue000" <= before <= "\ue8ff" or (end < n and _is_word(text[end])):
+        if not _stands_whole(text, start, end):
             at = start + 1  # a match starting later may still be whole
             continue
         out.append(m)
@@ -295,8 +302,7 @@ def _literal_whole(words: tuple[str, ...], lower: str) -> list[tuple[int, int]]:
         if end < 0:
             at = start + 1
             continue
-        before = lower[start - 1] if start else "."
-        if _is_word(before) or "\ue000" <= before <= "\ue8ff" or (end < n and _is_word(lower[end])):
+        if not _stands_whole(lower, start, end):
             at = start + 1  # a match starting later may still be whole
             continue
         out.append((start, end))
