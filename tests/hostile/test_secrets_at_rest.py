@@ -124,3 +124,39 @@ def test_no_secret_in_clear_anywhere_at_rest(
     logs = capsys.readouterr().err
     assert logs.count("\n") > 20
     assert not [n for n in needles if n in logs or n in logs.lower()]
+
+
+def test_a_secret_hidden_by_the_charset_or_an_encoded_word_is_not_stored(
+    doors: Doors, demo: str
+) -> None:
+    """Through the real SMTP door: the secret spelt in UTF-7's base64 (the bytes show no
+    secret shape, the text does), in an encoded-word Subject next to CR/LF, and in a plain
+    ASCII body (scrubbed by its bytes, which keep their 7bit form). Every stored raw mail,
+    read in its own charset, holds none of them, and each sender gets one answer."""
+    doors.smtp(eml("JOIN\n"))
+    [welcome] = doors.run()
+    m = SECRET.search(welcome.text)
+    assert m
+    secret = m.group(1)
+    utf7 = f"TEAM NAME Seven\nmy code {secret}\n".encode("utf-7").replace(b"-", b"+AC0-")
+    assert secret.encode() not in utf7
+    word = "=?utf-8?b?" + base64.b64encode(f"code {secret}\r\nBcc: x@evil.test".encode()).decode()
+    mails = [
+        eml(utf7, subject="[DEMO] seven", content_type="text/plain; charset=utf-7", cte="7bit"),
+        eml(f"SECRET {secret}\nTEAM NAME Worded\n", subject=f"[DEMO] {word}?="),
+        eml(f"SECRET {secret}\nTEAM NAME Plain\n", subject="[DEMO] plain", cte="7bit"),
+    ]
+    for raw in mails:
+        assert doors.smtp(raw)[0] == 250
+    answers = doors.run()
+    assert len(answers) == 3 and not [a for a in answers if b"evil.test" in a.data]
+    stored = [mail.raw for mail in doors.inbound()[1:]]
+    assert len(stored) == 3
+    for raw in stored:
+        msg = email.message_from_bytes(raw, policy=policy.default)
+        texts = [str(msg["Subject"]), raw.decode("ascii", "replace")]
+        texts += [
+            part.get_content() for part in msg.walk() if part.get_content_maintype() == "text"
+        ]
+        assert not [t for t in texts if secret in t or secret.lower() in t.lower()]
+    assert b"Content-Transfer-Encoding: 7bit" in stored[2]  # not rewritten as base64
