@@ -28,10 +28,41 @@ def redact(text: str, secrets: Iterable[str | None]) -> str:
     ``SECRET x`` does not blank out every ``x``.
     """
     for value in _values(secrets):
+        whole = len(value) < _MIN_ANYWHERE
+        if text.isascii() and value.isascii():
+            text = _hide_ascii(text, value, whole=whole)
+            continue
         escaped = re.escape(value)
-        pattern = escaped if len(value) >= _MIN_ANYWHERE else rf"(?<![\w-]){escaped}(?![\w-])"
+        pattern = rf"(?<![\w-]){escaped}(?![\w-])" if whole else escaped
         text = re.sub(pattern, REDACTED, text, flags=re.IGNORECASE)
     return text
+
+
+def _hide_ascii(text: str, value: str, *, whole: bool) -> str:
+    """:func:`redact`'s regex for one secret, for ASCII text and secret, by ``str.find`` on
+    the lowered text: each secret is new, and compiling its pattern cost more than the rest
+    of the redaction (``re``'s cache holds 512 of a deadline's thousands of secrets)."""
+    low, needle = text.lower(), value.lower()
+    at = low.find(needle)
+    if at < 0:
+        return text
+    out: list[str] = []
+    done = 0
+    while at >= 0:
+        end = at + len(needle)
+        if whole and (_wordy(low, at - 1) or _wordy(low, end)):
+            at = low.find(needle, at + 1)  # where the regex's lookarounds refuse, it moves on
+            continue
+        out += (text[done:at], REDACTED)
+        done = end
+        at = low.find(needle, end)
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _wordy(text: str, i: int) -> bool:
+    """Whether ``text[i]`` is an ASCII ``[\\w-]``: what a short secret may not touch."""
+    return 0 <= i < len(text) and (text[i].isalnum() or text[i] in "_-")
 
 
 def _redact_part(part: Message, secrets: list[str]) -> None:
@@ -79,9 +110,22 @@ def _redact_mime(raw: bytes, values: list[str]) -> bytes:
 
 
 def _redact_bytes(raw: bytes, values: list[str]) -> bytes:
+    """Each secret's bytes, in any ASCII case, replaced wherever they occur (as a caseless
+    bytes regex would: ``bytes.lower`` folds only ASCII letters, as such a regex does)."""
+    marker = REDACTED.encode()
     for value in values:
-        pattern = re.escape(value.encode("utf-8", "replace"))
-        raw = re.sub(pattern, REDACTED.encode(), raw, flags=re.IGNORECASE)
+        low, needle = raw.lower(), value.encode("utf-8", "replace").lower()
+        at = low.find(needle)
+        if at < 0:
+            continue
+        out: list[bytes] = []
+        done = 0
+        while at >= 0:
+            out += (raw[done:at], marker)
+            done = at + len(needle)
+            at = low.find(needle, done)
+        out.append(raw[done:])
+        raw = b"".join(out)
     return raw
 
 

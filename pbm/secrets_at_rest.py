@@ -31,6 +31,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbm.errors import PbmError
+from pbm.mail.encoded_words import UTF8
 from pbm.mail.headers import decoded
 from pbm.mail.mime import decode_bytes
 from pbm.redact import REDACTED, redact, transfer_plain
@@ -119,7 +120,7 @@ def _scrub_headers(msg: Message, known: list[str], lines: bool) -> bool:
         text = decoded(str(value))
         cleaned = scrub_text(text, known, lines=lines)
         if cleaned != text or scrub_text(str(value), known, lines=lines) != str(value):
-            msg.replace_header(name, Header(cleaned, "utf-8").encode())
+            msg.replace_header(name, Header(cleaned, UTF8).encode())
             changed = True
     return changed
 

@@ -38,6 +38,7 @@ from typing import cast
 
 from pbm.errors import MailError
 from pbm.mail.addresses import AddressRefused, parse_mailbox
+from pbm.mail.encoded_words import UTF8
 from pbm.mail.headers import clean, valid_text
 from pbm.mail.limits import cut_reply
 
@@ -91,7 +92,7 @@ def header_value(text: str) -> str | Header:
         return text
     # The whole value as one UTF-8 run: mixing ASCII chunks and encoded-words lets readers
     # disagree on the space between them.
-    return Header(text, "utf-8")
+    return Header(text, UTF8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +184,7 @@ def _address(addr: str, name: str = "") -> str:
     if name.isascii():
         quoted = name.replace("\\", "\\\\").replace('"', '\\"')
         return f'"{quoted}" <{addr}>'
-    encoded = Header(name, "utf-8").encode()
+    encoded = Header(name, UTF8).encode()
     return f"{encoded} <{addr}>"
 
 
@@ -264,9 +265,8 @@ _PLAIN_MIME = (
 
 @functools.lru_cache(maxsize=4096)
 def _folded(text: str) -> str:
-    """``Header(text, "utf-8")`` as the package writes it (remembered: the package's search
-    for where to fold costs a millisecond a subject, and subjects repeat)."""
-    return Header(text, "utf-8").encode(linesep="\n", maxlinelen=_FOLD_AT)
+    """``Header(text, "utf-8")`` as the package writes it (remembered, as subjects repeat)."""
+    return Header(text, UTF8).encode(linesep="\n", maxlinelen=_FOLD_AT)
 
 
 def _plain_bytes(heads: list[tuple[str, str | Header]], text: str) -> bytes | None:

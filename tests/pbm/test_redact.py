@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import base64
+import re
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pbm.mail.parse import parse_message
-from pbm.redact import _redact_bytes, _redact_mime, is_plain_ascii, redact_message
+from pbm.redact import _redact_bytes, _redact_mime, is_plain_ascii, redact, redact_message
 
 SECRET = "abcd-efgh-ijkl"
 
@@ -115,3 +116,44 @@ def test_a_secret_in_utf7_is_found_by_the_mime_pass() -> None:
     raw = _mail(encoded, "7bit").replace(b"charset=utf-8", b"charset=utf-7")
     assert SECRET.encode() not in raw
     assert SECRET not in parse_message(redact_message(raw, [SECRET])).full_text
+
+
+def _by_regex(text: str, secrets: list[str]) -> str:
+    """The redaction as it was written before the ASCII shortcut: one caseless regex each."""
+    for value in sorted({s.strip() for s in secrets if s.strip()}, key=len, reverse=True):
+        escaped = re.escape(value)
+        pattern = escaped if len(value) >= 6 else rf"(?<![\w-]){escaped}(?![\w-])"
+        text = re.sub(pattern, "[redacted]", text, flags=re.IGNORECASE)
+    return text
+
+
+_ASCII = st.text(alphabet=st.sampled_from("aAbB-_ 9x.\n"), max_size=60)
+
+
+@given(_ASCII, st.lists(st.text(alphabet=st.sampled_from("aAbB-_9x "), max_size=8), max_size=3))
+def test_ascii_text_is_redacted_as_the_regex_would(text: str, secrets: list[str]) -> None:
+    """For ASCII text and secrets, the ``str.find`` redaction gives what the caseless regex
+    gave: short secrets only as whole tokens (not touching a letter, digit, ``_`` or ``-``),
+    long ones anywhere, any case, the longest first."""
+    assert redact(text, secrets) == _by_regex(text, secrets)
+
+
+@given(
+    st.binary(max_size=80),
+    st.lists(st.text(alphabet=st.sampled_from("aAbB-é9"), min_size=1, max_size=8), max_size=3),
+)
+def test_bytes_are_redacted_as_a_caseless_bytes_regex_would(raw: bytes, secrets: list[str]) -> None:
+    """The byte pass hides each secret's UTF-8 bytes in any ASCII case, as a caseless bytes
+    regex would, whatever else the bytes hold."""
+    values = sorted({s.strip() for s in secrets if s.strip()}, key=len, reverse=True)
+    expected = raw
+    for value in values:
+        pattern = re.escape(value.encode("utf-8", "replace"))
+        expected = re.sub(pattern, b"[redacted]", expected, flags=re.IGNORECASE)
+    assert _redact_bytes(raw, values) == expected
+
+
+def test_a_short_secret_glued_to_a_word_is_left_and_a_long_one_is_not() -> None:
+    """A mistyped short guess is hidden only standing alone; a real secret even glued on."""
+    assert redact("abc xabc abc-1 (ABC)", ["abc"]) == "[redacted] xabc abc-1 ([redacted])"
+    assert redact("xxABCD-EFGH-IJKLyy", [SECRET]) == "xx[redacted]yy"
