@@ -13,6 +13,8 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from pbm.render.wrap import nobreak, wrap, wrap_lines, wrap_list, wrap_orders
+
 __all__ = ["environment", "oneline", "templates_dir"]
 
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -50,4 +52,9 @@ def environment() -> Environment:
         auto_reload=False,
     )
     env.filters["oneline"] = oneline
+    env.filters["nobreak"] = nobreak
+    env.filters["wrap"] = wrap
+    env.filters["wrap_lines"] = wrap_lines
+    env.filters["wrap_list"] = wrap_list
+    env.filters["wrap_orders"] = wrap_orders
     return env
