@@ -101,6 +101,8 @@ def will_play_ctx(
         "notes": list(wp.notes),
         "version": wp.version,
         "retired": seat.retired,
+        # a long order is wrapped between words, and never inside one of these
+        "names": [p.name for p in team.players],
     }
 
 

@@ -9,6 +9,8 @@ from pbm.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import NamingVersion, Seat
 from pbm.db.session import transaction
+from pbm.flungo.defaults import standing_orders, will_play
+from pbm.flungo.standing import current_orders
 from pbm.testing import RecordingSender, body_of
 from tests.pbm.helpers import join, naming_text, say
 
@@ -227,3 +229,114 @@ def test_the_next_deadline_stands_apart_from_the_echo(
     secret = join(daemon, sender, "player1@example.test")
     [reply] = say(daemon, sender, naming_text(secret))
     assert "name 18: Celeb 18\n\nThe next deadline: the naming deadline" in body_of(reply)
+
+
+LONG_NAMES = (
+    "Brian Cant",
+    "Zippy",
+    "Bungle",
+    "Geoffrey Hayes",
+    "Rod Hull",
+    "Sweep",
+    "Mrs Snodgebucket",
+    "Roy Castle",
+    "Keith Harris",
+    "Orville",
+    "Basil Brush",
+    "Floella Benjamin",
+    "Johnny Ball",
+    "Tony Hart",
+    "Derek Griffiths",
+    "Isla St Clair",
+    "Rustie Lee",
+    "Bernard Cribbins",
+)
+
+
+def _name_all(secret: str, names: tuple[str, ...] = LONG_NAMES) -> str:
+    lines = [f"SECRET {secret}", "TEAM NAME The Gungeworth Gloopers"]
+    return "\n".join(lines + [f"NAME {i} {n}" for i, n in enumerate(names, start=1)]) + "\n"
+
+
+def _listed(body: str, label: str) -> list[str]:
+    """The entries of the first ``label:`` list in ``body``, its continuation lines (those
+    further in than it) joined on."""
+    lines = body.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.lstrip().startswith(label + ":"))
+    indent = len(lines[at]) - len(lines[at].lstrip())
+    text = lines[at].lstrip()[len(label) + 1 :]
+    for line in lines[at + 1 :]:
+        if len(line) - len(line.lstrip()) <= indent:
+            break
+        text += "," + line
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def _will_play_orders(body: str) -> str:
+    """The order lines of the reply's "What pbm will play" block (its notes left out)."""
+    lines = body.splitlines()
+    start = next(i for i, x in enumerate(lines) if x.startswith("What pbm will play"))
+    start = next(i for i in range(start, len(lines)) if lines[i].endswith("):")) + 1
+    out = []
+    for line in lines[start:]:
+        if line.startswith(("  (", "To change")):
+            break
+        out.append(line)
+    return "\n".join(out)
+
+
+def test_a_naming_reply_of_long_names_fits_a_phone(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """A reply to a squad of 18 real, long-ish names has no line over 78 characters, and its
+    XI and batting order, their wrapped lines joined, still give every name of what pbm
+    will play, in order."""
+    secret = join(daemon, sender, "player1@example.test")
+    [reply] = say(daemon, sender, _name_all(secret))
+    body = body_of(reply)
+    assert "version 1" in str(reply["Subject"]) and "error" not in str(reply["Subject"])
+    assert max(len(line) for line in body.splitlines()) <= 78, body
+    seat = _seat(daemon)
+    [xi_line] = [x for x in will_play(Team.from_json(seat.team), None, "t20").lines if "xi:" in x]
+    xi = xi_line.removeprefix("xi: ").split(", ")
+    assert len(xi) == 11 and set(xi) <= set(LONG_NAMES)
+    assert len(", ".join(xi)) > 78  # the lists are long enough to need wrapping
+    assert _listed(body, "xi") == xi
+    assert _listed(body, "batting order") == xi
+
+
+def test_what_pbm_will_play_can_be_sent_back_as_it_reads(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """The wrapped orders of "What pbm will play" are still orders: sent back as they stand
+    in the reply, they are read without an error as the same XI and batting order."""
+    secret = join(daemon, sender, "player1@example.test")
+    [reply] = say(daemon, sender, _name_all(secret))
+    orders = _will_play_orders(body_of(reply))
+    assert "\n    " in orders  # wrapped
+    [ack] = say(daemon, sender, f"SECRET {secret}\n{orders}\n")
+    assert "Orders received (version 1)" in str(ack["Subject"]), body_of(ack)
+    assert "error" not in str(ack["Subject"]), body_of(ack)
+    seat = _seat(daemon)
+    with transaction(daemon.app.sessions) as s:
+        row = current_orders(s, s.merge(seat))
+        assert row is not None
+        standing = standing_orders(row.text, Team.from_json(seat.team), "t20")
+    assert standing is not None and standing.match is not None
+    assert standing.match.xi == tuple(_listed(body_of(reply), "xi"))
+    assert standing.match.batting_order == tuple(_listed(body_of(reply), "batting order"))
+
+
+def test_a_long_change_wraps_under_the_old_name(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """A change to a 40-character name runs past 78 columns on one line: it is wrapped, the
+    new name whole on the next line, under the old one."""
+    secret = join(daemon, sender, "player1@example.test")
+    long = "Sir Bartholomew Featherstonehaugh-Smythe"
+    [reply] = say(daemon, sender, f"SECRET {secret}\nNAME 10 {long}\n")
+    lines = body_of(reply).splitlines()
+    assert max(len(line) for line in lines) <= 78
+    at = next(i for i, x in enumerate(lines) if "Batting All-rounder: Batting All-rounder 1" in x)
+    assert lines[at] == "  10 Batting All-rounder: Batting All-rounder 1 ->"
+    assert lines[at + 1] == " " * len("  10 Batting All-rounder: ") + long
