@@ -87,18 +87,23 @@ def _split_label(line: str) -> tuple[str, list[str]] | None:
     return label, rest.split(", ")
 
 
-def wrap_list(value: object, indent: int = 0, width: int = WIDTH) -> str:
+def wrap_list(value: object, indent: int = 0, width: int = WIDTH, keep: Iterable[str] = ()) -> str:
     """``label: a, b, c`` in lines of at most ``width``, indented by ``indent``; the lines
-    after the first start under ``a`` and each line but the last ends with its comma. Text
-    without a ``label: `` is prose: :func:`wrap`, its lines after the first 2 further in."""
+    after the first start under ``a`` (4 in, if an entry would not fit there) and each line
+    but the last ends with its comma. An entry too long for a line of its own is broken
+    between words, each phrase of ``keep`` whole. Text without a ``label: `` is prose:
+    :func:`wrap`, its lines after the first 2 further in."""
     line = " ".join(str(value).split())
     lead = " " * indent
     split = _split_label(line)
     if split is None:
-        return wrap(line, indent, 2, width)
+        return wrap(line, indent, 2, width, keep)
     label, entries = split
-    text = label + ": " + ", ".join(nobreak(e) for e in entries)
-    return "\n".join(_fill(text, lead, " " * (indent + len(label) + 2), width))
+    hang = indent + len(label) + 2
+    if any(hang + len(e) + 1 > width for e in entries):
+        hang = indent + 4
+    glued = [nobreak(e) if hang + len(e) + 1 <= width else _glued(e, keep) for e in entries]
+    return "\n".join(_fill(label + ": " + ", ".join(glued), lead, " " * hang, width))
 
 
 def _order_line(line: str, indent: int, width: int, keep: Iterable[str]) -> list[str]:

@@ -149,3 +149,19 @@ def test_the_mail_environment_has_the_filters() -> None:
         text="word " * 40
     )
     assert block.endswith("\n") and block.splitlines()[1].startswith("  word")
+
+
+def test_a_list_under_a_long_label_starts_its_lines_four_in() -> None:
+    """Under a 40-character label a 40-character name would not fit below the first entry:
+    the lines after the first start 4 in instead, and an entry too long for any line is
+    broken between words, the names given in ``keep`` whole."""
+    team = "The Gungeworth Gloopers of Lower Slaught"
+    long = "Sir Bartholomew Featherstonehaugh-Smythe"
+    xi = (*XI[:10], long)
+    line = f"{team}: " + ", ".join(xi) + f" (captain {long}, keeper Roy Castle)"
+    lines = wrap_list(line, 2, keep=(*NAMES, long)).splitlines()
+    assert max(len(x) for x in lines) <= WIDTH
+    assert lines[0].startswith(f"  {team}: Brian Cant,")
+    assert all(x.startswith("      ") and x[6] != " " for x in lines[1:])
+    assert sum(x.count(long) for x in lines) == 2  # as the last of the XI and as captain
+    assert " ".join(" ".join(lines).split()) == line
