@@ -139,7 +139,8 @@ def test_huge_mail_is_refused_quickly_with_an_answer(doors: Doors, demo: str) ->
     started = time.monotonic()
     [reply] = doors.run()
     assert time.monotonic() - started < 5
-    assert "12001 lines" in reply.text and "at most 400" in reply.text
+    words = " ".join(reply.text.split())  # the answer is wrapped to fit a phone
+    assert "12001 lines" in words and "at most 400" in words
     assert len(reply.data) < 10_000
     with transaction(doors.app.sessions) as s:
         assert s.scalars(select(Flag)).all() == []
