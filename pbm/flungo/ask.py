@@ -100,12 +100,18 @@ def squad(ctx: MailContext, line: CommandLine) -> Handled:
     state = season_of(comp)
     if state is not None:
         team = state.squad(team.name)
+    squad = squad_rows(team)
+    # columns as wide as this squad's longest name and role, not a fixed 28 and 22: a row of
+    # short names then fits a phone (the answer wraps only a row still too long)
+    name_width = max(len(r["name"]) for r in squad)
+    role_width = max(len(r["role"]) for r in squad)
     rows = []
-    for r, p in zip(squad_rows(team), team.players, strict=True):
+    for r, p in zip(squad, team.players, strict=True):
         hurt = f"  injured ({p.injury_points} pts)" if p.injury_points else ""
         rows.append(
-            f"{r['slot']:>2} {r['name']:<28} {r['role']:<22} bat {r['batting']:>2} "
-            f"bowl {r['bowling']:>2} ({r['style']}) field {r['fielding']}{hurt}"
+            f"{r['slot']:>2} {r['name']:<{name_width}} {r['role']:<{role_width}} "
+            f"bat {r['batting']:>2} bowl {r['bowling']:>2} {'(' + r['style'] + ')':<8} "
+            f"field {r['fielding']}{hurt}"
         )
     _answer(ctx, f"The squad of {team.name}", [{"heading": "Squad", "text": "\n".join(rows)}])
     return ctx.handled(Status.APPLIED, "squad")

@@ -256,6 +256,12 @@ def turn_mails(
                 "label": mine.label,
                 "fixture_id": mine.fixture_id,
                 "opponent": opp,
+                # the text is wrapped between words, never inside one of these
+                "names": [
+                    p.name
+                    for t in (mine.state.setup.home, mine.state.setup.away)
+                    for p in t.players
+                ],
                 "card": cards[mine.fixture_id],
                 "events": [e.text for e in mine.events if not isinstance(e, Ball)],
                 "xis": _xis(mine.state) if report.stage.selection else [],

@@ -320,7 +320,8 @@ def mini_scenario(season: Season) -> dict[str, Any]:
 
     def drinks_mail(mail: list[EmailMessage]) -> None:
         [rep] = [m for m in mail if a3 in str(m["To"])]
-        assert "you played on your standing orders and the defaults" in body_of(rep)
+        words = " ".join(body_of(rep).split())  # the sentence is wrapped to fit a phone
+        assert "you played on your standing orders and the defaults" in words
 
     season.play_stage(three, drinks_mail)  # turn 2
     answer = season.gm(f"RERUN {season.code}")
