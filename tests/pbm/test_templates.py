@@ -274,3 +274,181 @@ def test_player_text_cannot_break_lines_in_subject() -> None:
     ctx = {**SAMPLES["join"], "team_name": "Evil\r\nBcc: x@y", "server": SERVER, "notes": []}
     assert "\n" not in render_email("join", ctx).subject
     assert oneline("a\u2028b\x00c") == "a b c"
+
+
+# Long but allowed values: 40-character names (the most a name may have), a long competition
+# name, a deadline in a second zone, full XIs.
+TEAM40 = "The Gungeworth Gloopers of Lower Slaught"
+NAME40 = "Sir Bartholomew Featherstonehaugh-Smythe"
+LONG_XI = [
+    "Brian Cant",
+    "Zippy",
+    "Mrs Snodgebucket",
+    "Geoffrey Hayes",
+    "Floella Benjamin",
+    "Roy Castle",
+    "Keith Harris",
+    "Isla St Clair",
+    "Derek Griffiths",
+    "Bernard Cribbins",
+    NAME40,
+]
+LONG_COMP = {
+    **COMP,
+    "name": "The Grand Intergalactic Celebrity Cup",
+    "naming_deadline": "2026-01-15 00:00 UTC (01:00 in Europe/Paris)",
+}
+LONG_DEADLINE = "2026-01-02 20:00 UTC (2026-01-03 07:00 in Australia/Melbourne)"
+LONG_FIXTURE = (
+    f"Semi-final 2: {TEAM40} v Gamma Gnus at Reverse Sweep Ridge (Uneven bouncer; Overcast), "
+    "turns 1-4"
+)
+LONG_ORDERS = "xi: " + ", ".join(LONG_XI) + "\nbatting order: " + ", ".join(LONG_XI)
+LONG_WILL_PLAY = {
+    "lines": [
+        *LONG_ORDERS.splitlines(),
+        f"if we are 50 for 3 after 10 overs and {NAME40} is out: all batsmen bat defensive",
+    ],
+    "notes": [
+        "bowling: the default plan (the best bowlers for the pitch, at most 4 overs each, "
+        "never 3 in a row)"
+    ],
+    "version": 12,
+    "retired": True,
+    "names": LONG_XI,
+}
+LONG_SENTENCE = f"after ten overs if {NAME40} is still in then everyone goes bananas"
+LONG: dict[str, dict[str, Any]] = {
+    "join": {"competition": LONG_COMP},
+    "join-refused": {"competition": LONG_COMP, "team_name": TEAM40, "outcome": "already"},
+    "naming-closed": {"competition": LONG_COMP},
+    "new-secret": {"competition": LONG_COMP, "team_name": TEAM40},
+    "name-rejected": {
+        "competition": LONG_COMP,
+        "team_name": TEAM40,
+        "old": NAME40,
+        "reason": "never on TV or radio, as far as the GM can find after a long search",
+        "naming_deadline": LONG_DEADLINE,
+    },
+    "flag-resolved": {
+        "competition": LONG_COMP,
+        "team_name": TEAM40,
+        "text": LONG_SENTENCE,
+        "resolution": LONG_ORDERS,
+    },
+    "not-understood": {"competitions": [{**LONG_COMP, "name": LONG_COMP["name"] + " of 2026"}]},
+    "refused": {"reason": "your mail has 9999 lines of text; pbm reads at most 400 lines"},
+    "auth-refused": {"reason": "the secret does not match your team's secret: " * 3},
+    "rate-limited": {"limit": 1000},
+    "fixtures": {
+        "competition": LONG_COMP,
+        "team_name": TEAM40,
+        "fixtures": [LONG_FIXTURE],
+        "byes": [f"Round 1: {TEAM40}"],
+        "fixture": LONG_FIXTURE,
+        "deadline": LONG_DEADLINE,
+        "will_play": LONG_WILL_PLAY,
+    },
+    "reminder": {
+        "competition": LONG_COMP,
+        "team_name": TEAM40,
+        "stage": "Round 1: selection and toss",
+        "deadline": LONG_DEADLINE,
+        "fixture": LONG_FIXTURE,
+        "will_play": LONG_WILL_PLAY,
+    },
+    "answer": {
+        "competition": LONG_COMP,
+        "title": f"Status of {TEAM40}",
+        "sections": [{"heading": "Your next match", "text": LONG_FIXTURE}],
+        "will_play": LONG_WILL_PLAY,
+        "deadline": LONG_DEADLINE,
+    },
+    "help": {
+        "competitions": [LONG_COMP],
+        "commands": [
+            {
+                "word": "SCOUT",
+                "usage": "SCOUT <team name>",
+                "help": "what a manager could know of a team: its published XIs, form, "
+                "next pitch and weather",
+                "gm": False,
+            }
+        ],
+    },
+    "turn-report": {
+        "competition": LONG_COMP,
+        "team_name": TEAM40,
+        "editorial": "The GM's word on the weather, the pitch and the form of the teams, "
+        "in one line well past the width of a phone.",
+        "season": [f"{TEAM40} beat The Intergalactic Celebrity Wanderers by 3 runs"],
+        "match": {
+            **SAMPLES["turn-report"]["match"],
+            "opponent": TEAM40,
+            "names": LONG_XI,
+            "xis": [
+                {"team": TEAM40, "xi": ", ".join(LONG_XI), "captain": NAME40, "keeper": "Zippy"}
+            ],
+            "events": [f"{NAME40} retired hurt: 2 injury points; a substitute fields for him"],
+            "card": "  Did not bat: " + ", ".join(LONG_XI),
+            "result": f"{TEAM40} won by 3 runs",
+            "seed_sha256": "ab" * 32,
+            "orders": [{"team": TEAM40, "text": LONG_ORDERS}],
+        },
+        "next": {"label": "Round 2: selection and toss", "selection": True},
+        "fixture": LONG_FIXTURE,
+        "deadline": LONG_DEADLINE,
+        "will_play": LONG_WILL_PLAY,
+    },
+    "naming": {
+        "competition": LONG_COMP,
+        "team_name": TEAM40,
+        "named": False,
+        "unnamed": ["slots " + ", ".join(str(n) for n in range(2, 19))],
+        "changes": [
+            {"what": "10 Batting All-rounder", "old": "Batting All-rounder 1", "new": NAME40}
+        ],
+        "still_stands": [
+            "Your batting order had an error: the batting order of version 12 still stands."
+        ],
+        "flags": [{"line": 3, "text": LONG_SENTENCE, "readings": LONG_ORDERS.splitlines()}],
+        "echo": LONG_ORDERS,
+        "standing": LONG_ORDERS,
+    },
+    "h6-averages": {"name": NAME40, "deck": "t20i-2024"},
+    "h6-deal": {
+        "came_in": LONG_XI,
+        "hint": "window 1: drop up to 3 of the men held, by "
+        "position, name or initials, e.g. 2, Kohli, VK",
+    },
+    "h6-result": {"best": LONG_XI, "resemblance": {"name": NAME40, "country": "West Indies"}},
+    "h6-refused": {"reason": "that deck is not dealt any more; send DECKS for the decks"},
+    "h6-test-over": {"came_in": LONG_XI, "rule": "Wickets in the powerplay"},
+    "h6-test-sealed": {"notes": [f"window 2: {NAME40} is not held, so that drop was skipped"]},
+}
+GM_KINDS = {"digest", "gm-alert", "gm-created", "gm-done", "gm-hold", "turn-digest"}
+
+
+def _whole_lines(text: str) -> set[str]:
+    """The lines that are not text to wrap: a Hit for Six hand's table, and the AVERAGES line
+    to send back, which must stay one line (with a 40-character name it is 85 long)."""
+    lines = text.splitlines()
+    whole = {line for line in lines if line.startswith("    AVERAGES ")}
+    if "Your hand:" in lines:
+        start = lines.index("Your hand:") + 1
+        whole |= set(lines[start : lines.index("", start)])
+    return whole
+
+
+NOTE = "Not read as orders: line(s) " + ", ".join(str(n) for n in range(1, 30)) + "."
+
+
+@pytest.mark.parametrize("kind", sorted(set(SAMPLES) - GM_KINDS))
+def test_every_player_mail_fits_78_columns(kind: str) -> None:
+    """Every mail a player gets, rendered with the longest names and the longest lists its
+    values allow, has no line over 78 characters, but a Hit for Six hand's table and a line
+    to send back that cannot be broken."""
+    ctx = {"server": SERVER, "notes": [NOTE], **SAMPLES[kind], **LONG.get(kind, {})}
+    text = render_email(kind, ctx).text
+    whole = _whole_lines(text)
+    assert [line for line in text.splitlines() if len(line) > 78 and line not in whole] == []
