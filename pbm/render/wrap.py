@@ -17,8 +17,10 @@ longer than the width stands whole on a line of its own):
 
 from __future__ import annotations
 
+import functools
+import re
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 __all__ = ["WIDTH", "nobreak", "wrap", "wrap_lines", "wrap_list", "wrap_orders"]
 
@@ -30,6 +32,8 @@ WIDTH = 78
 # one prints as a plain space: player text has none of its own (a name cannot hold one, and
 # oneline() makes any other a space), and one elsewhere loses nothing by it.
 _GLUE = "\u00a0"
+# the whitespace textwrap turns into spaces (a text holding any is left to it)
+_OTHER_SPACE = re.compile(r"[\t\n\x0b\x0c\r]")
 
 #: The orders whose entries may stand on the lines under a heading of their own ("xi:" with
 #: nothing after it): the order language reads those lines as one list
@@ -51,7 +55,15 @@ def _glued(text: str, keep: Iterable[str]) -> str:
     return text
 
 
-def _fill(text: str, first: str, rest: str, width: int) -> list[str]:
+# The same text recurs in every team's mail of a stage (the defaults' notes, what comes
+# next, the fixtures) and in every answer of a competition: it is wrapped once.
+@functools.lru_cache(maxsize=4096)
+def _fill(text: str, first: str, rest: str, width: int) -> tuple[str, ...]:
+    one = text.rstrip(" ")
+    fits = len(first) + len(one) <= width and one.strip() and not one[-1].isspace()
+    if fits and not _OTHER_SPACE.search(one):
+        # fits as it is, which is most lines: textwrap would return it unchanged, slower
+        return ((first + one).replace(_GLUE, " "),)
     lines = textwrap.wrap(
         text,
         width,
@@ -60,7 +72,7 @@ def _fill(text: str, first: str, rest: str, width: int) -> list[str]:
         break_long_words=False,
         break_on_hyphens=False,
     )
-    return [line.replace(_GLUE, " ") for line in lines]
+    return tuple(line.replace(_GLUE, " ") for line in lines)
 
 
 def wrap(
@@ -106,7 +118,7 @@ def wrap_list(value: object, indent: int = 0, width: int = WIDTH, keep: Iterable
     return "\n".join(_fill(label + ": " + ", ".join(glued), lead, " " * hang, width))
 
 
-def _order_line(line: str, indent: int, width: int, keep: Iterable[str]) -> list[str]:
+def _order_line(line: str, indent: int, width: int, keep: Iterable[str]) -> Sequence[str]:
     lead = " " * indent
     if not line.strip():
         return [""]
@@ -140,7 +152,7 @@ def wrap_orders(
     return "\n".join(out)
 
 
-def _long_line(line: str, hang: int, width: int, keep: Iterable[str]) -> list[str]:
+def _long_line(line: str, hang: int, width: int, keep: Iterable[str]) -> Sequence[str]:
     body = line.lstrip(" ")
     lead = " " * (len(line) - len(body))
     rest = lead + " " * hang

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.flungo.language import canonical, parse_orders
 from engine.flungo.orders import MatchOrders, Orders
 from engine.flungo.squad import Team
+from pbm.render import wrap as wrapping
 from pbm.render.env import environment
 from pbm.render.wrap import WIDTH, nobreak, wrap, wrap_lines, wrap_list, wrap_orders
 from tests.engine.orders.squad import fixture_team
@@ -165,3 +170,27 @@ def test_a_list_under_a_long_label_starts_its_lines_four_in() -> None:
     assert all(x.startswith("      ") and x[6] != " " for x in lines[1:])
     assert sum(x.count(long) for x in lines) == 2  # as the last of the XI and as captain
     assert " ".join(" ".join(lines).split()) == line
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet="ab c-\u00a0\t\n\u3000", max_size=40),
+    first=st.integers(0, 4),
+    rest=st.integers(0, 6),
+    width=st.integers(5, 40),
+)
+def test_a_line_that_fits_is_what_textwrap_would_make_of_it(
+    text: str, first: int, rest: int, width: int
+) -> None:
+    """The short cut for text that fits on its line gives what textwrap gives, glue and all
+    (spaces, no-break spaces, tabs, line breaks and other whitespace at either end)."""
+    got = wrapping._fill(text, " " * first, " " * rest, width)
+    want = textwrap.wrap(
+        text,
+        width,
+        initial_indent=" " * first,
+        subsequent_indent=" " * rest,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    assert list(got) == [line.replace("\u00a0", " ") for line in want]
