@@ -37,3 +37,27 @@ def naming_text(secret: str, team: str = "The Gloopers", prefix: str = "Celeb") 
     lines = [f"SECRET {secret}", f"TEAM NAME {team}"]
     lines += [f"NAME {i} {prefix} {i}" for i in range(1, 19)]
     return "\n".join(lines) + "\n"
+
+
+#: Eighteen squad names of the length players give (two and three words, up to 16
+#: characters): enough to push an XI or a batting order past one line of mail.
+LONG_NAMES = (
+    "Brian Cant",
+    "Zippy",
+    "Bungle",
+    "Geoffrey Hayes",
+    "Rod Hull",
+    "Sweep",
+    "Mrs Snodgebucket",
+    "Roy Castle",
+    "Keith Harris",
+    "Orville",
+    "Floella Benjamin",
+    "Basil Brush",
+    "Johnny Ball",
+    "Tony Hart",
+    "Derek Griffiths",
+    "Isla St Clair",
+    "Rustie Lee",
+    "Bernard Cribbins",
+)

@@ -12,7 +12,7 @@ from pbm.db.session import transaction
 from pbm.flungo.defaults import standing_orders, will_play
 from pbm.flungo.standing import current_orders
 from pbm.testing import RecordingSender, body_of
-from tests.pbm.helpers import join, naming_text, say
+from tests.pbm.helpers import LONG_NAMES, join, naming_text, say
 
 
 def _seat(daemon: Daemon, number: int = 1) -> Seat:
@@ -229,28 +229,6 @@ def test_the_next_deadline_stands_apart_from_the_echo(
     secret = join(daemon, sender, "player1@example.test")
     [reply] = say(daemon, sender, naming_text(secret))
     assert "name 18: Celeb 18\n\nThe next deadline: the naming deadline" in body_of(reply)
-
-
-LONG_NAMES = (
-    "Brian Cant",
-    "Zippy",
-    "Bungle",
-    "Geoffrey Hayes",
-    "Rod Hull",
-    "Sweep",
-    "Mrs Snodgebucket",
-    "Roy Castle",
-    "Keith Harris",
-    "Orville",
-    "Basil Brush",
-    "Floella Benjamin",
-    "Johnny Ball",
-    "Tony Hart",
-    "Derek Griffiths",
-    "Isla St Clair",
-    "Rustie Lee",
-    "Bernard Cribbins",
-)
 
 
 def _name_all(secret: str, names: tuple[str, ...] = LONG_NAMES) -> str:

@@ -15,27 +15,8 @@ from pbm.render import wrap as wrapping
 from pbm.render.env import environment
 from pbm.render.wrap import WIDTH, nobreak, wrap, wrap_lines, wrap_list, wrap_orders
 from tests.engine.orders.squad import fixture_team
+from tests.pbm.helpers import LONG_NAMES as NAMES
 
-NAMES = (
-    "Brian Cant",
-    "Zippy",
-    "Bungle",
-    "Geoffrey Hayes",
-    "Rod Hull",
-    "Sweep",
-    "Mrs Snodgebucket",
-    "Roy Castle",
-    "Keith Harris",
-    "Orville",
-    "Floella Benjamin",
-    "Basil Brush",
-    "Johnny Ball",
-    "Tony Hart",
-    "Derek Griffiths",
-    "Isla St Clair",
-    "Rustie Lee",
-    "Bernard Cribbins",
-)
 XI = NAMES[:11]
 
 
