@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from email.message import EmailMessage
+from typing import Any
 
 from pbm.daemon import Daemon
 from pbm.testing import Conversation, RecordingSender, body_of
@@ -18,7 +19,7 @@ def say(
     *,
     frm: str = "player1@example.test",
     subject: str = "[DEMO] orders",
-    **kw: object,
+    **kw: Any,  # make_eml's headers, or Conversation.say's expect
 ) -> list[EmailMessage]:
     """Deliver one mail through the store door, run a pass, return the replies to ``frm``."""
     return Conversation(daemon, sender, frm).say(body, subject=subject, **kw)
