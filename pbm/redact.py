@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from email import policy
 from email.message import Message
+from typing import AnyStr
 
 from pbm.mail.mime import decode_bytes
 
@@ -30,7 +31,9 @@ def redact(text: str, secrets: Iterable[str | None]) -> str:
     for value in _values(secrets):
         whole = len(value) < _MIN_ANYWHERE
         if text.isascii() and value.isascii():
-            text = _hide_ascii(text, value, whole=whole)
+            # by find, not a regex: each secret is new, and compiling its pattern cost more
+            # than the rest of the redaction (re's cache holds 512 of a deadline's thousands)
+            text = _replace_lowered(text, value.lower(), REDACTED, whole=whole)
             continue
         escaped = re.escape(value)
         pattern = rf"(?<![\w-]){escaped}(?![\w-])" if whole else escaped
@@ -38,31 +41,34 @@ def redact(text: str, secrets: Iterable[str | None]) -> str:
     return text
 
 
-def _hide_ascii(text: str, value: str, *, whole: bool) -> str:
-    """:func:`redact`'s regex for one secret, for ASCII text and secret, by ``str.find`` on
-    the lowered text: each secret is new, and compiling its pattern cost more than the rest
-    of the redaction (``re``'s cache holds 512 of a deadline's thousands of secrets)."""
-    low, needle = text.lower(), value.lower()
+def _replace_lowered(data: AnyStr, needle: AnyStr, marker: AnyStr, *, whole: bool) -> AnyStr:
+    """``data`` with each place its lowered form holds ``needle`` (lower case) replaced by
+    ``marker``, left to right as ``re.sub`` goes; with ``whole``, only where no ASCII
+    ``[\\w-]`` stands next to it (the regex's lookarounds)."""
+    low = data.lower()
     at = low.find(needle)
     if at < 0:
-        return text
-    out: list[str] = []
+        return data
+    out: list[AnyStr] = []
     done = 0
     while at >= 0:
         end = at + len(needle)
         if whole and (_wordy(low, at - 1) or _wordy(low, end)):
-            at = low.find(needle, at + 1)  # where the regex's lookarounds refuse, it moves on
+            at = low.find(needle, at + 1)  # where the lookarounds refuse, the regex moves on
             continue
-        out += (text[done:at], REDACTED)
+        out += (data[done:at], marker)
         done = end
         at = low.find(needle, end)
-    out.append(text[done:])
-    return "".join(out)
+    out.append(data[done:])
+    return data[:0].join(out)
 
 
-def _wordy(text: str, i: int) -> bool:
+def _wordy(text: str | bytes, i: int) -> bool:
     """Whether ``text[i]`` is an ASCII ``[\\w-]``: what a short secret may not touch."""
-    return 0 <= i < len(text) and (text[i].isalnum() or text[i] in "_-")
+    if not 0 <= i < len(text):
+        return False
+    c = text[i : i + 1]
+    return c.isalnum() or c in ("_", "-", b"_", b"-")
 
 
 def _redact_part(part: Message, secrets: list[str]) -> None:
@@ -114,18 +120,7 @@ def _redact_bytes(raw: bytes, values: list[str]) -> bytes:
     bytes regex would: ``bytes.lower`` folds only ASCII letters, as such a regex does)."""
     marker = REDACTED.encode()
     for value in values:
-        low, needle = raw.lower(), value.encode("utf-8", "replace").lower()
-        at = low.find(needle)
-        if at < 0:
-            continue
-        out: list[bytes] = []
-        done = 0
-        while at >= 0:
-            out += (raw[done:at], marker)
-            done = at + len(needle)
-            at = low.find(needle, done)
-        out.append(raw[done:])
-        raw = b"".join(out)
+        raw = _replace_lowered(raw, value.encode("utf-8", "replace").lower(), marker, whole=False)
     return raw
 
 

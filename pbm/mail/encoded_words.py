@@ -14,12 +14,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator
 from email import base64mime, quoprimime
-from email.charset import SHORTEST, Charset
+from email.charset import RFC2047_CHROME_LEN, SHORTEST, Charset
 
 __all__ = ["UTF8"]
-
-#: "=?" + "?" + "?" + "?=" and the encoding letter: what an encoded-word adds to its charset.
-_CHROME = 7
 
 
 class _LinearUtf8(Charset):
@@ -37,7 +34,7 @@ class _LinearUtf8(Charset):
         encode: Callable[[bytes], str] = functools.partial(
             (base64mime if b64 else quoprimime).header_encode, charset=codec
         )
-        extra = len(codec) + _CHROME
+        extra = len(codec) + RFC2047_CHROME_LEN
         lines: list[str | None] = []
         start = octets = quoted = 0  # where this line starts, its UTF-8 length, its Q length
         maxlen = next(maxlengths) - extra
