@@ -13,6 +13,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from pbm.render.tables import card_table
 from pbm.render.wrap import nobreak, wrap, wrap_lines, wrap_list, wrap_orders
 
 __all__ = ["environment", "oneline", "templates_dir"]
@@ -52,6 +53,7 @@ def environment() -> Environment:
         auto_reload=False,
     )
     env.filters["oneline"] = oneline
+    env.filters["card_table"] = card_table
     env.filters["nobreak"] = nobreak
     env.filters["wrap"] = wrap
     env.filters["wrap_lines"] = wrap_lines

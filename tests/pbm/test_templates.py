@@ -8,8 +8,10 @@ import pytest
 from jinja2 import UndefinedError
 
 from pbm.config import ServerConfig
+from pbm.h6.decks import DECK_NAMES, load_deck
 from pbm.render import email_kinds, render_email
 from pbm.render.env import oneline
+from pbm.render.tables import SHORT_COUNTRIES, card_table
 
 COMP = {
     "code": "DEMO",
@@ -293,6 +295,14 @@ LONG_XI = [
     "Bernard Cribbins",
     NAME40,
 ]
+#: A hand of the longest name in any shipped deck (24), the longest country (a short form)
+#: and the widest figures any deck holds.
+LONG_HAND = [
+    {**H6CARD, "pos": 30, "name": "Praveen Santhanakrishnan", "country": "Cook Islands",
+     "matches": 331, "runs": 14059, "avg": "123.4", "sr": "300.0", "sixes": 338,
+     "wickets": 682, "econ": "36.00"},
+    {**H6CARD, "country": "United States of America"},
+]  # fmt: skip
 LONG_COMP = {
     **COMP,
     "name": "The Grand Intergalactic Celebrity Cup",
@@ -417,27 +427,27 @@ LONG: dict[str, dict[str, Any]] = {
     },
     "h6-averages": {"name": NAME40, "deck": "t20i-2024"},
     "h6-deal": {
+        "hand": LONG_HAND,
         "came_in": LONG_XI,
         "hint": "window 1: drop up to 3 of the men held, by "
         "position, name or initials, e.g. 2, Kohli, VK",
     },
     "h6-result": {"best": LONG_XI, "resemblance": {"name": NAME40, "country": "West Indies"}},
     "h6-refused": {"reason": "that deck is not dealt any more; send DECKS for the decks"},
-    "h6-test-over": {"came_in": LONG_XI, "rule": "Wickets in the powerplay"},
+    "h6-test-over": {
+        "hand": LONG_HAND,
+        "came_in": LONG_XI,
+        "rule": "Wickets in the powerplay",
+    },
     "h6-test-sealed": {"notes": [f"window 2: {NAME40} is not held, so that drop was skipped"]},
 }
 GM_KINDS = {"digest", "gm-alert", "gm-created", "gm-done", "gm-hold", "turn-digest"}
 
 
 def _whole_lines(text: str) -> set[str]:
-    """The lines that are not text to wrap: a Hit for Six hand's table, and the AVERAGES line
-    to send back, which must stay one line (with a 40-character name it is 85 long)."""
-    lines = text.splitlines()
-    whole = {line for line in lines if line.startswith("    AVERAGES ")}
-    if "Your hand:" in lines:
-        start = lines.index("Your hand:") + 1
-        whole |= set(lines[start : lines.index("", start)])
-    return whole
+    """The lines that are not text to wrap: the AVERAGES line to send back, which must stay
+    one line (with a 40-character name it is 85 long)."""
+    return {line for line in text.splitlines() if line.startswith("    AVERAGES ")}
 
 
 NOTE = "Not read as orders: line(s) " + ", ".join(str(n) for n in range(1, 30)) + "."
@@ -446,8 +456,8 @@ NOTE = "Not read as orders: line(s) " + ", ".join(str(n) for n in range(1, 30)) 
 @pytest.mark.parametrize("kind", sorted(set(SAMPLES) - GM_KINDS))
 def test_every_player_mail_fits_78_columns(kind: str) -> None:
     """Every mail a player gets, rendered with the longest names and the longest lists its
-    values allow, has no line over 78 characters, but a Hit for Six hand's table and a line
-    to send back that cannot be broken."""
+    values allow, has no line over 78 characters, but a line to send back that cannot be
+    broken."""
     ctx = {"server": SERVER, "notes": [NOTE], **SAMPLES[kind], **LONG.get(kind, {})}
     text = render_email(kind, ctx).text
     whole = _whole_lines(text)
@@ -465,3 +475,27 @@ def test_a_played_match_says_its_result_once_and_sets_off_the_dice_and_the_order
     assert text.count("won by 3 runs") == 2  # the card's line, and "Around the competition"
     assert "Result: X won by 3 runs\n\nThe dice: " in text
     assert "pbm verify DEMO R1M1\n\nOrders as played in the last turn:" in text
+
+
+def test_a_hand_table_prints_every_shipped_deck_within_78_columns() -> None:
+    """The worst hand each shipped deck can deal (its longest name beside its longest
+    country, the widest figures) prints in at most 78 columns, every column lined up under
+    its heading; a long country prints in its short form."""
+    for deck in (load_deck(name) for name in DECK_NAMES):
+        name = max(deck.cards, key=lambda c: len(c.name))
+        country = max(deck.cards, key=lambda c: len(SHORT_COUNTRIES.get(c.country, c.country)))
+        rows = [
+            {**H6CARD, "pos": 30, "name": name.name, "country": country.country,
+             "matches": 331, "runs": 14059, "avg": "123.4", "sr": "300.0", "sixes": 338,
+             "wickets": 682, "econ": "36.00"},
+            {**H6CARD, "country": "United States of America"},
+        ]  # fmt: skip
+        lines = card_table(rows).splitlines()
+        assert max(len(line) for line in lines) <= 78, lines
+        head, *cards = lines
+        for heading in ("Runs", "Wkts", "Econ"):  # right-aligned under the heading
+            end = head.index(heading) + len(heading)
+            assert all(
+                line[end - 1].isdigit() and line[end : end + 1] in ("", " ") for line in cards
+            )
+        assert cards[1].split()[3] == "USA"
