@@ -9,16 +9,15 @@ reply there too.
 from __future__ import annotations
 
 import shlex
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
-from engine.flungo.competition import next_fixtures
-from engine.flungo.fixtures import Fixture
+from engine.flungo.competition import fixture_text, next_fixtures
 from engine.flungo.language import canonical
 from engine.flungo.orders import Orders
 from engine.flungo.squad import Team
@@ -249,60 +248,62 @@ def _whats_next(
     ``team`` (the seat's squad as it now stands). ``latest``: the seat's standing orders as
     they now stand, {} for none; ``read``: their version and what the text reads as, when
     the mail just merged them."""
-    from pbm.flungo.reports import deadline_text, fixture_line, will_play_ctx
+    from pbm.flungo.reports import deadline_text, will_play_ctx
     from pbm.flungo.turns import current_turn, season_of
 
     turn = current_turn(ctx.session, comp)
-    season = _season(ctx.session, comp, season_of)
+    fixtures = _fixture_lines(ctx.session, comp, season_of)
     player = ctx.session.get(Player, seat.player_id)
     name = team.name
     if turn is not None:
         deadline = deadline_text(turn.deadline, player)
-    elif season is None:
+    elif fixtures is None:
         deadline = "the naming deadline, " + deadline_text(comp.naming_deadline, player)
     else:
         deadline = ""
     return {
         "will_play": will_play_ctx(ctx.session, seat, comp, latest=latest, read=read, team=team),
         "deadline": deadline,
-        "fixture": fixture_line(season.state.competition, name, season.nexts) if season else None,
+        "fixture": fixtures.get(name) if fixtures is not None else None,
     }
 
 
-@dataclass(frozen=True, slots=True)
-class _Season:
-    """A season as read, and every team's next fixture in it (one pass over the fixtures)."""
-
-    state: SeasonState
-    nexts: Mapping[str, Fixture]
-
-
-#: The last season read per competition, with the version it was read at: reading a 64-team
-#: league's season (its fixtures) cost ~100 ms, and finding a team's next fixture in it 3 ms,
-#: paid by every orders mail for one line of its reply. Kept only while the stored version
-#: is the same (another process may advance it; each write raises the version).
+#: Per competition, its season's version and each team's next-fixture line in it, or None
+#: before the draw: reading a 64-team league's season (its fixtures) costs ~100 ms and
+#: finding a team's next fixture 3 ms, for one line of every orders mail's reply. Kept while
+#: the stored version is the same (another process may advance it; each write raises it).
+#: Only the lines are kept, a few kilobytes a competition, so every competition of a large
+#: site stays: a cache that held whole seasons had to be small, and mail spread over more
+#: competitions than it held read a season for every mail. The least recently used goes.
 #: Keyed by the database and the competition's id and creation time: one process may serve
 #: several databases (tests do; so can an embedding), where ids and versions repeat.
-_SEASONS: dict[tuple[str, int, object], tuple[int, _Season | None]] = {}
-_SEASONS_KEPT = 16
+_FIXTURE_LINES: OrderedDict[tuple[str, int, object], tuple[int, Mapping[str, str] | None]] = (
+    OrderedDict()
+)
+_COMPETITIONS_KEPT = 1024
 
 
-def _season(
+def _fixture_lines(
     session: Session, comp: Competition, read: Callable[[Competition], SeasonState | None]
-) -> _Season | None:
-    """``read(comp)`` (the season as it stands), read again only when its version changed;
-    the text itself is loaded only then."""
+) -> Mapping[str, str] | None:
+    """Each team's next-fixture line in the season as it stands (None before the draw), read
+    again only when the season's version changed; the season's text is loaded only then."""
     version = comp.season_version
     key = (str(session.get_bind().engine.url), comp.id, comp.created_at)
-    hit = _SEASONS.get(key)
+    hit = _FIXTURE_LINES.get(key)
     if hit is not None and hit[0] == version:
+        _FIXTURE_LINES.move_to_end(key)
         return hit[1]
     state = read(comp) if comp.season else None
-    season = _Season(state, next_fixtures(state.competition)) if state is not None else None
-    if len(_SEASONS) >= _SEASONS_KEPT:
-        _SEASONS.pop(next(iter(_SEASONS)))
-    _SEASONS[key] = (version, season)
-    return season
+    lines = None
+    if state is not None:
+        ecomp = state.competition
+        lines = {team: fixture_text(ecomp, f) for team, f in next_fixtures(ecomp).items()}
+    _FIXTURE_LINES[key] = (version, lines)
+    _FIXTURE_LINES.move_to_end(key)
+    while len(_FIXTURE_LINES) > _COMPETITIONS_KEPT:
+        _FIXTURE_LINES.popitem(last=False)
+    return lines
 
 
 def check_standing(

@@ -1,9 +1,11 @@
-"""An orders reply reads a competition's season (and its teams' next fixtures) once, and again
+"""An orders reply reads a competition's season (for its teams' next fixtures) once, and again
 only when it changed: each write of the season raises ``season_version`` in the database,
-and the intake's lookup leaves the text itself unloaded."""
+and the intake's lookup leaves the text itself unloaded. Every competition of a large site
+stays remembered."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
 
@@ -12,7 +14,7 @@ from sqlalchemy import event, inspect, select
 from pbm.app import App
 from pbm.db.models import Competition
 from pbm.db.session import transaction
-from pbm.flungo.mail import _season
+from pbm.flungo.mail import _COMPETITIONS_KEPT, _fixture_lines
 from pbm.inbound.dispatch import _BY_CODE
 
 
@@ -36,23 +38,23 @@ def test_the_season_is_read_again_only_when_its_version_changed(app: App, demo: 
     with transaction(app.sessions) as s:
         comp = s.scalars(_BY_CODE, {"code": demo}).one()
         assert comp.season_version == 0
-        assert _season(s, comp, read) is None and reads == []
+        assert _fixture_lines(s, comp, read) is None and reads == []
         comp.season = '{"v":1}'
     with transaction(app.sessions) as s:
         comp = s.scalars(_BY_CODE, {"code": demo}).one()
         assert comp.season_version == 1
-        first = _season(s, comp, read)
-        assert first is not None and first.state.text == '{"v":1}' and first.nexts == {}
+        first = _fixture_lines(s, comp, read)
+        assert first == {}  # no fixtures left, so no team has a next one
     with transaction(app.sessions) as s:
         comp = s.scalars(_BY_CODE, {"code": demo}).one()
-        assert _season(s, comp, read) is first
+        assert _fixture_lines(s, comp, read) is first
         assert "season" not in inspect(comp).dict  # the text was never loaded
         comp.season = '{"v":2}'
     with transaction(app.sessions) as s:
         comp = s.scalars(_BY_CODE, {"code": demo}).one()
-        second = _season(s, comp, read)
+        second = _fixture_lines(s, comp, read)
         assert comp.season_version == 2
-        assert second is not None and second.state.text == '{"v":2}'
+        assert second == {} and second is not first
     assert reads == ['{"v":1}', '{"v":2}']
 
 
@@ -73,3 +75,27 @@ def test_the_version_is_raised_by_the_update_itself(app: App, demo: str) -> None
         event.remove(app.db_engine, "before_cursor_execute", log)
     [update] = [st for st in seen if st.startswith("UPDATE competitions")]
     assert "season_version=(competitions.season_version + " in update
+
+
+def test_every_competition_of_a_large_site_stays_remembered(app: App) -> None:
+    """Mail spread over many more competitions than the 16 seasons once kept (each orders mail
+    from another competition than the last) reads each season once, not once a mail; past
+    ``_COMPETITIONS_KEPT`` the least recently used is the one read again."""
+    reads: list[str] = []
+    read = _reader(reads)
+    made = datetime(2026, 1, 1, tzinfo=UTC)
+    comps = [
+        Competition(id=10_000 + i, season=f"season {i}", season_version=1, created_at=made)
+        for i in range(_COMPETITIONS_KEPT + 1)
+    ]
+    with transaction(app.sessions) as s:
+        for _ in range(2):  # round-robin over 40 competitions, twice
+            for comp in comps[:40]:
+                assert _fixture_lines(s, comp, read) == {}
+        assert reads == [f"season {i}" for i in range(40)]
+        for comp in comps:  # fill it: the first of them is the least recently used
+            _fixture_lines(s, comp, read)
+        reads.clear()
+        _fixture_lines(s, comps[1], read)
+        _fixture_lines(s, comps[0], read)
+        assert reads == ["season 0"]
