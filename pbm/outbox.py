@@ -71,9 +71,16 @@ def _fill(raw: bytes, box: SecretBox) -> EmailMessage:
             continue
         text = part.get_content()
         if has_placeholder(text):
+            flowed = part.get_param("format") == "flowed"
             part.set_content(
-                box.fill_secrets(text), subtype=part.get_content_subtype(), charset="utf-8"
+                box.fill_secrets(text),
+                subtype=part.get_content_subtype(),
+                charset="utf-8",
+                # quoted-printable keeps a soft break's trailing space through any relay
+                cte="quoted-printable" if flowed else None,
             )
+            if flowed:  # set_content wrote a new Content-Type; put it back where it was
+                part.replace_header("Content-Type", f'{part["Content-Type"]}; format="flowed"')
     return msg
 
 

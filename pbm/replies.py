@@ -89,11 +89,13 @@ def _reply(
     subject: str,
     text: str,
     reply_to: ReplyTo | None,
+    flowed: bool = False,
 ) -> Composed:
     out = OutboundEmail(
         to=to,
         subject=subject,
         text=text,
+        flowed=flowed,
         from_addr=config.server.address,
         from_name=config.server.display_name,
         in_reply_to=reply_to.message_id if reply_to else None,
@@ -135,7 +137,9 @@ def queue_mail(
         subject = threaded_subject(reply_to.subject, rendered.subject, tag)
     elif tag and kind not in ("digest", "gm-alert"):
         subject = tagged_subject(subject, str(tag))
-    composed = _reply(config, clock, to=to, subject=subject, text=rendered.text, reply_to=reply_to)
+    composed = _reply(
+        config, clock, to=to, subject=subject, text=rendered.flowed, reply_to=reply_to, flowed=True
+    )
     now = clock.now()
     # A Core insert, run at once (the caller's transaction commits it or not): the unit of
     # work's bookkeeping for one object cost more than rendering the reply.

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbm.clock import Clock, FixedClock
 from pbm.errors import SmtpError
+from pbm.mail.flowed import as_fixed
 from pbm.mail.ports import Envelope, FetchedMessage
 
 __all__ = [
@@ -81,9 +82,14 @@ def make_eml(
 
 
 def body_of(msg: EmailMessage) -> str:
-    """The plain-text body of a message."""
+    """The plain-text body of a message, its lines as written: a ``format=flowed`` body
+    without the spaces that mark its soft breaks and stuff its lines (what a reader that does
+    not flow shows, less those spaces)."""
     part = msg.get_body(preferencelist=("plain",))
-    return part.get_content() if part is not None else ""
+    if part is None:
+        return ""
+    text = part.get_content()
+    return as_fixed(text) if part.get_param("format") == "flowed" else text
 
 
 class FakeMailbox:

@@ -97,7 +97,8 @@ def header_value(text: str) -> str | Header:
 
 @dataclass(frozen=True, slots=True)
 class OutboundEmail:
-    """A mail pbm sends. ``to`` is one address or several; text is the plain-text body."""
+    """A mail pbm sends. ``to`` is one address or several; text is the plain-text body,
+    ``format=flowed`` (RFC 3676) when ``flowed`` says so."""
 
     to: str | tuple[str, ...]
     subject: str
@@ -111,6 +112,7 @@ class OutboundEmail:
     headers: Mapping[str, str] = field(default_factory=dict)
     attachments: tuple[Attachment, ...] = ()
     cut: bool = True  # replies are cut at the reply limit; a newsletter is not a reply
+    flowed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,9 +206,11 @@ def _attachment(a: Attachment) -> Message:
     return part
 
 
-def _text_part(text: str, subtype: str) -> Message:
+def _text_part(text: str, subtype: str, *, flowed: bool = False) -> Message:
     part = MIMENonMultipart("text", subtype)
     part.set_payload(text, _QP_UTF8)
+    if flowed:
+        part.set_param("format", "flowed")
     return part
 
 
@@ -261,6 +265,7 @@ _PLAIN_MIME = (
     b'MIME-Version: 1.0\nContent-Type: text/plain; charset="utf-8"\n'
     b"Content-Transfer-Encoding: quoted-printable\n\n"
 )
+_FLOWED_MIME = _PLAIN_MIME.replace(b'charset="utf-8"', b'charset="utf-8"; format="flowed"')
 
 
 @functools.lru_cache(maxsize=4096)
@@ -269,7 +274,9 @@ def _folded(text: str) -> str:
     return Header(text, UTF8).encode(linesep="\n", maxlinelen=_FOLD_AT)
 
 
-def _plain_bytes(heads: list[tuple[str, str | Header]], text: str) -> bytes | None:
+def _plain_bytes(
+    heads: list[tuple[str, str | Header]], text: str, *, flowed: bool = False
+) -> bytes | None:
     """The bytes the email package writes for a plain-text message whose every header is
     one short ASCII line, written directly (the package's generator and header folding were
     most of a reply's cost); None for anything else, which the package writes.
@@ -293,7 +300,8 @@ def _plain_bytes(heads: list[tuple[str, str | Header]], text: str) -> bytes | No
         lines.append(f"{name}: {value}\n")
     # What Message.set_payload(text, utf-8 with QP) stores and the generator writes.
     body = quoprimime.body_encode(text.encode("utf-8").decode("latin-1"))
-    return "".join(lines).encode("ascii") + _PLAIN_MIME + body.encode("ascii")
+    mime = _FLOWED_MIME if flowed else _PLAIN_MIME
+    return "".join(lines).encode("ascii") + mime + body.encode("ascii")
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,7 +329,7 @@ def compose_message(
     subject = _unstructured(values["Subject"])
     mid = str(values["Message-ID"])
     if out.html is None and not out.attachments:
-        plain = _plain_bytes(heads, text)
+        plain = _plain_bytes(heads, text, flowed=out.flowed)
         if plain is not None:
             texts = (*(_unstructured(v) for _, v in heads), text)
             return Composed(plain, subject, mid, texts)
@@ -347,10 +355,10 @@ def _package_bytes(out: OutboundEmail, heads: list[tuple[str, str | Header]], te
     """The message written by the email package (any message :func:`compose_bytes` takes)."""
     body: Message
     if out.html is None:
-        body = _text_part(text, "plain")
+        body = _text_part(text, "plain", flowed=out.flowed)
     else:
         body = MIMEMultipart("alternative")
-        body.attach(_text_part(text, "plain"))
+        body.attach(_text_part(text, "plain", flowed=out.flowed))
         body.attach(_text_part(valid_text(out.html), "html"))
     if out.attachments:
         mixed = MIMEMultipart("mixed")

@@ -1,12 +1,12 @@
-"""RFC 3676 ``format=flowed`` decoding.
+"""RFC 3676 ``format=flowed``: decoding what players send, encoding what pbm sends.
 
 Written here rather than taken from PyPI: the one package (``formatflowed``, 2016) works on
-byte strings for Python 2 and 3, and decoding is a short, fully specified algorithm.
+byte strings for Python 2 and 3, and both directions are short, fully specified algorithms.
 """
 
 from __future__ import annotations
 
-__all__ = ["unflow"]
+__all__ = ["as_fixed", "flow", "unflow"]
 
 _SIG_SEPARATOR = "-- "
 
@@ -53,3 +53,35 @@ def _render(depth: int, content: str) -> str:
     if depth == 0:
         return content
     return ">" * depth + (" " + content if content else "")
+
+
+def flow(text: str, soft: str) -> str:
+    """``text`` (``\\n`` line ends) as a ``format=flowed`` body (DelSp=no): each line that ends
+    with the marker ``soft`` ends with a space instead, so a reader may join it to the next;
+    any other line loses its trailing spaces, so none is joined by mistake (a signature's
+    ``-- `` excepted), and a line that starts with a space, ``>`` or ``From `` gets one more
+    space in front (space-stuffing, which a reader takes away again)."""
+    out = []
+    for line in text.split("\n"):
+        if line.endswith(soft):
+            line = line.removesuffix(soft).rstrip(" ") + " "
+        elif line != _SIG_SEPARATOR:
+            line = line.rstrip(" ")
+        if line.startswith((" ", ">", "From ")):
+            line = " " + line
+        out.append(line)
+    return "\n".join(out)
+
+
+def as_fixed(text: str) -> str:
+    """A flowed body as :func:`flow` was given it, marks aside: the lines as written, a soft
+    line's trailing space and each line's stuffing taken away (what a reader that does not
+    flow shows, less those spaces)."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith(" "):
+            line = line[1:]
+        if line.endswith(" ") and line != _SIG_SEPARATOR:
+            line = line[:-1]
+        out.append(line)
+    return "\n".join(out)

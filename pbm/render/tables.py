@@ -1,4 +1,4 @@
-"""A Hit for Six hand as a text table that fits a phone's 78 columns.
+"""A Hit for Six hand as a text table that fits a phone's 77 columns (:data:`WIDTH`).
 
 The name and country columns are as wide as the hand's longest entry, so a hand of short
 names leaves room and the longest name in any shipped deck (24 characters) still fits beside
@@ -45,7 +45,7 @@ def card_table(rows: Iterable[Mapping[str, Any]]) -> str:
     country_w = max([len("Country"), *(len(country) for _, _, country, _ in cards)])
 
     def line(pos: str, name: str, country: str, figures: Iterable[str]) -> str:
-        cells = [f"{pos:>2}", f" {name:<{name_w}}", f"{country:<{country_w}}"]
+        cells = [f"{pos:>2}", f"{name:<{name_w}}", f"{country:<{country_w}}"]
         cells += [f"{v:>{w}}" for v, (_, _, w) in zip(figures, _FIGURES, strict=True)]
         return " ".join(cells).rstrip()
 

@@ -1,4 +1,4 @@
-"""Plain-text mail at phone width: lines of at most :data:`WIDTH` characters.
+"""Plain-text mail at phone width: lines of at most :data:`WIDTH` characters (77).
 
 Jinja filters on :mod:`textwrap`, all breaking only between words, never inside one (a word
 longer than the width stands whole on a line of its own):
@@ -13,6 +13,11 @@ longer than the width stands whole on a line of its own):
   indent, after a comma where it can be.
 
 ``nobreak`` keeps a phrase (a name inside a sentence) on one line when ``wrap`` reflows it.
+
+Rendering a mail (:func:`flowing`), ``wrap`` marks the breaks it made inside a paragraph that
+starts at the margin with :data:`SOFT`, so the mail can go out as ``format=flowed`` (RFC
+3676): a phone's mail app joins those lines again and fills its own width with the
+paragraph. Every other line (tables, indented text, orders to copy) stays as it is.
 """
 
 from __future__ import annotations
@@ -20,13 +25,26 @@ from __future__ import annotations
 import functools
 import re
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
-__all__ = ["WIDTH", "nobreak", "wrap", "wrap_lines", "wrap_list", "wrap_orders"]
+__all__ = [
+    "SOFT",
+    "WIDTH",
+    "flowing",
+    "nobreak",
+    "wrap",
+    "wrap_lines",
+    "wrap_list",
+    "wrap_orders",
+]
 
-#: RFC 5322 (2.1.1): a line SHOULD be at most 78 characters; quoted in a reply ("> "), it
+#: RFC 5322 (2.1.1) and RFC 3676 (4.2): a line SHOULD be at most 78 characters. A mail goes
+#: out flowed, where a soft line ends in a space and a line that starts with one gets one
+#: more: written within 77, every line is within 78 as sent; quoted in a reply ("> "), it
 #: still fits 80 columns.
-WIDTH = 78
+WIDTH = 77
 
 # textwrap breaks only at ASCII whitespace, so a no-break space holds words together. Every
 # one prints as a plain space: player text has none of its own (a name cannot hold one, and
@@ -41,6 +59,22 @@ _OTHER_SPACE = re.compile(r"[\t\n\x0b\x0c\r]")
 #: such list, and a line of names may not end in a comma: these two are the only orders that
 #: can span lines and still read back as sent.
 _HEADINGS = frozenset(["xi", "batting order"])
+
+#: Ends a line that :func:`wrap` broke inside a paragraph, while a mail is rendered: a control
+#: character no rendered text keeps (player text reaches a template through ``oneline`` or
+#: the mail parser, which make control characters spaces), taken out again by the renderer.
+SOFT = "\x1f"
+_FLOWING: ContextVar[bool] = ContextVar("pbm_render_flowing", default=False)
+
+
+@contextmanager
+def flowing() -> Iterator[None]:
+    """While the block runs, :func:`wrap` marks its soft line breaks with :data:`SOFT`."""
+    token = _FLOWING.set(True)
+    try:
+        yield
+    finally:
+        _FLOWING.reset(token)
 
 
 def nobreak(value: object) -> str:
@@ -83,12 +117,14 @@ def wrap(
     the line breaks inside one are spaces, and a final line break is kept (so a ``{% filter
     %}`` block ends as it did). Each phrase of ``keep`` found in the text stays whole."""
     text = str(value)
+    soft = _FLOWING.get() and indent == 0 and hang == 0
     out: list[str] = []
     for p in text.strip("\n").split("\n\n"):
         if not p.strip():
             out.append("")
             continue
-        out.append("\n".join(_fill(_glued(p, keep), " " * indent, " " * (indent + hang), width)))
+        lines = _fill(_glued(p, keep), " " * indent, " " * (indent + hang), width)
+        out.append((SOFT + "\n" if soft else "\n").join(lines))
     return "\n\n".join(out) + ("\n" if text.endswith("\n") else "")
 
 

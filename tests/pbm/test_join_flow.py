@@ -9,10 +9,34 @@ from sqlalchemy import func, select
 from pbm.daemon import Daemon
 from pbm.db.models import Competition, InboundMail, OutboxMessage, Seat
 from pbm.db.session import transaction
+from pbm.mail.flowed import unflow
 from pbm.testing import RecordingSender, body_of, make_eml
 from tests.pbm.helpers import SECRET_RE, join, say
 
 GOLDEN = Path(__file__).parent / "golden" / "join_reply.txt"
+
+
+def test_the_reply_goes_out_flowed_with_its_secret_filled_in(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """The welcome, its secret put in at sending, is sent as ``format=flowed`` in
+    quoted-printable (no relay strips a soft line's trailing space); a flowing reader gets
+    its first paragraph as one line, and the secret's line and the squad's table as written."""
+    [reply] = say(daemon, sender, "JOIN\n", subject="[DEMO] join")
+    part = reply.get_body(preferencelist=("plain",))
+    assert part is not None
+    assert part.get_param("format") == "flowed"
+    assert part["Content-Transfer-Encoding"] == "quoted-printable"
+    keys = list(reply.keys())
+    assert keys.index("Content-Type") < keys.index("Content-Transfer-Encoding")
+    read = unflow(part.get_content()).splitlines()
+    assert read[0] == (
+        "Welcome to Demo Cup [DEMO], a Twenty20 competition of Cosmic Celebrity Cricket"
+        " for 4 teams."
+    )
+    secret = SECRET_RE.search(body_of(reply))
+    assert secret is not None and f"    SECRET {secret.group(1)}" in read
+    assert "   1  Star Batsman 1          Star Batsman           22     9      6  spin" in read
 
 
 def test_join_reply_gives_secret_team_and_squad(

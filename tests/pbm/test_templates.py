@@ -9,6 +9,7 @@ from jinja2 import UndefinedError
 
 from pbm.config import ServerConfig
 from pbm.h6.decks import DECK_NAMES, load_deck
+from pbm.mail.flowed import as_fixed, unflow
 from pbm.render import email_kinds, render_email
 from pbm.render.env import oneline
 from pbm.render.tables import SHORT_COUNTRIES, card_table
@@ -456,12 +457,34 @@ NOTE = "Not read as orders: line(s) " + ", ".join(str(n) for n in range(1, 30)) 
 @pytest.mark.parametrize("kind", sorted(set(SAMPLES) - GM_KINDS))
 def test_every_player_mail_fits_78_columns(kind: str) -> None:
     """Every mail a player gets, rendered with the longest names and the longest lists its
-    values allow, has no line over 78 characters, but a line to send back that cannot be
-    broken."""
+    values allow, has no line over 77 characters as written and none over 78 as sent
+    (flowed: a soft line's trailing space, a stuffed line's leading one), but a line to send
+    back that cannot be broken."""
     ctx = {"server": SERVER, "notes": [NOTE], **SAMPLES[kind], **LONG.get(kind, {})}
-    text = render_email(kind, ctx).text
-    whole = _whole_lines(text)
-    assert [line for line in text.splitlines() if len(line) > 78 and line not in whole] == []
+    rendered = render_email(kind, ctx)
+    whole = _whole_lines(rendered.text)
+    assert [
+        line for line in rendered.text.splitlines() if len(line) > 77 and line not in whole
+    ] == []
+    sent = [line for line in rendered.flowed.split("\n") if line.removeprefix(" ") not in whole]
+    assert [line for line in sent if len(line) > 78] == []
+
+
+def test_a_mail_goes_out_flowed_its_paragraphs_joined_by_a_reader_that_flows() -> None:
+    """A mail's paragraphs are sent as soft lines (RFC 3676), which a phone's flowing reader
+    joins and fills to its own width; its tables, indented lines and signature stay as
+    written, stuffed where they start with a space."""
+    ctx = {"server": SERVER, "notes": [NOTE], **SAMPLES["naming"], **LONG["naming"]}
+    rendered = render_email("naming", ctx)
+    assert "\x1f" not in rendered.text + rendered.flowed
+    assert as_fixed(rendered.flowed) == rendered.text
+    read = unflow(rendered.flowed).splitlines()
+    intro = [line for line in read if line.startswith("Your names for ")]
+    assert len(intro) == 1 and intro[0].endswith("the others stand.")
+    assert len(intro[0]) > 78  # one line, for the reader to fill its own width
+    assert "   10 Batting All-rounder: Batting All-rounder 1 ->" in rendered.flowed.split("\n")
+    assert "  10 Batting All-rounder: Batting All-rounder 1 ->" in read  # unstuffed, not joined
+    assert "-- " in read
 
 
 def test_a_played_match_says_its_result_once_and_sets_off_the_dice_and_the_orders() -> None:
@@ -477,9 +500,9 @@ def test_a_played_match_says_its_result_once_and_sets_off_the_dice_and_the_order
     assert "pbm verify DEMO R1M1\n\nOrders as played in the last turn:" in text
 
 
-def test_a_hand_table_prints_every_shipped_deck_within_78_columns() -> None:
+def test_a_hand_table_prints_every_shipped_deck_within_77_columns() -> None:
     """The worst hand each shipped deck can deal (its longest name beside its longest
-    country, the widest figures) prints in at most 78 columns, every column lined up under
+    country, the widest figures) prints in at most 77 columns, every column lined up under
     its heading; a long country prints in its short form."""
     for deck in (load_deck(name) for name in DECK_NAMES):
         name = max(deck.cards, key=lambda c: len(c.name))
@@ -491,7 +514,7 @@ def test_a_hand_table_prints_every_shipped_deck_within_78_columns() -> None:
             {**H6CARD, "country": "United States of America"},
         ]  # fmt: skip
         lines = card_table(rows).splitlines()
-        assert max(len(line) for line in lines) <= 78, lines
+        assert max(len(line) for line in lines) <= 77, lines
         head, *cards = lines
         for heading in ("Runs", "Wkts", "Econ"):  # right-aligned under the heading
             end = head.index(heading) + len(heading)

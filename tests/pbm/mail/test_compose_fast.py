@@ -44,7 +44,7 @@ def _out(**kw: object) -> OutboundEmail:
 def _both(out: OutboundEmail) -> tuple[bytes | None, bytes]:
     text = cut_reply(valid_text(out.text))
     heads = _headers(out, DATE, MID)
-    return _plain_bytes(heads, text), _package_bytes(out, heads, text)
+    return _plain_bytes(heads, text, flowed=out.flowed), _package_bytes(out, heads, text)
 
 
 def test_a_typical_reply_is_written_directly_with_the_same_bytes() -> None:
@@ -74,14 +74,16 @@ def test_what_the_package_would_fold_or_encode_is_left_to_it() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(subject=_words, text=_words, name=_words, header=_words)
+@given(subject=_words, text=_words, name=_words, header=_words, flowed=st.booleans())
 def test_direct_path_matches_the_package_for_any_text(
-    subject: str, text: str, name: str, header: str
+    subject: str, text: str, name: str, header: str, flowed: bool
 ) -> None:
-    """Whatever the subject, body, display name or extra header, the direct bytes (when it
-    writes them) are the package's bytes, and the Subject and Message-ID it says it wrote are
-    what a reader of the bytes finds."""
-    out = _out(subject=subject, text=text, from_name=name, headers={"X-Note": header})
+    """Whatever the subject, body, display name or extra header, flowed or not, the direct
+    bytes (when it writes them) are the package's bytes, and the Subject and Message-ID it
+    says it wrote are what a reader of the bytes finds."""
+    out = _out(
+        subject=subject, text=text, from_name=name, headers={"X-Note": header}, flowed=flowed
+    )
     fast, package = _both(out)
     if fast is not None:
         assert fast == package
@@ -90,6 +92,7 @@ def test_direct_path_matches_the_package_for_any_text(
     assert composed.subject == str(read["Subject"])
     assert composed.message_id == str(read["Message-ID"]) == MID
     assert bool(composed.texts) == (fast is not None)
+    assert (read.get_body().get_param("format") == "flowed") == flowed
 
 
 def test_hostile_subjects_write_no_header_of_their_own() -> None:

@@ -1,10 +1,12 @@
-"""RFC 3676 format=flowed decoding."""
+"""RFC 3676 format=flowed: decoding what players send, encoding what pbm sends."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from pbm.mail.flowed import unflow
+from pbm.mail.flowed import as_fixed, flow, unflow
 
 # (flowed text, delsp, expected)
 ROWS = [
@@ -30,3 +32,49 @@ ROWS = [
 def test_unflow(text: str, delsp: bool, expected: str) -> None:
     """Soft breaks join within a quote depth; stuffing and DelSp spaces go; '-- ' stays hard."""
     assert unflow(text, delsp=delsp) == expected
+
+
+SOFT = "\x1f"
+# lines as a template renders them: no trailing space (flow() strips a hard line's), some
+# marked soft, some starting with what must be stuffed
+_line = st.builds(
+    lambda lead, words, soft: (
+        (lead + " ".join(words)).rstrip(" ") + (SOFT if soft and words else "")
+    ),
+    st.sampled_from(["", " ", "  ", ">", "> ", "From "]),
+    st.lists(st.text("abcxyz->é", min_size=1, max_size=8), max_size=6),
+    st.booleans(),
+)
+
+
+@given(st.lists(_line, max_size=12))
+def test_flowed_text_reads_back_as_written_and_joins_only_its_soft_lines(
+    lines: list[str],
+) -> None:
+    """What pbm flows, a reader that does not flow shows as written (less the marking
+    spaces: :func:`as_fixed`), and a flowing reader (:func:`unflow`) joins each soft line to
+    the next and nothing else: a hard line never ends in a space, every line that starts
+    with a space, ">" or "From " is stuffed."""
+    text = "\n".join(lines)
+    sent = flow(text, SOFT)
+    written = text.replace(SOFT, "")
+    assert as_fixed(sent) == written
+    for line in sent.split("\n"):
+        assert not line.startswith((">", "From ")), line
+    # a flowing reader: soft lines joined, in order, stuffing gone
+    expected, pending = [], ""
+    for line in text.split("\n"):
+        if line.endswith(SOFT):
+            pending += line.removesuffix(SOFT) + " "
+        else:
+            expected.append(pending + line)
+            pending = ""
+    if pending:
+        expected.append(pending)
+    assert unflow(sent) == "\n".join(expected)  # stuffed, a ">" line is no quote
+
+
+def test_a_signature_separator_keeps_its_space() -> None:
+    """``-- `` stays ``-- ``: readers find the signature by it, and it is never a soft break."""
+    assert flow("text\n-- \nsig", SOFT) == "text\n-- \nsig"
+    assert as_fixed("text\n-- \nsig") == "text\n-- \nsig"
