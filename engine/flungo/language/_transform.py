@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from collections.abc import Callable
+from enum import Enum
 from typing import Any
 
 from lark import Token, Transformer, Tree
@@ -565,8 +569,24 @@ def read_line(text: str, start: str, masked: dict[int, str]) -> Any:
     ``NumberError`` of a bad number, or the index where the line breaks (an ``int``); as
     :func:`walk` of the line's parse tree says, without the tree.
 
-    Remembered, as a draft is: a line alike with the same names masked is read once.
+    Remembered, as a draft is: a line alike with the same slots masked is read once. The
+    names behind the masks are not part of what is remembered: a turn's mails say the same
+    lines with each team's own names (the same masked text when the names are as long), so
+    the line is read once with a stand-in for each name and the names are put in after.
     """
+    if "\x00" not in text and all(masked.values()):
+        # (a stand-in could not be told from such a text, never a mail's: control characters
+        # are refused; an empty name's token would stand for it)
+        slots = (start, text, tuple(sorted(masked)))
+        template = _TEMPLATES.get(slots)
+        if template is None:
+            template = _template(said(text, start, _StandIns(slots[2])))
+            if len(_TEMPLATES) > 16384:
+                _TEMPLATES.clear()
+            _TEMPLATES[slots] = template
+        if template is not _UNFILLED:
+            value, fill = template
+            return value if fill is None else fill(masked)
     key = (start, text, tuple(sorted(masked.items())))
     found = _LINES.get(key)
     if found is None:
@@ -575,6 +595,120 @@ def read_line(text: str, start: str, masked: dict[int, str]) -> Any:
             _LINES.clear()
         _LINES[key] = found
     return found
+
+
+class _StandIns(dict[int, str]):
+    """The masked names of a line as stand-ins: ``\x00<index>\x00`` for each index masked."""
+
+    def __init__(self, indices: tuple[int, ...]) -> None:
+        super().__init__((i, f"\x00{i}\x00") for i in indices)
+
+
+_UNFILLED: Any = object()  # a reading the names cannot be put into (see _template)
+_STAND_IN = re.compile("\x00(\\d+)\x00")
+
+
+def _template(value: Any) -> Any:
+    """(``value``, the function that puts the names in, or ``None`` if it names no one) for
+    a reading made with stand-ins; ``_UNFILLED`` when a stand-in is somewhere the names
+    are not put (never seen: names only reach a draft as a :class:`Ref`)."""
+    try:
+        return value, _filler(value)
+    except _Unfillable:
+        return _UNFILLED
+
+
+class _Unfillable(Exception):
+    """A stand-in where :func:`_filler` does not look, or a value it does not look into."""
+
+
+Filler = Callable[[dict[int, str]], Any]
+
+
+def _filler(value: Any) -> Filler | None:
+    """The function that makes ``value`` (read with stand-ins) with the names given in their
+    places, or ``None`` when it has no stand-in. Made once for a line; the parts without a
+    name are shared, as they are between two readings of a line that is remembered."""
+    kind = type(value)
+    if kind is Ref:
+        return _ref_filler(value)
+    if kind is tuple:
+        parts = [_filler(v) for v in value]
+        return None if not any(parts) else _tuple_filler(kind, value, parts)
+    fields = _FIELDS.get(kind)
+    if fields is not None:
+        values = tuple(getattr(value, f) for f in fields)
+        parts = [_filler(v) for v in values]
+        return None if not any(parts) else _tuple_filler(kind, values, parts)
+    if kind is str and "\x00" in value:
+        raise _Unfillable(value)
+    if kind is Condition and value.name is not None and "\x00" in value.name:
+        raise _Unfillable(value)
+    if kind in _ATOMS or isinstance(value, (Enum, NumberError)):
+        return None
+    raise _Unfillable(value)
+
+
+def _ref_filler(ref: Ref) -> Filler | None:
+    start, end = ref.start, ref.end
+    if ref.exact is not None:  # one masked name: its text is the name
+        if ref.text != ref.exact:  # pragma: no cover - name() makes them one
+            raise _Unfillable(ref)
+        i = int(ref.exact[1:-1])
+        return lambda names: Ref(names[i], start, end, names[i])
+    if "\x00" not in ref.text:
+        return None
+    # words and masked names written together ("Root Celebrity 3-1"): joined by spaces
+    pieces = _STAND_IN.split(ref.text)  # text, index, text, index, ..., text
+
+    def fill(names: dict[int, str]) -> Ref:
+        text = "".join(p if k % 2 == 0 else names[int(p)] for k, p in enumerate(pieces))
+        return Ref(text, start, end)
+
+    return fill
+
+
+def _tuple_filler(kind: type, values: tuple[Any, ...], parts: list[Filler | None]) -> Filler:
+    """A tuple (``kind`` is tuple) or a draft (made from its fields in order) filled."""
+    todo = [(k, f) for k, f in enumerate(parts) if f is not None]
+
+    def fill(names: dict[int, str]) -> Any:
+        out = list(values)
+        for k, f in todo:
+            out[k] = f(names)
+        return tuple(out) if kind is tuple else kind(*out)
+
+    return fill
+
+
+# The drafts a reading is made of, with their fields in order (every one is in __init__).
+_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(f.name for f in dataclasses.fields(cls))
+    for cls in (
+        XiD,
+        CaptainD,
+        KeeperD,
+        TossD,
+        HeaderD,
+        OrderD,
+        TreatD,
+        BoostD,
+        CondD,
+        TrigD,
+        StyleD,
+        BowlD,
+        OpenD,
+        RestD,
+        OpenersD,
+        PositionD,
+        ClearD,
+        ReviewsD,
+        ClauseD,
+        RuleD,
+    )
+}
+assert all(f.init for cls in _FIELDS for f in dataclasses.fields(cls))
+_ATOMS = frozenset([str, int, float, bool, type(None)])
 
 
 def said(text: str, start: str, masked: dict[int, str]) -> Any:
@@ -609,8 +743,12 @@ def walk(tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
 
 
 _LINES: dict[tuple[str, str, tuple[tuple[int, str], ...]], Any] = {}
+# Lines read with stand-ins for their names: (start, text, the indices masked) -> (the
+# reading, whether it names anyone) or _UNFILLED (see read_line).
+_TEMPLATES: dict[tuple[str, str, tuple[int, ...]], Any] = {}
 
 
 def clear_caches() -> None:
     """Forget every line read (for measuring a cold parse)."""
     _LINES.clear()
+    _TEMPLATES.clear()
