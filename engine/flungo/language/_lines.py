@@ -258,6 +258,8 @@ def _mask(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
         if lower is not None and word is not None and word not in lower:
             continue  # its first word is nowhere in the line, so the name is not
         if lower is not None and words is not None:
+            if any(w not in lower for w in words[1:]):
+                continue  # nor is one of its other words ("Celebrity 7-3" in a line of 7-4)
             spans = _literal_whole(words, lower)
         else:
             # compiled only here: most of a squad's names are in none of a mail's lines
