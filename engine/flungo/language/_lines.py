@@ -254,13 +254,19 @@ def _mask(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
     # An ASCII line stays ASCII but for the private-use tokens masking puts in, which have
     # no case: its lower-case copy has a character for each of its, too.
     lower = folded.lower() if folded.isascii() else None
+    # Words one space apart, as most lines have them, are found as one phrase (masking puts
+    # in no whitespace, so a line stays so as its names are masked).
+    spaced = lower is not None and single_spaced(lower)
     for i, name, bare, word, words in _mask_plan(tuple(names)):
         if lower is not None and word is not None and word not in lower:
             continue  # its first word is nowhere in the line, so the name is not
         if lower is not None and words is not None:
             if any(w not in lower for w in words[1:]):
                 continue  # nor is one of its other words ("Celebrity 7-3" in a line of 7-4)
-            spans = _literal_whole(words, lower)
+            if spaced:
+                spans = _phrase_whole(" ".join(words), lower)
+            else:
+                spans = _literal_whole(words, lower)
         else:
             # compiled only here: most of a squad's names are in none of a mail's lines
             spans = [m.span() for m in _whole(_name_regex(bare), folded)]
@@ -304,6 +310,33 @@ def _literal_whole(words: tuple[str, ...], lower: str) -> list[tuple[int, int]]:
         if end < 0:
             at = start + 1
             continue
+        if not _stands_whole(lower, start, end):
+            at = start + 1  # a match starting later may still be whole
+            continue
+        out.append((start, end))
+        at = end
+    return out
+
+
+# The characters other than a space that are whitespace in an ASCII line (str.isspace).
+_OTHER_SPACES = "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def single_spaced(lower: str) -> bool:
+    """Whether the only whitespace of an ASCII line (but for masking's tokens) is single
+    spaces: then a run of whitespace between two words is one space."""
+    return "  " not in lower and not any(ch in lower for ch in _OTHER_SPACES)
+
+
+def _phrase_whole(phrase: str, lower: str) -> list[tuple[int, int]]:
+    """:func:`_literal_whole` for a line that is :func:`single_spaced`, its words joined
+    by one space: the same leftmost-first search, each try a look for the whole phrase.
+    (Looking for the first word and then the next ones tried every name of a squad whose
+    names all start alike, "Celebrity 7-1" to "Celebrity 7-18", at every one of them.)"""
+    out: list[tuple[int, int]] = []
+    at = 0
+    while (start := lower.find(phrase, at)) >= 0:
+        end = start + len(phrase)
         if not _stands_whole(lower, start, end):
             at = start + 1  # a match starting later may still be whole
             continue

@@ -3,6 +3,8 @@ regexes find, so the fast path changes no reading."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,7 +13,9 @@ from engine.flungo.language._lines import (
     _mask,
     _mask_plan,
     _name_regex,
+    _phrase_whole,
     _whole,
+    single_spaced,
 )
 
 #: Letters and the characters that sit next to names in orders: spaces of several kinds
@@ -31,6 +35,27 @@ def test_the_literal_search_finds_what_the_regex_finds(words: list[str], text: s
     name = " ".join(words)
     regex = [m.span() for m in _whole(_name_regex(name), text)]
     assert _literal_whole(tuple(w.lower() for w in words), text.lower()) == regex
+
+
+@settings(max_examples=3000)
+@given(
+    words=st.lists(_WORDS, min_size=1, max_size=3),
+    text=st.text(alphabet="abAB k_1,-.'&\ue000\ue101", max_size=30),
+)
+def test_the_phrase_search_finds_what_the_literal_search_finds(words: list[str], text: str) -> None:
+    """On a line whose words are one space apart, looking for the name's words joined by a
+    space finds the spans the word-by-word search finds."""
+    lower = re.sub(" +", " ", text.lower())
+    assert single_spaced(lower)
+    plain = tuple(w.lower() for w in words)
+    assert _phrase_whole(" ".join(plain), lower) == _literal_whole(plain, lower)
+
+
+def test_single_spaced() -> None:
+    assert single_spaced("xi: joe root, ben stokes")
+    assert not single_spaced("xi: joe  root")
+    assert not single_spaced("xi: joe\troot")
+    assert not single_spaced("xi:\x1cjoe root")
 
 
 def test_names_with_and_or_accents_keep_the_regex() -> None:
