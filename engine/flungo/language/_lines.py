@@ -257,14 +257,14 @@ def _mask(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
     # Words one space apart, as most lines have them, are found as one phrase (masking puts
     # in no whitespace, so a line stays so as its names are masked).
     spaced = lower is not None and single_spaced(lower)
-    for i, name, bare, word, words in _mask_plan(tuple(names)):
+    for i, name, bare, word, words, phrase in _mask_plan(tuple(names)):
         if lower is not None and word is not None and word not in lower:
             continue  # its first word is nowhere in the line, so the name is not
         if lower is not None and words is not None:
-            if any(w not in lower for w in words[1:]):
-                continue  # nor is one of its other words ("Celebrity 7-3" in a line of 7-4)
             if spaced:
-                spans = _phrase_whole(" ".join(words), lower)
+                if phrase not in lower:
+                    continue  # (one look for the lot: most names are in no line)
+                spans = _phrase_whole(phrase, lower)
             else:
                 spans = _literal_whole(words, lower)
         else:
@@ -273,18 +273,24 @@ def _mask(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
         if not spans:
             continue
         found[i] = name
-        pieces = []
-        at = 0
-        for start, end in spans:
-            token = chr(0xE100 + i) + "\ue000" * (end - start - 1)
-            pieces += [text[at:start], token]
-            at = end
-        pieces.append(text[at:])
-        text = "".join(pieces)
-        folded = strip_marks(text)
+        # The copies take the same tokens: each is the text character for character
+        # (strip_marks and lower-casing an ASCII text), and a token has no accent or case.
+        text = _put(text, spans, i)
+        folded = _put(folded, spans, i)
         if lower is not None:
-            lower = folded.lower()
+            lower = _put(lower, spans, i)
     return text, found
+
+
+def _put(text: str, spans: list[tuple[int, int]], i: int) -> str:
+    """``text`` with name ``i``'s token over each span."""
+    pieces = []
+    at = 0
+    for start, end in spans:
+        pieces += [text[at:start], chr(0xE100 + i) + "\ue000" * (end - start - 1)]
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def _literal_whole(words: tuple[str, ...], lower: str) -> list[tuple[int, int]]:
@@ -348,11 +354,11 @@ def _phrase_whole(phrase: str, lower: str) -> list[tuple[int, int]]:
 @functools.lru_cache(maxsize=256)
 def _mask_plan(
     names: tuple[str, ...],
-) -> tuple[tuple[int, str, str, str | None, tuple[str, ...] | None], ...]:
+) -> tuple[tuple[int, str, str, str | None, tuple[str, ...] | None, str], ...]:
     """The names to mask, longest first: (index, name, the name without accents, its first
     word in lower case where a plain substring test can rule it out, i.e. both are ASCII,
-    and its words in lower case where it is ASCII without "and" or "&", for
-    :func:`_literal_whole`)."""
+    its words in lower case where it is ASCII without "and" or "&", for
+    :func:`_literal_whole`, and those words one space apart, for :func:`_phrase_whole`)."""
     order = sorted(range(len(names)), key=lambda i: -len(names[i]))
     plan = []
     for i in order:
@@ -365,7 +371,7 @@ def _mask_plan(
         # "and" and "&" stand for each other, so a name starting with one has no fixed word
         word = first if bare.isascii() and first not in ("", "and", "&") else None
         plain = bare.isascii() and bool(split) and not {"and", "&"} & set(split)
-        plan.append((i, name, bare, word, tuple(split) if plain else None))
+        plan.append((i, name, bare, word, tuple(split) if plain else None, " ".join(split)))
     return tuple(plan)
 
 

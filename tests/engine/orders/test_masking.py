@@ -17,6 +17,7 @@ from engine.flungo.language._lines import (
     _whole,
     single_spaced,
 )
+from engine.flungo.language._names import strip_marks
 
 #: Letters and the characters that sit next to names in orders: spaces of several kinds
 #: (what ``\s`` matches), digits, punctuation, an underscore, the masking tokens.
@@ -63,7 +64,7 @@ def test_names_with_and_or_accents_keep_the_regex() -> None:
     gives them no literal words, so they are still matched by their regex."""
     plan = {
         name: words
-        for _, name, _, _, words in _mask_plan(
+        for _, name, _, _, words, _ in _mask_plan(
             ("Ant and Dec", "Beyoncé X", "Иван Петров", "Joe Root")
         )
     }
@@ -84,3 +85,34 @@ def test_masking_a_line_of_plain_names() -> None:
     assert masked.count("\ue101") == 1 and masked.count("\ue102") == 1
     assert masked.count("\ue100") == 1 and "Joe Roots" in masked
     assert len(masked) == len("XI: joe   ROOT jr, Ben Stokes, Joe Roots, Joe Root")
+
+
+def _mask_by_regex(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
+    """Masking as its docstring says, each name by its regex on the text without accents
+    (what the fast paths of ``_mask`` must find)."""
+    found: dict[int, str] = {}
+    for i, name, bare, _, _, _ in _mask_plan(tuple(names)):
+        spans = [m.span() for m in _whole(_name_regex(bare), strip_marks(text))]
+        if spans:
+            found[i] = name
+        for start, end in reversed(spans):
+            text = text[:start] + chr(0xE100 + i) + "\ue000" * (end - start - 1) + text[end:]
+    return text, found
+
+
+_NAME_WORDS = st.text(alphabet="abAé'.-1", min_size=1, max_size=3)
+
+
+@settings(max_examples=2000)
+@given(
+    names=st.lists(
+        st.lists(st.one_of(_NAME_WORDS, st.just("and")), min_size=1, max_size=3).map(" ".join),
+        min_size=1,
+        max_size=4,
+    ),
+    text=st.text(alphabet="abAé kK\t_1,-.'&\ue000", max_size=40),
+)
+def test_masking_finds_what_the_regexes_find(names: list[str], text: str) -> None:
+    """Whatever the names and the line (accents, "and", odd spacing), masking gives what
+    masking each name by its regex gives, longest name first."""
+    assert _mask(text, names) == _mask_by_regex(text, names)
