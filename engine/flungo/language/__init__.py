@@ -81,9 +81,11 @@ def parse_orders(
 def clear_caches() -> None:
     """Forget every line, name and parse remembered, so the next mail is read from scratch
     (the remembering only saves time: results are the same either way)."""
-    from engine.flungo.language import _grammar, _lines, _names, _transform
+    from engine.flungo.language import _chatter, _expand, _grammar, _lines, _names, _transform
 
     _grammar.clear_caches()
+    _chatter.number_words.cache_clear()
+    _expand._squad_numbers.cache_clear()
     _transform.clear_caches()
     _lines.clean_line.cache_clear()
     _lines._mask_names.cache_clear()

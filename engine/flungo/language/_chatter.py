@@ -8,6 +8,7 @@ member or a number, so a mistyped order still gets its error.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 
 from engine.flungo.language._names import NameBook
@@ -222,13 +223,28 @@ def _value(words: str) -> int:
 
 
 _LETTER = re.compile(r"[a-z]", re.IGNORECASE)
+# The words each number word has one of ("fourteen" has "four"): an ASCII line with none
+# of them has no number word (a look for each is quicker than the regex's lookbehind at
+# every character). Masked names' tokens have no case; other lines are left to the regex
+# (re's caseless matching has its own ideas: the Kelvin sign is a "k").
+_NOT_ASCII = re.compile(r"[^\x00-\x7f\ue000-\ue8ff]")
+_ALL_WORDS = [*_UNITS, *_TENS, "hundred", *_ORDINALS]
+_KEY_WORDS = tuple(w for w in _ALL_WORDS if not any(k != w and k in w for k in _ALL_WORDS))
 
 
+@functools.lru_cache(maxsize=4096)
 def number_words(text: str) -> str:
     """Numbers written as words ("twenty", "a hundred and fifty") as digits, padded with
-    spaces to the same length, so every column stays where the player wrote it."""
+    spaces to the same length, so every column stays where the player wrote it.
+
+    Remembered: it reads the masked line, which a turn's mails have alike.
+    """
     if not _LETTER.search(text):
         return text
+    if text.isascii() or _NOT_ASCII.search(text) is None:
+        lower = text.lower()
+        if not any(k in lower for k in _KEY_WORDS):
+            return text
 
     def repl(m: re.Match[str]) -> str:
         word = m.group(0)

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from dataclasses import replace
@@ -50,12 +51,23 @@ def squad_numbers(masked: str, found: dict[int, str], own: tuple[str, ...]) -> s
     Each number becomes the name token of that squad slot (same length), and ``found`` is
     told which name it is.
     """
+    text, slots = _squad_numbers(masked, min(SQUAD_SIZE, len(own)))
+    for n in slots:
+        found[n - 1] = own[n - 1]
+    return text
+
+
+@functools.lru_cache(maxsize=4096)
+def _squad_numbers(masked: str, most: int) -> tuple[str, tuple[int, ...]]:
+    """:func:`squad_numbers` for a squad of ``most`` numbers: the text, and the numbers read
+    (remembered: it reads the masked line, which a turn's mails have alike)."""
+    slots: list[int] = []
 
     def repl(m: re.Match[str]) -> str:
         n = int(m.group(1))
-        if not 1 <= n <= min(SQUAD_SIZE, len(own)):
+        if not 1 <= n <= most:
             return m.group(0)
-        found[n - 1] = own[n - 1]
+        slots.append(n)
         return _token(n, len(m.group(0)))
 
     if "#" in masked:
@@ -63,7 +75,7 @@ def squad_numbers(masked: str, found: dict[int, str], own: tuple[str, ...]) -> s
     head = _NUMBER_LINE.match(masked)
     if head is not None:
         masked = masked[: head.end()] + _DIGITS.sub(repl, masked[head.end() :])
-    return masked
+    return masked, tuple(slots)
 
 
 _NUMBERED = re.compile(r"^\s*(\d{1,2})\s*[.):]\s+(\S.*?)\s*$")
