@@ -580,11 +580,15 @@ def read_line(text: str, start: str, masked: dict[int, str]) -> Any:
         slots = (start, text, tuple(sorted(masked)))
         template = _TEMPLATES.get(slots)
         if template is None:
-            template = _template(said(text, start, _StandIns(slots[2])))
+            # seen once: read with its names below (most lines of a mail are never seen
+            # again, and for those reading with stand-ins and putting the names in after
+            # would only cost more); the template is made the next time
             if len(_TEMPLATES) > 16384:
                 _TEMPLATES.clear()
-            _TEMPLATES[slots] = template
-        if template is not _UNFILLED:
+            _TEMPLATES[slots] = _SEEN_ONCE
+        elif template is _SEEN_ONCE:
+            template = _TEMPLATES[slots] = _template(said(text, start, _StandIns(slots[2])))
+        if type(template) is tuple:
             value, fill = template
             return value if fill is None else fill(masked)
     key = (start, text, tuple(sorted(masked.items())))
@@ -605,6 +609,7 @@ class _StandIns(dict[int, str]):
 
 
 _UNFILLED: Any = object()  # a reading the names cannot be put into (see _template)
+_SEEN_ONCE: Any = object()  # a line read once, with its names (see read_line)
 _STAND_IN = re.compile("\x00(\\d+)\x00")
 
 
@@ -642,8 +647,10 @@ def _filler(value: Any) -> Filler | None:
         return None if not any(parts) else _tuple_filler(kind, values, parts)
     if kind is str and "\x00" in value:
         raise _Unfillable(value)
-    if kind is Condition and value.name is not None and "\x00" in value.name:
-        raise _Unfillable(value)
+    if kind is Condition:  # its name is given when lowered, never in the reading
+        if value.name is not None and "\x00" in value.name:
+            raise _Unfillable(value)
+        return None
     if kind in _ATOMS or isinstance(value, (Enum, NumberError)):
         return None
     raise _Unfillable(value)
@@ -744,7 +751,7 @@ def walk(tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
 
 _LINES: dict[tuple[str, str, tuple[tuple[int, str], ...]], Any] = {}
 # Lines read with stand-ins for their names: (start, text, the indices masked) -> (the
-# reading, whether it names anyone) or _UNFILLED (see read_line).
+# reading, what puts the names in) or _UNFILLED, or _SEEN_ONCE (see read_line).
 _TEMPLATES: dict[tuple[str, str, tuple[int, ...]], Any] = {}
 
 
