@@ -10,13 +10,18 @@ and every remembered line, mask, name look-up and parse is forgotten before each
 (``clear_caches``), so nothing a previous mail taught helps. What stays is what a process
 learns once for its grammar (the lexer's regexes for each state and first character).
 "With a new squad" also gives every mail a squad of names never seen, as a turn's mails from
-many teams do. Figures are wall-clock medians; on a shared machine they vary from run to run.
+many teams do. "A turn's mails" are what the daemon reads at a deadline (bench/_services.py's
+MATCH_ORDERS and naming mails): the same lines from every seat, each naming its own squad
+("Celebrity 7-1" ...), read one after another as the daemon reads them, nothing forgotten in
+between. Figures are medians; on a shared machine they vary from run to run (the CPU column
+less so).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -28,9 +33,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout
 
+from engine.dice import Dice  # noqa: E402
 from engine.flungo.formats import FORMATS, Format  # noqa: E402
-from engine.flungo.language import canonical, clear_caches, parse_orders  # noqa: E402
-from engine.flungo.squad import Team  # noqa: E402
+from engine.flungo.language import OrderContext, canonical, clear_caches, parse_orders  # noqa: E402
+from engine.flungo.squad import Team, generate_squad  # noqa: E402
 from tests.engine.orders.squad import fixture_team  # noqa: E402
 from tests.engine.orders.test_fuzz import SAMPLE  # noqa: E402
 
@@ -198,6 +204,67 @@ def stages_ms(mails: list[tuple[str, Team]]) -> tuple[float, float]:
     return statistics.median(reading) * 1e3, statistics.median(rest) * 1e3
 
 
+#: A seat's match orders, as bench/_services.py sends them ({k}: the name in squad slot k).
+MATCH_ORDERS = """XI: 1,2,3,4,7,9,10,12,13,14,15
+captain #2
+batting order: {1} (aggressive), {2}, {3}, {4}, {7}, {9}, {10}, {12}, {13}, {14}, {15}
+{14} and {15} open
+{14} overs 3, 17, 19
+{15} overs 4, 18, 20
+{12} overs 5, 7, 9, 11
+{13} overs 6, 8, 10, 12
+{9} overs 13, 15
+{10} overs 14, 16
+if we win the toss, bat first
+if we have lost fewer than 3 wickets after 10 overs, all batsmen aggressive
+"""
+
+
+def seat_squad(seat: int) -> tuple[Team, Team]:
+    """A seat's squad as generated (placeholder names) and as its naming mail named it."""
+    base = generate_squad(Dice(seat), f"Team {seat}")
+    players = tuple(replace(p, name=f"Celebrity {seat}-{k}") for k, p in enumerate(base.players, 1))
+    return base, replace(base, name=f"Team {seat}", players=players)
+
+
+def turn_ms(seats: range) -> tuple[float, float]:
+    """The median milliseconds (wall, CPU) of each seat's match orders, read against its own
+    squad as ``pbm.flungo.standing.read_mail_orders`` reads a first mail of orders."""
+    fmt = Format.T20
+    mails = []
+    for seat in seats:
+        base, team = seat_squad(seat)
+        text = re.sub(r"\{(\d+)\}", rf"Celebrity {seat}-\1", MATCH_ORDERS)
+        context = OrderContext(standing=None, former_names=tuple(p.name for p in base.players))
+        mails.append((text, team, context))
+    wall, cpu = [], []
+    for text, team, context in mails:
+        w, c = time.perf_counter(), time.process_time()
+        parse_orders(text, team, fmt, context=context)
+        cpu.append(time.process_time() - c)
+        wall.append(time.perf_counter() - w)
+    return _medians(wall, cpu)
+
+
+def naming_ms(seats: range) -> tuple[float, float]:
+    """The median milliseconds (wall, CPU) of each seat's naming mail (its SECRET line
+    aside), read against the squad as generated, as ``pbm.flungo.naming.read_naming`` does."""
+    mails = []
+    for seat in seats:
+        base, _ = seat_squad(seat)
+        lines = [f"TEAM NAME Team {seat}"] + [
+            f"NAME {k} Celebrity {seat}-{k}" for k in range(1, 19)
+        ]
+        mails.append(("\n".join(lines) + "\n", base))
+    wall, cpu = [], []
+    for text, base in mails:
+        w, c = time.perf_counter(), time.process_time()
+        parse_orders(text, base, Format.T20)
+        cpu.append(time.process_time() - c)
+        wall.append(time.perf_counter() - w)
+    return _medians(wall, cpu)
+
+
 def in_new_process(code: str) -> str:
     """What ``code`` prints, run by a new Python in the checkout."""
     out = subprocess.run(
@@ -269,6 +336,11 @@ def main() -> None:
     reading, rest = stages_ms(mails)
     print(f"{'  of a fresh mail, reading its lines':40} {'':8} {reading:5.2f} ms")
     print(f"{'  the rest (names, lowering, checks)':40} {'':8} {rest:5.2f} ms")
+    turn = turn_ms(range(1000, 1000 + args.mails))
+    label = "a turn's mails: same lines, own squads"
+    print(f"{label:40} {turn[0]:5.2f} ms {turn[1]:5.2f} ms")
+    names = naming_ms(range(3000, 3000 + args.mails))
+    print(f"{'  naming mails (TEAM NAME, 18 NAME)':40} {names[0]:5.2f} ms {names[1]:5.2f} ms")
     parsed = parse_orders(SAMPLE, team, fmt)
     lines_out = len(canonical(parsed.orders).splitlines())
     t2 = median_ms(lambda: canonical(parsed.orders), 2000)
