@@ -275,8 +275,9 @@ def _mask(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
         found[i] = name
         # The copies take the same tokens: each is the text character for character
         # (strip_marks and lower-casing an ASCII text), and a token has no accent or case.
-        text = _put(text, spans, i)
-        folded = _put(folded, spans, i)
+        put = _put(text, spans, i)
+        folded = put if folded is text else _put(folded, spans, i)  # (the same, unaccented)
+        text = put
         if lower is not None:
             lower = _put(lower, spans, i)
     return text, found
@@ -284,6 +285,9 @@ def _mask(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
 
 def _put(text: str, spans: list[tuple[int, int]], i: int) -> str:
     """``text`` with name ``i``'s token over each span."""
+    if len(spans) == 1:  # most often
+        start, end = spans[0]
+        return text[:start] + chr(0xE100 + i) + "\ue000" * (end - start - 1) + text[end:]
     pieces = []
     at = 0
     for start, end in spans:
