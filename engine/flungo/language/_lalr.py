@@ -421,7 +421,7 @@ class FastParser:
         """A state's actions as :meth:`read` takes them: symbol -> the new state (an int)
         for a shift or a goto, or for a reduce (size, children kept, ``?rule``, name,
         inlined, goto symbol), from the rule's tree-building callback."""
-        rows = self.__dict__.setdefault("_read_rows", {})
+        rows = self._unpacked_rows()
         row: dict[str, Any] = {}
         for key, (shift, rule) in (self._states.get(state) or self._row(state)).items():
             if shift is not None:
@@ -434,6 +434,16 @@ class FastParser:
             row[key] = (size, build.include, build.expand1, name, name[0] == "_", origin)
         rows[state] = row
         return row
+
+    def _unpacked_rows(self) -> list[dict[str, Any] | None]:
+        """:meth:`read`'s rows so far, by state (a list: the states are 0 to n - 1, and an
+        index is quicker than a look-up, which the parser does a few times a token)."""
+        rows: list[dict[str, Any] | None] | None = self.__dict__.get("_read_rows")
+        if rows is None:
+            if set(self._rows) != set(range(len(self._rows))):  # pragma: no cover - lark's
+                raise TypeError("the parser's states are not numbered 0 to n - 1")
+            rows = self.__dict__["_read_rows"] = [None] * len(self._rows)
+        return rows
 
     def read(self, text: str, start: str, apply: Apply) -> Any:
         """What ``apply`` makes of the line's tree, or where the parse breaks (as ``parse``).
@@ -451,7 +461,7 @@ class FastParser:
             raise ValueError("one line at a time")
         if self._token_callbacks:  # pragma: no cover - the grammar has none
             raise TypeError("read() does not call token callbacks")
-        rows: dict[Any, dict[str, Any]] = self.__dict__.setdefault("_read_rows", {})
+        rows = self._unpacked_rows()
         lexers = self._lexers
         end_state = self._end[start]
         # One stack, three to an entry: a value, its place (a token, or a node's children's
@@ -466,7 +476,7 @@ class FastParser:
             if isinstance(got, int):
                 return got
             kind, token, begin, pos = got
-            row = rows.get(state) or self._read_row(state)
+            row = rows[state] or self._read_row(state)
             while True:
                 act = row.get(kind)
                 if act is None:
@@ -505,11 +515,11 @@ class FastParser:
                 else:
                     node = apply(name, kept, place)
                 below = stack[-1]
-                goto = (rows.get(below) or self._read_row(below))[origin]
+                goto = (rows[below] or self._read_row(below))[origin]
                 stack += (node, place, goto)
                 if token is None and goto == end_state:
                     return node
-                row = rows.get(goto) or self._read_row(goto)
+                row = rows[goto] or self._read_row(goto)
 
 
 def _next_token(lx: Any, text: str, pos: int) -> tuple[Any, Token | None, int, int] | int:
