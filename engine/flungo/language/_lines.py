@@ -367,14 +367,15 @@ def _mask_plan(
     plan = []
     for i in order:
         name = names[i]
-        if not needs_mask(name) or i > 0x7FF:
+        if i > 0x7FF or not needs_mask(name):
             continue
         bare = strip_marks(name)
         split = bare.lower().split()
+        ascii = bare.isascii()
         first = split[0] if split else ""
         # "and" and "&" stand for each other, so a name starting with one has no fixed word
-        word = first if bare.isascii() and first not in ("", "and", "&") else None
-        plain = bare.isascii() and bool(split) and not {"and", "&"} & set(split)
+        word = first if ascii and first not in ("", "and", "&") else None
+        plain = ascii and bool(split) and "and" not in split and "&" not in split
         plan.append((i, name, bare, word, tuple(split) if plain else None, " ".join(split)))
     return tuple(plan)
 

@@ -33,6 +33,8 @@ def _base(ch: str) -> str:
 
 def _light(text: str) -> str:
     """Case and accents ignored (what a name is compared by before punctuation goes)."""
+    if text.isascii():  # NFKC, accents and "’" leave ASCII alone; its casefold is lower
+        return " ".join(text.lower().split())
     text = strip_marks(unicodedata.normalize("NFKC", text)).casefold().replace("’", "'")
     return " ".join(text.split())
 

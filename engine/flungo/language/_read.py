@@ -523,6 +523,9 @@ def _entries(
     out: list[tuple[str, BattingStyle | None]] = []
     for ref, style in entries:
         names = low.many(ref)
+        if len(names) == 1:  # most often
+            out.append((names[0], style))
+            continue
         out += [(n, style if i == len(names) - 1 else None) for i, n in enumerate(names)]
     return tuple(out)
 

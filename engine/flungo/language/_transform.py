@@ -638,6 +638,8 @@ def _filler(value: Any) -> Filler | None:
     if kind is Ref:
         return _ref_filler(value)
     if kind is tuple:
+        if value and all(type(v) is Ref and v.exact is not None for v in value):
+            return _names_filler(value)
         parts = [_filler(v) for v in value]
         return None if not any(parts) else _tuple_filler(kind, value, parts)
     fields = _FIELDS.get(kind)
@@ -673,6 +675,15 @@ def _ref_filler(ref: Ref) -> Filler | None:
         return Ref(text, start, end)
 
     return fill
+
+
+def _names_filler(refs: tuple[Ref, ...]) -> Filler:
+    """A tuple of masked names ("XI: 1, 2, 3 ..."), filled in one go."""
+    for r in refs:
+        if r.exact is None or r.text != r.exact:  # pragma: no cover - name() makes them one
+            raise _Unfillable(r)
+    places = [(int(r.exact[1:-1]), r.start, r.end) for r in refs if r.exact is not None]
+    return lambda names: tuple([Ref(names[i], a, b, names[i]) for i, a, b in places])
 
 
 def _tuple_filler(kind: type, values: tuple[Any, ...], parts: list[Filler | None]) -> Filler:
