@@ -40,6 +40,9 @@ from engine.flungo.squad import Team, generate_squad  # noqa: E402
 from tests.engine.orders.squad import fixture_team  # noqa: E402
 from tests.engine.orders.test_fuzz import SAMPLE  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from _match_orders import MATCH_ORDERS  # type: ignore[import-not-found]  # noqa: E402
+
 STYLES = ("aggressive", "defensive", "normal", "wahoo", "attacking", "sensible")
 SURNAMES = [
     "Abbott",
@@ -202,22 +205,6 @@ def stages_ms(mails: list[tuple[str, Team]]) -> tuple[float, float]:
     finally:
         _read.read_line = inner
     return statistics.median(reading) * 1e3, statistics.median(rest) * 1e3
-
-
-#: A seat's match orders, as bench/_services.py sends them ({k}: the name in squad slot k).
-MATCH_ORDERS = """XI: 1,2,3,4,7,9,10,12,13,14,15
-captain #2
-batting order: {1} (aggressive), {2}, {3}, {4}, {7}, {9}, {10}, {12}, {13}, {14}, {15}
-{14} and {15} open
-{14} overs 3, 17, 19
-{15} overs 4, 18, 20
-{12} overs 5, 7, 9, 11
-{13} overs 6, 8, 10, 12
-{9} overs 13, 15
-{10} overs 14, 16
-if we win the toss, bat first
-if we have lost fewer than 3 wickets after 10 overs, all batsmen aggressive
-"""
 
 
 def seat_squad(seat: int) -> tuple[Team, Team]:
