@@ -64,9 +64,9 @@ def flow(text: str, soft: str) -> str:
     out = []
     for line in text.split("\n"):
         if line.endswith(soft):
-            line = line.removesuffix(soft).rstrip(" ") + " "
+            line = line.replace(soft, "").rstrip(" ") + " "
         elif line != _SIG_SEPARATOR:
-            line = line.rstrip(" ")
+            line = line.replace(soft, "").rstrip(" ")  # a marker elsewhere means nothing
         if line.startswith((" ", ">", "From ")):
             line = " " + line
         out.append(line)

@@ -74,6 +74,11 @@ def test_flowed_text_reads_back_as_written_and_joins_only_its_soft_lines(
     assert unflow(sent) == "\n".join(expected)  # stuffed, a ">" line is no quote
 
 
+def test_a_marker_anywhere_but_a_line_end_is_dropped() -> None:
+    """Only a marker at a line's end makes a soft break; one anywhere else is taken out."""
+    assert flow(f"a{SOFT}b\nc{SOFT}{SOFT}\nd", SOFT) == "ab\nc \nd"
+
+
 def test_a_signature_separator_keeps_its_space() -> None:
     """``-- `` stays ``-- ``: readers find the signature by it, and it is never a soft break."""
     assert flow("text\n-- \nsig", SOFT) == "text\n-- \nsig"
