@@ -34,6 +34,10 @@ def test_the_reply_goes_out_flowed_with_its_secret_filled_in(
         "Welcome to Demo Cup [DEMO], a Twenty20 competition of Cosmic Celebrity Cricket"
         " for 4 teams."
     )
+    assert (
+        "Keep it safe: this is the only time it is shown, and pbm keeps only a scrambled"
+        " copy. Every mail with orders must carry it on a line of its own:" in read
+    )
     secret = SECRET_RE.search(body_of(reply))
     assert secret is not None and f"    SECRET {secret.group(1)}" in read
     assert "   1  Star Batsman 1          Star Batsman           22     9      6  spin" in read
