@@ -59,18 +59,44 @@ def flow(text: str, soft: str) -> str:
     """``text`` (``\\n`` line ends) as a ``format=flowed`` body (DelSp=no): each line that ends
     with the marker ``soft`` ends with a space instead, so a reader may join it to the next;
     any other line loses its trailing spaces, so none is joined by mistake (a signature's
-    ``-- `` excepted), and a line that starts with a space, ``>`` or ``From `` gets one more
-    space in front (space-stuffing, which a reader takes away again)."""
-    out = []
+    ``-- `` excepted).
+
+    A line that starts with a space, ``>`` or ``From `` gets one more space in front
+    (space-stuffing, which a flowing reader takes away again), and so does every other line
+    of its block of fixed lines (consecutive, none of them a paragraph's): a reader that
+    does not flow shows the stuffing, and a table's heading or an error's caret must move
+    with the lines they stand over (RFC 3676 lets any line be stuffed)."""
+    lines: list[str] = []
+    soft_after: list[bool] = []  # whether each line ends in a soft break
     for line in text.split("\n"):
-        if line.endswith(soft):
-            line = line.replace(soft, "").rstrip(" ") + " "
+        soft_after.append(line.endswith(soft))
+        line = line.replace(soft, "")  # a marker anywhere else means nothing
+        if soft_after[-1]:
+            line = line.rstrip(" ") + " "
         elif line != _SIG_SEPARATOR:
-            line = line.replace(soft, "").rstrip(" ")  # a marker elsewhere means nothing
-        if line.startswith((" ", ">", "From ")):
-            line = " " + line
-        out.append(line)
+            line = line.rstrip(" ")
+        lines.append(line)
+    out: list[str] = []
+    block: list[str] = []  # consecutive fixed lines, stuffed together
+
+    def close() -> None:
+        stuff = any(_needs_stuffing(b) for b in block)
+        out.extend(" " + b if stuff else b for b in block)
+        block.clear()
+
+    for i, line in enumerate(lines):
+        # a paragraph's line: soft, or the last of its paragraph (the line after a soft one)
+        if not line or soft_after[i] or (i > 0 and soft_after[i - 1]):
+            close()
+            out.append(" " + line if _needs_stuffing(line) else line)
+        else:
+            block.append(line)
+    close()
     return "\n".join(out)
+
+
+def _needs_stuffing(line: str) -> bool:
+    return line.startswith((" ", ">", "From "))
 
 
 def as_fixed(text: str) -> str:

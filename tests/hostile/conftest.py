@@ -30,7 +30,7 @@ from pbm.daemon import Daemon
 from pbm.db.models import InboundMail
 from pbm.db.session import transaction
 from pbm.mail.listener import SmtpListener
-from pbm.testing import run_pass
+from pbm.testing import body_of, run_pass
 from tests.pbm.conftest import GM, GM_SECRET, SECRET_KEY, config_data
 from tests.services import free_port
 
@@ -54,9 +54,8 @@ class Wire:
 
     @property
     def text(self) -> str:
-        """The plain-text body."""
-        part = self.msg.get_body(preferencelist=("plain",))
-        return part.get_content() if part is not None else ""
+        """The plain-text body, its lines as written (:func:`pbm.testing.body_of`)."""
+        return body_of(self.msg)
 
 
 class _Sink:

@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from pbm.db.models import Flag, OutboxMessage, Player
 from pbm.db.session import transaction
+from pbm.mail.flowed import unflow
 from pbm.mail.limits import MAX_LINES
 from tests.hostile.conftest import Doors, eml
 from tests.hostile.test_doors import join
@@ -263,3 +264,26 @@ def test_a_hostile_naming_mail_gets_a_clean_still_to_name_answer(doors: Doors, d
     words = " ".join(text.split())
     assert 'Still to name: the team itself ("Team 1" is the name' in words
     assert "you name it); slots 1, 3, 4, 5," in words  # slot 2 is named "Evil"
+
+
+def test_echoed_lines_keep_their_carets_and_no_from_line_goes_out(doors: Doors, demo: str) -> None:
+    """A naming mail whose lines hold the unit separator (pbm's own soft-break marker while it
+    renders), start with "From " and ">", under an encoded-word Subject hiding CR/LF: the
+    answer's bytes hold no control character of the sender's and no line starting "From "
+    (every one stuffed), and each error's caret stands under its column both for a reader
+    that flows and for one that shows the lines as sent."""
+    secret = join(doors)
+    body = f"SECRET {secret}\nTEAM NAME From Here\x1f\nFrom the pavilion, bat first\x1f\n>quoted\n"
+    doors.smtp(eml(body.encode(), subject="[DEMO] =?utf-8?q?names=0D=0ABcc:_x@evil.test?="))
+    [reply] = doors.run()
+    assert reply.rcpt_tos == ["player1@example.test"]
+    part = reply.msg.get_body(preferencelist=("plain",))
+    assert part is not None and part.get_param("format") == "flowed"
+    as_sent = part.get_content()
+    assert "\x1f" not in as_sent and "\r" not in as_sent.replace("\r\n", "")
+    assert not any(line.startswith("From ") for line in as_sent.splitlines())
+    for shown in (as_sent, unflow(as_sent)):
+        lines = shown.splitlines()
+        for word in ("From Here", "pavilion"):
+            [at] = [k for k, line in enumerate(lines[:-1]) if word in line and "^" in lines[k + 1]]
+            assert lines[at + 1].index("^") == lines[at].index(word.split()[0]), lines[at : at + 2]

@@ -74,6 +74,38 @@ def test_flowed_text_reads_back_as_written_and_joins_only_its_soft_lines(
     assert unflow(sent) == "\n".join(expected)  # stuffed, a ">" line is no quote
 
 
+def test_a_block_of_fixed_lines_is_stuffed_together() -> None:
+    """Where one line of a block needs stuffing, the block's other lines get it too, so a
+    reader that does not flow shows a caret under its column and a heading over its rows;
+    a paragraph's lines, its last one too, are left out of the block below it."""
+    error = "TEAM NAME From Here\n           ^^^^"
+    assert flow(error, SOFT) == " TEAM NAME From Here\n            ^^^^"
+    table = "Slot  Player\n   1  Zippy\n\nafter"
+    assert flow(table, SOFT) == " Slot  Player\n    1  Zippy\n\nafter"
+    paragraph = f"What pbm will play{SOFT}\nif you send nothing:\n   xi: Zippy"
+    assert flow(paragraph, SOFT) == "What pbm will play \nif you send nothing:\n    xi: Zippy"
+    assert flow("plain\nlines", SOFT) == "plain\nlines"
+
+
+@given(st.lists(_line, min_size=1, max_size=12))
+def test_every_fixed_block_is_stuffed_whole_or_not_at_all(lines: list[str]) -> None:
+    """In what pbm sends, each run of fixed lines (not a paragraph's) starts all with the
+    stuffing space or none of it does, whatever the lines."""
+    text = "\n".join(lines)
+    sent = flow(text, SOFT).split("\n")
+    in_paragraph = [
+        line.endswith(SOFT) or (i > 0 and lines[i - 1].endswith(SOFT))
+        for i, line in enumerate(lines)
+    ]
+    block: list[str] = []
+    for line, para in [*zip(sent, in_paragraph, strict=True), ("", True)]:
+        if para or not line:
+            assert len({b.startswith(" ") for b in block}) <= 1, block
+            block = []
+        else:
+            block.append(line)
+
+
 def test_a_marker_anywhere_but_a_line_end_is_dropped() -> None:
     """Only a marker at a line's end makes a soft break; one anywhere else is taken out."""
     assert flow(f"a{SOFT}b\nc{SOFT}{SOFT}\nd", SOFT) == "ab\nc \nd"
