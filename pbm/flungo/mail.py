@@ -14,8 +14,9 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import bindparam, insert, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.flungo.competition import fixture_text, next_fixtures
 from engine.flungo.language import canonical
@@ -166,9 +167,13 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     if naming is not None:
         team = apply_slots(current, naming)
         changes = [{"what": c.what, "old": c.old, "new": c.new} for c in diff_teams(current, team)]
-        seat.naming_version += 1
-        seat.team = team.to_json()
-        seat.named = is_fully_named(team, placeholders, placeholder)
+        _set_naming(
+            ctx.session,
+            seat,
+            team=team.to_json(),
+            named=is_fully_named(team, placeholders, placeholder),
+            naming_version=seat.naming_version + 1,
+        )
         version = {
             "seat_id": seat.id,
             "version": seat.naming_version,
@@ -211,6 +216,25 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
 
 
 _NAMING_INSERT = insert(table_of(NamingVersion))
+_SEAT_NAMING = (
+    update(table_of(Seat))
+    .where(table_of(Seat).c.id == bindparam("b_id"))
+    .values(team=bindparam("b_team"), named=bindparam("b_named"), naming_version=bindparam("b_v"))
+)
+
+
+def _set_naming(
+    session: Session, seat: Seat, *, team: dict[str, Any], named: bool, naming_version: int
+) -> None:
+    """The seat's new squad, by one Core UPDATE: the unit of work's flush of the same three
+    columns cost ~0.7 ms a naming mail, more than the statement. The loaded seat is given the
+    values as committed, so nothing is left for a flush to write twice."""
+    session.execute(
+        _SEAT_NAMING, {"b_id": seat.id, "b_team": team, "b_named": named, "b_v": naming_version}
+    )
+    set_committed_value(seat, "team", team)
+    set_committed_value(seat, "named", named)
+    set_committed_value(seat, "naming_version", naming_version)
 
 
 def still_stands(got: MailMerge, latest: OrdersVersion | None) -> list[str]:

@@ -73,6 +73,9 @@ class MailContext:
     msg: Incoming
     competition: Competition | None = None
     notes: list[str] = field(default_factory=list)
+    #: The seat's player, once :meth:`authenticate_seat` found it: held here because the
+    #: session's identity map holds objects weakly, and ``session.get`` finds it while held.
+    player: Player | None = None
 
     @property
     def reply_to(self) -> ReplyTo:
@@ -151,14 +154,15 @@ class MailContext:
         # The seat's row is locked (FOR NO KEY UPDATE; nothing on SQLite, one writer): a
         # seat's mail may hold the competition's lock only shared, and its orders and naming
         # versions are numbered per seat.
-        seat = self.session.scalars(
+        row = self.session.execute(
             _SEAT_OF, {"b_comp": comp.id, "b_addr": self.msg.from_addr}
         ).first()
-        if seat is None:
+        if row is None:
             raise AuthError(
                 f"{self.msg.from_addr} has no team in {comp.code}; send JOIN to take one.",
                 note="no seat",
             )
+        seat, self.player = row[0], row[1]
         if not self.msg.secret:
             raise AuthError(
                 "Orders must carry your secret on a line of its own: SECRET <your secret>. "
@@ -174,9 +178,10 @@ class MailContext:
 
 
 #: Built once (every orders and naming mail runs it): building a statement costs about what
-#: running it does.
+#: running it does. The player comes with the seat (the row is joined anyway): the reply's
+#: deadline is written in the player's time zone, and ``session.get`` then finds it loaded.
 _SEAT_OF = (
-    select(Seat)
+    select(Seat, Player)
     .join(Player, Seat.player_id == Player.id)
     .where(Seat.competition_id == bindparam("b_comp"), Player.address == bindparam("b_addr"))
     .with_for_update(key_share=True, of=Seat)
