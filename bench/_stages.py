@@ -39,6 +39,16 @@ _TARGETS: tuple[tuple[str, str, str], ...] = (
 #: The order stages are printed in.
 STAGES: tuple[str, ...] = tuple(dict.fromkeys(name for name, _, _ in _TARGETS))
 
+#: The stages no database design removes: reading the mail, reading its orders, writing and
+#: composing the answer. Every mail pays them however its rows are claimed, looked up and
+#: written, so their sum bounds one process's rate from above (the "floor" of a message).
+FLOOR: tuple[str, ...] = (
+    "parse MIME + route",
+    "order language parse (engine)",
+    "render reply (jinja)",
+    "compose reply (MIME)",
+)
+
 
 class StageTimer:
     """Exclusive seconds per stage, and how many messages they were spent on."""

@@ -28,7 +28,9 @@ For each setup (a fresh Dovecot and a fresh database each):
 Printed per setup and mail kind: msgs/s, the ratio to the bare FETCH loop, the speed-up over
 one PostgreSQL worker, and the CPU per message of the workers and of their PostgreSQL
 backends (from /proc); then the exclusive ms per message of each pipeline stage
-(``bench/_stages.py``) of the one-worker runs.
+(``bench/_stages.py``) of the one-worker runs, and their "floor": the stages no database
+design removes (reading the mail and its orders, rendering and composing the answer), with
+the rate that alone allows one process.
 
 Caveat: the machine's other load (printed, load average) makes wall figures indicative; the
 ratios within one run and the CPU per message are the figures to compare.
@@ -59,7 +61,7 @@ from _services import (  # type: ignore[import-not-found]
     naming_mails,
     open_first_stage,
 )
-from _stages import STAGES, StageTimer, instrument  # type: ignore[import-not-found]
+from _stages import FLOOR, STAGES, StageTimer, instrument  # type: ignore[import-not-found]
 from imapclient import IMAPClient
 from sqlalchemy import create_engine, text
 
@@ -320,6 +322,13 @@ def main() -> None:
             total = t.total() if stage == "sum" else t.seconds.get(stage, 0.0)
             cells.append(f" {total / n * 1000:21.3f} ms")
         print(f"  {stage:<36}" + "".join(cells))
+    # The floor: what a message costs with a free database and a free handler.
+    floors = [sum(stages[name].seconds.get(st, 0.0) for st in FLOOR) / n for name in names]
+    print(
+        f"  {'floor (MIME, parse, render, compose)':<36}"
+        + "".join(f" {f * 1000:21.3f} ms" for f in floors)
+    )
+    print(f"  {'  so at most':<36}" + "".join(f" {1 / f if f else 0:19.0f} msg/s" for f in floors))
     print(f"\nload average after {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
