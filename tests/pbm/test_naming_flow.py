@@ -318,3 +318,35 @@ def test_a_long_change_wraps_under_the_old_name(
     at = next(i for i, x in enumerate(lines) if "Batting All-rounder: Batting All-rounder 1" in x)
     assert lines[at] == "  10 Batting All-rounder: Batting All-rounder 1 ->"
     assert lines[at + 1] == " " * len("  10 Batting All-rounder: ") + long
+
+
+def test_a_naming_mail_writes_the_seat_once_and_reads_its_player_once(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """The squad goes in by one UPDATE of the seat (no flush writes it again), and the player
+    found with the seat is the one the reply's time zone comes from: no second players query.
+    A second naming then reads as version 2, so the values the seat was given held."""
+    from typing import Any
+
+    from sqlalchemy import event
+
+    secret = join(daemon, sender, "player1@example.test")
+    seen: list[str] = []
+
+    def log(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        seen.append(" ".join(statement.split()))
+
+    event.listen(daemon.app.db_engine, "before_cursor_execute", log)
+    try:
+        [reply] = say(daemon, sender, naming_text(secret))
+    finally:
+        event.remove(daemon.app.db_engine, "before_cursor_execute", log)
+    assert "version 1" in str(reply["Subject"])
+    seat_writes = [st for st in seen if st.startswith("UPDATE seats")]
+    assert len(seat_writes) == 1 and "team=" in seat_writes[0]
+    assert not [st for st in seen if "FROM players WHERE players.id" in st]
+    seat = _seat(daemon)
+    assert seat.named and seat.naming_version == 1
+    [again] = say(daemon, sender, f"SECRET {secret}\nTEAM NAME The Second\n")
+    assert "version 2" in str(again["Subject"])
+    assert Team.from_json(_seat(daemon).team).name == "The Second"
