@@ -221,7 +221,8 @@ class TurnReport:
     the zine. ``competition`` and ``squads`` are as they stand after the stage;
     ``season_events`` are results, eliminations, helper points and injuries; ``notices`` are
     the resolver's own remarks (an illegal helper spend replaced by the default). The daemon
-    fills ``next_deadline`` (ISO 8601, UTC), ``editorial`` and ``rulings`` before storing it."""
+    fills ``next_deadline`` and ``played_at`` (ISO 8601, UTC), ``editorial`` and ``rulings``
+    before storing it."""
 
     stage: Stage
     competition: Competition
@@ -233,6 +234,7 @@ class TurnReport:
     next_deadline: str | None = None
     editorial: str = ""
     rulings: tuple[str, ...] = ()
+    played_at: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -252,6 +254,8 @@ class TurnReport:
             "next_deadline": self.next_deadline,
             "editorial": self.editorial,
             "rulings": list(self.rulings),
+            # Only when known, so a report stored before it existed reads back the same.
+            **({"played_at": self.played_at} if self.played_at is not None else {}),
         }
 
     @classmethod
@@ -268,6 +272,7 @@ class TurnReport:
             next_deadline=data.get("next_deadline"),
             editorial=str(data.get("editorial", "")),
             rulings=tuple(str(r) for r in data.get("rulings", ())),
+            played_at=data.get("played_at"),
         )
 
     def to_text(self) -> str:

@@ -349,6 +349,7 @@ def digest_ctx(
         "held": comp.hold_reason,
         "status": comp.status,
         "next_deadline": deadline_text(following.deadline if following else None, None),
+        "deadline_note": following.note if following else None,
     }
 
 

@@ -7,7 +7,9 @@ A cadence is one of::
     every 3m                        3 minutes after the last (also s, h; for demos and tests)
     daily 20:00 America/New_York    as "every 1d"
 
-"The last" is the previous stage's deadline, or the moment the first stage opens. Local wall
+"The last" is the previous stage's deadline (never the moment the stage happened to run, so a
+late pass does not shift the season: :func:`deadline_after`), or the moment the first stage
+opens. Days are counted on the local calendar. Local wall
 times are kept across a DST change (20:00 London is 20:00 in summer and winter); a wall time
 that does not exist that day (the spring gap) moves forward by the gap, one that exists twice
 (the autumn fold) is the first. Every datetime returned is aware and in UTC.
@@ -22,6 +24,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 __all__ = [
     "Cadence",
+    "Slot",
+    "deadline_after",
     "format_deadline",
     "next_deadline",
     "parse_duration",
@@ -117,34 +121,98 @@ def _local(day: datetime, at: time, tz: ZoneInfo) -> datetime:
     return datetime.combine(day.date(), at).replace(tzinfo=tz, fold=0).astimezone(UTC)
 
 
+def _on_slot(when: datetime, at: time, tz: ZoneInfo) -> datetime | None:
+    """The local wall time of ``when`` as the schedule sees it: ``at`` on its local date when
+    ``when`` is that day's slot (a slot moved on by the spring gap counts as its own wall time),
+    else None."""
+    day = when.astimezone(tz)
+    if _local(day, at, tz) == when:
+        return datetime.combine(day.date(), at)
+    return None
+
+
 def next_deadline(cadence: Cadence | str, after: datetime) -> datetime:
-    """The first deadline of ``cadence`` after ``after`` (the previous deadline, or when the
-    stage opened)."""
+    """The schedule's first slot after ``after``: after a deadline, the next one the schedule
+    keeps (``every 2d 20:00`` two local days on, at 20:00 local, whatever the clocks did in
+    between); after another moment (when the first stage opens), the first slot the cadence
+    allows from then."""
     c = parse_schedule(cadence) if isinstance(cadence, str) else cadence
     after = after.astimezone(UTC)
     tz = zone(c.tz)
     if c.every is not None and c.at is None:
         return after + c.every
     assert c.at is not None
-    earliest = after + (c.every if c.every is not None else timedelta(0))
-    local = earliest.astimezone(tz)
+    if c.every is not None:
+        # Days are counted on the local calendar: a day across the spring change is 23 hours,
+        # and 20:00 is still 20:00.
+        start = _on_slot(after, c.at, tz) or after.astimezone(tz).replace(tzinfo=None)
+        earliest = start + c.every
+        day = earliest.date()
+        if datetime.combine(day, c.at) < earliest:
+            day += timedelta(days=1)
+        return _local(datetime.combine(day, c.at), c.at, tz)
+    local = after.astimezone(tz)
     for k in range(15):
         day = local + timedelta(days=k)
-        if c.weekdays and day.weekday() not in c.weekdays:
+        if day.weekday() not in c.weekdays:
             continue
         when = _local(day, c.at, tz)
-        if when > (earliest if c.every is None else earliest - timedelta(microseconds=1)):
+        if when > after:
             return when
     raise AssertionError("a weekday cadence always has a day within a fortnight")
 
 
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """The deadline a stage gets: the schedule's next ``deadline`` after the previous one, and
+    the slots it ``skipped`` because they had passed before the stage opened (0 on time)."""
+
+    deadline: datetime
+    skipped: int = 0
+    missed: datetime | None = None
+
+
+def deadline_after(cadence: Cadence | str, previous: datetime, now: datetime) -> Slot:
+    """The next stage's deadline: the schedule's next slot after ``previous`` (the last
+    deadline), however late the stage ran; if that slot has passed by ``now``, the first slot
+    still ahead, with how many were ``skipped`` and the first of them (``missed``)."""
+    c = parse_schedule(cadence) if isinstance(cadence, str) else cadence
+    now = now.astimezone(UTC)
+    when = next_deadline(c, previous)
+    if when > now:
+        return Slot(when)
+    missed = when
+    if c.every is not None and c.at is None:
+        # A fixed interval: count the slots passed instead of walking them.
+        passed = (now - when) // c.every + 1
+        return Slot(when + passed * c.every, int(passed), missed)
+    skipped = 0
+    while when <= now:
+        when = next_deadline(c, when)
+        skipped += 1
+    return Slot(when, skipped, missed)
+
+
 def format_deadline(when: datetime, tz_name: str | None = None) -> str:
-    """``2026-03-29 19:00 UTC`` and, if ``tz_name`` is set, ``(20:00 BST Europe/London)``."""
-    text = when.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    """A deadline as people write it: ``Thursday 3 December 2026, 20:00 UTC``; in the reader's
+    zone ``tz_name`` when known, with UTC beside it where they differ:
+    ``Sunday 29 March 2026, 20:00 BST (19:00 UTC)``."""
+    at = when.astimezone(UTC)
     if tz_name:
         try:
             local = when.astimezone(zone(tz_name))
         except ValueError:
+            local = at
+        if local.utcoffset() != at.utcoffset() or tz_name != "UTC":
+            text = f"{_day(local)}, {local:%H:%M} {local.tzname()}"
+            if local.utcoffset() != at.utcoffset():
+                text += f" ({at:%H:%M} UTC" + (
+                    ")" if local.date() == at.date() else f" {_day(at)})"
+                )
             return text
-        text += f" ({local:%a %d %b %H:%M} {local.tzname()}, {tz_name})"
-    return text
+    return f"{_day(at)}, {at:%H:%M} UTC"
+
+
+def _day(when: datetime) -> str:
+    # %-d is not portable: the day without its leading zero, by hand.
+    return f"{when:%A} {when.day} {when:%B} {when.year}"

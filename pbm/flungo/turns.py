@@ -92,7 +92,13 @@ from pbm.errors import DatabaseUnavailable, GameError
 from pbm.flungo import reports, turn_mail
 from pbm.flungo.competitions import record_event
 from pbm.flungo.defaults import standing_orders
-from pbm.flungo.schedule import Cadence, next_deadline, parse_duration, parse_schedule
+from pbm.flungo.schedule import (
+    Cadence,
+    deadline_after,
+    format_deadline,
+    parse_duration,
+    parse_schedule,
+)
 from pbm.workers import default_worker_id
 
 __all__ = [
@@ -220,7 +226,10 @@ def start_competition(session: Session, config: Config, clock: Clock, comp: Comp
     comp.season = state.to_text()
     comp.status = CompetitionStatus.RUNNING
     record_event(session, clock, "season-started", comp, teams=len(teams), shape=comp.kind)
-    turn = open_stage(session, config, clock, comp, state, clock.now())
+    # The first deadline follows the close of naming, not the pass that ran the draw.
+    turn = open_stage(
+        session, config, clock, comp, state, min(utc(comp.naming_deadline), clock.now())
+    )
     assert turn is not None  # a new season always has a first stage
     return turn
 
@@ -234,7 +243,13 @@ def open_stage(
     after: datetime,
 ) -> Turn | None:
     """Open the season's next stage with its deadline (None, and the competition finished,
-    when there is none). A stage opened again after a rollback is its next generation."""
+    when there is none). A stage opened again after a rollback is its next generation.
+
+    ``after`` is the previous deadline (or when the season or the reopened stage began): the
+    deadline is the schedule's next slot after it, however late this stage opens, so a daemon
+    pass that runs a stage late never shifts the season. A slot that passed before the stage
+    opened is skipped for the first still ahead, and the stage's note says so (the GM's digest
+    shows it)."""
     stage = next_stage(state)
     if stage is None:
         comp.status = CompetitionStatus.FINISHED
@@ -247,6 +262,15 @@ def open_stage(
     )
     generation = 0 if earlier is None else earlier + 1
     cadence = settings_for(comp, config.turns).cadence
+    slot = deadline_after(cadence, after, clock.now())
+    note = None
+    if slot.skipped:
+        assert slot.missed is not None
+        missed = "its slot" if slot.skipped == 1 else f"{slot.skipped} slots from"
+        note = (
+            f"{stage.label} opened late: {missed} {format_deadline(slot.missed)} had passed,"
+            f" so its deadline is the next slot, {format_deadline(slot.deadline)}"
+        )
     turn = Turn(
         competition_id=comp.id,
         position=state.position,
@@ -257,9 +281,10 @@ def open_stage(
         selection=stage.selection,
         status=TurnStatus.OPEN,
         opened_at=clock.now(),
-        deadline=next_deadline(cadence, max(after, clock.now())),
+        deadline=slot.deadline,
         reminders={"sent": []},
         skip_check=False,
+        note=note,
     )
     session.add(turn)
     session.flush()
@@ -555,14 +580,13 @@ def resolve_frozen(
     total, _ = _unfinished(session, turn)
     state, report = _assembled(session, turn) if total else resolve_inputs(turn)
     comp.issue += 1
-    following = open_stage(
-        session, config, clock, comp, state, max(utc(turn.deadline), clock.now())
-    )
+    following = open_stage(session, config, clock, comp, state, utc(turn.deadline))
     report = replace(
         report,
         next_deadline=utc(following.deadline).isoformat() if following else None,
         editorial=comp.editorial or "",
         rulings=tuple((turn.orders or {}).get("rulings", ())),
+        played_at=clock.now().isoformat(timespec="seconds"),
     )
     turn.report = report.to_text()
     turn.state_after = comp.season = state.to_text()
@@ -1132,6 +1156,7 @@ def rerun(session: Session, comp: Competition, stage_key: str | None = None) -> 
         next_deadline=stored.next_deadline,
         editorial=stored.editorial,
         rulings=stored.rulings,
+        played_at=stored.played_at,
     )
     return Rerun(
         turn.stage_key,

@@ -17,7 +17,6 @@ Nothing in it refers to anything outside the folder.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -28,7 +27,6 @@ from engine.flungo.state import MatchState
 from pbm.zine.atom import atom_feed
 from pbm.zine.model import (
     MASTHEAD,
-    MONTHS,
     Issue,
     StatTable,
     build_issue,
@@ -162,15 +160,6 @@ def _career_tables(
 def num(n: int) -> tuple[bool, ...]:
     """Column alignment: a name column, then ``n - 1`` numeric ones."""
     return (False, *([True] * (n - 1)))
-
-
-def _date_iso(text: str) -> str:
-    """The feed's time for an issue dated ``text`` (as :func:`pbm.zine.model.when` writes it)."""
-    m = re.fullmatch(r"(\d{1,2}) (\w+) (\d{4})(?:, (\d{2}:\d{2}) UTC)?", text)
-    if not m or m.group(2) not in MONTHS:
-        return "2000-01-01T00:00:00Z"
-    month = MONTHS.index(m.group(2)) + 1
-    return f"{m.group(3)}-{month:02d}-{int(m.group(1)):02d}T{m.group(4) or '00:00'}:00Z"
 
 
 MANIFEST = ".zine-pdfs.json"
@@ -370,7 +359,7 @@ def build_archive(
         _page("index.html", "The archive", masthead=MASTHEAD, competitions=list(reversed(comps))),
         files,
     )
-    entries = sorted(result.issues, key=lambda i: (_date_iso(i.date), i.code, i.number))
-    _write(out, "atom.xml", atom_feed(entries, _date_iso), files)
+    entries = sorted(result.issues, key=lambda i: (i.updated, i.code, i.number))
+    _write(out, "atom.xml", atom_feed(entries), files)
     result.files = sorted(set(files))
     return result

@@ -3,7 +3,7 @@ relative to the feed (so the feed works wherever the archive is served), text es
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from pbm.zine.model import MASTHEAD, Issue, slug
 from pbm.zine.render import environment
@@ -13,18 +13,26 @@ __all__ = ["atom_feed"]
 FEED_ID = "tag:pbm.flungo,2026:zine"
 
 
-def atom_feed(issues: Sequence[Issue], date_of: Callable[[str], str], base: str = "") -> str:
-    """The feed of ``issues`` (oldest first; readers sort by ``updated``)."""
+def atom_feed(issues: Sequence[Issue], base: str = "") -> str:
+    """The feed of ``issues`` (oldest first; readers sort by ``updated``). An issue with no
+    date of its own (the demo's first) takes the earliest date the feed knows, so no entry
+    claims 1 January 2000 while others are dated."""
+    known = [i.updated for i in issues if i.updated]
+    last = min(known) if known else "2000-01-01T00:00:00Z"
+    dates = []
+    for i in issues:
+        last = i.updated or last
+        dates.append(last)
     entries = [
         {
             "title": i.title,
             "id": f"{FEED_ID}:{slug(i.code)}:{i.number}",
             "href": i.href,
             "pdf_href": i.pdf_href,
-            "updated": date_of(i.date),
+            "updated": updated,
             "summary": f"{i.stage}. " + " ".join(m.headline + "." for m in i.matches),
         }
-        for i in issues
+        for i, updated in zip(issues, dates, strict=True)
     ]
     updated = max((e["updated"] for e in entries), default="2000-01-01T00:00:00Z")
     return (

@@ -20,6 +20,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from engine.flungo.competition import (
@@ -230,6 +231,8 @@ class Issue:
     defaults: tuple[str, ...]
     rulings: tuple[str, ...]
     sections: tuple[Section, ...] = field(default=())
+    #: When the stage was played, for machines (the feed, the PDF's date): ISO 8601 UTC or "".
+    updated: str = ""
 
     @property
     def title(self) -> str:
@@ -283,16 +286,33 @@ MONTHS = (
 )
 
 
+def _instant(text: str | None) -> datetime | None:
+    """An ISO 8601 time (any precision, ``Z`` or an offset) as aware UTC, else None."""
+    if not text:
+        return None
+    try:
+        t = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return (t if t.tzinfo else t.replace(tzinfo=UTC)).astimezone(UTC)
+
+
 def when(text: str | None) -> str:
-    """An ISO 8601 UTC time as people read it: ``5 January 2027, 18:00 UTC`` (other text as
-    it is)."""
-    m = re.fullmatch(
-        r"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}:\d{2})(?::\d{2})?)?(Z|\+00:00| UTC)?", text or ""
-    )
-    if not m or not 1 <= int(m.group(2)) <= 12:
+    """An ISO 8601 time as people read it: ``Tuesday 5 January 2027, 18:00 UTC`` (a date
+    alone as ``5 January 2027``; other text as it is)."""
+    if text and re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        t = _instant(text)
+        return f"{t.day} {MONTHS[t.month - 1]} {t.year}" if t else text
+    t = _instant(text)
+    if t is None:
         return text or ""
-    day = f"{int(m.group(3))} {MONTHS[int(m.group(2)) - 1]} {m.group(1)}"
-    return f"{day}, {m.group(4)} UTC" if m.group(4) else day
+    return f"{t:%A} {t.day} {MONTHS[t.month - 1]} {t.year}, {t:%H:%M} UTC"
+
+
+def stamp(text: str | None) -> str:
+    """An ISO 8601 time as the feed and the PDF want it (``2027-01-05T18:00:00Z``), or ""."""
+    t = _instant(text)
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ") if t else ""
 
 
 def _fixture_line(comp: Competition, f: Fixture) -> FixtureLine:
@@ -769,6 +789,8 @@ def build_issue(
         for t in m.defaults
     )
     del fmt_spec
+    # Played when the daemon resolved it; a report stored before that was kept, at its deadline.
+    played = report.played_at or (history[-1].next_deadline if history else None)
     return Issue(
         masthead=MASTHEAD,
         code=code,
@@ -776,7 +798,7 @@ def build_issue(
         kind=comp.kind.value,
         format=comp.format.value,
         number=number,
-        date=when(history[-1].next_deadline) if history else "",
+        date=when(played),
         stage=_stage_text(report),
         editorial=report.editorial,
         href=issue_href(code, number),
@@ -798,6 +820,7 @@ def build_issue(
         dice_done=dice_done,
         defaults=defaults,
         rulings=report.rulings,
+        updated=stamp(played),
         sections=tuple(sections),
     )
 

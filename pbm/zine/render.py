@@ -213,15 +213,10 @@ def issue_pdf(issue: Issue, inputs: dict[str, str] | None = None) -> bytes:
 
 
 def _timestamp(issue: Issue) -> int:
-    """The PDF's creation time: the issue's date (never the clock), for identical rebuilds."""
-    import calendar
-    import re
+    """The PDF's creation time: when the stage was played (never the clock), for identical
+    rebuilds; 1 January 2000 for an issue with no date."""
+    from datetime import datetime
 
-    from pbm.zine.model import MONTHS
-
-    m = re.fullmatch(r"(\d{1,2}) (\w+) (\d{4})(?:, (\d{2}):(\d{2}) UTC)?", issue.date)
-    if not m or m.group(2) not in MONTHS:
+    if not issue.updated:
         return 946684800  # 2000-01-01T00:00:00Z
-    month = MONTHS.index(m.group(2)) + 1
-    hh, mm = int(m.group(4) or 0), int(m.group(5) or 0)
-    return calendar.timegm((int(m.group(3)), month, int(m.group(1)), hh, mm, 0))
+    return int(datetime.fromisoformat(issue.updated.replace("Z", "+00:00")).timestamp())

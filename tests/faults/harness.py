@@ -845,6 +845,7 @@ class Checker:
                     next_deadline=stored.next_deadline,
                     editorial=stored.editorial,
                     rulings=stored.rulings,
+                    played_at=stored.played_at,
                 ).to_text()
                 if again != t.report or state.to_text() != t.state_after:
                     bad.append(f"{base}: resolving the frozen inputs again differs")

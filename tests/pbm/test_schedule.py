@@ -54,7 +54,10 @@ def test_durations_and_the_players_zone() -> None:
     assert parse_duration("90s") == timedelta(seconds=90)
     assert parse_duration("2h") == timedelta(hours=2)
     text = format_deadline(utc(2026, 7, 1, 19), "Europe/Paris")
-    assert text.startswith("2026-07-01 19:00 UTC") and "21:00 CEST" in text
+    assert text == "Wednesday 1 July 2026, 21:00 CEST (19:00 UTC)"
+    assert format_deadline(utc(2026, 12, 3, 20)) == "Thursday 3 December 2026, 20:00 UTC"
+    late = format_deadline(utc(2026, 12, 3, 20), "Asia/Kolkata")
+    assert late == "Friday 4 December 2026, 01:30 IST (20:00 UTC Thursday 3 December 2026)"
 
 
 def _settings(**over: object) -> object:

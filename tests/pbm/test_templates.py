@@ -101,6 +101,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "bounces": [{"address": "a@x", "reason": "r"}],
         "dead_letters": [{"id": 1, "from": "a@x"}],
         "next_deadline": "none",
+        "deadline_note": "Turn 3 opened late: its slot Thursday 3 December, 20:00 UTC had passed",
     },
     "fixtures": {
         "competition": COMP,
