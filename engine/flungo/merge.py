@@ -23,9 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.flungo.language import ParsedOrders
+from engine.flungo.language._canonical import overs_text
 from engine.flungo.orders import HelperSpend, MatchOrders, Orders, SquadNaming
 
-__all__ = ["PARTS", "Merged", "PartReport", "merge_orders"]
+__all__ = ["PARTS", "Merged", "PartReport", "kept_sentences", "merge_orders"]
 
 PARTS = (
     "team name",
@@ -199,6 +200,38 @@ def merge_orders(standing: Orders, mail: ParsedOrders, *, add: bool = False) -> 
     order_of = {p: i for i, p in enumerate(PARTS)}
     reports.sort(key=lambda r: (order_of.get(r.part, len(PARTS)), _slot(r.part)))
     return Merged(merged, tuple(reports))
+
+
+def _names(names: tuple[str, ...]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def kept_sentences(merged: Merged) -> tuple[str, ...]:
+    """What the mail kept of each part it changed only in part, in words for the reply (and
+    how to give a part afresh instead); nothing when it kept nothing."""
+    out: list[str] = []
+    for r in merged.parts:
+        if r.status != "changed":
+            continue
+        if r.part == "bowling plan":
+            overs = overs_text(int(o) for o in r.kept)
+            word = "over" if len(r.kept) == 1 else "overs"
+            out.append(
+                f"Bowling plan: the overs you gave are changed; {word} {overs} stand as they were."
+            )
+        elif r.part == "styles":
+            out.append(f"Styles: those you gave are changed; the styles of {_names(r.kept)} stand.")
+        elif r.part == "batting order":
+            out.append(
+                "Batting order: those you named go first, in your order; then "
+                f"{_names(r.kept)}, as before."
+            )
+    if out:
+        out.append(
+            'To give a part afresh instead, start it with "new": "new bowling plan: ...", '
+            '"new batting order: ...", "new styles: ...".'
+        )
+    return tuple(out)
 
 
 def _slot(part: str) -> int:
