@@ -86,11 +86,12 @@ def describe_amendment(new: MatchOrders) -> str:
     if new.styles:
         parts.append(f"styles ({', '.join(name for name, _ in new.styles)})")
     if new.bowling_plan or PLAN in new.cleared:
-        overs = ", ".join(str(o) for o, _ in new.bowling_plan)
+        n = len(new.bowling_plan)
+        overs = f"over{'s' * (n != 1)} {', '.join(str(o) for o, _ in new.bowling_plan)}"
         if PLAN in new.cleared:
-            parts.append(f"a new bowling plan ({'overs ' + overs if overs else 'no overs'})")
+            parts.append(f"a new bowling plan ({overs if n else 'no overs'})")
         else:
-            parts.append(f"bowling plan (over{'s' * (len(new.bowling_plan) != 1)} {overs})")
+            parts.append(f"bowling plan ({overs})")
     if new.batting_reviews:
         parts.append("batting reviews")
     if new.bowling_reviews:

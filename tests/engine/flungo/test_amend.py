@@ -195,3 +195,24 @@ def test_clearing_the_rules_is_an_amendment_too() -> None:
     """ "No conditional orders" after a rule: the match is told the rules are gone."""
     got = amendment(MatchOrders(rules=(_wahoo_after(3),)), MatchOrders())
     assert got is not None and got.rules == () and got.cleared == (RULES,)
+
+
+def test_a_plan_given_whole_at_drinks_leaves_the_overs_it_omits_to_the_default() -> None:
+    """At drinks, a bowling plan given whole ("new bowling plan:", ``cleared``) replaces the
+    plan of the overs not begun: an over it leaves out goes to the default bowler, and the
+    event names the new plan; an amendment naming overs only changes those."""
+    from engine.flungo.match import play_turn
+    from tests.engine.flungo.helpers import Scripted, dots, started
+
+    state = started(seed=2)  # the home side bats first
+    plan = tuple((o, f"A {7 + (o - 1) % 5}") for o in range(1, 21))
+    state = play_turn(state, None, MatchOrders(bowling_plan=plan), dice=Scripted(dots(90))).state
+    whole = MatchOrders(bowling_plan=((17, "A 6"),), cleared=(PLAN,))
+    res = play_turn(state, None, whole, dice=Scripted(dots(30)))
+    bowlers = res.state.innings[0].over_bowlers
+    assert len(bowlers) == 20 and bowlers[16] == "A 6"
+    assert dict(res.state.innings[0].plan) == {**{o: b for o, b in plan if o <= 15}, 17: "A 6"}
+    [text] = [e.text for e in res.events if isinstance(e, OrdersAmended) and e.accepted]
+    assert text == "amended orders accepted: a new bowling plan (over 17)"
+    some = play_turn(state, None, MatchOrders(bowling_plan=((17, "A 6"),)), dice=Scripted(dots(30)))
+    assert dict(some.state.innings[0].plan) == {**dict(plan), 17: "A 6"}
