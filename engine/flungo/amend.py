@@ -2,9 +2,16 @@
 
 What may change: the batting order of those still to come, styles, the overs of the bowling
 plan not yet begun (an amendment changes only the overs it names; the rest of the plan
-stands), review policies, and the conditional orders (new rules replace the old, armed
-afresh). The XI, captain, keeper and toss choice are fixed once the match has started; trying
-to change them is reported and ignored.
+stands, unless it gives the plan whole: ``cleared``), review policies, and the conditional
+orders (the new rules replace the old; a rule given again unchanged keeps its state in the
+innings, so it fires at most once an innings; a new or changed rule is armed afresh). The XI,
+captain, keeper and toss choice are fixed once the match has started; trying to change them
+is reported and ignored.
+
+A manager's standing orders are sent whole at every stage; :func:`amendment` turns them into
+what changed since the stage before, which is what a match under way receives. A stage in
+which a manager's orders did not change gives no amendment, and so no "amended orders
+accepted".
 """
 
 from __future__ import annotations
@@ -13,11 +20,85 @@ from dataclasses import replace
 
 from engine.flungo.events import MatchEvent, OrdersAmended
 from engine.flungo.innings import InningsState
-from engine.flungo.orders import MatchOrders
-from engine.flungo.rules import reset_side
+from engine.flungo.orders import BattingStyle, MatchOrders, ReviewPolicy
+from engine.flungo.rules import rearm
 from engine.flungo.state import MatchState
 
-__all__ = ["amend"]
+__all__ = ["PLAN", "RULES", "amend", "amendment", "describe_amendment"]
+
+PLAN = "bowling plan"
+RULES = "conditional orders"
+
+
+def amendment(before: MatchOrders | None, now: MatchOrders | None) -> MatchOrders | None:
+    """What a match under way must change to go from orders ``before`` to orders ``now``
+    (``None``: nothing changed). Both are a side's orders in force at two stages.
+
+    Parts are compared one by one: a batting order given anew; the batsmen whose style changed
+    (one no longer given goes back to normal); the overs whose bowler changed (or, if an over
+    was taken out of the plan, the plan whole, ``cleared``); reviews (one no longer given goes
+    back to the default); the rules, whole, if any changed. The XI, captain, keeper and toss
+    are left out: they are fixed once the match has started.
+    """
+    b, n = before or MatchOrders(), now or MatchOrders()
+    order = n.batting_order if n.batting_order not in (None, b.batting_order) else None
+    old_styles, new_styles = dict(b.styles), dict(n.styles)
+    normal = BattingStyle.NORMAL
+    styles = tuple(
+        sorted(
+            (name, new_styles.get(name, normal))
+            for name in old_styles.keys() | new_styles.keys()
+            if new_styles.get(name, normal) != old_styles.get(name, normal)
+        )
+    )
+    cleared: list[str] = []
+    old_plan = dict(b.bowling_plan)
+    if old_plan.keys() - dict(n.bowling_plan).keys():
+        plan = n.bowling_plan
+        cleared.append(PLAN)
+    else:
+        plan = tuple((o, x) for o, x in n.bowling_plan if old_plan.get(o) != x)
+    rules = n.rules if n.rules != b.rules else ()
+    if n.rules != b.rules and not n.rules:
+        cleared.append(RULES)
+
+    def reviews(old: ReviewPolicy | None, new: ReviewPolicy | None) -> ReviewPolicy | None:
+        return None if old == new else new or ReviewPolicy()
+
+    delta = MatchOrders(
+        batting_order=order,
+        styles=styles,
+        bowling_plan=plan,
+        batting_reviews=reviews(b.batting_reviews, n.batting_reviews),
+        bowling_reviews=reviews(b.bowling_reviews, n.bowling_reviews),
+        rules=rules,
+        cleared=tuple(cleared),
+    )
+    return None if delta == MatchOrders() else delta
+
+
+def describe_amendment(new: MatchOrders) -> str:
+    """The parts an amendment changes, in words: ``"styles (Joe Root), bowling plan (overs
+    14, 16)"`` (for the turn report's "amended orders accepted")."""
+    parts: list[str] = []
+    if new.batting_order:
+        parts.append("batting order")
+    if new.styles:
+        parts.append(f"styles ({', '.join(name for name, _ in new.styles)})")
+    if new.bowling_plan or PLAN in new.cleared:
+        n = len(new.bowling_plan)
+        overs = f"over{'s' * (n != 1)} {', '.join(str(o) for o, _ in new.bowling_plan)}"
+        if PLAN in new.cleared:
+            parts.append(f"a new bowling plan ({overs if n else 'no overs'})")
+        else:
+            parts.append(f"bowling plan ({overs})")
+    if new.batting_reviews:
+        parts.append("batting reviews")
+    if new.bowling_reviews:
+        parts.append("bowling reviews")
+    if new.rules or RULES in new.cleared:
+        parts.append("conditional orders" if new.rules else "no conditional orders")
+    return ", ".join(parts)
 
 
 def _plan(
@@ -32,15 +113,21 @@ def _plan(
 def _merge(old: MatchOrders, new: MatchOrders) -> MatchOrders:
     styles = dict(old.styles)
     styles.update(new.styles)
+    whole_plan = PLAN in new.cleared
     return replace(
         old,
         batting_order=new.batting_order or old.batting_order,
         styles=tuple(sorted(styles.items())),
-        bowling_plan=_plan(old.bowling_plan, new.bowling_plan),
+        bowling_plan=new.bowling_plan if whole_plan else _plan(old.bowling_plan, new.bowling_plan),
         batting_reviews=new.batting_reviews or old.batting_reviews,
         bowling_reviews=new.bowling_reviews or old.bowling_reviews,
-        rules=new.rules or old.rules,
+        rules=new.rules if new.rules or RULES in new.cleared else old.rules,
     )
+
+
+def _changes(new: MatchOrders) -> MatchOrders:
+    """The parts of ``new`` that can change once the match has started."""
+    return replace(new, xi=None, captain=None, wicketkeeper=None, toss=None)
 
 
 def amend(
@@ -67,10 +154,14 @@ def amend(
         if fixed:
             text = f"{', '.join(fixed)} cannot change once the match has started: ignored"
             events.append(OrdersAmended(-1, 0, name, text, False, tuple(fixed)))
-        orders[side] = _merge(orders[side], new)
+        if _changes(new) == MatchOrders():
+            continue  # nothing that may change was given: nothing to accept
+        before = orders[side]
+        orders[side] = _merge(before, new)
         if live is not None:
-            live = _amend_live(live, side, new, sel.xi, events, name)
-        events.append(OrdersAmended(-1, 0, name, "amended orders accepted", True))
+            live = _amend_live(live, side, before, new, sel.xi, events, name)
+        text = f"amended orders accepted: {describe_amendment(new)}"
+        events.append(OrdersAmended(-1, 0, name, text, True))
     innings = state.innings
     if live is not None:
         innings = (*innings[:-1], live)
@@ -80,6 +171,7 @@ def amend(
 def _amend_live(
     live: InningsState,
     side: int,
+    before: MatchOrders,
     new: MatchOrders,
     xi: tuple[str, ...],
     events: list[MatchEvent],
@@ -105,16 +197,20 @@ def _amend_live(
         styles = dict(live.styles)
         styles.update((n, s) for n, s in new.styles if n in xi)
         live = replace(live, styles=tuple(sorted(styles.items())))
-    if not batting and new.bowling_plan:
+    if not batting and (new.bowling_plan or PLAN in new.cleared):
         started = len(live.over_bowlers)
         named = tuple((o, b) for o, b in new.bowling_plan if o > started)
-        live = replace(live, plan=_plan(live.plan, named))
+        if PLAN in new.cleared:  # the plan given whole: the overs it leaves out are the default's
+            begun = tuple((o, b) for o, b in live.plan if o <= started)
+            live = replace(live, plan=begun + named)
+        else:
+            live = replace(live, plan=_plan(live.plan, named))
     pol_bat, pol_bowl = live.policies
     if batting and new.batting_reviews:
         pol_bat = new.batting_reviews
     if not batting and new.bowling_reviews:
         pol_bowl = new.bowling_reviews
     live = replace(live, policies=(pol_bat, pol_bowl))
-    if new.rules and not live.super_over:
-        live = replace(live, rules=reset_side(live.rules, side, len(new.rules)))
+    if (new.rules or RULES in new.cleared) and not live.super_over:
+        live = replace(live, rules=rearm(live.rules, side, before.rules, new.rules))
     return live

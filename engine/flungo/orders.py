@@ -241,6 +241,12 @@ class MatchOrders:
     ``None`` (or empty) means "not given": the engine keeps what it had or uses the documented
     default. ``bowling_plan`` maps over number (1-based) to bowler, as a sorted tuple of pairs.
     ``styles`` maps batsman to style, sorted by name; batsmen not listed bat ``NORMAL``.
+
+    ``cleared`` is for amendments only (what the season resolver hands a match under way, see
+    :func:`engine.flungo.amend.amendment`): the parts, ``"bowling plan"`` or ``"conditional
+    orders"``, that this amendment gives *whole*, so what it leaves out is gone (an over it does
+    not name goes to the default bowler; no rules means none). Standing orders never carry it,
+    and the order language neither reads nor writes it.
     """
 
     xi: tuple[str, ...] | None = None
@@ -253,6 +259,7 @@ class MatchOrders:
     batting_reviews: ReviewPolicy | None = None
     bowling_reviews: ReviewPolicy | None = None
     rules: tuple[Rule, ...] = ()
+    cleared: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

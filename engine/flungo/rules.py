@@ -44,6 +44,7 @@ __all__ = [
     "Situation",
     "describe",
     "obey",
+    "rearm",
     "rule_at",
     "share_rest",
 ]
@@ -181,13 +182,39 @@ def fresh_snapshot(rules: tuple[tuple[Rule, ...], tuple[Rule, ...]]) -> RulesSna
     )
 
 
-def reset_side(snap: RulesSnapshot, side: int, count: int) -> RulesSnapshot:
-    """``side`` gave new rules (``count`` of them): its old ones are forgotten, the new armed."""
-    armed = [a for a in snap.armed if a[0] != side] + [(side, (i,)) for i in range(count)]
+def rearm(
+    snap: RulesSnapshot, side: int, old: tuple[Rule, ...], new: tuple[Rule, ...]
+) -> RulesSnapshot:
+    """``side``'s rules change from ``old`` to ``new`` in an innings under way.
+
+    A rule sent again unchanged is the same order: it keeps its state in this innings (fired
+    or spent rules stay so, its armed ``then`` rules stay armed, its ``until`` stays watched),
+    so a conditional order fires at most once an innings however often the orders that hold it
+    are sent. A new or changed rule is armed afresh; a rule no longer given is forgotten.
+    """
+    moved: dict[int, int] = {}  # old index -> new index, each old rule matched once
+    for i, rule in enumerate(new):
+        j = next((j for j, o in enumerate(old) if j not in moved and o == rule), None)
+        if j is not None:
+            moved[j] = i
+
+    def mine(path: Path) -> Path | None:
+        return (moved[path[0]], *path[1:]) if path[0] in moved else None
+
+    kept = set(moved.values())
+    armed = [a for a in snap.armed if a[0] != side]
+    armed += [(side, m) for s, p in snap.armed if s == side and (m := mine(p)) is not None]
+    armed += [(side, (i,)) for i in range(len(new)) if i not in kept]
+    done = [d for d in snap.done if d[0] != side]
+    done += [(side, m) for s, p in snap.done if s == side and (m := mine(p)) is not None]
+    watching = [w for w in snap.watching if w[0] != side]
+    watching += [
+        (side, m, reverts)
+        for s, path, reverts in snap.watching
+        if s == side and (m := mine(path)) is not None
+    ]
     return RulesSnapshot(
-        armed=tuple(sorted(armed)),
-        done=tuple(d for d in snap.done if d[0] != side),
-        watching=tuple(w for w in snap.watching if w[0] != side),
+        armed=tuple(sorted(armed)), done=tuple(sorted(done)), watching=tuple(watching)
     )
 
 

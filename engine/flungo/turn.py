@@ -28,6 +28,7 @@ from typing import Any
 
 from engine.dice import seed_from_text
 from engine.errors import IllegalOrder
+from engine.flungo.amend import amendment
 from engine.flungo.codec import decode, encode
 from engine.flungo.competition import (
     Competition,
@@ -70,7 +71,9 @@ __all__ = [
     "seed_commitment",
     "stage_matches",
     "stages",
+    "standing_part",
     "start_season",
+    "turn_orders",
 ]
 
 
@@ -128,12 +131,28 @@ def seed_commitment(seed: int) -> str:
     return hashlib.sha256(str(seed).encode("ascii")).hexdigest()
 
 
+Standing = tuple[MatchOrders | None, MatchOrders | None]
+
+
 @dataclass(frozen=True, slots=True)
 class LiveMatch:
-    """A match under way: its fixture and state between turns."""
+    """A match under way: its fixture and state between turns, and ``standing``: each side's
+    orders in force at the stage before (as :func:`standing_part` gives them), against which
+    the next stage's orders are compared, so the match receives only what changed (see
+    :func:`engine.flungo.amend.amendment`). ``None`` for a match stored before this was kept:
+    it receives the orders whole, as it did then."""
 
     fixture_id: str
     state: MatchState
+    standing: Standing | None = None
+
+
+def _standing_json(standing: Standing | None) -> list[Any] | None:
+    return None if standing is None else [None if o is None else encode(o) for o in standing]
+
+
+def _standing_from(data: Any) -> Standing | None:
+    return None if data is None else _played(data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +181,14 @@ class SeasonState:
             "competition": self.competition.to_json(),
             "squads": [t.to_json() for t in self.squads],
             "seed": self.seed,
-            "live": [{"fixture_id": m.fixture_id, "state": m.state.to_json()} for m in self.live],
+            "live": [
+                {
+                    "fixture_id": m.fixture_id,
+                    "state": m.state.to_json(),
+                    "standing": _standing_json(m.standing),
+                }
+                for m in self.live
+            ],
             "played": list(self.played),
             "position": self.position,
         }
@@ -175,7 +201,11 @@ class SeasonState:
             squads=tuple(Team.from_json(t) for t in data["squads"]),
             seed=str(data["seed"]),
             live=tuple(
-                LiveMatch(str(m["fixture_id"]), MatchState.from_json(m["state"]))
+                LiveMatch(
+                    str(m["fixture_id"]),
+                    MatchState.from_json(m["state"]),
+                    _standing_from(m.get("standing")),
+                )
                 for m in data["live"]
             ),
             played=tuple(str(t) for t in data["played"]),
@@ -434,13 +464,25 @@ def _match_part(orders: Orders | None) -> MatchOrders | None:
     return None if orders is None else orders.match
 
 
-def _amendment(orders: Orders | None) -> MatchOrders | None:
-    """The orders that can still change once a match has started. The XI, captain, keeper
-    and toss stand from selection: standing orders repeat them, and repeating is no change."""
+def standing_part(orders: Orders | None) -> MatchOrders | None:
+    """The part of a team's orders in force that can still change once a match has started.
+    The XI, captain, keeper and toss stand from selection: standing orders repeat them, and
+    repeating is no change."""
     match = _match_part(orders)
     if match is None:
         return None
     return replace(match, xi=None, captain=None, wicketkeeper=None, toss=None)
+
+
+def turn_orders(
+    standing: Standing | None, now: Standing
+) -> tuple[MatchOrders | None, MatchOrders | None]:
+    """What a match under way receives at a turn: for each side, what changed in its orders
+    in force since the stage before (``standing``; ``None``: not known, the orders whole)."""
+    if standing is None:
+        return now
+    home, away = (amendment(b, n) for b, n in zip(standing, now, strict=True))
+    return (home, away)
 
 
 def _summary(fixture_id: str, st: MatchState) -> MatchSummary:
@@ -484,7 +526,9 @@ class MatchJob:
     match orders the engine will receive; ``defaults`` the teams that gave none. At a selection
     ``setup`` is the match to start (squads before helper points), ``spends`` says which side
     spends helper points first (it has played a match) and ``helpers`` their spends. At a turn
-    ``live`` is the match under way."""
+    ``live`` is the match under way and ``orders`` only what changed since the stage before.
+    ``standing`` is each side's orders in force at this stage (:func:`standing_part`), kept
+    with the match for the next stage to compare with."""
 
     fixture_id: str
     label: str
@@ -495,6 +539,7 @@ class MatchJob:
     spends: tuple[bool, bool] = (False, False)
     helpers: tuple[HelperSpend | None, HelperSpend | None] = (None, None)
     live: MatchState | None = None
+    standing: Standing | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The job as JSON data; :meth:`from_json` reads it back equal."""
@@ -508,6 +553,7 @@ class MatchJob:
             "spends": list(self.spends),
             "helpers": [None if h is None else encode(h) for h in self.helpers],
             "live": None if self.live is None else self.live.to_json(),
+            "standing": _standing_json(self.standing),
         }
 
     @classmethod
@@ -528,6 +574,7 @@ class MatchJob:
             spends=(spend_home, spend_away),
             helpers=(help_home, help_away),
             live=None if data["live"] is None else MatchState.from_json(data["live"]),
+            standing=_standing_from(data.get("standing")),
         )
 
 
@@ -536,12 +583,14 @@ class MatchOutcome:
     """One fixture's part in a stage, resolved: its :class:`MatchTurn`, its two squads after
     it (helper points spent, or injuries and healing after a decided match), the season
     events that made them so, and the resolver's notices. The result itself is recorded in
-    the competition by :func:`assemble`."""
+    the competition by :func:`assemble`. ``standing``: the job's, kept with a match that goes
+    on (see :class:`LiveMatch`)."""
 
     turn: MatchTurn
     squads: tuple[Team, Team]
     season_events: tuple[SeasonEvent, ...] = ()
     notices: tuple[str, ...] = ()
+    standing: Standing | None = None
 
     @property
     def fixture_id(self) -> str:
@@ -555,6 +604,7 @@ class MatchOutcome:
             "squads": [t.to_json() for t in self.squads],
             "season_events": [e.to_json() for e in self.season_events],
             "notices": list(self.notices),
+            "standing": _standing_json(self.standing),
         }
 
     @classmethod
@@ -566,6 +616,7 @@ class MatchOutcome:
             squads=(home, away),
             season_events=tuple(season_event_from_json(e) for e in data["season_events"]),
             notices=tuple(str(n) for n in data["notices"]),
+            standing=_standing_from(data.get("standing")),
         )
 
     def to_text(self) -> str:
@@ -621,21 +672,26 @@ def stage_matches(state: SeasonState, orders: Mapping[str, Orders]) -> tuple[Mat
                     setup=setup,
                     spends=(home_name in state.played, away_name in state.played),
                     helpers=(helpers[0], helpers[1]),
+                    standing=(
+                        standing_part(orders.get(home_name)),
+                        standing_part(orders.get(away_name)),
+                    ),
                 )
             )
         return tuple(jobs)
     for lm in state.live:
         st = lm.state
         names = (st.setup.home.name, st.setup.away.name)
-        home, away = (_amendment(orders.get(n)) for n in names)
+        now = (standing_part(orders.get(names[0])), standing_part(orders.get(names[1])))
         jobs.append(
             MatchJob(
                 lm.fixture_id,
                 comp.fixture(lm.fixture_id).label,
                 (state.squad(names[0]), state.squad(names[1])),
-                (home, away),
+                turn_orders(lm.standing, now),
                 tuple(n for n in names if orders.get(n) is None),
                 live=st,
+                standing=now,
             )
         )
     return tuple(jobs)
@@ -682,7 +738,7 @@ def resolve_match(job: MatchJob) -> MatchOutcome:
             seed_commitment(setup.seed),
             played=job.orders,
         )
-        return MatchOutcome(turn, (home_sq, away_sq), tuple(season), tuple(notices))
+        return MatchOutcome(turn, (home_sq, away_sq), tuple(season), tuple(notices), job.standing)
     res = play_turn(job.live, *job.orders)
     st = res.state
     commitment = seed_commitment(st.setup.seed)
@@ -690,7 +746,7 @@ def resolve_match(job: MatchJob) -> MatchOutcome:
         turn = MatchTurn(
             job.fixture_id, job.label, st, res.events, job.defaults, commitment, played=job.orders
         )
-        return MatchOutcome(turn, job.squads)
+        return MatchOutcome(turn, job.squads, standing=job.standing)
     season = []
     after = []
     for team in job.squads:
@@ -747,13 +803,13 @@ def assemble(
     for out in ordered:
         st = out.turn.state
         if stage.selection:
-            live.append(LiveMatch(out.fixture_id, st))
+            live.append(LiveMatch(out.fixture_id, st, out.standing))
         elif out.turn.finished:
             comp, evs = record_result(comp, _summary(out.fixture_id, st))
             season.extend(evs)
             played.extend(t.name for t in out.squads)
         else:
-            live.append(LiveMatch(out.fixture_id, st))
+            live.append(LiveMatch(out.fixture_id, st, out.standing))
         season.extend(out.season_events)
         notices.extend(out.notices)
         squads.update((t.name, t) for t in out.squads)

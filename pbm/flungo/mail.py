@@ -20,6 +20,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.flungo.competition import fixture_text, next_fixtures
 from engine.flungo.language import canonical
+from engine.flungo.merge import kept_sentences
 from engine.flungo.orders import Orders
 from engine.flungo.squad import Team
 from engine.flungo.turn import SeasonState
@@ -145,6 +146,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         "flags": [],
         "errors": errors,
         "still_stands": still_stands(got, latest),
+        "kept": list(kept_sentences(got.merged)),
         "will_play": None,
         "deadline": "",
         "fixture": None,

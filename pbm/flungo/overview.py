@@ -11,10 +11,15 @@ from sqlalchemy.orm import Session
 
 from engine.flungo.competition import champion, fixture_teams, result_of, standings
 from engine.flungo.match import play_turn, start_match
-from engine.flungo.orders import MatchOrders, Orders
 from engine.flungo.squad import Team
 from engine.flungo.state import MatchState
-from engine.flungo.turn import SeasonState, TurnReport, seed_commitment
+from engine.flungo.turn import (
+    SeasonState,
+    TurnReport,
+    seed_commitment,
+    standing_part,
+    turn_orders,
+)
 from pbm.clock import utc
 from pbm.db.models import Competition, Player, Turn, TurnStatus
 from pbm.errors import GameError, NotFound
@@ -103,12 +108,6 @@ class Verified:
     result: str
 
 
-def _amendment(orders: Orders | None) -> MatchOrders | None:
-    if orders is None or orders.match is None:
-        return None
-    return replace(orders.match, xi=None, captain=None, wicketkeeper=None, toss=None)
-
-
 def verify_match(session: Session, comp: Competition, fixture_id: str) -> Verified:
     """Replay ``fixture_id`` with :func:`engine.flungo.match.start_match`/``play_turn`` from
     its revealed seed, the squads it started with and each stage's orders as played; raises
@@ -146,7 +145,8 @@ def verify_match(session: Session, comp: Competition, fixture_id: str) -> Verifi
     state: MatchState | None = None
     for t, _report in played:
         assert t.state_before is not None and t.orders is not None
-        orders = played_orders(SeasonState.from_text(t.state_before), t.orders["teams"])
+        before = SeasonState.from_text(t.state_before)
+        orders = played_orders(before, t.orders["teams"])
         home, away = (orders.get(n) for n in names)
         if t.selection:
             state = start_match(
@@ -154,7 +154,11 @@ def verify_match(session: Session, comp: Competition, fixture_id: str) -> Verifi
             ).state
         else:
             assert state is not None
-            state = play_turn(state, _amendment(home), _amendment(away)).state
+            # what the match received: what changed in each side's orders since the stage
+            # before, as the resolver gave it (see engine.flungo.turn.turn_orders)
+            [live] = [m for m in before.live if m.fixture_id == fixture_id]
+            now = (standing_part(home), standing_part(away))
+            state = play_turn(state, *turn_orders(live.standing, now)).state
     assert state is not None
     balls_a = [b for inn in state.innings for b in inn.balls]
     balls_b = [b for inn in final.state.innings for b in inn.balls]

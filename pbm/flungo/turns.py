@@ -54,7 +54,6 @@ from engine.flungo.orders import Orders
 from engine.flungo.squad import Team
 from engine.flungo.summary import CompetitionError
 from engine.flungo.turn import (
-    LiveMatch,
     MatchJob,
     MatchOutcome,
     SeasonState,
@@ -609,9 +608,11 @@ def resolve_frozen(
 def reseed(state: SeasonState, seed: str) -> SeasonState:
     """``state`` with a new season seed: the live matches play on from their new seeds."""
     live = tuple(
-        LiveMatch(
-            m.fixture_id,
-            replace(m.state, setup=replace(m.state.setup, seed=match_seed(seed, m.fixture_id))),
+        replace(
+            m,
+            state=replace(
+                m.state, setup=replace(m.state.setup, seed=match_seed(seed, m.fixture_id))
+            ),
         )
         for m in state.live
     )

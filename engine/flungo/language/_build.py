@@ -153,6 +153,8 @@ def _line_echo(
             return [C.style_line(n, v) for n in _batting_names(items, k, standing)]
         case "clear":
             return [C.clear_line(v)]
+        case "fresh":
+            return [C.fresh_line(v)]
         case "reviews":
             return [C.reviews_line(*v)]
         case "rule":

@@ -152,6 +152,11 @@ def clear_line(part: str) -> str:
     return f"clear {_CLEAR_WORDS[part]}"
 
 
+def fresh_line(part: str) -> str:
+    """ "new bowling plan:": the lines that follow give that part afresh (whole)."""
+    return f"new {_CLEAR_WORDS[part]}:"
+
+
 def note_line(text: str) -> str:
     return f"note: {text}"
 

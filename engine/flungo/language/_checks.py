@@ -175,6 +175,12 @@ def _check_plan(
                     earlier.ok = False
                 plan[over] = item
     bowled = dict(ctx.bowled)
+    afresh = any(i.kind in ("clear", "fresh") and i.value == "plan" and i.ok for i in items)
+    kept: dict[int, str] = {}
+    if ctx.standing is not None and not afresh:
+        # the overs of the standing plan the mail does not give stand, and count
+        kept = {o: b for o, b in ctx.standing.bowling_plan if o not in plan and o not in bowled}
+        bowled = {**kept, **bowled}
     counts: dict[str, int] = {}
     run: list[str] = []
     for over in range(1, fmt.overs + 1):
@@ -189,12 +195,21 @@ def _check_plan(
             continue
         item = planned
         word = "sets" if fmt.is_hundred else "overs"
+        his = sorted(o for o, b in kept.items() if b == bowler)
+        hint = None
+        if his:
+            hint = (
+                f"with the plan that stands, where he bowls {word} "
+                f"{', '.join(map(str, his))}: give those to others, or send "
+                f"'new bowling plan: ...' to give the whole plan afresh"
+            )
         if counts[bowler] > fmt.max_overs_per_bowler:
             errors.append(
                 item.error(
                     IllegalOrder,
                     f"{bowler} would bowl more than {fmt.max_overs_per_bowler} {word} "
                     f"(over {over} is his {counts[bowler]}th)",
+                    hint=hint,
                 )
             )
         elif len(run) > fmt.max_consecutive:
@@ -203,6 +218,7 @@ def _check_plan(
                     IllegalOrder,
                     f"{bowler} would bowl more than {fmt.max_consecutive} {word} in succession "
                     f"(overs {over - len(run) + 1} to {over})",
+                    hint=hint,
                 )
             )
         else:
@@ -210,6 +226,57 @@ def _check_plan(
         counts[bowler] -= 1
         run = run[:-1]
         del plan[over]
+    if kept:
+        _check_with_kept(plan, kept, dict(ctx.bowled), fmt, errors)
+
+
+def _check_with_kept(
+    plan: dict[int, Item],
+    kept: dict[int, str],
+    bowled: dict[int, str],
+    fmt: FormatSpec,
+    errors: list[OrderError],
+) -> None:
+    """The mail's overs against the overs of the standing plan after them: an over the mail
+    gives that makes a bowler's later standing over his fifth (say), or a run too long, is
+    refused as the others are (the standing overs stand)."""
+    word = "sets" if fmt.is_hundred else "overs"
+    while True:
+        who = {**kept, **bowled, **{o: i.value[1] for o, i in plan.items()}}
+        bad: tuple[int, str] | None = None
+        for bowler in sorted({i.value[1] for i in plan.values()}):
+            overs = sorted(o for o, b in who.items() if b == bowler)
+            if len(overs) > fmt.max_overs_per_bowler:
+                last = max(o for o in overs if o in plan)
+                bad = (last, f"{bowler} would bowl more than {fmt.max_overs_per_bowler} {word}")
+                break
+            run: list[int] = []
+            for o in overs:
+                run = [*run, o] if run and run[-1] == o - 1 else [o]
+                if len(run) > fmt.max_consecutive and any(r in plan for r in run):
+                    last = max(r for r in run if r in plan)
+                    bad = (
+                        last,
+                        f"{bowler} would bowl more than {fmt.max_consecutive} {word} in "
+                        f"succession (overs {run[0]} to {run[-1]})",
+                    )
+                    break
+            if bad is not None:
+                break
+        if bad is None:
+            return
+        over, message = bad
+        item = plan.pop(over)
+        his = sorted(o for o, b in kept.items() if b == item.value[1])
+        errors.append(
+            item.error(
+                IllegalOrder,
+                f"{message} with the plan that stands, where he bowls {word} "
+                f"{', '.join(map(str, his))}",
+                hint="give those to others, or send 'new bowling plan: ...' to give the "
+                "whole plan afresh",
+            )
+        )
 
 
 def _helpers(items: list[Item], team: Team, errors: list[OrderError]) -> set[str]:

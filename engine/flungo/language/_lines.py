@@ -139,8 +139,9 @@ class CleanLine:
     chatter: bool = False  # starts with a greeting word: skipped silently unless it is an order
 
     def column(self, index: int) -> int:
-        """The 1-based column in the player's line of ``text[index]``."""
-        return self.offset + index + 1
+        """The 1-based column in the player's line of ``text[index]`` (a heading put in for the
+        player's words, as for "new batting order:", may start before the line: column 1)."""
+        return max(self.offset + index + 1, 1)
 
 
 @functools.lru_cache(maxsize=16384)

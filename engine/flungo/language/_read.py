@@ -119,6 +119,14 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             lines.append(None)
             continue
         lines.append(_clean(number, raw, st))
+    fresh: dict[int, Item] = {}
+    for k, cl in enumerate(lines):
+        if cl is not None and (got := _fresh(cl)) is not None:
+            lines[k], part = got
+            fresh[cl.number] = Item(lines[k] or cl, "fresh", part, 0, 0)
+        elif cl is not None and (new := _NEW_WHOLE.match(cl.text)) is not None:
+            rest = cl.text[new.end() :]
+            lines[k] = replace(cl, text=rest, plain=rest, offset=cl.offset + new.end())
     free: dict[int, FreeText] = {}
     for cl in lines:
         if cl is not None and (ft := match_free_text(cl.plain)) is not None:
@@ -145,6 +153,8 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
         if cl.number in free:
             section = None
             continue
+        if cl.number in fresh:
+            st.items.append(fresh[cl.number])
         masked, found = mask_names(cl.text, all_names)
         masked = number_words(masked)
         masked = squad_numbers(masked, found, own.names)
@@ -165,7 +175,58 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             )
     st.errors += expand_items(st.items, fmt, context)
     check_items(st.items, team, fmt, context, st.errors)
+    wrong = {e.span.line for e in st.errors if e.span is not None}
+    for item in st.items:
+        if item.kind == "fresh" and item.line.number in wrong:
+            item.ok = False  # its part is blocked: what stood before stands, whole
     return _result(st)
+
+
+# "new bowling plan:", "a fresh batting order -", "brand new styles": the part that follows
+# is given afresh, whole, instead of changing only the overs or batsmen it names.
+_FRESH = re.compile(
+    r"(?:(?:a|my|our|the)\s+)?(?:(?:brand|whole|completely|entirely|all)[\s-]+)?"
+    r"(?:new|fresh|replacement|different)\s+"
+    r"(?P<part>bowling(?:\s+(?:plan|orders?))?|bowlers|plan|"
+    r"batting\s+order|order|(?:batting\s+)?styles)\b"
+    r"|replace\s+(?:(?:all\s+)?(?:my|our|the)\s+)?"
+    r"(?P<part2>bowling(?:\s+(?:plan|orders?))?|batting\s+order|(?:batting\s+)?styles)"
+    r"(?:\s+with)?\b"
+    r"|(?P<part3>bowling(?:\s+plan)?|batting\s+order|(?:batting\s+)?styles)"
+    r"\s+(?:afresh|from\s+scratch|anew)\b",
+    re.IGNORECASE,
+)
+_FRESH_SEP = re.compile(r"\s*(?:[:=-]|\bis\b|\bas\s+follows\b)*\s*", re.IGNORECASE)
+# What the rest of the line is read as: the part's own heading.
+_FRESH_HEADING = {"plan": "bowlers: ", "order": "batting order: ", "styles": "styles: "}
+
+
+# "new XI: ...", "new captain: ...": parts that are always given whole; "new" says nothing
+# more, and is read past.
+_NEW_WHOLE = re.compile(
+    r"(?:a\s+)?new\s+(?=(?:xi|playing\s+xi|eleven|captain|skipper|wicketkeeper|keeper|"
+    r"(?:batting\s+|bowling\s+)?reviews)\b)",
+    re.IGNORECASE,
+)
+
+
+def _fresh(cl: CleanLine) -> tuple[CleanLine, str] | None:
+    """A line that gives a part afresh: the line as its heading and entries, and the part
+    (``plan``, ``order`` or ``styles``); ``None`` for any other line."""
+    m = _FRESH.match(cl.text)
+    if m is None:
+        return None
+    word = (m.group("part") or m.group("part2") or m.group("part3")).lower()
+    part = "styles" if "styles" in word else "order" if word.endswith("order") else "plan"
+    if word.startswith(("bowling", "bowlers", "plan")):
+        part = "plan"  # "bowling order" is the bowling plan
+    sep = _FRESH_SEP.match(cl.text, m.end())
+    rest = cl.text[sep.end() if sep else m.end() :]
+    head = _FRESH_HEADING[part]
+    at = cl.offset + len(cl.text) - len(rest)
+    # the heading stands in for the player's words: its columns are those before the rest
+    text = head + rest if rest else head.rstrip(" ")
+    return replace(cl, text=text, plain=text, offset=at - len(head)), part
 
 
 def _clean(number: int, raw: str, st: _State) -> CleanLine | None:
@@ -617,12 +678,14 @@ def _number_error(cl: CleanLine, exc: NumberError) -> InvalidOrder:
 
 def _result(st: _State) -> ParsedOrders:
     accepted = [i for i in st.items if i.ok]
-    orders = build_orders([i for i in accepted if i.kind != "clear"], st.context.standing)
+    orders = build_orders(
+        [i for i in accepted if i.kind not in ("clear", "fresh")], st.context.standing
+    )
     echo = tuple(EchoLine(n, t) for n, t in echo_lines(accepted, st.context.standing))
     errors = tuple(
         sorted(st.errors, key=lambda e: (e.span.line, e.span.column) if e.span else (0, 0))
     )
-    clears = tuple(dict.fromkeys(i.value for i in accepted if i.kind == "clear"))
+    clears = tuple(dict.fromkeys(i.value for i in accepted if i.kind in ("clear", "fresh")))
     return ParsedOrders(
         orders,
         errors,
@@ -640,7 +703,7 @@ def _item_parts(item: Item) -> tuple[str, ...]:
         return (f"name {item.value[0]}",)
     if kind == "reviews":
         return (f"{item.value[0]} reviews",)
-    if kind == "clear":
+    if kind in ("clear", "fresh"):
         return (_CLEAR_PART[item.value],)
     if kind == "placed":
         v = item.value

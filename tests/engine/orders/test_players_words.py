@@ -375,8 +375,9 @@ def test_names_merge_by_slot() -> None:
     )
 
 
-def test_styles_follow_the_batting_order() -> None:
-    """Styles alone change those batsmen's; a new batting order gives styles afresh."""
+def test_styles_stand_through_a_new_batting_order() -> None:
+    """Styles alone change those batsmen's; a new batting order keeps the styles (issue 22:
+    a new order at drinks dropped every style); "new styles:" gives them afresh."""
     standing = read("batting order: Root (wahoo), Stokes (defensive)").orders
     only = merge_orders(standing, read("Stokes aggressive")).orders.match
     assert only is not None
@@ -384,8 +385,14 @@ def test_styles_follow_the_batting_order() -> None:
         "Joe Root": BattingStyle.WAHOO,
         "Ben Stokes": BattingStyle.AGGRESSIVE,
     }
-    fresh = merge_orders(standing, read("batting order: Stokes, Root")).orders.match
-    assert fresh is not None and fresh.styles == ()
+    reordered = merge_orders(standing, read("batting order: Stokes, Root")).orders.match
+    assert reordered is not None and reordered.batting_order == ("Ben Stokes", "Joe Root")
+    assert dict(reordered.styles) == {
+        "Joe Root": BattingStyle.WAHOO,
+        "Ben Stokes": BattingStyle.DEFENSIVE,
+    }
+    fresh = merge_orders(standing, read("new styles: Jones wahoo")).orders.match
+    assert fresh is not None and dict(fresh.styles) == {"Jones": BattingStyle.WAHOO}
 
 
 def test_all_batsmen_means_the_standing_xi() -> None:
