@@ -67,14 +67,11 @@ class Fitness:
         return self.status is FitnessStatus.FIT
 
     def short(self) -> str:
-        """A few words for a squad list: ``"injured: 1 injury point, treat 1 to play"``."""
+        """A word for a squad list, beside the stats (the sentence says the rest)."""
         if self.status is FitnessStatus.NEEDS_TREATMENT:
-            return (
-                f"injured: {injury_points_text(self.injury_points)}, "
-                f"treat {self.injury_points} to play"
-            )
+            return "injured"
         if self.status is FitnessStatus.SITTING_OUT:
-            return "injured: sits out this match, fit after it"
+            return "sits out"
         return "fit"
 
     def sentence(self, match: str = "your next match") -> str:

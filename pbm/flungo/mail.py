@@ -278,8 +278,8 @@ def note_sitting_out(ctx: MailContext, outlook: Outlook, mail: MailOrders) -> No
             str(e.message).startswith(f"{f.player} is not injured") for e in mail.errors
         ):
             ctx.notes.append(
-                f"{f.player} sits out {outlook.label} injured and is healed after it, so he "
-                "needs no treatment: the treatment for him was not taken."
+                f"{f.player} sits out this match ({outlook.label}) injured and is healed "
+                "after it, so he needs no treatment: the treatment for him was not taken."
             )
 
 
