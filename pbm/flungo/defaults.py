@@ -57,8 +57,9 @@ def standing_orders(text: str | None, team: Team, fmt: str) -> Orders | None:
 
 
 def _on_the_field(match: MatchOrders | None, sel: Selection) -> MatchOrders:
-    """The orders in force during a match: its XI, captain, keeper and toss as selected, the
-    standing batting order and styles (read for the players who took injured men's slots)."""
+    """The orders in force during a match: its XI, captain and keeper as selected, the
+    standing batting order and styles (read for the players who took injured men's slots),
+    and the standing toss choice (the match's toss is done: it is for the next)."""
     subs = dict(sel.replacements)
     base = match or MatchOrders()
     given = [subs.get(n, n) for n in base.batting_order or ()]
@@ -70,7 +71,7 @@ def _on_the_field(match: MatchOrders | None, sel: Selection) -> MatchOrders:
         xi=sel.xi,
         captain=sel.captain,
         wicketkeeper=sel.wicketkeeper,
-        toss=sel.toss,
+        toss=base.toss or sel.toss,
         batting_order=(*given, *(n for n in sel.xi if n not in given)),
         styles=tuple(sorted((n, st) for n, st in styles.items() if st.value != "normal")),
     )
