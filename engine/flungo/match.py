@@ -69,7 +69,7 @@ def start_match(
         sel, fixes = select(team, given, setup.conditions)
         events += [SelectionFix(-1, 0, team.name, f) for f in fixes]
         sels.append(sel)
-        base = given or MatchOrders()
+        base = _in_their_place(given or MatchOrders(), sel)
         orders.append(
             replace(
                 base,
@@ -107,6 +107,27 @@ def start_match(
         log=tuple(events),
     )
     return Resolution(state, tuple(events))
+
+
+def _in_their_place(orders: MatchOrders, sel: Selection) -> MatchOrders:
+    """``orders`` with each injured player the XI named replaced by the player who took his
+    slot, where they name him for the match still to play: the batting order, styles and the
+    bowling plan (standing orders written before the injury, and amendments, keep their
+    meaning). Conditional orders are left as written."""
+    if not sel.replacements:
+        return orders
+    subs = dict(sel.replacements)
+    order = orders.batting_order
+    styles = dict(orders.styles)
+    for out, sub in subs.items():
+        if out in styles:
+            styles.setdefault(sub, styles.pop(out))
+    return replace(
+        orders,
+        batting_order=None if order is None else tuple(subs.get(n, n) for n in order),
+        styles=tuple(sorted(styles.items())),
+        bowling_plan=tuple((o, subs.get(b, b)) for o, b in orders.bowling_plan),
+    )
 
 
 def _side(state: MatchState, side: int) -> Side:
@@ -213,6 +234,10 @@ def play_turn(
     spec = state.setup.spec
     if dice is None:
         dice = Dice(state.setup.seed).derive(f"turn {state.turn}")
+    home, away = (
+        None if given is None else _in_their_place(given, state.selections[side])
+        for side, given in ((0, home), (1, away))
+    )
     state, amend_events = amend(state, (home, away))
     events: list[Event] = list(amend_events)
     index, part = divmod(state.turn, 2)

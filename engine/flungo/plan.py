@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from engine.flungo.fitness import injury_points_text
 from engine.flungo.formats import FormatSpec
 from engine.flungo.ground import Conditions
 from engine.flungo.orders import BattingStyle, MatchOrders, TossChoice
@@ -21,7 +22,9 @@ __all__ = [
     "default_orders",
     "default_plan",
     "default_xi",
+    "replacement",
     "select",
+    "slot_of",
 ]
 
 XI_SIZE = 11
@@ -30,13 +33,17 @@ XI_SIZE = 11
 @dataclass(frozen=True, slots=True)
 class Selection:
     """A side's settled XI for the match: players in batting order, captain, keeper, toss choice
-    and the initial batting styles (every XI member, by batting order)."""
+    and the initial batting styles (every XI member, by batting order). ``replacements`` pair
+    each injured player the orders named with the player who took his slot: orders naming
+    him (the batting order, styles, the bowling plan, amendments) apply to his replacement."""
 
     xi: tuple[str, ...]
     captain: str
     wicketkeeper: str
     toss: TossChoice
     styles: tuple[tuple[str, BattingStyle], ...]
+    # (injured player named in the orders' XI, the player who took his slot), by name
+    replacements: tuple[tuple[str, str], ...] = ()
 
 
 def _fit(team: Team) -> list[Player]:
@@ -84,11 +91,18 @@ def select(
     team: Team, orders: MatchOrders | None, conditions: Conditions | None = None
 ) -> tuple[Selection, list[str]]:
     """Settle a side's XI, captain, keeper, toss choice, batting order and styles from its
-    orders, filling gaps and fixing illegal choices by the defaults; returns the fixes made."""
+    orders, filling gaps and fixing illegal choices by the defaults; returns the fixes made.
+
+    A player in the given XI who is injured and not fully treated sits out, and the best fit
+    player left *for his slot* takes his place (:func:`replacement`): in the XI, in the batting
+    order, with his batting style, as keeper if he kept (and a keeper replaces him), and in his
+    planned overs (see :attr:`Selection.replacements`). The rest of the orders stand.
+    """
     orders = orders or MatchOrders()
     fixes: list[str] = []
     names = {p.name for p in team.players}
     injured = {p.name for p in team.players if p.injury_points > 0}
+    replaced: dict[str, str] = {}
     if orders.xi is None:
         xi = list(default_xi(team, conditions))
         fixes.append("no XI given: the default XI plays")
@@ -97,8 +111,6 @@ def select(
         for n in orders.xi:
             if n not in names:
                 fixes.append(f"{n} is not in the squad: left out")
-            elif n in injured:
-                fixes.append(f"{n} is injured and untreated: sits out this match")
             elif n in xi:
                 fixes.append(f"{n} named twice in the XI")
             else:
@@ -106,6 +118,24 @@ def select(
         if len(xi) > XI_SIZE:
             fixes.append(f"more than 11 named: {', '.join(xi[XI_SIZE:])} left out")
             xi = xi[:XI_SIZE]
+        for i, n in enumerate(list(xi)):
+            if n not in injured:
+                continue
+            taken = set(xi) | set(orders.xi) | set(replaced.values())
+            sub = replacement(team, n, orders, taken, conditions)
+            hurt = injury_points_text(team.player(n).injury_points)
+            if sub is None:
+                fixes.append(
+                    f"{n} is injured ({hurt}, not treated) and sits out: nobody fit is left"
+                )
+                continue
+            xi[i] = sub[0]
+            replaced[n] = sub[0]
+            fixes.append(
+                f"{n} is injured ({hurt}, not treated) and sits out: {sub[0]} plays in his "
+                f"place ({sub[1]})"
+            )
+        xi = [n for n in xi if n not in injured]
         if len(xi) < XI_SIZE:
             spare = [n for n in default_xi(team, conditions) if n not in xi]
             spare += [n for n in default_batting_order(_fit(team)) if n not in xi + spare]
@@ -114,6 +144,9 @@ def select(
                 fixes.append(f"XI short: {', '.join(added)} added by default")
             xi += added
     keeper = orders.wicketkeeper
+    if keeper in replaced and team.player(replaced[keeper]).role is Role.WICKETKEEPER:
+        fixes.append(f"{replaced[keeper]} keeps wicket in place of {keeper}")
+        keeper = replaced[keeper]
     if keeper not in xi:
         if keeper is not None:
             fixes.append(f"wicketkeeper {keeper} is not in the XI")
@@ -128,13 +161,76 @@ def select(
         captain = default_batting_order(team.player(n) for n in xi)[0]
         fixes.append(f"{captain} captains by default")
     toss = orders.toss or TossChoice.BAT
-    order = _order(orders.batting_order, xi, team, fixes)
+    given = orders.batting_order
+    if given is not None and replaced:
+        given = tuple(replaced.get(n, n) for n in given)
+    order = _order(given, xi, team, fixes)
     style_map = dict(orders.styles)
+    for out, taker in replaced.items():
+        if out in style_map:
+            style_map.setdefault(taker, style_map.pop(out))
     styles = tuple((n, style_map.get(n, BattingStyle.NORMAL)) for n in order)
     for n in style_map:
         if n not in order:
             fixes.append(f"style for {n} ignored: not in the XI")
-    return Selection(tuple(order), captain, keeper, toss, styles), fixes
+    return Selection(
+        tuple(order), captain, keeper, toss, styles, tuple(sorted(replaced.items()))
+    ), fixes
+
+
+_BOWLING_ROLES = frozenset(
+    {Role.STAR_BOWLER, Role.BOWLER, Role.BOWLING_ALL_ROUNDER, Role.STAR_ALL_ROUNDER}
+)
+
+
+def slot_of(team: Team, name: str, orders: MatchOrders) -> str:
+    """What ``name`` is in these orders' XI: ``"keeper"`` (a wicketkeeper, or the one named to
+    keep), ``"bowler"`` (named in the bowling plan, or a bowler or bowling all-rounder by type)
+    or ``"batsman"``."""
+    player = team.player(name)
+    if name == orders.wicketkeeper or player.role is Role.WICKETKEEPER:
+        return "keeper"
+    if any(b == name for _, b in orders.bowling_plan) or player.role in _BOWLING_ROLES:
+        return "bowler"
+    return "batsman"
+
+
+def replacement(
+    team: Team,
+    name: str,
+    orders: MatchOrders,
+    taken: set[str],
+    conditions: Conditions | None = None,
+) -> tuple[str, str] | None:
+    """The best fit player, not in ``taken``, for ``name``'s slot (:func:`slot_of`), and why
+    (words for the report); None when nobody fit is left.
+
+    A keeper for a keeper (the best fielder, then batsman; the best fielder of all when no fit
+    keeper is left); for a bowler the best bowler for the day's pitch and weather (batting
+    breaking ties), never a keeper; for a batsman the best batsman. Squad order breaks ties.
+    """
+    pool = [p for p in _fit(team) if p.name not in taken and p.name != name]
+    if not pool:
+        return None
+    slot = slot_of(team, name, orders)
+    if slot == "keeper":
+        keepers = [p for p in pool if p.role is Role.WICKETKEEPER]
+        if keepers:
+            best = max(keepers, key=lambda p: (p.fielding, p.batting, -pool.index(p)))
+            return best.name, "keeper for keeper"
+        best = max(pool, key=lambda p: (p.fielding, -pool.index(p)))
+        return best.name, "no fit wicketkeeper left: the best fielder"
+    if slot == "bowler":
+        mods = {s: conditions.modifier(s) for s in BowlingStyle} if conditions else {}
+        bowlers = [p for p in pool if p.role is not Role.WICKETKEEPER] or pool
+        best = max(
+            bowlers,
+            key=lambda p: (p.bowling + mods.get(p.bowling_style, 0), p.batting, -pool.index(p)),
+        )
+        day = " for the pitch and weather" if conditions else ""
+        return best.name, f"the best fit bowler left{day}"
+    best = max(pool, key=lambda p: (p.batting, -pool.index(p)))
+    return best.name, "the best fit batsman left"
 
 
 def _order(

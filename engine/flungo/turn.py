@@ -37,14 +37,17 @@ from engine.flungo.competition import (
     fixture_teams,
     fixtures_for_round,
     is_finished,
+    next_fixture,
     record_result,
     round_turns,
 )
 from engine.flungo.events import Ball, Event, event_from_json
 from engine.flungo.events import ball_from_json as _ball_from_json
+from engine.flungo.fixtures import Fixture
 from engine.flungo.helpers import after_match, apply_helper_spend
 from engine.flungo.match import play_turn, start_match
 from engine.flungo.orders import HelperSpend, MatchOrders, Orders
+from engine.flungo.plan import Selection, select
 from engine.flungo.season_events import SeasonEvent
 from engine.flungo.season_events import event_from_json as season_event_from_json
 from engine.flungo.squad import Team
@@ -58,17 +61,22 @@ __all__ = [
     "MatchTurn",
     "Replayed",
     "SeasonState",
+    "SelectionPreview",
     "Stage",
     "TurnReport",
     "assemble",
+    "in_match",
     "match_seed",
     "next_stage",
+    "preview_selection",
+    "preview_side",
     "replay",
     "replay_document",
     "replay_from_document",
     "resolve_match",
     "resolve_stage",
     "seed_commitment",
+    "side_at_selection",
     "stage_matches",
     "stages",
     "standing_part",
@@ -706,6 +714,68 @@ def _spend(team: Team, spend: HelperSpend | None) -> tuple[Team, tuple[SeasonEve
     return team, evs, ""
 
 
+def side_at_selection(
+    team: Team, spends: bool, spend: HelperSpend | None
+) -> tuple[Team, tuple[SeasonEvent, ...], str]:
+    """A side as its selection finds it: ``team`` after its helper points (``spend``, or the
+    default; none when ``spends`` is false: before its first match), the events and any
+    notice. The one step both :func:`resolve_match` and :func:`preview_selection` take."""
+    if not spends:
+        return team, (), ""
+    return _spend(team, spend)
+
+
+@dataclass(frozen=True, slots=True)
+class SelectionPreview:
+    """What a team's next selection will settle on the orders in force, as far as it is
+    known: the squad after the helper points, the XI (:class:`Selection`), the fixes the
+    defaults make, the helper-point events and notice, and the fixture (its label)."""
+
+    squad: Team
+    selection: Selection
+    fixes: tuple[str, ...]
+    season_events: tuple[SeasonEvent, ...]
+    notice: str
+    fixture_id: str
+    label: str
+
+
+def preview_selection(
+    state: SeasonState, team: str, orders: Orders | None
+) -> SelectionPreview | None:
+    """What ``team``'s next selection will make of ``orders`` if nothing changes: the same
+    helper-point step and the same :func:`~engine.flungo.plan.select` as the match, with its
+    fixture's pitch and weather. None while the team is in a match (its XI is on the field)
+    or when it has no next match."""
+    if any(team in (lm.state.setup.home.name, lm.state.setup.away.name) for lm in state.live):
+        return None
+    fixture = next_fixture(state.competition, team)
+    if fixture is None:
+        return None
+    return preview_side(state.squad(team), team in state.played, orders, fixture)
+
+
+def preview_side(
+    squad: Team, spends: bool, orders: Orders | None, fixture: Fixture
+) -> SelectionPreview:
+    """:func:`preview_selection` from its parts: the squad as it stands, whether the team
+    spends helper points at this selection (it has played a match), the orders in force and
+    the fixture (for its pitch and weather). A caller that keeps these per team (pbm does,
+    for the reply to each mail) need not read the whole season."""
+    helpers = orders.helpers if orders is not None else None
+    squad, events, notice = side_at_selection(squad, spends, helpers)
+    sel, fixes = select(squad, _match_part(orders), fixture.conditions)
+    return SelectionPreview(squad, sel, tuple(fixes), events, notice, fixture.id, fixture.label)
+
+
+def in_match(state: SeasonState, team: str) -> MatchState | None:
+    """The match ``team`` is playing (its selection made, its result not yet), if any."""
+    for lm in state.live:
+        if team in (lm.state.setup.home.name, lm.state.setup.away.name):
+            return lm.state
+    return None
+
+
 def resolve_match(job: MatchJob) -> MatchOutcome:
     """Resolve one job of :func:`stage_matches` (pure: it reads nothing but the job, so jobs
     resolve in any order, on any worker, with the same results).
@@ -720,11 +790,11 @@ def resolve_match(job: MatchJob) -> MatchOutcome:
         notices: list[str] = []
         sides = []
         for team, spends, spend in zip(job.squads, job.spends, job.helpers, strict=True):
-            if spends:  # helper points are spent between matches
-                team, evs, notice = _spend(team, spend)
-                season.extend(evs)
-                if notice:
-                    notices.append(notice)
+            # helper points are spent between matches
+            team, evs, notice = side_at_selection(team, spends, spend)
+            season.extend(evs)
+            if notice:
+                notices.append(notice)
             sides.append(team)
         home_sq, away_sq = sides
         setup = replace(job.setup, home=home_sq, away=away_sq)

@@ -12,9 +12,11 @@ from typing import Any
 from sqlalchemy import select
 
 from engine.flungo.competition import fixture_text, next_fixture, result_of, standings_text
+from engine.flungo.fitness import injured
 from engine.flungo.squad import Team
 from engine.flungo.turn import SeasonState, TurnReport
 from pbm.db.models import Competition, Player, Seat, Turn, TurnStatus
+from pbm.flungo.outlook import outlook_of
 from pbm.flungo.reports import deadline_text, fixture_line, will_play_ctx
 from pbm.flungo.schedule import zone
 from pbm.flungo.turns import current_turn, season_of, stage_of
@@ -97,9 +99,10 @@ def squad(ctx: MailContext, line: CommandLine) -> Handled:
     assert comp is not None
     seat = ctx.authenticate_seat(comp)
     team = Team.from_json(seat.team)
-    state = season_of(comp)
-    if state is not None:
-        team = state.squad(team.name)
+    outlook = outlook_of(ctx.session, comp, team.name)
+    if outlook is not None:
+        team = outlook.squad
+    fitness = {f.player: f for f in injured(team, outlook is not None and outlook.in_match)}
     squad = squad_rows(team)
     # columns as wide as this squad's longest name and role, not a fixed 28 and 22: a row of
     # short names then fits a phone (the answer wraps only a row still too long)
@@ -107,13 +110,18 @@ def squad(ctx: MailContext, line: CommandLine) -> Handled:
     role_width = max(len(r["role"]) for r in squad)
     rows = []
     for r, p in zip(squad, team.players, strict=True):
-        hurt = f"  injured ({p.injury_points} pts)" if p.injury_points else ""
+        hurt = f"  {fitness[p.name].short()}" if p.name in fitness else ""
         rows.append(
             f"{r['slot']:>2} {r['name']:<{name_width}} {r['role']:<{role_width}} "
             f"bat {r['batting']:>2} bowl {r['bowling']:>2} {'(' + r['style'] + ')':<8} "
             f"field {r['fielding']}{hurt}"
         )
-    _answer(ctx, f"The squad of {team.name}", [{"heading": "Squad", "text": "\n".join(rows)}])
+    sections = [{"heading": "Squad", "text": "\n".join(rows)}]
+    if fitness:
+        match = outlook.next_match() if outlook is not None else "your next match"
+        text = "\n".join(f.sentence(match) for f in fitness.values())
+        sections.append({"heading": "Fitness", "text": text})
+    _answer(ctx, f"The squad of {team.name}", sections)
     return ctx.handled(Status.APPLIED, "squad")
 
 

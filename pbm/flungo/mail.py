@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.flungo.competition import fixture_text, next_fixtures
+from engine.flungo.fitness import FitnessStatus
 from engine.flungo.language import canonical
 from engine.flungo.merge import kept_sentences
 from engine.flungo.orders import Orders
@@ -44,6 +45,7 @@ from pbm.flungo.competitions import (
     placeholder_team_name,
 )
 from pbm.flungo.naming import apply_slots, diff_teams, is_fully_named, still_unnamed
+from pbm.flungo.outlook import Outlook, outlook_of
 from pbm.flungo.standing import (
     MailMerge,
     MailOrders,
@@ -108,6 +110,12 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     secrets = ctx.secrets
     text = redact(ctx.msg.body, secrets)
     current = Team.from_json(seat.team)
+    outlook = outlook_of(ctx.session, comp, current.name) if comp.season_version else None
+    if outlook is not None:
+        # after the draw the orders are read against the squad as it stands in the season
+        # (boosts, injuries), as its next selection will read them: a "treat" is checked
+        # against the injuries he really has
+        current = outlook.order_squad()
     base = base_squad(comp, seat.number)
     placeholder = placeholder_team_name(seat.number)
     placeholders = [p.name for p in base.players]
@@ -135,6 +143,8 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     if naming is None and not match and not errors:
         return ctx.not_understood("no orders")
     note_chatter(ctx, mail)
+    if outlook is not None:
+        note_sitting_out(ctx, outlook, mail)
     reply: dict[str, Any] = {
         "competition": competition_ctx(comp),
         "echo": mail.parsed.echo_text(),
@@ -260,6 +270,19 @@ def note_chatter(ctx: MailContext, mail: MailOrders) -> None:
     if mail.parsed.chatter:
         lines = ", ".join(str(c.line) for c in mail.parsed.chatter)
         ctx.notes.append(f"Not read as orders (greetings, remarks, quoted text): line(s) {lines}.")
+
+
+def note_sitting_out(ctx: MailContext, outlook: Outlook, mail: MailOrders) -> None:
+    """A treatment refused for a player who sits out the match on the field says why: he is
+    healed after it, so the points would be wasted (the squad still shows his injury)."""
+    for f in outlook.fitness():
+        if f.status is FitnessStatus.SITTING_OUT and any(
+            str(e.message).startswith(f"{f.player} is not injured") for e in mail.errors
+        ):
+            ctx.notes.append(
+                f"{f.player} sits out this match ({outlook.label}) injured and is healed "
+                "after it, so he needs no treatment: the treatment for him was not taken."
+            )
 
 
 def _whats_next(

@@ -27,7 +27,7 @@ from engine.flungo.competition import (
     next_fixtures,
     standings_text,
 )
-from engine.flungo.events import Ball
+from engine.flungo.events import Ball, MatchEvent
 from engine.flungo.fixtures import Fixture
 from engine.flungo.orders import Orders
 from engine.flungo.scorecard import scorecard_text
@@ -50,6 +50,7 @@ from pbm.db.models import (
     Turn,
 )
 from pbm.flungo.defaults import will_play, will_play_for_seat
+from pbm.flungo.outlook import Outlook, outlook_of, outlooks
 from pbm.flungo.schedule import format_deadline
 from pbm.flungo.views import competition_ctx
 from pbm.replies import queue_mail
@@ -57,6 +58,7 @@ from pbm.replies import queue_mail
 __all__ = [
     "Pending",
     "deadline_text",
+    "event_line",
     "fixture_line",
     "match_card",
     "queue_fixtures",
@@ -82,23 +84,32 @@ def will_play_ctx(
     latest: Mapping[int, tuple[int, str]] | None = None,
     read: tuple[int, Orders] | None = None,
     team: Team | None = None,
+    outlook: Outlook | bool | None = True,
 ) -> dict[str, Any]:
     """What pbm will play if you send nothing more, as template context (``latest``: every
     seat's standing orders, when the caller has read them for all seats at once; ``read``:
     the seat's standing version and the orders its text reads as, when the caller holds
     them, e.g. just merged from a mail: the text is then not read again; ``team``: the
-    seat's squad, when the caller has read it)."""
-    if team is None:
+    seat's squad, when the caller has read it; ``outlook``: the team's place in its season,
+    when the caller has it (True: look it up; None: before the draw)), with the squad's
+    fitness."""
+    if outlook is True or outlook is False:
+        outlook = outlook_of(session, comp, Team.from_json(seat.team).name)
+    if outlook is not None:
+        team = outlook.order_squad()
+    elif team is None:
         team = Team.from_json(seat.team)
     if read is not None:
-        wp = will_play(team, read[1] if read[1] != Orders() else None, comp.format, read[0])
+        given = read[1] if read[1] != Orders() else None
+        wp = will_play(team, given, comp.format, read[0], outlook)
     elif latest is None:
-        wp = will_play_for_seat(session, seat, team, comp.format)
+        wp = will_play_for_seat(session, seat, team, comp.format, outlook=outlook)
     else:
-        wp = will_play_for_seat(session, seat, team, comp.format, latest.get(seat.id))
+        wp = will_play_for_seat(session, seat, team, comp.format, latest.get(seat.id), outlook)
     return {
         "lines": list(wp.lines),
         "notes": list(wp.notes),
+        "fitness": list(wp.fitness),
         "version": wp.version,
         "retired": seat.retired,
         # a long order is wrapped between words, and never inside one of these
@@ -152,6 +163,15 @@ def _xis(state: MatchState) -> list[dict[str, Any]]:
         }
         for side in (0, 1)
     ]
+
+
+def event_line(e: MatchEvent) -> str:
+    """A match event as the turn report lists it: naming its team first, so a house side's
+    "no XI given" never reads like the manager's own orders lost (the toss and the result
+    name their team already)."""
+    if not e.team or e.text.startswith(e.team):
+        return e.text
+    return f"{e.team}: {e.text}"
 
 
 def _players(session: Session, comp: Competition) -> dict[int, Player]:
@@ -239,6 +259,8 @@ def turn_mails(
     out: list[Pending] = []
     frozen = (turn.orders or {}).get("teams", {})
     nexts = next_fixtures(ecomp)
+    # the season after the stage, read once for every team's fitness and promise
+    views = outlooks(SeasonState.from_text(comp.season)) if comp.season else {}
     for seat in comp.seats:
         player = players.get(seat.player_id)
         if seat.retired or not _mailable(player):
@@ -263,7 +285,7 @@ def turn_mails(
                     for p in t.players
                 ],
                 "card": cards[mine.fixture_id],
-                "events": [e.text for e in mine.events if not isinstance(e, Ball)],
+                "events": [event_line(e) for e in mine.events if not isinstance(e, Ball)],
                 "xis": _xis(mine.state) if report.stage.selection else [],
                 "defaults": team in mine.defaults,
                 "result": mine.state.result.text if mine.state.result else None,
@@ -288,7 +310,9 @@ def turn_mails(
                     "bye": team in report.byes,
                     "fixture": fixture_line(ecomp, team, nexts),
                     "deadline": deadline_text(following.deadline if following else None, player),
-                    "will_play": will_play_ctx(session, seat, comp, standing),
+                    "will_play": will_play_ctx(
+                        session, seat, comp, standing, outlook=views.get(team)
+                    ),
                 },
             )
         )
@@ -365,6 +389,7 @@ def queue_fixtures(
     players = _players(session, comp)
     fixtures = [fixture_text(ecomp, f) for f in ecomp.fixtures]
     byes = [f"Round {r}: {t}" for r, t in ecomp.byes]
+    views = outlooks(state)
     n = 0
     for seat in comp.seats:
         player = players.get(seat.player_id)
@@ -386,7 +411,7 @@ def queue_fixtures(
                 "fixture": fixture_line(ecomp, team, nexts),
                 "stage": Stage(first.round, first.turn, first.selection).label,
                 "deadline": deadline_text(first.deadline, player),
-                "will_play": will_play_ctx(session, seat, comp),
+                "will_play": will_play_ctx(session, seat, comp, outlook=views.get(team)),
             },
         )
         n += 1
@@ -405,6 +430,7 @@ def queue_reminders(
     players = _players(session, comp)
     state = SeasonState.from_text(comp.season) if comp.season else None
     nexts = next_fixtures(state.competition) if state else None
+    views = outlooks(state) if state else {}
     n = 0
     for seat in missing:
         player = players.get(seat.player_id)
@@ -424,7 +450,7 @@ def queue_reminders(
                 "stage": Stage(turn.round, turn.turn, turn.selection).label,
                 "deadline": deadline_text(turn.deadline, player),
                 "fixture": fixture_line(state.competition, team, nexts) if state else None,
-                "will_play": will_play_ctx(session, seat, comp),
+                "will_play": will_play_ctx(session, seat, comp, outlook=views.get(team)),
             },
         )
         n += 1

@@ -33,6 +33,7 @@ from engine.flungo.competition import (
     standings,
 )
 from engine.flungo.events import EventKind
+from engine.flungo.fitness import injury_points_text
 from engine.flungo.fixtures import Fixture
 from engine.flungo.language import canonical
 from engine.flungo.orders import Orders
@@ -842,13 +843,27 @@ def _season_event_text(e: Any) -> str:
     if kind == "bye_given":
         return f"{e.team} have a bye in round {e.round}."
     if kind == "injury_treated":
-        return f"{e.team}: {e.player} treated ({e.points} helper points)."
+        points = f"{e.points} helper point{'s' * (e.points != 1)}"
+        if e.remaining:
+            return (
+                f"{e.team}: {e.player} treated ({points}), not enough: "
+                f"{injury_points_text(e.remaining)} left."
+            )
+        return f"{e.team}: {e.player} treated ({points}) and fit to play."
     if kind == "helper_points_lost":
         return f"{e.team} lost {e.points} helper points: {e.reason}."
     if kind == "player_sits_out":
-        return f"{e.team}: {e.player} is injured and sits out the next match."
+        return (
+            f"{e.team}: {e.player} is injured ({injury_points_text(e.injury_points)}, not "
+            "fully treated) and sits out this match; he is healed after it."
+        )
     if kind == "player_injured":
-        return f"{e.team}: {e.player} carries {e.points} injury points."
+        if not e.points:
+            return f"{e.team}: {e.player} was hurt but is fit for the next match."
+        return (
+            f"{e.team}: {e.player} has {injury_points_text(e.points)}: he sits out the "
+            "next match unless treated."
+        )
     if kind == "player_healed":
         return f"{e.team}: {e.player} is fit again."
     return ""

@@ -325,6 +325,11 @@ LONG_WILL_PLAY = {
         "bowling: the default plan (the best bowlers for the pitch, at most 4 overs each, "
         "never 3 in a row)"
     ],
+    "fitness": [
+        f"{NAME40} is injured (2 injury points): he sits out your next match (Semi-final 2) "
+        f'unless treated; to play him send "treat {NAME40}: 2" (2 of your 6 helper points; '
+        f"the default spend treats nobody); {LONG_XI[3]} plays in his place in your XI"
+    ],
     "version": 12,
     "retired": True,
     "names": LONG_XI,

@@ -233,3 +233,22 @@ def test_career_best_is_the_best_of_the_seasons(
         assert rec.high == max(r.high for r in mine)
         assert rec.runs == sum(r.runs for r in mine)
         assert rec.seasons == [r.seasons[0] for r in mine]
+
+
+def test_the_zine_writes_injuries_as_the_mails_do() -> None:
+    """The zine reads the same fitness model as the mails: "1 injury point" (never "1 injury
+    points"), a player sitting out is healed after the match, partial treatment says so."""
+    from engine.flungo.season_events import InjuryTreated, PlayerInjured, PlayerSitsOut
+    from pbm.zine.model import _season_event_text
+
+    assert _season_event_text(PlayerInjured("Chutneys", "Rod Hull", 1)) == (
+        "Chutneys: Rod Hull has 1 injury point: he sits out the next match unless treated."
+    )
+    assert "fit for the next match" in _season_event_text(PlayerInjured("C", "Zippy", 0))
+    assert _season_event_text(PlayerSitsOut("C", "Zippy", 2)) == (
+        "C: Zippy is injured (2 injury points, not fully treated) and sits out this match; "
+        "he is healed after it."
+    )
+    assert _season_event_text(InjuryTreated("C", "Zippy", 1, 2)) == (
+        "C: Zippy treated (1 helper point), not enough: 2 injury points left."
+    )

@@ -42,7 +42,12 @@ def check_items(
     items: list[Item], team: Team, fmt: FormatSpec, ctx: OrderContext, errors: list[OrderError]
 ) -> None:
     """Mark every item that breaks a rule (``item.ok = False``) and report why."""
-    unavailable = _helpers(items, team, errors) | set(ctx.unavailable)
+    _helpers(items, team, errors)
+    # Only what the state says outright: a squad member's injury does not make orders naming
+    # him illegal. Orders stand while fitness changes (he may be hurt after they were sent, or
+    # treated before the match), so the engine's selection puts the best fit player in his
+    # slot when he must sit out, and the rest of the orders keep their meaning.
+    unavailable = set(ctx.unavailable)
     if ctx.at_drinks:
         for item in items:
             if item.kind in ("xi", "captain", "keeper", "toss") and item.ok:
@@ -280,7 +285,7 @@ def _check_with_kept(
 
 
 def _helpers(items: list[Item], team: Team, errors: list[OrderError]) -> set[str]:
-    """Check the helper points; return who stays injured (and so cannot play)."""
+    """Check the helper points; return who stays injured (he sits out the next match)."""
     spent = 0
     boosted: set[str] = set()
     treated: dict[str, int] = {}

@@ -27,14 +27,14 @@ MAX_LINE_LENGTH = 2000
 class OrderContext:
     """What the game state knows when the orders are read, so illegal orders can be caught.
 
-    ``unavailable``: squad members who may not play this match (injured and untreated);
-    players whose ``injury_points`` are above 0 and whom these orders do not fully treat are
-    unavailable as well. ``at_drinks``: these are amendments at the drinks interval, so the
-    XI, captain, wicketkeeper and toss can no longer change. ``batting``: whether the side
-    bats (True) or bowls (False) in the innings in progress, if known. ``opponent``: the other
-    team, whose names the bowling side's reviews and "when X is out" may use. ``bowled``:
-    the overs already bowled in the innings in progress, as (over, bowler) pairs, counted
-    against the bowlers' limits.
+    ``unavailable``: squad members who may not play this match, by the state's say-so (a squad
+    member's own injury points make no order illegal: the engine's selection replaces an injured
+    player in his slot). ``at_drinks``: these are amendments at the drinks interval, so the XI,
+    captain, wicketkeeper and toss can no longer change. ``batting``: whether the side bats
+    (True) or bowls (False) in the innings in progress, if known. ``opponent``: the other team,
+    whose names the bowling side's reviews and "when X is out" may use. ``bowled``: the overs
+    already bowled in the innings in progress, as (over, bowler) pairs, counted against the
+    bowlers' limits.
     """
 
     unavailable: frozenset[str] = frozenset()

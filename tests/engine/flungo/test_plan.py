@@ -14,9 +14,9 @@ from engine.flungo.events import EventKind, MatchEvent
 from engine.flungo.formats import FORMATS, Format
 from engine.flungo.ground import Conditions
 from engine.flungo.match import MatchSetup, play_match, play_turn
-from engine.flungo.orders import MatchOrders
+from engine.flungo.orders import BattingStyle, MatchOrders
 from engine.flungo.plan import default_plan, default_xi, select
-from engine.flungo.squad import BowlingStyle, Role, generate_squad
+from engine.flungo.squad import BowlingStyle, Role, Team, generate_squad
 from tests.engine.flungo.helpers import Scripted, dots, orders, squad, started
 
 SEED_H_BATS = 2
@@ -145,9 +145,13 @@ def test_select_fixes_bad_orders() -> None:
         xi=("H 1", "H 1", "H 5", "Nobody", "H 2"), captain="H 17", wicketkeeper="H 16"
     )
     sel, fixes = select(team, given)
-    assert len(sel.xi) == 11 and "H 5" not in sel.xi and sel.xi[:2] == ("H 1", "H 2")
+    assert len(sel.xi) == 11 and "H 5" not in sel.xi and sel.xi[0] == "H 1"
     assert sel.captain in sel.xi and sel.wicketkeeper == "H 3"
-    assert "H 5 is injured and untreated: sits out this match" in fixes
+    assert sel.replacements == (("H 5", "H 3"),)
+    assert (
+        "H 5 is injured (1 injury point, not treated) and sits out: H 3 plays in his place "
+        "(the best fit batsman left)"
+    ) in fixes
     assert "Nobody is not in the squad: left out" in fixes
     assert "H 1 named twice in the XI" in fixes
 
@@ -189,3 +193,65 @@ def test_missing_plan_not_repeated_after_drinks() -> None:
     state = play_turn(state, dice=Scripted(dots(90))).state
     res = play_turn(state, dice=Scripted(dots(30)))
     assert not [e for e in res.events if isinstance(e, MatchEvent) and e.kind is EventKind.BOWLER]
+
+
+def _hurt(team: Team, name: str, points: int = 2) -> Team:
+    slot = next(i for i, p in enumerate(team.players, start=1) if p.name == name)
+    return team.with_player(slot, replace(team.players[slot - 1], injury_points=points))
+
+
+def test_an_injured_player_is_replaced_in_his_slot_and_the_orders_stand() -> None:
+    """An injured batsman in the given XI is replaced by the best fit batsman left, in his
+    place in the XI and batting order, with his style; captain, keeper, order and styles of
+    the others stand, and the fix says who replaced whom and why."""
+    team = generate_squad(Dice(5), "T")
+    xi = default_xi(team)
+    order = tuple(reversed(xi))
+    out = next(n for n in xi[1:] if team.player(n).role is Role.BATSMAN)
+    given = MatchOrders(
+        xi=xi,
+        captain=xi[-1],
+        wicketkeeper=next(n for n in xi if team.player(n).role is Role.WICKETKEEPER),
+        batting_order=order,
+        styles=((out, BattingStyle.WAHOO), (xi[0], BattingStyle.DEFENSIVE)),
+    )
+    hurt = _hurt(team, out)
+    sel, fixes = select(hurt, given)
+    [(gone, sub)] = sel.replacements
+    spare = [p for p in team.players if p.name not in xi]
+    best = max(spare, key=lambda p: (p.batting, -spare.index(p)))
+    assert gone == out and sub == best.name
+    assert sel.xi == tuple(sub if n == out else n for n in order)
+    assert sel.captain == given.captain and sel.wicketkeeper == given.wicketkeeper
+    assert dict(sel.styles)[sub] is BattingStyle.WAHOO
+    assert dict(sel.styles)[xi[0]] is BattingStyle.DEFENSIVE
+    assert f"{out} is injured (2 injury points, not treated) and sits out: {sub} plays" in (
+        " ".join(fixes)
+    )
+    assert "no XI given: the default XI plays" not in fixes
+
+
+def test_an_injured_keeper_is_replaced_by_a_keeper_and_a_bowler_by_a_bowler() -> None:
+    """Keeper for keeper (who then keeps); a bowler for a bowler, best for the day's pitch and
+    weather, who takes his planned overs when the match starts."""
+    team = generate_squad(Dice(9), "T")
+    xi = default_xi(team)
+    keeper = next(n for n in xi if team.player(n).role is Role.WICKETKEEPER)
+    spare_keeper = next(
+        p.name for p in team.players if p.role is Role.WICKETKEEPER and p.name not in xi
+    )
+    bowler = next(n for n in xi if team.player(n).role is Role.STAR_BOWLER)
+    plan = tuple((o, bowler if o % 2 else xi[0]) for o in range(1, 8))
+    given = MatchOrders(xi=xi, captain=xi[0], wicketkeeper=keeper, bowling_plan=plan)
+    cracked = Conditions("G", 5, 1)
+    hurt = _hurt(_hurt(team, keeper, 1), bowler, 3)
+    sel, fixes = select(hurt, given, cracked)
+    subs = dict(sel.replacements)
+    assert subs[keeper] == spare_keeper and sel.wicketkeeper == spare_keeper
+    spare = [p for p in team.players if p.name not in xi and p.role is not Role.WICKETKEEPER]
+    best = max(spare, key=lambda p: (p.bowling + cracked.modifier(p.bowling_style), p.batting)).name
+    assert subs[bowler] == best
+    assert f"{spare_keeper} keeps wicket in place of {keeper}" in fixes
+    state = play_match(MatchSetup(Format.T20, 3, cracked, hurt, generate_squad(Dice(2))), given)
+    assert dict(state.state.orders[0].bowling_plan)[1] == best
+    assert all(b != bowler for b in dict(state.state.orders[0].bowling_plan).values())

@@ -31,11 +31,12 @@ from engine.flungo.turn import (
 )
 
 #: The SHA-256 of three seasons' reports and states (below), taken with the single-pass
-#: resolver: the split must not change a byte of any season. (Taken again when a match under
-#: way came to keep each side's orders of the stage before and to receive only what changed:
-#: the states carry those orders and the reports no "amended orders accepted" for orders
-#: repeated unchanged; every ball and result is as before.)
-SINGLE_PASS_SHA256 = "94c2cc00ac322cf9ee0d288e84883026c0ee0a341838b6a2bbaddcf70f8c84e7"
+#: resolver: the split must not change a byte of any season. Taken again for issue 22: a match
+#: under way keeps each side's orders of the stage before and receives only what changed (the
+#: states carry those orders; no "amended orders accepted" for orders repeated unchanged), and
+#: a selection records who replaced an injured player (``replacements``; his slot no longer
+#: goes to the default XI).
+SINGLE_PASS_SHA256 = "fbc8459df8e54797122be9ff806b2d018e2be7e10405fed67bacd8d36f56b910"
 
 
 def _season(kind: str, n: int, seed: str) -> SeasonState:

@@ -259,6 +259,21 @@ def test_helper_points(team: Team, fifty: FormatSpec) -> None:
     assert r.orders.helpers.boosts == (("Joe Root", Stat.BATTING), ("Green", Stat.FIELDING))
 
 
+def test_orders_naming_an_injured_player_read_whole(team: Team, fifty: FormatSpec) -> None:
+    """Rock is injured (2 injury points): an XI, batting order, style and overs naming him are
+    read as written, not dropped, so orders sent before an injury keep their meaning; the
+    engine's selection puts the best fit player in his slot if he is not treated (issue 22)."""
+    xi = "Root, Stokes, Tom Smith, Jones, Ant and Dec, Wilson, Flintoff, Green, White, Warne, Rock"
+    text = f"xi: {xi}\nbatting order: {xi}\nRock wahoo\nover 3: Rock\ncaptain: Rock"
+    got = match(read(text, team, fifty))
+    assert got.xi is not None and "Rock" in got.xi and got.captain == "Rock"
+    assert got.batting_order is not None and got.batting_order[-1] == "Rock"
+    assert ("Rock", BattingStyle.WAHOO) in got.styles and (3, "Rock") in got.bowling_plan
+    # the state may still say outright that someone cannot play
+    said = read(text, team, fifty, unavailable=frozenset({"Rock"}))
+    assert "Rock cannot play this match (injured)" in [str(e.message) for e in said.errors]
+
+
 def test_naming(team: Team, fifty: FormatSpec) -> None:
     """Team and squad naming by slot or by replacing a name; later orders use the new names."""
     r = read(
