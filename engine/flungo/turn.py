@@ -605,6 +605,8 @@ def stage_matches(state: SeasonState, orders: Mapping[str, Orders]) -> tuple[Mat
                 home_sq,
                 away_sq,
                 knockout=comp.kind is CompetitionKind.KNOCKOUT,
+                no_consecutive_overs=comp.no_consecutive_overs,
+                seeding=comp.seeding(home_name, away_name),
             )
             jobs.append(
                 MatchJob(

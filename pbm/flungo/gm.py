@@ -107,9 +107,12 @@ def hand_seat(
     comp: Competition,
     number: int,
     address: str | None,
+    *,
+    note: str | None = None,
 ) -> Outcome:
     """Hand team ``number`` to ``address`` (None: the first on the standby list) with a new
-    secret mailed to the new manager; the old manager's secret stops working."""
+    secret mailed to the new manager (``note`` says why; by default, that the GM did); the
+    old manager's secret stops working."""
     seat = seat_by_number(session, comp, number)
     if address is None:
         first = session.scalars(
@@ -129,6 +132,9 @@ def hand_seat(
         raise GameError(f"{address} already manages team {taken.number} of {comp.code}")
     seat.player_id = player.id
     seat.retired = False
+    seat.house = False
+    seat.missed = 0
+    seat.away_until = None
     for row in session.scalars(
         select(Standby).where(Standby.competition_id == comp.id, Standby.address == address)
     ):
@@ -145,7 +151,7 @@ def hand_seat(
             "competition": competition_ctx(comp),
             "team_name": team,
             "secret": secret,
-            "notes": [f"The GM has handed you the management of {team}."],
+            "notes": [note or f"The GM has handed you the management of {team}."],
         },
     )
     record_event(session, clock, "seat-handed", comp, seat=number, address=address)
@@ -174,6 +180,7 @@ def add_house_team(
     seat.team = replace(team, name=" ".join(name.split())[:40] or team.name).to_json()
     seat.named = True
     seat.retired = True
+    seat.house = True
     record_event(session, clock, "house-team", comp, seat=seat.number)
     return Outcome(f"house team {seat.number} of {comp.code}: {name}")
 
