@@ -459,6 +459,7 @@ def _summary(fixture_id: str, st: MatchState) -> MatchSummary:
         winner=st.result.winner,
         decided_by_super_over=st.result.super_over,
         fixture_id=fixture_id,
+        tie_text=st.result.text if st.result.super_over else None,
     )
 
 
