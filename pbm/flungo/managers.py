@@ -29,6 +29,7 @@ from pbm.flungo.views import competition_ctx
 from pbm.inbound.commands import Audience, CommandLine, command
 from pbm.inbound.context import Handled, MailContext, Status
 from pbm.replies import queue_mail
+from pbm.zine.story import possessive
 
 __all__ = [
     "accept_offer",
@@ -138,8 +139,8 @@ def resign_seat(
             comp,
             seat.number,
             heir,
-            note=f"{team}'s manager resigned; you were first on the standby list, so the team "
-            "is yours.",
+            note=f"{possessive(team)} manager resigned; you were first on the standby list, so "
+            "the team is yours.",
         )
         done = f"{team} goes to the next manager on the GM's standby list."
         lines = [f"It is handed to {heir}, first on the standby list, with a new secret."]
@@ -430,8 +431,8 @@ def _withdraw(
             offer.address,
             f"The offer of {team} is withdrawn",
             [
-                f"{team}'s manager has sent orders again, so the team stays with him. You "
-                "stay on the GM's standby list."
+                f"{possessive(team)} manager has sent orders again, so the team stays with "
+                "him. You stay on the GM's standby list."
             ],
         )
 
@@ -532,8 +533,8 @@ def accept_offer(ctx: MailContext, comp: Competition) -> Handled | None:
         _answer(
             ctx,
             "The offer is withdrawn",
-            f"{team}'s manager has sent orders since the team was offered to you, so it stays "
-            "with him. You stay on the GM's standby list.",
+            f"{possessive(team)} manager has sent orders since the team was offered to you, so "
+            "it stays with him. You stay on the GM's standby list.",
         )
         return ctx.handled(Status.REJECTED, "offer withdrawn")
     old = ctx.session.get(Player, seat.player_id)
