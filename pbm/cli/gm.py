@@ -197,7 +197,7 @@ def show(code: str, as_json: bool, config_path: Path | None) -> None:
         table.add_row(
             str(t["seat"]),
             t["team"],
-            t["manager"] or "?",
+            "the house (plays on the defaults)" if t["house"] else t["manager"] or "?",
             "yes" if t["named"] else "no",
             "yes" if t["retired"] else "",
         )

@@ -30,6 +30,7 @@ from pbm.db.models import (
     Standby,
 )
 from pbm.errors import GameError, NotFound
+from pbm.flungo.celebrities import celebrity_squad
 from pbm.flungo.competitions import (
     base_squad,
     find_competition,
@@ -161,8 +162,9 @@ def hand_seat(
 def add_house_team(
     session: Session, config: Config, clock: Clock, comp: Competition, name: str
 ) -> Outcome:
-    """Seat a house team (the demo's): a retired seat named ``name``, managed by nobody, that
-    plays on the defaults and is never mailed nor waited for."""
+    """Seat a house team (the demo's): a seat named ``name`` whose players are celebrities of
+    TV and radio, managed by nobody (``house``, and so retired), that plays on the defaults
+    and is never mailed nor waited for."""
     from pbm.flungo.competitions import join
     from pbm.flungo.turns import settings_for
 
@@ -177,6 +179,7 @@ def add_house_team(
     if seat is None or result.outcome != "joined":
         raise GameError(f"{comp.code} takes no more teams ({result.outcome})")
     team = Team.from_json(seat.team)
+    team = celebrity_squad(team, comp.seed, seat.number)  # a zine that reads as a story
     seat.team = replace(team, name=" ".join(name.split())[:40] or team.name).to_json()
     seat.named = True
     seat.retired = True
