@@ -10,7 +10,6 @@ from click.testing import CliRunner
 from sqlalchemy import select
 
 from engine.flungo.squad import Team
-
 from pbm.cli import main
 from pbm.config import Config
 from pbm.daemon import Daemon
