@@ -41,6 +41,7 @@ COMMAND_MODULES = (
     "pbm.flungo.mail",
     "pbm.flungo.ask",
     "pbm.flungo.gm",
+    "pbm.flungo.managers",
     "pbm.hitforsix.mail",
 )
 

@@ -189,6 +189,10 @@ class TurnsConfig:
     another worker may retake it (the claimant died). Once such a stage is assembled, its
     report mails are split too: ``mail_batch`` teams' mails to a row, claimed and queued by
     any worker under the same lease.
+
+    ``nmr_limit``: a team that sends nothing for this many stages in a row (no move
+    received; a manager away or a retired team is not counted) is reported to the GM, and
+    the first address on the competition's standby list is offered the seat (0: never).
     """
 
     schedule: str = "every 2d 20:00 UTC"
@@ -202,6 +206,7 @@ class TurnsConfig:
     match_batch: int = 8
     match_lease_seconds: float = 300.0
     mail_batch: int = 32
+    nmr_limit: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -430,6 +435,7 @@ def parse_config(
                 "match_lease_seconds", TurnsConfig().match_lease_seconds, lo=1.0
             ),
             mail_batch=tu.integer("mail_batch", TurnsConfig().mail_batch, lo=1),
+            nmr_limit=tu.integer("nmr_limit", TurnsConfig().nmr_limit, lo=0, hi=1000),
         )
         try:
             parse_schedule(turns.schedule)

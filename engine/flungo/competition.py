@@ -78,6 +78,12 @@ class Competition:
     ``teams`` is in seeding order (after any random draw); ``byes`` lists ``(round, team)``;
     ``lots`` is the drawing of lots, best first; ``results`` holds the summaries in fixture
     order, each with its ``fixture_id``.
+
+    The house rules the competition chose (each off unless set, and then written in its JSON):
+    ``no_consecutive_overs``, the cricket law that no bowler bowls two overs running, instead
+    of the seed's "not more than 2 overs in succession"; ``hundred_tiebreak``, The Hundred as
+    the real competition plays it: a knockout tie that two Super Fives leave level goes to the
+    higher seed (the draw's order in :attr:`teams`).
     """
 
     name: str
@@ -92,6 +98,15 @@ class Competition:
     double: bool = False
     third_place: bool = False
     results: tuple[MatchSummary, ...] = ()
+    no_consecutive_overs: bool = False
+    hundred_tiebreak: bool = False
+
+    def seeding(self, home: str, away: str) -> tuple[int, int] | None:
+        """The two sides' places in the draw (1 is the top) when a tie is settled by them
+        (``hundred_tiebreak``), else None."""
+        if not self.hundred_tiebreak or home not in self.teams or away not in self.teams:
+            return None
+        return (self.teams.index(home) + 1, self.teams.index(away) + 1)
 
     def fixture(self, fixture_id: str) -> Fixture:
         """The fixture with this id (``CompetitionError`` if none)."""
@@ -101,8 +116,18 @@ class Competition:
         raise CompetitionError(f"{self.name} has no fixture {fixture_id!r}")
 
     def to_json(self) -> dict[str, Any]:
-        """The competition as one JSON object."""
+        """The competition as one JSON object (a house rule only when chosen, so a season
+        without one reads as it always did)."""
+        rules = {
+            k: True
+            for k, on in (
+                ("no_consecutive_overs", self.no_consecutive_overs),
+                ("hundred_tiebreak", self.hundred_tiebreak),
+            )
+            if on
+        }
         return {
+            **rules,
             "name": self.name,
             "kind": self.kind.value,
             "format": self.format.value,
@@ -133,6 +158,8 @@ class Competition:
             double=bool(data.get("double", False)),
             third_place=bool(data.get("third_place", False)),
             results=tuple(MatchSummary.from_json(r) for r in data.get("results", ())),
+            no_consecutive_overs=bool(data.get("no_consecutive_overs", False)),
+            hundred_tiebreak=bool(data.get("hundred_tiebreak", False)),
         )
 
     def to_text(self) -> str:

@@ -290,7 +290,7 @@ def play_innings(
                 closed = "overs"
     assert striker is not None or closed
     if closed:
-        text = f"{team_bat} {runs}/{wickets} ({closed})"
+        text = _closing_text(team_bat, runs, wickets, legal, bpo, closed)
         events.append(InningsEnd(inn, legal, team_bat, text, runs, wickets, legal, closed))
     new = replace(
         st,
@@ -312,3 +312,19 @@ def play_innings(
         closed=closed,
     )
     return new, events, injuries
+
+
+def _closing_text(team: str, runs: int, wickets: int, legal: int, bpo: int, closed: str) -> str:
+    """How an innings ended, as a cricket reader writes it: "Chutneys 96/1 (20 overs)",
+    "Chutneys 75/3 (14.2 overs): target reached", "Chutneys all out for 96 (18.3 overs)";
+    The Hundred counts balls ("85 balls")."""
+    o, b = divmod(legal, bpo)
+    if bpo == 5:
+        length = f"{legal} ball{'s' * (legal != 1)}"
+    else:
+        length = f"{o}.{b} overs" if b else f"{o} over{'s' * (o != 1)}"
+    if closed == "all out":
+        return f"{team} all out for {runs} ({length})"
+    if closed == "target":
+        return f"{team} {runs}/{wickets} ({length}): target reached"
+    return f"{team} {runs}/{wickets} ({length})"

@@ -113,6 +113,9 @@ class MatchSummary:
     winner: str | None
     decided_by_super_over: bool = False
     fixture_id: str | None = None
+    #: How a tie was settled, as the match said it ("Match tied; X won the Super Five", "...
+    #: won on the higher place"): only the match knows (a Super Five, a second, the seeding).
+    tie_text: str | None = None
 
     def __post_init__(self) -> None:
         if self.home == self.away:
@@ -168,7 +171,7 @@ class MatchSummary:
         if self.tied:
             if self.winner is None:
                 return "Match tied"
-            return f"Match tied; {self.winner} won the Super Over"
+            return self.tie_text or f"Match tied; {self.winner} won the Super Over"
         if self.winner == first.batting:
             margin = first.runs - second.runs
             return f"{self.winner} won by {margin} run{'s' if margin != 1 else ''}"
@@ -188,6 +191,7 @@ class MatchSummary:
             "innings": [i.to_json() for i in self.innings],
             "winner": self.winner,
             "decided_by_super_over": self.decided_by_super_over,
+            **({"tie_text": self.tie_text} if self.tie_text else {}),
         }
 
     @classmethod
@@ -205,6 +209,7 @@ class MatchSummary:
             winner=None if winner is None else str(winner),
             decided_by_super_over=bool(data.get("decided_by_super_over", False)),
             fixture_id=None if fixture_id is None else str(fixture_id),
+            tie_text=str(data["tie_text"]) if data.get("tie_text") else None,
         )
 
 

@@ -514,6 +514,7 @@ def _summary(fixture_id: str, st: MatchState) -> MatchSummary:
         winner=st.result.winner,
         decided_by_super_over=st.result.super_over,
         fixture_id=fixture_id,
+        tie_text=st.result.text if st.result.super_over else None,
     )
 
 
@@ -669,6 +670,8 @@ def stage_matches(state: SeasonState, orders: Mapping[str, Orders]) -> tuple[Mat
                 home_sq,
                 away_sq,
                 knockout=comp.kind is CompetitionKind.KNOCKOUT,
+                no_consecutive_overs=comp.no_consecutive_overs,
+                seeding=comp.seeding(home_name, away_name),
             )
             jobs.append(
                 MatchJob(

@@ -35,8 +35,9 @@ from pbm.flungo.gm import (
     reject_name,
     retire,
 )
+from pbm.flungo.house_rules import parse_settings
 from pbm.flungo.overview import competition_json, verify_match
-from pbm.flungo.schedule import format_deadline, parse_duration
+from pbm.flungo.schedule import format_deadline
 from pbm.flungo.standing import open_flags
 from pbm.flungo.turns import extend, hold, rerun, resume, rollback, run_now
 from pbm.flungo.views import competition_ctx
@@ -54,25 +55,11 @@ def _deadline(value: str) -> datetime:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
-_SETTINGS = ("early", "grace", "hold_share", "naming_after_full", "reminders")
-
-
-def _settings(pairs: tuple[str, ...]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or key not in _SETTINGS:
-            raise click.BadParameter(f"{pair!r}: use KEY=VALUE with KEY one of {_SETTINGS}")
-        try:
-            if key == "hold_share":
-                out[key] = float(value)
-            elif key == "reminders":
-                out[key] = [parse_duration(v).total_seconds() for v in value.split(",") if v]
-            else:
-                out[key] = parse_duration(value).total_seconds()
-        except ValueError as exc:
-            raise click.BadParameter(f"{pair!r}: {exc}") from exc
-    return out
+def _settings(pairs: tuple[str, ...], fmt: str) -> dict[str, Any]:
+    try:
+        return parse_settings(pairs, fmt)
+    except GameError as exc:
+        raise click.BadParameter(exc.message, param_hint="--set") from exc
 
 
 @click.group("gm")
@@ -114,8 +101,10 @@ def gm() -> None:
     "overrides",
     multiple=True,
     metavar="KEY=VALUE",
-    help="A turn setting for this competition: early, grace, hold_share, naming_after_full "
-    "(durations like 10m), reminders (comma-separated durations).",
+    help="A setting for this competition: early, grace, naming_after_full (durations like 10m), "
+    "reminders (comma-separated durations), hold_share (0 to 1), nmr_limit (stages in a row "
+    "with nothing sent before the GM is alerted; 0: off), and the house rules "
+    "no_consecutive_overs=yes and hundred_tiebreak=yes (The Hundred only).",
 )
 @config_option
 def new(
@@ -131,7 +120,7 @@ def new(
     config_path: Path | None,
 ) -> None:
     """Create a Cosmic Celebrity Cricket competition."""
-    settings = _settings(overrides)
+    settings = _settings(overrides, fmt)
     config = load(config_path, logs=False)
     app = App.from_config(config)
     try:
@@ -208,7 +197,7 @@ def show(code: str, as_json: bool, config_path: Path | None) -> None:
         table.add_row(
             str(t["seat"]),
             t["team"],
-            t["manager"] or "?",
+            "the house (plays on the defaults)" if t["house"] else t["manager"] or "?",
             "yes" if t["named"] else "no",
             "yes" if t["retired"] else "",
         )

@@ -175,6 +175,14 @@ def check_config(file: Path | None) -> None:
     console.print(f"  mail in  {'; '.join(doors)}", highlight=False)
     console.print(f"  mail out {out}", highlight=False)
     console.print(f"  GM       {config.gm.address}", highlight=False)
+    nmr = config.turns.nmr_limit
+    policy = (
+        f"after {nmr} stage{'s' * (nmr != 1)} in a row with nothing sent, the GM is alerted "
+        "and the standby list offered the team"
+        if nmr
+        else "off: a team that sends nothing plays on its standing orders and the defaults"
+    )
+    console.print(f"  nmr      {policy}", highlight=False)
 
 
 COMMANDS = [serve, run, ingest, check_config]

@@ -233,6 +233,15 @@ class Seat(Base):
     naming_version: Mapped[int] = mapped_column(Integer, default=0)
     joined_at: Mapped[datetime]
     retired: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    # -- (0014) --------------------------------------------------------------------------------
+    #: A house team (the demo's): managed by nobody, so also ``retired`` (never mailed nor
+    #: waited for); shown as the house's, not as a team whose manager left.
+    house: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    #: The manager is away until then (AWAY): the team plays on its standing orders and the
+    #: defaults, is not reminded, not waited for and not counted as sending nothing.
+    away_until: Mapped[datetime | None]
+    #: Stages in a row the team sent nothing for (reset by any orders): the GM's nmr_limit.
+    missed: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     competition: Mapped[Competition] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()
@@ -515,6 +524,9 @@ class Standby(Base):
     competition_id: Mapped[int] = mapped_column(ForeignKey("competitions.id"))
     address: Mapped[str] = mapped_column(String(320))
     created_at: Mapped[datetime]
+    #: The team number offered to this address (a team that missed ``nmr_limit`` stages in a
+    #: row, or whose manager resigned): a JOIN from it takes the seat. (0014)
+    offered_seat: Mapped[int | None] = mapped_column(Integer)
 
 
 class TurnMatchStatus(StrEnum):

@@ -116,6 +116,9 @@ def create_competition(
         raise GameError(problem)
     if find_competition(session, code) is not None:
         raise GameError(f"code {code!r} is already taken")
+    from pbm.flungo.house_rules import check_settings
+
+    check_settings(settings or {}, fmt)
     comp = Competition(
         code=code,
         name=" ".join(name.split())[:120] or code,

@@ -30,6 +30,7 @@ from pbm.db.models import (
     Standby,
 )
 from pbm.errors import GameError, NotFound
+from pbm.flungo.celebrities import celebrity_squad
 from pbm.flungo.competitions import (
     base_squad,
     find_competition,
@@ -107,9 +108,12 @@ def hand_seat(
     comp: Competition,
     number: int,
     address: str | None,
+    *,
+    note: str | None = None,
 ) -> Outcome:
     """Hand team ``number`` to ``address`` (None: the first on the standby list) with a new
-    secret mailed to the new manager; the old manager's secret stops working."""
+    secret mailed to the new manager (``note`` says why; by default, that the GM did); the
+    old manager's secret stops working."""
     seat = seat_by_number(session, comp, number)
     if address is None:
         first = session.scalars(
@@ -129,6 +133,9 @@ def hand_seat(
         raise GameError(f"{address} already manages team {taken.number} of {comp.code}")
     seat.player_id = player.id
     seat.retired = False
+    seat.house = False
+    seat.missed = 0
+    seat.away_until = None
     for row in session.scalars(
         select(Standby).where(Standby.competition_id == comp.id, Standby.address == address)
     ):
@@ -145,7 +152,7 @@ def hand_seat(
             "competition": competition_ctx(comp),
             "team_name": team,
             "secret": secret,
-            "notes": [f"The GM has handed you the management of {team}."],
+            "notes": [note or f"The GM has handed you the management of {team}."],
         },
     )
     record_event(session, clock, "seat-handed", comp, seat=number, address=address)
@@ -155,8 +162,9 @@ def hand_seat(
 def add_house_team(
     session: Session, config: Config, clock: Clock, comp: Competition, name: str
 ) -> Outcome:
-    """Seat a house team (the demo's): a retired seat named ``name``, managed by nobody, that
-    plays on the defaults and is never mailed nor waited for."""
+    """Seat a house team (the demo's): a seat named ``name`` whose players are celebrities of
+    TV and radio, managed by nobody (``house``, and so retired), that plays on the defaults
+    and is never mailed nor waited for."""
     from pbm.flungo.competitions import join
     from pbm.flungo.turns import settings_for
 
@@ -171,9 +179,11 @@ def add_house_team(
     if seat is None or result.outcome != "joined":
         raise GameError(f"{comp.code} takes no more teams ({result.outcome})")
     team = Team.from_json(seat.team)
+    team = celebrity_squad(team, comp.seed, seat.number)  # a zine that reads as a story
     seat.team = replace(team, name=" ".join(name.split())[:40] or team.name).to_json()
     seat.named = True
     seat.retired = True
+    seat.house = True
     record_event(session, clock, "house-team", comp, seat=seat.number)
     return Outcome(f"house team {seat.number} of {comp.code}: {name}")
 

@@ -44,6 +44,7 @@ from pbm.flungo.competitions import (
     naming_open,
     placeholder_team_name,
 )
+from pbm.flungo.house_rules import SETTING_KEYS, parse_settings
 from pbm.flungo.naming import apply_slots, diff_teams, is_fully_named, still_unnamed
 from pbm.flungo.outlook import Outlook, outlook_of
 from pbm.flungo.standing import (
@@ -76,8 +77,12 @@ def join_command(ctx: MailContext, line: CommandLine) -> Handled:
     """``JOIN``: the next seat, with its secret and squad."""
     comp = ctx.competition
     assert comp is not None
+    from pbm.flungo.managers import accept_offer
     from pbm.flungo.turns import settings_for
 
+    taken = accept_offer(ctx, comp)  # an address the standby list offered a team takes it
+    if taken is not None:
+        return taken
     after = settings_for(comp, ctx.config.turns).naming_after_full
     result = join(ctx.session, ctx.clock, ctx.box, comp, ctx.msg.from_addr, after)
     if result.outcome != "joined":
@@ -412,7 +417,8 @@ def keep_orders(
     "NEWGAME",
     help="create a competition (kind= league, double, knockout or mini; schedule= a cadence)",
     usage="NEWGAME <CODE> <format> <teams> <naming deadline YYYY-MM-DD[THH:MM]> "
-    '[kind=mini] [schedule="mon,thu 20:00 Europe/London"] <name>',
+    '[kind=mini] [schedule="mon,thu 20:00 Europe/London"] [KEY=VALUE ...] <name> (the keys '
+    "of pbm gm new --set: nmr_limit=3, no_consecutive_overs=yes, hundred_tiebreak=yes, ...)",
     audience=Audience.GM,
     game=GAME,
     priority=100,
@@ -424,11 +430,14 @@ def new_game(ctx: MailContext, line: CommandLine) -> Handled:
     except ValueError:
         words = line.rest.split()
     options: dict[str, str] = {}
+    pairs: list[str] = []
     rest: list[str] = []
     for w in words[4:]:
         key, eq, value = w.partition("=")
         if eq and key.lower() in ("kind", "schedule") and not rest:
             options[key.lower()] = value
+        elif eq and key.lower() in SETTING_KEYS and not rest:
+            pairs.append(w)
         else:
             rest.append(w)
     problem = None
@@ -440,6 +449,7 @@ def new_game(ctx: MailContext, line: CommandLine) -> Handled:
         try:
             when = datetime.fromisoformat(deadline)
             when = when if when.tzinfo else when.replace(tzinfo=UTC)
+            settings = parse_settings(pairs, fmt.lower())
             comp = create_competition(
                 ctx.session,
                 ctx.clock,
@@ -450,6 +460,7 @@ def new_game(ctx: MailContext, line: CommandLine) -> Handled:
                 naming_deadline=when,
                 kind=options.get("kind", "league").lower(),
                 schedule=options.get("schedule"),
+                settings=settings,
             )
         except ValueError as exc:
             problem = f"{deadline!r} or {teams!r}: {exc}"

@@ -41,7 +41,8 @@ def competition_json(session: Session, comp: Competition) -> dict[str, Any]:
                 "team": Team.from_json(seat.team).name,
                 "manager": player.address if player else None,
                 "named": seat.named,
-                "retired": seat.retired,
+                "retired": seat.retired and not seat.house,
+                "house": seat.house,
             }
         )
     out: dict[str, Any] = {

@@ -236,8 +236,10 @@ def turn_mails(
     turn: Turn,
     report: TurnReport,
     following: Turn | None,
+    only: Seat | None = None,
 ) -> list[Pending]:
-    """The mails :func:`queue_turn_mails` queues, each team's report then the GM's digest."""
+    """The mails :func:`queue_turn_mails` queues, each team's report then the GM's digest;
+    with ``only``, that seat's report alone (a copy its manager asked for: REPORT)."""
     players = _players(session, comp)
     ecomp = report.competition
     by_team: dict[str, MatchTurn] = {}
@@ -261,9 +263,9 @@ def turn_mails(
     nexts = next_fixtures(ecomp)
     # the season after the stage, read once for every team's fitness and promise
     views = outlooks(SeasonState.from_text(comp.season)) if comp.season else {}
-    for seat in comp.seats:
+    for seat in comp.seats if only is None else [only]:
         player = players.get(seat.player_id)
-        if seat.retired or not _mailable(player):
+        if only is None and (seat.retired or not _mailable(player)):
             continue
         team = Team.from_json(seat.team).name
         mine = by_team.get(team)
@@ -316,6 +318,8 @@ def turn_mails(
                 },
             )
         )
+    if only is not None:
+        return out
     out.append(
         Pending(
             "turn-digest",
@@ -351,6 +355,13 @@ def digest_ctx(
                 "sent": name in sent,
                 "defaults": name in defaults,
                 "retired": seat.retired,
+                "house": seat.house,
+                "missed": seat.missed,
+                "away": (
+                    deadline_text(seat.away_until, None)
+                    if seat.away_until is not None and utc(seat.away_until) > utc(turn.deadline)
+                    else None
+                ),
                 "bouncing": player is not None and player.undeliverable_at is not None,
             }
         )

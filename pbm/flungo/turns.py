@@ -88,9 +88,10 @@ from pbm.db.models import (
 )
 from pbm.db.session import SKIP_LOCKED, transaction
 from pbm.errors import DatabaseUnavailable, GameError
-from pbm.flungo import reports, turn_mail
+from pbm.flungo import managers, reports, turn_mail
 from pbm.flungo.competitions import record_event
 from pbm.flungo.defaults import standing_orders
+from pbm.flungo.house_rules import house_rules
 from pbm.flungo.schedule import (
     Cadence,
     deadline_after,
@@ -142,6 +143,7 @@ class Settings:
     hold_share: float
     hold_on_intake_errors: bool
     naming_after_full: timedelta | None
+    nmr_limit: int = 0
 
 
 def _seconds(value: Any) -> timedelta:
@@ -168,6 +170,7 @@ def _settings(
         hold_share=float(over.get("hold_share", turns.hold_share)),
         hold_on_intake_errors=bool(over.get("hold_on_intake_errors", turns.hold_on_intake_errors)),
         naming_after_full=None if after_full is None else _seconds(after_full),
+        nmr_limit=int(over.get("nmr_limit", turns.nmr_limit)),
     )
 
 
@@ -203,7 +206,13 @@ def draw(comp: Competition, names: list[str]) -> EngineCompetition:
             ecomp, _ = new_league(comp.name, names, fmt, dice, double=double)
     except CompetitionError as exc:
         raise GameError(str(exc)) from exc
-    return ecomp
+    # the house rules play in every match (MatchSetup is built from the competition)
+    rules = house_rules(comp.settings)
+    return replace(
+        ecomp,
+        no_consecutive_overs=rules["no_consecutive_overs"],
+        hundred_tiebreak=rules["hundred_tiebreak"],
+    )
 
 
 def season_seed(comp: Competition) -> str:
@@ -325,9 +334,20 @@ def season_of(comp: Competition) -> SeasonState | None:
     return SeasonState.from_text(comp.season) if comp.season else None
 
 
-def active_seats(comp: Competition) -> list[Seat]:
-    """Seats whose teams are managed (not retired)."""
-    return [s for s in comp.seats if not s.retired]
+def active_seats(comp: Competition, now: datetime | None = None) -> list[Seat]:
+    """Seats whose teams are managed (not retired) and, ``now``, waited for: a manager away
+    (AWAY) is neither reminded nor waited for, and his team plays what it would on silence."""
+    return [s for s in comp.seats if not s.retired and not is_away(s, now)]
+
+
+def is_away(seat: Seat, now: datetime | None) -> bool:
+    """Whether the seat's manager is away at ``now`` (None: not asked)."""
+    return now is not None and seat.away_until is not None and utc(seat.away_until) > now
+
+
+def _present(now: datetime) -> Any:
+    """The SQL of :func:`is_away`'s negation, for the queries that count waited-for seats."""
+    return or_(Seat.away_until.is_(None), Seat.away_until <= now)
 
 
 def orders_sent(session: Session, comp: Competition, turn: Turn) -> dict[int, datetime]:
@@ -871,7 +891,7 @@ def _step(
                 _resolve_step(s, config, clock, comp, turn, f"{base}:resolve")
                 return True
             settings = settings_for(comp, config.turns)
-            seats = active_seats(comp)
+            seats = active_seats(comp, now)
             sent = orders_sent(s, comp, turn)
             active_sent = [sent[seat.id] for seat in seats if seat.id in sent]
             all_in = max(active_sent) if seats and len(active_sent) == len(seats) else None
@@ -907,6 +927,7 @@ def _step(
                 return True
             _claim(s, f"{base}:freeze", now)
             freeze(s, clock, comp, turn)
+            managers.count_silence(s, config, clock, comp, turn, now)
             s.flush()
             split = split_frozen(s, config, comp, turn)
             if split:
@@ -970,7 +991,11 @@ def due_competitions(session: Session, config: Config, now: datetime) -> set[int
     active = dict(
         session.execute(
             select(Seat.competition_id, func.count())
-            .where(Seat.competition_id.in_({c for c, _ in early.values()}), Seat.retired.is_(False))
+            .where(
+                Seat.competition_id.in_({c for c, _ in early.values()}),
+                Seat.retired.is_(False),
+                _present(now),
+            )
             .group_by(Seat.competition_id)
         ).all()
     )
@@ -986,6 +1011,7 @@ def due_competitions(session: Session, config: Config, now: datetime) -> set[int
         .where(
             Turn.id.in_(early),
             Seat.retired.is_(False),
+            _present(now),
             OrdersVersion.created_at >= Turn.opened_at,
         )
         .group_by(Turn.id)

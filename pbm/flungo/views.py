@@ -8,6 +8,7 @@ from engine.flungo.formats import FORMATS, Format
 from engine.flungo.squad import Team
 from pbm.clock import utc
 from pbm.db.models import Competition
+from pbm.flungo.house_rules import house_rules, house_rules_text
 
 __all__ = ["competition_ctx", "format_title", "squad_rows"]
 
@@ -41,4 +42,7 @@ def competition_ctx(comp: Competition) -> dict[str, Any]:
         "format": format_title(comp),
         "teams": comp.teams,
         "naming_deadline": utc(comp.naming_deadline).strftime("%Y-%m-%d %H:%M UTC"),
+        "house_rules": house_rules_text(comp.settings),
+        **house_rules(comp.settings),
+        "hundred": comp.format == Format.HUNDRED,
     }

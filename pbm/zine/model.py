@@ -874,4 +874,6 @@ def _boosts_text(events: Sequence[Any]) -> tuple[str, ...]:
     for e in events:
         if getattr(e, "kind", "") == "stat_boosted":
             by_team.setdefault(e.team, []).append(f"{e.player} {e.stat} {e.before}→{e.after}")
-    return tuple(f"{t}'s helper points: {', '.join(b)}." for t, b in by_team.items())
+    from pbm.zine.story import possessive
+
+    return tuple(f"{possessive(t)} helper points: {', '.join(b)}." for t, b in by_team.items())

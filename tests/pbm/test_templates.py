@@ -20,6 +20,10 @@ COMP = {
     "format": "Twenty20",
     "teams": 4,
     "naming_deadline": "2026-01-15 00:00 UTC",
+    "house_rules": ["no bowler bowls two overs running (the cricket law)"],
+    "no_consecutive_overs": True,
+    "hundred_tiebreak": False,
+    "hundred": False,
 }
 ROW = {
     "slot": 1,
@@ -38,6 +42,9 @@ TEAM_ROW = {
     "sent": True,
     "defaults": False,
     "retired": False,
+    "house": False,
+    "missed": 3,
+    "away": None,
     "bouncing": True,
 }
 SAMPLES: dict[str, dict[str, Any]] = {
@@ -127,6 +134,16 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "reason": "3 of 4 sent nothing",
         "teams": [TEAM_ROW],
         "dead_letters": [],
+    },
+    "gm-notice": {
+        "competition": COMP,
+        "headline": "a@x resigned from X (team 1)",
+        "lines": ["The standby list is empty: the team plays on its standing orders."],
+    },
+    "notice": {
+        "competition": COMP,
+        "title": "A team needs a manager: X",
+        "lines": ["To take the team, mail JOIN with [DEMO] in the subject."],
     },
     "answer": {
         "competition": COMP,
@@ -448,7 +465,15 @@ LONG: dict[str, dict[str, Any]] = {
     },
     "h6-test-sealed": {"notes": [f"window 2: {NAME40} is not held, so that drop was skipped"]},
 }
-GM_KINDS = {"digest", "gm-alert", "gm-created", "gm-done", "gm-hold", "turn-digest"}
+GM_KINDS = {
+    "digest",
+    "gm-alert",
+    "gm-created",
+    "gm-done",
+    "gm-hold",
+    "gm-notice",
+    "turn-digest",
+}
 
 
 def _whole_lines(text: str) -> set[str]:
