@@ -146,7 +146,7 @@ def test_away_skips_reminders_and_waiting_until_back(make_season: SeasonMaker) -
     assert season.clock.now() < deadline
     assert season.show()["turn"]["key"] == "T1"  # ran early, not waiting for a3
     [digest] = [m for m in _to(season.post.sent(), GM) if "issue 1" in str(m["Subject"])]
-    assert "away until 2026-03-10 00:00 UTC" in body_of(digest)
+    assert "away until Tuesday 10 March 2026, 00:00 UTC" in body_of(digest)
     # back: the next stage waits for him again
     [back] = season.orders(A3, "BACK")
     assert "Welcome back" in _words(back)
