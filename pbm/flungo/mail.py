@@ -11,7 +11,7 @@ from __future__ import annotations
 import shlex
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, insert, update
@@ -24,8 +24,9 @@ from engine.flungo.language import canonical
 from engine.flungo.merge import kept_sentences
 from engine.flungo.orders import Orders
 from engine.flungo.squad import Team
-from engine.flungo.turn import SeasonState
+from engine.flungo.turn import SeasonState, Stage
 from pbm.auth import redact
+from pbm.clock import utc
 from pbm.db.models import (
     Competition,
     Flag,
@@ -34,6 +35,7 @@ from pbm.db.models import (
     OrdersVersion,
     Player,
     Seat,
+    Turn,
     table_of,
 )
 from pbm.errors import GameError
@@ -311,6 +313,9 @@ def _whats_next(
     name = team.name
     if turn is not None:
         deadline = deadline_text(turn.deadline, player)
+        late = _too_late_note(ctx, comp, turn, player)
+        if late:
+            ctx.notes.insert(0, late)
     elif fixtures is None:
         deadline = "the naming deadline, " + deadline_text(comp.naming_deadline, player)
     else:
@@ -320,6 +325,42 @@ def _whats_next(
         "deadline": deadline,
         "fixture": fixtures.get(name) if fixtures is not None else None,
     }
+
+
+#: How long after a stage's deadline a mail may still have been meant for it (at most).
+LATE_WINDOW = timedelta(hours=1)
+
+
+def _too_late_note(
+    ctx: MailContext, comp: Competition, turn: Turn, player: Player | None
+) -> str | None:
+    """A plain word for a mail that came after the stage before had run: early, once every
+    team's orders were in (the sender still had time on the clock), or just after its deadline.
+    The mail is not lost: it counts for the stage open now."""
+    from pbm.flungo.reports import deadline_text
+    from pbm.flungo.turns import latest_done
+
+    done = latest_done(ctx.session, comp)
+    if done is None or done.resolved_at is None:
+        return None
+    now = ctx.clock.now()
+    ran, due = utc(done.resolved_at), utc(done.deadline)
+    # A quarter of the stage now open, at most an hour: a mail later than that was sent
+    # knowing the stage before was over.
+    window = min(LATE_WINDOW, (utc(turn.deadline) - due) / 4)
+    if not ran <= now < due + window:
+        return None
+    label = Stage(done.round, done.turn, done.selection).label
+    why = (
+        "early, as every team's orders were in"
+        if ran < due
+        else f"at its deadline, {deadline_text(due, player)}"
+    )
+    nxt = Stage(turn.round, turn.turn, turn.selection).label
+    return (
+        f"Too late for {label}: it was played {why}, before this mail arrived. "
+        f"Your orders count for {nxt} (deadline {deadline_text(turn.deadline, player)})."
+    )
 
 
 #: Per competition, its season's version and each team's next-fixture line in it, or None
