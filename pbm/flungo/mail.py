@@ -308,19 +308,19 @@ def _whats_next(
     from pbm.flungo.turns import current_turn, season_of
 
     turn = current_turn(ctx.session, comp)
+    late = None
     fixtures = _fixture_lines(ctx.session, comp, season_of)
     player = ctx.session.get(Player, seat.player_id)
     name = team.name
     if turn is not None:
         deadline = deadline_text(turn.deadline, player)
         late = _too_late_note(ctx, comp, turn, player)
-        if late:
-            ctx.notes.insert(0, late)
     elif fixtures is None:
         deadline = "the naming deadline, " + deadline_text(comp.naming_deadline, player)
     else:
         deadline = ""
     return {
+        "too_late": late,
         "will_play": will_play_ctx(ctx.session, seat, comp, latest=latest, read=read, team=team),
         "deadline": deadline,
         "fixture": fixtures.get(name) if fixtures is not None else None,

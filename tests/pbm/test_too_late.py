@@ -55,7 +55,7 @@ def test_a_follow_up_after_an_early_stage_is_told_it_is_too_late(season: Season)
     a1, _, p1 = MINI_TEAMS[0]
     [reply] = season.orders(a1, f"{p1} 1 aggressive")
     words = " ".join(body_of(reply).split())
-    assert "Too late for Round 1: selection and toss" in words, words
+    assert words.startswith("Too late for Round 1: selection and toss"), words  # read first
     assert "played early, as every team's orders were in" in words
     assert "Your orders count for Turn 1 (deadline" in words
 
