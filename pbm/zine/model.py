@@ -41,6 +41,7 @@ from engine.flungo.scorecard import CLOSED_TEXT, InningsCard, length_text, super
 from engine.flungo.squad import Team
 from engine.flungo.state import MatchState
 from engine.flungo.turn import replay_document
+from pbm.flungo.schedule import format_deadline
 from pbm.zine import charts
 from pbm.zine.source import MatchTurn, TurnReport
 from pbm.zine.stats import PlayerRecord, Tally, match_cards, rates, tally_matches
@@ -305,9 +306,7 @@ def when(text: str | None) -> str:
         t = _instant(text)
         return f"{t.day} {MONTHS[t.month - 1]} {t.year}" if t else text
     t = _instant(text)
-    if t is None:
-        return text or ""
-    return f"{t:%A} {t.day} {MONTHS[t.month - 1]} {t.year}, {t:%H:%M} UTC"
+    return format_deadline(t) if t is not None else text or ""
 
 
 def stamp(text: str | None) -> str:
