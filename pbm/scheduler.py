@@ -177,6 +177,7 @@ def _run(s: Session, config: Config, clock: Clock, job: Job) -> None:
             )
         else:
             reports.queue_fixtures(s, config, clock, comp, first)
+            send_issue(s, config, clock, comp.code, 0)  # the teams, before a ball is bowled
             headline = (
                 f"The naming deadline of [{comp.code}] {comp.name} has passed: joining is "
                 f"closed, the fixtures are drawn and mailed to {len(comp.seats)} teams."

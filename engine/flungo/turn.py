@@ -260,7 +260,9 @@ class TurnReport:
     ``season_events`` are results, eliminations, helper points and injuries; ``notices`` are
     the resolver's own remarks (an illegal helper spend replaced by the default). The daemon
     fills ``next_deadline`` and ``played_at`` (ISO 8601, UTC), ``editorial`` and ``rulings``
-    before storing it."""
+    before storing it. A ``preseason`` report is the draw itself, before a ball is bowled: no
+    matches, the squads as drawn, the zine's teams issue (issue 0; the seed: "Prior to any
+    matches being played, the teams are published in the zine")."""
 
     stage: Stage
     competition: Competition
@@ -273,6 +275,7 @@ class TurnReport:
     editorial: str = ""
     rulings: tuple[str, ...] = ()
     played_at: str | None = None
+    preseason: bool = False
 
     @property
     def finished(self) -> bool:
@@ -294,6 +297,7 @@ class TurnReport:
             "rulings": list(self.rulings),
             # Only when known, so a report stored before it existed reads back the same.
             **({"played_at": self.played_at} if self.played_at is not None else {}),
+            **({"preseason": True} if self.preseason else {}),
         }
 
     @classmethod
@@ -311,6 +315,7 @@ class TurnReport:
             editorial=str(data.get("editorial", "")),
             rulings=tuple(str(r) for r in data.get("rulings", ())),
             played_at=data.get("played_at"),
+            preseason=bool(data.get("preseason", False)),
         )
 
     def to_text(self) -> str:

@@ -100,6 +100,7 @@ from pbm.flungo.schedule import (
     parse_schedule,
 )
 from pbm.workers import default_worker_id
+from pbm.zine.source import TEAMS_ISSUE
 
 __all__ = [
     "Claimed",
@@ -239,6 +240,21 @@ def start_competition(session: Session, config: Config, clock: Clock, comp: Comp
         session, config, clock, comp, state, min(utc(comp.naming_deadline), clock.now())
     )
     assert turn is not None  # a new season always has a first stage
+    # The seed: "Prior to any matches being played, the teams are published in the zine". The
+    # draw's own report is kept with the competition (no stage resolved it) as issue 0.
+    stage = next_stage(state)
+    assert stage is not None
+    teams_issue = TurnReport(
+        stage=stage,
+        competition=state.competition,
+        matches=(),
+        season_events=(),
+        squads=tuple(state.squads),
+        next_deadline=utc(turn.deadline).isoformat(),
+        played_at=clock.now().isoformat(timespec="seconds"),
+        preseason=True,
+    )
+    comp.state = {**(comp.state or {}), TEAMS_ISSUE: teams_issue.to_text()}
     return turn
 
 

@@ -62,8 +62,10 @@ def build_issues(seasons: Sequence[tuple[str, Sequence[TurnReport]]]) -> list[li
     out: list[list[Issue]] = []
     earlier: list[tuple[str, Sequence[MatchState]]] = []
     for code, reports in seasons:
+        # The draw's teams issue, when there is one, is issue 0: the stages keep their numbers.
+        start = 0 if reports and reports[0].preseason else 1
         issues = [
-            build_issue(rep, reports[:k], code=code, number=k + 1, earlier_seasons=earlier)
+            build_issue(rep, reports[:k], code=code, number=k + start, earlier_seasons=earlier)
             for k, rep in enumerate(reports)
         ]
         out.append(issues)

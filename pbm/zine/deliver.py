@@ -25,7 +25,7 @@ from pbm.db.models import Competition, OutboxMessage, Player, Seat, Turn, TurnSt
 from pbm.mail.compose import Attachment, OutboundEmail, compose, make_message_id
 from pbm.zine.model import Issue, build_issue
 from pbm.zine.render import issue_html, issue_pdf, issue_text
-from pbm.zine.source import TurnReport, competition_codes
+from pbm.zine.source import TurnReport, competition_codes, teams_report
 
 __all__ = ["due_issues", "numbered_reports", "rebuild_archive", "send_issue", "zine_key"]
 
@@ -50,7 +50,11 @@ def numbered_reports(session: Session, code: str) -> list[tuple[int, TurnReport]
         )
         .order_by(Turn.issue, Turn.position)
     ).all()
-    return [(n, TurnReport.from_text(r)) for n, r in rows if r and n is not None]
+    first = teams_report(session.scalar(select(Competition.state).where(Competition.code == code)))
+    return [
+        *([(0, first)] if first else []),
+        *((n, TurnReport.from_text(r)) for n, r in rows if r and n is not None),
+    ]
 
 
 def due_issues(session: Session, done: set[str]) -> list[tuple[str, int]]:

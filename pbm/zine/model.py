@@ -238,7 +238,10 @@ class Issue:
 
     @property
     def title(self) -> str:
-        """``The Cosmic Celebrity Cricket Gazette — Flungo League, issue 3``."""
+        """``The Cosmic Celebrity Cricket Gazette — Flungo League, issue 3`` (issue 0 is
+        ``…, the teams``)."""
+        if self.number == 0:
+            return f"{self.masthead} — {self.competition}, the teams"
         return f"{self.masthead} — {self.competition}, issue {self.number}"
 
     def to_json(self) -> dict[str, Any]:
@@ -684,6 +687,8 @@ def career_tally(seasons: Sequence[tuple[str, Sequence[MatchState]]]) -> Tally:
 
 def _stage_text(report: TurnReport) -> str:
     s = report.stage
+    if report.preseason:
+        return f"The draw: the teams and fixtures, before round {s.round}'s selection"
     if s.selection:
         return f"Round {s.round}: selection and the toss (before turn {s.turn})"
     return f"Round {s.round}, turn {s.turn}"

@@ -691,7 +691,8 @@ class Checker:
       and resolve job keys; each done stage's frozen inputs are the season
       after the stage before it and each team's latest orders when it froze, and resolving
       them again with the pure engine gives the stored report and season byte for byte;
-    * each done stage queued one report per team, one GM digest and one zine issue per team;
+    * each done stage queued one report per team, one GM digest and one zine issue per team
+      (and the draw its teams issue, issue 0, to every team);
       each started competition one fixtures mail per team;
     * seats: numbers 1..n, one per player, no more than the competition's teams;
     * no dead letters (the hostile mail the harness sends must never shunt).
@@ -825,7 +826,8 @@ class Checker:
             managed = len([seat for seat in comp.seats if not seat.retired])
             reports += managed * len(done)
             digests += len(done)
-            zines += managed * len(done)
+            # each done stage's issue, and the teams issue (issue 0) the draw mailed
+            zines += managed * len(done) + (len(comp.seats) if turns else 0)
             previous: Turn | None = None
             for t in done:
                 base = f"turn:{comp.code}:{t.position}:{t.generation}"

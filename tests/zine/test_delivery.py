@@ -35,6 +35,7 @@ def _app(tmp_path: Path, league: list[TurnReport], **zine: object) -> App:
             naming_deadline=START,
             seed="x",
             created_at=START,
+            status="running",  # the stored reports are its season: no draw is due
         )
         s.add(comp)
         s.flush()
