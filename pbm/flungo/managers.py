@@ -399,6 +399,10 @@ def count_silence(
     limit = settings_for(comp, config.turns).nmr_limit
     sent = orders_sent(session, comp, turn)
     stage = Stage(turn.round, turn.turn, turn.selection).label
+    # A stage played again after a ROLLBACK is the same stage: a team silent in the generation
+    # rolled back was counted then, and is not counted twice for one stage.
+    counted = _counted_silent(session, turn)
+    silent: list[int] = []
     for seat in comp.seats:
         if seat.retired or is_away(seat, now):
             continue  # nobody to wait for, or a manager who said he is away
@@ -407,9 +411,31 @@ def count_silence(
                 _withdraw(session, config, clock, comp, seat)
             seat.missed = 0
             continue
+        silent.append(seat.id)
+        if seat.id in counted:
+            continue
         seat.missed += 1
         if limit and seat.missed == limit:
             _silent(session, config, clock, comp, seat, limit, stage)
+    turn.reminders = {**(turn.reminders or {}), SILENT_KEY: silent}
+
+
+#: In a stage's ``reminders`` bookkeeping: the seat ids its freeze counted as silent.
+SILENT_KEY = "silent"
+
+
+def _counted_silent(session: Session, turn: Turn) -> set[int]:
+    """The seats counted silent by the freezes of this stage's earlier generations."""
+    if not turn.generation:
+        return set()
+    rows = session.scalars(
+        select(Turn.reminders).where(
+            Turn.competition_id == turn.competition_id,
+            Turn.position == turn.position,
+            Turn.generation < turn.generation,
+        )
+    )
+    return {int(i) for r in rows for i in (r or {}).get(SILENT_KEY, ())}
 
 
 def _withdraw(

@@ -253,3 +253,25 @@ def test_orders_withdraw_the_offer(make_season: SeasonMaker) -> None:
     [answer] = season.mail(NEWBIE, "JOIN\n", subject="[MINI] join")
     assert "new secret" not in str(answer["Subject"])
     assert {t["seat"]: t for t in season.show()["teams"]}[4]["manager"] == A4
+
+
+def test_a_rolled_back_stage_counts_a_silence_once(make_season: SeasonMaker) -> None:
+    """A team silent in a stage the GM rolls back and plays again has missed one stage, not
+    two: with nmr_limit 2 nothing is said until a second, different stage passes silent."""
+    season = make_season(nmr_limit=2)
+    _draw(season)
+    for address in (A1, A2, A3):
+        season.orders(address, "toss: bowl")
+    season.clock.set(season.deadline())
+    season.pump()
+    assert "open again" in body_of(season.gm("ROLLBACK MINI"))
+    season.clock.set(season.deadline())
+    season.pump()  # the same stage, played again; Delta Dogs silent again
+    silent = [m for m in season.post.sent() if "sent nothing for 2 stages" in str(m["Subject"])]
+    assert silent == []
+    for address in (A1, A2, A3):
+        season.orders(address, "Alpha 1 aggressive" if address == A1 else "toss: bat")
+    season.clock.set(season.deadline())
+    season.pump()
+    [alert] = [m for m in _to(season.post.sent(), GM) if "sent nothing for 2" in str(m["Subject"])]
+    assert "Delta Dogs (team 4" in _words(alert)
