@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 
 from engine.flungo.fitness import injury_points_text
 from engine.flungo.formats import FormatSpec
@@ -281,7 +283,7 @@ def choose_bowler(
     if planned is None:
         # no plan for this over: the captain's default plan (see default_plan)
         able = tuple(n for n in rank if n not in unable)
-        default = default_plan(able, spec).get(over)
+        default = _default_plan(able, spec).get(over)
         if default is not None and counts.get(default, 0) < limit:
             chosen, why = choose_bowler(over, default, rank, unable, counts, previous, spec)
             return chosen, why or "no bowler planned"
@@ -327,6 +329,13 @@ def choose_bowler(
     spare = spare or [n for n in rank if n not in unable and n != last]
     spare = spare or [n for n in rank if n not in unable] or list(rank)
     return spare[0], f"{reason}; no legal bowler left, limits relaxed"
+
+
+@lru_cache(maxsize=256)
+def _default_plan(rank: tuple[str, ...], spec: FormatSpec) -> Mapping[int, str]:
+    """:func:`default_plan`, remembered: an innings with overs unplanned asks for it before
+    each of them, and computing it was a quarter of a 50-over match's time. Read only."""
+    return MappingProxyType(default_plan(rank, spec))
 
 
 def default_plan(rank: Sequence[str], spec: FormatSpec) -> dict[int, str]:
