@@ -149,19 +149,21 @@ def _limit_faults(plan: dict[int, str], spec: FormatSpec, ctx: PlanContext) -> l
     who = {**plan, **bowled}
     out: list[_Fault] = []
     counts: dict[str, int] = {}
-    for o, b in bowled.items():
+    for b in bowled.values():
         counts[b] = counts.get(b, 0) + 1
     for o in sorted(plan):
         b = plan[o]
         counts[b] = counts.get(b, 0) + 1
         if counts[b] > spec.max_overs_per_bowler:
             out.append(_Fault(Cause.QUOTA, b, o))
-    run_b, run = None, 0
+    run_b: str | None = None
+    run = 0
     for o in range(1, spec.overs + 1):
-        b = who.get(o)
-        if b is None:
+        cur = who.get(o)
+        if cur is None:
             run_b, run = None, 0
             continue
+        b = cur
         run = run + 1 if b == run_b else 1
         run_b = b
         if run > spec.max_consecutive and o in plan:

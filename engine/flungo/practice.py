@@ -133,6 +133,7 @@ class Practice:
     bowling: tuple[BowlingPractice, ...]
     scores: tuple[tuple[str, str], ...]
     planned: bool  # whether the side gave a bowling plan
+    opponent: str = ""
 
 
 def practise(
@@ -177,7 +178,7 @@ def practise(
     bowling = tuple(_bowling(state, turns) for state, turns in matches)
     scores = tuple(_scores(state) for state, _ in matches)
     planned = bool(matches[0][0].orders[0].bowling_plan)
-    return Practice(seed, spec, tuple(found), bowling, scores, planned)
+    return Practice(seed, spec, tuple(found), bowling, scores, planned, opponent.name)
 
 
 def _paths(rules: tuple[Rule, ...]) -> list[tuple[int, ...]]:
@@ -306,12 +307,17 @@ def _bowling(state: MatchState, turns: list[list[Event]]) -> BowlingPractice:
 
 
 def _scores(state: MatchState) -> tuple[str, str]:
+    """(the side's score, the opponent's), as "105/5", with the length when the innings
+    ended early: "69/3 (19.5)" ("(83 balls)" in The Hundred)."""
     out = {}
+    spec = state.setup.spec
     for inn in state.innings[:2]:
         side = BATTING if inn.batting_side == 0 else BOWLING
-        o, b = divmod(inn.legal, state.setup.spec.balls_per_over)
-        length = f"{inn.legal} balls" if state.setup.spec.is_hundred else f"{o}.{b} ov"
-        out[side] = f"{inn.runs}/{inn.wickets} ({length})"
+        score = f"{inn.runs}/{inn.wickets}"
+        if inn.legal < inn.max_balls:
+            o, b = divmod(inn.legal, spec.balls_per_over)
+            score += f" ({inn.legal} balls)" if spec.is_hundred else f" ({o}.{b})"
+        out[side] = score
     return out[BATTING], out[BOWLING]
 
 
@@ -319,24 +325,45 @@ def _scores(state: MatchState) -> tuple[str, str]:
 
 
 def _ranges(overs: Sequence[int]) -> str:
-    """``1-2, 9-10, 17``."""
+    """``1-2, 9-10, 17``; alternate overs, as from one end, as ``1-9 odd``."""
+    xs = list(overs)
     parts: list[str] = []
-    start = prev = None
-    for o in overs:
-        if start is None:
-            start = prev = o
-        elif prev is not None and o == prev + 1:
-            prev = o
+    i = 0
+    while i < len(xs):
+        one = two = 1
+        while i + one < len(xs) and xs[i + one] == xs[i] + one:
+            one += 1
+        while i + two < len(xs) and xs[i + two] == xs[i] + 2 * two:
+            two += 1
+        if two >= 3 and two > one:
+            parts.append(f"{xs[i]}-{xs[i + two - 1]} {'odd' if xs[i] % 2 else 'even'}")
+            i += two
+        elif one >= 2:
+            parts.append(f"{xs[i]}-{xs[i + one - 1]}")
+            i += one
         else:
-            parts.append(f"{start}-{prev}" if start != prev else str(start))
-            start = prev = o
-    if start is not None:
-        parts.append(f"{start}-{prev}" if start != prev else str(start))
+            parts.append(str(xs[i]))
+            i += 1
     return ", ".join(parts)
 
 
-def _at(o: Outcome, spec: FormatSpec) -> str:
-    return f"{_ball(o.legal, spec)} with {o.wickets} down"
+def _down(wickets: Sequence[int]) -> str:
+    lo, hi = min(wickets), max(wickets)
+    return f"with {lo} down" if lo == hi else f"with {lo} to {hi} down"
+
+
+def _group(word: str, group: Sequence[Outcome], n: int, spec: FormatSpec) -> str:
+    """Where an order fired (or failed) in ``len(group)`` of ``n`` innings, as short as it
+    can be said: "fired at 20.0 with 2 down in 2 of 3"."""
+    k = f"{len(group)} of {n}"
+    balls = sorted({o.legal for o in group})
+    down = _down([o.wickets for o in group])
+    if len(balls) == 1:
+        return f"{word} at {_ball(balls[0], spec)} {down} in {k}"
+    if len({o.wickets for o in group}) == 1:
+        return f"{word} in {k} {down}, at {', '.join(_ball(b, spec) for b in balls)}"
+    each = ", ".join(f"{_ball(o.legal, spec)} with {o.wickets} down" for o in group)
+    return f"{word} in {k}: at {each}"
 
 
 def _summary(outcomes: Sequence[Outcome], spec: FormatSpec) -> str:
@@ -346,15 +373,11 @@ def _summary(outcomes: Sequence[Outcome], spec: FormatSpec) -> str:
     fired = [o for o in outcomes if o.kind is OutcomeKind.FIRED]
     spent = [o for o in outcomes if o.kind is OutcomeKind.SPENT]
     never = [o for o in outcomes if o.kind is OutcomeKind.NEVER]
-    parts: list[str] = []
-    for word, group in (("fired", fired), ("its conditions failed", spent)):
-        if not group:
-            continue
-        places = list(dict.fromkeys(_at(o, spec) for o in group))
-        if len(places) == 1:
-            parts.append(f"{word} at {places[0]} in {len(group)} of {n}")
-        else:
-            parts.append(f"{word} in {len(group)} of {n}: at {', '.join(places)}")
+    parts = [
+        _group(word, group, n, spec)
+        for word, group in (("fired", fired), ("its conditions failed", spent))
+        if group
+    ]
     if never:
         reason = _never_text(never, spec)
         parts.append(f"never, {reason}" if len(never) == n else f"never in {len(never)}: {reason}")
@@ -388,7 +411,12 @@ def practice_lines(p: Practice) -> list[str]:
     """The practice in a few short lines, for a phone: each conditional order (its trigger and
     conditions) and what became of it, then the bowling, then the scores."""
     spec = p.spec
-    lines = []
+    lines = [
+        f"{len(p.scores)} practice matches against {p.opponent}, on the pitch and weather of "
+        "the match, with dice from your orders (not the match's):"
+    ]
+    if not p.rules:
+        lines.append("No conditional orders.")
     for r in p.rules:
         if len(r.outcomes) == 1:
             lines.append(f"{r.label}: {_summary(r.outcomes[0][1], spec)}")
@@ -397,7 +425,7 @@ def practice_lines(p: Practice) -> list[str]:
             lines.append(f"{r.label}: {said}")
     lines += _bowling_lines(p)
     scores = ", ".join(f"{bat} v {bowl}" for bat, bowl in p.scores)
-    lines.append(f"Scores (you batting v you bowling): {scores}.")
+    lines.append(f"Scores (yours first): {scores}.")
     return lines
 
 
@@ -423,7 +451,7 @@ def _bowling_lines(p: Practice) -> list[str]:
     for dep, k in sorted(departures.items(), key=lambda d: (d[0] is None, d[0] or (0,))):
         if dep is None:
             continue
-        over, planned, bowler, reason = dep
+        over, _, bowler, reason = dep
         times = f"in {k} of {n}" if k < n else f"in all {n}" if n > 1 else ""
         word = "set" if spec.is_hundred else "over"
         if reason == "no bowler planned":
@@ -433,4 +461,3 @@ def _bowling_lines(p: Practice) -> list[str]:
         lines.append(f"{text}{' (' + times + ')' if times else ''}.")
         break  # the first is what to fix
     return lines
-
