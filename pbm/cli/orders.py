@@ -11,7 +11,6 @@ import click
 from rich.console import Console
 
 from engine.dice import Dice
-
 from engine.errors import OrderError
 from engine.flungo.formats import FORMATS, Format, FormatSpec
 from engine.flungo.ground import Conditions
