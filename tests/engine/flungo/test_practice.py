@@ -164,3 +164,45 @@ def test_every_order_has_an_outcome_in_each_practice(
         else:
             assert o.reason
     assert len(practice_lines(p)) >= 4
+
+
+def test_the_text_groups_outcomes_shortly() -> None:
+    """The text in one place: an order that fired twice at one ball and failed its "if"
+    once, and a reviews order practised on both sides, each on one short line; a plan given
+    way to a hurt bowler says who bowled instead."""
+    from engine.flungo.formats import FORMATS
+    from engine.flungo.practice import BowlingPractice, Outcome, Practice, RulePractice
+
+    fired = Outcome(OutcomeKind.FIRED, 120, 2, 97)
+    spent = Outcome(OutcomeKind.SPENT, 120, 5, 130)
+    never = Outcome(OutcomeKind.NEVER, 103, 10, 88, "the innings ended at 17.1 (all out)")
+    p = Practice(
+        seed=1,
+        spec=FORMATS[Format.T20],
+        rules=(
+            RulePractice(
+                (0,), "after 20 overs, if wickets <= 3", (("batting", (fired, fired, spent)),)
+            ),
+            RulePractice(
+                (1,),
+                "after 3 overs",
+                (("batting", (fired, fired, never)), ("bowling", (fired, fired, fired))),
+            ),
+        ),
+        bowling=(BowlingPractice(("A", "B", "C"), (3, "A", "C", "A is retired hurt")),) * 3,
+        scores=(("97/2", "96/8"),) * 3,
+        planned=True,
+        opponent="Snodge Stars",
+    )
+    lines = practice_lines(p)
+    assert lines[1] == (
+        "after 20 overs, if wickets <= 3: fired at 20.0 with 2 down in 2 of 3; "
+        "its conditions failed at 20.0 with 5 down in 1 of 3"
+    )
+    assert lines[2] == (
+        "after 3 overs: batting, fired at 20.0 with 2 down in 2 of 3; never in 1: the innings "
+        "ended at 17.1 (all out); bowling, fired at 20.0 with 2 down in 3 of 3"
+    )
+    assert lines[3] == "Bowling (overs, in all 3): A 1; B 2; C 3."
+    assert lines[4] == "Your plan gave way at over 3 (A is retired hurt): C bowled it (in all 3)."
+    assert lines[5] == "Scores (yours first): 97/2 v 96/8, 97/2 v 96/8, 97/2 v 96/8."
