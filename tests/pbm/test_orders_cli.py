@@ -112,3 +112,16 @@ def test_preview_shows_the_nearest_legal_plan(tmp_path: Path) -> None:
     out = result.output
     assert "the match plays the nearest legal plan" in out
     assert out.count("Jimmy Anderson would bowl more than 1 over in succession") == 1
+
+
+def test_preview_in_json(tmp_path: Path) -> None:
+    """--json --preview puts the practice's lines and the plan's mends in the document."""
+    args = _files(tmp_path, PREVIEW)
+    result = CliRunner().invoke(
+        main, ["orders", "check", *args, "--format", "t20", "--preview", "--json"]
+    )
+    doc = json.loads(result.output)
+    assert doc["practice"]["plan"] == []
+    lines = doc["practice"]["practice"]
+    assert lines[0].startswith("3 practice matches against ")
+    assert any(ln.startswith("after 3 overs, if ") for ln in lines)
