@@ -121,6 +121,11 @@ def test_the_practice_leaves_the_match_alone(season: Season) -> None:
     again = start_match(st.setup, st.orders[0], st.orders[1]).state
     assert again.selections == st.selections and again.batting_first == st.batting_first
     assert again.orders == st.orders
+    # on the field, the practice is against the same opponent, with its published XI
+    side = 0 if st.setup.home.name == "Alpha Apes" else 1
+    [reply] = season.orders(a1, ORDERS)
+    head = practice_of(body_of(reply))[0]
+    assert head.startswith(f"3 practice matches against {st.team(1 - side).name},"), head
 
 
 def test_between_seasons_the_answer_says_nothing_of_practice(tmp_path: Path) -> None:
