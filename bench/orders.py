@@ -3,7 +3,9 @@
 Run from a checkout: .venv/bin/python bench/orders.py [--mails N]
 
 Goals (issue 10): a fresh 18-line mail parses in at most 1 ms (median), a mail of lines seen
-before too; the parser is ready in a new process in well under a second.
+before too; the parser is ready in a new process in well under a second. Issue 24: the answer
+with its three practice innings (read the fresh mail, play its orders in three practice
+matches against an opponent, write the practice's lines) in at most 15 ms on one core.
 
 "Fresh" mails are made from a template with other names, numbers, styles and overs each time,
 and every remembered line, mask, name look-up and parse is forgotten before each
@@ -207,6 +209,28 @@ def stages_ms(mails: list[tuple[str, Team]]) -> tuple[float, float]:
     return statistics.median(reading) * 1e3, statistics.median(rest) * 1e3
 
 
+def answer_ms(mails: list[tuple[str, Team]], fmt: Format) -> tuple[float, float]:
+    """The median milliseconds (wall, CPU) of a fresh mail's answer with its practice: read
+    it (nothing remembered), then play its orders in the three practice matches of
+    :mod:`engine.flungo.practice` against a rolled opponent and write the lines."""
+    from engine.flungo.ground import Conditions
+    from engine.flungo.practice import practice_lines, practice_seed, practise
+
+    opponent = generate_squad(Dice(2), "Snodge Stars")
+    ground = Conditions("The Gunge Bowl", 3, 1)
+    wall, cpu = [], []
+    for text, team in mails:
+        clear_caches()
+        w, c = time.perf_counter(), time.process_time()
+        parsed = parse_orders(text, team, FORMATS[fmt])
+        match = parsed.orders.match
+        seed = practice_seed(canonical(parsed.orders), "BENCH:1")
+        practice_lines(practise(team, match, opponent, fmt, ground, seed))
+        cpu.append(time.process_time() - c)
+        wall.append(time.perf_counter() - w)
+    return _medians(wall, cpu)
+
+
 def seat_squad(seat: int) -> tuple[Team, Team]:
     """A seat's squad as generated (placeholder names) and as its naming mail named it."""
     base = generate_squad(Dice(seat), f"Team {seat}")
@@ -332,6 +356,13 @@ def main() -> None:
     lines_out = len(canonical(parsed.orders).splitlines())
     t2 = median_ms(lambda: canonical(parsed.orders), 2000)
     print(f"{f'canonical() of {lines_out} lines':40} {t2[0] * 1e3:5.1f} us {t2[1] * 1e3:5.1f} us")
+
+    print("== the answer with its three practice innings (goal: at most 15 ms) ==")
+    few = mails[: max(20, args.mails // 4)]
+    for fmt in (Format.T20, Format.HUNDRED, Format.FORTY, Format.FIFTY):
+        ans = answer_ms(few, fmt)
+        label = f"answer + 3 practice matches, {FORMATS[fmt].title}"
+        print(f"{label:40} {ans[0]:5.2f} ms {ans[1]:5.2f} ms")
 
     if args.mails_only:
         return

@@ -51,6 +51,9 @@ class Roll(NamedTuple):
     purpose: str
 
 
+_new_roll = tuple.__new__  # a Roll without NamedTuple's keyword-handling constructor
+
+
 def seed_from_text(text: str) -> int:
     """Turn any text (a date and deck, a game code) into a 64-bit seed, documented above."""
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
@@ -98,9 +101,25 @@ class Dice:
         return m >> 64
 
     def roll(self, sides: int, purpose: str) -> int:
-        """Roll a ``sides``-sided die (1..sides) and record it with its purpose."""
-        value = self.below(sides) + 1
-        self.rolls.append(Roll(sides, value, purpose))
+        """Roll a ``sides``-sided die (1..sides) and record it with its purpose.
+
+        ``below(sides) + 1``, written out: a match rolls some 1,300 dice an innings, and the
+        two calls it saves were a tenth of the time of a match."""
+        if sides <= 0:
+            raise ValueError(f"below() needs a positive bound, got {sides}")
+        s = (self._state + _GOLDEN) & MASK64
+        self._state = s
+        z = ((s ^ (s >> 30)) * _MUL1) & MASK64
+        z = ((z ^ (z >> 27)) * _MUL2) & MASK64
+        m = (z ^ (z >> 31)) * sides
+        low = m & MASK64
+        if low < sides:  # Lemire's rejection, as in below(): rare
+            t = ((1 << 64) - sides) % sides
+            while low < t:
+                m = self.next_u64() * sides
+                low = m & MASK64
+        value = (m >> 64) + 1
+        self.rolls.append(_new_roll(Roll, (sides, value, purpose)))
         return value
 
     def mark(self) -> int:

@@ -19,8 +19,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.flungo.events import MatchEvent, OrdersAmended
+from engine.flungo.formats import FormatSpec
 from engine.flungo.innings import InningsState
 from engine.flungo.orders import BattingStyle, MatchOrders, ReviewPolicy
+from engine.flungo.plan import Selection
+from engine.flungo.plan_check import PlanContext, nearest_legal
 from engine.flungo.rules import rearm
 from engine.flungo.state import MatchState
 
@@ -159,7 +162,7 @@ def amend(
         before = orders[side]
         orders[side] = _merge(before, new)
         if live is not None:
-            live = _amend_live(live, side, before, new, sel.xi, events, name)
+            live = _amend_live(live, side, before, new, sel, state.setup.spec, events, name)
         text = f"amended orders accepted: {describe_amendment(new)}"
         events.append(OrdersAmended(-1, 0, name, text, True))
     innings = state.innings
@@ -173,10 +176,12 @@ def _amend_live(
     side: int,
     before: MatchOrders,
     new: MatchOrders,
-    xi: tuple[str, ...],
+    sel: Selection,
+    spec: FormatSpec,
     events: list[MatchEvent],
     name: str,
 ) -> InningsState:
+    xi, keeper = sel.xi, sel.wicketkeeper
     batting = live.batting_side == side
     if batting and new.batting_order:
         rest = live.order[live.next_in :]
@@ -205,6 +210,19 @@ def _amend_live(
             live = replace(live, plan=begun + named)
         else:
             live = replace(live, plan=_plan(live.plan, named))
+        # the overs to come, against the limits with the overs bowled counting: the innings
+        # plays the nearest legal plan, as the match does from its start (plan_check)
+        bowled = tuple(enumerate(live.over_bowlers, 1))
+        ahead = tuple((o, b) for o, b in live.plan if o > started)
+        mended, problems = nearest_legal(
+            ahead, spec, PlanContext(xi=xi, unable=((keeper, "keeps wicket"),), bowled=bowled)
+        )
+        if problems:
+            begun = tuple((o, b) for o, b in live.plan if o <= started)
+            live = replace(live, plan=begun + mended)
+            for p in problems:
+                text = f"bowling plan: {p.text}"
+                events.append(OrdersAmended(-1, 0, name, text, False, (p.bowler,)))
     pol_bat, pol_bowl = live.policies
     if batting and new.batting_reviews:
         pol_bat = new.batting_reviews

@@ -20,9 +20,11 @@ from engine.flungo.events import Ball, BowlerChanged, Event, Injury, InningsEnd
 from engine.flungo.formats import FormatSpec
 from engine.flungo.orders import BattingStyle, ReviewMode, ReviewPolicy, Rule
 from engine.flungo.plan import choose_bowler
-from engine.flungo.rules import Limits, RuleBook, RulesSnapshot, Situation, obey
+from engine.flungo.rules import Limits, RuleBook, RulesSnapshot, Situation, Wake, obey
 
 __all__ = ["InningsState", "Side", "play_innings", "review_allowed"]
+
+_new_ball = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,10 +151,19 @@ def play_innings(
         text = "no bowling plan: default bowling"
         events.append(BowlerChanged(inn, legal, team_bowl, text, 0, "", None, "no bowling plan"))
     first = True
+    # the rules are asked before a ball only when one of them may hold (RuleBook.wake)
+    wake: Wake | None = None
 
     while not closed and legal < stop:
         if book and (
-            firings := book.step(
+            first
+            or wake is None
+            or legal >= wake.legal
+            or wickets >= wake.wickets
+            or runs >= wake.score
+            or len(out) >= wake.out
+        ):
+            firings = book.step(
                 Situation(
                     legal,
                     bpo,
@@ -164,32 +175,33 @@ def play_innings(
                     at_drinks and first,
                 )
             )
-        ):
-            pols = [pol_bat, pol_bowl]
-            limits = Limits(
-                max_balls // bpo,
-                spec.max_overs_per_bowler,
-                spec.max_consecutive,
-                tuple(over_bowlers),
-                hundred,
-            )
-            events += obey(
-                firings,
-                book,
-                (sides[0].team, sides[1].team),
-                bat_i,
-                inn,
-                legal,
-                styles,
-                plan,
-                pols,
-                order,
-                next_in,
-                out,
-                len(over_bowlers),
-                limits,
-            )
-            pol_bat, pol_bowl = pols
+            if firings:
+                pols = [pol_bat, pol_bowl]
+                limits = Limits(
+                    max_balls // bpo,
+                    spec.max_overs_per_bowler,
+                    spec.max_consecutive,
+                    tuple(over_bowlers),
+                    hundred,
+                )
+                events += obey(
+                    firings,
+                    book,
+                    (sides[0].team, sides[1].team),
+                    bat_i,
+                    inn,
+                    legal,
+                    styles,
+                    plan,
+                    pols,
+                    order,
+                    next_in,
+                    out,
+                    len(over_bowlers),
+                    limits,
+                )
+                pol_bat, pol_bowl = pols
+            wake = book.wake(max_balls, bpo, target, len(out))
         first = False
         if legal % bpo == 0 and len(over_bowlers) == legal // bpo:
             over_no = legal // bpo + 1
@@ -227,25 +239,30 @@ def play_innings(
         over_no = legal // bpo + 1
         ball_no = legal % bpo + 1
         wicket = d.wicket
-        delivery = Ball(
-            over_no,
-            ball_no,
-            is_legal,
-            bowler,
-            striker,
-            non_striker,
-            style,
-            d.d1,
-            d.d2,
-            d.runs,
-            d.boundary,
-            extra,
-            d.extra_runs,
-            wicket,
-            striker if wicket else None,
-            d.fielder,
-            tuple(rolls[mark:]),
-            d.note,
+        # tuple.__new__: a Ball without NamedTuple's keyword-handling constructor (a tenth
+        # of the ball's cost, some 600 times a match)
+        delivery: Ball = _new_ball(
+            Ball,
+            (
+                over_no,
+                ball_no,
+                is_legal,
+                bowler,
+                striker,
+                non_striker,
+                style,
+                d.d1,
+                d.d2,
+                d.runs,
+                d.boundary,
+                extra,
+                d.extra_runs,
+                wicket,
+                striker if wicket else None,
+                d.fielder,
+                tuple(rolls[mark:]),
+                d.note,
+            ),
         )
         balls.append(delivery)
         events.append(delivery)

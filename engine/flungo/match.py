@@ -39,6 +39,7 @@ from engine.flungo.events import (
 from engine.flungo.innings import InningsState, Side, play_innings
 from engine.flungo.orders import BattingStyle, MatchOrders, ReviewPolicy, TossChoice
 from engine.flungo.plan import Selection, bowling_rank, select
+from engine.flungo.plan_check import PlanContext, nearest_legal
 from engine.flungo.rules import RulesSnapshot, fresh_snapshot
 from engine.flungo.squad import BowlingStyle
 from engine.flungo.state import TURNS, MatchSetup, MatchState, Resolution, Result
@@ -67,9 +68,17 @@ def start_match(
     orders: list[MatchOrders] = []
     for team, given in ((setup.home, home), (setup.away, away)):
         sel, fixes = select(team, given, setup.conditions)
+        base = _in_their_place(given or MatchOrders(), sel)
+        # the plan the match plays is the nearest legal one (docs/rules/flungo.md)
+        plan, problems = nearest_legal(
+            base.bowling_plan,
+            setup.spec,
+            PlanContext(xi=sel.xi, unable=((sel.wicketkeeper, "keeps wicket"),)),
+        )
+        fixes += [f"bowling plan: {p.text}" for p in problems]
         events += [SelectionFix(-1, 0, team.name, f) for f in fixes]
         sels.append(sel)
-        base = _in_their_place(given or MatchOrders(), sel)
+        base = replace(base, bowling_plan=plan)
         orders.append(
             replace(
                 base,

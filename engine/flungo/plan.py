@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 
 from engine.flungo.fitness import injury_points_text
-from engine.flungo.formats import FormatSpec
+from engine.flungo.formats import Format, FormatSpec
 from engine.flungo.ground import Conditions
 from engine.flungo.orders import BattingStyle, MatchOrders, TossChoice
 from engine.flungo.squad import BowlingStyle, Player, Role, Team
@@ -257,6 +259,25 @@ def bowling_rank(players: Sequence[Player], conditions: Conditions) -> tuple[str
     return tuple(p.name for p in ranked)
 
 
+def _plainly_legal(
+    name: str,
+    over: int,
+    rank: Sequence[str],
+    unable: Mapping[str, str],
+    counts: Mapping[str, int],
+    previous: Sequence[str],
+    spec: FormatSpec,
+) -> bool:
+    """Whether ``name`` may bowl ``over`` by every limit :func:`choose_bowler` checks."""
+    if name in unable or counts.get(name, 0) >= spec.max_overs_per_bowler or name not in rank:
+        return False
+    k = len(previous)
+    if spec.format is Format.HUNDRED and over % 2 == 1 and k and previous[-1] == name:
+        return False
+    run = spec.max_consecutive
+    return k < run or any(previous[k - 1 - j] != name for j in range(run))
+
+
 def choose_bowler(
     over: int,
     planned: str | None,
@@ -277,14 +298,18 @@ def choose_bowler(
     overs first.
     """
     limit, run = spec.max_overs_per_bowler, spec.max_consecutive
-    recent = list(previous[-run:])
     if planned is None:
         # no plan for this over: the captain's default plan (see default_plan)
-        able = tuple(n for n in rank if n not in unable)
-        default = default_plan(able, spec).get(over)
+        able = tuple(n for n in rank if n not in unable) if unable else tuple(rank)
+        default = _default_plan(able, spec).get(over)
         if default is not None and counts.get(default, 0) < limit:
+            if _plainly_legal(default, over, rank, unable, counts, previous, spec):
+                return default, "no bowler planned"
             chosen, why = choose_bowler(over, default, rank, unable, counts, previous, spec)
             return chosen, why or "no bowler planned"
+    elif _plainly_legal(planned, over, rank, unable, counts, previous, spec):
+        return planned, None  # the usual case, without the reasons' bookkeeping below
+    recent = list(previous[-run:])
 
     # The Hundred: ends change every ten balls, and a bowler's consecutive sets are from one
     # end, so he may not carry on into the set that starts a new ten (an odd set).
@@ -327,6 +352,13 @@ def choose_bowler(
     spare = spare or [n for n in rank if n not in unable and n != last]
     spare = spare or [n for n in rank if n not in unable] or list(rank)
     return spare[0], f"{reason}; no legal bowler left, limits relaxed"
+
+
+@lru_cache(maxsize=256)
+def _default_plan(rank: tuple[str, ...], spec: FormatSpec) -> Mapping[int, str]:
+    """:func:`default_plan`, remembered: an innings with overs unplanned asks for it before
+    each of them, and computing it was a quarter of a 50-over match's time. Read only."""
+    return MappingProxyType(default_plan(rank, spec))
 
 
 def default_plan(rank: Sequence[str], spec: FormatSpec) -> dict[int, str]:

@@ -42,6 +42,7 @@ __all__ = [
     "RuleBook",
     "RulesSnapshot",
     "Situation",
+    "Wake",
     "describe",
     "obey",
     "rearm",
@@ -155,6 +156,18 @@ def describe(t: Trigger) -> str:
     return words[k]
 
 
+_NEVER = 1 << 30
+
+
+class Wake(NamedTuple):
+    """See :meth:`RuleBook.wake`: ask the rules again once any of these is reached."""
+
+    legal: int
+    wickets: int
+    score: int
+    out: int
+
+
 class Firing(NamedTuple):
     """One thing :meth:`RuleBook.step` reports: ``kind`` is ``fired``, ``spent`` or
     ``reverted``; ``reverts`` (for ``reverted``) are the styles to put back."""
@@ -243,6 +256,40 @@ class RuleBook:
     def watch(self, side: int, path: Path, reverts: tuple[tuple[str, BattingStyle], ...]) -> None:
         """Start watching a fired rule's ``until`` (with the styles to restore)."""
         self.watching.append((side, path, reverts))
+
+    def wake(self, max_balls: int, bpo: int, target: int | None, outs: int) -> Wake | None:
+        """The least (legal balls, wickets, score, batsmen out) at which an armed trigger or a
+        watched ``until`` can next hold: before that, :meth:`step` would report nothing, so
+        the innings need not ask (most balls of an innings). Every trigger is a threshold on
+        one of these that only grows; None when some rule must be asked before every ball
+        (one with no event, watched until its conditions hold)."""
+        legal = wickets = score = out = _NEVER
+        triggers = [rule_at(self.rules[side], path).trigger for side, path in self.armed]
+        for side, path, _ in self.watching:
+            until = rule_at(self.rules[side], path).until
+            if until is not None:
+                triggers.append(until)
+        for t in triggers:
+            k, v = t.kind, t.value if t.value is not None else 0
+            if k is TriggerKind.AFTER_OVERS:
+                legal = min(legal, v * bpo)
+            elif k is TriggerKind.AFTER_BALLS:
+                legal = min(legal, v)
+            elif k is TriggerKind.BALLS_LEFT:
+                legal = min(legal, max_balls - v)
+            elif k is TriggerKind.WICKET:
+                wickets = min(wickets, v)
+            elif k is TriggerKind.SCORE_REACHES:
+                score = min(score, v)
+            elif k is TriggerKind.RUNS_NEEDED:
+                if target is not None:
+                    score = min(score, target - v)
+            elif k is TriggerKind.BATSMAN_OUT:
+                out = min(out, outs + 1)  # whoever goes next might be him
+            elif k is TriggerKind.CONDITIONS:
+                return None
+            # AT_DRINKS holds only before the first ball after drinks, which is always asked
+        return Wake(legal, wickets, score, out)
 
     def step(self, s: Situation) -> list[Firing]:
         """Report what happens before this ball (see the module docstring)."""

@@ -3,25 +3,33 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
+from rich.console import Console
 
+from engine.dice import Dice
 from engine.errors import OrderError
 from engine.flungo.formats import FORMATS, Format, FormatSpec
+from engine.flungo.ground import Conditions
 from engine.flungo.language import (
     OrderContext,
     ParsedOrders,
+    canonical,
     check_name,
     parse_orders,
     renamed,
 )
-from engine.flungo.orders import MatchOrders
-from engine.flungo.squad import SQUAD_SIZE, Team
+from engine.flungo.orders import MatchOrders, Orders
+from engine.flungo.plan import select
+from engine.flungo.plan_check import PlanContext, nearest_legal
+from engine.flungo.practice import practice_lines, practice_seed, practise
+from engine.flungo.squad import SQUAD_SIZE, Team, generate_squad
 from pbm.flungo.grammar import warm_order_parser
 
-__all__ = ["COMMANDS", "check", "load_team", "orders", "read_match_orders"]
+__all__ = ["COMMANDS", "check", "load_team", "orders", "preview_lines", "read_match_orders"]
 
 
 @click.group()
@@ -126,6 +134,31 @@ def report_text(result: ParsedOrders) -> str:
 )
 @click.option("--drinks", is_flag=True, help="These are amendments at the drinks interval.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@click.option(
+    "--preview",
+    is_flag=True,
+    help="Also play the orders in three practice matches (against --opponent, or a side "
+    "rolled for practice) and say when each conditional order fired, as the answer to a mail.",
+)
+@click.option(
+    "--pitch",
+    type=click.IntRange(1, 6),
+    default=3,
+    show_default=True,
+    help="With --preview: the pitch's D6 roll (3: average).",
+)
+@click.option(
+    "--weather",
+    type=click.IntRange(1, 6),
+    default=1,
+    show_default=True,
+    help="With --preview: the weather's D6 roll (1: normal).",
+)
+@click.option(
+    "--no-consecutive-overs",
+    is_flag=True,
+    help="With --preview: the house rule that no bowler bowls two overs running.",
+)
 def check(
     orders_file: Path,
     squad_file: Path,
@@ -133,6 +166,10 @@ def check(
     opponent_file: Path | None,
     drinks: bool,
     as_json: bool,
+    preview: bool,
+    pitch: int,
+    weather: int,
+    no_consecutive_overs: bool,
 ) -> None:
     """Print the canonical echo of ORDERS_FILE and every error; exit 1 if there is any."""
     team = load_team(squad_file)
@@ -141,11 +178,78 @@ def check(
     context = OrderContext(opponent=opponent, at_drinks=drinks)
     warm_order_parser()
     result = parse_orders(text, team, FORMATS[Format(fmt)], context=context)
+    conditions = Conditions("the practice ground", pitch, weather)
+    shown = None
+    if preview:
+        shown = preview_lines(result, team, opponent, Format(fmt), conditions, no_consecutive_overs)
     if as_json:
-        click.echo(json.dumps(report_json(result), indent=2, ensure_ascii=False))
+        doc = report_json(result)
+        if shown is not None:
+            doc["practice"] = shown
+        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
         click.echo(report_text(result))
+        if shown is not None:
+            _print_preview(shown)
     raise SystemExit(0 if result.ok else 1)
+
+
+def preview_lines(
+    result: ParsedOrders,
+    team: Team,
+    opponent: Team | None,
+    fmt: Format,
+    conditions: Conditions,
+    no_consecutive_overs: bool = False,
+) -> dict[str, list[str]]:
+    """The practice of the orders read, as the answer to a mail gives it, and what the
+    nearest legal plan mends: ``{"plan": [...], "practice": [...]}``. Without an opponent
+    the practice is against a side rolled from the orders' dice ("Practice XI")."""
+    match = result.orders.match
+    text = canonical(Orders(match=match)) if match is not None else ""
+    seed = practice_seed(text, team.name)
+    if opponent is None:
+        opponent = generate_squad(Dice(seed).derive("practice side"), "Practice XI")
+    spec = FORMATS[fmt]
+    if no_consecutive_overs:
+        spec = replace(spec, max_consecutive=1)
+    sel, _ = select(team, match, conditions)
+    _, problems = nearest_legal(
+        match.bowling_plan if match is not None else (),
+        spec,
+        PlanContext(xi=sel.xi, unable=((sel.wicketkeeper, "keeps wicket"),)),
+    )
+    practice = practise(
+        team,
+        match,
+        opponent,
+        fmt,
+        conditions,
+        seed,
+        no_consecutive_overs=no_consecutive_overs,
+    )
+    return {"plan": [p.text for p in problems], "practice": practice_lines(practice)}
+
+
+def _print_preview(shown: dict[str, list[str]]) -> None:
+    """The preview at the terminal: wrapped to its width, never wrapped when piped."""
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, soft_wrap=True)
+    if shown["plan"]:
+        console.print()
+        console.print(
+            "Bowling plan: it breaks the limits, so the match plays the nearest legal plan:",
+            markup=False,
+        )
+        for line in shown["plan"]:
+            console.print(f"  - {line}", markup=False)
+    console.print()
+    console.print("Practice:", style="bold", markup=False)
+    first, *rest = shown["practice"]
+    console.print(first, markup=False)
+    for line in rest:
+        console.print(f"  - {line}", markup=False)
 
 
 def read_match_orders(

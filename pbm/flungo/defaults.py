@@ -18,6 +18,7 @@ from engine.flungo.formats import FORMATS, Format
 from engine.flungo.language import canonical
 from engine.flungo.orders import HelperSpend, MatchOrders, Orders
 from engine.flungo.plan import Selection, select
+from engine.flungo.plan_check import PlanContext, nearest_legal
 from engine.flungo.squad import Team
 from engine.flungo.turn import preview_side
 from pbm.db.models import Seat
@@ -41,6 +42,9 @@ class WillPlay:
     default_plan: bool
     default_helpers: bool
     fitness: tuple[str, ...] = ()
+    #: what breaks the limits in the plan as given, once per cause (the ``lines`` give the
+    #: nearest legal plan, which the match plays)
+    plan_problems: tuple[str, ...] = ()
 
 
 #: The seed's default spend, in the words every mail uses: "If a manager does not specify what
@@ -144,6 +148,15 @@ def will_play(
             styles=tuple(sorted((n, s) for n, s in sel.styles if s.value != "normal")),
         )
     spec = FORMATS[Format(fmt)]
+    if outlook is not None and outlook.spec is not None:
+        spec = outlook.spec  # with the competition's house rule on consecutive overs
+    # the match plays the nearest legal plan (engine.flungo.match.start_match): say so here
+    plan, problems = nearest_legal(
+        settled.bowling_plan,
+        spec,
+        PlanContext(xi=sel.xi, unable=((sel.wicketkeeper, "keeps wicket"),)),
+    )
+    settled = replace(settled, bowling_plan=plan)
     lines = canonical(Orders(match=settled, helpers=helpers)).splitlines()
     if not settled.bowling_plan:
         notes.append(
@@ -165,6 +178,7 @@ def will_play(
         not settled.bowling_plan,
         helpers is None,
         tuple(fitness),
+        tuple(p.text for p in problems),
     )
 
 

@@ -49,6 +49,7 @@ from pbm.flungo.competitions import (
 from pbm.flungo.house_rules import SETTING_KEYS, parse_settings
 from pbm.flungo.naming import apply_slots, diff_teams, is_fully_named, still_unnamed
 from pbm.flungo.outlook import Outlook, outlook_of
+from pbm.flungo.practice import practice_for
 from pbm.flungo.standing import (
     MailMerge,
     MailOrders,
@@ -324,7 +325,31 @@ def _whats_next(
         "will_play": will_play_ctx(ctx.session, seat, comp, latest=latest, read=read, team=team),
         "deadline": deadline,
         "fixture": fixtures.get(name) if fixtures is not None else None,
+        "practice": _practice(ctx, comp, seat, team, latest, read),
     }
+
+
+def _practice(
+    ctx: MailContext,
+    comp: Competition,
+    seat: Seat,
+    team: Team,
+    latest: Mapping[int, tuple[int, str]],
+    read: tuple[int, Orders] | None,
+) -> list[str] | None:
+    """The answer's practice: the orders now in force played against the next opponent
+    (None between seasons, or before the opponent is known)."""
+    from pbm.flungo.defaults import standing_orders
+
+    outlook = outlook_of(ctx.session, comp, team.name) if comp.season_version else None
+    if outlook is None or outlook.opponent is None:
+        return None
+    if read is not None:
+        orders: Orders | None = read[1]
+    else:
+        text = latest[seat.id][1] if seat.id in latest else None
+        orders = standing_orders(text, outlook.order_squad(), comp.format)
+    return practice_for(outlook, orders, f"{comp.code}:{seat.number}")
 
 
 #: How long after a stage's deadline a mail may still have been meant for it (at most).

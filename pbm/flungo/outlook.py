@@ -13,15 +13,19 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from sqlalchemy.orm import Session
 
-from engine.flungo.competition import next_fixtures
+from engine.flungo.competition import fixture_teams, next_fixtures
 from engine.flungo.fitness import Fitness, injured, next_window_squad
 from engine.flungo.fixtures import Fixture
+from engine.flungo.formats import FORMATS, Format, FormatSpec
+from engine.flungo.ground import Conditions
 from engine.flungo.plan import Selection
 from engine.flungo.squad import Team
+from engine.flungo.state import MatchState
 from engine.flungo.turn import SeasonState
 from pbm.db.models import Competition
 
@@ -39,6 +43,22 @@ class Outlook:
     fixture: Fixture | None
     live: Selection | None = None
     label: str | None = None
+    #: the next (or current) match's: the opponent's squad (None while not yet known, as in
+    #: a knockout whose earlier round is still to play), its XI once published (on the
+    #: field), the pitch and weather, the format and its house rule on consecutive overs
+    opponent: Team | None = None
+    opponent_xi: tuple[str, ...] | None = None
+    conditions: Conditions | None = None
+    format: Format | None = None
+    no_consecutive_overs: bool = False
+
+    @property
+    def spec(self) -> FormatSpec | None:
+        """The coming match's format numbers, with the house rule (None: no next match)."""
+        if self.format is None:
+            return None
+        spec = FORMATS[self.format]
+        return replace(spec, max_consecutive=1) if self.no_consecutive_overs else spec
 
     @property
     def in_match(self) -> bool:
@@ -62,23 +82,45 @@ class Outlook:
 
 def outlooks(state: SeasonState) -> dict[str, Outlook]:
     """Every team's :class:`Outlook` in ``state``."""
-    live: dict[str, tuple[Selection, str]] = {}
+    live: dict[str, tuple[Selection, str, MatchState, int]] = {}
     comp = state.competition
     for lm in state.live:
         label = comp.fixture(lm.fixture_id).label
         for side in (0, 1):
-            live[lm.state.team(side).name] = (lm.state.selections[side], label)
+            live[lm.state.team(side).name] = (lm.state.selections[side], label, lm.state, side)
     nexts = next_fixtures(comp)
     played = set(state.played)
+    squads = {t.name: t for t in state.squads}
     out = {}
     for team in state.squads:
         on = live.get(team.name)
+        fixture = None if on else nexts.get(team.name)
+        match: dict[str, Any] = {}
+        if on is not None:
+            st, side = on[2], on[3]
+            match = {
+                "opponent": st.team(1 - side),
+                "opponent_xi": st.selections[1 - side].xi,
+                "conditions": st.setup.conditions,
+                "format": st.setup.format,
+                "no_consecutive_overs": st.setup.no_consecutive_overs,
+            }
+        elif fixture is not None:
+            home, away = fixture_teams(comp, fixture.id)
+            other = away if home == team.name else home
+            match = {
+                "opponent": squads.get(other) if other is not None else None,
+                "conditions": fixture.conditions,
+                "format": comp.format,
+                "no_consecutive_overs": comp.no_consecutive_overs,
+            }
         out[team.name] = Outlook(
             squad=team,
             spends=team.name in played,
-            fixture=None if on else nexts.get(team.name),
+            fixture=fixture,
             live=on[0] if on else None,
             label=on[1] if on else None,
+            **match,
         )
     return out
 

@@ -110,6 +110,7 @@ def will_play_ctx(
         "lines": list(wp.lines),
         "notes": list(wp.notes),
         "fitness": list(wp.fitness),
+        "plan_problems": list(wp.plan_problems),
         "version": wp.version,
         "retired": seat.retired,
         # a long order is wrapped between words, and never inside one of these

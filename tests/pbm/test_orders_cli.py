@@ -66,3 +66,62 @@ def test_bad_squad_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["orders", "check", *args])
     assert result.exit_code == 2
     assert "cannot read the squad" in result.output
+
+
+PREVIEW = (
+    "after 3 overs, if wickets <= 4: Joe Root bats aggressive\n"
+    "when the 10th wicket falls: all batsmen wahoo\n"
+    "Jimmy Anderson bowls overs 1, 3\n"
+)
+
+
+def test_preview_plays_the_orders_in_practice(tmp_path: Path) -> None:
+    """--preview adds the practice the answer to a mail gives: each conditional order with
+    where it fired or why it never did, the bowling, and the scores; piped, no line is
+    wrapped, so each entry is one line."""
+    args = _files(tmp_path, PREVIEW)
+    result = CliRunner().invoke(main, ["orders", "check", *args, "--format", "t20", "--preview"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Practice:" in out and "3 practice matches against " in out
+    [after3] = [ln for ln in out.splitlines() if "- after 3 overs" in ln]
+    assert "fired at 3.0 with " in after3 and "of 3" in after3
+    [tenth] = [ln for ln in out.splitlines() if "10th wicket" in ln and ln.startswith("  - ")]
+    assert ": never, " in tenth  # ten down ends the innings before the order can act
+    assert any(ln.startswith("  - Bowling (overs, in ") for ln in out.splitlines())
+
+
+def test_preview_is_the_same_for_the_same_orders(tmp_path: Path) -> None:
+    """The preview's dice come from the orders: the same file twice prints the same
+    practice; a changed order prints another."""
+    args = _files(tmp_path, PREVIEW)
+    run = ["orders", "check", *args, "--format", "t20", "--preview"]
+    first = CliRunner().invoke(main, run).output
+    assert CliRunner().invoke(main, run).output == first
+    Path(args[0]).write_text(PREVIEW + "Ben Stokes defensive\n")
+    assert CliRunner().invoke(main, run).output.split("Practice:")[1] != first.split("Practice:")[1]
+
+
+def test_preview_shows_the_nearest_legal_plan(tmp_path: Path) -> None:
+    """Under the house rule, two overs running is one problem, said once, with the mend."""
+    args = _files(tmp_path, "Jimmy Anderson bowls overs 1, 2\nShane Warne bowls overs 3\n")
+    result = CliRunner().invoke(
+        main,
+        ["orders", "check", *args, "--format", "t20", "--preview", "--no-consecutive-overs"],
+    )
+    out = result.output
+    assert "the match plays the nearest legal plan" in out
+    assert out.count("Jimmy Anderson would bowl more than 1 over in succession") == 1
+
+
+def test_preview_in_json(tmp_path: Path) -> None:
+    """--json --preview puts the practice's lines and the plan's mends in the document."""
+    args = _files(tmp_path, PREVIEW)
+    result = CliRunner().invoke(
+        main, ["orders", "check", *args, "--format", "t20", "--preview", "--json"]
+    )
+    doc = json.loads(result.output)
+    assert doc["practice"]["plan"] == []
+    lines = doc["practice"]["practice"]
+    assert lines[0].startswith("3 practice matches against ")
+    assert any(ln.startswith("after 3 overs, if ") for ln in lines)

@@ -79,3 +79,23 @@ def test_hundred_tie_two_super_fives_then_the_higher_place() -> None:
     assert len(state.innings) == 6  # the match, and two Super Fives
     assert state.result is not None
     assert state.result.text == "Match tied; A won on the higher place"
+
+
+def test_a_drinks_amendment_past_a_quota_plays_the_nearest_legal_plan() -> None:
+    """At drinks (35 overs bowled of 50), giving a bowler who has bowled his ten overs two
+    more is mended with the overs bowled counting: those two go to the default, said once
+    for the bowler in the match's log, and he bowls no eleventh over."""
+    base = setup(Format.FIFTY, 3)
+    plan_h, plan_a = dict(_plan("H")), dict(_plan("A"))
+    home = orders("H", bowling_plan=_plan("H"))
+    away = orders("A", bowling_plan=_plan("A"))
+    # 7 bowled overs 1-2, 11-12, 21-22, 31-32 (8) and bowls 41-42 (10): 36 and 38 are too many
+    extra_h = MatchOrders(bowling_plan=((36, "H 7"), (38, "H 7")))
+    extra_a = MatchOrders(bowling_plan=((36, "A 7"), (38, "A 7")))
+    assert plan_h[41] == "H 7" and plan_a[41] == "A 7"
+    res = play_match(base, home, away, {1: (extra_h, extra_a)})
+    first = res.state.innings[0]
+    bowler = "H 7" if first.batting_side == 1 else "A 7"
+    assert first.over_bowlers.count(bowler) <= 10
+    said = [e.text for e in res.state.log if "bowling plan:" in e.text and bowler in e.text]
+    assert len(said) == 1 and "more than 10 overs" in said[0], said

@@ -15,7 +15,7 @@ from engine.flungo.formats import FORMATS, Format
 from engine.flungo.ground import Conditions
 from engine.flungo.match import MatchSetup, play_match, play_turn
 from engine.flungo.orders import BattingStyle, MatchOrders
-from engine.flungo.plan import default_plan, default_xi, select
+from engine.flungo.plan import choose_bowler, default_plan, default_xi, select
 from engine.flungo.squad import BowlingStyle, Role, Team, generate_squad
 from tests.engine.flungo.helpers import Scripted, dots, orders, squad, started
 
@@ -38,11 +38,34 @@ def test_legal_plan_is_followed() -> None:
     assert not any(t.startswith("over ") and int(t.split()[1].rstrip(":")) <= 8 for t in texts)
 
 
+def fixes(plan: tuple[tuple[int, str], ...]) -> list[str]:
+    """The selection fixes start_match reports for A's ``plan``."""
+    state = started(seed=SEED_H_BATS, away=orders("A", bowling_plan=plan))
+    return [e.text for e in state.log if e.kind is EventKind.SELECTION and e.team == "A"]
+
+
 def test_two_overs_in_succession_allowed_not_three() -> None:
-    """A bowler may bowl two overs in succession (the seed's limit) but not a third."""
-    who, texts = bowled(((1, "A 5"), (2, "A 5"), (3, "A 5")), 3)
-    assert who == ["A 5", "A 5", "A 1"]
-    assert "over 3: A 5 may not bowl more than 2 overs in succession; A 1 bowls" in texts
+    """A bowler may bowl two overs in succession (the seed's limit) but not a third: the plan
+    is mended before the match, nearest first (his third over moves to the next free one), and
+    the mend is reported once."""
+    plan = ((1, "A 5"), (2, "A 5"), (3, "A 5"))
+    who, _ = bowled(plan, 4)
+    assert who[:2] == ["A 5", "A 5"] and who[2] != "A 5" and who[3] == "A 5"
+    assert fixes(plan) == [
+        "bowling plan: A 5 would bowl more than 2 overs in succession (overs 1 to 3): he "
+        "bowls over 4 instead of 3."
+    ]
+
+
+def test_the_match_still_refuses_a_third_over_in_succession() -> None:
+    """In play (an over the mended plan could not foresee, as after an amendment), the
+    bowler chosen is the planned one only while legal: a third over running goes to the
+    best-ranked other bowler, and why is said."""
+    spec = FORMATS[Format.T20]
+    rank = ("A 5", "A 1", "A 2")
+    chosen, why = choose_bowler(3, "A 5", rank, {}, {"A 5": 2}, ["A 5", "A 5"], spec)
+    assert chosen == "A 1"
+    assert why == "A 5 may not bowl more than 2 overs in succession"
 
 
 def test_quota_is_enforced() -> None:
@@ -53,11 +76,15 @@ def test_quota_is_enforced() -> None:
 
 
 def test_keeper_and_strangers_cannot_bowl() -> None:
-    """The wicket-keeper cannot bowl, nor a player outside the XI: the default replaces them."""
-    who, texts = bowled(((1, "A 3"), (2, "A 15")), 2)
+    """The wicket-keeper cannot bowl, nor a player outside the XI: their overs leave the plan
+    before the match (one fix each, saying why) and the default bowls them."""
+    plan = ((1, "A 3"), (2, "A 15"))
+    who, _ = bowled(plan, 2)
     assert "A 3" not in who and "A 15" not in who
-    assert "over 1: A 3 keeps wicket; A 1 bowls" in texts
-    assert "over 2: A 15 is not in the XI; A 2 bowls" in texts
+    assert fixes(plan) == [
+        "bowling plan: A 3 keeps wicket (over 1): over 1 goes to the default bowler.",
+        "bowling plan: A 15 is not in the XI (over 2): over 2 goes to the default bowler.",
+    ]
 
 
 def test_missing_plan_is_one_event_and_alternates() -> None:
