@@ -85,9 +85,13 @@ class SecurityConfig:
 
 @dataclass(frozen=True, slots=True)
 class RateLimitConfig:
-    """How many mails one sender may send per hour before pbm stops acting on them."""
+    """How many mails one sender may send per hour before pbm stops acting on them:
+    ``per_hour`` for a proven seat, and for unproven mail per base address (the +tag and a
+    Gmail address's dots dropped); ``per_domain`` for all unproven mail from one domain
+    (default five times ``per_hour``)."""
 
     per_hour: int = 30
+    per_domain: int = 150
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +321,10 @@ def parse_config(
     r = table(root, "rate_limit", required=False)
     rate = RateLimitConfig()
     if r is not None:
-        rate = RateLimitConfig(per_hour=r.integer("per_hour", 30, lo=1))
+        per_hour = r.integer("per_hour", 30, lo=1)
+        rate = RateLimitConfig(
+            per_hour=per_hour, per_domain=r.integer("per_domain", 5 * per_hour, lo=1)
+        )
         r.done()
 
     listener = None
