@@ -33,6 +33,7 @@ __all__ = [
     "MaildirConfig",
     "OutboxConfig",
     "RateLimitConfig",
+    "RetentionConfig",
     "SchedulerConfig",
     "SecurityConfig",
     "ServerConfig",
@@ -224,6 +225,15 @@ class WorkersConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class RetentionConfig:
+    """How long pbm keeps what it does not need (``pbm.retention``): a handled mail's raw
+    bytes (in and out) ``raw_days`` days; a non-player's address only until the answer to it
+    has been sent."""
+
+    raw_days: int = 30
+
+
+@dataclass(frozen=True, slots=True)
 class ZineConfig:
     """The zine after every turn: ``mail`` each player their issue (text and HTML, with the
     PDF attached or a link, by the player's choice); ``archive_dir``, if set, is rebuilt after
@@ -263,6 +273,7 @@ class Config:
     turns: TurnsConfig = TurnsConfig()
     workers: WorkersConfig = WorkersConfig()
     zine: ZineConfig = ZineConfig()
+    retention: RetentionConfig = RetentionConfig()
     logging: LoggingConfig = LoggingConfig()
     source: Path | None = None
 
@@ -472,6 +483,12 @@ def parse_config(
         )
         zn.done()
 
+    rt = table(root, "retention", required=False)
+    retention = RetentionConfig()
+    if rt is not None:
+        retention = RetentionConfig(raw_days=rt.integer("raw_days", 30, lo=1, hi=36_500))
+        rt.done()
+
     lg = table(root, "logging", required=False)
     logging_cfg = LoggingConfig()
     if lg is not None:
@@ -499,6 +516,7 @@ def parse_config(
         turns=turns,
         workers=workers,
         zine=zine,
+        retention=retention,
         logging=logging_cfg,
         source=source,
     )

@@ -18,6 +18,7 @@ _COMMAND_MODULES = (
     "server",
     "gm",
     "db",
+    "retention",
     "mail_cmds",
     "zine",
     "ops",
