@@ -76,12 +76,20 @@ class GmConfig:
 
 @dataclass(frozen=True, slots=True)
 class SecurityConfig:
-    """``secret_key`` derives a player's secret for the one reply that shows it (never stored)."""
+    """``secret_key`` derives a player's secret for the one reply that shows it (never stored),
+    seals raw mail until it is handled and signs pbm's bounce addresses. ``old_secret_keys``
+    are the keys it replaced, still read while a rotation runs (``pbm secrets rotate``)."""
 
     secret_key: str = field(repr=False)
+    old_secret_keys: tuple[str, ...] = field(default=(), repr=False)
     # Low on purpose: secrets are 80 random bits, not passwords (docs/ops/operations.md).
     argon2_time_cost: int = 1
     argon2_memory_kib: int = 64
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The current key, then the old ones: what is read; only the first writes."""
+        return (self.secret_key, *self.old_secret_keys)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +287,7 @@ class Config:
 
     def secrets(self) -> tuple[str, ...]:
         """Every configured secret, for redaction from logs and echoes."""
-        found = [self.gm.secret, self.security.secret_key]
+        found = [self.gm.secret, *self.security.keys]
         if self.imap is not None:
             found.append(self.imap.password)
         if self.smtp is not None and self.smtp.password:
@@ -321,12 +329,15 @@ def parse_config(
     assert c is not None
     security = SecurityConfig(
         secret_key=c.secret("secret_key"),
+        old_secret_keys=c.str_list("old_secret_keys"),
         argon2_time_cost=c.integer("argon2_time_cost", 1, lo=1, hi=20),
         # argon2 needs at least 8 KiB per lane (pbm uses one lane)
         argon2_memory_kib=c.integer("argon2_memory_kib", 64, lo=8, hi=4_194_304),
     )
     if len(security.secret_key) < 16:
         raise ConfigError("security.secret_key", "too short: use at least 16 characters")
+    if security.secret_key in security.old_secret_keys:
+        raise ConfigError("security.old_secret_keys", "holds the current secret_key")
     c.done()
 
     r = table(root, "rate_limit", required=False)

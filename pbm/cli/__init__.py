@@ -19,6 +19,7 @@ _COMMAND_MODULES = (
     "gm",
     "db",
     "retention",
+    "secrets",
     "mail_cmds",
     "zine",
     "ops",

@@ -111,7 +111,7 @@ class Inbound:
         self.config = config
         self.clock = clock
         self.box = box or SecretBox(config.security)
-        self.sealer = Sealer(config.security.secret_key)
+        self.sealer = Sealer(config.security.secret_key, config.security.old_secret_keys)
         self._seen_secrets: tuple[str, ...] = ()
         self._meta = _Meta(None, None, None)
         self._known_codes: frozenset[str] | None = None
@@ -305,7 +305,7 @@ class Inbound:
             msg = read_incoming(raw, own, recipients, self._codes(s, reload=True))
         self._meta = _Meta(msg.from_addr or None, msg.subject[:1000] or None, None)
         self._seen_secrets = _secrets_of(msg)
-        key = self.config.security.secret_key
+        key = self.config.security.keys  # a report of mail sent before a key rotation too
         if msg.bounced or (msg.is_automatic and is_report(raw, recipients, own, key)):
             mail.from_addr, mail.subject = self._meta.from_addr, self._meta.subject  # read there
             return Handled(
