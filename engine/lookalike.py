@@ -22,9 +22,9 @@ U+3164 and U+FFA0 that Python counts as letters.
 from __future__ import annotations
 
 import functools
-import gzip
 import importlib.resources
 import unicodedata
+import zlib
 
 import regex
 
@@ -40,7 +40,7 @@ def _prototypes() -> dict[str, str]:
     """``confusables.txt`` read: each source character to its prototype."""
     raw = importlib.resources.files(__package__).joinpath(_DATA).read_bytes()
     table: dict[str, str] = {}
-    for line in gzip.decompress(raw).decode("utf-8-sig").splitlines():
+    for line in zlib.decompress(raw, wbits=31).decode("utf-8-sig").splitlines():
         data = line.split("#", 1)[0].strip()
         if not data:
             continue

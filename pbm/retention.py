@@ -8,9 +8,11 @@
   redelivery a no-op, and what it did stays in the audit).
 * **Addresses of people who are not players** (an Averages poster, a stranger asking for
   HELP, a mailer daemon): once the mail from them is handled and every answer to it has been
-  sent, their address is removed from the inbound row and the outbox row, with the mail's
-  bytes and the answer's subject (which carries an Averages name and grade), at once, not
-  after ``raw_days``. Their bounce records go, and their address in the audit log. A player
+  sent (and a day, :data:`SETTLE`, has let its delivery or bounce be known), their address
+  is removed from the inbound row and the outbox row, with the mail's bytes and the answer's
+  subject (which carries an Averages name and grade): at the first daily purge a day after
+  the answer, not after ``raw_days``. Their bounce records go, and their address in the
+  audit log. A player
   is an address in ``players`` (it joined a competition), ``h6_seats`` (it plays a Test by
   Post), ``standbys`` (it asked for a team), or the GM's or pbm's own.
 * **Rate counters** of hours that have ended (they hold senders' addresses, and count
@@ -51,6 +53,9 @@ __all__ = ["REMOVED", "STEPS", "PurgeReport", "known_addresses", "purge"]
 #: What stands where an address or a subject was (the outbox's columns cannot be empty).
 REMOVED = "[removed]"
 _HANDLED = (MailStatus.APPLIED, MailStatus.REJECTED, MailStatus.IGNORED)
+#: How long after its answer is sent a non-player's address is kept: the answer has been
+#: handed to the relay, and a day lets a bounce of it come back and the GM see the day's mail.
+SETTLE = timedelta(days=1)
 #: The audit events that name an address.
 _ADDRESS_EVENTS = ("bounce", "deliverable", "resigned", "join", "standby", "seat-handed")
 
@@ -116,9 +121,11 @@ def purge(
     outbox = table_of(OutboxMessage)
 
     # -- non-players: at once, once answered ------------------------------------------------
+    settled = now - SETTLE  # a day for the answer's delivery (or its bounce) to be known
     answered_rows = s.execute(
         select(inbound.c.id, inbound.c.from_addr, inbound.c.envelope_from).where(
             inbound.c.status.in_(_HANDLED),
+            inbound.c.processed_at < settled,
             or_(inbound.c.from_addr.is_not(None), inbound.c.envelope_from.is_not(None)),
         )
     ).all()
@@ -138,7 +145,9 @@ def purge(
     on_step("mail from non-players")
     sent_to = s.execute(
         select(outbox.c.id, outbox.c.to_addr).where(
-            outbox.c.status == OutboxStatus.SENT, outbox.c.to_addr != REMOVED
+            outbox.c.status == OutboxStatus.SENT,
+            outbox.c.to_addr != REMOVED,
+            outbox.c.sent_at < settled,
         )
     ).all()
     stranger_out = [row.id for row in sent_to if not _is_known(row.to_addr, known)]

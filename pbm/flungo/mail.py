@@ -254,13 +254,16 @@ def _refuse_lookalike(
 ) -> tuple[SquadNaming | None, dict[str, Any] | None]:
     """The naming without its team name when that name looks like another team's in the
     competition (a reader could not tell the two apart in a table), and the error saying
-    whose; the slot names stand. A team keeps the name it has (its own is never "taken")."""
+    whose; the slot names stand. A team keeps the name it has (its own is never "taken"), and
+    a placeholder is no one's choice, so it takes no name from anyone."""
     if naming is None or naming.team_name is None or naming.team_name == current.name:
         return naming, None
+    # a team still on its placeholder ("Team 3") has chosen no name: none is taken from it
     others = (
-        (s.number, Team.from_json(s.team).name)
+        (s.number, name)
         for s in sorted(comp.seats, key=lambda s: s.number)
         if s.id != seat.id
+        and (name := Team.from_json(s.team).name) != placeholder_team_name(s.number)
     )
     found = lookalike_of(naming.team_name, others)
     if found is None:

@@ -140,13 +140,16 @@ def test_after_a_purge_no_table_holds_a_strangers_address_or_raw_mail(
 def test_strangers_go_at_once_and_player_raw_mail_after_raw_days(
     daemon: Daemon, sender: RecordingSender, demo: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The daemon's daily job: the first pass of a day removes the strangers' addresses
-    (already answered) but keeps a player's handled mail until it is raw_days old; 31 days on,
-    that goes too. The dead letter stays through both."""
+    """The daemon's daily job: the same day nothing goes (a day for the answers' delivery);
+    two days on the strangers' addresses (answered) go, but a player's handled mail stays
+    until it is raw_days old; 31 days on, that goes too. The dead letter stays throughout."""
     _world(daemon, sender, monkeypatch)
     clock = daemon.app.clock
     assert isinstance(clock, FixedClock)
-    clock.advance(timedelta(days=1))
+    clock.advance(timedelta(hours=1))
+    daemon.run_once()
+    assert _holding(_every_value(daemon), STRANGER)
+    clock.advance(timedelta(days=2))
     daemon.run_once()
     one_day = _every_value(daemon)
     assert _holding(one_day, STRANGER) == [] and _holding(one_day, POSTER) == []
