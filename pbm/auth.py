@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -30,11 +30,14 @@ from pbm.redact import redact as _redact
 __all__ = [
     "REDACTED",
     "SECRET_BITS",
+    "HashLookup",
     "SecretBox",
     "redact",
     "secret_placeholder",
 ]
 
+#: ``(kind, seat_id)`` to the stored hash of that seat's secret (``seat``) or ticket (``h6``).
+HashLookup = Callable[[str, int], str | None]
 _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: secrets get typed by hand
 SECRET_BITS = 80
 SECRET_CHARS = SECRET_BITS // 5
@@ -61,16 +64,22 @@ class SecretBox:
 
     def __init__(self, config: SecurityConfig) -> None:
         self._key = config.secret_key.encode()
+        #: Keys of before a rotation: a secret made under one (a JOIN reply still waiting in
+        #: the outbox) is shown as it was made, so it matches the hash stored for it.
+        self._old_keys = tuple(k.encode() for k in config.old_secret_keys)
         self._hasher = PasswordHasher(
             time_cost=config.argon2_time_cost,
             memory_cost=config.argon2_memory_kib,
             parallelism=1,
         )
 
-    def derive(self, seat_id: int, version: int, kind: str = "seat") -> str:
+    def derive(
+        self, seat_id: int, version: int, kind: str = "seat", key: bytes | None = None
+    ) -> str:
         """The secret of a seat at a version, as ``XXXX-XXXX-XXXX-XXXX`` (80 bits); ``kind``
-        ``h6`` is a Test by Post seat ticket (another key space, the same shape)."""
-        digest = hmac.new(self._key, f"{kind}:{seat_id}:{version}".encode(), hashlib.sha256)
+        ``h6`` is a Test by Post seat ticket (another key space, the same shape). ``key``:
+        an old key's derivation instead of the current one's."""
+        digest = hmac.new(key or self._key, f"{kind}:{seat_id}:{version}".encode(), hashlib.sha256)
         n = int.from_bytes(digest.digest()[: SECRET_BITS // 8], "big")
         chars = []
         for _ in range(SECRET_CHARS):  # 32 symbols = 5 bits each, so exactly SECRET_BITS
@@ -97,11 +106,24 @@ class SecretBox:
         except InvalidHashError:
             return True
 
-    def fill_secrets(self, text: str) -> str:
-        """Replace every placeholder with the secret it stands for."""
-        return _PLACEHOLDER.sub(
-            lambda m: self.derive(int(m[2]), int(m[3]), "h6" if m[1] else "seat"), text
-        )
+    def fill_secrets(self, text: str, hash_of: HashLookup | None = None) -> str:
+        """Replace every placeholder with the secret it stands for. While old keys are
+        configured, ``hash_of(kind, seat_id)`` gives the stored hash, and the secret shown is
+        the derivation (current key first) that matches it: a secret made before a rotation
+        stays the secret the player has."""
+
+        def secret(m: re.Match[str]) -> str:
+            kind, seat_id, version = "h6" if m[1] else "seat", int(m[2]), int(m[3])
+            current = self.derive(seat_id, version, kind)
+            stored = hash_of(kind, seat_id) if hash_of is not None and self._old_keys else None
+            if stored is None or self.verify(stored, current):
+                return current
+            for key in self._old_keys:
+                if self.verify(stored, made := self.derive(seat_id, version, kind, key)):
+                    return made
+            return current
+
+        return _PLACEHOLDER.sub(secret, text)
 
 
 def has_placeholder(text: str) -> bool:

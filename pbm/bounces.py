@@ -20,7 +20,7 @@ import email
 import hashlib
 import hmac
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from email import policy
 from email.message import Message
 from email.parser import BytesHeaderParser
@@ -74,15 +74,17 @@ def verp_address(own_address: str, key: str, row_id: int) -> str:
     return f"{local.split('+', 1)[0]}+bounce-{row_id}-{_mac(key, row_id)}@{domain}"
 
 
-def read_verp(address: str, own_address: str, key: str) -> int | None:
-    """The outbox row a VERP address of ours names, if its MAC is right."""
+def read_verp(address: str, own_address: str, key: str | Sequence[str]) -> int | None:
+    """The outbox row a VERP address of ours names, if its MAC is right under ``key`` (or
+    any of the keys given: a report of mail sent before a key rotation comes back too)."""
     match = _VERP.match(address.strip().strip("<>").lower())
     if match is None:
         return None
     if base_address(f"{match['local']}@{match['dom']}") != base_address(own_address):
         return None
     row = int(match["row"])
-    return row if hmac.compare_digest(match["mac"], _mac(key, row)) else None
+    keys = (key,) if isinstance(key, str) else key
+    return row if any(hmac.compare_digest(match["mac"], _mac(k, row)) for k in keys) else None
 
 
 def _recipients(raw: bytes, envelope: Iterable[str]) -> list[str]:
@@ -97,7 +99,9 @@ def _recipients(raw: bytes, envelope: Iterable[str]) -> list[str]:
     return found
 
 
-def is_report(raw: bytes, envelope: Iterable[str], own_address: str, key: str) -> bool:
+def is_report(
+    raw: bytes, envelope: Iterable[str], own_address: str, key: str | Sequence[str]
+) -> bool:
     """Whether an automatic mail is a delivery report (for pbm's bounce bookkeeping)."""
     if any(read_verp(r, own_address, key) is not None for r in _recipients(raw, envelope)):
         return True
@@ -172,7 +176,7 @@ def record_report(
     raw: bytes,
     recipients: Iterable[str],
     own_address: str,
-    key: str,
+    key: str | Sequence[str],
 ) -> str:
     """Record a delivery report; returns the note for the inbound mail."""
     report = _report(raw)

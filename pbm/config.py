@@ -33,6 +33,7 @@ __all__ = [
     "MaildirConfig",
     "OutboxConfig",
     "RateLimitConfig",
+    "RetentionConfig",
     "SchedulerConfig",
     "SecurityConfig",
     "ServerConfig",
@@ -75,19 +76,31 @@ class GmConfig:
 
 @dataclass(frozen=True, slots=True)
 class SecurityConfig:
-    """``secret_key`` derives a player's secret for the one reply that shows it (never stored)."""
+    """``secret_key`` derives a player's secret for the one reply that shows it (never stored),
+    seals raw mail until it is handled and signs pbm's bounce addresses. ``old_secret_keys``
+    are the keys it replaced, still read while a rotation runs (``pbm secrets rotate``)."""
 
     secret_key: str = field(repr=False)
+    old_secret_keys: tuple[str, ...] = field(default=(), repr=False)
     # Low on purpose: secrets are 80 random bits, not passwords (docs/ops/operations.md).
     argon2_time_cost: int = 1
     argon2_memory_kib: int = 64
 
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The current key, then the old ones: what is read; only the first writes."""
+        return (self.secret_key, *self.old_secret_keys)
+
 
 @dataclass(frozen=True, slots=True)
 class RateLimitConfig:
-    """How many mails one sender may send per hour before pbm stops acting on them."""
+    """How many mails one sender may send per hour before pbm stops acting on them:
+    ``per_hour`` for a proven seat, and for unproven mail per base address (the +tag and a
+    Gmail address's dots dropped); ``per_domain`` for all unproven mail from one domain
+    (default five times ``per_hour``)."""
 
     per_hour: int = 30
+    per_domain: int = 150
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +233,15 @@ class WorkersConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class RetentionConfig:
+    """How long pbm keeps what it does not need (``pbm.retention``): a handled mail's raw
+    bytes (in and out) ``raw_days`` days; a non-player's address only until the answer to it
+    has been sent."""
+
+    raw_days: int = 30
+
+
+@dataclass(frozen=True, slots=True)
 class ZineConfig:
     """The zine after every turn: ``mail`` each player their issue (text and HTML, with the
     PDF attached or a link, by the player's choice); ``archive_dir``, if set, is rebuilt after
@@ -259,12 +281,13 @@ class Config:
     turns: TurnsConfig = TurnsConfig()
     workers: WorkersConfig = WorkersConfig()
     zine: ZineConfig = ZineConfig()
+    retention: RetentionConfig = RetentionConfig()
     logging: LoggingConfig = LoggingConfig()
     source: Path | None = None
 
     def secrets(self) -> tuple[str, ...]:
         """Every configured secret, for redaction from logs and echoes."""
-        found = [self.gm.secret, self.security.secret_key]
+        found = [self.gm.secret, *self.security.keys]
         if self.imap is not None:
             found.append(self.imap.password)
         if self.smtp is not None and self.smtp.password:
@@ -306,18 +329,24 @@ def parse_config(
     assert c is not None
     security = SecurityConfig(
         secret_key=c.secret("secret_key"),
+        old_secret_keys=c.str_list("old_secret_keys"),
         argon2_time_cost=c.integer("argon2_time_cost", 1, lo=1, hi=20),
         # argon2 needs at least 8 KiB per lane (pbm uses one lane)
         argon2_memory_kib=c.integer("argon2_memory_kib", 64, lo=8, hi=4_194_304),
     )
     if len(security.secret_key) < 16:
         raise ConfigError("security.secret_key", "too short: use at least 16 characters")
+    if security.secret_key in security.old_secret_keys:
+        raise ConfigError("security.old_secret_keys", "holds the current secret_key")
     c.done()
 
     r = table(root, "rate_limit", required=False)
     rate = RateLimitConfig()
     if r is not None:
-        rate = RateLimitConfig(per_hour=r.integer("per_hour", 30, lo=1))
+        per_hour = r.integer("per_hour", 30, lo=1)
+        rate = RateLimitConfig(
+            per_hour=per_hour, per_domain=r.integer("per_domain", 5 * per_hour, lo=1)
+        )
         r.done()
 
     listener = None
@@ -465,6 +494,12 @@ def parse_config(
         )
         zn.done()
 
+    rt = table(root, "retention", required=False)
+    retention = RetentionConfig()
+    if rt is not None:
+        retention = RetentionConfig(raw_days=rt.integer("raw_days", 30, lo=1, hi=36_500))
+        rt.done()
+
     lg = table(root, "logging", required=False)
     logging_cfg = LoggingConfig()
     if lg is not None:
@@ -492,6 +527,7 @@ def parse_config(
         turns=turns,
         workers=workers,
         zine=zine,
+        retention=retention,
         logging=logging_cfg,
         source=source,
     )

@@ -102,6 +102,7 @@ class RateLimited(PbmError):
 
     def __init__(self, sender: str, count: int, limit: int) -> None:
         super().__init__(f"{sender} sent {count} mails this hour (limit {limit})")
+        self.sender = sender
         self.count = count
         self.limit = limit
 

@@ -32,10 +32,10 @@ import structlog
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.auth import SecretBox, has_placeholder
+from pbm.auth import HashLookup, SecretBox, has_placeholder
 from pbm.clock import Clock, utc
 from pbm.config import OutboxConfig
-from pbm.db.models import OutboxMessage, Player
+from pbm.db.models import OutboxMessage, Player, Seat
 from pbm.db.session import SKIP_LOCKED, transaction
 from pbm.errors import DatabaseUnavailable, PbmError, SmtpError
 from pbm.incidents import Backoff, Incidents
@@ -62,7 +62,7 @@ def backoff(config: OutboxConfig, attempts: int) -> timedelta:
     return timedelta(seconds=min(seconds, config.backoff_max_seconds))
 
 
-def _fill(raw: bytes, box: SecretBox) -> EmailMessage:
+def _fill(raw: bytes, box: SecretBox, hash_of: HashLookup | None = None) -> EmailMessage:
     # SAFE_POLICY writes the headers back exactly as composed: never re-decoded, refolded.
     msg = BytesParser(policy=SAFE_POLICY).parsebytes(raw)
     assert isinstance(msg, EmailMessage)
@@ -73,7 +73,7 @@ def _fill(raw: bytes, box: SecretBox) -> EmailMessage:
         if has_placeholder(text):
             flowed = part.get_param("format") == "flowed"
             part.set_content(
-                box.fill_secrets(text),
+                box.fill_secrets(text, hash_of),
                 subtype=part.get_content_subtype(),
                 charset="utf-8",
                 # quoted-printable keeps a soft break's trailing space through any relay
@@ -86,6 +86,16 @@ def _fill(raw: bytes, box: SecretBox) -> EmailMessage:
 
 class Outbox:
     """The sender worker's logic; :meth:`flush` is one pass."""
+
+    def _hash_of(self, kind: str, seat_id: int) -> str | None:
+        """The stored hash of a seat's secret or a Test by Post ticket (see
+        :meth:`pbm.auth.SecretBox.fill_secrets`: read only while old keys are configured)."""
+        from pbm.hitforsix.models import H6Seat
+
+        with transaction(self.sessions) as s:
+            if kind == "h6":
+                return s.scalar(select(H6Seat.ticket_hash).where(H6Seat.id == seat_id))
+            return s.scalar(select(Seat.secret_hash).where(Seat.id == seat_id))
 
     def __init__(
         self,
@@ -210,7 +220,7 @@ class Outbox:
                 return "failed"
         error: PbmError | None = None
         try:
-            msg = _fill(raw, self.box)
+            msg = _fill(raw, self.box, self._hash_of)
             # The envelope is the row's one recipient, whatever the headers say.
             mail_from = self.envelope_from(row_id) if self.envelope_from else None
             self.sender.send(

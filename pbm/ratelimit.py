@@ -1,14 +1,19 @@
-"""Per-sender rate limit: a counter per address per clock hour, in the database.
+"""Per-sender rate limit: a counter per bucket per clock hour, in the database.
 
-Mail that proves who sent it (a seat's secret, or the GM's) is counted under the address;
-everything else from that address under ``?address`` (:func:`rate_key`). Forged mail in a
-player's name, which cannot carry their secret, fills only the second count, so it cannot
-lock the player out of their own orders.
+Mail that proves who sent it (a seat's secret, or the GM's) is counted under the address:
+a proven seat's mail keeps its own bucket. Everything else is *unproven* and counted twice
+(:func:`rate_buckets`): under its base address (``?victim@third.test`` for every
+``victim+k@third.test``, see :func:`base_address`) and under its domain (``?@third.test``).
+So forged mail in a player's name, which cannot carry their secret, fills only the unproven
+counts and cannot lock the player out of their own orders; and pbm cannot be used to flood
+anyone's inbox by varying the +tag, the dots of a Gmail address, or the local part within one
+domain (issue 23).
 """
 
 from __future__ import annotations
 
 import hmac
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -21,9 +26,55 @@ from pbm.auth import SecretBox, normalise_secret
 from pbm.config import GmConfig
 from pbm.db.models import Player, RateCounter, Seat, table_of
 
-__all__ = ["count_mail", "rate_key", "window_start"]
+__all__ = [
+    "DOTLESS_DOMAINS",
+    "Bucket",
+    "base_address",
+    "count_mail",
+    "rate_buckets",
+    "rate_key",
+    "window_start",
+]
 
 _UNPROVEN = "?"
+#: Providers that deliver ``j.o.e@`` to ``joe@``: their dots are no part of the mailbox.
+#: Elsewhere a dot is part of the name (``jo.e@`` and ``joe@`` are two people at most hosts).
+DOTLESS_DOMAINS = frozenset({"gmail.com", "googlemail.com"})
+
+
+@dataclass(frozen=True, slots=True)
+class Bucket:
+    """One counter a mail is counted under, and whether it is a domain's (its own limit)."""
+
+    key: str
+    domain: bool = False
+
+
+def base_address(address: str) -> str:
+    """The mailbox an address delivers to: the ``+tag`` dropped (every common provider, and
+    the RFC 5233 convention, reads ``+`` as a sub-address), and for :data:`DOTLESS_DOMAINS`
+    the dots of the local part too; lower case. ``-`` tags are kept: too many real names
+    have a hyphen."""
+    local, at, domain = address.lower().rpartition("@")
+    if not at:
+        return address.lower()
+    local = local.split("+", 1)[0] or local
+    if domain in DOTLESS_DOMAINS:
+        local = local.replace(".", "") or local
+    return f"{local}@{domain}"
+
+
+def rate_buckets(
+    session: Session, box: SecretBox, gm: GmConfig, sender: str, secret: str | None
+) -> list[Bucket]:
+    """The counters a mail is counted under: the sender's own if ``secret`` proves the mail
+    theirs, else its base address's and its domain's unproven ones."""
+    key = rate_key(session, box, gm, sender, secret)
+    if not key.startswith(_UNPROVEN):
+        return [Bucket(key)]
+    base = base_address(sender)
+    domain = base.rpartition("@")[2]
+    return [Bucket((_UNPROVEN + base)[:320]), Bucket((_UNPROVEN + "@" + domain)[:320], True)]
 
 
 def rate_key(

@@ -1,7 +1,8 @@
 """The scheduler tick: the GM's daily digest, the naming deadlines (joining closes, the draw
 is made and the fixtures mailed), every competition's turns (:func:`pbm.flungo.turns.tick`),
 Test by Post's reminders and over deadlines (:mod:`pbm.hitforsix.schedule`), and the zine's
-issue after each resolved stage (:mod:`pbm.zine.deliver`).
+issue after each resolved stage (:mod:`pbm.zine.deliver`), and once a day the retention purge
+(:mod:`pbm.retention`).
 
 :func:`due_jobs` is pure (tested with tables); :func:`run_due` runs what is due, each job in
 its own transaction with its key recorded in ``job_runs``, so it runs exactly once.
@@ -10,7 +11,7 @@ its own transaction with its key recorded in ``job_runs``, so it runs exactly on
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
 import structlog
@@ -28,6 +29,7 @@ from pbm.flungo import reports, turns
 from pbm.flungo.competitions import record_event
 from pbm.hitforsix import schedule as h6_schedule
 from pbm.replies import queue_mail
+from pbm.retention import purge
 from pbm.zine.deliver import due_issues, send_issue, zine_key
 
 __all__ = ["CompetitionDates", "Job", "due_jobs", "next_wakeup", "run_due"]
@@ -49,7 +51,7 @@ class Job:
     """A job to run once: ``key`` is its idempotency key."""
 
     key: str
-    kind: str  # digest, naming-deadline, h6-over (a Test by Post reminder or deadline)
+    kind: str  # digest, naming-deadline, h6-over (a Test by Post reminder or deadline), purge
     code: str | None = None  # the competition's code, or the Test by Post match's wire code
 
 
@@ -116,8 +118,12 @@ def run_due(
         comps = competition_dates(s)
         jobs = due_jobs(now, config.scheduler.digest_at, comps, set())
         jobs += [Job(k, "h6-over", w) for k, w in h6_schedule.due(s, now)]
-        done = _done(s, [j.key for j in jobs])
+        purge_job = Job(f"purge:{now:%Y-%m-%d}", "purge")  # retention, once a day
+        done = _done(s, [j.key for j in (*jobs, purge_job)])
     ran = _run_jobs(sessions, config, clock, [j for j in jobs if j.key not in done])
+    if purge_job.key not in done:
+        # housekeeping, not counted as work done: an idle pass stays idle
+        _run_jobs(sessions, config, clock, [purge_job])
     ran += turns.tick(sessions, config, clock, worker, budget=budget, as_of=as_of)
     with transaction(sessions) as s:
         issues = due_issues(s, set())
@@ -154,6 +160,10 @@ def _run_jobs(
 
 
 def _run(s: Session, config: Config, clock: Clock, job: Job) -> None:
+    if job.kind == "purge":
+        report = purge(s, config, clock.now())
+        log.info("retention.purged", **{k: v for k, v in asdict(report).items() if v})
+        return
     if job.kind == "h6-over":
         assert job.code is not None
         h6_schedule.run(s, config, clock, job.code)

@@ -26,7 +26,7 @@ from email import policy
 from email.header import Header
 from email.message import Message
 
-from cryptography.fernet import Fernet, InvalidToken
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
@@ -164,22 +164,45 @@ def _maybe_encoded(raw: bytes) -> bool:
     return b"base64" in low or b"quoted-printable" in low or b"=?" in raw or not transfer_plain(raw)
 
 
-class Sealer:
-    """Encrypts raw mail under a key derived from the configured ``security.secret_key``."""
+def _fernet(secret_key: str) -> Fernet:
+    hkdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"pbm inbound seal")
+    return Fernet(base64.urlsafe_b64encode(hkdf.derive(secret_key.encode())))
 
-    def __init__(self, secret_key: str) -> None:
-        hkdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"pbm inbound seal")
-        self._fernet = Fernet(base64.urlsafe_b64encode(hkdf.derive(secret_key.encode())))
+
+class Sealer:
+    """Encrypts raw mail under a key derived from the configured ``security.secret_key``;
+    opens what any of ``old_keys`` (``security.old_secret_keys``) sealed too, so a key can be
+    rotated while mail waits (MultiFernet: the first key seals, every key opens)."""
+
+    def __init__(self, secret_key: str, old_keys: Iterable[str] = ()) -> None:
+        self._fernet = MultiFernet([_fernet(k) for k in (secret_key, *old_keys)])
+        self._current = _fernet(secret_key)
 
     def seal(self, raw: bytes) -> bytes:
         """The encrypted copy to store."""
         return self._fernet.encrypt(raw)
 
     def unseal(self, sealed: bytes) -> bytes:
-        """The raw mail back; ``PbmError`` if the key changed since it was sealed."""
+        """The raw mail back; ``PbmError`` if no configured key sealed it."""
         try:
             return self._fernet.decrypt(sealed)
         except InvalidToken as exc:
             raise PbmError(
-                "cannot open a sealed mail: security.secret_key changed since it was stored"
+                "cannot open a sealed mail: it was sealed under a security.secret_key that "
+                "is neither the current one nor in security.old_secret_keys"
             ) from exc
+
+    def is_current(self, sealed: bytes) -> bool:
+        """Whether ``sealed`` is already under the current key."""
+        try:
+            self._current.decrypt(sealed)
+        except InvalidToken:
+            return False
+        return True
+
+    def reseal(self, sealed: bytes) -> bytes:
+        """``sealed`` under the current key (``PbmError`` as :meth:`unseal`)."""
+        try:
+            return self._fernet.rotate(sealed)
+        except InvalidToken as exc:
+            raise PbmError("cannot re-seal a sealed mail: no configured key opens it") from exc

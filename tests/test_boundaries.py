@@ -36,6 +36,9 @@ ALLOWED_ROOTS = {
     "zlib",
     "numpy",
     "lark",
+    # Unicode properties Python's unicodedata lacks (Default_Ignorable_Code_Point, for names
+    # that cannot be seen: engine/lookalike.py); pure matching, no I/O
+    "regex",
     "engine",
     "html",
     "colorsys",

@@ -18,6 +18,8 @@ _COMMAND_MODULES = (
     "server",
     "gm",
     "db",
+    "retention",
+    "secrets",
     "mail_cmds",
     "zine",
     "ops",

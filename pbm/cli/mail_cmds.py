@@ -96,7 +96,9 @@ def show(mail_id: int, raw: bool, config_path: Path | None) -> None:
             click.echo(f"note:    {neutralise_line(m.note or '')}")
             if m.error:
                 click.echo("\n" + neutralise(m.error))
-            if raw:
+            if raw and not m.raw:
+                click.echo("\n(the raw mail was purged: see [retention] raw_days)")
+            elif raw:
                 click.echo("\n" + neutralise(m.raw.decode("utf-8", "replace")))
     finally:
         app.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import shlex
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -22,7 +23,7 @@ from engine.flungo.competition import fixture_text, next_fixtures
 from engine.flungo.fitness import FitnessStatus
 from engine.flungo.language import canonical
 from engine.flungo.merge import kept_sentences
-from engine.flungo.orders import Orders
+from engine.flungo.orders import Orders, SquadNaming
 from engine.flungo.squad import Team
 from engine.flungo.turn import SeasonState, Stage
 from pbm.auth import redact
@@ -47,7 +48,13 @@ from pbm.flungo.competitions import (
     placeholder_team_name,
 )
 from pbm.flungo.house_rules import SETTING_KEYS, parse_settings
-from pbm.flungo.naming import apply_slots, diff_teams, is_fully_named, still_unnamed
+from pbm.flungo.naming import (
+    apply_slots,
+    diff_teams,
+    is_fully_named,
+    lookalike_of,
+    still_unnamed,
+)
 from pbm.flungo.outlook import Outlook, outlook_of
 from pbm.flungo.practice import practice_for
 from pbm.flungo.standing import (
@@ -140,6 +147,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     if tried_naming and not naming_open(comp, ctx.clock.now()):
         ctx.reply("naming-closed", competition=competition_ctx(comp))
         return ctx.handled(Status.REJECTED, "naming closed")
+    naming, clash = _refuse_lookalike(comp, seat, current, naming, got)
     match = got.changed
     if (too_many := too_many_flags(len(mail.not_understood))) is not None:
         ctx.reply("refused", reason=too_many)
@@ -148,6 +156,8 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         {"text": redact(str(e), secrets), "line": e.span.line if e.span else None}
         for e in mail.errors
     ]
+    if clash is not None:
+        errors.append(clash)
     if naming is None and not match and not errors:
         return ctx.not_understood("no orders")
     note_chatter(ctx, mail)
@@ -163,7 +173,8 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         "standing": "",
         "flags": [],
         "errors": errors,
-        "still_stands": still_stands(got, latest),
+        "still_stands": still_stands(got, latest)
+        + (["Your team name had an error: the name that stood before stands."] if clash else []),
         "kept": list(kept_sentences(got.merged)),
         "will_play": None,
         "deadline": "",
@@ -233,6 +244,43 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         **reply,
     )
     return ctx.handled(Status.APPLIED, ", ".join(notes))
+
+
+def _refuse_lookalike(
+    comp: Competition,
+    seat: Seat,
+    current: Team,
+    naming: SquadNaming | None,
+    got: MailMerge,
+) -> tuple[SquadNaming | None, dict[str, Any] | None]:
+    """The naming without its team name when that name looks like another team's in the
+    competition (a reader could not tell the two apart in a table), and the error saying
+    whose; the slot names stand. A team keeps the name it has (its own is never "taken"), and
+    a placeholder is no one's choice, so it takes no name from anyone."""
+    if naming is None or naming.team_name is None or naming.team_name == current.name:
+        return naming, None
+    # a team still on its placeholder ("Team 3") has chosen no name: none is taken from it
+    others = (
+        (s.number, name)
+        for s in sorted(comp.seats, key=lambda s: s.number)
+        if s.id != seat.id
+        and (name := Team.from_json(s.team).name) != placeholder_team_name(s.number)
+    )
+    found = lookalike_of(naming.team_name, others)
+    if found is None:
+        return naming, None
+    number, other = found
+    report = next((p for p in got.merged.parts if p.part == "team name"), None)
+    line = report.lines[0] if report is not None and report.lines else None
+    text = (
+        f'the team name "{naming.team_name}" looks just like "{other}", the name of team '
+        f"{number} in this competition: tables and scorecards could not tell the two apart. "
+        "Choose a name that reads differently."
+    )
+    if line is not None:
+        text = f"line {line}: {text}"
+    kept = replace(naming, team_name=None)
+    return (kept if kept.names else None), {"text": text, "line": line}
 
 
 _NAMING_INSERT = insert(table_of(NamingVersion))

@@ -20,6 +20,7 @@ from engine.flungo.formats import Format
 from engine.flungo.language import parse_orders
 from engine.flungo.orders import SquadNaming
 from engine.flungo.squad import Team
+from engine.lookalike import lookalike_key
 
 __all__ = [
     "Change",
@@ -28,6 +29,7 @@ __all__ = [
     "apply_slots",
     "diff_teams",
     "is_fully_named",
+    "lookalike_of",
     "read_naming",
     "still_unnamed",
 ]
@@ -111,3 +113,15 @@ def still_unnamed(team: Team, placeholders: Iterable[str], placeholder_team_name
     if slots:
         out.append(("slot " if len(slots) == 1 else "slots ") + ", ".join(slots))
     return out
+
+
+def lookalike_of(name: str, others: Iterable[tuple[int, str]]) -> tuple[int, str] | None:
+    """The first of ``others`` (seat number, team name) that a reader could not tell from
+    ``name``: the same TS #39 skeleton, case folded or not (``engine.lookalike``), so a
+    Cyrillic о, an invisible joiner or a change of case does not make a second name."""
+    mine = lookalike_key(name)
+    for number, other in others:
+        theirs = lookalike_key(other)
+        if mine[0] == theirs[0] or mine[1] == theirs[1]:
+            return number, other
+    return None

@@ -5,7 +5,8 @@
   after) under the day's Rule (:func:`engine.hitforsix.code.check_daily`), and it is entered
   under the name. **One statement a day for each deck**: a second code for the same day and
   deck is refused, whatever its grade.
-* **Names are first come, first served** (law 8.02), compared without case or spacing. The first
+* **Names are first come, first served** (law 8.02), compared without case or spacing, and a
+  new name that looks like one in the book ("BiII" beside "Bill") is refused. The first
   posting under a name invents a **number** for the poster's device (twelve digits, shown once in
   the reply); the book keeps only its argon2 hash, and every later posting under the name must
   carry the number. The book keeps nothing else: no address, no time, and nothing at all about
@@ -32,6 +33,7 @@ from sqlalchemy.orm import Session
 
 from engine.hitforsix.code import CodeError, check_daily, decode, replay
 from engine.hitforsix.game import SoloGame
+from engine.lookalike import lookalike_key
 from pbm.auth import SecretBox
 from pbm.clock import Clock
 from pbm.h6.decks import DECK_NAMES, load_deck
@@ -52,6 +54,17 @@ _NAME = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9 .'&-]{0,39}\Z")
 
 def _key(name: str) -> str:
     return " ".join(name.casefold().split())
+
+
+def _lookalike(session: Session, name: str) -> str | None:
+    """A name in the book a reader could not tell from ``name`` ("rn" for "m", "l" for
+    "I": the TS #39 skeleton, as team names are compared), if any."""
+    mine = lookalike_key(name)
+    for other in session.scalars(select(H6Averager.name)):
+        theirs = lookalike_key(other)
+        if mine[0] == theirs[0] or mine[1] == theirs[1]:
+            return other
+    return None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -122,6 +135,11 @@ def post_daily(
         return _refused(str(exc))
     averager = session.scalar(select(H6Averager).where(H6Averager.name_key == _key(name)))
     invented = None
+    if averager is None and (alike := _lookalike(session, name)) is not None:
+        return _refused(
+            f"the name {name!r} looks just like {alike!r}, a name already in the book: "
+            "names are first come, first served; choose one that reads differently"
+        )
     if averager is None:
         invented = f"{draw(40) % 10**12:012d}"
         averager = H6Averager(name=name, name_key=_key(name), number_hash=box.hash(invented))

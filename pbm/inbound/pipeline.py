@@ -56,7 +56,7 @@ from pbm.inbound.dispatch import (
 )
 from pbm.inbound.intake import Incoming, message_key, read_incoming
 from pbm.mail.limits import screen
-from pbm.ratelimit import count_mail, rate_key
+from pbm.ratelimit import count_mail, rate_buckets
 from pbm.redact import redact_message
 from pbm.replies import queue_mail
 from pbm.secrets_at_rest import Sealer
@@ -111,7 +111,7 @@ class Inbound:
         self.config = config
         self.clock = clock
         self.box = box or SecretBox(config.security)
-        self.sealer = Sealer(config.security.secret_key)
+        self.sealer = Sealer(config.security.secret_key, config.security.old_secret_keys)
         self._seen_secrets: tuple[str, ...] = ()
         self._meta = _Meta(None, None, None)
         self._known_codes: frozenset[str] | None = None
@@ -305,7 +305,7 @@ class Inbound:
             msg = read_incoming(raw, own, recipients, self._codes(s, reload=True))
         self._meta = _Meta(msg.from_addr or None, msg.subject[:1000] or None, None)
         self._seen_secrets = _secrets_of(msg)
-        key = self.config.security.secret_key
+        key = self.config.security.keys  # a report of mail sent before a key rotation too
         if msg.bounced or (msg.is_automatic and is_report(raw, recipients, own, key)):
             mail.from_addr, mail.subject = self._meta.from_addr, self._meta.subject  # read there
             return Handled(
@@ -330,14 +330,21 @@ class Inbound:
             mailed_again(s, self.clock, msg.from_addr)
         try:
             if not msg.bounced and not msg.is_automatic:
-                bucket = rate_key(s, box, self.config.gm, msg.from_addr, msg.secret)
-                check_rate(
-                    msg.from_addr,
-                    count_mail(s, bucket, self.clock.now()),
-                    self.config.rate_limit.per_hour,
-                )
+                limits = self.config.rate_limit
+                # every bucket is counted, also past the first that is full: a flood stays
+                # counted wherever it turns
+                counts = [
+                    (b, count_mail(s, b.key, self.clock.now()))
+                    for b in rate_buckets(s, box, self.config.gm, msg.from_addr, msg.secret)
+                ]
+                for bucket, count in counts:
+                    check_rate(
+                        bucket.key, count, limits.per_domain if bucket.domain else limits.per_hour
+                    )
         except RateLimited as exc:
-            if exc.count == exc.limit + 1:  # say so once an hour, then stay quiet
+            # say so once an hour to the address (never for a full domain: the notice would
+            # itself be the flood, one to each new address), then stay quiet
+            if exc.count == exc.limit + 1 and not exc.sender.startswith("?@"):
                 ctx.reply("rate-limited", limit=exc.limit)
             return ctx.handled(Status.REJECTED, "rate limited")
         match decision:

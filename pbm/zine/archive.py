@@ -7,6 +7,8 @@ system and from any web server)::
     issue-<code>-NNN.html/.pdf  each issue, its PDF beside it
     teams.html, team-*.html     each team: squad, career records, results
     player-*.html               each cricketer's career page, one per (team, name)
+                                (and, under the six-digit names of before issue 23, a page
+                                that sends the reader on: old links keep working)
     tables.html                 the latest league tables and knockout draws
     atom.xml                    the feed
     replay/<match>/…            squads and orders to replay each finished match
@@ -24,6 +26,7 @@ from pathlib import Path
 
 from engine.flungo.squad import Player, Team
 from engine.flungo.state import MatchState
+from pbm.errors import PbmError
 from pbm.zine.atom import atom_feed
 from pbm.zine.model import (
     MASTHEAD,
@@ -31,6 +34,8 @@ from pbm.zine.model import (
     StatTable,
     build_issue,
     finished_matches,
+    legacy_player_href,
+    legacy_team_href,
     player_href,
     team_href,
 )
@@ -38,7 +43,46 @@ from pbm.zine.render import html_page, issue_html, issue_pdf, pdf_inputs, pdf_ke
 from pbm.zine.source import TurnReport
 from pbm.zine.stats import PlayerRecord, Tally, rates, tally_matches
 
-__all__ = ["ArchiveResult", "build_archive", "build_issues"]
+__all__ = ["ArchiveResult", "PageCollision", "build_archive", "build_issues"]
+
+
+class PageCollision(PbmError):
+    """Two teams or cricketers were given one page name. The build stops before writing
+    either: one team's page must never show another's (issue 23). With 128 bits of SHA-256
+    in a page name this takes a hash collision nobody can search for."""
+
+
+def _claim_pages(members: dict[str, list[str]]) -> None:
+    """Every team's and cricketer's page name, checked unique before anything is written
+    (teams first, so a clash of teams is the one reported)."""
+    owner: dict[str, str] = {}
+
+    def claim(href: str, label: str) -> None:
+        other = owner.setdefault(href, label)
+        if other != label:
+            raise PageCollision(
+                f"the archive would give {other} and {label} the same page ({href}): "
+                "not built, so neither page shows the other"
+            )
+
+    for team in members:
+        claim(team_href(team), f'the team "{team}"')
+    for team, names in members.items():
+        for name in names:
+            claim(player_href(team, name), f'"{name}" of the team "{team}"')
+
+
+def _legacy_pages(members: dict[str, list[str]]) -> dict[str, list[tuple[str, str]]]:
+    """The page names of before issue 23, each with the page(s) it now stands for."""
+    old: dict[str, list[tuple[str, str]]] = {}
+    for team, names in members.items():
+        old.setdefault(legacy_team_href(team), []).append((team, team_href(team)))
+        for name in names:
+            old.setdefault(legacy_player_href(team, name), []).append(
+                (f"{name} ({team})", player_href(team, name))
+            )
+    return old
+
 
 NAV = (
     ("index.html", "All issues"),
@@ -208,19 +252,6 @@ def build_archive(
     files = result.files
     all_issues = build_issues(seasons)
     flat = [i for issues in all_issues for i in issues]
-    pdfs = _pdfs(flat, out, jobs) if pdf else {}
-    for issue in flat:
-        result.issues.append(issue)
-        _write(out, issue.href, issue_html(issue, ""), files)
-        if pdf:
-            data = pdfs[issue.pdf_href]
-            if data is None:
-                files.append(issue.pdf_href)
-            else:
-                _write(out, issue.pdf_href, data, files)
-        for d in issue.dice_done:
-            for rel, content in d.files:
-                _write(out, rel, content, files)
 
     # careers: per season per (team, name), and summed
     per_season: dict[tuple[str, str], list[PlayerRecord]] = {}
@@ -262,10 +293,29 @@ def build_archive(
             names_by_player.setdefault(p.name, []).append(t.name)
 
     team_names = sorted(set(squads) | {k[0] for k in career.records})
+    members_of: dict[str, list[str]] = {}
     for team in team_names:
         squad = squads.get(team)
-        members = [p.name for p in squad.players] if squad else []
-        members += sorted(n for t, n in career.records if t == team and n not in members)
+        names = [p.name for p in squad.players] if squad else []
+        names += sorted(n for t, n in career.records if t == team and n not in names)
+        members_of[team] = names
+    _claim_pages(members_of)  # before a file is written: a clash leaves the archive as it was
+    pdfs = _pdfs(flat, out, jobs) if pdf else {}
+    for issue in flat:
+        result.issues.append(issue)
+        _write(out, issue.href, issue_html(issue, ""), files)
+        if pdf:
+            data = pdfs[issue.pdf_href]
+            if data is None:
+                files.append(issue.pdf_href)
+            else:
+                _write(out, issue.pdf_href, data, files)
+        for d in issue.dice_done:
+            for rel, content in d.files:
+                _write(out, rel, content, files)
+    for team in team_names:
+        squad = squads.get(team)
+        members = members_of[team]
         recs = [career.records.get((team, n)) or PlayerRecord(team, n) for n in members]
         bat, bowl, _ = _career_tables(recs, "name", True)
         squad_rows = tuple(
@@ -342,6 +392,8 @@ def build_archive(
                 ),
                 files,
             )
+    for rel, pages in sorted(_legacy_pages(members_of).items()):
+        _write(out, rel, _page("moved.html", pages[0][0], pages=pages), files)
     _write(
         out,
         "teams.html",

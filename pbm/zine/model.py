@@ -48,6 +48,7 @@ from pbm.zine.stats import PlayerRecord, Tally, match_cards, rates, tally_matche
 from pbm.zine.story import over_runs, partnerships, write_report
 
 __all__ = [
+    "PAGE_DIGEST_HEX",
     "Chart",
     "FixtureLine",
     "Issue",
@@ -56,6 +57,9 @@ __all__ = [
     "StatTable",
     "build_issue",
     "finished_matches",
+    "legacy_player_href",
+    "legacy_team_href",
+    "page_slug",
     "player_href",
     "slug",
     "team_href",
@@ -71,13 +75,38 @@ def slug(*parts: str) -> str:
     return f"{readable}-{hashlib.sha256(text.encode()).hexdigest()[:6]}"
 
 
+#: Hex digits of SHA-256 in a team's or cricketer's page name: 128 bits, so no two names
+#: share a page by chance or by search (six digits, 24 bits, took seconds of CPU to collide
+#: two teams named alike but for case; issue 23). The archive build still refuses a
+#: collision outright (:mod:`pbm.zine.archive`), so one team's page never shows another.
+PAGE_DIGEST_HEX = 32
+
+
+def page_slug(*parts: str) -> str:
+    """A team's or cricketer's page name: readable letters plus :data:`PAGE_DIGEST_HEX` hex
+    digits of SHA-256 over the exact text (so names differing only by case differ here)."""
+    text = "\x1f".join(parts)
+    readable = re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")[:40] or "x"
+    return f"{readable}-{hashlib.sha256(text.encode()).hexdigest()[:PAGE_DIGEST_HEX]}"
+
+
 def team_href(team: str) -> str:
     """The team's page in the archive."""
-    return f"team-{slug(team)}.html"
+    return f"team-{page_slug(team)}.html"
 
 
 def player_href(team: str, name: str) -> str:
     """A cricketer's career page: one per (team, name), so two teams' Elvis are two pages."""
+    return f"player-{page_slug(team, name)}.html"
+
+
+def legacy_team_href(team: str) -> str:
+    """The team's page name before issue 23 (six hex digits): kept as a redirect."""
+    return f"team-{slug(team)}.html"
+
+
+def legacy_player_href(team: str, name: str) -> str:
+    """A cricketer's page name before issue 23: kept as a redirect."""
     return f"player-{slug(team, name)}.html"
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from engine.flungo.language._model import MAX_LINE_LENGTH, NAME_MAX_LENGTH
 from engine.flungo.language._names import strip_marks
+from engine.lookalike import invisible
 
 __all__ = [
     "CHATTER_WORDS",
@@ -438,10 +439,17 @@ def check_name(name: str, keywords: frozenset[str] = frozenset()) -> str | None:
     """Why ``name`` is not acceptable as a squad member's or team's name, or ``None``.
 
     A name has 1 to 40 characters: letters (any alphabet), digits, spaces and . ' ’ - &,
-    with at least one letter. A one-word name may not be a word the orders use.
+    with at least one letter, and no character that cannot be seen (a Default_Ignorable_Code_
+    Point: the Hangul fillers, which count as letters, the combining grapheme joiner, the
+    variation selectors, ...: a name made of them shows blank, one with them looks like
+    another name). A one-word name may not be a word the orders use.
     """
     if not name:
         return "a name cannot be empty"
+    if hidden := invisible(name):
+        # shown as U+XXXX: the character itself would show as nothing in the reply either
+        which = ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')}" for ch in hidden)
+        return f"a name cannot contain characters that cannot be seen ({which})"
     if len(name) > NAME_MAX_LENGTH:
         return f"a name can have at most {NAME_MAX_LENGTH} characters (this one has {len(name)})"
     for ch in name:

@@ -65,6 +65,7 @@ from engine.flungo.language._names import NameBook
 from engine.flungo.language._transform import read_line
 from engine.flungo.orders import BattingStyle, Rule
 from engine.flungo.squad import SQUAD_SIZE, Team
+from engine.lookalike import lookalike_key
 
 __all__ = ["Item", "read_orders"]
 
@@ -302,21 +303,28 @@ def _naming(
     final = {i: p.name for i, p in enumerate(team.players, 1)}
     for slot, (name, _) in slots.items():
         final[slot] = name
+    # Names are compared as a reader sees them (their TS #39 skeletons, case folded): two
+    # that look alike would be one name to the manager reading the scorecard.
     seen: dict[str, int] = {}
     for slot in sorted(
         final, key=lambda s: (s in slots, slots[s][1].line.number if s in slots else 0)
     ):
-        key = final[slot].casefold()
-        if key in seen and slot in slots:
+        keys = lookalike_key(final[slot])
+        taken = next((seen[k] for k in keys if k in seen), None)
+        if taken is not None and slot in slots:
             item = slots[slot][1]
-            st.errors.append(
-                item.error(
-                    IllegalOrder, f"'{final[slot]}' is already the name of squad member {seen[key]}"
-                )
+            other = final[taken]
+            problem = (
+                f"'{final[slot]}' is already the name of squad member {taken}"
+                if other.casefold() == final[slot].casefold()
+                else f"'{final[slot]}' looks just like '{other}', the name of squad member "
+                f"{taken}: give a name that reads differently"
             )
+            st.errors.append(item.error(IllegalOrder, problem))
             final[slot] = team.players[slot - 1].name
             continue
-        seen[key] = slot
+        for k in keys:
+            seen.setdefault(k, slot)
     players = tuple(
         p if p.name == final[i] else replace(p, name=final[i])
         for i, p in enumerate(team.players, 1)

@@ -133,3 +133,21 @@ def test_archive_command_writes_the_pages(
     assert "today-2026-12-01-t20i.html" in names and "today.html" in names
     assert "Ann" in (out / "today-2026-12-01-t20i.html").read_text()
     assert "Ann" not in (out / "today-2026-12-01-odi.html").read_text()
+
+
+def test_a_name_that_looks_like_one_in_the_book_is_refused(
+    session: Session, h6_clock: FixedClock, box: SecretBox, draw: Draws
+) -> None:
+    """ "Ann Iee" (a capital I) and "Ann Lee" read alike, as do "Barn Owl" and "Bam Owl": the
+    second of each pair is refused, naming the first (issue 23); a different name is not."""
+    day = h6_clock.now().date().isoformat()
+    for first, second in (("Bill Lee", "BiII Lee"), ("Barn Owl", "Bam Owl")):
+        ok = post_daily(session, h6_clock, box, code=_daily_code("t20i", day, "0"), name=first,
+                        draw=draw)  # fmt: skip
+        assert ok.ok
+        alike = post_daily(session, h6_clock, box, code=_daily_code("odi", day, "1"),
+                           name=second, draw=draw)  # fmt: skip
+        assert not alike.ok and f"looks just like {first!r}" in alike.note
+    other = post_daily(session, h6_clock, box, code=_daily_code("odi", day, "1"), name="Cat",
+                       draw=draw)  # fmt: skip
+    assert other.ok
