@@ -27,6 +27,7 @@ __all__ = [
     "ConfigError",
     "DatabaseConfig",
     "GmConfig",
+    "HitForSixConfig",
     "ImapConfig",
     "ListenerConfig",
     "LoggingConfig",
@@ -233,6 +234,14 @@ class ZineConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class HitForSixConfig:
+    """Hit for Six by mail: ``over_hours``, each Test by Post over's time when ``TEST NEW``
+    names no pace of its own (``TEST NEW 3 seats 24h``)."""
+
+    over_hours: int = 48
+
+
+@dataclass(frozen=True, slots=True)
 class LoggingConfig:
     """Structured logs to stderr, or appended to ``file`` (reopened on SIGHUP)."""
 
@@ -259,6 +268,7 @@ class Config:
     turns: TurnsConfig = TurnsConfig()
     workers: WorkersConfig = WorkersConfig()
     zine: ZineConfig = ZineConfig()
+    hitforsix: HitForSixConfig = HitForSixConfig()
     logging: LoggingConfig = LoggingConfig()
     source: Path | None = None
 
@@ -465,6 +475,12 @@ def parse_config(
         )
         zn.done()
 
+    hs = table(root, "hitforsix", required=False)
+    hitforsix = HitForSixConfig()
+    if hs is not None:
+        hitforsix = HitForSixConfig(over_hours=hs.integer("over_hours", 48, lo=1, hi=24 * 14))
+        hs.done()
+
     lg = table(root, "logging", required=False)
     logging_cfg = LoggingConfig()
     if lg is not None:
@@ -492,6 +508,7 @@ def parse_config(
         turns=turns,
         workers=workers,
         zine=zine,
+        hitforsix=hitforsix,
         logging=logging_cfg,
         source=source,
     )
