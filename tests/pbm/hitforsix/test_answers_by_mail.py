@@ -11,7 +11,6 @@ from email.message import EmailMessage
 
 import pytest
 
-from engine.hitforsix.code import decode
 from engine.hitforsix.deal import deal
 from pbm.clock import FixedClock
 from pbm.config import ServerConfig
