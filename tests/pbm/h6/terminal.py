@@ -32,7 +32,7 @@ class Terminal:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}}
         env["TERM"] = "xterm-256color"
-        self.proc = subprocess.Popen(  # noqa: S603 — our own interpreter and module
+        self.proc = subprocess.Popen(
             [sys.executable, "-m", "pbm", *args], stdin=slave, stdout=slave, stderr=slave,
             env=env, close_fds=True,
         )  # fmt: skip
