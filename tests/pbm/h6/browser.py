@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ["chromium", "run_page", "screenshot"]
+__all__ = ["chromium", "page_width", "run_page", "screenshot"]
 
 
 def chromium() -> str:
@@ -86,3 +86,34 @@ def screenshot(url: str, out: Path, width: int = 390, height: int = 2400) -> Non
              f"--screenshot={out}", url],
             capture_output=True, timeout=120, check=False,
         )  # fmt: skip
+
+
+_MEASURE = """<!DOCTYPE html><html><body style="margin:0">
+<iframe id="f" src="{url}" style="width:{width}px;height:900px;border:0"></iframe>
+<pre id="vectors"></pre>
+<script>
+document.getElementById("f").onload = function () {{
+  var root = this.contentDocument.documentElement;
+  document.getElementById("vectors").textContent =
+    JSON.stringify({{width: root.clientWidth, scroll: root.scrollWidth}});
+}};
+</script></body></html>
+"""
+
+
+def page_width(page: Path, width: int) -> dict[str, int]:
+    """``page`` in a frame ``width`` px wide: its viewport width and its scrolling width."""
+    with tempfile.TemporaryDirectory(prefix="h6-chromium-") as profile:
+        frame = Path(profile) / "measure.html"
+        frame.write_text(_MEASURE.format(width=width, url=html.escape(page.resolve().as_uri())))
+        done = subprocess.run(
+            [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+             "--hide-scrollbars", "--virtual-time-budget=5000", "--window-size=1400,1000",
+             "--allow-file-access-from-files", f"--user-data-dir={profile}", "--dump-dom",
+             frame.as_uri()],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+    found = re.search(r'<pre id="vectors">(.*?)</pre>', done.stdout, re.S)
+    assert found and found.group(1), done.stderr[-2000:]
+    result: dict[str, int] = json.loads(html.unescape(found.group(1)))
+    return result
