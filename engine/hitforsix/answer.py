@@ -32,7 +32,8 @@ __all__ = ["NAME_WORDS", "NONE_WORDS", "Answer", "is_instructions", "read_answer
 
 NAME_WORDS = frozenset({"name", "name the xi", "name xi", "name my xi", "stand"})
 NONE_WORDS = frozenset({"", "none", "keep", "keep all", "pass", "drop none", "drop nobody"})
-_STEP_WORDS = re.compile(r"(?:^|\s)(?:then|if|otherwise|else)\b|;", re.IGNORECASE)
+# "then" between steps (a leading "then" starts one step), "if", "else", ";".
+_STEP_WORDS = re.compile(r"\S\s+then\b|\b(?:if|otherwise|else)\b|;", re.IGNORECASE)
 _LEAD_DROP = re.compile(r"^\s*(?:then\s+)?drop\b\s*", re.IGNORECASE)
 _SELECTOR = re.compile(r"(?:^|[\s,])the\s+(?:[1-3]\s+)?(?:lowest|highest|fewest|most|least|worst|"
                        r"best)\b", re.IGNORECASE)  # fmt: skip

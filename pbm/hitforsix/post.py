@@ -265,7 +265,7 @@ def over_reply(
         ctx = _over_ctx(match, seat.number, d, played, len(played))
         ctx["errors"] = [str(exc)]
         return PostResult(False, "order error", (Reply("h6-test-over", ctx, address),))
-    notes = [n for n in (read.read_as, *read.notes) if n]
+    notes = [*([f"Your answer was {read.read_as}"] if read.read_as else []), *read.notes]
     decisions = Decisions(read.windows)
     entry.updated_at = clock.now()
     if not read.done:

@@ -310,7 +310,7 @@ def solo_answer(text: str, now: datetime) -> Reply:
         reply = _in_play(d, rule, windows, ghost_code, "", len(windows), day=day)
         reply.ctx["errors"] = [str(exc)]
         return reply
-    notes = [n for n in (read.read_as, *read.notes) if n]
+    notes = [*([f"Your answer was {read.read_as}"] if read.read_as else []), *read.notes]
     if not read.done:
         return _in_play(d, rule, list(read.windows), ghost_code, "", len(windows), notes, day)
     game = play_solo(d, rule, Decisions(tuple(read.windows)))
