@@ -236,7 +236,8 @@ H6_SAMPLES: dict[str, dict[str, Any]] = {
         "deck": "t20i", "seed": 1, "rule": "Maximums", "window": 1, "cap": 3,
         "hint": "window 1: drop up to 3", "hand": [H6CARD], "came_in": [], "ghost": None,
         "game": "H6GAME t20i 1 maximums -", "note": "", "errors": ["line 1: no"],
-        "examples": H6_EXAMPLES, "notes": ["Your answer was read as window 1's answer"], "daily": None,
+        "examples": H6_EXAMPLES, "notes": ["Your answer was read as window 1's answer"],
+        "daily": None,
     },
     "h6-result": {
         "deck": "t20i", "rule": "The Toss", "judged_by": "Wickets", "revealed": True,
