@@ -134,7 +134,7 @@ def test_the_toss_is_revealed_and_each_seat_is_told_which_is_theirs(
         k for k in range(5000) if over_deal(deck, wire_seed(wire_code(k)), 1).rule is Rule.THE_TOSS
     )
     hidden = over_deal(deck, wire_seed(wire_code(n)), 1).hidden_rule.title
-    numbers = iter([n] + list(range(1, 100)))
+    numbers = iter([n, *range(1, 100)])
     draw = lambda bits: next(numbers) % (1 << bits)  # noqa: E731 — the wire first, then nonces
     opened = post.open_match(session, h6_clock, box, address=A, seats=2, over_hours=6, draw=draw)
     wire = opened.replies[0].ctx["wire"]
@@ -145,8 +145,10 @@ def test_the_toss_is_revealed_and_each_seat_is_told_which_is_theirs(
     assert "The Toss" in over.ctx["rule"]
     match = session.scalar(select(H6Match))
     assert match is not None and match.over_hours == 6
-    tickets = {A: box.fill_secrets(opened.replies[0].ctx["ticket"]),
-               B: box.fill_secrets(_one(joined.replies, "h6-test-joined", B).ctx["ticket"])}  # fmt: skip
+    tickets = {
+        A: box.fill_secrets(opened.replies[0].ctx["ticket"]),
+        B: box.fill_secrets(_one(joined.replies, "h6-test-joined", B).ctx["ticket"]),
+    }
     post.over_reply(session, h6_clock, box, address=A, wire=wire, ticket=tickets[A], text="name",
                     draw=draw)  # fmt: skip
     res = post.over_reply(session, h6_clock, box, address=B, wire=wire, ticket=tickets[B],
