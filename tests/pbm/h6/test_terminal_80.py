@@ -27,7 +27,7 @@ def test_a_hand_played_at_80_columns() -> None:
     with its position, batting shows BF and bowling BB (never a bare "Balls"), the attack is
     marked, the replacements just drawn are named, and the grade and code are the engine's."""
     term = Terminal(["h6", "play", "--deck", "test", "--seed", "42"], columns=80)
-    first = term.expect("Window 1:")
+    first = term.expect("Window 1, drop:")  # the prompt itself: type only once it shows
     assert "BF" in first and "BB" in first and "Balls" not in first.replace("balls", "")
     assert "Ctry" in first and "Fingerprint" in first
     rows = _rows(first)
@@ -35,11 +35,11 @@ def test_a_hand_played_at_80_columns() -> None:
     bowling = _rows(first.split(": bowling")[1])
     assert sum(1 for r in bowling if re.search(r"(?:-|\d\.\d)\s+[Aa]\s+\S+\s*$", r)) == 5
     term.send("0, 1, 2")
-    second = term.expect("Window 2:")
+    second = term.expect("Window 2, drop:")
     d = deal(load_deck("test"), parse_seed("42"))
     assert f"In came: {d.cards[11].name} (11)" in " ".join(second.split())
     term.send("3")
-    term.expect("Window 3:")
+    term.expect("Window 3, drop:")
     term.send("name")
     screen = term.close()
     assert term.proc.returncode == 0
