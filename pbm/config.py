@@ -27,6 +27,7 @@ __all__ = [
     "ConfigError",
     "DatabaseConfig",
     "GmConfig",
+    "HitForSixConfig",
     "ImapConfig",
     "ListenerConfig",
     "LoggingConfig",
@@ -255,6 +256,14 @@ class ZineConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class HitForSixConfig:
+    """Hit for Six by mail: ``over_hours``, each Test by Post over's time when ``TEST NEW``
+    names no pace of its own (``TEST NEW 3 seats 24h``)."""
+
+    over_hours: int = 48
+
+
+@dataclass(frozen=True, slots=True)
 class LoggingConfig:
     """Structured logs to stderr, or appended to ``file`` (reopened on SIGHUP)."""
 
@@ -282,6 +291,7 @@ class Config:
     workers: WorkersConfig = WorkersConfig()
     zine: ZineConfig = ZineConfig()
     retention: RetentionConfig = RetentionConfig()
+    hitforsix: HitForSixConfig = HitForSixConfig()
     logging: LoggingConfig = LoggingConfig()
     source: Path | None = None
 
@@ -499,6 +509,11 @@ def parse_config(
     if rt is not None:
         retention = RetentionConfig(raw_days=rt.integer("raw_days", 30, lo=1, hi=36_500))
         rt.done()
+    hs = table(root, "hitforsix", required=False)
+    hitforsix = HitForSixConfig()
+    if hs is not None:
+        hitforsix = HitForSixConfig(over_hours=hs.integer("over_hours", 48, lo=1, hi=24 * 14))
+        hs.done()
 
     lg = table(root, "logging", required=False)
     logging_cfg = LoggingConfig()
@@ -528,6 +543,7 @@ def parse_config(
         workers=workers,
         zine=zine,
         retention=retention,
+        hitforsix=hitforsix,
         logging=logging_cfg,
         source=source,
     )

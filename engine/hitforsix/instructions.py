@@ -7,8 +7,9 @@ lines, an optional ``then`` before each::
 
 * ``drop T, T, …`` — a target is a deal position, a name or initials (see
   :mod:`engine.hitforsix.choose`), or a selector ``the [N] lowest|highest|fewest|most|worst|
-  best STAT`` over the men held (STAT: average, runs, strike rate, sixes, balls, wickets,
-  economy, bowling average; "worst"/"best" mean the bad or good end of that stat).
+  best STAT`` over the men held (STAT: average, runs, strike rate, sixes, balls faced --
+  "balls" alone means balls faced, as the tables' "BF" -- balls bowled, wickets, economy,
+  bowling average; "worst"/"best" mean the bad or good end of that stat).
 * ``keep`` / ``keep him`` / ``drop none`` / ``pass`` — drop nobody this window.
 * ``name`` / ``name the XI`` / ``stand`` — name the XI now (law 3.03); nothing may follow.
 * ``if W comes|does not come|is held|is not held, STEP [, else STEP]`` — ``W comes`` is true
@@ -197,8 +198,9 @@ def _width(step: Step | None) -> int:
     return sum(t.count for t in step.targets)
 
 
-def parse_instructions(text: str, deck: Deck) -> Program:
-    """Parse and check instructions; the three kinds of error carry the line and a caret."""
+def parse_instructions(text: str, deck: Deck, first: int = 0) -> Program:
+    """Parse and check instructions for the windows from ``first`` (0-based) on; the three
+    kinds of error carry the line and a caret."""
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
@@ -208,10 +210,12 @@ def parse_instructions(text: str, deck: Deck) -> Program:
     def fail(kind: type[InvalidOrder | IllegalOrder], message: str, line: int, col: int) -> None:
         raise kind(message, source_line=_source_line(text, line), span=Span(line, col), hint=HINT)
 
-    if len(steps) > len(CAPS):
-        s = steps[len(CAPS)]
-        fail(IllegalOrder, f"an over has {len(CAPS)} windows; this is a fourth", s.line, s.column)
-    for i, s in enumerate(steps):
+    if first + len(steps) > len(CAPS):
+        s = steps[len(CAPS) - first]
+        which = "a fourth" if first == 0 else f"one more than the {len(CAPS) - first} left"
+        fail(IllegalOrder, f"an over has {len(CAPS)} windows; this step is {which}", s.line,
+             s.column)  # fmt: skip
+    for i, s in enumerate(steps, start=first):
         if _width(s) > CAPS[i]:
             fail(
                 IllegalOrder,
@@ -219,8 +223,8 @@ def parse_instructions(text: str, deck: Deck) -> Program:
                 s.line,
                 s.column,
             )
-        if s.kind == "name" and i + 1 < len(steps):
-            nxt = steps[i + 1]
+        if s.kind == "name" and i + 1 < first + len(steps):
+            nxt = steps[i + 1 - first]
             fail(IllegalOrder, "nothing follows naming the XI", nxt.line, nxt.column)
         for t in (*s.targets, *([s.test.who] if s.test else [])):
             if t.kind == "position" and not 0 <= int(t.text) < DEAL_SIZE:
@@ -240,7 +244,8 @@ _STATS: dict[str, tuple[Callable[[Card], float | None], bool]] = {
     "strike rate": (lambda c: 100 * c.runs / c.balls_faced if c.balls_faced else None, True),
     "sixes": (lambda c: float(c.sixes), True),
     "balls faced": (lambda c: float(c.balls_faced), True),
-    "ball": (lambda c: float(c.balls_faced), True),
+    "ball": (lambda c: float(c.balls_faced), True),  # "balls" alone is balls faced, as shown
+    "balls bowled": (lambda c: float(c.balls_bowled), True),
     "wickets": (lambda c: float(c.wickets), True),
     "economy": (lambda c: 6 * c.runs_conceded / c.balls_bowled if c.balls_bowled else None, False),
     "bowling average": (lambda c: c.runs_conceded / c.wickets if c.wickets else None, False),
@@ -257,11 +262,16 @@ def _select(t: Target, pool: Sequence[int], cards: Sequence[Card]) -> list[int]:
     return [p for _, p in rated[: t.count]]
 
 
-def run_instructions(program: Program, the_deal: Deal) -> Outcome:
-    """Play ``program`` on ``the_deal``: the decisions it makes and notes on skipped names."""
+def run_instructions(
+    program: Program, the_deal: Deal, played: Sequence[frozenset[int]] = ()
+) -> Outcome:
+    """Play ``program`` on ``the_deal`` after the windows ``played`` (answered one by one
+    before it): the decisions of the whole over and notes on skipped names."""
     cards = the_deal.cards
     hand = Hand()
-    windows: list[frozenset[int]] = []
+    for w in played:
+        hand = hand.drop(w)
+    windows: list[frozenset[int]] = list(played)
     notes: list[str] = []
 
     def resolve(t: Target, pool: Sequence[int]) -> list[int]:
@@ -288,7 +298,7 @@ def run_instructions(program: Program, the_deal: Deal) -> Outcome:
             hit = bool(resolve(test.who, pool))
         return not hit if test.kind.startswith("not") else hit
 
-    for i, first in enumerate(program.steps):
+    for i, first in enumerate(program.steps, start=len(played)):
         step: Step | None = first
         while step is not None and step.kind == "if":
             assert step.test is not None

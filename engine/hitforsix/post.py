@@ -56,6 +56,7 @@ __all__ = [
     "is_match_code",
     "parse_wire",
     "receipt",
+    "receipt_text",
     "replay_code",
     "verify",
     "wire_code",
@@ -95,8 +96,14 @@ def wire_seed(wire: str) -> int:
     return seed_from_text(f"test-by-post:{parse_wire(wire)}")
 
 
+def receipt_text(wire: str, over: int, seat: int, decisions: Decisions, nonce: str) -> str:
+    """The exact text a receipt is the SHA-256 of (UTF-8, no newline): a mail prints it so a
+    player can check the receipt with ``printf '%s' '<text>' | sha256sum``."""
+    return f"h6-receipt:{wire}:{over}:{seat}:{decisions.to_text()}:{nonce}"
+
+
 def _commitment(wire: str, over: int, seat: int, decisions: Decisions, nonce: str) -> str:
-    text = f"h6-receipt:{wire}:{over}:{seat}:{decisions.to_text()}:{nonce}"
+    text = receipt_text(wire, over, seat, decisions, nonce)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

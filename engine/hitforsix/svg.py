@@ -101,14 +101,14 @@ def key_figures(card: Card) -> tuple[tuple[str, str], ...]:
     """(label, value) pairs the card prints under the figure."""
     return (
         ("Matches", f"{card.matches:,}"),
-        ("Runs", f"{card.runs:,}"),
+        ("Runs / balls faced", f"{card.runs:,} / {card.balls_faced:,}"),
         ("Average", _ratio(card.runs, card.dismissals, 1)),
         ("Strike rate", _ratio(card.runs, card.balls_faced, 1, 100.0)),
         ("4s / 6s", f"{card.fours:,} / {card.sixes:,}"),
         ("Wickets", f"{card.wickets:,}"),
         ("Economy", _ratio(card.runs_conceded, card.balls_bowled, 2, 6.0)),
         ("Bowl avg", _ratio(card.runs_conceded, card.wickets, 1)),
-        ("Overs", f"{card.balls_bowled // 6}.{card.balls_bowled % 6}"),
+        ("Balls bowled", f"{card.balls_bowled:,}"),
     )
 
 

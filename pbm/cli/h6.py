@@ -93,10 +93,24 @@ def deal_cmd(deck: str, seed: str | None, daily: str | None, as_json: bool) -> N
         _emit(d.to_json())
         return
     out = console()
+    if seed is None and daily is None:
+        out.print(
+            f"The Daily XI of {today()} ({deck} deck), the one deal of the day shared by "
+            "all (law 7.01); --seed S deals another, --daily YYYY-MM-DD another day's."
+        )
+    elif daily is not None:
+        out.print(f"The Daily XI of {daily} ({deck} deck).")
     cards = list(enumerate(d.cards))
-    out.print(card_table(f"Face up — {d.deck.name}, seed {d.seed}", cards[:FACE_UP], d.deck))
-    out.print(card_table("Replacements, in order", cards[FACE_UP:], d.deck))
-    out.print(f"Rule: {d.rule.title}    Six and Out line: {d.line} sixes")
+    w = out.width
+    out.print(card_table(f"Face up — {d.deck.name}, seed {d.seed}", cards[:FACE_UP], d.deck,
+                         width=w))  # fmt: skip
+    out.print(card_table("Replacements, in order", cards[FACE_UP:], d.deck, width=w, xi=[]))
+    if d.rule is Rule.SIX_AND_OUT:
+        out.print(f"Rule: {d.rule.title} (the line: {d.line} sixes)")
+    elif d.rule is Rule.THE_TOSS:
+        out.print("Rule: The Toss — concealed until you name your XI")
+    else:
+        out.print(f"Rule: {d.rule.title}")
 
 
 @h6.command("play")
@@ -169,13 +183,16 @@ def _interactive(d: Deal, rule: Rule, *, show: bool = True, title: str = "Your h
     cards = d.cards
     while hand.window < len(CAPS):
         held = [(p, cards[p]) for p in hand.xi]
-        out.print(card_table(title, held, d.deck))
+        out.print(card_table(title, held, d.deck, width=out.width))
         cap = CAPS[hand.window]
-        answer = click.prompt(
+        # The help is printed (and wrapped to the terminal), the prompt kept short, so a
+        # narrow terminal never breaks the line being typed.
+        out.print(
             f"Window {hand.window + 1}: drop up to {cap} — positions, names or initials, "
-            "comma-separated (Enter drops none; 'name' names your XI; 'quit' leaves)",
-            default="",
-            show_default=False,
+            "comma-separated (Enter drops none; 'name' names your XI; 'quit' leaves)"
+        )
+        answer = click.prompt(
+            f"Window {hand.window + 1}, drop", default="", show_default=False
         ).strip()
         if answer.lower() in _NAME_WORDS:
             break
@@ -190,10 +207,10 @@ def _interactive(d: Deal, rule: Rule, *, show: bool = True, title: str = "Your h
         windows.append(dropped)
         if dropped:
             drawn = ", ".join(
-                cards[p].name
+                f"{cards[p].name} ({p})"
                 for p in range(hand.next_replacement - len(dropped), hand.next_replacement)
             )
-            out.print(f"In come: {drawn}")
+            out.print(f"In came: {escape(drawn)}")
     game = play_solo(d, rule, Decisions(tuple(windows)), grader)
     if show:
         show_result(out, game, encode(game))
@@ -324,7 +341,7 @@ def test_cmd(
     if as_json:
         _emit({**_match_json(state, seats), "replay_code": encode_match(state, the_deck)})
     else:
-        show_match(console(), state)
+        show_match(console(), state, the_deck)
         console().print(f"Replay code: {encode_match(state, the_deck)}")
 
 
@@ -353,7 +370,7 @@ def _hand_match(
             decisions.append(game.decisions)
         resolution = play_round(state, deck, decisions)
         state = resolution.state
-        show_over(out, state.overs[-1])
+        show_over(out, state.overs[-1], the_deal.real_rule(the_deal.rule))
     return state
 
 
@@ -367,7 +384,7 @@ def _replay_match(code: str, as_json: bool) -> None:
     if as_json:
         _emit({**_match_json(state, state.seats), "replay_code": encode_match(state, the_deck)})
     else:
-        show_match(console(), state)
+        show_match(console(), state, the_deck)
 
 
 def _seat(index: int | None) -> int | None:

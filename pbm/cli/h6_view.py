@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import bisect
 
-from rich.console import Console
+from rich import box
+from rich.console import Console, Group
 from rich.table import Table
+from rich.text import Text
 
 from engine.hitforsix.cards import Card, Deck
 from engine.hitforsix.code import GhostResult
 from engine.hitforsix.fingerprint import STATS, fingerprint
 from engine.hitforsix.game import SoloGame
-from engine.hitforsix.testmatch import MatchState, OverResult
+from engine.hitforsix.rules import ATTACK_SIZE, Rule, attack_order, is_proper_bowler
+from engine.hitforsix.testmatch import MatchState, OverResult, over_deal
+from pbm.render.tables import SHORT_COUNTRIES
 
 __all__ = [
     "card_table",
@@ -67,43 +71,82 @@ def sparkline(card: Card, deck: Deck) -> str:
     return "".join(out)
 
 
-def _avg(num: int, den: int, scale: float = 1.0) -> str:
-    return "-" if den == 0 else f"{scale * num / den:.1f}"
+def _avg(num: int, den: int, scale: float = 1.0, places: int = 1) -> str:
+    return "-" if den == 0 else f"{scale * num / den:.{places}f}"
+
+
+#: One name for one thing: "balls" in the instructions means balls faced, shown as BF.
+KEY = (
+    "BF balls faced · SR runs per 100 balls faced · BB balls bowled · BAvg runs per wicket · "
+    "A: the attack, the five who have bowled most (law 4.02; a: a part-timer, charged the "
+    "going rate and a quarter)"
+)
+_WIDE = 118  # below this the hand prints as two tables, batting then bowling
+_BAT = (("M", "right"), ("Runs", "right"), ("Avg", "right"), ("BF", "right"), ("SR", "right"),
+        ("6s", "right"))  # fmt: skip
+_BOWL = (("BB", "right"), ("Wkts", "right"), ("Econ", "right"), ("BAvg", "right"),
+         ("A", "left"))  # fmt: skip
+
+
+def _bat(c: Card) -> list[str]:
+    return [str(c.matches), str(c.runs), _avg(c.runs, c.dismissals), str(c.balls_faced),
+            _avg(c.runs, c.balls_faced, 100), str(c.sixes)]  # fmt: skip
+
+
+def _bowl(c: Card, in_attack: bool) -> list[str]:
+    mark = ("A" if is_proper_bowler(c) else "a") if in_attack else ""
+    return [str(c.balls_bowled), str(c.wickets), _avg(c.runs_conceded, c.balls_bowled, 6, 2),
+            _avg(c.runs_conceded, c.wickets), mark]  # fmt: skip
+
+
+def _table(title: str, columns: tuple[tuple[str, str], ...]) -> Table:
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                  padding=(0, 1))  # fmt: skip
+    # The position is what a player types: it never wraps or shrinks away.
+    table.add_column("#", justify="right", no_wrap=True, min_width=2)
+    table.add_column("Name", justify="left", overflow="fold", ratio=1, min_width=8)
+    for col, justify in columns:
+        table.add_column(col, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    return table
 
 
 def card_table(
-    title: str, cards: list[tuple[int, Card]], deck: Deck, *, mark: frozenset[int] = frozenset()
-) -> Table:
-    """A table of (deal position, card) rows; positions in ``mark`` are flagged."""
-    table = Table(title=title, title_justify="left")
-    for col, justify in (
-        ("#", "right"), ("Name", "left"), ("Country", "left"), ("M", "right"),
-        ("Runs", "right"), ("Avg", "right"), ("SR", "right"), ("6s", "right"),
-        ("Balls", "right"), ("Wkts", "right"), ("Econ", "right"), ("Fingerprint", "left"),
-    ):  # fmt: skip
-        table.add_column(col, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-    for pos, c in cards:
-        table.add_row(
-            f"{pos}{'*' if pos in mark else ''}",
-            c.name,
-            c.country,
-            str(c.matches),
-            str(c.runs),
-            _avg(c.runs, c.dismissals),
-            _avg(c.runs, c.balls_faced, 100),
-            str(c.sixes),
-            str(c.balls_bowled),
-            str(c.wickets),
-            _avg(c.runs_conceded, c.balls_bowled, 6),
-            sparkline(c, deck),
-        )
-    return table
+    title: str,
+    cards: list[tuple[int, Card]],
+    deck: Deck,
+    *,
+    mark: frozenset[int] = frozenset(),
+    width: int | None = None,
+    xi: list[int] | None = None,
+) -> Group:
+    """The (deal position, card) rows, every figure a Rule reads and the attack of ``xi``
+    (default: the cards shown) marked; one wide table, or at ``width`` below 118 columns two
+    (batting with the country, then bowling with the fingerprint), so 80 columns still plays."""
+    by = dict(cards)
+    ps = sorted(xi if xi is not None else by)
+    attack = {ps[i] for i in attack_order([by[p] for p in ps], range(len(ps)))[:ATTACK_SIZE]}
+    pos = {p: f"{p}{'*' if p in mark else ''}" for p, _ in cards}
+    if width is not None and width >= _WIDE:
+        table = _table(title, (("Country", "left"), *_BAT, *_BOWL, ("Fingerprint", "left")))
+        for p, c in cards:
+            table.add_row(pos[p], c.name, c.country, *_bat(c), *_bowl(c, p in attack),
+                          sparkline(c, deck))  # fmt: skip
+        return Group(table, Text(KEY, style="dim"))
+    bat = _table(f"{title}: batting", (("Ctry", "left"), *_BAT))
+    bowl = _table(f"{title}: bowling", (*_BOWL, ("Fingerprint", "left")))
+    for p, c in cards:
+        bat.add_row(pos[p], c.name, SHORT_COUNTRIES.get(c.country, c.country), *_bat(c))
+        bowl.add_row(pos[p], c.name, *_bowl(c, p in attack), sparkline(c, deck))
+    return Group(bat, bowl, Text(KEY, style="dim"))
 
 
 def show_result(console: Console, game: SoloGame, code: str) -> None:
     """Print a finished hand: the XI, the Rule, score, grade, resemblance and code."""
     cards = game.deal.cards
-    console.print(card_table("Your XI", [(p, cards[p]) for p in game.xi], game.deal.deck))
+    console.print(
+        card_table("Your XI", [(p, cards[p]) for p in game.xi], game.deal.deck,
+                   width=console.width)
+    )  # fmt: skip
     rule = game.rule.title
     if game.judged_by is not game.rule:
         rule += f" — the Rule revealed: {game.judged_by.title}"
@@ -136,20 +179,30 @@ def show_ghost(console: Console, result: GhostResult) -> None:
     console.print(f"Ghost {ghost:.1f} — you {rival:.1f}. {verdict[result.winner]}")
 
 
-def show_over(console: Console, o: OverResult) -> None:
-    """One over's line: its Rule, every seat's grade, and who won it."""
+def show_over(console: Console, o: OverResult, judged: Rule | None = None) -> None:
+    """One over's line: its Rule (The Toss with the Rule it hid), every seat's grade, and who
+    won it."""
     grades = " / ".join(f"{g / 10:.1f}" for g in o.grades)
     if o.winner is None:
         outcome = "dead ball"
     else:
-        outcome = f"Seat {o.winner + 1} wins" + (f", {o.runs} run(s)" if o.runs else ", a bye")
-    console.print(f"Over {o.number:>3} {o.rule.title:<18} {grades:<28} {outcome}")
+        runs = f", {o.runs} run{'s' if o.runs != 1 else ''}" if o.runs else ", a bye"
+        outcome = f"Seat {o.winner + 1} wins" + runs
+    rule = o.rule.title
+    if o.rule is Rule.THE_TOSS and judged is not None:
+        rule += f" (revealed: {judged.title})"
+    console.print(f"Over {o.number:>3} {rule:<18} {grades:<28} {outcome}")
 
 
-def show_match(console: Console, state: MatchState) -> None:
-    """Print every over and the final standings of a Test Match, seats numbered from 1."""
+def show_match(console: Console, state: MatchState, deck: Deck | None = None) -> None:
+    """Print every over (The Toss's hidden Rule revealed, given the ``deck``) and the final
+    standings of a Test Match, seats numbered from 1."""
     for o in state.overs:
-        show_over(console, o)
+        judged = None
+        if deck is not None and o.rule is Rule.THE_TOSS:
+            d = over_deal(deck, state.seed, o.number)
+            judged = d.real_rule(d.rule)
+        show_over(console, o, judged)
     table = Table(title=f"Standings (target {state.target} wickets)", title_justify="left")
     for col in ("Seat", "Wickets", "Runs", "Overs won"):
         table.add_column(col, justify="right")

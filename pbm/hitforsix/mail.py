@@ -20,6 +20,7 @@ from email.parser import BytesHeaderParser
 from email.policy import compat32
 
 from engine.hitforsix.post import parse_wire
+from pbm.h6.decks import DECK_NAMES
 from pbm.hitforsix import averages, post, solo
 from pbm.hitforsix.solo import Reply
 from pbm.inbound.commands import CommandLine, command
@@ -113,10 +114,12 @@ def challenge(ctx: MailContext, line: CommandLine) -> Handled:
 
 @command("H6GAME", help="Hit for Six: your answer under the game line of a deal mail",
          usage="H6GAME … (the line as mailed) and your answer under it", game=GAME,
-         priority=60)  # fmt: skip
+         priority=60, quotable=True)  # fmt: skip
 def game(ctx: MailContext, line: CommandLine) -> Handled:
-    """A reply to a solo game: the game line and the answer below it."""
-    return _solo(ctx, solo.solo_answer(_from_line(ctx, line), ctx.clock.now()), "h6 answer")
+    """A reply to a solo game: the game line and the answer below it. When the line is only in
+    the quoted mail (a reply written on top), the answer is the reply's own text."""
+    text = f"{line.text}\n{ctx.msg.body}" if line.quoted else _from_line(ctx, line)
+    return _solo(ctx, solo.solo_answer(text, ctx.clock.now()), "h6 answer")
 
 
 def wire_of(ctx: MailContext) -> str | None:
@@ -143,14 +146,49 @@ def _as_wire(word: str) -> str | None:
         return None
 
 
+_PACE = re.compile(r"^(\d{1,4})\s*(h|hr|hrs|hours?|d|days?)$", re.IGNORECASE)
+
+
+def _new_args(words: list[str], default_hours: int) -> tuple[int, str, int]:
+    """``TEST NEW [seats] [deck] [pace]``, in any order: ``3 seats``, ``odi``, ``24h``/``2d``/
+    ``36 hours``. ValueError names a word that is none of them."""
+    seats, deck, hours = 3, "t20i", default_hours
+    rest = [w.lower() for w in words]
+    i = 0
+    while i < len(rest):
+        word = rest[i]
+        nxt = rest[i + 1] if i + 1 < len(rest) else ""
+        if word.isdecimal() and _PACE.match(f"{word}{nxt}") and not nxt.startswith("seat"):
+            found = _PACE.match(f"{word}{nxt}")
+            i += 1
+        else:
+            found = _PACE.match(word)
+        if found:
+            n = int(found.group(1))
+            hours = n * 24 if found.group(2).startswith("d") else n
+        elif word.isdecimal():
+            seats = int(word)
+        elif word in {"seat", "seats"}:
+            pass
+        elif word in DECK_NAMES:
+            deck = word
+        else:
+            raise ValueError(f"TEST NEW reads seats (2, 3 or 4), a deck ({', '.join(DECK_NAMES)}) "
+                             f"and a pace (24h, 2d); {word!r} is none of them")  # fmt: skip
+        i += 1
+    return seats, deck, hours
+
+
 _TEST_USAGE = (
-    "TEST NEW [seats] [deck] to open a match, TEST JOIN <wire code> to take a seat, or "
+    "TEST NEW [seats] [deck] [pace, e.g. 24h] to open a match, TEST JOIN <wire code> to take "
+    "a seat, or "
     "TEST <wire code> <seat ticket> and your answer for the over"
 )
 
 
 @command("TEST", help="Hit for Six: Test by Post — open, join, or answer the over in play",
-         usage="TEST NEW [seats] [deck] | TEST JOIN <wire> | TEST [<wire>] [<ticket>] <answer>",
+         usage="TEST NEW [seats] [deck] [24h] | TEST JOIN <wire> | "
+               "TEST [<wire>] [<ticket>] <answer>",
          game=GAME, priority=40)  # fmt: skip
 def test(ctx: MailContext, line: CommandLine) -> Handled:
     """``TEST NEW``/``TEST JOIN``/a seat's answer (a window, ``name``, or instructions)."""
@@ -158,10 +196,12 @@ def test(ctx: MailContext, line: CommandLine) -> Handled:
     words = line.rest.split()
     head = words[0].upper() if words else ""
     if head == "NEW":
-        rest = [w.lower() for w in words[1:]]
-        seats = int(rest[0]) if rest and rest[0].isdecimal() else 3
-        deck = next((w for w in rest if not w.isdecimal()), "t20i")
-        res = post.open_match(s, c, b, address=me, seats=seats, deck=deck)
+        try:
+            seats, deck, hours = _new_args(words[1:], ctx.config.hitforsix.over_hours)
+        except ValueError as exc:
+            return queue_replies(ctx, (Reply("h6-refused", {"reason": str(exc)}),), "usage",
+                                 False)  # fmt: skip
+        res = post.open_match(s, c, b, address=me, seats=seats, deck=deck, over_hours=hours)
         return queue_replies(ctx, res.replies, res.note, res.ok)
     if head == "JOIN":
         joining = words[1] if len(words) > 1 else (wire_of(ctx) or "")

@@ -11,6 +11,9 @@ from pbm.render.env import environment
 
 __all__ = ["season_page", "today_page"]
 
+# The season page says how many decks give a chance a day (law 8.01 was written for four).
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
 
 def today_page(session: Session, day: str, deck: str | None = None) -> str:
     """The Today page of ``day``: every deck, or one deck at a time."""
@@ -25,5 +28,9 @@ def season_page(session: Session, season: str) -> str:
     return (
         environment()
         .get_template("hitforsix/season.html")
-        .render(season=season, entries=season_table(session, season))
+        .render(
+            season=season,
+            entries=season_table(session, season),
+            decks=_COUNT_WORDS.get(len(DECK_NAMES), str(len(DECK_NAMES))),
+        )
     )

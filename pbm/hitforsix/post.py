@@ -21,7 +21,7 @@ Decided here (documented in ``docs/rules/hitforsix.md``):
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,18 +29,28 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.errors import IllegalOrder, OrderError
+from engine.errors import OrderError
+from engine.hitforsix.answer import read_answer
 from engine.hitforsix.cards import Deck
-from engine.hitforsix.choose import parse_window
-from engine.hitforsix.instructions import parse_instructions, run_instructions
-from engine.hitforsix.over import CAPS, Decisions, play_over
-from engine.hitforsix.post import encode_match, parse_wire, receipt, verify, wire_code, wire_seed
+from engine.hitforsix.deal import FACE_UP, Deal
+from engine.hitforsix.over import CAPS, Decisions, Hand, play_over
+from engine.hitforsix.post import (
+    encode_match,
+    parse_wire,
+    receipt,
+    receipt_text,
+    verify,
+    wire_code,
+    wire_seed,
+)
+from engine.hitforsix.rules import Rule
 from engine.hitforsix.testmatch import TARGETS, CareerLine, MatchState, over_deal, replay_match
 from pbm.auth import SecretBox, ticket_placeholder
 from pbm.clock import Clock, utc
+from pbm.flungo.schedule import format_deadline
 from pbm.h6.decks import DECK_NAMES, load_deck
 from pbm.hitforsix.models import H6Match, H6OverEntry, H6Seat
-from pbm.hitforsix.solo import Reply, card_rows, rule_text
+from pbm.hitforsix.solo import Reply, came_in, card_rows, rule_text, window_examples
 
 __all__ = [
     "PostResult",
@@ -55,7 +65,7 @@ __all__ = [
 ]
 
 Draw = Callable[[int], int]
-_INSTRUCTION_WORDS = frozenset({"drop", "if", "keep", "pass", "then", "stand"})
+MAX_OVER_HOURS = 24 * 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +127,8 @@ def open_match(
     """TEST NEW <seats> [deck]: open a match; the opener takes seat 1 and gets the wire code."""
     if seats not in TARGETS:
         return _refuse(address, f"a Test Match has 2, 3 or 4 seats, not {seats}")
+    if not 1 <= over_hours <= MAX_OVER_HOURS:
+        return _refuse(address, f"an over's time is 1 to {MAX_OVER_HOURS} hours, not {over_hours}")
     if deck not in DECK_NAMES:
         return _refuse(address, f"there is no deck {deck!r}; the decks are {', '.join(DECK_NAMES)}")
     wire = wire_code(draw(30))
@@ -153,8 +165,13 @@ def join_match(
     seats = _seats(session, match)
     if any(s.address == address for s in seats):
         return _refuse(address, f"you already have a seat in {code}")
+    if match.status == "won":
+        champion = standings(session, match).champion
+        who = "" if champion is None else f": seat {champion + 1} is champion"
+        return _refuse(address, f"match {code} is finished{who}. Open a match of your own with "
+                                "TEST NEW")  # fmt: skip
     if match.status != "open":
-        return _refuse(address, f"match {code} is full")
+        return _refuse(address, f"match {code} is full: its {match.seats} seats are playing")
     number = len(seats) + 1
     ticket = _new_seat(session, clock, box, match, number, address)
     ctx = {"wire": code, "seat": number, "seats": match.seats, "target": TARGETS[match.seats],
@@ -176,30 +193,34 @@ def _start_over(session: Session, clock: Clock, match: H6Match, over: int) -> li
     for seat in _seats(session, match):
         session.add(H6OverEntry(match_id=match.id, over=over, seat=seat.number,
                                 updated_at=clock.now()))  # fmt: skip
-        replies.append(Reply("h6-test-over", _over_ctx(match, seat.number, d, Decisions()),
+        replies.append(Reply("h6-test-over", _over_ctx(match, seat.number, d, []),
                              seat.address))  # fmt: skip
     return replies
 
 
 def _over_ctx(
-    match: H6Match, seat: int, d: Any, decisions: Decisions, windows: int = 0
+    match: H6Match, seat: int, d: Deal, windows: list[frozenset[int]], since: int | None = None
 ) -> dict[str, Any]:
-    hand = play_over(decisions)
-    while hand.window < windows:
-        hand = hand.drop(())
-    drawn = range(11, hand.next_replacement)
-    deadline = utc(match.deadline_at).strftime("%Y-%m-%d %H:%M UTC") if match.deadline_at else ""
+    """What an over mail (and its reminder) shows: the hand, the window, the answers it takes."""
+    hand = Hand()
+    for w in windows:
+        hand = hand.drop(w)
+    deadline = format_deadline(utc(match.deadline_at)) if match.deadline_at else ""
+    done = hand.window >= len(CAPS)
     return {
         "wire": match.wire,
         "over": match.over,
         "seat": seat,
+        "seats": match.seats,
         "rule": rule_text(d, d.rule),
         "window": hand.window + 1,
-        "cap": CAPS[hand.window] if hand.window < len(CAPS) else 0,
+        "cap": CAPS[hand.window] if not done else 0,
         "hand": card_rows(d, hand.xi),
-        "came_in": [d.cards[p].name for p in drawn if p in hand.held],
+        "came_in": came_in(d, windows, len(windows) - 1 if since is None else since),
+        "examples": [] if done else window_examples(hand, d),
         "deadline": deadline,
         "errors": [],
+        "notes": [],
     }
 
 
@@ -228,6 +249,8 @@ def over_reply(
     if isinstance(found, PostResult):
         return found
     match, seat = found
+    if match.status == "won":
+        return _refuse(address, f"match {match.wire} is finished: there is no over to play")
     if match.status != "playing":
         return _refuse(address, f"match {match.wire} is {match.status}: there is no over to play")
     entry = _entries(session, match, match.over)[seat.number]
@@ -235,47 +258,54 @@ def over_reply(
         return _refuse(address, f"your over {match.over} is sealed; the reveal comes when all "
                                 "have batted")  # fmt: skip
     d = over_deal(_deck(match), wire_seed(match.wire), match.over)
-    decisions = Decisions.from_text(entry.decisions)
-    hand = play_over(decisions)
-    while hand.window < entry.windows:  # empty windows at the end leave the canonical text
-        hand = hand.drop(())
-    played = [*decisions.windows, *[frozenset[int]()] * (hand.window - len(decisions.windows))]
-    notes: list[str] = []
-    answer = " ".join(text.split())
-    first = answer.split(" ", 1)[0].lower() if answer else ""
+    played = _played(entry)
     try:
-        if answer.lower() in {"name", "name the xi", "stand"}:
-            entry.how = "name"
-        elif first in _INSTRUCTION_WORDS:
-            if hand.window:
-                raise IllegalOrder("instructions are for a whole over: answer this window alone")
-            out = run_instructions(parse_instructions(text, d.deck), d)
-            decisions = out.decisions
-            notes = list(out.notes)
-            entry.how = "instructions"
-        else:
-            dropped = parse_window("" if answer.lower() == "none" else answer, hand, d.cards)
-            decisions = Decisions((*played, dropped))
-            hand = hand.drop(dropped)
-            entry.windows = hand.window
-            if hand.window < len(CAPS):
-                entry.decisions = decisions.to_text()
-                entry.updated_at = clock.now()
-                ctx = _over_ctx(match, seat.number, d, decisions, hand.window)
-                return PostResult(True, "window", (Reply("h6-test-over", ctx, address),))
+        read = read_answer(text, played, d)
     except OrderError as exc:
-        ctx = _over_ctx(match, seat.number, d, decisions, hand.window)
+        ctx = _over_ctx(match, seat.number, d, played, len(played))
         ctx["errors"] = [str(exc)]
         return PostResult(False, "order error", (Reply("h6-test-over", ctx, address),))
-    replies = _seal(match, entry, decisions, clock, draw, address)
-    replies[0].ctx["notes"] = notes  # what the instructions skipped, e.g. a man not held
+    notes = [*([f"Your answer was {read.read_as}"] if read.read_as else []), *read.notes]
+    decisions = Decisions(read.windows)
+    entry.updated_at = clock.now()
+    if not read.done:
+        entry.decisions = decisions.to_text()
+        entry.windows = len(read.windows)
+        ctx = _over_ctx(match, seat.number, d, list(read.windows), len(played))
+        ctx["notes"] = notes
+        return PostResult(True, "window", (Reply("h6-test-over", ctx, address),))
+    entry.how = read.how
+    replies = _seal(match, entry, decisions, clock, draw, address, d)
+    replies[0].ctx["notes"] = notes  # which reading was taken; what the instructions skipped
     replies += _maybe_reveal(session, clock, match)
     return PostResult(True, "sealed", tuple(replies))
 
 
+def _played(entry: H6OverEntry) -> list[frozenset[int]]:
+    """The windows a seat has answered so far (empty ones at the end kept: the canonical text
+    leaves them off, ``entry.windows`` counts them)."""
+    windows = list(Decisions.from_text(entry.decisions).windows)
+    return windows + [frozenset[int]()] * (entry.windows - len(windows))
+
+
+def _names(d: Deal, positions: Iterable[int]) -> list[str]:
+    return [f"{d.cards[p].name} ({p})" for p in sorted(positions)]
+
+
+def _decisions_text(d: Deal, decisions: Decisions) -> list[str]:
+    """The over a seat played, window by window, by name."""
+    lines = []
+    for i, w in enumerate(decisions.windows, start=1):
+        lines.append(f"window {i}: dropped {', '.join(_names(d, w))}" if w
+                     else f"window {i}: dropped nobody")  # fmt: skip
+    if len(decisions.windows) < len(CAPS):
+        lines.append("then named the XI" if decisions.windows else "named the dealt XI")
+    return lines
+
+
 def _seal(
     match: H6Match, entry: H6OverEntry, decisions: Decisions, clock: Clock, draw: Draw,
-    address: str | None,
+    address: str | None, d: Deal | None = None,
 ) -> list[Reply]:  # fmt: skip
     entry.decisions = decisions.to_text()
     entry.sealed = True
@@ -284,8 +314,15 @@ def _seal(
     entry.updated_at = clock.now()
     if address is None:
         return []
+    d = d or over_deal(_deck(match), wire_seed(match.wire), match.over)
+    hand = play_over(decisions)
     ctx = {"wire": match.wire, "over": match.over, "seat": entry.seat, "receipt": entry.receipt,
-           "decisions": entry.decisions or "the dealt XI", "notes": []}  # fmt: skip
+           "decisions": entry.decisions or "the dealt XI", "notes": [],
+           "played": _decisions_text(d, decisions), "xi": card_rows(d, hand.xi),
+           "came_in": _names(d, (p for p in hand.xi if p >= FACE_UP)),
+           "receipt_text": receipt_text(match.wire, match.over, entry.seat, decisions,
+                                        "<nonce>"),
+           "deadline_named": entry.how == "deadline"}  # fmt: skip
     return [Reply("h6-test-sealed", ctx, address)]
 
 
@@ -296,18 +333,27 @@ def _maybe_reveal(session: Session, clock: Clock, match: H6Match) -> list[Reply]
         return []
     state = standings(session, match)
     last = state.overs[-1]
+    d = over_deal(_deck(match), wire_seed(match.wire), match.over)
     revealed = []
     for n in sorted(entries):
         e = entries[n]
-        ok = verify(e.receipt or "", match.wire, match.over, n, Decisions.from_text(e.decisions),
-                    e.nonce or "")  # fmt: skip
+        decisions = Decisions.from_text(e.decisions)
+        ok = verify(e.receipt or "", match.wire, match.over, n, decisions, e.nonce or "")
+        xi = play_over(decisions).xi
         revealed.append({"seat": n, "decisions": e.decisions or "(the dealt XI)", "how": e.how,
                          "nonce": e.nonce, "receipt": e.receipt, "verified": ok,
-                         "grade": f"{last.grades[n - 1] / 10:.1f}"})  # fmt: skip
+                         "grade": f"{last.grades[n - 1] / 10:.1f}",
+                         "played": _decisions_text(d, decisions),
+                         "xi": ", ".join(_names(d, xi)),
+                         "came_in": ", ".join(_names(d, (p for p in xi if p >= FACE_UP))),
+                         "receipt_text": receipt_text(match.wire, match.over, n, decisions,
+                                                      e.nonce or "")})  # fmt: skip
+    judged = d.real_rule(d.rule)
     ctx = {
         "wire": match.wire,
         "over": match.over,
         "rule": last.rule.title,
+        "judged_by": judged.title if last.rule is Rule.THE_TOSS else None,
         "seats": revealed,
         "winner": None if last.winner is None else last.winner + 1,
         "runs": last.runs,
@@ -325,7 +371,7 @@ def _maybe_reveal(session: Session, clock: Clock, match: H6Match) -> list[Reply]
         "replay_code": encode_match(state, _deck(match)),
     }
     seats = _seats(session, match)
-    replies = [Reply("h6-test-reveal", ctx, s.address) for s in seats]
+    replies = [Reply("h6-test-reveal", {**ctx, "you": s.number}, s.address) for s in seats]
     if state.champion is not None:
         match.status = "won"
         match.deadline_at = None
@@ -383,10 +429,10 @@ def tick_match(
         replies += _maybe_reveal(session, clock, match)
     elif not match.reminded and now >= deadline - timedelta(hours=match.over_hours / 4):
         match.reminded = True
+        d = over_deal(_deck(match), wire_seed(match.wire), match.over)
         for n, e in entries.items():
             if not e.sealed:
-                ctx = {"wire": match.wire, "over": match.over, "seat": n,
-                       "deadline": deadline.strftime("%Y-%m-%d %H:%M UTC")}  # fmt: skip
+                ctx = _over_ctx(match, n, d, _played(e), len(_played(e)))
                 replies.append(Reply("h6-test-reminder", ctx, seats[n].address))
     return replies
 

@@ -17,35 +17,39 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from engine.errors import IllegalOrder, OrderError
-from engine.hitforsix.choose import parse_window, window_hint
+from engine.errors import OrderError
+from engine.hitforsix.answer import read_answer
+from engine.hitforsix.choose import find_card, window_hint
 from engine.hitforsix.code import CodeError, check_daily, decode, encode, replay
 from engine.hitforsix.deal import FACE_UP, Deal, daily_seed, deal, parse_seed
 from engine.hitforsix.game import SoloGame, grader_for, play_solo
-from engine.hitforsix.instructions import parse_instructions, run_instructions
 from engine.hitforsix.over import CAPS, Decisions, Hand
-from engine.hitforsix.rules import Rule
+from engine.hitforsix.rules import ATTACK_SIZE, Rule, attack_order, is_proper_bowler
 from pbm.h6.decks import DECK_NAMES, load_deck
 
 __all__ = [
     "Reply",
+    "came_in",
     "card_rows",
     "challenge",
     "daily",
     "daily_days",
+    "daily_of",
     "deal_game",
     "game_line",
     "rule_text",
     "solo_answer",
+    "window_examples",
 ]
 
 # One line only ([ \t], never \s): the answer below must not be read as part of the game.
 # An over not yet begun is written "-", so the line never ends in a space a mailer might trim.
+# Any case (commands are read in any case); the ghost's code alone is case-sensitive.
 _LINE = re.compile(
     r"H6GAME[ \t]+(?P<deck>[a-z0-9-]+)[ \t]+(?P<seed>\d+)[ \t]+(?P<rule>[a-z-]+)"
-    r"[ \t]+(?P<dec>-|[0-9,./]+)(?:[ \t]+GHOST[ \t]+(?P<ghost>[A-Za-z0-9_-]{32}))?"
+    r"[ \t]+(?P<dec>-|[0-9,./]+)(?:[ \t]+GHOST[ \t]+(?P<ghost>[A-Za-z0-9_-]{32}))?",
+    re.IGNORECASE,
 )
-_INSTRUCTION_WORDS = frozenset({"drop", "if", "keep", "pass", "then", "stand"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +87,15 @@ def game_line(d: Deal, rule: Rule, windows: list[frozenset[int]], ghost: str | N
     return text + (f" GHOST {ghost}" if ghost else "")
 
 
-def card_rows(d: Deal, positions: tuple[int, ...]) -> list[dict[str, Any]]:
-    """Rows for a text table of cards."""
+def _ratio(num: int, den: int, places: int, scale: float = 1.0) -> str:
+    return f"{scale * num / den:.{places}f}" if den else "-"
+
+
+def card_rows(d: Deal, positions: tuple[int, ...], xi: tuple[int, ...] | None = None
+              ) -> list[dict[str, Any]]:  # fmt: skip
+    """Rows for a text table of cards: every figure a Rule reads (law 4.01), and whether the
+    man is in the attack of ``xi`` (law 4.02; default: the cards shown are the XI)."""
+    attack = set(attack_order(d.cards, xi if xi is not None else positions)[:ATTACK_SIZE])
     rows = []
     for p in positions:
         c = d.cards[p]
@@ -96,11 +107,17 @@ def card_rows(d: Deal, positions: tuple[int, ...]) -> list[dict[str, Any]]:
                 "country": c.country,
                 "matches": c.matches,
                 "runs": c.runs,
-                "avg": f"{c.runs / c.dismissals:.1f}" if c.dismissals else "-",
-                "sr": f"{100 * c.runs / c.balls_faced:.1f}" if c.balls_faced else "-",
+                "avg": _ratio(c.runs, c.dismissals, 1),
+                "bf": c.balls_faced,
+                "sr": _ratio(c.runs, c.balls_faced, 1, 100.0),
                 "sixes": c.sixes,
+                "bb": c.balls_bowled,
                 "wickets": c.wickets,
-                "econ": f"{6 * c.runs_conceded / c.balls_bowled:.2f}" if c.balls_bowled else "-",
+                "econ": _ratio(c.runs_conceded, c.balls_bowled, 2, 6.0),
+                "bavg": _ratio(c.runs_conceded, c.wickets, 1),
+                "attack": p in attack,
+                "proper": is_proper_bowler(c),
+                "new": p >= FACE_UP,
             }
         )
     return rows
@@ -122,11 +139,35 @@ def _hand(windows: list[frozenset[int]]) -> Hand:
     return hand
 
 
+def came_in(d: Deal, windows: list[frozenset[int]], since: int) -> list[str]:
+    """The names drawn by the windows after the first ``since``: the ones just come in."""
+    before = _hand(windows[:since]).next_replacement
+    now = _hand(windows).next_replacement
+    return [f"{d.cards[p].name} ({p})" for p in range(before, now)]
+
+
+def window_examples(hand: Hand, d: Deal) -> list[str]:
+    """Answers a mail prints for the window in play, each one it accepts there (a test sends
+    every one back): by position, by name and initials, and as instructions for the rest."""
+    cap = CAPS[hand.window]
+    held = hand.xi
+    by_pos = ", ".join(str(p) for p in held[:cap])
+    words = [d.cards[held[0]].name.split()[-1], d.cards[held[1]].initials][:cap]
+    if len(find_card(words[0], held, d.cards)[0]) != 1:
+        words[0] = str(held[0])
+    if cap > 1 and len(find_card(words[1], held, d.cards)[0]) != 1:
+        words[1] = str(held[1])
+    out = [f"drop {by_pos}", ", ".join(words)]
+    if hand.window < len(CAPS) - 1:
+        out.append(f"drop {held[-1]}; then drop the lowest average")
+    return out
+
+
 def _in_play(
-    d: Deal, rule: Rule, windows: list[frozenset[int]], ghost: str | None, note: str
-) -> Reply:
+    d: Deal, rule: Rule, windows: list[frozenset[int]], ghost: str | None, note: str,
+    since: int | None = None, notes: list[str] | None = None, day: str | None = None,
+) -> Reply:  # fmt: skip
     hand = _hand(windows)
-    drawn = tuple(range(FACE_UP, hand.next_replacement))
     return Reply(
         "h6-deal",
         {
@@ -136,17 +177,23 @@ def _in_play(
             "window": hand.window + 1,
             "cap": CAPS[hand.window],
             "hint": window_hint(hand, d.cards),
+            "examples": window_examples(hand, d),
             "hand": card_rows(d, hand.xi),
-            "came_in": [d.cards[p].name for p in drawn if p in hand.held],
+            "came_in": came_in(d, windows, len(windows) - 1 if since is None else since),
             "game": game_line(d, rule, windows, ghost),
             "ghost": ghost,
             "note": note,
+            "notes": notes or [],
+            "daily": day,
             "errors": [],
         },
     )
 
 
-def _result(game: SoloGame, ghost: SoloGame | None) -> Reply:
+def _result(
+    game: SoloGame, ghost: SoloGame | None, day: str | None = None,
+    notes: list[str] | None = None, how: str = "window",
+) -> Reply:  # fmt: skip
     d = game.deal
     best = grader_for(d).best(game.judged_by)
     r = game.resemblance
@@ -155,15 +202,19 @@ def _result(game: SoloGame, ghost: SoloGame | None) -> Reply:
         "rule": game.rule.title,
         "judged_by": game.judged_by.title,
         "revealed": game.rule is Rule.THE_TOSS,
+        "line": d.line if game.judged_by is Rule.SIX_AND_OUT else None,
         "xi": card_rows(d, game.xi),
-        "score": f"{game.score:.2f}",
+        "score": f"{game.score:,.2f}",
         "grade": f"{game.grade.grade:.1f}",
-        "beats": game.grade.beats,
-        "ties": game.grade.ties,
+        "beats": f"{game.grade.beats:,}",
+        "ties": f"{game.grade.ties:,}",
         "resemblance": {"name": r.match.name, "country": r.match.country},
         "best": [d.cards[p].name for p in best],
         "code": encode(game),
         "ghost": None,
+        "daily": day,
+        "notes": notes or [],
+        "how": how,
     }
     if ghost is not None:
         a, b = ghost.grade.tenths, game.grade.tenths
@@ -174,6 +225,13 @@ def _result(game: SoloGame, ghost: SoloGame | None) -> Reply:
             else ("You beat the ghost." if b > a else "The ghost wins."),
         }
     return Reply("h6-result", ctx)
+
+
+def daily_of(d: Deal, rule: Rule, now: datetime) -> str | None:
+    """The day whose Daily XI ``d`` is (under its own Rule), if it is one The Averages takes."""
+    if rule is not d.rule:
+        return None
+    return next((day for day in daily_days(now) if d.seed == daily_seed(d.deck.name, day)), None)
 
 
 def _error(message: str) -> Reply:
@@ -194,7 +252,9 @@ def daily(now: datetime, deck_name: str = "t20i") -> Reply:
         return _error(f"there is no deck {deck_name!r}; the decks are {', '.join(DECK_NAMES)}")
     day = daily_days(now)[0]
     d = deal(load_deck(deck_name), daily_seed(deck_name, day))
-    return _in_play(d, d.rule, [], None, f"The Daily XI of {day}.")
+    return _in_play(d, d.rule, [], None, f"The Daily XI of {day}: the {deck_name} deck's one "
+                    "deal of the day, the same for everyone. Post your result's code to The "
+                    "Averages (law 8.01).", day=day)  # fmt: skip
 
 
 def challenge(code: str, now: datetime) -> Reply:
@@ -212,7 +272,8 @@ def challenge(code: str, now: datetime) -> Reply:
                 check_daily(ch, deck, day)
     except CodeError as exc:
         return _error(str(exc))
-    return _in_play(ghost.deal, ghost.rule, [], code.strip(), "Beat the ghost.")
+    return _in_play(ghost.deal, ghost.rule, [], code.strip(), "Beat the ghost.",
+                    day=daily_of(ghost.deal, ghost.rule, now))  # fmt: skip
 
 
 def solo_answer(text: str, now: datetime) -> Reply:
@@ -224,13 +285,13 @@ def solo_answer(text: str, now: datetime) -> Reply:
     found = _LINE.search(text)
     if found is None:
         return _error("this reply has no H6GAME line: answer under the line of your last mail")
-    deck_name = found["deck"]
+    deck_name = found["deck"].lower()
     if deck_name not in DECK_NAMES:
         return _error(f"the game line names no deck {deck_name!r}")
     try:
-        rule = Rule(found["rule"])
+        rule = Rule(found["rule"].lower())
         windows = _windows_of(found["dec"])
-        hand = _hand(windows)
+        _hand(windows)  # an altered line may name an illegal over
     except (ValueError, OrderError, IndexError):
         return _error("the game line was altered: start again with DEAL or DAILY")
     d = deal(load_deck(deck_name), int(found["seed"]) if int(found["seed"]) < 2**64 else 0)
@@ -242,30 +303,28 @@ def solo_answer(text: str, now: datetime) -> Reply:
         except CodeError as exc:
             return _error(str(exc))
     answer = _answer_text(text, found.end())  # instructions keep their lines
-    flat = " ".join(answer.split())
+    day = daily_of(d, rule, now)
     try:
-        if flat.lower() in {"name", "name the xi", "stand"}:
-            pass
-        elif flat.split(" ", 1)[0].lower() in _INSTRUCTION_WORDS:
-            if hand.window:
-                raise IllegalOrder("instructions are for a whole over: answer this window alone")
-            windows = list(
-                run_instructions(parse_instructions(answer, d.deck), d).decisions.windows
-            )
-        else:
-            dropped = parse_window("" if flat.lower() == "none" else flat, hand, d.cards)
-            windows.append(dropped)
-            hand = hand.drop(dropped)
-            if hand.window < len(CAPS):
-                return _in_play(d, rule, windows, ghost_code, "")
+        read = read_answer(answer, windows, d)
     except OrderError as exc:
-        reply = _in_play(d, rule, windows, ghost_code, "")
+        reply = _in_play(d, rule, windows, ghost_code, "", len(windows), day=day)
         reply.ctx["errors"] = [str(exc)]
         return reply
-    game = play_solo(d, rule, Decisions(tuple(windows)))
-    return _result(game, ghost)
+    notes = [*([f"Your answer was {read.read_as}"] if read.read_as else []), *read.notes]
+    if not read.done:
+        return _in_play(d, rule, list(read.windows), ghost_code, "", len(windows), notes, day)
+    game = play_solo(d, rule, Decisions(tuple(read.windows)))
+    return _result(game, ghost, day, notes, read.how)
 
 
 def _answer_text(text: str, after: int) -> str:
-    lines = [ln.strip().lstrip(">").strip() for ln in text[after:].splitlines()]
-    return "\n".join(ln for ln in lines if ln).strip()
+    """The answer under the game line: its lines up to the first blank line after some text
+    (so a "thanks" further down is not read as a second step)."""
+    lines: list[str] = []
+    for raw in text[after:].splitlines():
+        ln = raw.strip().lstrip(">").strip()
+        if ln:
+            lines.append(ln)
+        elif lines:
+            break
+    return "\n".join(lines)

@@ -34,6 +34,7 @@ __all__ = [
     "command",
     "fallback",
     "fallbacks",
+    "quotable_words",
     "registry",
     "words",
 ]
@@ -63,6 +64,7 @@ class Command:
     needs_code: bool
     priority: int
     handler: Handler
+    quotable: bool = False  # read from the quoted text when the reply has no command at all
 
 
 _REGISTRY: dict[str, Command] = {}
@@ -78,6 +80,7 @@ def command(
     game: str | None = None,
     needs_code: bool = False,
     priority: int = 50,
+    quotable: bool = False,
 ) -> Callable[[H], H]:
     """Register the decorated function as the handler of ``word`` (upper case, unique)."""
     key = word.upper()
@@ -88,7 +91,7 @@ def command(
             name = getattr(old.handler, "__qualname__", repr(old.handler))
             raise ValueError(f"mail command {key} is already registered by {name}")
         _REGISTRY[key] = Command(
-            key, help, usage or key, audience, game, needs_code, priority, handler
+            key, help, usage or key, audience, game, needs_code, priority, handler, quotable
         )
         return handler
 
@@ -103,6 +106,12 @@ def registry() -> Mapping[str, Command]:
 def words() -> tuple[str, ...]:
     """The registered command words, sorted."""
     return tuple(sorted(_REGISTRY))
+
+
+def quotable_words() -> tuple[str, ...]:
+    """The command words a quoted line may carry (a reply written on top of the mail it
+    answers keeps the line only in the quote), sorted."""
+    return tuple(sorted(w for w, c in _REGISTRY.items() if c.quotable))
 
 
 def fallback(game: str) -> Callable[[H], H]:

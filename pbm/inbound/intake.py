@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from pbm.inbound.routing import CommandLine, commands, extract_secret, route
+from pbm.inbound.routing import CommandLine, commands, extract_secret, quoted_commands, route
 from pbm.mail.parse import normalise_message_id, parse_message
 
 __all__ = ["Incoming", "message_key", "read_incoming"]
@@ -73,10 +73,13 @@ def read_incoming(
     ``words`` are the command words to find (default: every registered mail command); each
     command line keeps its arguments, so no handler reads the body again to find them.
     """
+    from pbm.inbound.commands import quotable_words
+
     if words is None:
         from pbm.inbound.commands import words as registered
 
         words = registered()
+    words = tuple(words)
     email = parse_message(raw, own_addresses=(own_address,))
     if recipients:
         email = replace(email, delivered_to=(*recipients, *email.delivered_to))
@@ -86,6 +89,8 @@ def read_incoming(
         unknown = route(email, addresses=(own_address,)).code
     secret, body = extract_secret(email.body)
     found = tuple(commands(body, words))
+    if not found:  # a reply on top of the mail it answers: its game line is only in the quote
+        found = tuple(quoted_commands(email.full_text, set(quotable_words()) & set(words)))
     bounced: tuple[str, ...] = ()
     if email.bounce is not None:
         bounced = email.bounce.addresses

@@ -49,12 +49,15 @@ class Route:
 @dataclass(frozen=True, slots=True)
 class CommandLine:
     """A line starting with a command word: 1-based ``line_no``, the canonical ``word``,
-    the ``rest`` of the line (stripped) and the line's full ``text``."""
+    the ``rest`` of the line (stripped) and the line's full ``text``. ``quoted``: the line was
+    found only in the text the sender quoted (its ``line_no`` is then 0: it is no line of the
+    body the handlers read)."""
 
     line_no: int
     word: str
     rest: str
     text: str
+    quoted: bool = False
 
 
 def _known(code: str, known_games: frozenset[str] | None) -> str | None:
@@ -110,6 +113,21 @@ def commands(body: str, words: Iterable[str]) -> list[CommandLine]:
                 CommandLine(number, canonical[match.group(1).upper()], match.group(2).strip(), line)
             )
     return found
+
+
+_QUOTE_MARKS = re.compile(r"^(?:[ \t]{0,3}>)+[ \t]?")
+
+
+def quoted_commands(full_text: str, words: Iterable[str]) -> list[CommandLine]:
+    """Lines of the quoted text (``> …``) in ``full_text`` that start with one of ``words``,
+    unquoted: for a reply written on top of the mail it answers (issue 27)."""
+    unquoted = [
+        _QUOTE_MARKS.sub("", line) for line in _lines(full_text) if _QUOTE_MARKS.match(line)
+    ]
+    return [
+        CommandLine(0, c.word, c.rest, c.text, quoted=True)
+        for c in commands("\n".join(unquoted), words)
+    ]
 
 
 def extract_secret(body: str, words: Iterable[str] = SECRET_WORDS) -> tuple[str | None, str]:

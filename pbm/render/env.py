@@ -13,6 +13,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from pbm.render.tables import KEY as H6_KEY
 from pbm.render.tables import card_table
 from pbm.render.wrap import nobreak, wrap, wrap_lines, wrap_list, wrap_orders
 
@@ -59,4 +60,5 @@ def environment() -> Environment:
     env.filters["wrap_lines"] = wrap_lines
     env.filters["wrap_list"] = wrap_list
     env.filters["wrap_orders"] = wrap_orders
+    env.globals["h6_key"] = H6_KEY
     return env

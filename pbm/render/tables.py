@@ -1,9 +1,10 @@
-"""A Hit for Six hand as a text table that fits a phone's 77 columns (:data:`WIDTH`).
+"""A Hit for Six hand as text a phone reads: three short lines a card, no columns to align.
 
-The name and country columns are as wide as the hand's longest entry, so a hand of short
-names leaves room and the longest name in any shipped deck (24 characters) still fits beside
-the longest country; the few country names longer than twelve characters print in the short
-form cricket itself uses. A hand's positions are below 100 (two columns).
+A mail reader on a phone shows about 50 characters of fixed text at 390 px, and flows what
+is longer; a table of aligned columns breaks there. So a card is three lines that read alone:
+a usual card's lines are under 50 characters and the worst card of any shipped deck (the
+longest name beside the longest country, the widest figures) under :data:`CARD_WIDTH`. The
+few country names longer than twelve characters print in the short form cricket itself uses.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["SHORT_COUNTRIES", "card_table"]
+__all__ = ["CARD_WIDTH", "KEY", "SHORT_COUNTRIES", "card_table"]
 
 #: The countries in the shipped decks whose names are longer than 12 characters.
 SHORT_COUNTRIES = {
@@ -22,36 +23,40 @@ SHORT_COUNTRIES = {
     "Cayman Islands": "Cayman Is.",
 }
 
-# (heading, key, width): the figures, right-aligned; widths hold the largest in any deck
-# (14,059 runs, 682 wickets, 338 sixes, 331 matches) with their heading.
-_FIGURES = (
-    ("M", "matches", 3),
-    ("Runs", "runs", 5),
-    ("Avg", "avg", 5),
-    ("SR", "sr", 5),
-    ("6s", "sixes", 3),
-    ("Wkts", "wickets", 4),
-    ("Econ", "econ", 5),
+#: The key under the cards: one name for one thing, as the instructions' stats read them.
+KEY = (
+    "BF balls faced, SR runs per 100 balls faced, BB balls bowled, BAvg runs per wicket; "
+    "attack: the five who have bowled most (law 4.02), a part-timer charged the going rate "
+    "and a quarter"
 )
+
+#: The longest line a card may print.
+CARD_WIDTH = 62
 
 
 def card_table(rows: Iterable[Mapping[str, Any]]) -> str:
-    """The heading and one line per card (``pbm.hitforsix.solo.card_rows``), without a
-    final newline."""
+    """The cards (``pbm.hitforsix.solo.card_rows``) as a phone reads them: three short lines a
+    man, nothing that needs columns to line up -- his position, name and country (and whether
+    he is in the attack), then every batting figure a Rule reads, then every bowling one
+    (matches, which no Rule reads, are left to the terminal and the ground). No final
+    newline."""
     from pbm.render.env import oneline  # the environment registers this filter
 
-    cards = [(str(r["pos"]), oneline(r["name"]), _country(str(r["country"])), r) for r in rows]
-    name_w = max([len("Name"), *(len(name) for _, name, _, _ in cards)])
-    country_w = max([len("Country"), *(len(country) for _, _, country, _ in cards)])
-
-    def line(pos: str, name: str, country: str, figures: Iterable[str]) -> str:
-        cells = [f"{pos:>2}", f"{name:<{name_w}}", f"{country:<{country_w}}"]
-        cells += [f"{v:>{w}}" for v, (_, _, w) in zip(figures, _FIGURES, strict=True)]
-        return " ".join(cells).rstrip()
-
-    out = [line("#", "Name", "Country", (h for h, _, _ in _FIGURES))]
-    out += [line(p, n, c, (str(r[k]) for _, k, _ in _FIGURES)) for p, n, c, r in cards]
+    out = []
+    for r in rows:
+        mark = ""
+        if r.get("attack"):
+            mark = " (attack)" if r.get("proper", True) else " (attack, part-timer)"
+        out.append(f"{r['pos']:>2} {oneline(r['name'])}, {_country(str(r['country']))}{mark}")
+        out.append(f"   {_n(r['runs'])} runs, avg {r['avg']}, BF {_n(r['bf'])}, SR {r['sr']}, "
+                   f"6s {_n(r['sixes'])}")  # fmt: skip
+        out.append(f"   BB {_n(r['bb'])}, wkts {_n(r['wickets'])}, econ {r['econ']}, "
+                   f"BAvg {r['bavg']}")  # fmt: skip
     return "\n".join(out)
+
+
+def _n(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) else str(value)
 
 
 def _country(name: str) -> str:

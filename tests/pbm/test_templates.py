@@ -12,7 +12,7 @@ from pbm.h6.decks import DECK_NAMES, load_deck
 from pbm.mail.flowed import as_fixed, unflow
 from pbm.render import email_kinds, render_email
 from pbm.render.env import oneline
-from pbm.render.tables import SHORT_COUNTRIES, card_table
+from pbm.render.tables import CARD_WIDTH, SHORT_COUNTRIES, card_table
 
 COMP = {
     "code": "DEMO",
@@ -227,19 +227,24 @@ SAMPLES: dict[str, dict[str, Any]] = {
 }
 H6CARD = {
     "pos": 0, "name": "V Kohli", "initials": "VK", "country": "India", "matches": 100,
-    "runs": 4000, "avg": "50.0", "sr": "137.0", "sixes": 120, "wickets": 4, "econ": "8.00",
+    "runs": 4000, "avg": "50.0", "bf": 2920, "sr": "137.0", "sixes": 120, "bb": 96,
+    "wickets": 4, "econ": "8.00", "bavg": "32.0", "attack": True, "proper": False, "new": False,
 }  # fmt: skip
+H6_EXAMPLES = ["drop 0, 1, 2", "Kohli, VK", "drop 10; then drop the lowest average"]
 H6_SAMPLES: dict[str, dict[str, Any]] = {
     "h6-deal": {
         "deck": "t20i", "seed": 1, "rule": "Maximums", "window": 1, "cap": 3,
         "hint": "window 1: drop up to 3", "hand": [H6CARD], "came_in": [], "ghost": None,
         "game": "H6GAME t20i 1 maximums -", "note": "", "errors": ["line 1: no"],
+        "examples": H6_EXAMPLES, "notes": ["Your answer was read as window 1's answer"],
+        "daily": None,
     },
     "h6-result": {
         "deck": "t20i", "rule": "The Toss", "judged_by": "Wickets", "revealed": True,
         "xi": [H6CARD], "score": "1.00", "grade": "50.0", "beats": 1, "ties": 0,
         "resemblance": {"name": "V Kohli", "country": "India"}, "best": ["V Kohli"],
         "code": "A" * 32, "ghost": {"grade": "40.0", "verdict": "You beat the ghost."},
+        "line": None, "daily": "2026-12-01", "notes": [], "how": "window",
     },
     "h6-refused": {"reason": "no"},
     "h6-test-joined": {
@@ -249,18 +254,26 @@ H6_SAMPLES: dict[str, dict[str, Any]] = {
     "h6-test-over": {
         "wire": "K7PQ2M", "over": 1, "seat": 1, "rule": "Wickets", "window": 1, "cap": 3,
         "hand": [H6CARD], "came_in": ["V Kohli"], "deadline": "2026-12-03 09:00 UTC",
-        "errors": [],
+        "errors": [], "seats": 3, "examples": H6_EXAMPLES, "notes": [],
     },
     "h6-test-sealed": {"wire": "K7PQ2M", "over": 1, "seat": 1, "receipt": "ab" * 32,
-                       "decisions": "0,1", "notes": ["window 2: X is not held"]},
+                       "decisions": "0,1", "notes": ["window 2: X is not held"],
+                       "played": ["window 1: dropped V Kohli (0)"], "xi": [H6CARD],
+                       "came_in": ["V Kohli (11)"], "deadline_named": False,
+                       "receipt_text": "h6-receipt:K7PQ2M:1:1:0,1:<nonce>"},
     "h6-test-reveal": {
         "wire": "K7PQ2M", "over": 1, "rule": "Wickets", "winner": 1, "runs": 4, "target": 10,
         "seats": [{"seat": 1, "decisions": "0", "how": "window", "nonce": "0" * 32,
-                   "receipt": "ab" * 32, "verified": True, "grade": "75.0"}],
+                   "receipt": "ab" * 32, "verified": True, "grade": "75.0",
+                   "played": ["window 1: dropped V Kohli (0)"], "xi": "V Kohli (0)",
+                   "came_in": "X (11)",
+                   "receipt_text": "h6-receipt:K7PQ2M:12:1:0,1,2/11,12/13:" + "0" * 32}],
         "standings": [{"seat": 1, "wickets": 1, "runs": 4, "overs_won": 1}],
-        "champion": None, "replay_code": "Ag" + "A" * 30,
+        "champion": None, "replay_code": "Ag" + "A" * 30, "judged_by": "Maximums", "you": 1,
     },
-    "h6-test-reminder": {"wire": "K7PQ2M", "over": 1, "seat": 1, "deadline": "soon"},
+    "h6-test-reminder": {"wire": "K7PQ2M", "over": 1, "seat": 1, "deadline": "soon",
+                         "rule": "Wickets", "came_in": [], "hand": [H6CARD], "window": 2,
+                         "cap": 2, "examples": H6_EXAMPLES},
     "h6-averages": {
         "name": "Ann", "number": "012345678901", "deck": "t20i", "day": "2026-12-01",
         "grade": "80.0", "rank": 1, "of": 3, "season": "2026-12", "season_best": "80.0",
@@ -478,8 +491,13 @@ GM_KINDS = {
 
 def _whole_lines(text: str) -> set[str]:
     """The lines that are not text to wrap: the AVERAGES line to send back, which must stay
-    one line (with a 40-character name it is 85 long)."""
-    return {line for line in text.splitlines() if line.startswith("    AVERAGES ")}
+    one line (with a 40-character name it is 85 long), and a receipt's check command to
+    paste into a shell (the text it hashes cannot be broken)."""
+    return {
+        line
+        for line in text.splitlines()
+        if line.startswith(("    AVERAGES ", "    printf '%s' 'h6-receipt:"))
+    }
 
 
 NOTE = "Not read as orders: line(s) " + ", ".join(str(n) for n in range(1, 30)) + "."
@@ -531,25 +549,25 @@ def test_a_played_match_says_its_result_once_and_sets_off_the_dice_and_the_order
     assert "pbm verify DEMO R1M1\n\nOrders as played in the last turn:" in text
 
 
-def test_a_hand_table_prints_every_shipped_deck_within_77_columns() -> None:
+def test_a_hand_prints_every_shipped_deck_as_cards_a_phone_reads() -> None:
     """The worst hand each shipped deck can deal (its longest name beside its longest
-    country, the widest figures) prints in at most 77 columns, every column lined up under
-    its heading; a long country prints in its short form."""
+    country, the widest figures) prints as three lines a card, none over CARD_WIDTH: name and
+    country with the attack marked, then every batting figure (balls faced among them), then
+    every bowling one (balls bowled, bowling average); a long country in its short form."""
     for deck in (load_deck(name) for name in DECK_NAMES):
         name = max(deck.cards, key=lambda c: len(c.name))
         country = max(deck.cards, key=lambda c: len(SHORT_COUNTRIES.get(c.country, c.country)))
         rows = [
             {**H6CARD, "pos": 30, "name": name.name, "country": country.country,
-             "matches": 331, "runs": 14059, "avg": "123.4", "sr": "300.0", "sixes": 338,
-             "wickets": 682, "econ": "36.00"},
-            {**H6CARD, "country": "United States of America"},
+             "matches": 331, "runs": 14059, "avg": "123.4", "bf": 26000, "sr": "300.0",
+             "sixes": 338, "bb": 40000, "wickets": 682, "econ": "36.00", "bavg": "999.9"},
+            {**H6CARD, "country": "United States of America", "attack": False},
         ]  # fmt: skip
         lines = card_table(rows).splitlines()
-        assert max(len(line) for line in lines) <= 77, lines
-        head, *cards = lines
-        for heading in ("Runs", "Wkts", "Econ"):  # right-aligned under the heading
-            end = head.index(heading) + len(heading)
-            assert all(
-                line[end - 1].isdigit() and line[end : end + 1] in ("", " ") for line in cards
-            )
-        assert cards[1].split()[3] == "USA"
+        assert len(lines) == 6 and max(len(line) for line in lines) <= CARD_WIDTH, lines
+        assert lines[0].startswith(f"30 {name.name}, ") and lines[0].endswith(
+            "(attack, part-timer)"
+        )
+        assert "14,059 runs" in lines[1] and "BF 26,000" in lines[1] and "SR 300.0" in lines[1]
+        assert "BB 40,000" in lines[2] and "BAvg 999.9" in lines[2] and "econ 36.00" in lines[2]
+        assert lines[3] == " 0 V Kohli, USA"

@@ -156,3 +156,41 @@ def test_every_deck_and_rule_agrees_and_codes_cross_over(page: Path) -> None:
     assert f"{replayed['grade']:.1f}" == made["grade"]
     assert replayed["resemblance"]["match"]["name"] == made["resembles"]
     assert replayed["decisions"] == "0,3/11/4"
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_ground_at_phone_and_desk_width(page: Path, width: int) -> None:
+    """In Chromium at 390 and 1,280 px: no sideways scrolling, every card of the hand and of
+    the XI carries its fingerprint (the rays the engine's DeckScale gives), the attack is
+    marked, a fourth tick is refused with a word, the deck menu shows the deck in play, and
+    a scripted game (deal, tick, drop, name) gives the engine's grade and code; a Daily XI
+    says so and prints the AVERAGES line; a replay code in the challenge box says what it is."""
+    from engine.hitforsix.post import encode_match
+    from engine.hitforsix.scale import DeckScale
+    from engine.hitforsix.testmatch import auto_match
+
+    day = "2026-12-01"
+    match = auto_match(load_deck("odi"), 5, 2, max_overs=2)
+    spec = {
+        "play": {"deck": "test", "seed": "", "daily": day, "overtick": True,
+                 "windows": [[0, 3], [11], [4]]},
+        "matchcode": encode_match(match, load_deck("odi")),
+    }  # fmt: skip
+    out = run_page(page, spec, width=width)
+    for shown in (out["hand"], out["result"]):
+        assert shown["width"] == width and shown["scroll"] <= width, shown
+        assert shown["cards"] == 11 and shown["prints"] == 11
+        assert shown["attack"] == 5
+        assert shown["deck"] == "test"
+    deck = load_deck("test")
+    d = deal(deck, daily_seed("test", day))
+    scale = DeckScale.of(deck.cards)
+    for card in out["hand"]["rays"]:
+        assert card["rays"] == [f"{r:.3f}" for r in scale.rays(d.cards[card["p"]])]
+    assert "The Daily XI of 2026-12-01" in out["hand"]["note"]
+    assert "drops at most 3" in out["overtick"]["status"] and out["overtick"]["ticked"] == 3
+    game = play_solo(d, d.rule, Decisions.from_text("0,3/11/4"))
+    assert out["page"]["grade"] == f"{game.grade.grade:.1f}"
+    assert out["page"]["code"] == encode(game)
+    assert f"AVERAGES {encode(game)}" in out["page"]["averages"]
+    assert "replay code" in out["matchcode"] and "pbm h6 replay" in out["matchcode"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, inspect, select
 from sqlalchemy.orm import Session
@@ -19,10 +20,11 @@ from pbm.cli import main
 from pbm.clock import FixedClock
 from pbm.db import migrate
 from pbm.db.session import make_db_engine, make_session_factory
-from pbm.h6.decks import load_deck
+from pbm.h6.decks import DECK_NAMES, load_deck
 from pbm.hitforsix.averages import day_statements, post_daily, season_table
 from pbm.hitforsix.models import H6Averager, H6Statement
 from pbm.hitforsix.pages import season_page, today_page
+from tests.pbm.h6.browser import page_width
 from tests.pbm.hitforsix.conftest import Draws
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dev", "Eve"]
@@ -151,3 +153,26 @@ def test_a_name_that_looks_like_one_in_the_book_is_refused(
     other = post_daily(session, h6_clock, box, code=_daily_code("odi", day, "1"), name="Cat",
                        draw=draw)  # fmt: skip
     assert other.ok
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_averages_pages_fit_a_phone(
+    tmp_path: Path, session: Session, h6_clock: FixedClock, box: SecretBox, draw: Draws, width: int
+) -> None:
+    """Today (all decks and one deck) and the season, with a name of the longest kind, show in
+    Chromium at 390 and 1,280 px without sideways scrolling; the season page counts the
+    decks there are."""
+    name = "Bartholomew Fitzwilliam-Ramaswamy Jr III"[:40]
+    code = _daily_code("t20i", "2026-12-01", "0")
+    assert post_daily(session, h6_clock, box, code=code, name=name, draw=draw).ok
+    session.commit()
+    season = season_page(session, "2026-12")
+    count = {4: "four", 5: "five", 6: "six", 7: "seven"}[len(DECK_NAMES)]
+    assert f"{count} decks give {count} chances a day" in season
+    for i, text in enumerate(
+        (today_page(session, "2026-12-01"), today_page(session, "2026-12-01", "t20i"), season)
+    ):
+        page = tmp_path / f"page{i}.html"
+        page.write_text(text, "utf-8")
+        shown = page_width(page, width)
+        assert shown["width"] == width and shown["scroll"] <= width, (i, shown)

@@ -97,8 +97,10 @@ def test_reminder_and_deadline_run_once_by_key(
     clock.advance(timedelta(hours=9, minutes=30))
     before = len(sender.sent)
     daemon.run_once()
+    daemon.run_once()  # a loaded machine may leave some of the six mails to the next pass
     subjects = [str(m["Subject"]) for m in sender.sent[before:]]
-    assert sum("sealed" in x for x in subjects) == 2 and sum("over 2" in x for x in subjects) == 2
+    assert sum("sealed" in x for x in subjects) == 2, subjects
+    assert sum("over 2" in x for x in subjects) == 2, subjects
     with transaction(app.sessions) as s:
         keys = set(s.scalars(select(JobRun.key)))
     assert {f"h6-reminder:{wire}:1", f"h6-deadline:{wire}:1"} <= keys

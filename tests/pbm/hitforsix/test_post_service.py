@@ -116,3 +116,46 @@ def test_refusals(session: Session, h6_clock: FixedClock, box: SecretBox, draw: 
                             text="0, 1, 2, 3")  # fmt: skip
     assert not wrong.ok and "drops at most 3" in wrong.replies[0].ctx["errors"][0]
     assert not post.open_match(session, h6_clock, box, address=A, seats=5).ok
+
+
+def test_the_toss_is_revealed_and_each_seat_is_told_which_is_theirs(
+    session: Session, h6_clock: FixedClock, box: SecretBox
+) -> None:
+    """An over under The Toss: no over mail names the hidden Rule, the reveal does; each seat's
+    reveal says "you" for its own seat; the new pace is each over's time."""
+    from engine.hitforsix.post import wire_code, wire_seed
+    from engine.hitforsix.rules import Rule
+    from engine.hitforsix.testmatch import over_deal
+    from pbm.config import ServerConfig
+    from pbm.render import render_email
+
+    deck = load_deck("t20i")
+    n = next(
+        k for k in range(5000) if over_deal(deck, wire_seed(wire_code(k)), 1).rule is Rule.THE_TOSS
+    )
+    hidden = over_deal(deck, wire_seed(wire_code(n)), 1).hidden_rule.title
+    numbers = iter([n, *range(1, 100)])
+    draw = lambda bits: next(numbers) % (1 << bits)  # noqa: E731 — the wire first, then nonces
+    opened = post.open_match(session, h6_clock, box, address=A, seats=2, over_hours=6, draw=draw)
+    wire = opened.replies[0].ctx["wire"]
+    joined = post.join_match(session, h6_clock, box, address=B, wire=wire, draw=draw)
+    server = {"server": ServerConfig(address="pbm@x.test")}
+    over = _one(joined.replies, "h6-test-over", B)
+    assert hidden not in render_email(over.kind, {**server, **over.ctx}).text
+    assert "The Toss" in over.ctx["rule"]
+    match = session.scalar(select(H6Match))
+    assert match is not None and match.over_hours == 6
+    tickets = {
+        A: box.fill_secrets(opened.replies[0].ctx["ticket"]),
+        B: box.fill_secrets(_one(joined.replies, "h6-test-joined", B).ctx["ticket"]),
+    }
+    post.over_reply(session, h6_clock, box, address=A, wire=wire, ticket=tickets[A], text="name",
+                    draw=draw)  # fmt: skip
+    res = post.over_reply(session, h6_clock, box, address=B, wire=wire, ticket=tickets[B],
+                          text="drop 0; name", draw=draw)  # fmt: skip
+    assert res.ok
+    for who, seat in ((A, 1), (B, 2)):
+        reveal = _one(res.replies, "h6-test-reveal", who)
+        text = render_email(reveal.kind, {**server, **reveal.ctx}).text
+        assert f"the Rule revealed: {hidden}" in " ".join(text.split())
+        assert f"You are seat {seat}." in " ".join(text.split()) and f"Seat {seat} (you)" in text
