@@ -198,7 +198,8 @@ class TokenSource:
             raise OAuth2Error("OAuth2: the token endpoint answered without an access token")
         hide(access)
         try:
-            life = float(answer.get("expires_in") or 3600)
+            given = answer.get("expires_in")
+            life = 3600.0 if given is None else max(0.0, float(given))
         except (TypeError, ValueError):
             life = 3600.0
         self._access = access
