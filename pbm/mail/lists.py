@@ -29,6 +29,7 @@ GENERATED = "auto-generated"
 
 #: The mail kinds sent to every team of a competition: list mail (answers never are).
 LIST_KINDS = frozenset({"fixtures", "reminder", "turn-report", "zine"})
+_ONE_LINE = 78
 _PLAIN_PHRASE = re.compile(r"^[A-Za-z0-9 !#$%&'*+\-/=?^_`{|}~.,:;()]{1,60}$")
 
 
@@ -51,11 +52,13 @@ def list_headers(code: str, name: str, server_address: str, domain: str) -> dict
     its phrase is the competition's name when that is plain ASCII, else the code. The
     unsubscribe link asks for ``ZINE OFF`` in the subject: pbm reads it there too, since
     clients that act on the header may not honour a ``body=``."""
-    label = code.lower()
+    label = f"{code.lower()}.{domain}"
     phrase = name.strip() if _PLAIN_PHRASE.match(name.strip()) else code
+    if len(f'List-Id: "{phrase}" <{label}>') > _ONE_LINE:
+        phrase = code  # one short header line keeps the composer's fast path for bulk mail
     quoted = phrase.replace("\\", "\\\\").replace('"', '\\"')
     return {
-        "List-Id": f'"{quoted}" <{label}.{domain}>',
+        "List-Id": f'"{quoted}" <{label}>',
         "List-Unsubscribe": f"<mailto:{unsubscribe_address(server_address, code)}"
         "?subject=ZINE%20OFF>",
     }
