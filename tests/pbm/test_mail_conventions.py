@@ -151,3 +151,34 @@ def test_zine_off_from_an_address_without_a_team_changes_nothing(season: Season)
     mail = stage(season)
     assert {str(m["To"]) for m in mail if is_zine(m)} == {a for a, _, _ in MINI_TEAMS}
     assert all(str(m["To"]) != GM or not is_zine(m) for m in mail)
+
+
+def test_hit_for_six_mail_to_the_other_seat_is_pbm_s_own(
+    daemon: Daemon, sender: RecordingSender, clock: FixedClock
+) -> None:
+    """In a Test by Post, the answer to the joining player is auto-replied; the over mailed
+    to the other seat because of that mail, and the over's reminders, are auto-generated;
+    none is list mail (a Test has no zine to leave)."""
+    from pbm.testing import Conversation
+
+    ann, bob = "ann@example.test", "bob@example.test"
+    [opened] = Conversation(daemon, sender, ann).say("TEST NEW 2\n", subject="a Test")
+    found = re.search(r"\[H6 ([A-Z0-9]{6})\]", str(opened["Subject"]))
+    assert found
+    before = len(sender.sent)
+    Conversation(daemon, sender, bob).say(
+        "TEST JOIN\n", subject="me too", to=f"pbm+h6-{found.group(1).lower()}@example.test"
+    )
+    joined = sender.sent[before:]
+    to_bob = [m for m in joined if str(m["To"]) == bob]
+    to_ann = [m for m in joined if str(m["To"]) == ann]
+    assert to_bob and to_ann
+    assert all(str(m["Auto-Submitted"]) == "auto-replied" for m in to_bob if m["In-Reply-To"])
+    assert [str(m["Auto-Submitted"]) for m in to_ann] == ["auto-generated"] * len(to_ann)
+    clock.advance(timedelta(hours=37))
+    before = len(sender.sent)
+    daemon.run_once()
+    reminders = sender.sent[before:]
+    assert sorted(str(m["To"]) for m in reminders) == [ann, bob]
+    assert {str(m["Auto-Submitted"]) for m in reminders} == {"auto-generated"}
+    assert all(m["List-Id"] is None for m in [opened, *joined, *reminders])
