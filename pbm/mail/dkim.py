@@ -113,6 +113,12 @@ class SigningSender:
         """Sign ``message`` and send it through the inner sender."""
         self.inner.send(self.signer.sign(message), envelope)
 
+    def connect(self) -> None:
+        """Connect the inner sender now, if it connects."""
+        connect = getattr(self.inner, "connect", None)
+        if callable(connect):
+            connect()
+
     def close(self) -> None:
         """Close the inner sender, if it closes."""
         close = getattr(self.inner, "close", None)

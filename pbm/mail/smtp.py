@@ -169,6 +169,11 @@ class SmtpSender:
             self.port,
         )
 
+    def connect(self) -> None:
+        """Connect and log in now (otherwise the first send does); raises ``SmtpError``."""
+        if self._conn is None:
+            self._connect()
+
     def close(self) -> None:
         """QUIT and drop the connection; never raises."""
         conn, self._conn = self._conn, None

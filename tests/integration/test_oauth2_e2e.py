@@ -304,3 +304,48 @@ def test_the_daemon_runs_on_oauth2_and_survives_a_revoked_refresh_token(
     text = repr(logs)
     for secret in (first, rotated, CLIENT_SECRET, *tokens.access_tokens):
         assert secret not in text
+
+
+def test_pbm_mail_login_says_which_door_works(
+    server: DovecotInstance, tokens: TokenServer, tmp_path: Path
+) -> None:
+    """``pbm mail login`` logs in at both doors as the daemon would: both work with a good
+    refresh token; with a revoked one each door says the provider refused it (exit 1)."""
+    from click.testing import CliRunner
+
+    from pbm.cli import main
+    from tests.pbm.conftest import toml_text
+
+    token_file = tmp_path / "refresh-token"
+    token_file.write_text(tokens.issue_refresh_token("pbm"))
+    raw = post_office_config(
+        f"sqlite:///{tmp_path}/pbm.sqlite3",
+        server.submission,
+        server,
+        imap={"auth": "xoauth2"},
+        smtp={"auth": "xoauth2", "username": "pbm"},
+        oauth2={
+            "token_url": tokens.token_url,
+            "client_id": CLIENT_ID,
+            "client_secret": CLIENT_SECRET,
+            "refresh_token_file": str(token_file),
+        },
+    )
+    del raw["imap"]["password"]
+    path = tmp_path / "pbm.toml"
+    path.write_text(toml_text(raw))
+    runner = CliRunner()
+    ok = runner.invoke(main, ["mail", "login", "--config", str(path)])
+    assert ok.exit_code == 0, ok.output
+    assert "IMAP ok" in ok.output and "SMTP ok" in ok.output
+    tokens.revoke(token_file.read_text().strip())
+    tokens.expire_access_tokens()
+    from pbm.mail import oauth2
+
+    oauth2._SOURCES.clear()  # a new process: no access token in memory
+    bad = runner.invoke(main, ["mail", "login", "--config", str(path)])
+    assert bad.exit_code == 1
+    said = [line for line in bad.output.splitlines() if " failed: " in line]
+    assert [line.split(" failed")[0] for line in said] == ["IMAP", "SMTP"], bad.output
+    assert all("refused the refresh token: invalid_grant" in line for line in said)
+    assert bad.output.count("oauth2.refresh_refused") == 1  # the log says it once
