@@ -139,11 +139,15 @@ class SmtpSender:
         try:
             try:
                 refused = self._send_once(message, envelope)
-            except smtplib.SMTPServerDisconnected:
+            except (smtplib.SMTPServerDisconnected, smtplib.SMTPResponseException) as exc:
+                closing = getattr(exc, "smtp_code", None) == 421
+                if isinstance(exc, smtplib.SMTPResponseException) and not closing:
+                    raise
                 self._drop()
                 if not reused:
                     raise
-                # The server closed our idle connection before MAIL FROM: nothing was sent.
+                # The server closed our idle connection (or said 421, closing: Exchange and
+                # Dovecot do, as a session ends or its token expires): nothing was accepted.
                 log.info("smtp: idle connection was closed by the server; reconnecting")
                 refused = self._send_once(message, envelope)
         except SmtpError:  # already ours (from _connect)
