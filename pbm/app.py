@@ -22,6 +22,7 @@ from pbm.db import migrate
 from pbm.db.session import make_db_engine, make_session_factory
 from pbm.inbound import Inbound
 from pbm.incidents import Incidents
+from pbm.mail.oauth2 import TokenSource
 from pbm.mail.ports import Mailbox, Sender
 from pbm.outbox import Outbox
 
@@ -117,17 +118,32 @@ def make_sender(config: Config) -> Sender:
     from pbm.mail.smtp import SmtpSender
 
     smtp = config.smtp
-    return SmtpSender(
+    sender: Sender = SmtpSender(
         smtp.host,
         smtp.port,
         security=smtp.tls,
         username=smtp.username or None,
         password=smtp.password or None,
+        oauth2=_token_source(config) if smtp.auth != "password" else None,
+        mechanism="oauthbearer" if smtp.auth == "oauthbearer" else "xoauth2",
         ca_file=smtp.ca_file,
         verify=smtp.verify,
         timeout=smtp.timeout,
         envelope_from=config.server.address,
     )
+    if smtp.dkim_key is not None:
+        from pbm.mail.dkim import DkimSigner, SigningSender
+
+        domain = smtp.dkim_domain or config.server.address.rpartition("@")[2]
+        sender = SigningSender(sender, DkimSigner.load(smtp.dkim_key, smtp.dkim_selector, domain))
+    return sender
+
+
+def _token_source(config: Config) -> TokenSource:
+    from pbm.mail.oauth2 import token_source
+
+    assert config.oauth2 is not None  # the config requires it for an OAuth2 door
+    return token_source(config.oauth2)
 
 
 def make_listeners(
@@ -163,6 +179,8 @@ def make_mailboxes(config: Config) -> list[Mailbox]:
             im.port,
             username=im.username,
             password=im.password,
+            oauth2=_token_source(config) if im.auth != "password" else None,
+            mechanism="oauthbearer" if im.auth == "oauthbearer" else "xoauth2",
             security=im.tls,
             folder=im.folder,
             processed_folder=im.processed_folder,

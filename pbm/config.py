@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from pbm._config_reader import Section, TlsMode, table, tls_mode
 from pbm.errors import ConfigError
+from pbm.mail.oauth2 import PROVIDERS, OAuth2Config
 
 __all__ = [
     "Config",
@@ -32,6 +33,7 @@ __all__ = [
     "ListenerConfig",
     "LoggingConfig",
     "MaildirConfig",
+    "OAuth2Config",
     "OutboxConfig",
     "RateLimitConfig",
     "RetentionConfig",
@@ -114,6 +116,12 @@ class ListenerConfig:
     accept: tuple[str, ...] = ()  # addresses or "@domain"; empty = the server address only
 
 
+#: How a door logs in: ``password`` (LOGIN / AUTH PLAIN), or SASL ``xoauth2`` /
+#: ``oauthbearer`` with an access token from ``[oauth2]``.
+AuthMode = Literal["password", "xoauth2", "oauthbearer"]
+_AUTH_MODES = ("password", "xoauth2", "oauthbearer")
+
+
 @dataclass(frozen=True, slots=True)
 class ImapConfig:
     """An IMAP mailbox watched with IDLE (or polled)."""
@@ -121,6 +129,7 @@ class ImapConfig:
     host: str
     username: str
     password: str = field(repr=False)
+    auth: AuthMode = "password"
     port: int = 993
     tls: TlsMode = "tls"
     folder: str = "INBOX"
@@ -144,6 +153,12 @@ class SmtpConfig:
     timeout: float = 30.0
     ca_file: str | None = None
     verify: bool = True
+    auth: AuthMode = "password"
+    #: pbm's own DKIM signature (RFC 6376) on what it sends: the private key's path, the
+    #: selector (the key is published at ``<selector>._domainkey.<domain>``) and the domain.
+    dkim_key: Path | None = None
+    dkim_selector: str = ""
+    dkim_domain: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +299,7 @@ class Config:
     listener: ListenerConfig | None = None
     imap: ImapConfig | None = None
     smtp: SmtpConfig | None = None
+    oauth2: OAuth2Config | None = None
     maildir: MaildirConfig | None = None
     outbox: OutboxConfig = OutboxConfig()
     scheduler: SchedulerConfig = SchedulerConfig()
@@ -302,6 +318,8 @@ class Config:
             found.append(self.imap.password)
         if self.smtp is not None and self.smtp.password:
             found.append(self.smtp.password)
+        if self.oauth2 is not None:
+            found.extend(self.oauth2.secrets())
         return tuple(s for s in found if s)
 
 
@@ -376,10 +394,12 @@ def parse_config(
     im = table(root, "imap", required=False)
     if im is not None:
         tls = tls_mode(im, "tls")
+        auth = _auth_mode(im)
         imap = ImapConfig(
             host=im.text("host"),
             username=im.text("username"),
-            password=im.secret("password"),
+            password=im.secret("password", required=auth == "password"),
+            auth=auth,
             port=im.integer("port", 993 if tls == "tls" else 143, lo=1, hi=65535),
             tls=tls,
             folder=im.text("folder", "INBOX"),
@@ -396,6 +416,7 @@ def parse_config(
     sm = table(root, "smtp", required=False)
     if sm is not None:
         tls = tls_mode(sm, "starttls")
+        dkim_key = sm.text("dkim_key", "")
         smtp = SmtpConfig(
             host=sm.text("host"),
             port=sm.integer("port", 465 if tls == "tls" else 587, lo=1, hi=65535),
@@ -405,8 +426,28 @@ def parse_config(
             timeout=sm.number("timeout", 30.0, lo=0.1),
             ca_file=sm.text("ca_file", "") or None,
             verify=sm.flag("verify", True),
+            auth=_auth_mode(sm),
+            dkim_key=Path(dkim_key) if dkim_key else None,
+            dkim_selector=sm.text("dkim_selector", ""),
+            dkim_domain=sm.text("dkim_domain", "").lower(),
         )
+        if smtp.auth != "password" and not smtp.username:
+            raise ConfigError(sm.key("username"), f"needed for auth = {smtp.auth!r}")
+        if smtp.dkim_key is not None and not smtp.dkim_selector:
+            raise ConfigError(sm.key("dkim_selector"), "needed with dkim_key")
+        if smtp.dkim_key is None and (smtp.dkim_selector or smtp.dkim_domain):
+            raise ConfigError(sm.key("dkim_key"), "missing: dkim_selector/dkim_domain need it")
         sm.done()
+
+    oauth2 = None
+    oa = table(root, "oauth2", required=False)
+    if oa is not None:
+        oauth2 = _oauth2(oa)
+        oa.done()
+    uses = [d for d in (imap, smtp) if d is not None and d.auth != "password"]
+    if uses and oauth2 is None:
+        door = "imap" if imap in uses else "smtp"
+        raise ConfigError(f"{door}.auth", "OAuth2 needs an [oauth2] section")
 
     maildir = None
     md = table(root, "maildir", required=False)
@@ -536,6 +577,7 @@ def parse_config(
         listener=listener,
         imap=imap,
         smtp=smtp,
+        oauth2=oauth2,
         maildir=maildir,
         outbox=outbox,
         scheduler=scheduler,
@@ -547,6 +589,51 @@ def parse_config(
         logging=logging_cfg,
         source=source,
     )
+
+
+def _auth_mode(sec: Section) -> AuthMode:
+    mode = sec.choice("auth", "password", _AUTH_MODES)
+    return (
+        "xoauth2" if mode == "xoauth2" else "oauthbearer" if mode == "oauthbearer" else "password"
+    )
+
+
+def _oauth2(oa: Section) -> OAuth2Config:
+    """``[oauth2]``: a provider's preset (or ``custom``), the client and the refresh token."""
+    provider = oa.choice("provider", "custom", ("microsoft", "google", "custom"))
+    preset = PROVIDERS.get(provider)
+    tenant = oa.text("tenant", "common") if provider == "microsoft" else ""
+    if tenant and not all(c.isalnum() or c in ".-" for c in tenant):
+        raise ConfigError(oa.key("tenant"), f"not a tenant name or id: {tenant!r}")
+    url = oa.text("token_url", preset.token_url.format(tenant=tenant) if preset else None)
+    _check_token_url(oa, url)
+    inline = oa.secret("refresh_token", required=False)
+    path = oa.text("refresh_token_file", "")
+    if bool(inline) == bool(path):
+        raise ConfigError(
+            oa.key("refresh_token_file"), "give refresh_token (or refresh_token_env) or this"
+        )
+    return OAuth2Config(
+        provider=provider,
+        token_url=url,
+        client_id=oa.text("client_id"),
+        scope=oa.text("scope", preset.scope if preset else ""),
+        client_secret=oa.secret("client_secret", required=False),
+        refresh_token=inline,
+        refresh_token_file=Path(path) if path else None,
+        timeout=oa.number("timeout", 30.0, lo=0.1),
+        ca_file=oa.text("ca_file", "") or None,
+    )
+
+
+def _check_token_url(oa: Section, url: str) -> None:
+    # The refresh token and client secret go to this URL: never in clear over the network.
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    loopback = parts.hostname in ("127.0.0.1", "::1", "localhost")
+    if parts.scheme != "https" and not (parts.scheme == "http" and loopback):
+        raise ConfigError(oa.key("token_url"), f"must be an https:// URL, got {url!r}")
 
 
 def load_config(path: str | Path, env: Mapping[str, str] | None = None) -> Config:

@@ -8,6 +8,8 @@ Exception tree::
      ├── MailError              a mail door or the sender failed
      │    ├── ImapError
      │    ├── SmtpError
+     │    ├── OAuth2Error        no access token: the provider refused the refresh token, or
+     │    │                      could not be reached
      │    └── MessageParseError a message's bytes could not be understood at all
      ├── DatabaseUnavailable    the database connection dropped or the server is down
      ├── AuthError              a command lacked the right secret (``note`` says which way)
@@ -31,6 +33,7 @@ __all__ = [
     "MailError",
     "MessageParseError",
     "NotFound",
+    "OAuth2Error",
     "PbmError",
     "RateLimited",
     "SmtpError",
@@ -75,6 +78,11 @@ class SmtpError(MailError):
     def __init__(self, message: str, *, transient: bool | None = None, relay: bool = False):
         super().__init__(message, transient=transient)
         self.relay = relay
+
+
+class OAuth2Error(MailError):
+    """No access token for a mailbox: the provider refused the refresh token (permanent: the
+    operator must get a new one) or could not be reached (transient)."""
 
 
 class MessageParseError(MailError):

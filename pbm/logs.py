@@ -30,7 +30,7 @@ import structlog
 
 from pbm.secrets_at_rest import scrub_text
 
-__all__ = ["LineLogger", "configure_logging", "request_reopen"]
+__all__ = ["LineLogger", "configure_logging", "hide", "request_reopen"]
 
 #: Longer string values are cut (a log line should fit one atomic pipe write).
 MAX_VALUE_CHARS = 2000
@@ -102,11 +102,28 @@ class _LineHandler(logging.Handler):
             self.handleError(record)
 
 
+#: Secrets learnt while running (OAuth2 access and refresh tokens), the newest last: hidden
+#: like the configured ones. Bounded: an access token lives an hour, and the oldest are dead.
+_HIDDEN: list[str] = []
+_HIDDEN_MAX = 32
+_HIDDEN_LOCK = threading.Lock()
+
+
+def hide(*values: str) -> None:
+    """Hide ``values`` from every log line from now on (a token pbm got at run time)."""
+    with _HIDDEN_LOCK:
+        for value in values:
+            if value and value not in _HIDDEN:
+                _HIDDEN.append(value)
+        del _HIDDEN[:-_HIDDEN_MAX]
+
+
 def _redactor(secrets: tuple[str, ...]) -> Any:
     def process(_logger: Any, _name: str, event: MutableMapping[str, Any]) -> Any:
+        known = (*secrets, *tuple(_HIDDEN)) if _HIDDEN else secrets
         for key, value in list(event.items()):
             if isinstance(value, str):
-                value = scrub_text(value, secrets, lines=False)
+                value = scrub_text(value, known, lines=False)
                 limit = MAX_VALUE_CHARS * (4 if key == "exception" else 1)
                 if len(value) > limit:
                     value = value[:limit] + f"... ({len(value)} characters)"

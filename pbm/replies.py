@@ -27,10 +27,18 @@ from pbm.mail.compose import (
     make_message_id,
     reply_subject,
 )
+from pbm.mail.lists import LIST_KINDS, auto_submitted, list_headers
 from pbm.render import render_email
 from pbm.secrets_at_rest import has_secret_shape
 
-__all__ = ["ReplyTo", "compose_reply", "queue_mail", "tagged_subject", "threaded_subject"]
+__all__ = [
+    "ReplyTo",
+    "competition_list_headers",
+    "compose_reply",
+    "queue_mail",
+    "tagged_subject",
+    "threaded_subject",
+]
 
 # What pbm puts after " — " in a reply's subject: the start of each template's subject. A
 # player answering a pbm mail sends it back, and it is cut off before the new one is added,
@@ -90,6 +98,8 @@ def _reply(
     text: str,
     reply_to: ReplyTo | None,
     flowed: bool = False,
+    answer: bool = True,
+    headers: dict[str, str] | None = None,
 ) -> Composed:
     out = OutboundEmail(
         to=to,
@@ -100,7 +110,8 @@ def _reply(
         from_name=config.server.display_name,
         in_reply_to=reply_to.message_id if reply_to else None,
         references=reply_to.references if reply_to else (),
-        headers={"X-Auto-Response-Suppress": "All"},
+        headers={"X-Auto-Response-Suppress": "All", **(headers or {})},
+        auto_submitted=auto_submitted(answer),
     )
     message_id = make_message_id(config.server.message_id_domain, seed=uuid.uuid4().hex)
     return compose_message(out, date=clock.now(), message_id=message_id)
@@ -115,6 +126,12 @@ def _stored_raw(composed: Composed) -> bytes:
     if composed.texts and not has_secret_shape(composed.raw, composed.texts):
         return composed.raw
     return OutboxMessage.scrubbed_raw(composed.raw)
+
+
+def competition_list_headers(config: Config, code: str, name: str) -> dict[str, str]:
+    """``List-Id`` and ``List-Unsubscribe`` of competition ``code`` as this pbm sends them."""
+    server = config.server
+    return list_headers(code, name, server.address, server.message_id_domain)
 
 
 def queue_mail(
@@ -137,8 +154,21 @@ def queue_mail(
         subject = threaded_subject(reply_to.subject, rendered.subject, tag)
     elif tag and kind not in ("digest", "gm-alert"):
         subject = tagged_subject(subject, str(tag))
+    # An answer is mail caused by its recipient's mail; the rest is pbm's own (RFC 3834), and
+    # a competition's bulk mail to its teams is list mail (RFC 2919, 2369).
+    extra = None
+    if reply_to is None and kind in LIST_KINDS and isinstance(competition, dict) and tag:
+        extra = competition_list_headers(config, str(tag), str(competition.get("name") or ""))
     composed = _reply(
-        config, clock, to=to, subject=subject, text=rendered.flowed, reply_to=reply_to, flowed=True
+        config,
+        clock,
+        to=to,
+        subject=subject,
+        text=rendered.flowed,
+        reply_to=reply_to,
+        flowed=True,
+        answer=reply_to is not None,
+        headers=extra,
     )
     now = clock.now()
     # A Core insert, run at once (the caller's transaction commits it or not): the unit of

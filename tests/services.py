@@ -23,6 +23,7 @@ import pytest
 
 __all__ = [
     "DovecotInstance",
+    "OAuth2Setup",
     "PgCluster",
     "SmtpSink",
     "free_port",
@@ -184,6 +185,7 @@ class DovecotInstance:
     lmtp: int
     users: dict[str, str]
     host: str = "127.0.0.1"
+    submission: int = 0  # the submission service's port (an OAuth2 Dovecot only)
 
     def _master_pid(self) -> int | None:
         # Dovecot writes its pid file just after it starts listening: wait for it briefly.
@@ -236,8 +238,57 @@ class DovecotInstance:
         _wait_login(self)
 
 
-def start_dovecot(root: Path, base: Path, users: dict[str, str] | None = None) -> DovecotInstance:
-    """Start Dovecot under ``root`` (``base`` is pytest's basetemp, for permissions)."""
+#: What an OAuth2 Dovecot adds: XOAUTH2 and OAUTHBEARER checked by introspection (RFC 7662)
+#: against a token endpoint, beside the password users; and the submission service (SMTP with
+#: the same SASL), which relays what it accepts to a sink.
+OAUTH2_CONF = """\
+protocols = imap lmtp submission
+auth_mechanisms = plain login xoauth2 oauthbearer
+hostname = localhost
+submission_relay_host = 127.0.0.1
+submission_relay_port = {relay}
+submission_relay_trusted = yes
+passdb {{
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = {root}/oauth2.conf.ext
+}}
+service submission-login {{
+  chroot =
+  inet_listener submission {{
+    address = 127.0.0.1
+    port = {submission}
+  }}
+}}
+"""
+ANVIL_NO_PENALTY = (
+    "service anvil {\n  chroot =\n  unix_listener anvil-auth-penalty {\n    mode = 0\n  }\n"
+)
+OAUTH2_EXT = """\
+introspection_mode = post
+introspection_url = {url}
+username_attribute = username
+active_attribute = active
+active_value = true
+"""
+
+
+@dataclass(frozen=True)
+class OAuth2Setup:
+    """Dovecot's OAuth2 side: the introspection URL and the port its submission relays to."""
+
+    introspection_url: str
+    relay_port: int
+
+
+def start_dovecot(
+    root: Path,
+    base: Path,
+    users: dict[str, str] | None = None,
+    oauth2: OAuth2Setup | None = None,
+) -> DovecotInstance:
+    """Start Dovecot under ``root`` (``base`` is pytest's basetemp, for permissions); with
+    ``oauth2``, with OAuth2 logins and a submission service (its port: ``submission``)."""
     if not shutil.which("dovecot"):
         missing("dovecot", "apt-get install dovecot-imapd dovecot-lmtpd")
     users = users or {"pbm": "secret", "gm": "secret", "player1": "secret"}
@@ -256,6 +307,8 @@ def start_dovecot(root: Path, base: Path, users: dict[str, str] | None = None) -
     else:
         ids = {"iuser": me, "igroup": me, "luser": me, "muser": me, "mgroup": me}
     ports = {"imap": free_port(), "imaps": free_port(), "lmtp": free_port()}
+    if oauth2 is not None and not Path("/usr/lib/dovecot/submission").exists():
+        missing("dovecot's submission service", "apt-get install dovecot-submissiond")
     subprocess.run(
         [
             "openssl",
@@ -278,10 +331,27 @@ def start_dovecot(root: Path, base: Path, users: dict[str, str] | None = None) -
     )
     (root / "users").write_text("".join(f"{u}:{{PLAIN}}{p}::::\n" for u, p in users.items()))
     conf = root / "dovecot.conf"
-    conf.write_text(DOVECOT_CONF.format(root=root, **ids, **ports))
+    text = DOVECOT_CONF.format(root=root, **ids, **ports)
+    submission = 0
+    if oauth2 is not None:
+        submission = free_port()
+        (root / "oauth2.conf.ext").write_text(OAUTH2_EXT.format(url=oauth2.introspection_url))
+        text = (
+            text.replace("protocols = imap lmtp\n", "")
+            .replace("auth_mechanisms = plain login\n", "")
+            .replace(
+                "driver = passwd-file\n", "driver = passwd-file\n  mechanisms = plain login none\n"
+            )
+            # No auth penalty: it delays each further failed login from one IP by seconds.
+            .replace("service anvil {\n  chroot =\n", ANVIL_NO_PENALTY)
+        )
+        text += OAUTH2_CONF.format(root=root, relay=oauth2.relay_port, submission=submission)
+    conf.write_text(text)
     subprocess.run(["dovecot", "-c", str(conf)], check=True)
     wait_port(ports["imap"])
-    inst = DovecotInstance(root=root, users=users, **ports)
+    if submission:
+        wait_port(submission)
+    inst = DovecotInstance(root=root, users=users, submission=submission, **ports)
     _wait_login(inst)
     return inst
 
@@ -309,11 +379,13 @@ def _wait_login(inst: DovecotInstance, timeout: float = 20.0) -> None:
 
 
 @contextlib.contextmanager
-def own_dovecot(name: str, users: dict[str, str] | None = None) -> Iterator[DovecotInstance]:
+def own_dovecot(
+    name: str, users: dict[str, str] | None = None, oauth2: OAuth2Setup | None = None
+) -> Iterator[DovecotInstance]:
     """A Dovecot under its own temp dir, outside pytest's tree (which a concurrent pytest run as
     root resets to 0700, locking the server's unprivileged users out); removed afterwards."""
     root = Path(tempfile.mkdtemp(prefix=f"pbm-{name}-"))
-    inst = start_dovecot(root / "dovecot", root, users)
+    inst = start_dovecot(root / "dovecot", root, users, oauth2)
     try:
         yield inst
     finally:

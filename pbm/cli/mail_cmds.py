@@ -1,6 +1,6 @@
-"""``pbm mail list/show/retry/deliverable``: the inbound store, dead letters, the outbox and
-addresses marked undeliverable by a bounce. Senders' text is shown neutralised
-(:mod:`pbm.textsafe`)."""
+"""``pbm mail list/show/retry/deliverable/login``: the inbound store, dead letters, the outbox,
+addresses marked undeliverable by a bounce, and a login to the mail doors. Senders' text is
+shown neutralised (:mod:`pbm.textsafe`)."""
 
 from __future__ import annotations
 
@@ -133,6 +133,44 @@ def deliverable(address: str, config_path: Path | None) -> None:
     finally:
         app.close()
     click.echo(f"{address.lower()}: mail goes out again")
+
+
+@mail.command("login")
+@config_option
+def login(config_path: Path | None) -> None:
+    """Log in to the configured IMAP mailbox and SMTP relay once, as the daemon does (with
+    OAuth2, after refreshing the access token), and say what worked; exit 1 if any failed."""
+    from pbm.app import make_mailboxes, make_sender
+    from pbm.errors import MailError
+    from pbm.mail.dkim import SigningSender
+    from pbm.mail.imap import ImapMailbox
+    from pbm.mail.smtp import SmtpSender
+
+    config = load(config_path)
+    failed = False
+    for mb in make_mailboxes(config):
+        try:
+            assert isinstance(mb, ImapMailbox)
+            mb.connect()
+            click.echo(f"IMAP ok: {mb!r}")
+        except MailError as exc:
+            failed = True
+            click.echo(f"IMAP failed: {exc}", err=True)
+        finally:
+            mb.close()
+    if config.smtp is not None:
+        sender = make_sender(config)
+        assert isinstance(sender, SmtpSender | SigningSender)
+        try:
+            sender.connect()
+            click.echo(f"SMTP ok: {sender!r}")
+        except MailError as exc:
+            failed = True
+            click.echo(f"SMTP failed: {exc}", err=True)
+        finally:
+            sender.close()
+    if failed:
+        raise SystemExit(1)
 
 
 COMMANDS = [mail]

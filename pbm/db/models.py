@@ -242,6 +242,10 @@ class Seat(Base):
     away_until: Mapped[datetime | None]
     #: Stages in a row the team sent nothing for (reset by any orders): the GM's nmr_limit.
     missed: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # -- (0015) --------------------------------------------------------------------------------
+    #: The team's manager gets the zine (ZINE OFF / ZINE ON, or the List-Unsubscribe link):
+    #: the zine only; turn reports, fixtures and reminders go to every team that plays.
+    zine: Mapped[bool] = mapped_column(Boolean, default=True, server_default="1")
 
     competition: Mapped[Competition] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()

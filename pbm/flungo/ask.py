@@ -42,6 +42,33 @@ def _answer(ctx: MailContext, title: str, sections: list[dict[str, str]], **extr
     )
 
 
+#: What ZINE OFF answers: the zine stops, the game's own mail does not.
+ZINE_OFF_TEXT = (
+    "You will get no more issues of the zine for {code}. Your team still plays, so its turn "
+    "reports, fixtures and reminders still come: they carry each result and what you must do "
+    "next, and they stop only when the team leaves the competition. Send ZINE ON to have the "
+    "zine again."
+)
+ZINE_ON_TEXT = "The zine for {code} comes again from its next issue. ZINE OFF stops it."
+
+
+def _zine_on_off(ctx: MailContext, comp: Competition, on: bool) -> Handled:
+    seat = ctx.session.scalars(
+        select(Seat)
+        .join(Player, Seat.player_id == Player.id)
+        .where(Seat.competition_id == comp.id, Player.address == ctx.msg.from_addr)
+    ).first()
+    if seat is None:
+        text = f"{ctx.msg.from_addr} has no team in {comp.code}, so no zine to stop or start."
+        _answer(ctx, "The zine", [{"heading": "Not changed", "text": text}])
+        return ctx.handled(Status.REJECTED, "zine: no seat")
+    seat.zine = on
+    ctx.record("zine", seat=seat.number, on=on)
+    text = (ZINE_ON_TEXT if on else ZINE_OFF_TEXT).format(code=comp.code)
+    _answer(ctx, "The zine", [{"heading": "On" if on else "Off", "text": text}])
+    return ctx.handled(Status.APPLIED, f"zine: {'on' if on else 'off'}")
+
+
 def _player(ctx: MailContext) -> Player | None:
     return ctx.session.scalars(select(Player).where(Player.address == ctx.msg.from_addr)).first()
 
@@ -267,28 +294,35 @@ def zone_command(ctx: MailContext, line: CommandLine) -> Handled:
 
 @command(
     "ZINE",
-    help="how the zine reaches you: ZINE ATTACH (the PDF attached) or ZINE LINK (a link)",
-    usage="ZINE ATTACH | ZINE LINK",
+    help="the zine: ZINE OFF (no more issues; turn reports still come) or ZINE ON; "
+    "ZINE ATTACH (the PDF attached) or ZINE LINK (a link)",
+    usage="ZINE OFF | ZINE ON | ZINE ATTACH | ZINE LINK",
     audience=Audience.SEAT,
     game=GAME,
     needs_code=True,
     priority=60,
 )
 def zine_command(ctx: MailContext, line: CommandLine) -> Handled:
-    """``ZINE ATTACH|LINK``: each player's choice of how the newsletter is delivered."""
+    """``ZINE OFF|ON|ATTACH|LINK``: each player's choice of whether and how the newsletter
+    comes. OFF and ON need no secret: they are what the List-Unsubscribe link sends, from a
+    client that knows none, and a forged one only stops or starts a newsletter, which the
+    answer to the real address tells of."""
     from pbm.zine.delivery import DELIVERIES, set_zine_delivery
 
     comp = ctx.competition
     assert comp is not None
-    ctx.authenticate_seat(comp)
     choice = (line.rest.split() or [""])[0].lower()
+    if choice in ("off", "on"):
+        return _zine_on_off(ctx, comp, choice == "on")
+    ctx.authenticate_seat(comp)
     if choice not in DELIVERIES:
         now = ctx.session.scalars(
             select(Player.zine_delivery).where(Player.address == ctx.msg.from_addr)
         ).first()
         text = (
             f"You get the zine as: {now or 'attach'}. Send ZINE ATTACH for the issue with its "
-            "PDF attached, or ZINE LINK for the issue with a link to the archive instead."
+            "PDF attached, or ZINE LINK for the issue with a link to the archive instead. "
+            "ZINE OFF stops it (your turn reports still come); ZINE ON starts it again."
         )
         _answer(ctx, "The zine", [{"heading": "Delivery", "text": text}])
         return ctx.handled(Status.REJECTED if choice else Status.APPLIED, "zine: asked")

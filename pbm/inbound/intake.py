@@ -8,13 +8,24 @@ Parsing and routing themselves are :mod:`pbm.mail.parse` and :mod:`pbm.inbound.r
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from pbm.inbound.routing import CommandLine, commands, extract_secret, quoted_commands, route
 from pbm.mail.parse import normalise_message_id, parse_message
 
-__all__ = ["Incoming", "message_key", "read_incoming"]
+__all__ = ["SUBJECT_WORDS", "Incoming", "message_key", "read_incoming", "subject_commands"]
+
+#: Commands read from the subject when the body has none: the List-Unsubscribe link's mail
+#: (``ZINE OFF``), whose body a client may leave empty or fill with its own words. Only a
+#: subject that is exactly such a command counts: "zine was great" over a body of orders is
+#: the orders' mail.
+SUBJECT_WORDS = ("ZINE",)
+_SUBJECT_COMMAND = re.compile(r"^(ZINE)[ \t]+(OFF|ON)[ \t]*$", re.IGNORECASE)
+_SUBJECT_NOISE = re.compile(
+    r"^\s*(?:(?:re|aw|sv|antw|wg|fwd?|tr)\s*:\s*|\[[^\[\]]{1,40}\]\s*)*", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +70,17 @@ def message_key(raw: bytes) -> str:
     return mid or "sha256:" + hashlib.sha256(raw).hexdigest()
 
 
+def subject_commands(subject: str, words: Iterable[str]) -> tuple[CommandLine, ...]:
+    """The command the subject is, after any ``Re:`` and ``[TAG]``: ``ZINE OFF`` or
+    ``ZINE ON`` (if ZINE is among ``words``); its line number is 0, as it is no body line."""
+    allowed = {w.upper(): w for w in words if w.upper() in SUBJECT_WORDS}
+    text = _SUBJECT_NOISE.sub("", subject.replace("\r", " ").replace("\n", " ")).strip()
+    match = _SUBJECT_COMMAND.match(text)
+    if match is None or match.group(1).upper() not in allowed:
+        return ()
+    return (CommandLine(0, allowed[match.group(1).upper()], match.group(2).upper(), text),)
+
+
 def read_incoming(
     raw: bytes,
     own_address: str,
@@ -88,7 +110,7 @@ def read_incoming(
     if where.code is None and known_codes is not None:
         unknown = route(email, addresses=(own_address,)).code
     secret, body = extract_secret(email.body)
-    found = tuple(commands(body, words))
+    found = tuple(commands(body, words)) or subject_commands(email.subject, words)
     if not found:  # a reply on top of the mail it answers: its game line is only in the quote
         found = tuple(quoted_commands(email.full_text, set(quotable_words()) & set(words)))
     bounced: tuple[str, ...] = ()

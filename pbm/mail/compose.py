@@ -113,6 +113,9 @@ class OutboundEmail:
     attachments: tuple[Attachment, ...] = ()
     cut: bool = True  # replies are cut at the reply limit; a newsletter is not a reply
     flowed: bool = False
+    #: RFC 3834: ``auto-replied`` for an answer, ``auto-generated`` for mail pbm sends of its
+    #: own accord (see :mod:`pbm.mail.lists`).
+    auto_submitted: str = "auto-replied"
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +254,9 @@ def _headers(
         refs.append(parent)
     if refs:
         heads.append(("References", " ".join(references_for(None, tuple(refs)))))
-    heads.append(("Auto-Submitted", "auto-replied"))
+    if out.auto_submitted not in ("auto-replied", "auto-generated"):
+        raise MailError(f"not an Auto-Submitted value pbm sends: {out.auto_submitted!r}")
+    heads.append(("Auto-Submitted", out.auto_submitted))
     for name, value in out.headers.items():
         if not _HEADER_NAME.match(name) or name.lower() in _RESERVED:
             raise MailError(f"refusing to set header {name!r}")

@@ -31,8 +31,9 @@ from typing import Any, TypeVar
 from imapclient import IMAPClient
 from imapclient.exceptions import LoginError
 
-from pbm.errors import ImapError
+from pbm.errors import ImapError, OAuth2Error
 from pbm.mail._tls import SECURITY_MODES, BadCaFile, Security, make_ssl_context, tls_is_permanent
+from pbm.mail.oauth2 import Mechanism, TokenSource
 from pbm.mail.ports import FetchedMessage
 
 __all__ = ["ImapMailbox", "translate_imap_error"]
@@ -58,6 +59,8 @@ def translate_imap_error(exc: BaseException, doing: str) -> ImapError | None:
     """The ``ImapError`` for a foreign exception raised while ``doing`` something, else None."""
     if isinstance(exc, ImapError):
         return exc
+    if isinstance(exc, OAuth2Error):
+        return ImapError(f"IMAP {doing}: {exc}", transient=exc.transient)
     if isinstance(exc, BadCaFile):
         return ImapError(f"IMAP {doing}: {exc}", transient=False)
     if isinstance(exc, LoginError):
@@ -99,6 +102,8 @@ class ImapMailbox:
     ``poll_interval`` seconds instead) and MOVE (COPY + \\Deleted + EXPUNGE instead) for servers
     whose implementation misbehaves. ``fetch_new`` returns at most ``batch_size`` messages.
     ``defer_moves=False`` makes ``mark_processed`` move at once instead of batching.
+    With ``oauth2`` (a :class:`~pbm.mail.oauth2.TokenSource`) it logs in by SASL ``mechanism``
+    (``xoauth2`` or ``oauthbearer``) with an access token instead of the password.
     """
 
     def __init__(
@@ -107,7 +112,9 @@ class ImapMailbox:
         port: int | None = None,
         *,
         username: str,
-        password: str,
+        password: str = "",
+        oauth2: TokenSource | None = None,
+        mechanism: Mechanism = "xoauth2",
         security: Security = "tls",
         folder: str = "INBOX",
         processed_folder: str = "Processed",
@@ -126,6 +133,8 @@ class ImapMailbox:
         self.port = port if port is not None else _DEFAULT_PORTS[security]
         self.username = username
         self._password = password
+        self._oauth2 = oauth2
+        self.mechanism: Mechanism = mechanism
         self.security: Security = security
         self.folder = folder
         self.processed_folder = processed_folder
@@ -347,7 +356,7 @@ class ImapMailbox:
         try:
             if self.security == "starttls":
                 client.starttls(ctx)
-            client.login(self.username, self._password)
+            self._login(client)
             self._caps = frozenset(client.capabilities())
             if not client.folder_exists(self.processed_folder):
                 try:
@@ -383,6 +392,26 @@ class ImapMailbox:
             b"MOVE" in self._caps,
         )
         return client
+
+    def _login(self, client: Any) -> None:
+        if self._oauth2 is None:
+            client.login(self.username, self._password)
+            return
+        for attempt in (1, 2):
+            token = self._oauth2.token()
+            try:
+                if self.mechanism == "oauthbearer":
+                    client.oauthbearer_login(self.username, token)
+                else:
+                    client.oauth2_login(self.username, token)
+                return
+            except LoginError:
+                if attempt == 2:
+                    raise
+                # Refused before its expiry (revoked, or the clocks disagree): a fresh token
+                # once, on the same connection (a failed AUTHENTICATE leaves it unauthenticated).
+                log.info("imap: the server refused the access token; refreshing it")
+                self._oauth2.invalidate(token)
 
     def _drop(self) -> None:
         client, self._client = self._client, None

@@ -18,8 +18,9 @@ import smtplib
 import ssl
 from email.message import EmailMessage
 
-from pbm.errors import SmtpError
+from pbm.errors import OAuth2Error, SmtpError
 from pbm.mail._tls import SECURITY_MODES, BadCaFile, Security, make_ssl_context, tls_is_permanent
+from pbm.mail.oauth2 import Mechanism, TokenSource, sasl_string
 from pbm.mail.ports import Envelope
 
 __all__ = ["SmtpSender", "translate_smtp_error"]
@@ -33,6 +34,8 @@ def translate_smtp_error(exc: BaseException) -> SmtpError | None:
     """The ``SmtpError`` for a foreign exception raised while sending, else None."""
     if isinstance(exc, SmtpError):
         return exc
+    if isinstance(exc, OAuth2Error):  # no token, no login: the relay's door is shut
+        return SmtpError(f"SMTP login: {exc}", transient=exc.transient, relay=True)
     if isinstance(exc, BadCaFile):
         return SmtpError(f"SMTP: {exc}", transient=False)
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
@@ -77,7 +80,10 @@ class SmtpSender:
     ``security``: ``"starttls"`` (port 587, the default), ``"tls"`` (implicit TLS, port 465)
     or ``"plain"`` (port 25; loopback only). AUTH happens when ``username`` is given.
     ``envelope_from`` overrides the MAIL FROM address (default: the message's Sender/From),
-    e.g. to route bounces to a dedicated address. Not thread-safe: one sender per thread.
+    e.g. to route bounces to a dedicated address. With ``oauth2`` (a
+    :class:`~pbm.mail.oauth2.TokenSource`) AUTH is SASL ``mechanism`` (``xoauth2`` or
+    ``oauthbearer``) for ``username`` with an access token. Not thread-safe: one sender per
+    thread.
     """
 
     def __init__(
@@ -88,6 +94,8 @@ class SmtpSender:
         security: Security = "starttls",
         username: str | None = None,
         password: str | None = None,
+        oauth2: TokenSource | None = None,
+        mechanism: Mechanism = "xoauth2",
         ca_file: str | None = None,
         verify: bool = True,
         timeout: float = 30.0,
@@ -101,6 +109,8 @@ class SmtpSender:
         self.security: Security = security
         self.username = username
         self._password = password
+        self._oauth2 = oauth2
+        self.mechanism: Mechanism = mechanism
         self._ca_file = ca_file
         self._verify = verify
         self.timeout = timeout
@@ -129,11 +139,15 @@ class SmtpSender:
         try:
             try:
                 refused = self._send_once(message, envelope)
-            except smtplib.SMTPServerDisconnected:
+            except (smtplib.SMTPServerDisconnected, smtplib.SMTPResponseException) as exc:
+                closing = getattr(exc, "smtp_code", None) == 421
+                if isinstance(exc, smtplib.SMTPResponseException) and not closing:
+                    raise
                 self._drop()
                 if not reused:
                     raise
-                # The server closed our idle connection before MAIL FROM: nothing was sent.
+                # The server closed our idle connection (or said 421, closing: Exchange and
+                # Dovecot do, as a session ends or its token expires): nothing was accepted.
                 log.info("smtp: idle connection was closed by the server; reconnecting")
                 refused = self._send_once(message, envelope)
         except SmtpError:  # already ours (from _connect)
@@ -158,6 +172,11 @@ class SmtpSender:
             self.host,
             self.port,
         )
+
+    def connect(self) -> None:
+        """Connect and log in now (otherwise the first send does); raises ``SmtpError``."""
+        if self._conn is None:
+            self._connect()
 
     def close(self) -> None:
         """QUIT and drop the connection; never raises."""
@@ -218,13 +237,36 @@ class SmtpSender:
             if self.security == "starttls":
                 conn.starttls(context=ctx)
                 conn.ehlo()
-            if self.username is not None:
+            if self._oauth2 is not None:
+                self._oauth_login(conn)
+            elif self.username is not None:
                 conn.login(self.username, self._password or "")
         except BaseException:
             conn.close()
             raise
         self._conn = conn
         return conn
+
+    def _oauth_login(self, conn: smtplib.SMTP) -> None:
+        assert self._oauth2 is not None
+        user = self.username or ""
+        for attempt in (1, 2):
+            token = self._oauth2.token()
+            initial = sasl_string(self.mechanism, user, token)
+
+            def respond(challenge: bytes | None = None, initial: str = initial) -> str:
+                # A challenge after the initial response is the server's JSON error
+                # (RFC 7628 §3.2.2): answer it empty, and it replies 535.
+                return initial if challenge is None else ""
+
+            try:
+                conn.auth(self.mechanism.upper(), respond)
+                return
+            except smtplib.SMTPAuthenticationError:
+                if attempt == 2:
+                    raise
+                log.info("smtp: the server refused the access token; refreshing it")
+                self._oauth2.invalidate(token)
 
     def _drop(self) -> None:
         conn, self._conn = self._conn, None

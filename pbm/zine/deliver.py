@@ -23,6 +23,8 @@ from pbm.clock import Clock
 from pbm.config import Config
 from pbm.db.models import Competition, OutboxMessage, Player, Seat, Turn, TurnStatus
 from pbm.mail.compose import Attachment, OutboundEmail, compose, make_message_id
+from pbm.mail.lists import GENERATED
+from pbm.replies import competition_list_headers
 from pbm.zine.model import Issue, build_issue
 from pbm.zine.render import issue_html, issue_pdf, issue_text
 from pbm.zine.source import TurnReport, competition_codes, teams_report
@@ -77,12 +79,17 @@ def _issue(session: Session, code: str, number: int) -> Issue | None:
     return None
 
 
+def _name(session: Session, code: str) -> str:
+    return session.scalar(select(Competition.name).where(Competition.code == code)) or code
+
+
 def _recipients(session: Session, code: str) -> Sequence[tuple[str, str]]:
+    # A team whose manager sent ZINE OFF (Seat.zine) is left out: of the zine only.
     rows = session.execute(
         select(Player.address, Player.zine_delivery, Player.undeliverable_at, Seat.retired)
         .join(Seat, Seat.player_id == Player.id)
         .join(Competition, Competition.id == Seat.competition_id)
-        .where(Competition.code == code)
+        .where(Competition.code == code, Seat.zine.is_(True))
         .order_by(Seat.number)
     ).all()
     return [
@@ -91,7 +98,8 @@ def _recipients(session: Session, code: str) -> Sequence[tuple[str, str]]:
 
 
 def send_issue(session: Session, config: Config, clock: Clock, code: str, number: int) -> int:
-    """Queue issue ``number`` of ``code`` to every player (not retired, not bouncing), then
+    """Queue issue ``number`` of ``code`` to every player (not retired, not bouncing, not
+    unsubscribed), then
     rebuild the archive if one is configured. Returns how many mails were queued."""
     issue = _issue(session, code, number)
     if issue is None:
@@ -111,6 +119,7 @@ def send_issue(session: Session, config: Config, clock: Clock, code: str, number
     queued = 0
     now = clock.now()
     domain = config.server.message_id_domain
+    listed = competition_list_headers(config, code, _name(session, code))
     for address, delivery in recipients:
         link = delivery == "link" and url is not None
         out = OutboundEmail(
@@ -120,9 +129,10 @@ def send_issue(session: Session, config: Config, clock: Clock, code: str, number
             html=html,
             from_addr=config.server.address,
             from_name=config.server.display_name,
-            headers={"X-Auto-Response-Suppress": "All"},
+            headers={"X-Auto-Response-Suppress": "All", **listed},
             attachments=() if link or pdf is None else (pdf,),
             cut=False,
+            auto_submitted=GENERATED,
         )
         msg = compose(
             out,

@@ -147,6 +147,41 @@ def test_reconnects_when_the_server_dropped_the_idle_connection(start_server: St
     assert [b"Subject: two" in e.original_content for e in handler.envelopes] == [False, True]
 
 
+class ClosesOnce(Recorder):
+    """Says 421 (closing) to the second MAIL FROM only, as a server ending a kept session."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mails = 0
+
+    async def handle_MAIL(
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        self.mails += 1
+        if self.mails == 2:
+            return "421 4.3.2 Shutting down"
+        envelope.mail_from = address
+        return "250 OK"
+
+
+def test_a_421_on_the_kept_connection_reconnects_once(start_server: Start) -> None:
+    """A 421 at MAIL FROM on a kept-open connection (Exchange's and Dovecot's way to end a
+    session) means nothing was accepted: the send reconnects once and delivers. On a fresh
+    connection a 421 is the relay's trouble, raised for the outbox."""
+    handler = ClosesOnce()
+    _, port = start_server(handler)
+    sender = SmtpSender("127.0.0.1", port, security="plain")
+    sender.send(make_msg("one"))
+    sender.send(make_msg("two"))
+    sender.close()
+    assert [b"Subject: two" in e.original_content for e in handler.envelopes] == [False, True]
+    assert handler.mails == 3
+    handler.mails = 1  # the next MAIL FROM is the second: 421, on a new connection
+    with pytest.raises(SmtpError) as info:
+        SmtpSender("127.0.0.1", port, security="plain").send(make_msg("three"))
+    assert info.value.relay and "421" in str(info.value)
+
+
 def test_recipient_refused_5xx_is_permanent(start_server: Start) -> None:
     """A 550 for the only recipient raises a permanent SmtpError."""
     _, port = start_server(Recorder(rcpt_reply="550 5.1.1 no such user"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email
+from dataclasses import replace
 from datetime import UTC, datetime
 from email import policy
 
@@ -55,10 +56,15 @@ def test_references_are_trimmed_keeping_the_root() -> None:
 
 
 def test_marked_auto_replied_and_dated() -> None:
-    """Every outbound mail says Auto-Submitted: auto-replied and carries the given date."""
+    """An outbound mail says Auto-Submitted: auto-replied (an answer) unless it is pbm's own
+    (auto-generated); no other value goes out. It carries the given date."""
     msg = compose(_out(), date=DATE)
     assert msg["Auto-Submitted"] == "auto-replied"
     assert msg["Date"] == "Mon, 30 Nov 2026 09:00:00 +0000"
+    own = compose(replace(_out(), auto_submitted="auto-generated"), date=DATE)
+    assert own["Auto-Submitted"] == "auto-generated"
+    with pytest.raises(MailError, match="Auto-Submitted"):
+        compose(replace(_out(), auto_submitted="no"), date=DATE)
 
 
 def test_naive_date_refused() -> None:
