@@ -27,6 +27,7 @@ __all__ = [
     "ConfigError",
     "DatabaseConfig",
     "GmConfig",
+    "HealthConfig",
     "ImapConfig",
     "ListenerConfig",
     "LoggingConfig",
@@ -220,6 +221,17 @@ class WorkersConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class HealthConfig:
+    """What ``pbm health`` tolerates: ``heartbeat_seconds``, the age past which a worker's
+    heartbeat is not fresh (with ``pbm run --once`` from cron, above the cron interval);
+    ``max_outbox``, mail due and unsent; ``max_dead_letters``, mail that failed to be handled."""
+
+    heartbeat_seconds: float = 120.0
+    max_outbox: int = 500
+    max_dead_letters: int = 10
+
+
+@dataclass(frozen=True, slots=True)
 class ZineConfig:
     """The zine after every turn: ``mail`` each player their issue (text and HTML, with the
     PDF attached or a link, by the player's choice); ``archive_dir``, if set, is rebuilt after
@@ -258,6 +270,7 @@ class Config:
     scheduler: SchedulerConfig = SchedulerConfig()
     turns: TurnsConfig = TurnsConfig()
     workers: WorkersConfig = WorkersConfig()
+    health: HealthConfig = HealthConfig()
     zine: ZineConfig = ZineConfig()
     logging: LoggingConfig = LoggingConfig()
     source: Path | None = None
@@ -481,6 +494,16 @@ def parse_config(
         )
         wk.done()
 
+    he = table(root, "health", required=False)
+    health = HealthConfig()
+    if he is not None:
+        health = HealthConfig(
+            heartbeat_seconds=he.number("heartbeat_seconds", 120.0, lo=1.0),
+            max_outbox=he.integer("max_outbox", 500, lo=0),
+            max_dead_letters=he.integer("max_dead_letters", 10, lo=0),
+        )
+        he.done()
+
     zn = table(root, "zine", required=False)
     zine = ZineConfig()
     if zn is not None:
@@ -520,6 +543,7 @@ def parse_config(
         scheduler=scheduler,
         turns=turns,
         workers=workers,
+        health=health,
         zine=zine,
         logging=logging_cfg,
         source=source,

@@ -41,6 +41,7 @@ from pbm.errors import (
     RateLimited,
     SmtpError,
 )
+from pbm.testhooks import fail_point
 
 __all__ = [
     "DB_FREE",
@@ -72,6 +73,9 @@ EXIT_CODES = frozenset(
 #: Commands that open the database but are not stopped when it is not ready: they are how
 #: it is made ready (upgrade, restore) or saved before that (backup).
 NOT_GUARDED = frozenset({"db upgrade", "db restore", "db backup"})
+#: Commands that open the database only when an option is not given (``verify --file``
+#: replays a file).
+UNLESS_GIVEN = {"verify": "file"}
 #: Commands whose "database not ready" is "try again later" for the caller (an MTA's pipe).
 TEMPFAIL_WHEN_NOT_READY = frozenset({"ingest"})
 #: Commands that never open the database (a test keeps this list honest).
@@ -140,16 +144,21 @@ def guard_tree(group: click.Group) -> None:
         if cmd.callback is None or getattr(cmd.callback, "__pbm_guarded__", False):
             continue
         check = _opens_database(cmd) and path not in NOT_GUARDED
-        cmd.callback = _guarded(cmd.callback, check, path in TEMPFAIL_WHEN_NOT_READY)
+        cmd.callback = _guarded(
+            cmd.callback, check, path in TEMPFAIL_WHEN_NOT_READY, UNLESS_GIVEN.get(path)
+        )
 
 
-def _guarded(callback: Callable[..., Any], check: bool, tempfail: bool) -> Callable[..., Any]:
+def _guarded(
+    callback: Callable[..., Any], check: bool, tempfail: bool, unless: str | None
+) -> Callable[..., Any]:
     @functools.wraps(callback)
     def run(*args: Any, **kwargs: Any) -> Any:
         ctx = click.get_current_context()
         ctx.meta[_META_CONFIG] = kwargs.get("config_path")
         ctx.meta[_META_COMMAND] = ctx.command_path
-        if check:
+        fail_point("cli")
+        if check and not (unless and kwargs.get(unless)):
             _check_database(kwargs.get("url"), kwargs.get("config_path"), tempfail)
         return callback(*args, **kwargs)
 

@@ -17,6 +17,7 @@ from pbm.daemon import Daemon
 from pbm.db import migrate
 from pbm.errors import ConfigError, MessageParseError, PbmError
 from pbm.ops import serving_lock
+from pbm.workers import Registry, once_worker_id
 
 __all__ = ["COMMANDS"]
 
@@ -72,6 +73,10 @@ def run(once: bool, config_path: Path | None) -> None:
         if once:
             with serving_lock(config.database.url):
                 stats = daemon.run_once()
+            # the pass worked: its heartbeat tells `pbm health` that cron's pbm is alive
+            Registry(
+                daemon.app.sessions, daemon.app.clock, config.workers, once_worker_id()
+            ).register()
             for mb in daemon.mailboxes:
                 mb.close()
             Console(stderr=True).print(

@@ -8,6 +8,7 @@ there is reported, not made empty by the connect.
 
 from __future__ import annotations
 
+import logging
 from enum import StrEnum
 
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
@@ -60,6 +61,9 @@ def readiness(url: str) -> tuple[Readiness, str]:
     from alembic.script import ScriptDirectory
 
     db_engine = make_db_engine(url)
+    quiet = logging.getLogger("alembic.runtime.migration")
+    level = quiet.level
+    quiet.setLevel(logging.WARNING)  # its "Context impl" lines are noise here
     try:
         script = ScriptDirectory.from_config(migrate.alembic_config(db_engine))
         heads = set(script.get_heads())
@@ -73,6 +77,7 @@ def readiness(url: str) -> tuple[Readiness, str]:
                 f"the database at {_where(url)} does not answer: {first}"
             ) from exc
     finally:
+        quiet.setLevel(level)
         db_engine.dispose()
     revision = ",".join(sorted(current))
     if not current:
