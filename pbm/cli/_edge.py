@@ -75,7 +75,7 @@ EXIT_CODES = frozenset(
 NOT_GUARDED = frozenset({"db upgrade", "db restore", "db backup"})
 #: Commands that open the database only when an option is not given (``verify --file``
 #: replays a file).
-UNLESS_GIVEN = {"verify": "file"}
+UNLESS_GIVEN = {"verify": "replay_file"}
 #: Commands whose "database not ready" is "try again later" for the caller (an MTA's pipe).
 TEMPFAIL_WHEN_NOT_READY = frozenset({"ingest"})
 #: Commands that never open the database (a test keeps this list honest).

@@ -12,6 +12,7 @@ from engine.hitforsix.code import GhostResult
 from engine.hitforsix.fingerprint import STATS, fingerprint
 from engine.hitforsix.game import SoloGame
 from engine.hitforsix.testmatch import MatchState, OverResult
+from pbm.cli._console import make_console
 
 __all__ = [
     "card_table",
@@ -28,10 +29,7 @@ _BARS = "▁▂▃▄▅▆▇█"
 
 def console() -> Console:
     """A console for the game; when not a terminal (a pipe, a test) wide enough for a card row."""
-    c = Console(highlight=False)
-    if not c.is_terminal and c.width < 120:
-        c = Console(highlight=False, width=120)
-    return c
+    return make_console(min_width=120)
 
 
 _COLUMNS: dict[tuple[str, str], tuple[tuple[float, ...], ...]] = {}

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from pbm.cli._common import config_option, load
+from pbm.cli._console import make_console
 from pbm.clock import SystemClock
 from pbm.db.session import make_db_engine, make_session_factory, transaction
 from pbm.ops import MAX_DEAD_LETTERS, health, status
@@ -40,7 +40,7 @@ def status_cmd(as_json: bool, config_path: Path | None) -> None:
     if as_json:
         click.echo(json.dumps(st, indent=2, sort_keys=True))
         return
-    console = Console()
+    console = make_console()
     queues = Table(title="Queues")
     queues.add_column("queue")
     queues.add_column("state")
