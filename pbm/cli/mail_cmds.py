@@ -74,7 +74,7 @@ def list_(
     finally:
         app.close()
     # markup off: subjects and addresses are the senders' text ("[demo] join" would lose its tag)
-    make_console(markup=False).print(table)
+    make_console(markup=False, min_width=160).print(table)
 
 
 @mail.command("show")
