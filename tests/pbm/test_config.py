@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pbm.cli import main
 from pbm.config import load_config, parse_config
@@ -249,3 +251,29 @@ def test_check_config_error_line_is_not_wrapped_when_piped(tmp_path: Path) -> No
     [line] = done.stdout.splitlines()
     assert len(line) > 200 and long_url in line
     assert "expected a sqlite:// or postgresql:// URL" in line
+
+
+_SEGMENT = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_.", min_size=1, max_size=12)
+
+
+@given(
+    parts=st.lists(_SEGMENT.filter(lambda s: s not in (".", "..")), min_size=1, max_size=4),
+    folder=st.lists(_SEGMENT.filter(lambda s: s not in (".", "..")), max_size=3),
+)
+def test_any_relative_path_is_taken_from_the_config_folder(
+    parts: list[str], folder: list[str]
+) -> None:
+    """Property: for any relative SQLite file and Maildir path and any config folder, the
+    parsed config holds the config folder joined with that path; an absolute one is kept."""
+    base = Path("/srv", *folder)
+    rel = "/".join(parts)
+    data = config_data(f"sqlite:///{rel}", Path("/unused"))
+    data["maildir"] = {"path": rel}
+    config = parse_config(data, env={}, source=base / "pbm.toml")
+    assert config.database.url == f"sqlite:///{base / rel}"
+    assert config.maildir is not None and config.maildir.path == base / rel
+    data["maildir"] = {"path": f"/abs/{rel}"}
+    data["database"] = {"url": f"sqlite:////abs/{rel}"}
+    config = parse_config(data, env={}, source=base / "pbm.toml")
+    assert config.database.url == f"sqlite:////abs/{rel}"
+    assert config.maildir is not None and config.maildir.path == Path(f"/abs/{rel}")
