@@ -18,6 +18,7 @@ Two things happen here, once for the whole command tree (not in each command):
 from __future__ import annotations
 
 import functools
+import json
 import os
 import tempfile
 import time
@@ -264,6 +265,7 @@ def _crash_log(ctx: click.Context, exc: BaseException) -> str:
     text = "".join(traceback.format_exception(exc))
     secrets: Sequence[str] = ()
     target: Path | None = None
+    as_json = False
     try:
         from pbm.cli._common import resolve
         from pbm.config import load_config
@@ -272,6 +274,7 @@ def _crash_log(ctx: click.Context, exc: BaseException) -> str:
         secrets = config.secrets()
         if config.logging.file:
             target = Path(config.logging.file)
+            as_json = config.logging.format == "json"
     except (PbmError, OSError):
         pass  # no config to read: the temporary directory
     from pbm.secrets_at_rest import scrub_text
@@ -279,7 +282,21 @@ def _crash_log(ctx: click.Context, exc: BaseException) -> str:
     text = scrub_text(text, secrets, lines=False)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     command = ctx.meta.get(_META_COMMAND, ctx.command_path)
-    entry = f"{stamp} `{command}` crashed:\n{text}\n"
+    if as_json:  # one line among the daemon's JSON lines, the traceback a field of it
+        entry = (
+            json.dumps(
+                {
+                    "timestamp": stamp,
+                    "level": "error",
+                    "event": "cli.crashed",
+                    "command": command,
+                    "exception": text,
+                }
+            )
+            + "\n"
+        )
+    else:
+        entry = f"{stamp} `{command}` crashed:\n{text}\n"
     if target is None:
         name = f"pbm-crash-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{os.getpid()}.log"
         target = Path(tempfile.gettempdir()) / name

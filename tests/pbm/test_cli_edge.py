@@ -245,6 +245,23 @@ def test_an_unforeseen_error_is_one_line_and_the_traceback_goes_to_the_log(
     assert GM_SECRET not in logged and SECRET_KEY not in logged
 
 
+def test_an_unforeseen_error_in_a_json_log_is_one_json_line(tmp_path: Path) -> None:
+    """With [logging] format = "json", the crash is one JSON line among the daemon's, the
+    traceback a field of it: a log shipper reading JSON lines does not choke on it."""
+    import json
+
+    log = tmp_path / "pbm.log"
+    config = _config(
+        f"sqlite:///{tmp_path}/db.sqlite3", tmp_path, logging={"file": str(log), "format": "json"}
+    )
+    done = _pbm("status", "--config", str(config), env={"PBM_TEST_FAIL_AT": "cli"})
+    assert done.returncode == os.EX_SOFTWARE, done.stderr
+    [line] = log.read_text().splitlines()
+    entry = json.loads(line)
+    assert entry["event"] == "cli.crashed" and entry["command"].endswith("status")
+    assert "Traceback" in entry["exception"] and "InjectedBug" in entry["exception"]
+
+
 def test_an_unforeseen_error_without_a_log_file_goes_to_a_private_file(tmp_path: Path) -> None:
     """With no [logging] file (and no config at all), the traceback goes to a file of the
     temporary directory readable by its owner only, named on the one line."""
