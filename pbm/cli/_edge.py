@@ -177,7 +177,7 @@ def _check_database(url: str | None, config_path: Path | None, tempfail: bool) -
 
             url = load_config(resolve(config_path)).database.url
         ensure_ready(url)
-    except (DatabaseNotReady, DatabaseUnavailable, ConfigError) as exc:
+    except (DatabaseNotReady, DatabaseUnavailable) as exc:
         if tempfail:
             raise Failure(exc.message, os.EX_TEMPFAIL) from exc
         raise

@@ -293,3 +293,15 @@ def test_a_database_url_the_driver_refuses(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["gm", "list", "--config", str(config)])
     assert result.exit_code in EXIT_CODES and result.exit_code != 0, result.output
     assert "Traceback" not in result.output and "cannot read the database" in result.output
+
+
+def test_ingest_with_a_broken_config_is_a_config_error(tmp_path: Path) -> None:
+    """``pbm ingest`` with a config that does not load exits EX_CONFIG (the MTA bounces to
+    its postmaster rather than retrying for days a mistake no retry will mend)."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[server]\naddress = 42\n")
+    mail = tmp_path / "m.eml"
+    mail.write_bytes(b"From: a@b.test\r\nSubject: hi\r\n\r\nhi\r\n")
+    result = CliRunner().invoke(main, ["ingest", str(mail), "--config", str(bad)])
+    assert result.exit_code == os.EX_CONFIG, result.output
+    assert "server.address" in result.output and "Traceback" not in result.output
