@@ -28,6 +28,7 @@ __all__ = [
     "ConfigError",
     "DatabaseConfig",
     "GmConfig",
+    "HealthConfig",
     "HitForSixConfig",
     "ImapConfig",
     "ListenerConfig",
@@ -258,6 +259,17 @@ class RetentionConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class HealthConfig:
+    """What ``pbm health`` tolerates: ``heartbeat_seconds``, the age past which a worker's
+    heartbeat is not fresh (with ``pbm run --once`` from cron, above the cron interval);
+    ``max_outbox``, mail due and unsent; ``max_dead_letters``, mail that failed to be handled."""
+
+    heartbeat_seconds: float = 120.0
+    max_outbox: int = 500
+    max_dead_letters: int = 10
+
+
+@dataclass(frozen=True, slots=True)
 class ZineConfig:
     """The zine after every turn: ``mail`` each player their issue (text and HTML, with the
     PDF attached or a link, by the player's choice); ``archive_dir``, if set, is rebuilt after
@@ -305,6 +317,7 @@ class Config:
     scheduler: SchedulerConfig = SchedulerConfig()
     turns: TurnsConfig = TurnsConfig()
     workers: WorkersConfig = WorkersConfig()
+    health: HealthConfig = HealthConfig()
     zine: ZineConfig = ZineConfig()
     retention: RetentionConfig = RetentionConfig()
     hitforsix: HitForSixConfig = HitForSixConfig()
@@ -323,11 +336,40 @@ class Config:
         return tuple(s for s in found if s)
 
 
+def _sqlite_url_from(url: str, base: Path | None) -> str:
+    """A SQLite URL whose relative file is taken from ``base`` (the config's directory)."""
+    if base is None or not url.startswith("sqlite"):
+        return url
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    if not u.database or u.database == ":memory:" or u.database.startswith("file:"):
+        return url
+    if Path(u.database).is_absolute():
+        return url
+    return u.set(database=str(base / u.database)).render_as_string(hide_password=False)
+
+
+def _path_from(value: str, base: Path | None) -> Path:
+    """``value`` as a path, a relative one taken from ``base`` (the config's directory)."""
+    path = Path(value).expanduser()
+    return path if base is None or path.is_absolute() else base / path
+
+
+def _optional_path(value: str, base: Path | None) -> str | None:
+    return str(_path_from(value, base)) if value else None
+
+
 def parse_config(
     data: Mapping[str, Any], env: Mapping[str, str] | None = None, source: Path | None = None
 ) -> Config:
-    """Build a :class:`Config` from parsed TOML; ``env`` defaults to ``os.environ``."""
+    """Build a :class:`Config` from parsed TOML; ``env`` defaults to ``os.environ``.
+
+    Relative paths (the SQLite file, the Maildir, the archive, the log file, CA files) are
+    taken from the config file's directory when ``source`` is given, not from the current
+    directory: ``pbm`` run from anywhere (cron, systemd, a shell) finds the same files."""
     root = Section(data, "", os.environ if env is None else env)
+    base = source.absolute().parent if source is not None else None
 
     s = table(root, "server", required=True)
     assert s is not None
@@ -343,7 +385,7 @@ def parse_config(
     url = d.text("url")
     if not url.startswith(("sqlite", "postgresql")):
         raise ConfigError("database.url", f"expected a sqlite:// or postgresql:// URL, got {url!r}")
-    database = DatabaseConfig(url=url)
+    database = DatabaseConfig(url=_sqlite_url_from(url, base))
     d.done()
 
     g = table(root, "gm", required=True)
@@ -407,7 +449,7 @@ def parse_config(
             poll_seconds=im.number("poll_seconds", 60.0, lo=0.1),
             timeout=im.number("timeout", 30.0, lo=0.1),
             idle=im.flag("idle", True),
-            ca_file=im.text("ca_file", "") or None,
+            ca_file=_optional_path(im.text("ca_file", ""), base),
             verify=im.flag("verify", True),
         )
         im.done()
@@ -424,7 +466,7 @@ def parse_config(
             username=sm.text("username", ""),
             password=sm.secret("password", required=False),
             timeout=sm.number("timeout", 30.0, lo=0.1),
-            ca_file=sm.text("ca_file", "") or None,
+            ca_file=_optional_path(sm.text("ca_file", ""), base),
             verify=sm.flag("verify", True),
             auth=_auth_mode(sm),
             dkim_key=Path(dkim_key) if dkim_key else None,
@@ -452,7 +494,7 @@ def parse_config(
     maildir = None
     md = table(root, "maildir", required=False)
     if md is not None:
-        maildir = MaildirConfig(path=Path(md.text("path")))
+        maildir = MaildirConfig(path=_path_from(md.text("path"), base))
         md.done()
 
     if smtp is None and maildir is None:
@@ -532,6 +574,16 @@ def parse_config(
         )
         wk.done()
 
+    he = table(root, "health", required=False)
+    health = HealthConfig()
+    if he is not None:
+        health = HealthConfig(
+            heartbeat_seconds=he.number("heartbeat_seconds", 120.0, lo=1.0),
+            max_outbox=he.integer("max_outbox", 500, lo=0),
+            max_dead_letters=he.integer("max_dead_letters", 10, lo=0),
+        )
+        he.done()
+
     zn = table(root, "zine", required=False)
     zine = ZineConfig()
     if zn is not None:
@@ -540,7 +592,7 @@ def parse_config(
         zine = ZineConfig(
             mail=zn.flag("mail", True),
             pdf=zn.flag("pdf", True),
-            archive_dir=Path(archive) if archive else None,
+            archive_dir=_path_from(archive, base) if archive else None,
             archive_url=url or None,
         )
         zn.done()
@@ -563,7 +615,7 @@ def parse_config(
         logging_cfg = LoggingConfig(
             format="json" if fmt == "json" else "console",
             level=lg.choice("level", "info", ("debug", "info", "warning", "error")),
-            file=lg.text("file", "") or None,
+            file=_optional_path(lg.text("file", ""), base),
         )
         lg.done()
 
@@ -583,6 +635,7 @@ def parse_config(
         scheduler=scheduler,
         turns=turns,
         workers=workers,
+        health=health,
         zine=zine,
         retention=retention,
         hitforsix=hitforsix,

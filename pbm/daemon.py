@@ -23,6 +23,10 @@ else goes on; the relay's outages are the outbox's (:mod:`pbm.outbox`); a lost d
 and the loop tries again with the same backoff. Each outage is an incident
 (:mod:`pbm.incidents`), opened at the first failure and resolved at the first success.
 
+Under systemd (``Type=notify``, docs/ops/pbm.service) the loop says ``READY=1`` once it
+serves, ``WATCHDOG=1`` at each pass (its waits are cut to a third of ``WatchdogSec``), and
+``STOPPING=1`` when it leaves (:mod:`pbm.sdnotify`).
+
 The longest warm stop is bounded by one message's transaction plus one SMTP send in progress
 (the sender's timeout, ``[smtp] timeout``), plus the IMAP logout: the systemd unit's
 ``TimeoutStopSec`` is set above that sum (see docs/ops/pbm.service).
@@ -50,6 +54,7 @@ from pbm.incidents import Backoff
 from pbm.logs import request_reopen
 from pbm.mail.ports import Mailbox, Sender
 from pbm.scheduler import competition_dates, next_wakeup, run_due
+from pbm.sdnotify import Notifier
 from pbm.workers import Registry
 
 __all__ = ["Daemon", "Listener", "Stats"]
@@ -132,6 +137,10 @@ class Daemon:
         self._stop_at = 0.0  # time.monotonic() of the warm stop's request
         self._wake = threading.Event()
         self._signals = 0
+        #: systemd's notify socket (a no-op outside systemd): READY, the watchdog, STOPPING.
+        self.notify = Notifier()
+        if self.notify.watchdog is not None:  # the loop must come round before it bites
+            self.max_wait = min(self.max_wait, self.notify.watchdog / 3)
 
     # -- doors -----------------------------------------------------------------------------
 
@@ -324,7 +333,9 @@ class Daemon:
                 listeners=len(started),
                 worker=self.worker.id,
             )
+            self.notify.ready()
             while not self.stopping:
+                self.notify.ping()  # each pass of the loop feeds systemd's watchdog
                 try:
                     stats = self.run_once()
                     if stats.busy or self.stopping:
@@ -335,6 +346,7 @@ class Daemon:
                     continue
                 self._wait(timeout)
         finally:
+            self.notify.stopping()
             self.worker.stop()
             for listener in reversed(started):
                 listener.stop()

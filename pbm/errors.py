@@ -12,6 +12,7 @@ Exception tree::
      │    │                      could not be reached
      │    └── MessageParseError a message's bytes could not be understood at all
      ├── DatabaseUnavailable    the database connection dropped or the server is down
+     ├── DatabaseNotReady       the database is missing, empty or not at this pbm's migration
      ├── AuthError              a command lacked the right secret (``note`` says which way)
      ├── RateLimited            a sender exceeded its allowance
      ├── GameError              a request the game's rules refuse (bad settings, a taken code,
@@ -27,6 +28,7 @@ from __future__ import annotations
 __all__ = [
     "AuthError",
     "ConfigError",
+    "DatabaseNotReady",
     "DatabaseUnavailable",
     "GameError",
     "ImapError",
@@ -94,6 +96,15 @@ class DatabaseUnavailable(PbmError):
     server does not answer: the unit of work rolled back and is retried, never dead-lettered."""
 
     transient = True
+
+
+class DatabaseNotReady(PbmError):
+    """The database is not there, not migrated, or not at this pbm's head: ``state`` says
+    which (a :class:`pbm.db.readiness.Readiness` value), the message names the fix."""
+
+    def __init__(self, state: str, message: str) -> None:
+        super().__init__(message)
+        self.state = state
 
 
 class AuthError(PbmError):

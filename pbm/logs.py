@@ -63,7 +63,9 @@ def _stream() -> TextIO:
             with contextlib.suppress(OSError):
                 old.close()
         try:
-            _TARGET.stream = Path(_TARGET.path).open("a", encoding="utf-8")  # noqa: SIM115
+            target = Path(_TARGET.path)
+            target.parent.mkdir(mode=0o750, parents=True, exist_ok=True)
+            _TARGET.stream = target.open("a", encoding="utf-8")
         except OSError:
             return sys.stderr  # the file cannot be opened: stderr rather than nothing
     return _TARGET.stream

@@ -249,8 +249,43 @@ class Health:
     problems: tuple[str, ...]
 
 
-def health(url: str, now: datetime, max_dead: int = MAX_DEAD_LETTERS) -> Health:
-    """Check the database answers, is migrated, and that mail flows; never raises."""
+def _heartbeat_problem(s: Session, now: datetime, fresh_within: timedelta) -> str | None:
+    """Why no worker is alive by its heartbeat, or None if one is."""
+    newest = s.execute(
+        select(Worker.id, Worker.heartbeat_at, Worker.stopped_at)
+        .order_by(Worker.heartbeat_at.desc())
+        .limit(1)
+    ).first()
+    if newest is None:
+        return "no worker has ever run: start `pbm serve` (or `pbm run --once` from cron)"
+    wid, beat, stopped = newest
+    fresh = s.scalar(
+        select(func.count()).where(
+            Worker.stopped_at.is_(None), Worker.heartbeat_at >= now - fresh_within
+        )
+    )
+    if fresh:
+        return None
+    age = int((now - utc(beat)).total_seconds())
+    if stopped is not None:
+        return f"no worker is running: the last ({wid}) stopped at {_iso(stopped)}"
+    return (
+        f"no worker's heartbeat is fresh: the newest ({wid}) is {age} s old "
+        f"(limit {fresh_within.total_seconds():g} s); is `pbm serve` running?"
+    )
+
+
+def health(
+    url: str,
+    now: datetime,
+    max_dead: int = MAX_DEAD_LETTERS,
+    *,
+    fresh_within: timedelta | None = timedelta(seconds=120),
+    max_outbox: int | None = None,
+) -> Health:
+    """Check the database answers, is migrated, that a worker beats (its heartbeat younger
+    than ``fresh_within``; None skips it) and that mail flows (the outbox not stuck nor above
+    ``max_outbox`` due rows, dead letters not above ``max_dead``); never raises."""
     db_engine = make_db_engine(url)
     try:
         try:
@@ -258,12 +293,18 @@ def health(url: str, now: datetime, max_dead: int = MAX_DEAD_LETTERS) -> Health:
                 return Health(False, ("the migrations are not at head: run `pbm db upgrade`",))
             with transaction(make_session_factory(db_engine)) as s:
                 st = status(s, now, turns=0)
+                beating = (
+                    _heartbeat_problem(s, now, fresh_within) if fresh_within is not None else None
+                )
         except (SQLAlchemyError, DatabaseUnavailable) as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             return Health(False, (f"the database does not answer: {reason}",))
     finally:
         db_engine.dispose()
-    problems = []
+    problems = [beating] if beating else []
+    due = st["outbox"]["pending"] - st["outbox"]["not_yet_due"]
+    if max_outbox is not None and due > max_outbox:
+        problems.append(f"{due} mails due and unsent in the outbox (more than {max_outbox})")
     oldest = st["outbox"]["oldest_due"]
     if oldest is not None and datetime.fromisoformat(oldest) < now - STUCK_AFTER:
         problems.append(f"the outbox is stuck: a row due since {oldest} is unsent")

@@ -32,7 +32,7 @@ from pbm.config import WorkersConfig
 from pbm.db.models import Worker
 from pbm.db.session import transaction
 
-__all__ = ["Registry", "default_worker_id", "new_worker_id"]
+__all__ = ["Registry", "default_worker_id", "new_worker_id", "once_worker_id"]
 
 log = structlog.get_logger("pbm.workers")
 
@@ -40,6 +40,12 @@ log = structlog.get_logger("pbm.workers")
 def default_worker_id() -> str:
     """This process as a claimant: ``host:pid``."""
     return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def once_worker_id() -> str:
+    """The row ``pbm run --once`` (cron) beats after each pass: one per host, revived each
+    time, so that ``pbm health`` sees a cron-driven pbm alive without a row per run."""
+    return f"{socket.gethostname()}:run-once"
 
 
 def new_worker_id() -> str:

@@ -7,6 +7,7 @@ import importlib
 import click
 
 from pbm import __version__
+from pbm.cli._edge import PbmGroup, guard_tree
 
 # Each entry: module under pbm.cli that defines a click command or group called ``command``.
 # Keeping them separate lets the areas grow without touching one shared file.
@@ -26,7 +27,7 @@ _COMMAND_MODULES = (
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=PbmGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbm")
 def main() -> None:
     """pbm: play-by-mail games by email (Cosmic Celebrity Cricket and Hit for Six)."""
@@ -42,6 +43,7 @@ def _register() -> None:
             raise
         for cmd in getattr(module, "COMMANDS", ()):
             main.add_command(cmd)
+    guard_tree(main)  # one edge for every command: the database checked, errors one line
 
 
 _register()

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
+from pbm.cli._edge import Failure
 from pbm.config import Config, load_config
 from pbm.errors import ConfigError
 from pbm.logs import configure_logging
@@ -40,7 +41,7 @@ def problem(path: Path, exc: ConfigError) -> str:
     text = f"{path}: {exc}"
     if not path.exists():
         text += (
-            "\n(pbm reads --config FILE, else $PBM_CONFIG, else ./pbm.toml;"
+            " (pbm reads --config FILE, else $PBM_CONFIG, else ./pbm.toml;"
             " config.example.toml documents every key)"
         )
     return text
@@ -52,7 +53,7 @@ def load(config_path: Path | None, *, logs: bool = True) -> Config:
     try:
         config = load_config(path)
     except ConfigError as exc:
-        raise click.ClickException(problem(path, exc)) from exc
+        raise Failure(problem(path, exc), os.EX_CONFIG) from exc
     if logs:
         configure_logging(
             config.logging.format, config.logging.level, config.secrets(), config.logging.file

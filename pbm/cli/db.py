@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
 
 from pbm.cli._common import config_option, load
+from pbm.cli._edge import Failure
 from pbm.db import migrate
 from pbm.db.session import make_db_engine
 from pbm.errors import PbmError
 from pbm.ops import backup as backup_db
 from pbm.ops import restore as restore_db
+from pbm.ops import sqlite_path
 
 __all__ = ["COMMANDS"]
 
@@ -27,12 +30,34 @@ def db() -> None:
 def upgrade(url: str | None, config_path: Path | None) -> None:
     """Create or migrate the database schema to the latest version."""
     db_url = url or load(config_path, logs=False).database.url
+    _make_directory(db_url)
     db_engine = make_db_engine(db_url)
     try:
         migrate.upgrade(db_engine)
     finally:
         db_engine.dispose()
     click.echo("database is up to date")
+
+
+def _make_directory(url: str) -> None:
+    """Create a SQLite database's directory (owner only), or say why it cannot be."""
+    path = sqlite_path(url)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise Failure(
+            f"cannot create {path.parent} for the database: {exc.strerror or exc} "
+            "(fix database.url, or create the directory for pbm's user)",
+            os.EX_CANTCREAT,
+        ) from exc
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise Failure(
+            f"cannot create the database in {path.parent}: not writable by this user "
+            "(fix database.url, or give pbm's user the directory)",
+            os.EX_CANTCREAT,
+        )
 
 
 @db.command("check")

@@ -6,10 +6,10 @@ import time
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from pbm.cli._console import make_console
 from pbm.h6.build import build_decks, default_out_dir, write_decks
 from pbm.h6.cricsheet import CricsheetFormatError, Match
 from pbm.h6.deckfile import CREDIT, DeckFileError
@@ -46,7 +46,7 @@ def decks() -> None:
 )
 def build(source: Path, out: Path | None, names: tuple[str, ...]) -> None:
     """Build the decks from Cricsheet's per-match downloads."""
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     started = time.perf_counter()
     with Progress(
         TextColumn("[bold]reading matches"),
@@ -85,7 +85,7 @@ def build(source: Path, out: Path | None, names: tuple[str, ...]) -> None:
             str(len(built.data)),
             built.build,
         )
-    out_console = Console()
+    out_console = make_console()
     out_console.print(table)
     for why, n in sorted(report.left_out.items()):
         out_console.print(f"left out {n} matches: {why}")
@@ -116,7 +116,7 @@ def list_decks() -> None:
             f.first_date,
             f.last_date,
         )
-    console = Console()
+    console = make_console()
     console.print(table)
     console.print(f"{CREDIT}. Career figures from Cricsheet ball-by-ball data.")
 

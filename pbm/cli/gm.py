@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.table import Table
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -19,6 +18,7 @@ from engine.flungo.formats import Format
 from engine.flungo.squad import Team
 from pbm.app import App
 from pbm.cli._common import config_option, load
+from pbm.cli._console import make_console
 from pbm.clock import utc
 from pbm.db.models import Competition, CompetitionKind, Player, Seat
 from pbm.db.session import transaction
@@ -169,7 +169,7 @@ def list_(config_path: Path | None) -> None:
                 )
     finally:
         app.close()
-    Console(markup=False).print(table)  # names are player-chosen text
+    make_console(markup=False).print(table)  # names are player-chosen text
 
 
 @gm.command("show")
@@ -180,7 +180,7 @@ def show(code: str, as_json: bool, config_path: Path | None) -> None:
     """Show a competition: its teams and managers, the stage taking orders, the fixtures with
     their results, the standings and the champion (all of it with --json)."""
     app = App.from_config(load(config_path, logs=False))
-    console = Console(markup=False, width=200)  # names are player-chosen text
+    console = make_console(markup=False, width=200)  # names are player-chosen text
     try:
         with transaction(app.sessions) as s:
             comp = find_competition(s, code)
@@ -371,7 +371,7 @@ def flags(code: str | None, config_path: Path | None) -> None:
             r["text"],
             r["reason"],
         )
-    console = Console(markup=False, width=200)  # player-chosen text
+    console = make_console(markup=False, width=200)  # player-chosen text
     console.print(table if rows else "no open flags")
 
 

@@ -10,12 +10,12 @@ import difflib
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from engine.hitforsix.cards import Card, Deck
 from engine.hitforsix.scale import DeckScale, sparkline
 from engine.hitforsix.svg import card_svg, key_figures
+from pbm.cli._console import make_console
 from pbm.h6.decks import DECK_NAMES, deck_file, load_deck
 
 __all__ = ["card", "find_cards"]
@@ -85,7 +85,7 @@ def card(name: str, deck_name: str, svg_path: Path | None) -> None:
     table.add_column("value", justify="right")
     for label, value in key_figures(chosen):
         table.add_row(label, value)
-    console = Console()
+    console = make_console()
     console.print(table)
     console.print(f"{file.title} deck, build {build}")
     console.print(f"Initials {chosen.initials}   fingerprint {sparkline(scale.rays(chosen))}")

@@ -15,6 +15,7 @@ from engine.hitforsix.fingerprint import STATS, fingerprint
 from engine.hitforsix.game import SoloGame
 from engine.hitforsix.rules import ATTACK_SIZE, Rule, attack_order, is_proper_bowler
 from engine.hitforsix.testmatch import MatchState, OverResult, over_deal
+from pbm.cli._console import make_console
 from pbm.render.tables import SHORT_COUNTRIES
 
 __all__ = [
@@ -32,10 +33,7 @@ _BARS = "▁▂▃▄▅▆▇█"
 
 def console() -> Console:
     """A console for the game; when not a terminal (a pipe, a test) wide enough for a card row."""
-    c = Console(highlight=False)
-    if not c.is_terminal and c.width < 120:
-        c = Console(highlight=False, width=120)
-    return c
+    return make_console(min_width=120)
 
 
 _COLUMNS: dict[tuple[str, str], tuple[tuple[float, ...], ...]] = {}

@@ -7,13 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.table import Table
 from sqlalchemy import select
 
 from pbm.app import App
 from pbm.bounces import clear, record_event
 from pbm.cli._common import config_option, load
+from pbm.cli._console import make_console
 from pbm.db.models import InboundMail, MailStatus, OutboxMessage
 from pbm.db.session import transaction
 from pbm.errors import PbmError
@@ -74,7 +74,7 @@ def list_(
     finally:
         app.close()
     # markup off: subjects and addresses are the senders' text ("[demo] join" would lose its tag)
-    Console(markup=False).print(table)
+    make_console(markup=False, min_width=160).print(table)
 
 
 @mail.command("show")

@@ -4,21 +4,20 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
-from sqlalchemy.exc import SQLAlchemyError
 
 from pbm.cli._common import config_option, load
+from pbm.cli._console import make_console
 from pbm.clock import SystemClock
 from pbm.db.session import make_db_engine, make_session_factory, transaction
-from pbm.errors import DatabaseUnavailable
 from pbm.ops import MAX_DEAD_LETTERS, health, status
 
 __all__ = ["COMMANDS"]
@@ -36,14 +35,12 @@ def status_cmd(as_json: bool, config_path: Path | None) -> None:
     try:
         with transaction(make_session_factory(db_engine)) as s:
             st = status(s, SystemClock().now(), stale_after=stale)
-    except (SQLAlchemyError, DatabaseUnavailable) as exc:
-        raise click.ClickException(f"cannot read the database: {exc}") from exc
     finally:
         db_engine.dispose()
     if as_json:
         click.echo(json.dumps(st, indent=2, sort_keys=True))
         return
-    console = Console()
+    console = make_console()
     queues = Table(title="Queues")
     queues.add_column("queue")
     queues.add_column("state")
@@ -107,21 +104,33 @@ def _workers_table(rows: list[dict[str, Any]]) -> Table:
 
 @click.command("health")
 @click.option(
-    "--max-dead", default=MAX_DEAD_LETTERS, show_default=True, help="Dead letters tolerated."
+    "--max-dead",
+    type=int,
+    default=None,
+    help=f"Dead letters tolerated (default: [health] max_dead_letters, {MAX_DEAD_LETTERS}).",
 )
 @config_option
-def health_cmd(max_dead: int, config_path: Path | None) -> None:
-    """Exit 0 if pbm is healthy, else 1 with the reasons (for systemd, cron, monitoring):
-    the database answers, migrations at head, the outbox not stuck, no door (IMAP, SMTP, the
-    database) down for over 30 minutes, dead letters not piling."""
+def health_cmd(max_dead: int | None, config_path: Path | None) -> None:
+    """Exit 0 and print "ok" if pbm is healthy, else exit 69 (EX_UNAVAILABLE) with one line
+    per reason (for systemd, cron, monitoring): a worker's heartbeat is fresh ([health]
+    heartbeat_seconds: `pbm serve` runs), the database answers and is at head, the outbox is
+    not stuck nor past [health] max_outbox, no door (IMAP, SMTP, the database) is down for
+    over 30 minutes, dead letters are not past [health] max_dead_letters."""
     config = load(config_path, logs=False)
-    verdict = health(config.database.url, SystemClock().now(), max_dead)
+    limits = config.health
+    verdict = health(
+        config.database.url,
+        SystemClock().now(),
+        limits.max_dead_letters if max_dead is None else max_dead,
+        fresh_within=timedelta(seconds=limits.heartbeat_seconds),
+        max_outbox=limits.max_outbox,
+    )
     if verdict.ok:
         click.echo("ok")
         return
     for problem in verdict.problems:
         click.echo(f"unhealthy: {problem}", err=True)
-    sys.exit(1)
+    sys.exit(os.EX_UNAVAILABLE)
 
 
 COMMANDS = [status_cmd, health_cmd]

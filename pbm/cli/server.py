@@ -12,11 +12,14 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from pbm.app import App, make_listeners, make_mailboxes, make_sender
 from pbm.cli._common import config_option, load, problem, resolve
+from pbm.cli._console import make_console
 from pbm.config import Config, load_config
 from pbm.daemon import Daemon
 from pbm.db import migrate
 from pbm.errors import ConfigError, MessageParseError, PbmError
+from pbm.footprint import footprint
 from pbm.ops import serving_lock
+from pbm.workers import Registry, once_worker_id
 
 __all__ = ["COMMANDS"]
 
@@ -24,6 +27,7 @@ EX_OK = 0
 EX_DATAERR = 65
 EX_TEMPFAIL = 75  # sendmail/Postfix/procmail: "try again later", the MTA keeps the mail
 EX_CONFIG = 78
+EX_CANTCREAT = 73
 
 
 def build_daemon(config: Config, *, listen: bool = True) -> Daemon:
@@ -72,9 +76,13 @@ def run(once: bool, config_path: Path | None) -> None:
         if once:
             with serving_lock(config.database.url):
                 stats = daemon.run_once()
+            # the pass worked: its heartbeat tells `pbm health` that cron's pbm is alive
+            Registry(
+                daemon.app.sessions, daemon.app.clock, config.workers, once_worker_id()
+            ).register()
             for mb in daemon.mailboxes:
                 mb.close()
-            Console(stderr=True).print(
+            make_console(stderr=True).print(
                 f"fetched {stats.fetched}, handled {stats.processed}, jobs {stats.jobs}, "
                 f"sent {stats.sent}, failed {stats.failed}, errors {stats.errors}"
             )
@@ -148,15 +156,17 @@ def ingest(
 @click.command("check-config")
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 def check_config(file: Path | None) -> None:
-    """Check a config file and say clearly what is wrong with it (exit 1 if anything)."""
+    """Check a config file and say clearly what is wrong with it, and which files and folders
+    pbm would create where (relative paths are from the config file's folder). Exit 78
+    (EX_CONFIG) if the config is wrong, 73 (EX_CANTCREAT) if a path cannot be created."""
     path = resolve(file)
-    console = Console()
+    console = make_console()
     try:
         config = load_config(path)
     except ConfigError as exc:
         # escaped: messages name sections like "[smtp]", which rich would take for markup
-        console.print(f"[bold red]✗[/] {escape(problem(path, exc))}", highlight=False)
-        sys.exit(1)
+        console.print(f"[bold red]✗[/] {escape(problem(path, exc))}")
+        sys.exit(EX_CONFIG)
     doors = []
     if config.listener:
         doors.append(f"SMTP listener on {config.listener.host}:{config.listener.port}")
@@ -169,12 +179,12 @@ def check_config(file: Path | None) -> None:
         if config.maildir
         else "?"
     )
-    console.print(f"[bold green]✓[/] {path} is valid", highlight=False)
-    console.print(f"  server   {config.server.address}", highlight=False)
-    console.print(f"  database {config.database.url.split('@')[-1]}", highlight=False)
-    console.print(f"  mail in  {'; '.join(doors)}", highlight=False)
-    console.print(f"  mail out {out}", highlight=False)
-    console.print(f"  GM       {config.gm.address}", highlight=False)
+    console.print(f"[bold green]✓[/] {escape(str(path))} is valid")
+    console.print(f"  server   {config.server.address}")
+    console.print(f"  database {escape(config.database.url.split('@')[-1])}")
+    console.print(f"  mail in  {'; '.join(doors)}")
+    console.print(f"  mail out {escape(out)}")
+    console.print(f"  GM       {config.gm.address}")
     nmr = config.turns.nmr_limit
     policy = (
         f"after {nmr} stage{'s' * (nmr != 1)} in a row with nothing sent, the GM is alerted "
@@ -182,7 +192,32 @@ def check_config(file: Path | None) -> None:
         if nmr
         else "off: a team that sends nothing plays on its standing orders and the defaults"
     )
-    console.print(f"  nmr      {policy}", highlight=False)
+    console.print(f"  nmr      {policy}")
+    _print_footprint(console, path, config)
+
+
+def _print_footprint(console: Console, path: Path, config: Config) -> None:
+    entries = footprint(config)
+    console.print(f"  files    (relative paths are from {escape(str(path.absolute().parent))})")
+    for e in entries:
+        kind = "folder" if e.folder else "file"
+        if e.state == "exists":
+            said = f"{kind}, exists"
+        elif e.state == "create":
+            said = f"{kind}, will be created by {e.by}"
+        else:
+            said = f"[bold red]✗[/] {escape(e.reason)}"
+        console.print(f"    {e.what:<14} {escape(str(e.path))}  {said}")
+    bad = [e for e in entries if e.state in ("cannot", "missing")]
+    if not bad:
+        return
+    first = bad[0]
+    verb = "cannot create" if first.state == "cannot" else "cannot read"
+    console.print(
+        f"[bold red]✗[/] {verb} the {first.what} at {escape(str(first.path))}: "
+        f"{escape(first.reason)} (fix the path in {escape(str(path))}, or the folder's owner)"
+    )
+    sys.exit(EX_CANTCREAT if first.state == "cannot" else EX_CONFIG)
 
 
 COMMANDS = [serve, run, ingest, check_config]

@@ -8,7 +8,6 @@ prints.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from engine.flungo.scorecard import (
     match_report,
     super_over_name,
 )
+from pbm.cli._console import make_console
 from pbm.cli.orders import load_team, read_match_orders
 
 __all__ = ["COMMANDS", "make_setup", "run_sim", "sim"]
@@ -241,10 +241,8 @@ def sim(
     if cricsheet:
         click.echo(json.dumps(to_cricsheet(state), indent=1))
         return
-    console = Console(highlight=False)
-    if not console.is_terminal and "COLUMNS" not in os.environ:
-        # Piped with no width given: wide enough that the tables keep one row per line.
-        console = Console(highlight=False, width=120)
+    # Piped with no width given: wide enough that the tables keep one row per line.
+    console = make_console(min_width=120)
     _print_rich(state, console)
     if show_log:
         click.echo(ball_log_text(state), nl=False)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import ipaddress
+import socket
 from pathlib import Path
 
 import click
@@ -12,6 +14,20 @@ import click
 from pbm.cli._common import config_option, load
 
 __all__ = ["COMMANDS"]
+
+
+def _loopback(host: str) -> bool:
+    """Whether every address ``host`` names is a loopback one ("" and 0.0.0.0 are all)."""
+    if not host.strip():
+        return False
+    try:
+        infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except (socket.gaierror, UnicodeError):
+        return False
+    addresses = {info[4][0] for info in infos}
+    return bool(addresses) and all(
+        ipaddress.ip_address(str(a).split("%")[0]).is_loopback for a in addresses
+    )
 
 
 def _url(url: str | None, config_path: Path | None) -> str:
@@ -87,10 +103,27 @@ def demo(out: Path, teams: int, knockout: bool) -> None:
 )
 @click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
 @click.option(
-    "--bind", default="127.0.0.1", show_default=True, help="Address to listen on (local only)."
+    "--bind",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on: a loopback address only (127.0.0.1, ::1, localhost), "
+    "unless --public is given.",
 )
-def serve(directory: Path, port: int, bind: str) -> None:
-    """Serve the archive locally (Python's http.server) for the GM to look at."""
+@click.option(
+    "--public",
+    is_flag=True,
+    help="Allow a non-loopback --bind (0.0.0.0, a LAN address): anyone who reaches it can "
+    "read the archive. For the world, serve the folder with a real web server instead.",
+)
+def serve(directory: Path, port: int, bind: str, public: bool) -> None:
+    """Serve the archive locally (Python's http.server) for the GM to look at. It listens on
+    loopback only; a non-loopback --bind is refused unless --public is given."""
+    if not public and not _loopback(bind):
+        raise click.UsageError(
+            f"--bind {bind!r} is not a loopback address: the archive would be served to "
+            "anyone who can reach it; give --public if that is meant",
+            ctx=click.get_current_context(),
+        )
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(directory))
     with http.server.ThreadingHTTPServer((bind, port), handler) as httpd:
         click.echo(

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pbm.cli import main
 from pbm.config import load_config, parse_config
@@ -102,11 +105,12 @@ def test_env_reference_in_any_string(tmp_path: Path) -> None:
 
 
 def test_check_config_says_what_is_wrong(tmp_path: Path) -> None:
-    """``pbm check-config`` prints the key path and exits 1 on a bad file, 0 on a good one."""
+    """``pbm check-config`` prints the key path and exits 78 (EX_CONFIG) on a bad file, 0 on a
+    good one."""
     bad = tmp_path / "bad.toml"
     bad.write_text('[server]\naddress = "pbm@example.test"\n[database]\nurl = 42\n')
     result = CliRunner().invoke(main, ["check-config", str(bad)])
-    assert result.exit_code == 1
+    assert result.exit_code == os.EX_CONFIG
     assert "database.url: expected a string, got 42" in result.output
     result = CliRunner().invoke(main, ["check-config", str(EXAMPLE)], env=ENV)
     assert result.exit_code == 0, result.output
@@ -130,8 +134,146 @@ def test_check_config_shows_section_names_and_where_it_looked(tmp_path: Path) ->
         '[security]\nsecret_key = "0123456789abcdefg"\n[smtp_listener]\n'
     )
     result = CliRunner().invoke(main, ["check-config", str(bad)])
-    assert result.exit_code == 1
+    assert result.exit_code == os.EX_CONFIG
     assert "add an [smtp] or a [maildir] section" in " ".join(result.output.split())
     result = CliRunner().invoke(main, ["check-config", str(tmp_path / "absent.toml")])
-    assert result.exit_code == 1
+    assert result.exit_code == os.EX_CONFIG
     assert "$PBM_CONFIG" in result.output and "config.example.toml" in result.output
+
+
+def _relative_config(folder: Path, **extra: str) -> Path:
+    """A config in ``folder`` whose paths are all relative."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "pbm.toml"
+    lines = [
+        '[server]\naddress = "pbm@example.test"',
+        '[database]\nurl = "sqlite:///state/pbm.sqlite3"',
+        '[gm]\naddress = "gm@example.test"\nsecret = "12345678"',
+        '[security]\nsecret_key = "0123456789abcdefg"',
+        "[smtp_listener]\nport = 0",
+        f'[maildir]\npath = "{extra.get("maildir", "mail/out")}"',
+        '[zine]\narchive_dir = "zine"',
+        '[logging]\nfile = "log/pbm.log"',
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_relative_paths_are_from_the_config_files_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The SQLite file, the Maildir, the archive and the log file written relative in the
+    config are taken from the config file's folder, whatever the current directory."""
+    config_path = _relative_config(tmp_path / "etc")
+    monkeypatch.chdir(tmp_path)
+    config = load_config(Path("etc/pbm.toml"))
+    etc = tmp_path / "etc"
+    assert config.database.url == f"sqlite:///{etc}/state/pbm.sqlite3"
+    assert config.maildir is not None and config.maildir.path == etc / "mail/out"
+    assert config.zine.archive_dir == etc / "zine"
+    assert config.logging.file == str(etc / "log/pbm.log")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert load_config(config_path).database.url == config.database.url
+
+
+def test_pbm_db_upgrade_from_another_folder_makes_the_database_beside_the_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through the door: `pbm db upgrade` run from another folder creates the database in
+    the config's folder, not in the current one."""
+    config_path = _relative_config(tmp_path / "etc")
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.chdir(tmp_path / "cwd")
+    result = CliRunner().invoke(main, ["db", "upgrade", "--config", str(config_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "etc/state/pbm.sqlite3").is_file()
+    assert not (tmp_path / "cwd/state").exists()
+
+
+def test_check_config_lists_what_it_would_create_where(tmp_path: Path) -> None:
+    """check-config names each file and folder pbm makes, absolute, and whether it exists
+    or what will create it."""
+    config_path = _relative_config(tmp_path / "etc")
+    result = CliRunner().invoke(main, ["check-config", str(config_path)])
+    assert result.exit_code == 0, result.output
+    etc = tmp_path / "etc"
+    lines = result.output.splitlines()
+    for what, where, by in [
+        ("database", etc / "state/pbm.sqlite3", "`pbm db upgrade`"),
+        ("maildir", etc / "mail/out", "the first mail"),
+        ("archive", etc / "zine", "the first issue"),
+        ("log file", etc / "log/pbm.log", "start"),
+    ]:
+        [line] = [x for x in lines if x.startswith(f"    {what}") and str(where) in x]
+        assert f"will be created by {by}" in line, line
+    (etc / "zine").mkdir()
+    result = CliRunner().invoke(main, ["check-config", str(config_path)])
+    assert any("zine" in x and "folder, exists" in x for x in result.output.splitlines())
+
+
+def test_check_config_fails_when_a_path_cannot_be_created(tmp_path: Path) -> None:
+    """A path under a file (or, for a user who is not root, under a folder it may not
+    write) cannot be created: check-config says which and why, exit 73 (EX_CANTCREAT)."""
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc/blocked").write_text("a file where a folder should be\n")
+    config_path = _relative_config(tmp_path / "etc", maildir="blocked/out")
+    result = CliRunner().invoke(main, ["check-config", str(config_path)])
+    assert result.exit_code == os.EX_CANTCREAT, result.output
+    assert "cannot create the maildir" in result.output and "is a file" in result.output
+    if os.geteuid() != 0:
+        ro = tmp_path / "ro"
+        ro.mkdir(mode=0o500)
+        config_path = _relative_config(tmp_path / "etc2", maildir=f"{ro}/out")
+        result = CliRunner().invoke(main, ["check-config", str(config_path)])
+        assert result.exit_code == os.EX_CANTCREAT and "not writable" in result.output
+
+
+def test_check_config_error_line_is_not_wrapped_when_piped(tmp_path: Path) -> None:
+    """Piped (not a terminal), check-config's error line of over 200 characters comes out
+    as one line, whole: rich does not wrap it at 80 columns."""
+    import subprocess
+    import sys
+
+    long_url = "mysql://" + "x" * 200
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f'[server]\naddress = "pbm@example.test"\n[database]\nurl = "{long_url}"\n')
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    done = subprocess.run(
+        [sys.executable, "-m", "pbm", "check-config", str(bad)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == os.EX_CONFIG
+    [line] = done.stdout.splitlines()
+    assert len(line) > 200 and long_url in line
+    assert "expected a sqlite:// or postgresql:// URL" in line
+
+
+_SEGMENT = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_.", min_size=1, max_size=12)
+
+
+@given(
+    parts=st.lists(_SEGMENT.filter(lambda s: s not in (".", "..")), min_size=1, max_size=4),
+    folder=st.lists(_SEGMENT.filter(lambda s: s not in (".", "..")), max_size=3),
+)
+def test_any_relative_path_is_taken_from_the_config_folder(
+    parts: list[str], folder: list[str]
+) -> None:
+    """Property: for any relative SQLite file and Maildir path and any config folder, the
+    parsed config holds the config folder joined with that path; an absolute one is kept."""
+    base = Path("/srv", *folder)
+    rel = "/".join(parts)
+    data = config_data(f"sqlite:///{rel}", Path("/unused"))
+    data["maildir"] = {"path": rel}
+    config = parse_config(data, env={}, source=base / "pbm.toml")
+    assert config.database.url == f"sqlite:///{base / rel}"
+    assert config.maildir is not None and config.maildir.path == base / rel
+    data["maildir"] = {"path": f"/abs/{rel}"}
+    data["database"] = {"url": f"sqlite:////abs/{rel}"}
+    config = parse_config(data, env={}, source=base / "pbm.toml")
+    assert config.database.url == f"sqlite:////abs/{rel}"
+    assert config.maildir is not None and config.maildir.path == Path(f"/abs/{rel}")

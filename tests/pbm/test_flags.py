@@ -3,6 +3,7 @@ the GM, who resolves them in canonical form (``pbm gm flags``, ``pbm gm resolve`
 
 from __future__ import annotations
 
+import os
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -212,7 +213,7 @@ def test_bad_canonical_text_is_refused(
     _orders_with_bananas(daemon, sender)
     [flag] = _flags(daemon)
     r = _cli(config, tmp_path, "gm", "resolve", str(flag.id), "after 10 overs go bananas")
-    assert r.exit_code == 1 and "not resolved" in r.output and "bananas" in r.output
+    assert r.exit_code == os.EX_DATAERR and "not resolved" in r.output and "bananas" in r.output
     assert [f.status for f in _flags(daemon)] == ["open"] and len(_standing(daemon)) == 1
 
 
@@ -242,4 +243,4 @@ def test_gm_drops_a_flag_with_a_note(
     assert "could not use your sentence" in str(mail["Subject"])
     assert "bananas is no style" in body_of(mail)
     r = _cli(config, tmp_path, "gm", "resolve", str(flag.id), RULE)
-    assert r.exit_code == 1 and "dropped, not open" in r.output
+    assert r.exit_code == os.EX_DATAERR and "dropped, not open" in r.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -118,7 +119,7 @@ def test_cli_gm_new_list_digest_and_mail_commands(
             "2030-01-01",
         ],
     )
-    assert r.exit_code == 1 and "already taken" in r.output
+    assert r.exit_code == os.EX_DATAERR and "already taken" in r.output
     r = runner.invoke(main, ["gm", "list", "--config", path])
     assert "CLI" in r.output and "0/3" in r.output
     say(daemon, sender, "JOIN\n", subject="[cli] join")  # lower case: rich would eat "[cli]"
@@ -132,9 +133,9 @@ def test_cli_gm_new_list_digest_and_mail_commands(
     r = runner.invoke(main, ["mail", "show", str(mail_id), "--config", path])
     assert "joined seat 1" in r.output
     r = runner.invoke(main, ["mail", "retry", str(mail_id), "--config", path])
-    assert r.exit_code == 1 and "not a dead letter: it was applied" in r.output
+    assert r.exit_code == os.EX_DATAERR and "not a dead letter: it was applied" in r.output
     r = runner.invoke(main, ["mail", "retry", "999", "--config", path])
-    assert r.exit_code == 1 and "no inbound mail" in r.output
+    assert r.exit_code == os.EX_DATAERR and "no inbound mail" in r.output
 
 
 def test_new_secret_replaces_the_old_one(

@@ -4,6 +4,7 @@ the season machinery goes to two Super Fives, then the higher place in the draw.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -160,7 +161,7 @@ def test_cli_gm_new_set_takes_house_rules(daemon: Daemon, config: Config, tmp_pa
     )
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(main, [*args, "--code", "BAD", "--set", "super_overs=9"])
-    assert r.exit_code == 2 and "no_consecutive_overs" in r.output, r.output
+    assert r.exit_code == os.EX_USAGE and "no_consecutive_overs" in r.output, r.output
     app = App.from_config(config)
     try:
         with transaction(app.sessions) as s:

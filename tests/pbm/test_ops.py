@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import signal
 import sqlite3
 import time
@@ -27,6 +28,7 @@ from pbm.logs import configure_logging
 from pbm.ops import serving_lock
 from pbm.replies import queue_mail
 from pbm.testing import RecordingSender
+from pbm.workers import Registry
 from tests.pbm.conftest import config_data
 from tests.pbm.helpers import join
 from tests.pbm.test_gm import _toml
@@ -35,6 +37,11 @@ from tests.pbm.test_gm import _toml
 def _run(*args: str) -> tuple[int, str]:
     r = CliRunner().invoke(main, list(args))
     return r.exit_code, r.output
+
+
+def _beating(daemon: Daemon) -> None:
+    """A worker that beats now (health reads the heartbeats by the system's clock)."""
+    Registry(daemon.app.sessions, SystemClock(), daemon.app.config.workers).register()
 
 
 def test_status_and_health_follow_the_queues(
@@ -52,6 +59,7 @@ def test_status_and_health_follow_the_queues(
     assert st["turns"] == []
     code, out = _run("status", "--config", path)
     assert code == 0 and "Queues" in out and "applied" in out and "no turn is due" in out
+    _beating(daemon)
     code, out = _run("health", "--config", path)
     assert code == 0 and out.splitlines()[-1] == "ok", out
 
@@ -67,7 +75,7 @@ def test_status_and_health_follow_the_queues(
         )
         s.execute(update(InboundMail).values(status=MailStatus.SHUNTED))
     code, out = _run("health", "--max-dead", "0", "--config", path)
-    assert code == 1
+    assert code == os.EX_UNAVAILABLE
     assert "unhealthy: the outbox is stuck" in out and "1 dead letters (more than 0)" in out
     st = json.loads(_run("status", "--json", "--config", path)[1])
     assert st["outbox"]["pending"] == 1 and st["dead_letters"] == 1
@@ -91,6 +99,7 @@ def test_health_fails_on_a_door_down_for_long(
             last_error="554 go away",
         )
         s.add(young)
+    _beating(daemon)
     code, out = _run("health", "--config", path)
     assert code == 0 and out.splitlines()[-1] == "ok", out
     with transaction(daemon.app.sessions) as s:
@@ -105,7 +114,7 @@ def test_health_fails_on_a_door_down_for_long(
             )
         )
     code, out = _run("health", "--config", path)
-    assert code == 1 and "unhealthy: the imap door has been down since" in out, out
+    assert code == os.EX_UNAVAILABLE and "unhealthy: the imap door has been down since" in out
     assert "40 attempts" in out and "\x1b" not in out and "smtp" not in out
     with transaction(daemon.app.sessions) as s:
         s.execute(update(Incident).values(resolved_at=now))
@@ -114,14 +123,15 @@ def test_health_fails_on_a_door_down_for_long(
 
 
 def test_health_fails_on_an_unmigrated_or_unreachable_database(tmp_path: Path) -> None:
-    """An empty database is not at head; a database that does not answer says so; exit 1."""
-    for url, reason in [
-        (f"sqlite:///{tmp_path}/empty.sqlite3", "migrations are not at head"),
-        ("postgresql://nobody@127.0.0.1:1/none", "the database does not answer"),
+    """A database never created names the fix; one that does not answer says so; each fails
+    with its sysexits code (EX_NOINPUT, EX_TEMPFAIL)."""
+    for url, reason, exit_code in [
+        (f"sqlite:///{tmp_path}/empty.sqlite3", "run `pbm db upgrade`", os.EX_NOINPUT),
+        ("postgresql://nobody@127.0.0.1:1/none", "does not answer", os.EX_TEMPFAIL),
     ]:
         cfg = parse_config(config_data(url, tmp_path), env={})
         code, out = _run("health", "--config", str(_toml(cfg, tmp_path)))
-        assert code == 1 and reason in out, out
+        assert code == exit_code and reason in out, out
 
 
 def _sqlite_app(tmp_path: Path) -> tuple[App, Daemon, RecordingSender, str]:
@@ -160,7 +170,9 @@ def test_backup_then_restore_brings_the_database_back(tmp_path: Path) -> None:
     backup = tmp_path / "b.sqlite3"
     code, out = _run("db", "backup", str(backup), "--config", path)
     assert code == 0 and "backed up" in out, out
-    assert _run("db", "backup", str(backup), "--config", path)[0] == 1  # exists: refused
+    assert (
+        _run("db", "backup", str(backup), "--config", path)[0] == os.EX_DATAERR
+    )  # exists: refused
     join(d, sender, "p2@example.test")
     assert _seats(app) == 2
     app.db_engine.dispose()
@@ -179,14 +191,14 @@ def test_restore_refuses_a_database_in_use_and_a_foreign_file(tmp_path: Path) ->
     assert _run("db", "backup", str(backup), "--config", path)[0] == 0
     with serving_lock(app.config.database.url):
         code, out = _run("db", "restore", str(backup), "--config", path)
-    assert code == 1 and "in use by a running pbm" in out
+    assert code == os.EX_DATAERR and "in use by a running pbm" in out
     other = tmp_path / "other.sqlite3"
     sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.commit()
     text = tmp_path / "notes.txt"
     text.write_text("hello")
     for bad in (other, text, tmp_path / "missing"):
         code, out = _run("db", "restore", str(bad), "--config", path)
-        assert code == 1 and ("not a pbm database" in out or "no backup" in out), out
+        assert code == os.EX_DATAERR and ("not a pbm database" in out or "no backup" in out), out
     assert _seats(app) == 1
     app.close()
 
@@ -195,7 +207,7 @@ def test_backup_on_postgresql_names_pg_dump(tmp_path: Path) -> None:
     """``pbm db backup`` on PostgreSQL does not pretend: it names the pg_dump command."""
     cfg = parse_config(config_data("postgresql://u@127.0.0.1/pbmdb", tmp_path), env={})
     code, out = _run("db", "backup", "x.dump", "--config", str(_toml(cfg, tmp_path)))
-    assert code == 1 and "pg_dump -Fc -f x.dump pbmdb" in out
+    assert code == os.EX_DATAERR and "pg_dump -Fc -f x.dump pbmdb" in out
 
 
 def test_log_file_is_reopened_on_sighup(tmp_path: Path) -> None:

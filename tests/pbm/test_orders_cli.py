@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -64,7 +65,7 @@ def test_bad_squad_file(tmp_path: Path) -> None:
     args = _files(tmp_path, "toss: bat\n")
     Path(args[2]).write_text("{}")
     result = CliRunner().invoke(main, ["orders", "check", *args])
-    assert result.exit_code == 2
+    assert result.exit_code == os.EX_USAGE
     assert "cannot read the squad" in result.output
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
@@ -103,7 +104,7 @@ def test_squad_files(tmp_path: Path) -> None:
     doc = json.loads(run("--squad", files[0], "--squad", files[1], "--json"))
     assert [t["name"] for t in doc["teams"]] == ["Zog Rovers", "Protoplasm Park"]
     bad = CliRunner().invoke(main, ["sim", "--squad", files[0]])
-    assert bad.exit_code == 2 and "twice" in bad.output
+    assert bad.exit_code == os.EX_USAGE and "twice" in bad.output
 
 
 def test_cricsheet_flag() -> None:
@@ -157,7 +158,7 @@ def test_squad_files_are_checked(tmp_path: Path) -> None:
         (tmp_path / f"{name}.json").write_text(json.dumps(doc))
         args = ["sim", "--squad", str(tmp_path / f"{name}.json"), "--squad"]
         result = CliRunner().invoke(main, [*args, str(tmp_path / "good.json")])
-        assert result.exit_code == 2 and message in result.output, (name, result.output)
+        assert result.exit_code == os.EX_USAGE and message in result.output, (name, result.output)
 
 
 def test_one_ball_left_is_singular() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -87,5 +88,5 @@ def test_orders_need_both_sides(tmp_path: Path) -> None:
     """--orders must be given twice, home then away."""
     (tmp_path / "o.txt").write_text("toss: bat\n")
     result = CliRunner().invoke(main, ["sim", "--orders", str(tmp_path / "o.txt")])
-    assert result.exit_code == 2
+    assert result.exit_code == os.EX_USAGE
     assert "give --orders twice" in result.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import subprocess
@@ -203,6 +204,42 @@ def test_cli_serve_serves_the_archive(archive: Built) -> None:
                 assert time.monotonic() < deadline, "pbm zine serve did not start"
                 time.sleep(0.2)
         assert "The Cosmic Celebrity Cricket Gazette" in body
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_cli_serve_refuses_a_public_bind_without_public(tmp_path: Path) -> None:
+    """pbm zine serve --bind 0.0.0.0 (or "", or a non-loopback name) is refused with
+    EX_USAGE and the reason, listening nowhere; --help says loopback only unless --public;
+    with --public a wildcard bind is served."""
+    runner = CliRunner()
+    for bind in ("0.0.0.0", "::", "", "example.invalid"):
+        res = runner.invoke(main, ["zine", "serve", "--dir", str(tmp_path), "--bind", bind])
+        assert res.exit_code == os.EX_USAGE, (bind, res.output)
+        assert "not a loopback address" in res.output and "--public" in res.output
+    helped = " ".join(runner.invoke(main, ["zine", "serve", "--help"]).output.split())
+    assert "loopback" in helped and "--public" in helped
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    (tmp_path / "index.html").write_text("public archive")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pbm", "zine", "serve", "--dir", str(tmp_path), "--port",
+         str(port), "--bind", "0.0.0.0", "--public"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/index.html", timeout=2) as r:
+                    assert r.read() == b"public archive"
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "pbm zine serve --public did not start"
+                time.sleep(0.2)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
