@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -54,6 +55,7 @@ from engine.flungo.language._lines import (
     match_free_text,
 )
 from engine.flungo.language._lower import Lowerer, Plain
+from engine.flungo.language._meaning import meaning_words, reword
 from engine.flungo.language._model import (
     MAX_LINE_LENGTH,
     EchoLine,
@@ -430,8 +432,13 @@ def _order_line(
     st: _State,
     signed_off: bool = False,
     names: list[str] | None = None,
+    reworded: bool = False,
 ) -> Item | None:
-    """Read one order line into items; returns the heading item if the line starts a section."""
+    """Read one order line into items; returns the heading item if the line starts a section.
+
+    A line the canonical words do not read is read for its meaning (:mod:`._meaning`), unless
+    it is that reading already (``reworded``).
+    """
     if len(parts := _split_selection(cl)) > 1:
         for part in parts:
             at = part.offset - cl.offset
@@ -463,6 +470,11 @@ def _order_line(
                 said, masked, found = _forgiving_parse(cl, near[0], found, names or [])
                 draft = _said(said)
     except _Unparsed as unparsed:
+        if reworded:
+            st.errors.append(unparsed.error())
+            return None
+        if _meaning_line(cl, own, opponent, fmt, st, signed_off, names or []):
+            return None
         if signed_off or cl.chatter or looks_like_chatter(cl.text, own, keywords()):
             # a greeting, a remark, or the signature under "Thanks," or "Regards"
             st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
@@ -479,6 +491,8 @@ def _order_line(
             st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), exc.message))
         return None
     except NumberError as exc:
+        if not reworded and _meaning_line(cl, own, opponent, fmt, st, signed_off, names or []):
+            return None
         st.errors.append(_number_error(cl, exc))
         return None
     low = Lowerer(cl, own, opponent, fmt)
@@ -540,13 +554,146 @@ def _order_line(
         else:
             items += _plain_items(cl, result)
     if low.errors:
-        st.errors += low.errors
         unread = [e for e in low.errors if not isinstance(e, IllegalOrder)]
+        if (
+            unread
+            and not reworded
+            and _meaning_line(cl, own, opponent, fmt, st, signed_off, names or [], unread[0])
+        ):
+            return None
+        st.errors += low.errors
         if unread and _CONDITIONAL.search(cl.text) and isinstance(draft, RuleD):
             st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), unread[0].message))
         return None
     st.items += items
     return None
+
+
+def _meaning_line(
+    cl: CleanLine,
+    own: NameBook,
+    opponent: NameBook | None,
+    fmt: FormatSpec,
+    st: _State,
+    signed_off: bool,
+    names: list[str],
+    why: OrderError | None = None,
+) -> bool:
+    """Read a line the canonical words do not read, for its meaning; False to let the
+    canonical reader report it as it would (an unknown first word, a quota of overs)."""
+    protect = _protect(tuple(names))
+    rw = reword(cl.text, protect, fmt.overs)
+    if not rw.texts:
+        # nothing in it carries an order: cheering, thanks, a remark; it costs nothing
+        st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
+        return True
+    results = [(text, _read_words(cl, text, own, opponent, fmt, st, names)) for text in rw.texts]
+    good = [(t, s) for t, s in results if not s.errors and (s.items or s.not_understood)]
+    if len(results) > 1 and len(good) == len(results):
+        readings = tuple(dict.fromkeys(_echo(s, st) for _, s in good))
+        if len(readings) > 1:
+            # two styles from two idioms, and nothing to say which: both shown, neither acted on
+            st.not_understood.append(
+                NotUnderstood(
+                    cl.number,
+                    cl.raw.strip(),
+                    "this can be read two ways, so it is not acted on",
+                    readings,
+                )
+            )
+            return True
+    if (
+        (len(good) == 1
+        and len(results) == 1)
+        or (good and len({_echo(s, st) for _, s in good}) == 1)
+    ):
+        sub = good[0][1]
+        st.items += sub.items
+        st.not_understood += sub.not_understood
+        st.chatter += sub.chatter
+        return True
+    if signed_off or cl.chatter:
+        return False
+    return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why)
+
+
+@functools.lru_cache(maxsize=64)
+def _protect(names: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(w for n in names for w in re.findall(r"[\w']+", n.lower()))
+
+
+def _read_words(
+    cl: CleanLine,
+    text: str,
+    own: NameBook,
+    opponent: NameBook | None,
+    fmt: FormatSpec,
+    st: _State,
+    names: list[str],
+) -> _State:
+    """``text`` (the line in canonical words) read as the player's line ``cl``, apart."""
+    sub = _State(team=st.team, context=st.context)
+    line = replace(cl, text=text, plain=text, chatter=False)
+    masked, found = mask_names(text, names)
+    masked = squad_numbers(number_words(masked), found, own.names)
+    _order_line(line, masked, found, own, opponent, fmt, sub, False, names, reworded=True)
+    return sub
+
+
+def _echo(sub: _State, st: _State) -> str:
+    return "\n".join(t for _, t in echo_lines(sub.items, st.context.standing))
+
+
+_UNKNOWN_WORD = re.compile(r"[^\W\d_][\w']*")
+
+
+def _refuse(
+    cl: CleanLine,
+    text: str,
+    own: NameBook,
+    opponent: NameBook | None,
+    fmt: FormatSpec,
+    st: _State,
+    names: list[str],
+    protect: frozenset[str],
+    why: OrderError | None,
+) -> bool:
+    """A line with meaning pbm cannot read: the word it does not know, with the caret under
+    it and what pbm reads without it; or, when every word is known, where it breaks."""
+    known = keywords() | meaning_words() | protect
+    unknown = [w for w in _UNKNOWN_WORD.findall(text) if w not in known and len(w) > 1]
+    nearest = ""
+    if unknown:
+        bare = " ".join(w for w in text.split() if w.strip(",;:.") not in unknown)
+        sub = _read_words(cl, bare, own, opponent, fmt, st, names)
+        if not sub.errors and sub.items:
+            nearest = _echo(sub, st)
+    if not unknown and why is not None:
+        st.errors.append(why)
+        if _CONDITIONAL.search(cl.text):
+            st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), why.message))
+        return True
+    if not unknown:
+        return False
+    word = unknown[0]
+    at = cl.text.lower().find(word)
+    span = Span(cl.number, cl.column(max(at, 0)), cl.column(max(at, 0) + len(word)))
+    if nearest:
+        message = f"I don't know what '{word}' means in an order, so this line is not acted on"
+        hint = "without it I read: " + nearest.replace("\n", " / ")
+    else:
+        message = f"I don't know what '{word}' means in an order"
+        hint = (
+            "say it with the words of the guide's examples, e.g. 'after 20 overs, if 3 or "
+            "fewer down: all batsmen aggressive' or 'Warne bowls overs 1, 3, 5'"
+        )
+    err = InvalidOrder(message, source_line=cl.raw, span=span, hint=hint)
+    st.errors.append(err)
+    reason = f"{message}; {hint}"
+    st.not_understood.append(
+        NotUnderstood(cl.number, cl.raw.strip(), reason, (nearest,) if nearest else ())
+    )
+    return True
 
 
 # "Anderson to bowl 4 overs", "Warne will bowl 10 overs max": a number of overs for a bowler.
