@@ -136,7 +136,7 @@ def _meaningful(clause: str, protect: frozenset[str]) -> bool:
     if any(ch.isdigit() for ch in clause):
         return True
     for word in _WORD.findall(clause):
-        if word in protect or word in _ORDER_WORDS or word in STYLE_WORDS:
+        if is_name_word(word, protect) or word in _ORDER_WORDS or word in STYLE_WORDS:
             return True
     return bool(
         _patterns()["styles"].search(clause) or _patterns()["phases"].search(clause)
@@ -194,10 +194,10 @@ _RANGE = re.compile(
 )
 _BOWLING = re.compile(r"(?<![\w'])(?:bowl\w*|open\w*|spells?|overs?\s+each|apiece|new ball)")
 _FIRST = re.compile(
-    r"(?:(?:in|for|during)\s+)?(?:the\s+)?(?:first|opening)\s+(?P<n>\d{1,3})(?!\s*(?:balls?|overs?))"
+    r"^(?:(?:in|for|during)\s+)?(?:the\s+)?(?:first|opening)\s+(?P<n>\d{1,3})(?![\d\w])(?:\s+overs)?(?!\s*balls?)"
 )
 _LAST = re.compile(
-    r"(?:(?:in|for|during)\s+)?(?:the\s+)?(?:last|final)\s+(?P<n>\d{1,3})(?!\s*balls?)(?:\s+overs)?"
+    r"(?:(?:in|for|during)\s+)?(?:the\s+)?(?:last|final)\s+(?P<n>\d{1,3})(?![\d\w])(?!\s*balls?)(?:\s+overs)?"
 )
 # "the 45th over on", "from the 45th on": from that over (the grammar's own "from the 45th over")
 _ON = re.compile(r"(?:from\s+)?(?:the\s+)?(?P<n>\d{1,3})(?:st|nd|rd|th)(?:\s+over)?\s+on(?![\w'])")
@@ -259,39 +259,206 @@ def _tidy(text: str) -> str:
     return text.strip(" ,;:-")
 
 
-def reword(text: str, protect: frozenset[str], overs: int) -> Reworded:
+_CONTRACTIONS = (
+    (re.compile(r"(?<![\w'])(he|she|it|that|who|whoever|everyone|what)'s(?![\w'])"), r"\1 is"),
+    (re.compile(r"(?<![\w'])(hes|its)(?![\w'])"), lambda m: m.group(1)[:-1] + " is"),
+    (re.compile(r"(?<![\w'])(dont|didnt|doesnt|cant|wont|isnt)(?![\w'])"), lambda m: m.group(1)[:-1] + "'t"),
+    (re.compile(r"(?<![\w'])(\w+)'ll(?![\w'])"), r"\1 will"),
+    (re.compile(r"(?<![\w'])we (?:r|are)(?![\w'])"), "we're"),
+)
+_NICK_ENDS = ("'s", "sy", "ey", "y", "ie", "o", "s")
+_FORMAT_LEAD = re.compile(
+    r"^(?:for\s+|in\s+)?(?:the\s+)?(?:t20|odi|twenty20|short\s+format|(?:20|50|twenty|fifty)[\s-]*(?:overs?|ovr)"
+    r"(?:\s+(?:game|match|one|format))?)(?:\s+(?:game|match|mein|format|one))?\s*(?:[:,-]\s*|\s+)"
+)
+_HEAD_PRONOUN = re.compile(r"(?:^|(?<=, ))(?:he|him|she)(?![\w'])")
+_HE = re.compile(r"(?<![\w'])(?:he|him)(?![\w'])")
+
+
+def is_name_word(word: str, protect: frozenset[str]) -> bool:
+    """A word of a squad name, or (three letters or more) the start of one ("fred")."""
+    if word in protect:
+        return True
+    return len(word) >= 3 and word not in _common() and any(p.startswith(word) for p in protect)
+
+
+@functools.cache
+def _common() -> frozenset[str]:
+    from engine.flungo.language._grammar import keywords
+
+    return keywords() | meaning_words()
+
+
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+_UNITS_ORD = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9,
+}
+_COMPOUND_ORD = re.compile(
+    r"(?<![\w'])(twenty|thirty|forty|fifty)[\s-](first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)(?![\w'])"
+)
+
+
+_SINGLE_ORD = {
+    "third": 3, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
+    "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15,
+    "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20,
+    "thirtieth": 30, "fortieth": 40, "fiftieth": 50,
+}
+_SINGLE = re.compile(r"(?<![\w'-])(" + "|".join(_SINGLE_ORD) + r")(?![\w'-])")
+
+
+def _compound_ordinals(text: str) -> str:
+    """"twenty-sixth" -> "26th", "fifth" -> "5th" ("first" and "second" stay words: "first
+    change", "second spell")."""
+    text = _COMPOUND_ORD.sub(lambda m: ordinal(_TENS[m.group(1)] + _UNITS_ORD[m.group(2)]), text)
+    return _SINGLE.sub(lambda m: ordinal(_SINGLE_ORD[m.group(1)]), text)
+
+
+def name_runs(text: str, protect: frozenset[str], names: tuple[str, ...]) -> list[str]:
+    """The squad names ``text`` writes (lower case), as written: runs of name words, cut
+    where one name ends and another begins ("grey warne" is two)."""
+    words = {n: re.findall(r"[\w']+", n.lower()) for n in names}
+    out: list[str] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        i = 0
+        while i < len(run):
+            j = len(run)
+            while j > i + 1 and not any(
+                all(any(x.startswith(r) for x in w) for r in run[i:j]) for w in words.values()
+            ):
+                j -= 1
+            out.append(" ".join(run[i:j]))
+            i = j
+        run.clear()
+
+    for m in re.finditer(r"[\w'.]+|[^\w'.\s]+", text):
+        w = m.group(0).rstrip(".")
+        if is_name_word(w, protect):
+            run.append(w)
+        elif re.fullmatch(r"[a-z]", w) and not run:
+            continue  # an initial ("t. smith")
+        else:
+            flush()
+    flush()
+    return out
+
+
+def _nicknames(text: str, protect: frozenset[str], known: frozenset[str]) -> str:
+    """"Rooty", "Warney", "Stokesy's", "Warne's": the name they are made from."""
+
+    def repl(m: re.Match[str]) -> str:
+        word = m.group(0)
+        if word in protect or word in known:
+            return word
+        for end in _NICK_ENDS:
+            base = word[: -len(end)]
+            if word.endswith(end) and len(base) >= 3:
+                if base in protect:
+                    return base
+                if base.endswith("'s") and base[:-2] in protect:
+                    return base[:-2]
+        if word.endswith("'s") and word[:-2] in protect:
+            return word[:-2]
+        return word
+
+    return re.sub(r"(?<![\w'])[a-z][\w']*", repl, text)
+
+
+def _pronouns(text: str, runs: list[str]) -> str:
+    """"Root ... he goes wahoo": "he" is the one batsman the line names before it."""
+    if len(set(runs)) != 1:
+        return text
+    return _HE.sub(runs[0], text)
+
+
+def prepare(text: str, protect: frozenset[str], overs: int) -> str:
+    """The line in lower case with numbers as digits, spellings put right, contractions
+    opened, nicknames as the names they come from, and the match's format said first
+    ("T20:", "20 over game") taken off: the mail says which match it is."""
+    lex = lexicon()
+    t = _compound_ordinals(text.replace("’", "'").lower())
+    t = number_words(t)
+    t = _NOISE.sub(" ", t)
+    t = re.sub(r"(?<=\w)'(?!\w)|(?<!\w)'(?=\w)", " ", t)  # 'quoted' words
+    t = _sub("spelling", t, protect, {k.replace("_", " "): v for k, v in lex.spelling.items()})
+    for pattern, repl in _CONTRACTIONS:
+        t = pattern.sub(repl, t)  # type: ignore[arg-type]
+    t = _nicknames(t, protect, meaning_words())
+    t = _SPACES.sub(" ", t).strip()
+    return _FORMAT_LEAD.sub("", t)
+
+
+def reword(
+    text: str, protect: frozenset[str], overs: int, names: tuple[str, ...] = ()
+) -> Reworded:
     """``text`` in the canonical words (see the module's docstring).
 
     ``protect``: the words of the squads' names, lower case, which are never rewritten;
-    ``overs``: the overs in an innings of the match (phases and windows count in them).
+    ``overs``: the overs in an innings of the match (phases and windows count in them);
+    ``names``: the squads' full names (to tell where one name ends and the next begins).
     """
+    from engine.flungo.language._plans import bowling_line, team_sheet, toss_line
+
     lex = lexicon()
-    t = number_words(text.replace("’", "'"))
-    t = _NOISE.sub(" ", t.lower())
-    t = _sub("spelling", t, protect, {k.replace("_", " "): v for k, v in lex.spelling.items()})
-    # 't20:' / 'odi:' and '20 over game:' are the match the line is for: the mail says which
-    t = re.sub(
-        r"^(?:in\s+)?(?:the\s+)?(?:t20|odi|(?:twenty|fifty|20|50)[\s-]*overs?(?:\s+(?:game|match))?)"
-        r"(?:\s+(?:game|match|mein|format))?\s*[:,-]?\s*",
-        "",
-        t,
-    )
+    t = prepare(text, protect, overs)
     clauses = [c for c in _CLAUSE_BREAK.split(t) if c and c.strip()]
     kept = [c for c in clauses if _meaningful(c, protect)]
     dropped = tuple(c for c in clauses if c not in kept)
-    t = ", ".join(kept)
-    if not t:
+    if not kept:
         return Reworded((), (), dropped)
+    if (toss := toss_line(kept)) is not None:
+        return Reworded((toss,), (), dropped)
+    runs = name_runs(t, protect, names)
+    if (sheet := team_sheet(t, runs)) is not None:
+        return Reworded((sheet,), (), dropped)
+    t = ", ".join(kept)
     t = _phases(t, overs, protect)
+    if (plan := bowling_line(t, runs, overs)) is not None:
+        return Reworded((plan,), (), dropped)
     t = _scores(t)
     texts, idioms = _styles(t, protect)
     out = []
     for s in texts:
         s = _sub("phrases", s, protect, lex.phrases)
         s = _sub("filler", s, protect)
+        s = _pronouns(s, name_runs(s, protect, names))
+        s = _tidy(s)
+        s = _FIRST.sub(lambda m: f"for the first {m.group('n')} overs", s, count=1)
         s = _ON.sub(lambda m: f"from the {m.group('n')}th over", s)
-        s = _FIRST.sub(lambda m: f"for the first {m.group('n')} overs", s)
-        s = _LAST.sub(lambda m: f"for the last {m.group('n')} overs", s)
-        s = _window(_tidy(s), overs)
+        s = _AT_OVERS.sub(lambda m: f"after {m.group('n')} overs", s)
+        s = _DOWN.sub(_down, s)
+        parts = [c for c in _CLAUSE_BREAK.split(s) if c and c.strip() and _meaningful(c, protect)]
+        s = _window(_tidy(", ".join(parts)), overs)
         out.append(_tidy(s))
-    return Reworded(tuple(dict.fromkeys(out)), tuple(idioms), dropped)
+    return Reworded(tuple(dict.fromkeys(o for o in out if o)), tuple(idioms), dropped)
+
+
+# "at 30 overs", "by 15": when the overs are done
+_AT_OVERS = re.compile(r"(?<![\w'])(?:at|by)\s+(?P<n>\d{1,3})(?:\s+overs)?(?![\w'])")
+# "8 or fewer down", "7 or more down", "we're 7 down" beside another trigger
+_DOWN = re.compile(
+    r"(?<![\w'])(?P<if>if\s+)?(?:we're\s+|we\s+are\s+)?(?P<n>\d{1,2})\s+(?:wickets\s+)?(?P<cmp>or\s+fewer|or\s+more)?\s*down(?![\w'])"
+)
+
+
+def _down(m: re.Match[str]) -> str:
+    cmp = m.group("cmp") or ""
+    n = m.group("n")
+    guard = m.group("if") or ""
+    if "fewer" in cmp:
+        return f"{guard}wickets <= {n}"
+    if "more" in cmp:
+        return f"{guard}wickets >= {n}"
+    s = m.string
+    if re.search(r"(?<![\w'])(?:after|at drinks|when|once|with)(?![\w'])", s[: m.start()]):
+        return f"{guard}wickets >= {n}"
+    return f"when the {ordinal(int(n))} wicket falls"
+
+
+def ordinal(n: int) -> str:
+    """6 -> "6th", 1 -> "1st", 22 -> "22nd"."""
+    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{end}"

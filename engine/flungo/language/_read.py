@@ -582,7 +582,7 @@ def _meaning_line(
     """Read a line the canonical words do not read, for its meaning; False to let the
     canonical reader report it as it would (an unknown first word, a quota of overs)."""
     protect = _protect(tuple(names))
-    rw = reword(cl.text, protect, fmt.overs)
+    rw = reword(cl.text, protect, fmt.overs, tuple(names))
     if not rw.texts:
         # nothing in it carries an order: cheering, thanks, a remark; it costs nothing
         st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
@@ -619,7 +619,11 @@ def _meaning_line(
 
 @functools.lru_cache(maxsize=64)
 def _protect(names: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(w for n in names for w in re.findall(r"[\w']+", n.lower()))
+    """The words of the squads' names that are no word of the orders ("ant", "dec")."""
+    words = keywords()
+    return frozenset(
+        w for n in names for w in re.findall(r"[\w']+", n.lower()) if w not in words and not w.isdigit()
+    )
 
 
 def _read_words(
@@ -644,7 +648,7 @@ def _echo(sub: _State, st: _State) -> str:
     return "\n".join(t for _, t in echo_lines(sub.items, st.context.standing))
 
 
-_UNKNOWN_WORD = re.compile(r"[^\W\d_][\w']*")
+_UNKNOWN_WORD = re.compile(r"(?<![\w'])[^\W\d_][\w']*")
 
 
 def _refuse(
@@ -661,7 +665,13 @@ def _refuse(
     """A line with meaning pbm cannot read: the word it does not know, with the caret under
     it and what pbm reads without it; or, when every word is known, where it breaks."""
     known = keywords() | meaning_words() | protect
-    unknown = [w for w in _UNKNOWN_WORD.findall(text) if w not in known and len(w) > 1]
+    unknown = [
+        w
+        for w in _UNKNOWN_WORD.findall(text)
+        if w not in known
+        and len(w) > 1
+        and not (len(w) >= 3 and (own.candidates(w) or (opponent and opponent.candidates(w))))
+    ]
     nearest = ""
     if unknown:
         bare = " ".join(w for w in text.split() if w.strip(",;:.") not in unknown)
@@ -674,7 +684,23 @@ def _refuse(
             st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), why.message))
         return True
     if not unknown:
-        return False
+        # every word is known, but not in this order: the word where the reading stops
+        sub = _read_words(cl, text, own, opponent, fmt, st, names)
+        err = next((e for e in sub.errors if isinstance(e, InvalidOrder)), None)
+        quoted = re.findall(r"'([^']+)'", err.message) if err is not None else []
+        word = quoted[0] if quoted else ""
+        at = cl.text.lower().find(word.lower()) if word else -1
+        if at < 0:
+            return False
+        message = f"I can't read '{word}' in this order"
+        hint = (
+            "say when, who and how, e.g. 'after 20 overs, if 3 or fewer down: all batsmen "
+            "aggressive' or 'Warne bowls overs 1, 3, 5'"
+        )
+        span = Span(cl.number, cl.column(at), cl.column(at + len(word)))
+        st.errors.append(InvalidOrder(message, source_line=cl.raw, span=span, hint=hint))
+        st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), f"{message}; {hint}"))
+        return True
     word = unknown[0]
     at = cl.text.lower().find(word)
     span = Span(cl.number, cl.column(max(at, 0)), cl.column(max(at, 0) + len(word)))
