@@ -339,7 +339,7 @@ def name_runs(text: str, protect: frozenset[str], names: tuple[str, ...]) -> lis
         if is_name_word(w, protect):
             run.append(w)
         elif re.fullmatch(r"[a-z]", w) and not run:
-            continue  # an initial ("t. smith")
+            run.append(w)  # an initial ("t. smith"), read with the name after it
         else:
             flush()
     flush()
@@ -387,6 +387,7 @@ def prepare(text: str, protect: frozenset[str], overs: int) -> str:
     for pattern, repl in _CONTRACTIONS:
         t = pattern.sub(repl, t)  # type: ignore[arg-type]
     t = _nicknames(t, protect, meaning_words())
+    t = re.sub(r"(?<![\w'])([a-z])\.\s+(?=[a-z])", r"\1 ", t)  # "t. smith": an initial
     t = _SPACES.sub(" ", t).strip()
     return _FORMAT_LEAD.sub("", t)
 
@@ -400,7 +401,7 @@ def reword(
     ``overs``: the overs in an innings of the match (phases and windows count in them);
     ``names``: the squads' full names (to tell where one name ends and the next begins).
     """
-    from engine.flungo.language._plans import bowling_line, team_sheet, toss_line
+    from engine.flungo.language._plans import batting_order, bowling_line, team_sheet, toss_line
 
     lex = lexicon()
     t = prepare(text, protect, overs)
@@ -414,6 +415,8 @@ def reword(
     runs = name_runs(t, protect, names)
     if (sheet := team_sheet(t, runs)) is not None:
         return Reworded((sheet,), (), dropped)
+    if (order := batting_order(t, runs)) is not None:
+        return Reworded((order,), (), dropped)
     t = ", ".join(kept)
     t = _phases(t, overs, protect)
     if (plan := bowling_line(t, runs, overs)) is not None:
@@ -429,6 +432,13 @@ def reword(
         s = _FIRST.sub(lambda m: f"for the first {m.group('n')} overs", s, count=1)
         s = _ON.sub(lambda m: f"from the {m.group('n')}th over", s)
         s = _AT_OVERS.sub(lambda m: f"after {m.group('n')} overs", s)
+        if _EXPLICIT.search(s):
+            s = _PLACE.sub(" ", s)
+        s = re.sub(r"(?<![\w'])([a-z]+)(?:'s)?\s+treatment(?![\w'])", r"treat \1", s)
+        s = _UNTIL_NTH.sub(lambda m: f"until the {m.group('n')}th wicket falls", s)
+        s = _UNTIL_OVER.sub(lambda m: f"until after {m.group('n')} overs", s)
+        s = _FROM_NTH.sub(lambda m: f"from the {m.group('n')}th over", s)
+        s = _NTH_WICKET.sub(lambda m: f"when the {ordinal(int(m.group('n')))} wicket falls", s)
         s = _DOWN.sub(_down, s)
         parts = [c for c in _CLAUSE_BREAK.split(s) if c and c.strip() and _meaningful(c, protect)]
         s = _window(_tidy(", ".join(parts)), overs)
@@ -437,7 +447,21 @@ def reword(
 
 
 # "at 30 overs", "by 15": when the overs are done
-_AT_OVERS = re.compile(r"(?<![\w'])(?:at|by)\s+(?P<n>\d{1,3})(?:\s+overs)?(?![\w'])")
+_AT_OVERS = re.compile(r"(?<![\w'])(?:at|by)\s+(?P<n>\d{1,3})\s+overs(?![\w'])")
+# "at six", "batting at number 3", "at no. 4" beside a style: his place, said again
+_PLACE = re.compile(
+    r"(?:,\s*)?(?<![\w'])(?:batting\s+at|at)\s+(?:number\s+|no\.?\s*)?\d{1,2}(?![\w'])"
+    r"(?=\s*:|\s+(?:is\s+to|to\s+bat|bats)|,\s+is\b)(?:\s*,)?"
+)
+_UNTIL_OVER = re.compile(
+    r"(?<![\w'])(?:until|till)\s+(?:the\s+)?(?P<n>\d{1,3})(?:st|nd|rd|th)(?:\s+over)?"
+    r"(?:\s+(?:has\s+been\s+completed|is\s+done|is\s+bowled|is\s+over|is\s+complete))?"
+)
+_FROM_NTH = re.compile(r"(?<![\w'])from\s+the\s+(?P<n>\d{1,3})(?:st|nd|rd|th)(?!\s+over)")
+_NTH_WICKET = re.compile(
+    r"(?:^|(?<=, ))(?:the\s+)?(?P<n>\d{1,2})(?:st|nd|rd|th)\s+wicket\s+(?:goes|falls|is\s+lost|down)"
+)
+_UNTIL_NTH = re.compile(r"(?<![\w'])until\s+the\s+(?P<n>\d{1,2})(?:st|nd|rd|th)\s+(?:goes|falls|wicket)(?:\s+falls)?")
 # "8 or fewer down", "7 or more down", "we're 7 down" beside another trigger
 _DOWN = re.compile(
     r"(?<![\w'])(?P<if>if\s+)?(?:we're\s+|we\s+are\s+)?(?P<n>\d{1,2})\s+(?:wickets\s+)?(?P<cmp>or\s+fewer|or\s+more)?\s*down(?![\w'])"

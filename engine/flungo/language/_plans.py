@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["bowling_line", "team_sheet", "toss_line"]
+__all__ = ["batting_order", "bowling_line", "team_sheet", "toss_line"]
 
 # Words a plan line may hold that add nothing to which overs a bowler bowls.
 _GLUE = frozenset(
@@ -317,3 +317,34 @@ def toss_line(clauses: list[str]) -> str | None:
             return None
         return "toss: " + ("bat" if bat else "bowl")
     return None
+
+
+_ORDER_HEAD = re.compile(
+    r"^(?:the\s+)?(?:batting\s+order|order|openers?|opening\s+pair)\b(?:\s+(?:is|are|will\s+be))?"
+    r"(?:\s+to\s+be)?\s*:?\s*"
+)
+_ORDER_GLUE = frozenset(
+    "and to open opens then at number no last man first drop in the is are bat bats".split()
+)
+
+
+def batting_order(text: str, names: list[str]) -> str | None:
+    """"The batting order is to be: Root and Stokes to open; Tom Smith at three; ...":
+    ``batting order: ...``, when every place said is the place the names' sequence gives."""
+    m = _ORDER_HEAD.match(text)
+    if m is None or not names:
+        return None
+    marked, order = _mark(text[m.end() :], names)
+    place = 0
+    for tok in re.finditer(r"\uE000|\d{1,2}|[\w']+", marked):
+        word = tok.group(0)
+        if word == "\uE000":
+            place += 1
+        elif word.isdigit():
+            if int(word) != place:
+                return None  # a place that is not where the name stands: not plain
+        elif word not in _ORDER_GLUE:
+            return None
+    if len(order) < 2 or len(set(order)) != len(order):
+        return None
+    return "batting order: " + ", ".join(order)

@@ -552,6 +552,19 @@ def _order_line(
             )
             return None
         else:
+            given: dict[int, str] = {}
+            for over, bowler in result.plan:
+                if given.setdefault(over, bowler) != bowler:
+                    # one line giving an over to two bowlers says no plan: never the later
+                    low.errors.append(
+                        low.invalid(
+                            f"this line gives over {over} to both {given[over]} and {bowler}",
+                            0,
+                            len(cl.text),
+                            hint="give each over once, e.g. 'Warne bowls overs 1, 3, 5'",
+                        )
+                    )
+                    break
             items += _plain_items(cl, result)
     if low.errors:
         unread = [e for e in low.errors if not isinstance(e, IllegalOrder)]
