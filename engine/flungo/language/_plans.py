@@ -19,16 +19,149 @@ __all__ = ["batting_order", "bowling_line", "team_sheet", "toss_line"]
 
 # Words a plan line may hold that add nothing to which overs a bowler bowls.
 _GLUE = frozenset(
-    """the a an overs over bowls bowl bowling bowled to and then is are gets get takes take
-    has have from at end ends other for with in of spell long second first each apiece
-    inclusive numbered number nos no odd-numbered even-numbered that which in all total plan
-    short format match game innings his their both share shared split between them em
-    sharing taking turns turn alternately alternate harness tandem pairs pair on comes come
-    over's again also will shall should can may must be is gonna gotta please please ok
-    change first-change new ball keep it tight blow rest off ish last its it's all is for
-    opening stint give given goes go bring brought back spells one shares whatever left remain
-    remaining remains which then tweaker quick quickie paceman spinner seamer quicks between
-    heavy mostly completes complete completing their""".split()
+    [
+        "the",
+        "a",
+        "an",
+        "overs",
+        "over",
+        "bowls",
+        "bowl",
+        "bowling",
+        "bowled",
+        "to",
+        "and",
+        "then",
+        "is",
+        "are",
+        "gets",
+        "get",
+        "takes",
+        "take",
+        "has",
+        "have",
+        "from",
+        "at",
+        "end",
+        "ends",
+        "other",
+        "for",
+        "with",
+        "in",
+        "of",
+        "spell",
+        "long",
+        "second",
+        "first",
+        "each",
+        "apiece",
+        "inclusive",
+        "numbered",
+        "number",
+        "nos",
+        "no",
+        "odd-numbered",
+        "even-numbered",
+        "that",
+        "which",
+        "in",
+        "all",
+        "total",
+        "plan",
+        "short",
+        "format",
+        "match",
+        "game",
+        "innings",
+        "his",
+        "their",
+        "both",
+        "share",
+        "shared",
+        "split",
+        "between",
+        "them",
+        "em",
+        "sharing",
+        "taking",
+        "turns",
+        "turn",
+        "alternately",
+        "alternate",
+        "harness",
+        "tandem",
+        "pairs",
+        "pair",
+        "on",
+        "comes",
+        "come",
+        "over's",
+        "again",
+        "also",
+        "will",
+        "shall",
+        "should",
+        "can",
+        "may",
+        "must",
+        "be",
+        "is",
+        "gonna",
+        "gotta",
+        "please",
+        "please",
+        "ok",
+        "change",
+        "first-change",
+        "new",
+        "ball",
+        "keep",
+        "it",
+        "tight",
+        "blow",
+        "rest",
+        "off",
+        "ish",
+        "last",
+        "its",
+        "it's",
+        "all",
+        "is",
+        "for",
+        "opening",
+        "stint",
+        "give",
+        "given",
+        "goes",
+        "go",
+        "bring",
+        "brought",
+        "back",
+        "spells",
+        "one",
+        "shares",
+        "whatever",
+        "left",
+        "remain",
+        "remaining",
+        "remains",
+        "which",
+        "then",
+        "tweaker",
+        "quick",
+        "quickie",
+        "paceman",
+        "spinner",
+        "seamer",
+        "quicks",
+        "between",
+        "heavy",
+        "mostly",
+        "completes",
+        "complete",
+        "completing",
+        "their",
+    ]
 )
 # Words that make a line something other than a plan: a condition, a quota, a style.
 _NOT_PLAN = re.compile(
@@ -84,7 +217,7 @@ def _mark(text: str, names: list[str]) -> tuple[str, list[str]]:
     found.sort()
     out, at, order = [], 0, []
     for a, b, name in found:
-        out.append(text[at:a] + "\uE000")
+        out.append(text[at:a] + "\ue000")
         order.append(name)
         at = b
     out.append(text[at:])
@@ -98,7 +231,9 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
     standing for one bowler; ``overs``: the overs in the innings.
     """
     text = re.sub(r"(?:,?\s*and)?\s+no\s+more$", "", text)
-    if m := re.match(r"^(?:the\s+)?(\d{1,3})(?:st|nd|rd|th)?\s+over\s+(?:is\s+)?(?:for\s+|to\s+)?(.+)$", text):
+    if m := re.match(
+        r"^(?:the\s+)?(\d{1,3})(?:st|nd|rd|th)?\s+over\s+(?:is\s+)?(?:for\s+|to\s+)?(.+)$", text
+    ):
         text = f"{m.group(2)} {m.group(1)}"
     if _NOT_PLAN.search(text) or not re.search(r"\d|rest|left|remain|open|new ball", text):
         return None
@@ -274,12 +409,16 @@ _SHEET = re.compile(
 
 
 def team_sheet(text: str, names: list[str]) -> str | None:
-    """"The eleven shall be as follows: Root, ...", "team is root stokes ...": ``xi: ...``."""
+    """ "The eleven shall be as follows: Root, ...", "team is root stokes ...": ``xi: ...``."""
     m = _SHEET.match(text)
     if m is None:
         return None
     rest = m.group("rest")
-    rest = re.sub(r"\b(?:in\s+no\s+particular\s+order|just\s+in\s+case|and|n|by\s+squad\s+number)\b", ",", rest)
+    rest = re.sub(
+        r"\b(?:in\s+no\s+particular\s+order|just\s+in\s+case|and|n|by\s+squad\s+number)\b",
+        ",",
+        rest,
+    )
     marked, order = _mark(rest, names)
     items = [i.strip() for i in re.split(r"[,\s]+", marked) if i.strip()]
     if len(items) < 11:
@@ -287,7 +426,7 @@ def team_sheet(text: str, names: list[str]) -> str | None:
     who = iter(order)
     out = []
     for item in items:
-        if item == "\uE000":
+        if item == "\ue000":
             out.append(next(who))
         elif re.fullmatch(r"#?\d{1,2}", item):
             out.append("#" + item.lstrip("#"))
@@ -306,7 +445,7 @@ _BOWL = re.compile(r"(?<![\w'])(?:bowl|bowling|field|fielding|put\s+them\s+in)(?
 
 
 def toss_line(clauses: list[str]) -> str | None:
-    """"Should we win the toss, we shall bat; ...": ``toss: bat``, when the clause with the
+    """ "Should we win the toss, we shall bat; ...": ``toss: bat``, when the clause with the
     toss and the one after it say one of bat or bowl, and nothing else says the other."""
     for i, clause in enumerate(clauses):
         if _TOSS.search(clause) is None:
@@ -324,12 +463,31 @@ _ORDER_HEAD = re.compile(
     r"(?:\s+to\s+be)?\s*:?\s*"
 )
 _ORDER_GLUE = frozenset(
-    "and to open opens then at number no last man first drop in the is are bat bats".split()
+    [
+        "and",
+        "to",
+        "open",
+        "opens",
+        "then",
+        "at",
+        "number",
+        "no",
+        "last",
+        "man",
+        "first",
+        "drop",
+        "in",
+        "the",
+        "is",
+        "are",
+        "bat",
+        "bats",
+    ]
 )
 
 
 def batting_order(text: str, names: list[str]) -> str | None:
-    """"The batting order is to be: Root and Stokes to open; Tom Smith at three; ...":
+    """ "The batting order is to be: Root and Stokes to open; Tom Smith at three; ...":
     ``batting order: ...``, when every place said is the place the names' sequence gives."""
     m = _ORDER_HEAD.match(text)
     if m is None or not names:
@@ -338,7 +496,7 @@ def batting_order(text: str, names: list[str]) -> str | None:
     place = 0
     for tok in re.finditer(r"\uE000|\d{1,2}|[\w']+", marked):
         word = tok.group(0)
-        if word == "\uE000":
+        if word == "\ue000":
             place += 1
         elif word.isdigit():
             if int(word) != place:

@@ -473,7 +473,7 @@ def _order_line(
         if reworded:
             st.errors.append(unparsed.error())
             return None
-        if _meaning_line(cl, own, opponent, fmt, st, signed_off, names or []):
+        if _meaning_line(cl, own, opponent, fmt, st, signed_off, names or [], unparsed=unparsed):
             return None
         if signed_off or cl.chatter or looks_like_chatter(cl.text, own, keywords()):
             # a greeting, a remark, or the signature under "Thanks," or "Regards"
@@ -491,8 +491,6 @@ def _order_line(
             st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), exc.message))
         return None
     except NumberError as exc:
-        if not reworded and _meaning_line(cl, own, opponent, fmt, st, signed_off, names or []):
-            return None
         st.errors.append(_number_error(cl, exc))
         return None
     low = Lowerer(cl, own, opponent, fmt)
@@ -591,9 +589,11 @@ def _meaning_line(
     signed_off: bool,
     names: list[str],
     why: OrderError | None = None,
+    unparsed: _Unparsed | None = None,
 ) -> bool:
     """Read a line the canonical words do not read, for its meaning; False to let the
-    canonical reader report it as it would (an unknown first word, a quota of overs)."""
+    canonical reader report it as it would (a misspelt order word with its "did you mean",
+    a quota of overs)."""
     protect = _protect(tuple(names))
     rw = reword(cl.text, protect, fmt.overs, tuple(names))
     if not rw.texts:
@@ -615,10 +615,8 @@ def _meaning_line(
                 )
             )
             return True
-    if (
-        (len(good) == 1
-        and len(results) == 1)
-        or (good and len({_echo(s, st) for _, s in good}) == 1)
+    if (len(good) == 1 and len(results) == 1) or (
+        good and len({_echo(s, st) for _, s in good}) == 1
     ):
         sub = good[0][1]
         st.items += sub.items
@@ -627,7 +625,17 @@ def _meaning_line(
         return True
     if signed_off or cl.chatter:
         return False
+    old = _first_word_error(cl, own, unparsed.error()) if unparsed is not None else why
+    if old is not None and (_names_word(old, cl) or _quota_error(cl, own) is not None):
+        # the canonical reader's own error names the word, with the caret under it
+        return False
     return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why)
+
+
+def _names_word(err: OrderError, cl: CleanLine) -> bool:
+    """Whether ``err`` quotes a word the player wrote in this line."""
+    low = cl.raw.lower()
+    return any(q.lower() in low for q in re.findall(r"'([^']+)'", err.message))
 
 
 @functools.lru_cache(maxsize=64)
@@ -635,7 +643,10 @@ def _protect(names: tuple[str, ...]) -> frozenset[str]:
     """The words of the squads' names that are no word of the orders ("ant", "dec")."""
     words = keywords()
     return frozenset(
-        w for n in names for w in re.findall(r"[\w']+", n.lower()) if w not in words and not w.isdigit()
+        w
+        for n in names
+        for w in re.findall(r"[\w']+", n.lower())
+        if w not in words and not w.isdigit()
     )
 
 
@@ -661,6 +672,7 @@ def _echo(sub: _State, st: _State) -> str:
     return "\n".join(t for _, t in echo_lines(sub.items, st.context.standing))
 
 
+_STYLES = ("defensive", "normal", "aggressive", "wahoo")
 _UNKNOWN_WORD = re.compile(r"(?<![\w'])[^\W\d_][\w']*")
 
 
@@ -715,11 +727,15 @@ def _refuse(
         st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), f"{message}; {hint}"))
         return True
     word = unknown[0]
+    close = difflib.get_close_matches(word, [*ORDER_WORDS, *_STYLES], n=1, cutoff=0.75)
     at = cl.text.lower().find(word)
     span = Span(cl.number, cl.column(max(at, 0)), cl.column(max(at, 0) + len(word)))
     if nearest:
         message = f"I don't know what '{word}' means in an order, so this line is not acted on"
         hint = "without it I read: " + nearest.replace("\n", " / ")
+    elif close:
+        message = f"I don't know what '{word}' means in an order"
+        hint = f"did you mean '{close[0]}'?"
     else:
         message = f"I don't know what '{word}' means in an order"
         hint = (
