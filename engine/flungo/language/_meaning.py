@@ -93,11 +93,17 @@ _ORDER_WORDS = frozenset(
         "pace",
         "seamers",
         "order",
+        "squad",
+        "side",
+        "team",
+        "numbers",
+        "odd",
+        "odds",
+        "even",
+        "evens",
         "powerplay",
         "death",
         "middle",
-        "everyone",
-        "all",
     ]
 )
 
@@ -205,9 +211,11 @@ _GUARD = re.compile(
 )
 
 
-def _meaningful(clause: str, protect: frozenset[str]) -> bool:
+def _meaningful(clause: str, protect: frozenset[str], digits: bool = True) -> bool:
+    """Whether a clause may carry an order: a name, a style or idiom, a word of the orders,
+    a guard word, or (``digits``) a number."""
     lex = lexicon()
-    if any(ch.isdigit() for ch in clause) or _GUARD.search(clause):
+    if (digits and any(ch.isdigit() for ch in clause)) or _GUARD.search(clause):
         return True
     for word in _WORD.findall(clause):
         if is_name_word(word, protect) or word in _ORDER_WORDS or word in STYLE_WORDS:
@@ -218,40 +226,58 @@ def _meaningful(clause: str, protect: frozenset[str]) -> bool:
 
 
 def _styles(text: str, protect: frozenset[str]) -> tuple[list[str], list[tuple[str, str]]]:
-    """The line with its idioms read: one text per style the idioms leave open."""
+    """The line with its idioms read, each where it stands ("Root block, Stokes slog" is
+    Root defensive and Stokes wahoo). Where one clause holds idioms of two styles and no
+    style written outright ("Root anchor and tonk"), nothing says which: one text for each,
+    so the answer shows both readings and asks. Where the line writes a style outright,
+    its idioms are emphasis and pass ("Root - normal, he is our anchor")."""
     lex = lexicon()
     pattern = _patterns()["styles"]
-    found = [
-        (m.group(0), lex.styles[m.group(0)])
-        for m in pattern.finditer(text)
-        if not (" " not in m.group(0) and m.group(0) in protect)
-    ]
+
+    def own(m: re.Match[str]) -> bool:
+        return not (" " not in m.group(0) and m.group(0) in protect)
+
+    found = [(m.group(0), lex.styles[m.group(0)]) for m in pattern.finditer(text) if own(m)]
     if not found:
         return [text], []
-    if _EXPLICIT.search(text):
-        # the style is written outright: the idioms beside it say it again, or say how
-        kept = [t for t, s in found if s == "normal" or t.endswith("ly")]
-        del kept
-        out = pattern.sub(
-            lambda m: (
-                m.group(0) if _EXPLICIT.fullmatch(m.group(0)) or m.group(0) in protect else " "
-            ),
-            text,
-        )
-        return [out], found
-    styles = list(dict.fromkeys(s for _, s in found))
-    texts = []
-    for style in styles:
-        texts.append(
-            pattern.sub(
-                lambda m, style=style: (
-                    m.group(0)  # type: ignore[misc]
-                    if m.group(0) in protect
-                    else (style if lex.styles[m.group(0)] == style else " ")
-                ),
-                text,
+    clauses = re.split(r"(,|;)", text)
+    variants: list[list[str]] = []
+    explicit = bool(_EXPLICIT.search(text))
+    for clause in clauses:
+        if explicit:
+            # the style is written outright: the idioms beside it say it again, or say how
+            out = pattern.sub(
+                lambda m: m.group(0) if _EXPLICIT.fullmatch(m.group(0)) or not own(m) else " ",
+                clause,
             )
+            variants.append([out])
+            continue
+        styles = list(
+            dict.fromkeys(lex.styles[m.group(0)] for m in pattern.finditer(clause) if own(m))
         )
+        if len(styles) <= 1:
+            variants.append(
+                [pattern.sub(lambda m: lex.styles[m.group(0)] if own(m) else m.group(0), clause)]
+            )
+            continue
+        variants.append(
+            [
+                pattern.sub(
+                    lambda m, style=style: (  # type: ignore[misc]
+                        m.group(0)
+                        if not own(m)
+                        else (style if lex.styles[m.group(0)] == style else "\x00")
+                    ),
+                    clause,
+                )
+                for style in styles
+            ]
+        )
+    texts = [""]
+    for options in variants:
+        texts = [t + o for t in texts for o in options][:4]
+    # the other reading's idiom goes, with the "and" that joined it
+    texts = [re.sub(r"(?:\s+and)?\s*\x00(?:\s*and(?=\s))?", " ", t) for t in texts]
     return texts, found
 
 
@@ -327,6 +353,9 @@ def _window(text: str, overs: int) -> str:
 
 
 def _tidy(text: str) -> str:
+    text = _SPACES.sub(" ", text).strip()
+    # an "and" left with nothing on one side once filler and idioms have gone
+    text = re.sub(r"(?:(?<=^)|(?<=[,;:]))\s*and\s+|\s+and\s*(?=$|[,;:])", " ", text)
     text = _SPACES.sub(" ", text).strip()
     text = re.sub(r"\s+([,;:])", r"\1", text)
     text = re.sub(r"([,;:])(?:\s*[,;:])+", r"\1", text)
@@ -510,8 +539,10 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
     clauses = [c for c in _CLAUSE_BREAK.split(t) if c and c.strip()]
     kept = [c for c in clauses if _meaningful(c, protect)]
     dropped = tuple(c for c in clauses if c not in kept)
-    if not kept:
-        return Reworded((), (), dropped)
+    if not any(_meaningful(c, protect, digits=False) for c in kept):
+        # no name, style, unit or guard anywhere: a number alone ("97 to defend, come
+        # on!") is no order, so the line is chatter, and costs nothing
+        return Reworded((), (), tuple(clauses))
     if (toss := toss_line(kept)) is not None:
         return Reworded((toss,), (), dropped)
     runs = name_runs(t, protect, names)

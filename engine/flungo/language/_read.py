@@ -602,22 +602,20 @@ def _meaning_line(
         return True
     results = [(text, _read_words(cl, text, own, opponent, fmt, st, names)) for text in rw.texts]
     good = [(t, s) for t, s in results if not s.errors and (s.items or s.not_understood)]
-    if len(results) > 1 and len(good) == len(results):
-        readings = tuple(dict.fromkeys(_echo(s, st) for _, s in good))
-        if len(readings) > 1:
-            # two styles from two idioms, and nothing to say which: both shown, neither acted on
-            st.not_understood.append(
-                NotUnderstood(
-                    cl.number,
-                    cl.raw.strip(),
-                    "this can be read two ways, so it is not acted on",
-                    readings,
-                )
+    readings = tuple(dict.fromkeys(_echo(s, st) for _, s in good))
+    if len(results) > 1 and len(good) == len(results) and len(readings) > 1:
+        # two plausible readings and nothing to choose between them: both are shown, the
+        # line goes to the GM with both, and neither is acted on
+        st.not_understood.append(
+            NotUnderstood(
+                cl.number,
+                cl.raw.strip(),
+                "this can be read two ways, so it is not acted on",
+                readings,
             )
-            return True
-    if (len(good) == 1 and len(results) == 1) or (
-        good and len({_echo(s, st) for _, s in good}) == 1
-    ):
+        )
+        return True
+    if good and len(good) == len(results):
         sub = good[0][1]
         st.items += sub.items
         st.not_understood += sub.not_understood
