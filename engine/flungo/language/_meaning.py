@@ -263,7 +263,7 @@ def _styles(text: str, protect: frozenset[str]) -> tuple[list[str], list[tuple[s
         variants.append(
             [
                 pattern.sub(
-                    lambda m, style=style: (  # type: ignore[misc]
+                    lambda m, style=style: (
                         m.group(0)
                         if not own(m)
                         else (style if lex.styles[m.group(0)] == style else "\x00")
