@@ -11,7 +11,8 @@ A line is, by what the reader did and what its label expects:
 - **exact**: the label is orders and the reading's Orders equal the label's canonical text's;
 - **chatter right**: the label is chatter and nothing was read and nothing was an error;
 - **asked**: the reader showed two readings and acted on neither;
-- **refused**: the reader acted on nothing and named a word (an error quoting it);
+- **refused**: the reader acted on nothing and named a word (an error quoting it), or said
+  which rule the order breaks (an illegal order: "'all batsmen' needs the batting order");
 - **misread silently**: anything else with no error and no question: orders acted on that
   the label does not have, or a line with meaning let pass as if it were chatter;
 - **refused, no word**: an error that quotes no word of the line.
@@ -42,7 +43,7 @@ from tests.engine.orders.squad import XI, fixture_team, opponent_team  # noqa: E
 
 DEFAULT = ROOT / "tests" / "corpus" / "orders" / "train.jsonl"
 OUTCOMES = ("exact", "chatter right", "asked", "refused", "misread silently", "refused, no word")
-_QUOTED = re.compile(r"'([^']+)'")
+_QUOTED = re.compile(r"(?<![\w'])'([^']+)'(?!\w)")
 
 
 @dataclass
@@ -108,7 +109,9 @@ def classify(row: dict[str, object]) -> tuple[str, str]:
         return "misread silently", said
     if any(len(n.readings) >= 2 for n in got.not_understood) and not got.errors:
         return "asked", said
-    return ("refused" if _names_a_word(got, text) else "refused, no word"), said
+    if _names_a_word(got, text) or any(e.kind == "illegal" for e in got.errors):
+        return "refused", said  # a word named, or a rule the order breaks, located
+    return "refused, no word", said
 
 
 def _setup() -> MatchSetup:

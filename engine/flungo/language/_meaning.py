@@ -207,18 +207,21 @@ _WORD = re.compile(r"[\w']+")
 # so a condition pbm cannot read ("when the pitch looks tricky") is refused, never dropped.
 _GUARD = re.compile(
     r"(?<![\w'])(?:if|when|whenever|unless|once|until|till|while|provided|should|in case|"
-    r"as long as|so long as|except|but not|only|not|never|instead|rather than)(?![\w'])"
+    r"as long as|so long as|as soon as|except|but not|only|not|never|instead|rather than)"
+    r"(?![\w'])"
 )
 
 
-def _meaningful(clause: str, protect: frozenset[str], digits: bool = True) -> bool:
-    """Whether a clause may carry an order: a name, a style or idiom, a word of the orders,
-    a guard word, or (``digits``) a number."""
+def _meaningful(
+    clause: str, protect: frozenset[str], digits: bool = True, names: bool = True
+) -> bool:
+    """Whether a clause may carry an order: a style or idiom, a word of the orders, a guard
+    word, or (``names``) a name, (``digits``) a number."""
     lex = lexicon()
     if (digits and any(ch.isdigit() for ch in clause)) or _GUARD.search(clause):
         return True
     for word in _WORD.findall(clause):
-        if is_name_word(word, protect) or word in _ORDER_WORDS or word in STYLE_WORDS:
+        if (names and is_name_word(word, protect)) or word in _ORDER_WORDS or word in STYLE_WORDS:
             return True
     return bool(
         _patterns()["styles"].search(clause) or _patterns()["phases"].search(clause)
@@ -521,6 +524,13 @@ def prepare(text: str, protect: frozenset[str], overs: int) -> str:
     return _FORMAT_LEAD.sub("", t)
 
 
+_QUESTION = re.compile(
+    r"(?:^|(?<=[.!;]\s))(?:q\s*[-:]\s*|question\s*:\s*|a\s+question\s*:\s*)?"
+    r"(?:can|could|might|may|does|do|did|is|are|will|would|shall|any|what|how|why|who|where)"
+    r"\b[^?]*\?+"
+)
+
+
 def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...] = ()) -> Reworded:
     """``text`` in the canonical words (see the module's docstring).
 
@@ -532,16 +542,19 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
 
     lex = lexicon()
     t = prepare(text, protect, overs)
-    if re.search(r"\?(?!\s*$)", text):
-        # a question mark inside a line ("overs 1-2 ?? 7"): what it doubts is not for
+    # a question to the GM ("Might I ask whether ...?", "Q - can Rock play?") is no order
+    t = _QUESTION.sub(" ", t).strip()
+    if "?" in t:
+        # a question mark left inside a line ("overs 1-2 ?? 7"): what it doubts is not for
         # pbm to guess, so the line is read as written, and refused as written
         return Reworded((t,), (), ())
     clauses = [c for c in _CLAUSE_BREAK.split(t) if c and c.strip()]
     kept = [c for c in clauses if _meaningful(c, protect)]
     dropped = tuple(c for c in clauses if c not in kept)
     if not any(_meaningful(c, protect, digits=False) for c in kept):
-        # no name, style, unit or guard anywhere: a number alone ("97 to defend, come
-        # on!") is no order, so the line is chatter, and costs nothing
+        # no name, style, unit, phase or guard anywhere: a number alone ("97 to defend,
+        # come on!") is no order, so the line is chatter, and costs nothing (a name alone
+        # may be a mistyped order: "captian root" is told "did you mean")
         return Reworded((), (), tuple(clauses))
     if (toss := toss_line(kept)) is not None:
         return Reworded((toss,), (), dropped)

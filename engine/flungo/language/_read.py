@@ -624,16 +624,35 @@ def _meaning_line(
     if signed_off or cl.chatter:
         return False
     old = _first_word_error(cl, own, unparsed.error()) if unparsed is not None else why
-    if old is not None and (_names_word(old, cl) or _quota_error(cl, own) is not None):
-        # the canonical reader's own error names the word, with the caret under it
-        return False
-    return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why)
+    if old is not None and (
+        (old.hint or "").startswith("did you mean") or _quota_error(cl, own) is not None
+    ):
+        return False  # a misspelt order word, a quota: the canonical reader's word says more
+    if _unknown(rw.texts[0], own, opponent, protect):
+        return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why)
+    if old is not None and _names_word(old, cl):
+        return False  # the canonical reader's own error names the word, caret under it
+    return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why, old)
+
+
+def _unknown(
+    text: str, own: NameBook, opponent: NameBook | None, protect: frozenset[str]
+) -> list[str]:
+    """The words of ``text`` that may carry meaning and that pbm does not know."""
+    known = keywords() | meaning_words() | protect
+    return [
+        w
+        for w in _UNKNOWN_WORD.findall(text)
+        if w not in known
+        and len(w) > 1
+        and not (len(w) >= 3 and (own.candidates(w) or (opponent and opponent.candidates(w))))
+    ]
 
 
 def _names_word(err: OrderError, cl: CleanLine) -> bool:
     """Whether ``err`` quotes a word the player wrote in this line."""
     low = cl.raw.lower()
-    return any(q.lower() in low for q in re.findall(r"'([^']+)'", err.message))
+    return any(q.lower() in low for q in re.findall(r"(?<![\w'])'([^']+)'(?![\w])", err.message))
 
 
 @functools.lru_cache(maxsize=64)
@@ -684,17 +703,11 @@ def _refuse(
     names: list[str],
     protect: frozenset[str],
     why: OrderError | None,
+    old: OrderError | None = None,
 ) -> bool:
     """A line with meaning pbm cannot read: the word it does not know, with the caret under
     it and what pbm reads without it; or, when every word is known, where it breaks."""
-    known = keywords() | meaning_words() | protect
-    unknown = [
-        w
-        for w in _UNKNOWN_WORD.findall(text)
-        if w not in known
-        and len(w) > 1
-        and not (len(w) >= 3 and (own.candidates(w) or (opponent and opponent.candidates(w))))
-    ]
+    unknown = _unknown(text, own, opponent, protect)
     nearest = ""
     if unknown:
         bare = " ".join(w for w in text.split() if w.strip(",;:.") not in unknown)
@@ -710,19 +723,31 @@ def _refuse(
         # every word is known, but not in this order: the word where the reading stops
         sub = _read_words(cl, text, own, opponent, fmt, st, names)
         err = next((e for e in sub.errors if isinstance(e, InvalidOrder)), None)
-        quoted = re.findall(r"'([^']+)'", err.message) if err is not None else []
+        quoted = re.findall(r"(?<![\w'])'([^']+)'(?![\w])", err.message) if err is not None else []
         word = quoted[0] if quoted else ""
         at = cl.text.lower().find(word.lower()) if word else -1
         if at < 0:
-            return False
-        message = f"I can't read '{word}' in this order"
+            # nothing to point at in the reading: the word where the player's line ends
+            words = list(_UNKNOWN_WORD.finditer(cl.text))
+            if not words:
+                return False
+            last = words[-1]
+            word, at = last.group(0), len(cl.text.rstrip())
+            message = f"this order stops too soon, after '{word}'"
+        else:
+            message = f"I can't read '{word}' in this order"
         hint = (
             "say when, who and how, e.g. 'after 20 overs, if 3 or fewer down: all batsmen "
             "aggressive' or 'Warne bowls overs 1, 3, 5'"
         )
-        span = Span(cl.number, cl.column(at), cl.column(at + len(word)))
+        if old is not None and old.hint and "too soon" in old.message:
+            hint = old.hint  # what the order still needs, in the player's terms
+        end = at + (len(word) if at < len(cl.text.rstrip()) else 1)
+        span = Span(cl.number, cl.column(at), cl.column(end))
         st.errors.append(InvalidOrder(message, source_line=cl.raw, span=span, hint=hint))
-        st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), f"{message}; {hint}"))
+        if _CONDITIONAL.search(cl.text):
+            reason = f"{message}; {hint}"
+            st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), reason))
         return True
     word = unknown[0]
     close = difflib.get_close_matches(word, [*ORDER_WORDS, *_STYLES], n=1, cutoff=0.75)
@@ -742,10 +767,12 @@ def _refuse(
         )
     err = InvalidOrder(message, source_line=cl.raw, span=span, hint=hint)
     st.errors.append(err)
-    reason = f"{message}; {hint}"
-    st.not_understood.append(
-        NotUnderstood(cl.number, cl.raw.strip(), reason, (nearest,) if nearest else ())
-    )
+    if nearest or _CONDITIONAL.search(cl.text):
+        # to the GM too: what pbm read without the word, for him to confirm or put right
+        reason = f"{message}; {hint}"
+        st.not_understood.append(
+            NotUnderstood(cl.number, cl.raw.strip(), reason, (nearest,) if nearest else ())
+        )
     return True
 
 
