@@ -349,7 +349,7 @@ def _window(text: str, overs: int) -> str:
         return text
     rest = (text[: m.start()] + " " + text[m.end() :]).strip(" ,:;-")
     rest = re.sub(r"^(?:then|and)\s+", "", rest)
-    until = "" if b == overs else f", until after {b} overs"
+    until = "" if b == overs else f" until after {b} overs"
     if re.search(r"(?<![\w'])(?:if|when|once|unless)(?![\w'])", rest):
         return text  # a window inside a condition is the grammar's to read
     return f"after {a - 1} overs: {rest}{until}"

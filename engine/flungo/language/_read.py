@@ -678,7 +678,10 @@ def _read_words(
 ) -> _State:
     """``text`` (the line in canonical words) read as the player's line ``cl``, apart."""
     sub = _State(team=st.team, context=st.context)
-    line = replace(cl, text=text, plain=text, chatter=False)
+    cleaned = clean_line(cl.number, text)  # as the player's own line is cleaned
+    if cleaned is None:
+        return sub
+    line = replace(cleaned, raw=cl.raw, offset=cl.offset, chatter=False)
     masked, found = mask_names(text, names)
     masked = squad_numbers(number_words(masked), found, own.names)
     _order_line(line, masked, found, own, opponent, fmt, sub, False, names, reworded=True)
