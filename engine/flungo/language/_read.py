@@ -473,6 +473,10 @@ def _order_line(
         if reworded:
             st.errors.append(unparsed.error())
             return None
+        greeting = signed_off or cl.chatter
+        if greeting and looks_like_chatter(cl.text, own, keywords()):
+            st.chatter.append(EchoLine(cl.number, cl.raw.strip()))  # "Hi GM,", "Thanks"
+            return None
         if _meaning_line(cl, own, opponent, fmt, st, signed_off, names or [], unparsed=unparsed):
             return None
         if signed_off or cl.chatter or looks_like_chatter(cl.text, own, keywords()):
