@@ -15,10 +15,10 @@ the match's overs, scores as commentators write them, and the choice between rea
 from __future__ import annotations
 
 import functools
+import importlib.resources
 import re
 import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 
 from engine.flungo.language._chatter import number_words
 
@@ -123,7 +123,8 @@ class Lexicon:
 @functools.cache
 def lexicon() -> Lexicon:
     """The lexicon shipped beside this module."""
-    data = tomllib.loads(Path(__file__).with_name("lexicon.toml").read_text(encoding="utf-8"))
+    text = importlib.resources.files(__package__).joinpath("lexicon.toml").read_text("utf-8")
+    data = tomllib.loads(text)
     styles = {idiom: style for style, idioms in data["styles"].items() for idiom in idioms}
     phases = {
         name: kind
