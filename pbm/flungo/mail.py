@@ -522,7 +522,19 @@ def keep_orders(
                 created_at=now,
             )
         )
-        flags.append({"line": n.line, "text": n.text, "readings": list(n.readings)})
+        # the GM's reason goes to the player too, unless an error on the line says it
+        said = any(
+            e.span is not None and e.span.line == n.line and e.message in n.reason
+            for e in mail.errors
+        )
+        flags.append(
+            {
+                "line": n.line,
+                "text": n.text,
+                "readings": list(n.readings),
+                "reason": "" if said else n.reason,
+            }
+        )
     ctx.record("orders", seat=seat.number, version=row.version, flags=len(flags))
     reply.update(orders_version=row.version, standing=row.text, flags=flags)
 

@@ -196,12 +196,27 @@ def _words(names: set[str] | frozenset[str]) -> list[str]:
 
 
 def _expected(names: set[str] | frozenset[str]) -> str:
-    shown = sorted({_describe(n) for n in names if n != "$END"})
-    if "$END" in names:
-        shown.append("the end of the line")
-    if len(shown) > 8:
-        shown = [*shown[:8], "..."]
-    return ", ".join(shown)
+    """What could come next, in the player's terms (never the grammar's tokens)."""
+    shown = {_describe(n) for n in names if n != "$END"}
+    words = {w.strip("'") for w in shown}
+    said: list[str] = []
+    if words & {"<", "<=", ">", ">=", "="}:
+        said.append("a comparison ('3 or fewer', 'more than 120', '<= 3')")
+    if words & {"aggressive", "defensive", "normal", "wahoo"}:
+        said.append("a batting style (defensive, normal, aggressive or wahoo)")
+    if "a name" in shown:
+        said.append("a squad member's name")
+    if "a number" in shown:
+        said.append("a number")
+    if words & {"overs", "over", "balls"} and not said:
+        said.append("'overs' or 'balls'")
+    if words & {"out", "dismissed"} and not said:
+        said.append("'is out'")
+    if "$END" in names and not said:
+        said.append("the end of the order")
+    if not said:
+        return "the words of the guide's examples here (see 'Orders in your own words')"
+    return " or ".join(said)
 
 
 _WORD = re.compile(r"[^\W\d_]+")
@@ -320,7 +335,7 @@ def _explain(
     if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
         index = len(masked)
         message = "this order stops too soon"
-        hint = f"expected {_expected(accepts or exc.expected)}"
+        hint = f"I expected {_expected(accepts or exc.expected)}"
         end = index + 1
         if near := _misspelt_near_end(masked):
             index, end, right = near
@@ -330,7 +345,7 @@ def _explain(
         index = exc.token.start_pos or 0
         word = text[index : exc.token.end_pos or index + 1]
         message = f"I don't understand '{word}' here"
-        hint = f"expected {_expected(accepts or exc.expected)}"
+        hint = f"I expected {_expected(accepts or exc.expected)}"
         end = exc.token.end_pos or index + 1
         close = difflib.get_close_matches(word.lower(), _words(accepts or exc.expected), 1, 0.75)
         if close:  # a misspelt word of the orders ("aggresive")

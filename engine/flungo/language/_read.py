@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -54,6 +55,7 @@ from engine.flungo.language._lines import (
     match_free_text,
 )
 from engine.flungo.language._lower import Lowerer, Plain
+from engine.flungo.language._meaning import meaning_words, reword
 from engine.flungo.language._model import (
     MAX_LINE_LENGTH,
     EchoLine,
@@ -438,8 +440,13 @@ def _order_line(
     st: _State,
     signed_off: bool = False,
     names: list[str] | None = None,
+    reworded: bool = False,
 ) -> Item | None:
-    """Read one order line into items; returns the heading item if the line starts a section."""
+    """Read one order line into items; returns the heading item if the line starts a section.
+
+    A line the canonical words do not read is read for its meaning (:mod:`._meaning`), unless
+    it is that reading already (``reworded``).
+    """
     if len(parts := _split_selection(cl)) > 1:
         for part in parts:
             at = part.offset - cl.offset
@@ -471,6 +478,15 @@ def _order_line(
                 said, masked, found = _forgiving_parse(cl, near[0], found, names or [])
                 draft = _said(said)
     except _Unparsed as unparsed:
+        if reworded:
+            st.errors.append(unparsed.error())
+            return None
+        greeting = signed_off or cl.chatter
+        if greeting and looks_like_chatter(cl.text, own, keywords()):
+            st.chatter.append(EchoLine(cl.number, cl.raw.strip()))  # "Hi GM,", "Thanks"
+            return None
+        if _meaning_line(cl, own, opponent, fmt, st, signed_off, names or [], unparsed=unparsed):
+            return None
         if signed_off or cl.chatter or looks_like_chatter(cl.text, own, keywords()):
             # a greeting, a remark, or the signature under "Thanks," or "Regards"
             st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
@@ -546,15 +562,233 @@ def _order_line(
             )
             return None
         else:
+            given: dict[int, str] = {}
+            for over, bowler in result.plan:
+                if given.setdefault(over, bowler) != bowler:
+                    # one line giving an over to two bowlers says no plan: never the later
+                    low.errors.append(
+                        low.invalid(
+                            f"this line gives over {over} to both {given[over]} and {bowler}",
+                            0,
+                            len(cl.text),
+                            hint="give each over once, e.g. 'Warne bowls overs 1, 3, 5'",
+                        )
+                    )
+                    break
             items += _plain_items(cl, result)
     if low.errors:
-        st.errors += low.errors
         unread = [e for e in low.errors if not isinstance(e, IllegalOrder)]
+        if (
+            unread
+            and not reworded
+            and _meaning_line(cl, own, opponent, fmt, st, signed_off, names or [], unread[0])
+        ):
+            return None
+        st.errors += low.errors
         if unread and _CONDITIONAL.search(cl.text) and isinstance(draft, RuleD):
             st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), unread[0].message))
         return None
     st.items += items
     return None
+
+
+def _meaning_line(
+    cl: CleanLine,
+    own: NameBook,
+    opponent: NameBook | None,
+    fmt: FormatSpec,
+    st: _State,
+    signed_off: bool,
+    names: list[str],
+    why: OrderError | None = None,
+    unparsed: _Unparsed | None = None,
+) -> bool:
+    """Read a line the canonical words do not read, for its meaning; False to let the
+    canonical reader report it as it would (a misspelt order word with its "did you mean",
+    a quota of overs)."""
+    protect = _protect(tuple(names))
+    rw = reword(cl.text, protect, fmt.overs, tuple(names))
+    if not rw.texts:
+        # nothing in it carries an order: cheering, thanks, a remark; it costs nothing
+        st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
+        return True
+    results = [(text, _read_words(cl, text, own, opponent, fmt, st, names)) for text in rw.texts]
+    good = [(t, s) for t, s in results if not s.errors and (s.items or s.not_understood)]
+    readings = tuple(dict.fromkeys(_echo(s, st) for _, s in good))
+    if len(results) > 1 and len(good) == len(results) and len(readings) > 1:
+        # two plausible readings and nothing to choose between them: both are shown, the
+        # line goes to the GM with both, and neither is acted on
+        st.not_understood.append(
+            NotUnderstood(
+                cl.number,
+                cl.raw.strip(),
+                "this can be read two ways, so it is not acted on",
+                readings,
+            )
+        )
+        return True
+    if good and len(good) == len(results):
+        sub = good[0][1]
+        st.items += sub.items
+        st.not_understood += sub.not_understood
+        st.chatter += sub.chatter
+        return True
+    if signed_off or cl.chatter:
+        return False
+    old = _first_word_error(cl, own, unparsed.error()) if unparsed is not None else why
+    if old is not None and (
+        (old.hint or "").startswith("did you mean") or _quota_error(cl, own) is not None
+    ):
+        return False  # a misspelt order word, a quota: the canonical reader's word says more
+    if _unknown(rw.texts[0], own, opponent, protect):
+        return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why)
+    if old is not None and _names_word(old, cl):
+        return False  # the canonical reader's own error names the word, caret under it
+    return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why, old)
+
+
+def _unknown(
+    text: str, own: NameBook, opponent: NameBook | None, protect: frozenset[str]
+) -> list[str]:
+    """The words of ``text`` that may carry meaning and that pbm does not know."""
+    known = keywords() | meaning_words() | protect
+    return [
+        w
+        for w in _UNKNOWN_WORD.findall(text)
+        if w not in known
+        and len(w) > 1
+        and not (len(w) >= 3 and (own.candidates(w) or (opponent and opponent.candidates(w))))
+    ]
+
+
+def _names_word(err: OrderError, cl: CleanLine) -> bool:
+    """Whether ``err`` quotes a word the player wrote in this line."""
+    low = cl.raw.lower()
+    return any(q.lower() in low for q in re.findall(r"(?<![\w'])'([^']+)'(?![\w])", err.message))
+
+
+@functools.lru_cache(maxsize=64)
+def _protect(names: tuple[str, ...]) -> frozenset[str]:
+    """The words of the squads' names that are no word of the orders ("ant", "dec")."""
+    words = keywords()
+    return frozenset(
+        w
+        for n in names
+        for w in re.findall(r"[\w']+", n.lower())
+        if w not in words and not w.isdigit()
+    )
+
+
+def _read_words(
+    cl: CleanLine,
+    text: str,
+    own: NameBook,
+    opponent: NameBook | None,
+    fmt: FormatSpec,
+    st: _State,
+    names: list[str],
+) -> _State:
+    """``text`` (the line in canonical words) read as the player's line ``cl``, apart."""
+    sub = _State(team=st.team, context=st.context)
+    cleaned = clean_line(cl.number, text)  # as the player's own line is cleaned
+    if cleaned is None:
+        return sub
+    line = replace(cleaned, raw=cl.raw, offset=cl.offset, chatter=False)
+    masked, found = mask_names(text, names)
+    masked = squad_numbers(number_words(masked), found, own.names)
+    _order_line(line, masked, found, own, opponent, fmt, sub, False, names, reworded=True)
+    return sub
+
+
+def _echo(sub: _State, st: _State) -> str:
+    return "\n".join(t for _, t in echo_lines(sub.items, st.context.standing))
+
+
+_STYLES = ("defensive", "normal", "aggressive", "wahoo")
+_UNKNOWN_WORD = re.compile(r"(?<![\w'])[^\W\d_][\w']*")
+
+
+def _refuse(
+    cl: CleanLine,
+    text: str,
+    own: NameBook,
+    opponent: NameBook | None,
+    fmt: FormatSpec,
+    st: _State,
+    names: list[str],
+    protect: frozenset[str],
+    why: OrderError | None,
+    old: OrderError | None = None,
+) -> bool:
+    """A line with meaning pbm cannot read: the word it does not know, with the caret under
+    it and what pbm reads without it; or, when every word is known, where it breaks."""
+    unknown = _unknown(text, own, opponent, protect)
+    nearest = ""
+    if unknown:
+        bare = " ".join(w for w in text.split() if w.strip(",;:.") not in unknown)
+        sub = _read_words(cl, bare, own, opponent, fmt, st, names)
+        if not sub.errors and sub.items:
+            nearest = _echo(sub, st)
+    if not unknown and why is not None:
+        st.errors.append(why)
+        if _CONDITIONAL.search(cl.text):
+            st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), why.message))
+        return True
+    if not unknown:
+        # every word is known, but not in this order: the word where the reading stops
+        sub = _read_words(cl, text, own, opponent, fmt, st, names)
+        err = next((e for e in sub.errors if isinstance(e, InvalidOrder)), None)
+        quoted = re.findall(r"(?<![\w'])'([^']+)'(?![\w])", err.message) if err is not None else []
+        word = quoted[0] if quoted else ""
+        at = cl.text.lower().find(word.lower()) if word else -1
+        if at < 0:
+            # nothing to point at in the reading: the word where the player's line ends
+            words = list(_UNKNOWN_WORD.finditer(cl.text))
+            if not words:
+                return False
+            last = words[-1]
+            word, at = last.group(0), len(cl.text.rstrip())
+            message = f"this order stops too soon, after '{word}'"
+        else:
+            message = f"I can't read '{word}' in this order"
+        hint = (
+            "say when, who and how, e.g. 'after 20 overs, if 3 or fewer down: all batsmen "
+            "aggressive' or 'Warne bowls overs 1, 3, 5'"
+        )
+        if old is not None and old.hint and "too soon" in old.message:
+            hint = old.hint  # what the order still needs, in the player's terms
+        end = at + (len(word) if at < len(cl.text.rstrip()) else 1)
+        span = Span(cl.number, cl.column(at), cl.column(end))
+        st.errors.append(InvalidOrder(message, source_line=cl.raw, span=span, hint=hint))
+        if _CONDITIONAL.search(cl.text):
+            reason = f"{message}; {hint}"
+            st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), reason))
+        return True
+    word = unknown[0]
+    close = difflib.get_close_matches(word, [*ORDER_WORDS, *_STYLES], n=1, cutoff=0.75)
+    at = cl.text.lower().find(word)
+    span = Span(cl.number, cl.column(max(at, 0)), cl.column(max(at, 0) + len(word)))
+    if nearest:
+        message = f"I don't know what '{word}' means in an order, so this line is not acted on"
+        hint = "without it I read: " + nearest.replace("\n", " / ")
+    elif close:
+        message = f"I don't know what '{word}' means in an order"
+        hint = f"did you mean '{close[0]}'?"
+    else:
+        message = f"I don't know what '{word}' means in an order"
+        hint = (
+            "say it with the words of the guide's examples, e.g. 'after 20 overs, if 3 or "
+            "fewer down: all batsmen aggressive' or 'Warne bowls overs 1, 3, 5'"
+        )
+    err = InvalidOrder(message, source_line=cl.raw, span=span, hint=hint)
+    st.errors.append(err)
+    if nearest or _CONDITIONAL.search(cl.text):
+        # to the GM too: what pbm read without the word, for him to confirm or put right
+        reason = f"{message}; {hint}"
+        st.not_understood.append(
+            NotUnderstood(cl.number, cl.raw.strip(), reason, (nearest,) if nearest else ())
+        )
+    return True
 
 
 # "Anderson to bowl 4 overs", "Warne will bowl 10 overs max": a number of overs for a bowler.

@@ -1,0 +1,205 @@
+"""The reader measured on fans' lines: how many it reads exactly, asks, refuses, or misreads.
+
+Run from a checkout: .venv/bin/python bench/orders_corpus.py [PATH ...]
+(default: tests/corpus/orders/train.jsonl). Each PATH is a JSON-lines file of labelled lines
+(the writers' rows merged with their labels, see bench/orders_corpus_merge.py and
+/work/wt/corpus/LABELLER.md for the keys). Each line is read on its own, as one mail, against
+the Gungers (with the Blobs as opponents), in its format.
+
+A line is, by what the reader did and what its label expects:
+
+- **exact**: the label is orders and the reading's Orders equal the label's canonical text's;
+- **chatter right**: the label is chatter and nothing was read and nothing was an error;
+- **asked**: the reader showed two readings and acted on neither;
+- **refused**: the reader acted on nothing and named a word (an error quoting it), or said
+  which rule the order breaks (an illegal order: "'all batsmen' needs the batting order");
+- **misread silently**: anything else with no error and no question: orders acted on that
+  the label does not have, or a line with meaning let pass as if it were chatter;
+- **refused, no word**: an error that quotes no word of the line.
+
+For a conditional the label reads exactly, the rules also play a fixed match (seed 2026, the
+Gungers v the Blobs on the cracked pitch), once with the line's reading and once with the
+label's, and the balls on which each rule fires are compared ("fires alike").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run from a checkout
+
+from engine.flungo.formats import FORMATS, Format  # noqa: E402
+from engine.flungo.ground import Conditions  # noqa: E402
+from engine.flungo.language import OrderContext, ParsedOrders, parse_orders  # noqa: E402
+from engine.flungo.match import MatchSetup, play_match  # noqa: E402
+from engine.flungo.orders import MatchOrders, Orders  # noqa: E402
+from tests.engine.orders.squad import XI, fixture_team, opponent_team  # noqa: E402
+
+DEFAULT = ROOT / "tests" / "corpus" / "orders" / "train.jsonl"
+OUTCOMES = ("exact", "chatter right", "asked", "refused", "misread silently", "refused, no word")
+_QUOTED = re.compile(r"(?<![\w'])'([^']+)'(?!\w)")
+
+
+@dataclass
+class Tally:
+    """Counts of outcomes, and the lines that missed (not exact or chatter right)."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    orders: int = 0  # lines labelled orders
+    misses: list[tuple[str, dict[str, object], str]] = field(default_factory=list)
+    fired: Counter[str] = field(default_factory=Counter)  # conditionals: alike / differ
+
+    def add(self, outcome: str, row: dict[str, object], said: str) -> None:
+        self.counts[outcome] += 1
+        if row.get("expect") == "orders":
+            self.orders += 1
+        if outcome not in ("exact", "chatter right"):
+            self.misses.append((outcome, row, said))
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+def read(text: str, overs: int) -> ParsedOrders:
+    """``text`` read as a whole mail in the fixture context (a fresh read every time)."""
+    fmt = Format.T20 if overs == 20 else Format.FIFTY
+    return parse_orders(
+        text, fixture_team(), FORMATS[fmt], context=OrderContext(opponent=opponent_team())
+    )
+
+
+def _names_a_word(result: ParsedOrders, text: str) -> bool:
+    low = text.lower()
+    for err in result.errors:
+        if any(q.lower() in low for q in _QUOTED.findall(err.message)):
+            return True
+    return any(_QUOTED.search(n.reason) for n in result.not_understood)
+
+
+def classify(row: dict[str, object]) -> tuple[str, str]:
+    """The outcome for one labelled line, and what the reader said (echo or first error)."""
+    text = str(row["text"])
+    overs = int(str(row.get("format", 50)))
+    got = read(text, overs)
+    expect = row.get("expect")
+    flagged = bool(got.errors or got.not_understood)
+    said = got.echo_text().replace("\n", " / ")
+    if got.errors:
+        said = (
+            "ERROR "
+            + got.errors[0].message
+            + (f" ({got.errors[0].hint})" if got.errors[0].hint else "")
+        )
+    elif got.not_understood:
+        n = got.not_understood[0]
+        said = "ASK " + n.reason + "".join(f" [{r}]" for r in n.readings)
+    if not flagged:
+        if expect == "orders":
+            want = read(str(row.get("canonical", "")), overs)
+            return ("exact" if got.orders == want.orders else "misread silently"), said
+        if expect == "chatter":
+            return ("chatter right" if got.orders == Orders() else "misread silently"), said
+        return "misread silently", said
+    if any(len(n.readings) >= 2 for n in got.not_understood) and not got.errors:
+        return "asked", said
+    if _names_a_word(got, text) or any(e.kind == "illegal" for e in got.errors):
+        return "refused", said  # a word named, or a rule the order breaks, located
+    return "refused, no word", said
+
+
+def _setup() -> MatchSetup:
+    return MatchSetup(
+        Format.FIFTY, 2026, Conditions("Cracked", 5, 1), fixture_team(), opponent_team()
+    )
+
+
+def firing(orders: Orders, overs: int) -> tuple[tuple[int, int, str], ...]:
+    """(innings, ball, rule) for every rule of ``orders`` that fires in the fixed match."""
+    match = orders.match or MatchOrders()
+    rules = match.rules if hasattr(match, "rules") else ()
+    if not rules:
+        return ()
+    fmt = Format.T20 if overs == 20 else Format.FIFTY
+    s = _setup()
+    s = MatchSetup(fmt, s.seed, s.conditions, s.home, s.away)
+    from dataclasses import replace
+
+    home = replace(match, xi=match.xi or XI)
+    res = play_match(s, home, None)
+    return tuple(
+        (e.innings, e.at_ball, str(getattr(e, "rule", "")))
+        for e in res.events
+        if type(e).__name__ == "RuleFired" and e.team == s.home.name
+    )
+
+
+def measure(rows: list[dict[str, object]], fire: bool = False) -> dict[str, Tally]:
+    """Tallies per writer and ``"all"``."""
+    out: dict[str, Tally] = {"all": Tally()}
+    for row in rows:
+        outcome, said = classify(row)
+        for key in (str(row["writer"]), "all"):
+            out.setdefault(key, Tally()).add(outcome, row, said)
+        if fire and outcome == "exact" and row.get("kind") == "conditional":
+            overs = int(str(row.get("format", 50)))
+            mine = firing(read(str(row["text"]), overs).orders, overs)
+            theirs = firing(read(str(row.get("canonical", "")), overs).orders, overs)
+            for key in (str(row["writer"]), "all"):
+                out[key].fired["alike" if mine == theirs else "differ"] += 1
+    return out
+
+
+def load(paths: list[Path]) -> list[dict[str, object]]:
+    """Every labelled line of the files."""
+    rows = []
+    for p in paths:
+        for line in p.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                rows.append(json.loads(line))
+    return rows
+
+
+def report(tallies: dict[str, Tally]) -> str:
+    """Per writer and overall: the outcomes, then the misses."""
+    lines = []
+    head = f"{'writer':<14}{'lines':>6}{'orders':>7}" + "".join(f"{o:>18}" for o in OUTCOMES)
+    lines.append(head)
+    for key in sorted(tallies, key=lambda k: (k == "all", k)):
+        t = tallies[key]
+        exact = t.counts["exact"]
+        share = f"{exact}/{t.orders} = {exact / t.orders:.0%}" if t.orders else "-"
+        cells = "".join(f"{t.counts[o]:>18}" for o in OUTCOMES)
+        fired = f"  fires alike {t.fired['alike']}/{sum(t.fired.values())}" if t.fired else ""
+        lines.append(f"{key:<14}{t.total:>6}{t.orders:>7}{cells}   exact {share}{fired}")
+    lines.append("")
+    lines.append("misses:")
+    for outcome, row, said in tallies["all"].misses:
+        lines.append(
+            f"- [{outcome}] {row['writer']} #{row['n']} ({row.get('expect')}): {row['text']}"
+        )
+        want = (
+            row.get("canonical")
+            or " // ".join(map(str, row.get("readings", []) or []))
+            or row.get("word", "")
+        )  # type: ignore[call-overload]
+        lines.append(f"    label: {str(want).replace(chr(10), ' / ')}")
+        lines.append(f"    read:  {said}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    paths = [Path(a) for a in argv if not a.startswith("-")] or [DEFAULT]
+    tallies = measure(load(paths), fire="--no-fire" not in argv)
+    print(report(tallies))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
