@@ -14,6 +14,7 @@ the match's overs, scores as commentators write them, and the choice between rea
 
 from __future__ import annotations
 
+import difflib
 import functools
 import importlib.resources
 import re
@@ -556,6 +557,8 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
         # no name, style, unit, phase or guard anywhere: a number alone ("97 to defend,
         # come on!") is no order, so the line is chatter, and costs nothing (a name alone
         # may be a mistyped order: "captian root" is told "did you mean")
+        if _mistyped_order(t):
+            return Reworded((t,), (), ())  # "NAMEE 2 Zippy": refused as written, with the hint
         return Reworded((), (), tuple(clauses))
     if (toss := toss_line(kept)) is not None:
         return Reworded((toss,), (), dropped)
@@ -636,3 +639,20 @@ def ordinal(n: int) -> str:
     """6 -> "6th", 1 -> "1st", 22 -> "22nd"."""
     end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{end}"
+
+
+def _mistyped_order(text: str) -> bool:
+    """Whether a line opens with a near miss of an order's first word ("NAMEE 2 Zippy",
+    "captian: root"): a typed order the reader must refuse with its "did you mean", never
+    let pass as chatter. Only on a line with a number or a colon, as an order has, and words
+    of four letters or more."""
+    from engine.flungo.language._grammar import ORDER_WORDS
+
+    if not re.search(r"[\d:]", text):
+        return False  # "Great win everyone!" is a cheer, not a mistyped "treat"
+    first = re.match(r"\s*([A-Za-z]+)", text)
+    if first is None or len(first.group(1)) < 4:
+        return False
+    word = first.group(1).lower()
+    longer = [w for w in ORDER_WORDS if len(w) >= 4]
+    return word not in longer and bool(difflib.get_close_matches(word, longer, 1, 0.8))
