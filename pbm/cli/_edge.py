@@ -73,7 +73,7 @@ EXIT_CODES = frozenset(
 
 #: Commands that open the database but are not stopped when it is not ready: they are how
 #: it is made ready (upgrade, restore) or saved before that (backup).
-NOT_GUARDED = frozenset({"db upgrade", "db restore", "db backup"})
+NOT_GUARDED = frozenset({"db upgrade", "db restore", "db backup", "mail login"})
 #: Commands that open the database only when an option is not given (``verify --file``
 #: replays a file).
 UNLESS_GIVEN = {"verify": "replay_file"}
