@@ -21,7 +21,8 @@ import re
 import tomllib
 from dataclasses import dataclass
 
-from engine.flungo.language._chatter import number_words
+from engine.flungo.language._chatter import _TENS, number_words
+from engine.flungo.language._transform import _ORDINAL_WORDS
 
 __all__ = ["STYLE_WORDS", "Lexicon", "Reworded", "lexicon", "meaning_words", "reword"]
 
@@ -400,18 +401,6 @@ def _common() -> frozenset[str]:
     return keywords() | meaning_words()
 
 
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
-_UNITS_ORD = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-}
 _COMPOUND_ORD = re.compile(
     r"(?<![\w'])(twenty|thirty|forty|fifty)[\s-](first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)(?![\w'])"
 )
@@ -445,7 +434,9 @@ _SINGLE = re.compile(r"(?<![\w'-])(" + "|".join(_SINGLE_ORD) + r")(?![\w'-])")
 def _compound_ordinals(text: str) -> str:
     """ "twenty-sixth" -> "26th", "fifth" -> "5th" ("first" and "second" stay words: "first
     change", "second spell")."""
-    text = _COMPOUND_ORD.sub(lambda m: ordinal(_TENS[m.group(1)] + _UNITS_ORD[m.group(2)]), text)
+    text = _COMPOUND_ORD.sub(
+        lambda m: ordinal(_TENS[m.group(1)] + _ORDINAL_WORDS[m.group(2)]), text
+    )
     return _SINGLE.sub(lambda m: ordinal(_SINGLE_ORD[m.group(1)]), text)
 
 
