@@ -27,11 +27,11 @@ from _match_orders import MATCH_ORDERS  # type: ignore[import-not-found]  # noqa
 from sqlalchemy import select  # noqa: E402
 
 from pbm.app import App  # noqa: E402
-from pbm.config import parse_config  # noqa: E402
+from pbm.core.config import parse_config  # noqa: E402
 from pbm.db.models import Competition, Player, Seat  # noqa: E402
 from pbm.db.session import transaction  # noqa: E402
-from pbm.flungo.competitions import create_competition  # noqa: E402
-from pbm.logs import configure_logging  # noqa: E402
+from pbm.games.flungo.competitions import create_competition  # noqa: E402
+from pbm.ops.logs import configure_logging  # noqa: E402
 from tests.services import DovecotInstance, free_port, start_dovecot  # noqa: E402
 
 STRONG_HASH = {"argon2_time_cost": 2, "argon2_memory_kib": 19456}

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from pbm.h6.build import build_decks
+from pbm.games.hitforsix.decks.build import build_decks
 
 
 def main() -> None:

@@ -23,7 +23,7 @@ from engine.hitforsix.deal import deal
 from engine.hitforsix.grading import Grader, _tables
 from engine.hitforsix.reference import reference_keys
 from engine.hitforsix.rules import HIDDEN_RULES, DeckRates
-from pbm.h6.decks import load_deck
+from pbm.games.hitforsix.decks.load import load_deck
 
 
 def main() -> None:

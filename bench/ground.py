@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.hitforsix.deal import deal
 from engine.hitforsix.game import grader_for
 from engine.hitforsix.rules import Rule
-from pbm.h6.decks import load_deck
-from pbm.hitforsix.ground import ground_html
+from pbm.games.hitforsix.decks.load import load_deck
+from pbm.games.hitforsix.ground import ground_html
 from tests.pbm.h6.browser import run_page
 
 

@@ -114,7 +114,7 @@ def _worker(config: Any, ready: Any, start: Any) -> tuple[int, float, float, dic
 
     from pbm.app import App
     from pbm.daemon import _warm_up
-    from pbm.logs import configure_logging
+    from pbm.ops.logs import configure_logging
 
     configure_logging(level="warning")
     _warm_up()

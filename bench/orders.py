@@ -240,7 +240,7 @@ def seat_squad(seat: int) -> tuple[Team, Team]:
 
 def turn_ms(seats: range) -> tuple[float, float]:
     """The median milliseconds (wall, CPU) of each seat's match orders, read against its own
-    squad as ``pbm.flungo.standing.read_mail_orders`` reads a first mail of orders."""
+    squad as ``pbm.games.flungo.standing.read_mail_orders`` reads a first mail of orders."""
     fmt = Format.T20
     mails = []
     for seat in seats:
@@ -259,7 +259,7 @@ def turn_ms(seats: range) -> tuple[float, float]:
 
 def naming_ms(seats: range) -> tuple[float, float]:
     """The median milliseconds (wall, CPU) of each seat's naming mail (its SECRET line
-    aside), read against the squad as generated, as ``pbm.flungo.naming.read_naming`` does."""
+    aside), read against the squad as generated, as ``pbm.games.flungo.naming.read_naming`` does."""
     mails = []
     for seat in seats:
         base, _ = seat_squad(seat)

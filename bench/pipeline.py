@@ -23,11 +23,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from pbm.app import App  # noqa: E402
-from pbm.config import parse_config  # noqa: E402
+from pbm.core.config import parse_config  # noqa: E402
 from pbm.daemon import Daemon  # noqa: E402
 from pbm.db.session import transaction  # noqa: E402
-from pbm.flungo.competitions import create_competition  # noqa: E402
-from pbm.logs import configure_logging  # noqa: E402
+from pbm.games.flungo.competitions import create_competition  # noqa: E402
+from pbm.ops.logs import configure_logging  # noqa: E402
 from pbm.testing import RecordingSender, body_of, make_eml  # noqa: E402
 from tests.services import start_postgres  # noqa: E402
 

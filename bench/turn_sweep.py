@@ -46,8 +46,8 @@ from sqlalchemy import create_engine, func, select, text, update  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
 from pbm.app import App  # noqa: E402
-from pbm.clock import FixedClock  # noqa: E402
-from pbm.config import Config, parse_config  # noqa: E402
+from pbm.core.clock import FixedClock  # noqa: E402
+from pbm.core.config import Config, parse_config  # noqa: E402
 from pbm.db.models import (  # noqa: E402
     Competition,
     OutboxMessage,
@@ -56,9 +56,9 @@ from pbm.db.models import (  # noqa: E402
     TurnStatus,
 )
 from pbm.db.session import transaction  # noqa: E402
-from pbm.flungo import reports, turn_mail, turns  # noqa: E402
-from pbm.flungo.competitions import create_competition  # noqa: E402
-from pbm.logs import configure_logging  # noqa: E402
+from pbm.games.flungo import reports, turn_mail, turns  # noqa: E402
+from pbm.games.flungo.competitions import create_competition  # noqa: E402
+from pbm.ops.logs import configure_logging  # noqa: E402
 from pbm.testing import seat_named_sides, start_drawn_mini  # noqa: E402
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)

@@ -21,10 +21,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
 from engine.flungo.turn import TurnReport
-from pbm.zine.archive import build_archive
-from pbm.zine.demo import demo_season
-from pbm.zine.model import build_issue
-from pbm.zine.render import issue_html, issue_pdf, issue_text
+from pbm.games.flungo.zine.archive import build_archive
+from pbm.games.flungo.zine.demo import demo_season
+from pbm.games.flungo.zine.model import build_issue
+from pbm.games.flungo.zine.render import issue_html, issue_pdf, issue_text
 
 
 def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:

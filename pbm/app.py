@@ -1,4 +1,4 @@
-"""Wiring: from a :class:`~pbm.config.Config` to the services, the doors and the daemon.
+"""Wiring: from a :class:`~pbm.core.config.Config` to the services, the doors and the daemon.
 
 This is the only module that knows which adapter serves which port. Embedding pbm (tests,
 benches) goes through :class:`App`; see ``docs/ops/embedding.md``.
@@ -14,17 +14,17 @@ from typing import Protocol
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.auth import SecretBox
-from pbm.bounces import verp_address
-from pbm.clock import Clock, SystemClock
-from pbm.config import Config
+from pbm.core.clock import Clock, SystemClock
+from pbm.core.config import Config
 from pbm.db import migrate
 from pbm.db.session import make_db_engine, make_session_factory
 from pbm.inbound import Inbound
-from pbm.incidents import Incidents
 from pbm.mail.oauth2 import TokenSource
 from pbm.mail.ports import Mailbox, Sender
-from pbm.outbox import Outbox
+from pbm.ops.incidents import Incidents
+from pbm.outbound.bounces import verp_address
+from pbm.outbound.outbox import Outbox
+from pbm.secrets.seats import SecretBox
 
 __all__ = [
     "COMMAND_MODULES",
@@ -39,11 +39,11 @@ __all__ = [
 #: The modules whose import registers mail commands (see :mod:`pbm.inbound.commands`).
 COMMAND_MODULES = (
     "pbm.inbound.builtin",
-    "pbm.flungo.mail",
-    "pbm.flungo.ask",
-    "pbm.flungo.gm",
-    "pbm.flungo.managers",
-    "pbm.hitforsix.mail",
+    "pbm.games.flungo.mail",
+    "pbm.games.flungo.ask",
+    "pbm.games.flungo.gm",
+    "pbm.games.flungo.managers",
+    "pbm.games.hitforsix.mail",
 )
 
 
@@ -100,7 +100,7 @@ class App:
         )
 
     def incidents(self) -> Incidents:
-        """A record of this process's door outages (see :mod:`pbm.incidents`)."""
+        """A record of this process's door outages (see :mod:`pbm.ops.incidents`)."""
         return Incidents(self.sessions, self.clock, self.config.secrets())
 
     def close(self) -> None:

@@ -18,14 +18,14 @@ log file (``[logging] file``, for logrotate).
 
 Outages (docs/ops/operations.md, "Outages"): a mailbox that cannot be reached is tried again
 with exponential backoff (``retry_first`` doubling to ``retry_max`` seconds) while everything
-else goes on; the relay's outages are the outbox's (:mod:`pbm.outbox`); a lost database
-(:class:`~pbm.errors.DatabaseUnavailable`) abandons the pass, whose unit of work rolled back,
+else goes on; the relay's outages are the outbox's (:mod:`pbm.outbound.outbox`); a lost database
+(:class:`~pbm.core.errors.DatabaseUnavailable`) abandons the pass, whose unit of work rolled back,
 and the loop tries again with the same backoff. Each outage is an incident
-(:mod:`pbm.incidents`), opened at the first failure and resolved at the first success.
+(:mod:`pbm.ops.incidents`), opened at the first failure and resolved at the first success.
 
 Under systemd (``Type=notify``, docs/ops/pbm.service) the loop says ``READY=1`` once it
 serves, ``WATCHDOG=1`` at each pass (its waits are cut to a third of ``WatchdogSec``), and
-``STOPPING=1`` when it leaves (:mod:`pbm.sdnotify`).
+``STOPPING=1`` when it leaves (:mod:`pbm.ops.sdnotify`).
 
 The longest warm stop is bounded by one message's transaction plus one SMTP send in progress
 (the sender's timeout, ``[smtp] timeout``), plus the IMAP logout: the systemd unit's
@@ -45,17 +45,17 @@ from types import FrameType
 import structlog
 
 from pbm.app import App, Listener
+from pbm.core.errors import DatabaseUnavailable, MailError
 from pbm.db.models import MailStatus
 from pbm.db.session import transaction
-from pbm.errors import DatabaseUnavailable, MailError
-from pbm.flungo import turns
-from pbm.hitforsix import schedule as h6_schedule
-from pbm.incidents import Backoff
-from pbm.logs import request_reopen
+from pbm.games.flungo import turns
+from pbm.games.hitforsix import schedule as h6_schedule
 from pbm.mail.ports import Mailbox, Sender
+from pbm.ops.incidents import Backoff
+from pbm.ops.logs import request_reopen
+from pbm.ops.sdnotify import Notifier
+from pbm.ops.workers import Registry
 from pbm.scheduler import competition_dates, next_wakeup, run_due
-from pbm.sdnotify import Notifier
-from pbm.workers import Registry
 
 __all__ = ["Daemon", "Listener", "Stats"]
 
@@ -379,7 +379,7 @@ def _warm_up() -> None:
     from engine.flungo.formats import Format
     from engine.flungo.language import parse_orders
     from engine.flungo.squad import generate_squad
-    from pbm.flungo.grammar import warm_order_parser
+    from pbm.games.flungo.grammar import warm_order_parser
 
     warm_order_parser()
     parse_orders("NAME 1 Warm Up", generate_squad(Dice(0)), Format.T20)

@@ -1,8 +1,9 @@
 """The scheduler tick: the GM's daily digest, the naming deadlines (joining closes, the draw
-is made and the fixtures mailed), every competition's turns (:func:`pbm.flungo.turns.tick`),
-Test by Post's reminders and over deadlines (:mod:`pbm.hitforsix.schedule`), and the zine's
-issue after each resolved stage (:mod:`pbm.zine.deliver`), and once a day the retention purge
-(:mod:`pbm.retention`).
+is made and the fixtures mailed), every competition's turns (:func:`pbm.games.flungo.turns.tick`),
+Test by Post's reminders and over deadlines (:mod:`pbm.games.hitforsix.schedule`), and the zine's
+issue after each resolved stage (:mod:`pbm.games.flungo.zine.deliver`), and once a day the
+retention purge
+(:mod:`pbm.ops.retention`).
 
 :func:`due_jobs` is pure (tested with tables); :func:`run_due` runs what is due, each job in
 its own transaction with its key recorded in ``job_runs``, so it runs exactly once.
@@ -19,18 +20,18 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.clock import Clock, utc
-from pbm.config import Config
+from pbm.core.clock import Clock, utc
+from pbm.core.config import Config
+from pbm.core.errors import GameError
 from pbm.db.models import Competition, CompetitionStatus, JobRun
 from pbm.db.session import transaction
-from pbm.digest import digest_context
-from pbm.errors import GameError
-from pbm.flungo import reports, turns
-from pbm.flungo.competitions import record_event
-from pbm.hitforsix import schedule as h6_schedule
-from pbm.replies import queue_mail
-from pbm.retention import purge
-from pbm.zine.deliver import due_issues, send_issue, zine_key
+from pbm.games.flungo import reports, turns
+from pbm.games.flungo.competitions import record_event
+from pbm.games.flungo.zine.deliver import due_issues, send_issue, zine_key
+from pbm.games.hitforsix import schedule as h6_schedule
+from pbm.ops.digest import digest_context
+from pbm.ops.retention import purge
+from pbm.outbound.replies import queue_mail
 
 __all__ = ["CompetitionDates", "Job", "due_jobs", "next_wakeup", "run_due"]
 
@@ -111,7 +112,7 @@ def run_due(
     """Run every due job once; returns how many ran. The zine's issues go last, after the
     turns, so a stage's issue leaves in the same pass as its turn reports. ``worker`` is who
     claims a split stage's matches (this process by default). ``budget`` bounds the seconds
-    spent resolving stages (see :func:`pbm.flungo.turns.tick`); the rest is the next pass's.
+    spent resolving stages (see :func:`pbm.games.flungo.turns.tick`); the rest is the next pass's.
     ``as_of``: when the pass began, the moment turns fall due by (see the same)."""
     now = clock.now()
     with transaction(sessions) as s:

@@ -1,7 +1,7 @@
 """Fakes for the ports, shipped with pbm (like ``structlog.testing``) for fast tests.
 
 ``FakeMailbox`` and ``RecordingSender`` implement :mod:`pbm.mail.ports`; ``FixedClock`` is
-re-exported from :mod:`pbm.clock`; :func:`make_eml` builds a message's bytes;
+re-exported from :mod:`pbm.core.clock`; :func:`make_eml` builds a message's bytes;
 :func:`seat_named_sides` and :func:`start_drawn_mini` make a full or drawn competition
 without the mail, for what comes after joining; :func:`run_pass` is a daemon's pass with the
 mail it leaves due for the next.
@@ -18,8 +18,8 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from typing import TYPE_CHECKING, Any
 
-from pbm.clock import Clock, FixedClock
-from pbm.errors import SmtpError
+from pbm.core.clock import Clock, FixedClock
+from pbm.core.errors import SmtpError
 from pbm.mail.flowed import as_fixed
 from pbm.mail.ports import Envelope, FetchedMessage
 
@@ -38,7 +38,7 @@ __all__ = [
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-    from pbm.config import Config
+    from pbm.core.config import Config
     from pbm.daemon import Daemon
     from pbm.db.models import Competition, Turn
 
@@ -205,7 +205,7 @@ def seat_named_sides(
     from dataclasses import replace
 
     from pbm.db.models import Player, Seat
-    from pbm.flungo.competitions import base_squad
+    from pbm.games.flungo.competitions import base_squad
 
     players = [Player(address=a, created_at=clock.now()) for a in addresses]
     s.add_all(players)
@@ -242,8 +242,8 @@ def start_drawn_mini(
     (:func:`seat_named_sides`; ``<code>1@example.test`` ... by default), drawn: returns it and
     its first stage (selection), open. ``settings`` override the competition's (the pre-run
     check off by default: ``hold_share`` 1.0)."""
-    from pbm.flungo import turns
-    from pbm.flungo.competitions import create_competition
+    from pbm.games.flungo import turns
+    from pbm.games.flungo.competitions import create_competition
 
     comp = create_competition(
         s,

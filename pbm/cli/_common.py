@@ -10,9 +10,9 @@ from typing import Any, TypeVar
 import click
 
 from pbm.cli._edge import Failure
-from pbm.config import Config, load_config
-from pbm.errors import ConfigError
-from pbm.logs import configure_logging
+from pbm.core.config import Config, load_config
+from pbm.core.errors import ConfigError
+from pbm.ops.logs import configure_logging
 
 __all__ = ["DEFAULT_CONFIG", "config_option", "load", "problem"]
 

@@ -30,7 +30,7 @@ from typing import Any
 import click
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-from pbm.errors import (
+from pbm.core.errors import (
     AuthError,
     ConfigError,
     DatabaseNotReady,
@@ -173,7 +173,7 @@ def _check_database(url: str | None, config_path: Path | None, tempfail: bool) -
     try:
         if url is None:
             from pbm.cli._common import resolve
-            from pbm.config import load_config
+            from pbm.core.config import load_config
 
             url = load_config(resolve(config_path)).database.url
         ensure_ready(url)
@@ -268,7 +268,7 @@ def _crash_log(ctx: click.Context, exc: BaseException) -> str:
     as_json = False
     try:
         from pbm.cli._common import resolve
-        from pbm.config import load_config
+        from pbm.core.config import load_config
 
         config = load_config(resolve(_config_path(ctx)))
         secrets = config.secrets()
@@ -277,7 +277,7 @@ def _crash_log(ctx: click.Context, exc: BaseException) -> str:
             as_json = config.logging.format == "json"
     except (PbmError, OSError):
         pass  # no config to read: the temporary directory
-    from pbm.secrets_at_rest import scrub_text
+    from pbm.secrets.at_rest import scrub_text
 
     text = scrub_text(text, secrets, lines=False)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

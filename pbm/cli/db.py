@@ -9,12 +9,12 @@ import click
 
 from pbm.cli._common import config_option, load
 from pbm.cli._edge import Failure
+from pbm.core.errors import PbmError
 from pbm.db import migrate
 from pbm.db.session import make_db_engine
-from pbm.errors import PbmError
-from pbm.ops import backup as backup_db
-from pbm.ops import restore as restore_db
-from pbm.ops import sqlite_path
+from pbm.ops.status import backup as backup_db
+from pbm.ops.status import restore as restore_db
+from pbm.ops.status import sqlite_path
 
 __all__ = ["COMMANDS"]
 

@@ -10,10 +10,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from pbm.cli._console import make_console
-from pbm.h6.build import build_decks, default_out_dir, write_decks
-from pbm.h6.cricsheet import CricsheetFormatError, Match
-from pbm.h6.deckfile import CREDIT, DeckFileError
-from pbm.h6.decks import DECK_NAMES, DECK_SPECS, deck_file
+from pbm.games.hitforsix.decks.build import build_decks, default_out_dir, write_decks
+from pbm.games.hitforsix.decks.cricsheet import CricsheetFormatError, Match
+from pbm.games.hitforsix.decks.deckfile import CREDIT, DeckFileError
+from pbm.games.hitforsix.decks.load import DECK_NAMES, DECK_SPECS, deck_file
 
 __all__ = ["COMMANDS", "decks"]
 

@@ -19,13 +19,12 @@ from engine.flungo.squad import Team
 from pbm.app import App
 from pbm.cli._common import config_option, load
 from pbm.cli._console import make_console
-from pbm.clock import utc
+from pbm.core.clock import utc
+from pbm.core.errors import GameError, NotFound
 from pbm.db.models import Competition, CompetitionKind, Player, Seat
 from pbm.db.session import transaction
-from pbm.digest import digest_context, flag_rows
-from pbm.errors import GameError, NotFound
-from pbm.flungo.competitions import create_competition, find_competition, reissue_secret
-from pbm.flungo.gm import (
+from pbm.games.flungo.competitions import create_competition, find_competition, reissue_secret
+from pbm.games.flungo.gm import (
     add_house_team,
     add_standby,
     finish_flag,
@@ -35,14 +34,15 @@ from pbm.flungo.gm import (
     reject_name,
     retire,
 )
-from pbm.flungo.house_rules import parse_settings
-from pbm.flungo.overview import competition_json, verify_match
-from pbm.flungo.schedule import format_deadline
-from pbm.flungo.standing import open_flags
-from pbm.flungo.turns import extend, hold, rerun, resume, rollback, run_now
-from pbm.flungo.views import competition_ctx
-from pbm.render import render_email
-from pbm.replies import queue_mail
+from pbm.games.flungo.house_rules import parse_settings
+from pbm.games.flungo.overview import competition_json, verify_match
+from pbm.games.flungo.schedule import format_deadline
+from pbm.games.flungo.standing import open_flags
+from pbm.games.flungo.turns import extend, hold, rerun, resume, rollback, run_now
+from pbm.games.flungo.views import competition_ctx
+from pbm.ops.digest import digest_context, flag_rows
+from pbm.outbound.render import render_email
+from pbm.outbound.replies import queue_mail
 
 __all__ = ["COMMANDS"]
 

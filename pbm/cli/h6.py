@@ -39,8 +39,8 @@ from pbm.cli.h6_view import (
     show_over,
     show_result,
 )
-from pbm.clock import SystemClock
-from pbm.h6.decks import DECK_NAMES, load_deck
+from pbm.core.clock import SystemClock
+from pbm.games.hitforsix.decks.load import DECK_NAMES, load_deck
 
 __all__ = ["COMMANDS", "h6"]
 
@@ -411,7 +411,7 @@ def _match_json(state: MatchState, seats: int) -> dict[str, Any]:
 @h6.command("ground")
 def ground_cmd() -> None:
     """Write the one-file ground (law 7.02): `pbm h6 ground > ground.html`, then open it."""
-    from pbm.hitforsix.ground import ground_html
+    from pbm.games.hitforsix.ground import ground_html
 
     click.echo(ground_html(), nl=False)
 
@@ -425,8 +425,8 @@ def ground_cmd() -> None:
 def archive_cmd(out_dir: Path, day: str | None, url: str | None, config_path: Path | None) -> None:
     """Write The Averages' archive (Today, one page per deck, the season) and the ground."""
     from pbm.db.session import make_db_engine, make_session_factory
-    from pbm.hitforsix.ground import ground_html
-    from pbm.hitforsix.pages import season_page, today_page
+    from pbm.games.hitforsix.ground import ground_html
+    from pbm.games.hitforsix.pages import season_page, today_page
 
     the_day = day or today()
     try:

@@ -16,7 +16,7 @@ from engine.hitforsix.cards import Card, Deck
 from engine.hitforsix.scale import DeckScale, sparkline
 from engine.hitforsix.svg import card_svg, key_figures
 from pbm.cli._console import make_console
-from pbm.h6.decks import DECK_NAMES, deck_file, load_deck
+from pbm.games.hitforsix.decks.load import DECK_NAMES, deck_file, load_deck
 
 __all__ = ["card", "find_cards"]
 

@@ -16,7 +16,7 @@ from engine.hitforsix.game import SoloGame
 from engine.hitforsix.rules import ATTACK_SIZE, Rule, attack_order, is_proper_bowler
 from engine.hitforsix.testmatch import MatchState, OverResult, over_deal
 from pbm.cli._console import make_console
-from pbm.render.tables import SHORT_COUNTRIES
+from pbm.outbound.render.tables import SHORT_COUNTRIES
 
 __all__ = [
     "card_table",

@@ -1,6 +1,6 @@
 """``pbm mail list/show/retry/deliverable/login``: the inbound store, dead letters, the outbox,
 addresses marked undeliverable by a bounce, and a login to the mail doors. Senders' text is
-shown neutralised (:mod:`pbm.textsafe`)."""
+shown neutralised (:mod:`pbm.core.textsafe`)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from rich.table import Table
 from sqlalchemy import select
 
 from pbm.app import App
-from pbm.bounces import clear, record_event
 from pbm.cli._common import config_option, load
 from pbm.cli._console import make_console
+from pbm.core.errors import PbmError
+from pbm.core.textsafe import neutralise, neutralise_line
 from pbm.db.models import InboundMail, MailStatus, OutboxMessage
 from pbm.db.session import transaction
-from pbm.errors import PbmError
-from pbm.textsafe import neutralise, neutralise_line
+from pbm.outbound.bounces import clear, record_event
 
 __all__ = ["COMMANDS"]
 
@@ -141,7 +141,7 @@ def login(config_path: Path | None) -> None:
     """Log in to the configured IMAP mailbox and SMTP relay once, as the daemon does (with
     OAuth2, after refreshing the access token), and say what worked; exit 1 if any failed."""
     from pbm.app import make_mailboxes, make_sender
-    from pbm.errors import MailError
+    from pbm.core.errors import MailError
     from pbm.mail.dkim import SigningSender
     from pbm.mail.imap import ImapMailbox
     from pbm.mail.smtp import SmtpSender

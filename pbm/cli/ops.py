@@ -16,9 +16,9 @@ from rich.table import Table
 
 from pbm.cli._common import config_option, load
 from pbm.cli._console import make_console
-from pbm.clock import SystemClock
+from pbm.core.clock import SystemClock
 from pbm.db.session import make_db_engine, make_session_factory, transaction
-from pbm.ops import MAX_DEAD_LETTERS, health, status
+from pbm.ops.status import MAX_DEAD_LETTERS, health, status
 
 __all__ = ["COMMANDS"]
 

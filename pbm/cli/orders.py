@@ -27,7 +27,7 @@ from engine.flungo.plan import select
 from engine.flungo.plan_check import PlanContext, nearest_legal
 from engine.flungo.practice import practice_lines, practice_seed, practise
 from engine.flungo.squad import SQUAD_SIZE, Team, generate_squad
-from pbm.flungo.grammar import warm_order_parser
+from pbm.games.flungo.grammar import warm_order_parser
 
 __all__ = ["COMMANDS", "check", "load_team", "orders", "preview_lines", "read_match_orders"]
 

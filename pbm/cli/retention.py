@@ -1,4 +1,4 @@
-"""``pbm db purge``: the retention rules of :mod:`pbm.retention`, run now (the daemon runs
+"""``pbm db purge``: the retention rules of :mod:`pbm.ops.retention`, run now (the daemon runs
 them once a day by itself)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pbm.app import App
 from pbm.cli._common import config_option, load
 from pbm.cli.db import db
 from pbm.db.session import transaction
-from pbm.retention import STEPS, purge
+from pbm.ops.retention import STEPS, purge
 
 __all__ = ["COMMANDS"]
 

@@ -1,5 +1,5 @@
 """``pbm secrets rotate``: re-seal stored mail under the current ``[security] secret_key``
-(see :mod:`pbm.key_rotation` for the whole rotation)."""
+(see :mod:`pbm.secrets.rotation` for the whole rotation)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from pbm.app import App
 from pbm.cli._common import config_option, load
 from pbm.db.session import transaction
-from pbm.key_rotation import rotate, sealed_count
+from pbm.secrets.rotation import rotate, sealed_count
 
 __all__ = ["COMMANDS"]
 

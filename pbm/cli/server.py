@@ -13,13 +13,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from pbm.app import App, make_listeners, make_mailboxes, make_sender
 from pbm.cli._common import config_option, load, problem, resolve
 from pbm.cli._console import make_console
-from pbm.config import Config, load_config
+from pbm.core.config import Config, load_config
+from pbm.core.errors import ConfigError, MessageParseError, PbmError
 from pbm.daemon import Daemon
 from pbm.db import migrate
-from pbm.errors import ConfigError, MessageParseError, PbmError
-from pbm.footprint import footprint
-from pbm.ops import serving_lock
-from pbm.workers import Registry, once_worker_id
+from pbm.ops.footprint import footprint
+from pbm.ops.status import serving_lock
+from pbm.ops.workers import Registry, once_worker_id
 
 __all__ = ["COMMANDS"]
 
@@ -119,7 +119,7 @@ def ingest(
     except ConfigError as exc:
         click.echo(f"pbm ingest: {exc}", err=True)
         sys.exit(EX_CONFIG)
-    from pbm.logs import configure_logging
+    from pbm.ops.logs import configure_logging
 
     configure_logging(
         config.logging.format, config.logging.level, config.secrets(), config.logging.file

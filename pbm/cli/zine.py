@@ -59,8 +59,8 @@ def build(
     the competitions before it (careers count every season up to CODE's). The same data gives
     the same files; PDFs whose issue has not changed are kept."""
     from pbm.db.session import make_db_engine, make_session_factory, transaction
-    from pbm.zine.archive import build_archive
-    from pbm.zine.source import competition_codes, load_reports
+    from pbm.games.flungo.zine.archive import build_archive
+    from pbm.games.flungo.zine.source import competition_codes, load_reports
 
     engine = make_db_engine(_url(url, config_path))
     try:
@@ -85,8 +85,8 @@ def build(
 @click.option("--knockout", is_flag=True, help="A knockout instead of a league.")
 def demo(out: Path, teams: int, knockout: bool) -> None:
     """Build an archive of a made-up season (no database): to see what players will get."""
-    from pbm.zine.archive import build_archive
-    from pbm.zine.demo import demo_season
+    from pbm.games.flungo.zine.archive import build_archive
+    from pbm.games.flungo.zine.demo import demo_season
 
     reports = demo_season(teams, knockout=knockout, code="DEMO")
     result = build_archive([("DEMO", reports)], out)
@@ -141,7 +141,7 @@ def serve(directory: Path, port: int, bind: str, public: bool) -> None:
 def delivery(address: str, choice: str, url: str | None, config_path: Path | None) -> None:
     """Set how ADDRESS gets the zine: 'attach' (PDF attached) or 'link' (archive link)."""
     from pbm.db.session import make_db_engine, make_session_factory, transaction
-    from pbm.zine.delivery import set_zine_delivery
+    from pbm.games.flungo.zine.delivery import set_zine_delivery
 
     engine = make_db_engine(_url(url, config_path))
     try:

@@ -29,7 +29,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
 
-from pbm.secrets_at_rest import scrub_message, scrub_text
+from pbm.secrets.at_rest import scrub_message, scrub_text
 
 __all__ = [
     "Base",
@@ -69,7 +69,7 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
-# Aware datetimes everywhere; SQLite drops the zone, pbm.clock.utc() puts it back on read.
+# Aware datetimes everywhere; SQLite drops the zone, pbm.core.clock.utc() puts it back on read.
 Stamp = DateTime(timezone=True)
 
 
@@ -166,7 +166,9 @@ class Competition(Base):
     kind: Mapped[str] = mapped_column(
         String(16), default=CompetitionKind.LEAGUE, server_default=CompetitionKind.LEAGUE
     )
-    schedule: Mapped[str | None] = mapped_column(String(200))  # a cadence (pbm.flungo.schedule)
+    schedule: Mapped[str | None] = mapped_column(
+        String(200)
+    )  # a cadence (pbm.games.flungo.schedule)
     settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # per-competition overrides
     season: Mapped[str | None] = mapped_column(Text)  # the engine's SeasonState, canonical text
     issue: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # zine issues
@@ -203,7 +205,8 @@ class Player(Base):
     undeliverable_reason: Mapped[str | None] = mapped_column(Text)
     time_zone: Mapped[str | None] = mapped_column(String(64))  # IANA, shown beside UTC
     # How this player gets the zine: "attach" (text + HTML, the PDF attached) or "link" (the
-    # same mail with a link to the archive instead of the attachment). See pbm.zine.delivery.
+    # same mail with a link to the archive instead of the attachment). See
+    # pbm.games.flungo.zine.delivery.
     zine_delivery: Mapped[str] = mapped_column(String(8), default="attach", server_default="attach")
     #: Soft bounces (4.x.x failures) of pbm's mail since the last delivery or mail from them.
     soft_bounces: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
@@ -340,7 +343,7 @@ class InboundMail(Base):
     note: Mapped[str | None] = mapped_column(Text)  # why rejected/ignored, in a word or two
     error: Mapped[str | None] = mapped_column(Text)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
-    #: The raw mail as it came, encrypted (``pbm.secrets_at_rest.Sealer``) until handled.
+    #: The raw mail as it came, encrypted (``pbm.secrets.at_rest.Sealer``) until handled.
     sealed: Mapped[bytes | None] = mapped_column(LargeBinary)
 
     @staticmethod
@@ -575,7 +578,8 @@ class TurnMail(Base):
     """A batch of an assembled split stage's report mails, queued by whichever worker claims
     it (0012_turn_mail).
 
-    ``mails`` is a JSON list of ``{"kind", "to", "ctx"}``: what :func:`pbm.replies.queue_mail`
+    ``mails`` is a JSON list of ``{"kind", "to", "ctx"}``: what
+    :func:`pbm.outbound.replies.queue_mail`
     renders, built by the assembler so a worker reads nothing else. A worker claims rows
     (``claimed_by``, ``lease_until``) and queues each row's mails in the transaction that
     marks it done, so each mail is queued once; a claim whose lease passed is retaken."""

@@ -13,9 +13,9 @@ from enum import StrEnum
 
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
+from pbm.core.errors import DatabaseNotReady, DatabaseUnavailable
 from pbm.db import migrate
 from pbm.db.session import make_db_engine
-from pbm.errors import DatabaseNotReady, DatabaseUnavailable
 
 __all__ = ["Readiness", "ensure_ready", "readiness"]
 
@@ -34,7 +34,7 @@ class Readiness(StrEnum):
 
 
 def _where(url: str) -> str:
-    from pbm.ops import sqlite_path
+    from pbm.ops.status import sqlite_path
 
     path = sqlite_path(url)
     if path is not None:
@@ -49,7 +49,7 @@ def readiness(url: str) -> tuple[Readiness, str]:
     """The state of the database at ``url`` and the current revision ("" if none).
 
     Raises :class:`DatabaseUnavailable` when the server does not answer."""
-    from pbm.ops import sqlite_path
+    from pbm.ops.status import sqlite_path
 
     path = sqlite_path(url)
     if path is not None:
@@ -103,7 +103,7 @@ def ensure_ready(url: str) -> None:
     if state is Readiness.READY:
         return
     if state is Readiness.NO_DIRECTORY:
-        from pbm.ops import sqlite_path
+        from pbm.ops.status import sqlite_path
 
         path = sqlite_path(url)
         assert path is not None

@@ -8,7 +8,7 @@ concurrently, and a deferred transaction that reads then writes would fail at on
 at checkout) and a bounded connect.
 
 :func:`transaction` is the edge where a lost database becomes
-:class:`~pbm.errors.DatabaseUnavailable`: the connection dropped mid-transaction
+:class:`~pbm.core.errors.DatabaseUnavailable`: the connection dropped mid-transaction
 (``pg_terminate_backend``, a restart) or the server does not answer. The unit of work rolled
 back; callers retry it later instead of treating it as the work's own failure.
 """
@@ -23,7 +23,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.errors import DatabaseUnavailable
+from pbm.core.errors import DatabaseUnavailable
 
 __all__ = [
     "SKIP_LOCKED",
@@ -84,7 +84,7 @@ def make_session_factory(db_engine: Engine) -> sessionmaker[Session]:
 def transaction(factory: sessionmaker[Session]) -> Iterator[Session]:
     """One unit of work: commit on success, roll back on any exception.
 
-    A lost database raises :class:`~pbm.errors.DatabaseUnavailable` (see the module doc)."""
+    A lost database raises :class:`~pbm.core.errors.DatabaseUnavailable` (see the module doc)."""
     try:
         with factory() as session, session.begin():
             yield session

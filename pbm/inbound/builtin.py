@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbm.digest import digest_context
 from pbm.inbound.commands import Audience, CommandLine, command, registry
 from pbm.inbound.context import Handled, MailContext, Status
 from pbm.inbound.dispatch import is_gm
-from pbm.replies import queue_mail
+from pbm.ops.digest import digest_context
+from pbm.outbound.replies import queue_mail
 
 __all__ = ["command_rows", "digest", "help_"]
 

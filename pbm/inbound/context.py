@@ -13,9 +13,9 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
-from pbm.auth import SecretBox
-from pbm.clock import Clock
-from pbm.config import Config
+from pbm.core.clock import Clock
+from pbm.core.config import Config
+from pbm.core.errors import AuthError
 from pbm.db.models import (
     Competition,
     CompetitionStatus,
@@ -23,10 +23,10 @@ from pbm.db.models import (
     Player,
     Seat,
 )
-from pbm.errors import AuthError
-from pbm.flungo.competitions import EVENT_INSERT
+from pbm.games.flungo.competitions import EVENT_INSERT
 from pbm.inbound.intake import Incoming
-from pbm.replies import ReplyTo, queue_mail
+from pbm.outbound.replies import ReplyTo, queue_mail
+from pbm.secrets.seats import SecretBox
 
 __all__ = ["Handled", "MailContext", "Status", "StoredMail"]
 
@@ -131,7 +131,7 @@ class MailContext:
 
     def open_competitions(self) -> list[dict[str, Any]]:
         """Competitions taking teams, as template rows."""
-        from pbm.flungo.views import competition_ctx
+        from pbm.games.flungo.views import competition_ctx
 
         comps = self.session.scalars(
             select(Competition)
@@ -150,7 +150,7 @@ class MailContext:
 
     def authenticate_seat(self, comp: Competition) -> Seat:
         """The sender's seat in ``comp`` if the mail carries that seat's secret; raises
-        :class:`~pbm.errors.AuthError` (with the player's reason) otherwise."""
+        :class:`~pbm.core.errors.AuthError` (with the player's reason) otherwise."""
         # The seat's row is locked (FOR NO KEY UPDATE; nothing on SQLite, one writer): a
         # seat's mail may hold the competition's lock only shared, and its orders and naming
         # versions are numbered per seat.

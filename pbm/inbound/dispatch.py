@@ -2,7 +2,7 @@
 
 :func:`decide` is pure: from the parsed message, the registry and the competition's game it
 returns a :class:`Decision` (tested as a table). :func:`execute` carries a decision out in the
-message's transaction: it authenticates the GM, turns an :class:`~pbm.errors.AuthError` into
+message's transaction: it authenticates the GM, turns an :class:`~pbm.core.errors.AuthError` into
 the refusal mail, and calls the handler.
 """
 
@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import defer
 
-from pbm.auth import normalise_secret
+from pbm.core.errors import AuthError, RateLimited
 from pbm.db.models import Competition
-from pbm.errors import AuthError, RateLimited
 from pbm.inbound.commands import Audience, Command, CommandLine, fallbacks, registry
 from pbm.inbound.context import Handled, MailContext, Status
 from pbm.inbound.intake import Incoming
+from pbm.secrets.seats import normalise_secret
 
 __all__ = [
     "Bounced",
@@ -71,7 +71,8 @@ BODY = CommandLine(0, "", "", "")
 
 
 def check_rate(sender: str, count: int, limit: int) -> None:
-    """Raise :class:`~pbm.errors.RateLimited` when ``count`` mails this hour exceed ``limit``."""
+    """Raise :class:`~pbm.core.errors.RateLimited` when ``count`` mails this hour exceed
+    ``limit``."""
     if count > limit:
         raise RateLimited(sender, count, limit)
 

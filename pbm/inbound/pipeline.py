@@ -13,7 +13,7 @@
 
 The raw bytes are stored scrubbed of secrets, with an encrypted copy (``sealed``) to handle;
 the sealed copy is dropped once the message is handled, and kept for a dead letter's retry
-(:mod:`pbm.secrets_at_rest`).
+(:mod:`pbm.secrets.at_rest`).
 """
 
 from __future__ import annotations
@@ -28,20 +28,18 @@ from sqlalchemy import Row, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.auth import SecretBox, redact
-from pbm.bounces import is_report, mailed_again, record_report
-from pbm.clock import Clock
-from pbm.config import Config
-from pbm.db.models import Competition, InboundMail, table_of
-from pbm.db.session import SKIP_LOCKED, is_postgres, transaction
-from pbm.errors import (
+from pbm.core.clock import Clock
+from pbm.core.config import Config
+from pbm.core.errors import (
     DatabaseUnavailable,
     MessageParseError,
     NotFound,
     PbmError,
     RateLimited,
 )
-from pbm.flungo.competitions import record_event
+from pbm.db.models import Competition, InboundMail, table_of
+from pbm.db.session import SKIP_LOCKED, is_postgres, transaction
+from pbm.games.flungo.competitions import record_event
 from pbm.inbound.context import Handled, MailContext, Status, StoredMail
 from pbm.inbound.dispatch import (
     Bounced,
@@ -55,11 +53,13 @@ from pbm.inbound.dispatch import (
     execute,
 )
 from pbm.inbound.intake import Incoming, message_key, read_incoming
+from pbm.inbound.ratelimit import count_mail, rate_buckets
 from pbm.mail.limits import screen
-from pbm.ratelimit import count_mail, rate_buckets
-from pbm.redact import redact_message
-from pbm.replies import queue_mail
-from pbm.secrets_at_rest import Sealer
+from pbm.outbound.bounces import is_report, mailed_again, record_report
+from pbm.outbound.replies import queue_mail
+from pbm.secrets.at_rest import Sealer
+from pbm.secrets.redact import redact_message
+from pbm.secrets.seats import SecretBox, redact
 from pbm.testhooks import crash_point
 
 __all__ = ["Inbound", "Stored"]
@@ -127,7 +127,7 @@ class Inbound:
     ) -> Stored:
         """Commit the raw message (idempotent by key). Safe to call from any thread.
 
-        Raises :class:`~pbm.errors.MessageParseError` for bytes that are no message at all
+        Raises :class:`~pbm.core.errors.MessageParseError` for bytes that are no message at all
         (empty or blank): there is nothing to store, answer or retry."""
         if not raw.strip():
             raise MessageParseError("an empty message: nothing to store")

@@ -3,7 +3,7 @@
 ``route`` finds the game code in a plus-address (``pbm+abc@host``) or a subject tag
 (``[ABC]``, ``[pbm ABC]``); ``commands`` finds command words at the start of lines;
 ``extract_secret`` blanks the ``SECRET``/``PASSWORD`` line of a body. ``redact`` (from
-``pbm.redact``) hides secrets in anything echoed, archived or logged.
+``pbm.secrets.redact``) hides secrets in anything echoed, archived or logged.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Literal
 
 from pbm.mail.auto import base_address
 from pbm.mail.parse import InboundEmail
-from pbm.redact import REDACTED, redact
+from pbm.secrets.redact import REDACTED, redact
 
 __all__ = [
     "REDACTED",

@@ -36,7 +36,7 @@ from email.parser import BytesParser
 from email.utils import format_datetime, make_msgid
 from typing import cast
 
-from pbm.errors import MailError
+from pbm.core.errors import MailError
 from pbm.mail.addresses import AddressRefused, parse_mailbox
 from pbm.mail.encoded_words import UTF8
 from pbm.mail.headers import clean, valid_text

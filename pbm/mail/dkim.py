@@ -16,7 +16,7 @@ from pathlib import Path
 
 import dkim
 
-from pbm.errors import ConfigError, SmtpError
+from pbm.core.errors import ConfigError, SmtpError
 from pbm.mail.compose import SAFE_POLICY
 from pbm.mail.ports import Envelope, Sender
 

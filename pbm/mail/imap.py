@@ -12,7 +12,7 @@ the refetched copy gets a fresh id, and marking that one moves the message.
 
 imapclient and imaplib raise a zoo of exceptions (``imaplib.IMAP4.error`` and ``.abort``,
 imapclient's subclasses, ``socket.timeout``, ``ssl.SSLError``, ``OSError``). All of them are
-translated to :class:`pbm.errors.ImapError` here, so nothing foreign reaches the daemon.
+translated to :class:`pbm.core.errors.ImapError` here, so nothing foreign reaches the daemon.
 
 One ``ImapMailbox`` belongs to one thread; only :meth:`ImapMailbox.interrupt` may be called
 from another thread (or a signal handler) to cut a :meth:`ImapMailbox.wait` short.
@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 from imapclient import IMAPClient
 from imapclient.exceptions import LoginError
 
-from pbm.errors import ImapError, OAuth2Error
+from pbm.core.errors import ImapError, OAuth2Error
 from pbm.mail._tls import SECURITY_MODES, BadCaFile, Security, make_ssl_context, tls_is_permanent
 from pbm.mail.oauth2 import Mechanism, TokenSource
 from pbm.mail.ports import FetchedMessage

@@ -21,7 +21,7 @@ from typing import Any
 
 from aiosmtpd.controller import Controller
 
-from pbm.errors import MailError
+from pbm.core.errors import MailError
 from pbm.mail.limits import NULL_SENDER
 
 __all__ = ["AcceptPolicy", "SmtpListener", "StoreCallback", "accepts"]

@@ -12,7 +12,7 @@ import mailbox
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbm.errors import SmtpError
+from pbm.core.errors import SmtpError
 from pbm.mail.ports import Envelope
 
 __all__ = ["MaildirSender"]

@@ -8,11 +8,11 @@ token endpoint with the long-lived refresh token the operator obtained once, by 
 refreshes it shortly before it expires (or at once when the server refused it early), keeps a
 rotated refresh token (Microsoft answers each refresh with a new one) by writing it back to
 ``refresh_token_file``, and never writes a token anywhere else: every token it handles is
-hidden from the logs (:func:`pbm.logs.hide`).
+hidden from the logs (:func:`pbm.ops.logs.hide`).
 
 A refused refresh token (``invalid_grant``: revoked, expired, the password changed) is logged
 once, as one error line that says what to do; every later try raises the same
-:class:`~pbm.errors.OAuth2Error` quietly, the doors back off and retry, and the first success
+:class:`~pbm.core.errors.OAuth2Error` quietly, the doors back off and retry, and the first success
 (the operator replaced the token file) clears it. The HTTP exchange is Authlib's.
 """
 
@@ -30,8 +30,8 @@ from typing import Any, Literal
 
 import structlog
 
-from pbm.errors import OAuth2Error
-from pbm.logs import hide
+from pbm.core.errors import OAuth2Error
+from pbm.ops.logs import hide
 
 __all__ = [
     "PROVIDERS",

@@ -8,7 +8,7 @@ No smtplib, socket or ssl exception leaves this module.
 Independently of that, ``SmtpError.relay`` marks a failure of the relay rather than of the
 message: anything that went wrong while connecting (refused, greeting 4xx/5xx, EHLO,
 STARTTLS, AUTH), a timeout, a hang-up, or 421 (service closing). The outbox then keeps the
-message pending, unspent, and waits for the relay (see :mod:`pbm.outbox`).
+message pending, unspent, and waits for the relay (see :mod:`pbm.outbound.outbox`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import smtplib
 import ssl
 from email.message import EmailMessage
 
-from pbm.errors import OAuth2Error, SmtpError
+from pbm.core.errors import OAuth2Error, SmtpError
 from pbm.mail._tls import SECURITY_MODES, BadCaFile, Security, make_ssl_context, tls_is_permanent
 from pbm.mail.oauth2 import Mechanism, TokenSource, sasl_string
 from pbm.mail.ports import Envelope

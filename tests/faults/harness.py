@@ -49,8 +49,8 @@ from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.clock import SystemClock, utc
-from pbm.config import Config, parse_config
+from pbm.core.clock import SystemClock, utc
+from pbm.core.config import Config, parse_config
 from pbm.db.models import (
     Competition,
     CompetitionStatus,
@@ -63,7 +63,7 @@ from pbm.db.models import (
     TurnMail,
     TurnStatus,
 )
-from pbm.flungo.competitions import create_competition
+from pbm.games.flungo.competitions import create_competition
 from pbm.inbound.intake import message_key
 from pbm.testing import body_of
 from tests.services import free_port
@@ -792,7 +792,7 @@ class Checker:
 
     def _turns(self, s: Session, bad: list[str]) -> int:
         from engine.flungo.turn import TurnReport
-        from pbm.flungo.turns import resolve_inputs
+        from pbm.games.flungo.turns import resolve_inputs
 
         keys = set(s.scalars(select(JobRun.key).where(JobRun.key.like("turn:%"))))
         outbox_kinds = Counter(s.scalars(select(OutboxMessage.kind)))
@@ -905,8 +905,8 @@ def unsettled(sessions: sessionmaker[Session], config: Config) -> str | None:
     """What is left to do (None: nothing): mail pending, an outbox row pending, a stage
     frozen or due, a split stage's mails not yet queued, a naming deadline passed on an open
     competition, a zine issue due."""
-    from pbm.flungo.turns import active_seats, current_turn, is_due, orders_sent, settings_for
-    from pbm.zine.deliver import due_issues
+    from pbm.games.flungo.turns import active_seats, current_turn, is_due, orders_sent, settings_for
+    from pbm.games.flungo.zine.deliver import due_issues
 
     now = datetime.now(UTC)
     # One snapshot for every query: read committed would let a commit land between the
@@ -1010,7 +1010,7 @@ def run(
     """Run ``trials`` trials on a migrated-or-empty PostgreSQL database at ``url``; with
     ``budget_seconds``, start no new trial once that much time has gone since the first one
     began, ``min_trials`` done (CI's slice)."""
-    from pbm.flungo.grammar import warm_order_parser
+    from pbm.games.flungo.grammar import warm_order_parser
 
     warm_order_parser()  # the checker reads frozen orders with the order parser
     rng = random.Random(seed)

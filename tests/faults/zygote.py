@@ -52,7 +52,7 @@ def main() -> None:
     """Import, then fork on each request line."""
     # The imports each child would otherwise pay for, and the order parser's tables.
     import pbm.cli.server
-    from pbm.flungo.grammar import warm_order_parser
+    from pbm.games.flungo.grammar import warm_order_parser
 
     warm_order_parser()
     del pbm

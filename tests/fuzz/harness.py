@@ -6,7 +6,7 @@ oversized headers) around a body of order text, GM commands, Hit for Six mail or
 mutation (bit flips, cuts, spliced headers) of the real-world corpus in ``tests/data/eml``.
 
 The invariants after every case: the door stores it or refuses it with
-:class:`~pbm.errors.MessageParseError` (blank bytes only); ``process`` returns a final status
+:class:`~pbm.core.errors.MessageParseError` (blank bytes only); ``process`` returns a final status
 (never leaves it ``received``, never raises); a dead letter has its GM alert queued; and
 after the batch, one daemon pass runs to the end and sends. :func:`run` returns the counts.
 ``tests/fuzz/test_fuzz.py`` runs a CI-sized slice; ``bench/fuzz.py`` runs as many as asked.
@@ -25,13 +25,13 @@ from pathlib import Path
 from sqlalchemy import select
 
 from pbm.app import App
-from pbm.clock import FixedClock
-from pbm.config import parse_config
+from pbm.core.clock import FixedClock
+from pbm.core.config import parse_config
+from pbm.core.errors import MessageParseError
 from pbm.daemon import Daemon
 from pbm.db.models import InboundMail, MailStatus, OutboxMessage
 from pbm.db.session import transaction
-from pbm.errors import MessageParseError
-from pbm.flungo.competitions import create_competition
+from pbm.games.flungo.competitions import create_competition
 from pbm.testing import RecordingSender
 
 __all__ = ["Report", "make_case", "run"]

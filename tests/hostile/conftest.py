@@ -24,8 +24,8 @@ from sqlalchemy import select
 
 from pbm.app import App, make_sender
 from pbm.cli import main
-from pbm.clock import FixedClock
-from pbm.config import parse_config
+from pbm.core.clock import FixedClock
+from pbm.core.config import parse_config
 from pbm.daemon import Daemon
 from pbm.db.models import InboundMail
 from pbm.db.session import transaction
@@ -186,7 +186,7 @@ def doors(tmp_path: Path) -> Iterator[Doors]:
 @pytest.fixture
 def demo(doors: Doors) -> str:
     """A 4-team t20 competition DEMO; returns its code."""
-    from pbm.flungo.competitions import create_competition
+    from pbm.games.flungo.competitions import create_competition
 
     with transaction(doors.app.sessions) as s:
         create_competition(

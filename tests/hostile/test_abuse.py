@@ -95,7 +95,7 @@ def test_real_bounces_delays_soft_counts_and_clearing(doors: Doors, demo: str) -
     doors.run()
     assert marked(doors)
     with transaction(doors.app.sessions) as s:  # while marked, pbm's mail to it is not sent
-        from pbm.replies import queue_mail
+        from pbm.outbound.replies import queue_mail
 
         queue_mail(
             s,
@@ -182,7 +182,7 @@ def test_concurrent_logging_keeps_one_json_object_per_line(
     doors: Doors, demo: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """SMTP deliveries from 6 threads while passes run: every stderr line is one JSON object."""
-    from pbm.logs import configure_logging
+    from pbm.ops.logs import configure_logging
 
     configure_logging("json", "info")
     capsys.readouterr()

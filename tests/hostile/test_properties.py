@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbm.app import App
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.mail.compose import OutboundEmail, compose, valid_msgid
 from pbm.mail.headers import clean
 from pbm.testing import RecordingSender

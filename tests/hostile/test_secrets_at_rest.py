@@ -20,7 +20,7 @@ from sqlalchemy import select
 from pbm.db.models import Base, InboundMail
 from pbm.db.session import transaction
 from pbm.inbound.context import Handled, MailContext
-from pbm.secrets_at_rest import Sealer
+from pbm.secrets.at_rest import Sealer
 from tests.hostile.conftest import Doors, eml
 from tests.hostile.test_abuse import dsn
 from tests.hostile.test_doors import SECRET
@@ -60,7 +60,7 @@ def test_no_secret_in_clear_anywhere_at_rest(
 ) -> None:
     """After every way of sending a secret, no table row and no log line holds it in clear,
     in any encoding or case; a dead letter is still retried, from its sealed copy."""
-    from pbm.logs import configure_logging
+    from pbm.ops.logs import configure_logging
 
     configure_logging("json", "info", doors.app.config.secrets())
     doors.smtp(eml("JOIN\n"))

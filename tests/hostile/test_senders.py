@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbm.ratelimit import base_address
+from pbm.inbound.ratelimit import base_address
 from tests.hostile.conftest import Doors, eml
 from tests.hostile.test_doors import join
 

@@ -16,11 +16,11 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from pbm.app import App, make_sender
-from pbm.config import Config, parse_config
+from pbm.core.config import Config, parse_config
+from pbm.core.errors import ConfigError
 from pbm.daemon import Daemon
 from pbm.db.session import transaction
-from pbm.errors import ConfigError
-from pbm.flungo.competitions import create_competition
+from pbm.games.flungo.competitions import create_competition
 from pbm.testing import make_eml
 from tests.services import SmtpSink, post_office_config
 

@@ -23,15 +23,15 @@ from engine.hitforsix.over import Decisions
 from engine.hitforsix.post import replay_code, verify, wire_seed
 from engine.hitforsix.testmatch import auto_seat
 from pbm.app import App
-from pbm.clock import FixedClock
-from pbm.config import parse_config
+from pbm.core.clock import FixedClock
+from pbm.core.config import parse_config
 from pbm.daemon import Daemon
 from pbm.db.models import InboundMail
 from pbm.db.session import transaction
-from pbm.h6.decks import load_deck
-from pbm.hitforsix import post
-from pbm.hitforsix.averages import day_statements, season_table
-from pbm.hitforsix.models import H6Seat
+from pbm.games.hitforsix import post
+from pbm.games.hitforsix.averages import day_statements, season_table
+from pbm.games.hitforsix.decks.load import load_deck
+from pbm.games.hitforsix.models import H6Seat
 from pbm.mail.imap import ImapMailbox
 from pbm.mail.smtp import SmtpSender
 from pbm.testing import body_of, make_eml, run_pass
@@ -172,11 +172,11 @@ def test_a_three_seat_test_by_post_to_its_champion(pbm: Post) -> None:
         assert "sealed" in str(sealed["Subject"]), body_of(sealed)
         receipt = re.search(r"Your receipt:\s+([0-9a-f]{64})", body_of(sealed))
         assert receipt is not None
-        pbm.clock.advance(timedelta(hours=37))  # the reminder: a quarter of 48 h is left
+        pbm.core.clock.advance(timedelta(hours=37))  # the reminder: a quarter of 48 h is left
         (reminder,) = pbm.run()
         assert str(reminder["To"]) == C and "waiting" in str(reminder["Subject"])
         assert pbm.run() == []  # a reminder runs once
-        pbm.clock.advance(timedelta(hours=11))  # the deadline: Cat names the XI she holds
+        pbm.core.clock.advance(timedelta(hours=11))  # the deadline: Cat names the XI she holds
         mails = pbm.run()
         reveal = next(body_of(m) for m in mails if "revealed" in body_of(m))
         assert receipt.group(1) in reveal and "(deadline)" in reveal
@@ -257,7 +257,7 @@ def test_a_week_of_the_averages_by_mail(pbm: Post) -> None:
     numbers: dict[str, str] = {}
     days = []
     for k in range(7):
-        day = pbm.clock.now().date().isoformat()
+        day = pbm.core.clock.now().date().isoformat()
         days.append(day)
         for deck in ("t20i", "odi"):
             posted = []
@@ -274,7 +274,7 @@ def test_a_week_of_the_averages_by_mail(pbm: Post) -> None:
                 assert "Entered in The Averages" in body_of(m), body_of(m)
                 if found := re.search(r"NUMBER (\d+)", body_of(m)):
                     numbers[name] = found.group(1)
-        pbm.clock.advance(timedelta(days=1))
+        pbm.core.clock.advance(timedelta(days=1))
     assert len(set(numbers.values())) == 5
     with transaction(pbm.app.sessions) as s:
         for day in days:

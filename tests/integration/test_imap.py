@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from imapclient import IMAPClient
 
-from pbm.errors import ImapError
+from pbm.core.errors import ImapError
 from pbm.mail.imap import ImapMailbox
 from pbm.mail.ports import Mailbox
 from tests.services import DovecotInstance, own_dovecot

@@ -16,11 +16,11 @@ from imapclient import IMAPClient
 from sqlalchemy import func, select
 
 from pbm.app import App
-from pbm.config import parse_config
+from pbm.core.config import parse_config
 from pbm.daemon import Daemon
 from pbm.db.models import InboundMail, OutboxMessage
 from pbm.db.session import transaction
-from pbm.flungo.competitions import create_competition
+from pbm.games.flungo.competitions import create_competition
 from pbm.mail.imap import ImapMailbox
 from pbm.mail.ports import FetchedMessage
 from pbm.mail.smtp import SmtpSender

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from pbm.errors import MailError
+from pbm.core.errors import MailError
 from pbm.mail.listener import SmtpListener
 
 pytestmark = pytest.mark.services

@@ -22,11 +22,11 @@ import pytest
 import structlog
 
 from pbm.app import App, make_mailboxes, make_sender
-from pbm.config import Config, parse_config
+from pbm.core.config import Config, parse_config
+from pbm.core.errors import ImapError, SmtpError
 from pbm.daemon import Daemon
 from pbm.db.session import transaction
-from pbm.errors import ImapError, SmtpError
-from pbm.flungo.competitions import create_competition
+from pbm.games.flungo.competitions import create_competition
 from pbm.mail.imap import ImapMailbox
 from pbm.mail.oauth2 import TokenSource
 from pbm.mail.ports import Envelope

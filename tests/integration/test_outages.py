@@ -26,15 +26,15 @@ from imapclient import IMAPClient
 from sqlalchemy import create_engine, event, select, text
 
 from pbm.app import App
-from pbm.config import parse_config
+from pbm.core.config import parse_config
 from pbm.daemon import Daemon
 from pbm.db.models import InboundMail, Incident, OutboxMessage
 from pbm.db.session import transaction
-from pbm.digest import digest_context
 from pbm.mail.imap import ImapMailbox
 from pbm.mail.smtp import SmtpSender
-from pbm.ops import status
-from pbm.render.email import render_email
+from pbm.ops.digest import digest_context
+from pbm.ops.status import status
+from pbm.outbound.render.email import render_email
 from pbm.testing import make_eml
 from tests.integration.pbm_proc import wait_until
 from tests.services import (

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from pbm.app import App
-from pbm.clock import FixedClock
-from pbm.config import parse_config
+from pbm.core.clock import FixedClock
+from pbm.core.config import parse_config
 from pbm.daemon import Daemon
 from pbm.mail.imap import ImapMailbox
 from pbm.mail.smtp import SmtpSender

@@ -14,7 +14,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
-from pbm.errors import SmtpError
+from pbm.core.errors import SmtpError
 from pbm.mail.ports import Sender
 from pbm.mail.smtp import SmtpSender
 from tests.services import SmtpSink, free_port

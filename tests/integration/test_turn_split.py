@@ -19,8 +19,8 @@ from pathlib import Path
 from sqlalchemy import func, select, update
 
 from pbm.app import App
-from pbm.clock import FixedClock
-from pbm.config import Config
+from pbm.core.clock import FixedClock
+from pbm.core.config import Config
 from pbm.db.models import (
     Competition,
     Event,
@@ -31,8 +31,8 @@ from pbm.db.models import (
     TurnStatus,
 )
 from pbm.db.session import transaction
-from pbm.flungo import turn_mail, turns
-from pbm.flungo.competitions import create_competition
+from pbm.games.flungo import turn_mail, turns
+from pbm.games.flungo.competitions import create_competition
 from pbm.testing import seat_named_sides
 from tests.pbm.conftest import fresh_pg_database, make_config
 

@@ -17,11 +17,11 @@ import pytest
 from sqlalchemy import func, select
 
 from pbm.app import App
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import InboundMail, MailStatus, OutboxMessage, Seat
 from pbm.db.session import transaction
-from pbm.flungo.competitions import create_competition
+from pbm.games.flungo.competitions import create_competition
 from pbm.testing import RecordingSender, make_eml
 from tests.pbm.conftest import fresh_pg_database, make_config
 
@@ -115,7 +115,7 @@ def test_an_outbox_is_drained_by_several_workers_once(pg_url: str, tmp_path: Pat
     """Pending outbox rows flushed by three workers at once: each row sent exactly once,
     all marked sent, and more than one worker sent some."""
     apps = _apps(fresh_pg_database(pg_url), tmp_path, 3)
-    from pbm.replies import queue_mail
+    from pbm.outbound.replies import queue_mail
 
     with transaction(apps[0].sessions) as s:
         for i in range(60):

@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from pbm.app import App
-from pbm.clock import FixedClock
-from pbm.config import Config, parse_config
+from pbm.core.clock import FixedClock
+from pbm.core.config import Config, parse_config
 from pbm.daemon import Daemon
 from pbm.db.session import transaction
 from pbm.testing import RecordingSender
@@ -134,7 +134,7 @@ def daemon(app: App, sender: RecordingSender) -> Daemon:
 @pytest.fixture
 def demo(app: App, clock: FixedClock) -> str:
     """A 4-team t20 competition DEMO with a fixed seed; returns its code."""
-    from pbm.flungo.competitions import create_competition
+    from pbm.games.flungo.competitions import create_competition
 
     with transaction(app.sessions) as s:
         create_competition(

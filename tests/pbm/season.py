@@ -18,12 +18,12 @@ from typing import Any, Protocol
 
 from sqlalchemy import select
 
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import Competition, Turn, TurnStatus
 from pbm.db.session import transaction
-from pbm.flungo.competitions import create_competition
-from pbm.flungo.overview import competition_json
+from pbm.games.flungo.competitions import create_competition
+from pbm.games.flungo.overview import competition_json
 from pbm.testing import RecordingSender, body_of, make_eml, run_pass
 
 SECRET_RE = re.compile(r"YOUR SECRET: (\S+)")

@@ -8,11 +8,11 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import select
 
 from pbm.app import App
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.db.models import InboundMail, MailStatus, RateCounter
 from pbm.db.session import transaction
-from pbm.flungo.competitions import create_competition
-from pbm.ratelimit import count_mail
+from pbm.games.flungo.competitions import create_competition
+from pbm.inbound.ratelimit import count_mail
 from pbm.testing import make_eml
 
 

@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pbm.cli import main
-from pbm.config import load_config, parse_config
-from pbm.errors import ConfigError
+from pbm.core.config import load_config, parse_config
+from pbm.core.errors import ConfigError
 from tests.pbm.conftest import config_data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,7 +33,7 @@ def test_example_config_loads() -> None:
 def test_example_documents_every_key() -> None:
     """Every key the loader reads is written in config.example.toml (set or commented)."""
     documented = set(re.findall(r"(\w+)\s*=", EXAMPLE.read_text()))
-    source = (ROOT / "pbm" / "config.py").read_text()
+    source = (ROOT / "pbm" / "core" / "config.py").read_text()
     read = set(
         re.findall(
             r'\.(?:text|integer|number|flag|choice|str_list|address|secret)\(\s*"(\w+)"', source

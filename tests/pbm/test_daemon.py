@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import select
 
 from pbm.app import App
+from pbm.core.errors import ImapError
 from pbm.daemon import Daemon, _warm_up
 from pbm.db.models import InboundMail
 from pbm.db.session import transaction
-from pbm.errors import ImapError
 from pbm.testing import FakeMailbox, RecordingSender, make_eml
 
 

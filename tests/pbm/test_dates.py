@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbm.flungo.dates import parse_date
+from pbm.games.flungo.dates import parse_date
 
 TODAY = date(2026, 3, 1)  # a Sunday
 

@@ -9,7 +9,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbm.app import App
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.mail.ports import Envelope
 from pbm.testing import RecordingSender, make_eml

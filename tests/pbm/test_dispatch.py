@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pbm.app import register_commands
-from pbm.errors import RateLimited
+from pbm.core.errors import RateLimited
 from pbm.inbound.commands import Audience, registry
 from pbm.inbound.dispatch import Bounced, Ignore, NotUnderstood, Run, check_rate, decide
 from pbm.inbound.intake import Incoming, read_incoming

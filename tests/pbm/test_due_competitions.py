@@ -13,11 +13,11 @@ from typing import Any
 from sqlalchemy import select
 
 from pbm.app import App
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.db.models import Competition, CompetitionStatus, Seat, TurnStatus
 from pbm.db.session import transaction
-from pbm.flungo import turns
-from pbm.flungo.standing import store_orders
+from pbm.games.flungo import turns
+from pbm.games.flungo.standing import store_orders
 from pbm.testing import start_drawn_mini
 from tests.pbm.conftest import make_config
 

@@ -11,8 +11,8 @@ from click.testing import CliRunner, Result
 from sqlalchemy import select
 
 from pbm.cli import main
-from pbm.clock import FixedClock
-from pbm.config import Config
+from pbm.core.clock import FixedClock
+from pbm.core.config import Config
 from pbm.daemon import Daemon
 from pbm.db.models import Flag, OrdersVersion, Seat
 from pbm.db.session import transaction

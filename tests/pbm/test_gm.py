@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from sqlalchemy import select
 
 from pbm.cli import main
-from pbm.config import Config
+from pbm.core.config import Config
 from pbm.daemon import Daemon
 from pbm.db.models import Competition, InboundMail, OutboxMessage
 from pbm.db.session import transaction

@@ -10,7 +10,7 @@ from engine.flungo.formats import Format
 from engine.flungo.language import parse_orders
 from engine.flungo.language._grammar import parser
 from engine.flungo.squad import generate_squad
-from pbm.flungo.grammar import cache_dir, warm_order_parser
+from pbm.games.flungo.grammar import cache_dir, warm_order_parser
 
 
 def test_the_shipped_tables_need_no_cache(tmp_path: Path) -> None:

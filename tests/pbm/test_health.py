@@ -14,12 +14,12 @@ from click.testing import CliRunner
 from sqlalchemy import update
 
 from pbm.cli import main
-from pbm.clock import SystemClock
-from pbm.config import parse_config
+from pbm.core.clock import SystemClock
+from pbm.core.config import parse_config
 from pbm.db import migrate
 from pbm.db.models import InboundMail, MailStatus, Worker
 from pbm.db.session import make_db_engine, make_session_factory, transaction
-from pbm.replies import queue_mail
+from pbm.outbound.replies import queue_mail
 from tests.pbm.conftest import config_data, toml_text
 
 

@@ -16,12 +16,12 @@ from sqlalchemy import select
 from engine.flungo.turn import SeasonState, TurnReport
 from pbm.app import App
 from pbm.cli import main
-from pbm.clock import FixedClock
-from pbm.config import Config
+from pbm.core.clock import FixedClock
+from pbm.core.config import Config
 from pbm.daemon import Daemon
 from pbm.db.models import Competition
 from pbm.db.session import transaction
-from pbm.flungo.competitions import create_competition
+from pbm.games.flungo.competitions import create_competition
 from pbm.testing import RecordingSender, body_of
 from tests.pbm.conftest import GM, GM_SECRET, make_config
 from tests.pbm.helpers import say

@@ -11,11 +11,11 @@ from sqlalchemy import select
 
 from engine.flungo.squad import Team
 from pbm.cli import main
-from pbm.config import Config
+from pbm.core.config import Config
 from pbm.daemon import Daemon
 from pbm.db.models import Seat
 from pbm.db.session import transaction
-from pbm.flungo.celebrities import CELEBRITIES
+from pbm.games.flungo.celebrities import CELEBRITIES
 from tests.pbm.test_gm import _toml
 
 NEW = ("--teams", "4", "--kind", "mini", "--naming-deadline", "2030-01-01")

@@ -10,13 +10,13 @@ import pytest
 from sqlalchemy import select
 
 from pbm.app import App
-from pbm.clock import FixedClock, utc
+from pbm.core.clock import FixedClock, utc
+from pbm.core.errors import DatabaseUnavailable, ImapError, SmtpError
 from pbm.db.models import InboundMail, Incident, JobRun, MailStatus
 from pbm.db.session import transaction
-from pbm.digest import digest_context, duration_text
-from pbm.errors import DatabaseUnavailable, ImapError, SmtpError
-from pbm.incidents import Backoff, kind_of
-from pbm.render.email import render_email
+from pbm.ops.digest import digest_context, duration_text
+from pbm.ops.incidents import Backoff, kind_of
+from pbm.outbound.render.email import render_email
 
 
 @pytest.fixture

@@ -88,7 +88,7 @@ def test_squad_is_deterministic_from_seed_and_seat(
     with transaction(daemon.app.sessions) as s:
         seats = s.scalars(select(Seat).order_by(Seat.number)).all()
         comp = s.scalars(select(Competition)).one()
-        from pbm.flungo.competitions import base_squad
+        from pbm.games.flungo.competitions import base_squad
 
         assert seats[0].team == base_squad(comp, 1).to_json()
         assert seats[0].team != seats[1].team

@@ -12,18 +12,18 @@ from click.testing import CliRunner
 from sqlalchemy import select
 
 from pbm.app import App
-from pbm.bounces import read_verp, verp_address
 from pbm.cli import main
-from pbm.clock import FixedClock
-from pbm.config import Config
+from pbm.core.clock import FixedClock
+from pbm.core.config import Config
+from pbm.core.errors import PbmError, SmtpError
 from pbm.daemon import Daemon
 from pbm.db.models import InboundMail, OutboxMessage
 from pbm.db.session import transaction
-from pbm.errors import PbmError, SmtpError
 from pbm.inbound import pipeline
 from pbm.inbound.context import Handled, MailContext
 from pbm.inbound.dispatch import Run
-from pbm.secrets_at_rest import Sealer
+from pbm.outbound.bounces import read_verp, verp_address
+from pbm.secrets.at_rest import Sealer
 from pbm.testing import RecordingSender, body_of, make_eml
 from tests.pbm.conftest import SECRET_KEY, config_data, make_config, toml_text
 from tests.pbm.helpers import SECRET_RE, join, say

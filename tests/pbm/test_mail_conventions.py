@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import select
 
 from pbm.app import App
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import OutboxMessage
 from pbm.db.session import transaction

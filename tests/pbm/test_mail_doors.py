@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbm.errors import ImapError, SmtpError
+from pbm.core.errors import ImapError, SmtpError
 from pbm.mail.imap import translate_imap_error
 from pbm.mail.listener import accepts
 from pbm.mail.maildir import MaildirSender

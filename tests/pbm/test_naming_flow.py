@@ -5,12 +5,12 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from engine.flungo.squad import Team
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import NamingVersion, Seat
 from pbm.db.session import transaction
-from pbm.flungo.defaults import standing_orders, will_play
-from pbm.flungo.standing import current_orders
+from pbm.games.flungo.defaults import standing_orders, will_play
+from pbm.games.flungo.standing import current_orders
 from pbm.testing import RecordingSender, body_of
 from tests.pbm.helpers import LONG_NAMES, join, naming_text, say
 

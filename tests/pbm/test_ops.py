@@ -19,16 +19,16 @@ from sqlalchemy import func, select, update
 from pbm import daemon as daemon_module
 from pbm.app import App
 from pbm.cli import main
-from pbm.clock import SystemClock
-from pbm.config import Config, parse_config
+from pbm.core.clock import SystemClock
+from pbm.core.config import Config, parse_config
 from pbm.daemon import WARM_STOP_SEND_SECONDS, Daemon
 from pbm.db.models import InboundMail, Incident, MailStatus, Seat
 from pbm.db.session import transaction
-from pbm.logs import configure_logging
-from pbm.ops import serving_lock
-from pbm.replies import queue_mail
+from pbm.ops.logs import configure_logging
+from pbm.ops.status import serving_lock
+from pbm.ops.workers import Registry
+from pbm.outbound.replies import queue_mail
 from pbm.testing import RecordingSender
-from pbm.workers import Registry
 from tests.pbm.conftest import config_data
 from tests.pbm.helpers import join
 from tests.pbm.test_gm import _toml
@@ -137,8 +137,8 @@ def test_health_fails_on_an_unmigrated_or_unreachable_database(tmp_path: Path) -
 def _sqlite_app(tmp_path: Path) -> tuple[App, Daemon, RecordingSender, str]:
     from datetime import UTC, datetime
 
-    from pbm.clock import FixedClock
-    from pbm.flungo.competitions import create_competition
+    from pbm.core.clock import FixedClock
+    from pbm.games.flungo.competitions import create_competition
 
     cfg = parse_config(config_data(f"sqlite:///{tmp_path}/pbm.sqlite3", tmp_path), env={})
     app = App.from_config(cfg, FixedClock(datetime(2026, 1, 1, 9, tzinfo=UTC)), upgrade=True)
@@ -267,7 +267,7 @@ def test_status_counts_every_inbound_status(tmp_path: Path) -> None:
 def test_status_shows_open_incidents(tmp_path: Path) -> None:
     """An open outage is listed by ``pbm status`` (table and ``--json``) with the server's
     words neutralised; once resolved, it is not."""
-    from pbm.errors import SmtpError
+    from pbm.core.errors import SmtpError
 
     app, _d, _sender, path = _sqlite_app(tmp_path)
     incidents = app.incidents()

@@ -23,11 +23,11 @@ from sqlalchemy import select
 from engine.flungo.events import OrdersAmended, RuleFired
 from engine.flungo.turn import TurnReport
 from pbm.app import App
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import Competition
 from pbm.db.session import transaction
-from pbm.flungo.overview import verify_match
+from pbm.games.flungo.overview import verify_match
 from pbm.testing import RecordingSender, body_of
 from tests.pbm.conftest import make_config
 from tests.pbm.season import MINI_TEAMS, START, Season, StoreDoor, new_competition

@@ -55,7 +55,7 @@ def test_wheel_installs_in_a_fresh_venv_and_renders(tmp_path: Path) -> None:
         capture_output=True,
     )
     probe = (
-        "import pbm.render as r; from pbm.config import ServerConfig;"
+        "import pbm.outbound.render as r; from pbm.core.config import ServerConfig;"
         "print(r.templates_dir());"
         "print(r.render_email('auth-refused', {'server': ServerConfig('pbm@x.test'),"
         " 'notes': [], 'reason': 'probe'}).subject)"

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from engine.flungo.match import start_match
 from engine.flungo.turn import SeasonState
 from pbm.app import App
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import Competition
 from pbm.db.session import transaction

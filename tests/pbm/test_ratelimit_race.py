@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from pbm.db import migrate
 from pbm.db.models import RateCounter
 from pbm.db.session import make_db_engine
-from pbm.ratelimit import count_mail
+from pbm.inbound.ratelimit import count_mail
 from tests.pbm.conftest import fresh_pg_database
 
 NOW = datetime(2026, 12, 1, 13, 24, tzinfo=UTC)

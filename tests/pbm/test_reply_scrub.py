@@ -10,7 +10,7 @@ from sqlalchemy import select
 from pbm.app import App
 from pbm.db.models import OutboxMessage
 from pbm.db.session import transaction
-from pbm.replies import ReplyTo, queue_mail
+from pbm.outbound.replies import ReplyTo, queue_mail
 
 SHAPE = "ABCD-EFGH-JKLM-NPQR"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbm.replies import tagged_subject, threaded_subject
+from pbm.outbound.replies import tagged_subject, threaded_subject
 
 
 @pytest.mark.parametrize(

@@ -16,15 +16,15 @@ from engine.hitforsix.deal import daily_seed, deal
 from engine.hitforsix.game import play_solo
 from engine.hitforsix.over import Decisions
 from pbm.cli import main
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import InboundMail, OutboxMessage
 from pbm.db.session import transaction
-from pbm.h6.decks import load_deck
+from pbm.games.hitforsix.decks.load import load_deck
 from pbm.inbound import pipeline
 from pbm.inbound.context import Handled, MailContext
 from pbm.inbound.dispatch import Run
-from pbm.retention import REMOVED
+from pbm.ops.retention import REMOVED
 from pbm.testing import RecordingSender, body_of
 from tests.pbm.conftest import config_data, toml_text
 from tests.pbm.helpers import join, say

@@ -6,10 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pbm.config import TurnsConfig
+from pbm.core.config import TurnsConfig
 from pbm.db.models import Competition
-from pbm.flungo.schedule import format_deadline, next_deadline, parse_duration, parse_schedule
-from pbm.flungo.turns import hold_reason, is_due, reminders_due, settings_for
+from pbm.games.flungo.schedule import format_deadline, next_deadline, parse_duration, parse_schedule
+from pbm.games.flungo.turns import hold_reason, is_due, reminders_due, settings_for
 
 
 def utc(*a: int) -> datetime:

@@ -1,6 +1,6 @@
 """A season's deadlines are exactly its schedule's own slots, whatever time each stage runs.
 
-The slots are worked out here from the calendar, independently of :mod:`pbm.flungo.schedule`:
+The slots are worked out here from the calendar, independently of :mod:`pbm.games.flungo.schedule`:
 a wall time on each local date the cadence names, found by asking the zone which UTC instants
 show it (the spring gap: none, so the wall time moves on by the gap; the autumn fold: two, the
 first is taken). A season is played by running each stage between 1 day early and 3 days late,
@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbm.flungo.schedule import deadline_after, next_deadline, parse_schedule
+from pbm.games.flungo.schedule import deadline_after, next_deadline, parse_schedule
 
 ZONES = [
     "Europe/London",

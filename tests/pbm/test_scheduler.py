@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from pbm.app import App
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import Competition
 from pbm.db.session import transaction

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from pbm.app import App
 from pbm.cli import main
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.testing import RecordingSender
 from tests.pbm.conftest import fresh_pg_database, make_config

@@ -14,7 +14,7 @@ from sqlalchemy import event, inspect, select
 from pbm.app import App
 from pbm.db.models import Competition
 from pbm.db.session import transaction
-from pbm.flungo.mail import _COMPETITIONS_KEPT, _fixture_lines
+from pbm.games.flungo.mail import _COMPETITIONS_KEPT, _fixture_lines
 from pbm.inbound.dispatch import _BY_CODE
 
 

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from pbm.app import App
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import Competition
 from pbm.db.session import transaction
@@ -128,7 +128,7 @@ def test_a_stage_dies_after_freezing_and_resolves_its_frozen_inputs(
 ) -> None:
     """The daemon dies between freezing a stage and resolving it: the next pass resolves the
     frozen inputs (orders sent meanwhile are not played), once, with one set of reports."""
-    from pbm.flungo import turns
+    from pbm.games.flungo import turns
 
     a1 = MINI_TEAMS[0][0]
     season.clock.advance(timedelta(minutes=10))

@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from pbm.auth import SECRET_BITS, SecretBox
-from pbm.config import SecurityConfig
+from pbm.core.config import SecurityConfig
 from pbm.daemon import Daemon
 from pbm.db.models import Seat
 from pbm.db.session import transaction
+from pbm.secrets.seats import SECRET_BITS, SecretBox
 from pbm.testing import RecordingSender, body_of
 from tests.pbm.conftest import SECRET_KEY
 from tests.pbm.helpers import join, naming_text, say

@@ -13,8 +13,8 @@ from engine.flungo.squad import Team
 from pbm.daemon import Daemon
 from pbm.db.models import InboundMail, NamingVersion, OutboxMessage, Player, Seat
 from pbm.db.session import transaction
-from pbm.flungo.competitions import create_competition
-from pbm.replies import queue_mail
+from pbm.games.flungo.competitions import create_competition
+from pbm.outbound.replies import queue_mail
 from pbm.testing import RecordingSender, body_of, make_eml
 from tests.pbm.conftest import GM, GM_SECRET
 from tests.pbm.helpers import join, naming_text, say

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
+from pbm.core.errors import PbmError, SmtpError
 from pbm.daemon import Daemon
 from pbm.db.models import InboundMail, OutboxMessage
 from pbm.db.session import transaction
-from pbm.errors import PbmError, SmtpError
 from pbm.inbound import pipeline
 from pbm.inbound.context import Handled, MailContext
 from pbm.inbound.dispatch import Run
@@ -101,8 +101,8 @@ def test_permanent_send_failure_is_recorded(
 
 def test_backoff_doubles_and_caps() -> None:
     """The wait doubles per attempt from the base and stops at the cap."""
-    from pbm.config import OutboxConfig
-    from pbm.outbox import backoff
+    from pbm.core.config import OutboxConfig
+    from pbm.outbound.outbox import backoff
 
     cfg = OutboxConfig(max_attempts=10, backoff_seconds=30, backoff_max_seconds=100)
     assert [backoff(cfg, n).total_seconds() for n in (1, 2, 3, 4)] == [30, 60, 100, 100]

@@ -10,8 +10,8 @@ import pytest
 
 from engine.flungo.orders import Orders
 from pbm.db.models import OrdersVersion
-from pbm.flungo.defaults import will_play
-from pbm.flungo.standing import merge_mail, read_standing, without_naming
+from pbm.games.flungo.defaults import will_play
+from pbm.games.flungo.standing import merge_mail, read_standing, without_naming
 from tests.engine.orders.squad import fixture_team
 from tests.engine.orders.test_email_examples import EMAILS
 

@@ -20,7 +20,7 @@ import pytest
 
 from pbm.db import migrate
 from pbm.db.session import make_db_engine
-from pbm.sdnotify import Notifier
+from pbm.ops.sdnotify import Notifier
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "docs/ops/pbm.service"

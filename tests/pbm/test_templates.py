@@ -7,12 +7,12 @@ from typing import Any
 import pytest
 from jinja2 import UndefinedError
 
-from pbm.config import ServerConfig
-from pbm.h6.decks import DECK_NAMES, load_deck
+from pbm.core.config import ServerConfig
+from pbm.games.hitforsix.decks.load import DECK_NAMES, load_deck
 from pbm.mail.flowed import as_fixed, unflow
-from pbm.render import email_kinds, render_email
-from pbm.render.env import oneline
-from pbm.render.tables import CARD_WIDTH, SHORT_COUNTRIES, card_table
+from pbm.outbound.render import email_kinds, render_email
+from pbm.outbound.render.env import oneline
+from pbm.outbound.render.tables import CARD_WIDTH, SHORT_COUNTRIES, card_table
 
 COMP = {
     "code": "DEMO",

@@ -9,10 +9,10 @@ from pathlib import Path
 from sqlalchemy import select
 
 from pbm.app import App
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.db.models import Competition, Turn, TurnStatus
 from pbm.db.session import transaction
-from pbm.flungo import turns
+from pbm.games.flungo import turns
 from pbm.testing import start_drawn_mini
 from tests.pbm.conftest import make_config
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pbm.app import App
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.testing import RecordingSender, body_of
 from tests.pbm.conftest import make_config

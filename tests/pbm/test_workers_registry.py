@@ -18,15 +18,15 @@ from sqlalchemy import select
 
 from pbm.app import App
 from pbm.cli import main
-from pbm.clock import FixedClock
-from pbm.config import WorkersConfig
+from pbm.core.clock import FixedClock
+from pbm.core.config import WorkersConfig
 from pbm.daemon import Daemon
 from pbm.db.models import Competition, Turn, TurnMail, TurnMatch, TurnStatus, Worker
 from pbm.db.session import transaction
-from pbm.flungo.competitions import create_competition
-from pbm.ops import status
+from pbm.games.flungo.competitions import create_competition
+from pbm.ops.status import status
+from pbm.ops.workers import Registry
 from pbm.testing import RecordingSender
-from pbm.workers import Registry
 from tests.pbm.conftest import make_config
 from tests.pbm.test_gm import _toml
 

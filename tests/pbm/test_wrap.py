@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from engine.flungo.language import canonical, parse_orders
 from engine.flungo.orders import MatchOrders, Orders
 from engine.flungo.squad import Team
-from pbm.render import wrap as wrapping
-from pbm.render.env import environment
-from pbm.render.wrap import WIDTH, nobreak, wrap, wrap_lines, wrap_list, wrap_orders
+from pbm.outbound.render import wrap as wrapping
+from pbm.outbound.render.env import environment
+from pbm.outbound.render.wrap import WIDTH, nobreak, wrap, wrap_lines, wrap_list, wrap_orders
 from tests.engine.orders.squad import fixture_team
 from tests.pbm.helpers import LONG_NAMES as NAMES
 

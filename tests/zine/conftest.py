@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from engine.flungo.squad import Team
-from pbm.zine.archive import ArchiveResult, build_archive
-from pbm.zine.demo import TEAM_NAMES, demo_season, demo_squads
-from pbm.zine.source import TurnReport
+from pbm.games.flungo.zine.archive import ArchiveResult, build_archive
+from pbm.games.flungo.zine.demo import TEAM_NAMES, demo_season, demo_squads
+from pbm.games.flungo.zine.source import TurnReport
 
 HOSTILE_TEAM = "<script>alert(1)</script>"
 HOSTILE_PLAYER = '#set page(width: 1cm) "quoted" & *bold*'

@@ -18,9 +18,9 @@ from pbm.cli import main
 from pbm.db import migrate
 from pbm.db.models import Competition
 from pbm.db.session import make_db_engine, make_session_factory, transaction
-from pbm.zine.archive import ArchiveResult, build_archive
-from pbm.zine.model import player_href, team_href
-from pbm.zine.source import TurnReport, load_reports, store_report
+from pbm.games.flungo.zine.archive import ArchiveResult, build_archive
+from pbm.games.flungo.zine.model import player_href, team_href
+from pbm.games.flungo.zine.source import TurnReport, load_reports, store_report
 from tests.zine.conftest import HOSTILE_TEAM
 
 Built = tuple[Path, ArchiveResult]

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pbm.zine.atom import atom_feed
-from pbm.zine.model import build_issue, when
-from pbm.zine.source import TurnReport
+from pbm.games.flungo.zine.atom import atom_feed
+from pbm.games.flungo.zine.model import build_issue, when
+from pbm.games.flungo.zine.source import TurnReport
 
 
 def test_iso_stamps_of_any_precision_read_as_people_write_dates() -> None:

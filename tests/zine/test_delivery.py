@@ -11,12 +11,12 @@ from pathlib import Path
 from sqlalchemy import select
 
 from pbm.app import App
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.db.models import Competition, OutboxMessage, Player, Seat
 from pbm.db.session import transaction
+from pbm.games.flungo.zine.delivery import set_zine_delivery
+from pbm.games.flungo.zine.source import TurnReport, store_report
 from pbm.scheduler import run_due
-from pbm.zine.delivery import set_zine_delivery
-from pbm.zine.source import TurnReport, store_report
 from tests.pbm.conftest import make_config
 
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pbm.zine.model import build_issue
-from pbm.zine.render import issue_text
-from pbm.zine.source import TurnReport
+from pbm.games.flungo.zine.model import build_issue
+from pbm.games.flungo.zine.render import issue_text
+from pbm.games.flungo.zine.source import TurnReport
 
 GOLDEN = Path(__file__).parent / "golden" / "lg1-issue-5.txt"
 

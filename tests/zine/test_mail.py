@@ -13,9 +13,9 @@ from pbm.cli import main
 from pbm.db import migrate
 from pbm.db.models import Competition, Player, Seat
 from pbm.db.session import make_db_engine, make_session_factory, transaction
-from pbm.zine.model import build_issue
-from pbm.zine.render import issue_html, issue_text
-from pbm.zine.source import TurnReport
+from pbm.games.flungo.zine.model import build_issue
+from pbm.games.flungo.zine.render import issue_html, issue_text
+from pbm.games.flungo.zine.source import TurnReport
 
 
 def test_the_mail_html_has_no_relative_links(league: list[TurnReport]) -> None:

@@ -7,10 +7,10 @@ import pytest
 from engine.flungo import match as match_module
 from engine.flungo.events import EventKind
 from engine.flungo.scorecard import cards
-from pbm.zine.model import build_issue, finished_matches, player_href, when
-from pbm.zine.source import TurnReport
-from pbm.zine.stats import rates, tally_matches
-from pbm.zine.story import drops, man_of_the_match, partnerships, write_report
+from pbm.games.flungo.zine.model import build_issue, finished_matches, player_href, when
+from pbm.games.flungo.zine.source import TurnReport
+from pbm.games.flungo.zine.stats import rates, tally_matches
+from pbm.games.flungo.zine.story import drops, man_of_the_match, partnerships, write_report
 
 
 def issues_of(reports: list[TurnReport], code: str = "LG1") -> list:
@@ -219,7 +219,7 @@ def test_career_best_is_the_best_of_the_seasons(
     league: list[TurnReport], league_two: list[TurnReport]
 ) -> None:
     """A career's highest score and best bowling are the best of its seasons'."""
-    from pbm.zine.model import career_tally
+    from pbm.games.flungo.zine.model import career_tally
 
     seasons = [("one", finished_matches(league)), ("two", finished_matches(league_two))]
     career = career_tally(seasons)
@@ -239,7 +239,7 @@ def test_the_zine_writes_injuries_as_the_mails_do() -> None:
     """The zine reads the same fitness model as the mails: "1 injury point" (never "1 injury
     points"), a player sitting out is healed after the match, partial treatment says so."""
     from engine.flungo.season_events import InjuryTreated, PlayerInjured, PlayerSitsOut
-    from pbm.zine.model import _season_event_text
+    from pbm.games.flungo.zine.model import _season_event_text
 
     assert _season_event_text(PlayerInjured("Chutneys", "Rod Hull", 1)) == (
         "Chutneys: Rod Hull has 1 injury point: he sits out the next match unless treated."

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from engine.flungo.squad import Team
-from pbm.zine import model
-from pbm.zine.archive import PageCollision, build_archive
-from pbm.zine.demo import TEAM_NAMES, demo_season, demo_squads
-from pbm.zine.model import legacy_team_href, player_href, team_href
+from pbm.games.flungo.zine import model
+from pbm.games.flungo.zine.archive import PageCollision, build_archive
+from pbm.games.flungo.zine.demo import TEAM_NAMES, demo_season, demo_squads
+from pbm.games.flungo.zine.model import legacy_team_href, player_href, team_href
 
 ROCK = "Rock & Roll's"
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from pbm.zine.archive import ArchiveResult
-from pbm.zine.model import player_href, team_href
-from pbm.zine.palette import GRAPHIC_PAIRS, PALETTE, TEXT_PAIRS, contrast
-from pbm.zine.render import stylesheet
-from pbm.zine.source import TurnReport
+from pbm.games.flungo.zine.archive import ArchiveResult
+from pbm.games.flungo.zine.model import player_href, team_href
+from pbm.games.flungo.zine.palette import GRAPHIC_PAIRS, PALETTE, TEXT_PAIRS, contrast
+from pbm.games.flungo.zine.render import stylesheet
+from pbm.games.flungo.zine.source import TurnReport
 from tests.zine.browser import CHROMIUM, check_page
 
 Built = tuple[Path, ArchiveResult]

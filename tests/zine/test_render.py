@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from pbm.zine.model import build_issue
-from pbm.zine.render import issue_html, issue_pdf, issue_text, text_table
-from pbm.zine.source import TurnReport
+from pbm.games.flungo.zine.model import build_issue
+from pbm.games.flungo.zine.render import issue_html, issue_pdf, issue_text, text_table
+from pbm.games.flungo.zine.source import TurnReport
 from tests.zine.conftest import HOSTILE_EDITORIAL, HOSTILE_PLAYER, HOSTILE_TEAM
 
 PDFTOTEXT = shutil.which("pdftotext")
@@ -29,7 +29,7 @@ def test_text_fits_80_columns(league: list[TurnReport], cup: list[TurnReport]) -
 
 def test_text_table_cuts_long_names() -> None:
     """A name too long for its column is cut (marked ~), never pushing past 80 columns."""
-    from pbm.zine.model import StatTable
+    from pbm.games.flungo.zine.model import StatTable
 
     t = StatTable("t", ("Player", "Runs"), (("x" * 120, "5"),), (), (False, True), (20, 4))
     out = text_table(t)
@@ -105,7 +105,7 @@ def test_pdf_pages_and_pictures(tmp_path: Path, league: list[TurnReport]) -> Non
     (the worm's and Manhattan's team colours are drawn), and their titles are in the text."""
     import numpy as np
 
-    from pbm.zine.palette import PALETTE
+    from pbm.games.flungo.zine.palette import PALETTE
 
     issue = build_issue(league[4], league[:4], code="LG1")
     pdf = tmp_path / "issue.pdf"
@@ -138,7 +138,7 @@ def test_pdf_is_deterministic(league: list[TurnReport]) -> None:
 def test_extra_sections_render_in_every_format(league: list[TurnReport]) -> None:
     """The extension point (Hit for Six's Test standings and The Averages, later): a Section
     given to build_issue is printed by the HTML, the text and the PDF."""
-    from pbm.zine.model import Section, StatTable
+    from pbm.games.flungo.zine.model import Section, StatTable
 
     table = StatTable("The Averages", ("Player", "Avg"), (("W. G. Grace", "48.5"),))
     section = Section("Test standings", ("England lead the series 2-1.",), (table,))
@@ -162,4 +162,4 @@ def test_every_zine_template_ships_in_the_wheel() -> None:
     ]["*"]
     for f in (root / "templates" / "zine").iterdir():
         assert any(fnmatch.fnmatch(f.name, p) for p in patterns), f.name
-    assert (root / "pbm" / "zine" / "__init__.py").is_file()
+    assert (root / "pbm" / "games" / "flungo" / "zine" / "__init__.py").is_file()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Engine
 
-import pbm.hitforsix.models  # noqa: F401  (Hit for Six's tables join Base.metadata)
+import pbm.games.hitforsix.models  # noqa: F401  (Hit for Six's tables join Base.metadata)
 from pbm.db.models import Base
 
 config = context.config

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from engine.hitforsix.cards import Card
-from pbm.h6.build import build_decks, make_deck, write_decks
-from pbm.h6.cricsheet import CricsheetFormatError, Match, discover_sources
-from pbm.h6.deckfile import decode
-from pbm.h6.decks import DECK_SPECS, spec
-from pbm.h6.tally import Tally
+from pbm.games.hitforsix.decks.build import build_decks, make_deck, write_decks
+from pbm.games.hitforsix.decks.cricsheet import CricsheetFormatError, Match, discover_sources
+from pbm.games.hitforsix.decks.deckfile import decode
+from pbm.games.hitforsix.decks.load import DECK_SPECS, spec
+from pbm.games.hitforsix.decks.tally import Tally
 from tests.pbm.h6.cricsheet_fixtures import MATCH_1003, write_fixture_data
 
 # The real decks' specs with no minimum, so the tiny careers get cards.

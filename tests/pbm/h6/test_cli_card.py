@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from engine.hitforsix.colours import TEAM_COLOURS
 from pbm.cli.h6_card import card, find_cards
-from pbm.h6.decks import load_deck
+from pbm.games.hitforsix.decks.load import load_deck
 
 
 def test_finds_by_full_name_surname_or_id_in_any_case() -> None:

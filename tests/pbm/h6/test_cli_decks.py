@@ -7,8 +7,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pbm.cli import main
-from pbm.h6.deckfile import decode
-from pbm.h6.decks import DECK_NAMES, load_deck
+from pbm.games.hitforsix.decks.deckfile import decode
+from pbm.games.hitforsix.decks.load import DECK_NAMES, load_deck
 from tests.pbm.h6.cricsheet_fixtures import write_fixture_data
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.hitforsix.colours import TEAM_COLOURS
-from pbm.h6.decks import DECK_NAMES, load_deck
+from pbm.games.hitforsix.decks.load import DECK_NAMES, load_deck
 
 
 def _luminance(colour: str) -> float:

@@ -8,8 +8,14 @@ from pathlib import Path
 import pytest
 
 from engine.hitforsix.cards import Deck
-from pbm.h6.deckfile import CREDIT, DeckFileError, decode, encode
-from pbm.h6.decks import DECK_NAMES, FULL_MEMBERS, UnknownDeck, deck_file, load_deck
+from pbm.games.hitforsix.decks.deckfile import CREDIT, DeckFileError, decode, encode
+from pbm.games.hitforsix.decks.load import (
+    DECK_NAMES,
+    FULL_MEMBERS,
+    UnknownDeck,
+    deck_file,
+    load_deck,
+)
 
 
 @pytest.mark.parametrize("name", DECK_NAMES)

@@ -10,8 +10,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbm.h6.cricsheet import discover_sources, iter_matches
-from pbm.h6.tally import Tally
+from pbm.games.hitforsix.decks.cricsheet import discover_sources, iter_matches
+from pbm.games.hitforsix.decks.tally import Tally
 from tests.pbm.h6.cricsheet_fixtures import ball, csv2_match, json_match
 
 INDIA = ["A Bat", "B Bowl"]

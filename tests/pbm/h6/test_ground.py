@@ -19,8 +19,8 @@ from engine.hitforsix.over import Decisions
 from engine.hitforsix.resemblance import deck_moments
 from engine.hitforsix.rules import RULES, Rule
 from pbm.cli import main
-from pbm.h6.decks import DECK_NAMES, load_deck
-from pbm.hitforsix.ground import FIELDS, ground_html
+from pbm.games.hitforsix.decks.load import DECK_NAMES, load_deck
+from pbm.games.hitforsix.ground import FIELDS, ground_html
 from tests.engine.hitforsix.synthetic import synthetic_deck
 from tests.pbm.h6.browser import run_page
 

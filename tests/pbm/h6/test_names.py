@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbm.h6.names import initials
+from pbm.games.hitforsix.decks.names import initials
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pbm.h6.build import build_decks
-from pbm.h6.decks import DECK_NAMES, deck_file
+from pbm.games.hitforsix.decks.build import build_decks
+from pbm.games.hitforsix.decks.load import DECK_NAMES, deck_file
 
 ROOT = Path(__file__).resolve().parents[3]
 # The data is external: ../shared/cricsheet beside the checkout, or wherever PBM_CRICSHEET says

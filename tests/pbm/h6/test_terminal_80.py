@@ -12,7 +12,7 @@ from engine.hitforsix.game import play_solo
 from engine.hitforsix.over import Decisions
 from engine.hitforsix.rules import Rule
 from engine.hitforsix.testmatch import over_deal
-from pbm.h6.decks import load_deck
+from pbm.games.hitforsix.decks.load import load_deck
 from tests.pbm.h6.terminal import Terminal
 
 ROW = re.compile(r"^\s*(\d{1,2})\*? ")

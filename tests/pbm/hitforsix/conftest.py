@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session
 
-from pbm.auth import SecretBox
-from pbm.clock import FixedClock
-from pbm.config import SecurityConfig
+from pbm.core.clock import FixedClock
+from pbm.core.config import SecurityConfig
 from pbm.db import migrate
 from pbm.db.session import make_db_engine, make_session_factory
+from pbm.secrets.seats import SecretBox
 
 
 @pytest.fixture

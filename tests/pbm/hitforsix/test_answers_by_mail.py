@@ -12,12 +12,12 @@ from email.message import EmailMessage
 import pytest
 
 from engine.hitforsix.deal import deal
-from pbm.clock import FixedClock
-from pbm.config import ServerConfig
+from pbm.core.clock import FixedClock
+from pbm.core.config import ServerConfig
 from pbm.daemon import Daemon
-from pbm.h6.decks import DECK_NAMES, load_deck
-from pbm.hitforsix.solo import Reply, deal_game, solo_answer
-from pbm.render import render_email
+from pbm.games.hitforsix.decks.load import DECK_NAMES, load_deck
+from pbm.games.hitforsix.solo import Reply, deal_game, solo_answer
+from pbm.outbound.render import render_email
 from pbm.testing import Conversation, RecordingSender, body_of
 from tests.pbm.hitforsix.mailtext import examples_of, game_line_of
 

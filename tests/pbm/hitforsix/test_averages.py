@@ -15,15 +15,15 @@ from engine.hitforsix.deal import daily_seed, deal
 from engine.hitforsix.game import play_solo
 from engine.hitforsix.over import Decisions
 from engine.hitforsix.rules import Rule
-from pbm.auth import SecretBox
 from pbm.cli import main
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.db import migrate
 from pbm.db.session import make_db_engine, make_session_factory
-from pbm.h6.decks import DECK_NAMES, load_deck
-from pbm.hitforsix.averages import day_statements, post_daily, season_table
-from pbm.hitforsix.models import H6Averager, H6Statement
-from pbm.hitforsix.pages import season_page, today_page
+from pbm.games.hitforsix.averages import day_statements, post_daily, season_table
+from pbm.games.hitforsix.decks.load import DECK_NAMES, load_deck
+from pbm.games.hitforsix.models import H6Averager, H6Statement
+from pbm.games.hitforsix.pages import season_page, today_page
+from pbm.secrets.seats import SecretBox
 from tests.pbm.h6.browser import page_width
 from tests.pbm.hitforsix.conftest import Draws
 

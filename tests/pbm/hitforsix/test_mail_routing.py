@@ -10,11 +10,11 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from pbm.app import App
-from pbm.clock import FixedClock
+from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import InboundMail, JobRun
 from pbm.db.session import transaction
-from pbm.hitforsix import schedule
+from pbm.games.hitforsix import schedule
 from pbm.testing import Conversation, RecordingSender, body_of
 
 A, B = "ann@example.test", "bob@example.test"

@@ -10,12 +10,12 @@ from sqlalchemy.orm import Session
 from engine.hitforsix.over import Decisions
 from engine.hitforsix.post import replay_code, verify
 from engine.hitforsix.testmatch import auto_seat
-from pbm.auth import SecretBox
-from pbm.clock import FixedClock
-from pbm.h6.decks import load_deck
-from pbm.hitforsix import post
-from pbm.hitforsix.models import H6Match, H6OverEntry, H6Seat
-from pbm.hitforsix.solo import Reply
+from pbm.core.clock import FixedClock
+from pbm.games.hitforsix import post
+from pbm.games.hitforsix.decks.load import load_deck
+from pbm.games.hitforsix.models import H6Match, H6OverEntry, H6Seat
+from pbm.games.hitforsix.solo import Reply
+from pbm.secrets.seats import SecretBox
 from tests.pbm.hitforsix.conftest import Draws
 
 A, B, C = "ann@example.test", "bob@example.test", "cat@example.test"
@@ -126,8 +126,8 @@ def test_the_toss_is_revealed_and_each_seat_is_told_which_is_theirs(
     from engine.hitforsix.post import wire_code, wire_seed
     from engine.hitforsix.rules import Rule
     from engine.hitforsix.testmatch import over_deal
-    from pbm.config import ServerConfig
-    from pbm.render import render_email
+    from pbm.core.config import ServerConfig
+    from pbm.outbound.render import render_email
 
     deck = load_deck("t20i")
     n = next(

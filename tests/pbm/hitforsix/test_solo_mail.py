@@ -9,10 +9,10 @@ from engine.hitforsix.deal import daily_seed, deal
 from engine.hitforsix.game import play_solo
 from engine.hitforsix.over import Decisions
 from engine.hitforsix.rules import Rule
-from pbm.config import ServerConfig
-from pbm.h6.decks import load_deck
-from pbm.hitforsix.solo import challenge, daily, deal_game, solo_answer
-from pbm.render import render_email
+from pbm.core.config import ServerConfig
+from pbm.games.hitforsix.decks.load import load_deck
+from pbm.games.hitforsix.solo import challenge, daily, deal_game, solo_answer
+from pbm.outbound.render import render_email
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbm.errors import MailError
+from pbm.core.errors import MailError
 from pbm.mail.compose import (
     OutboundEmail,
     compose,

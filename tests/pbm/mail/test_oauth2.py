@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 import structlog
 
-from pbm.config import parse_config
-from pbm.errors import ConfigError, OAuth2Error
-from pbm.logs import configure_logging
+from pbm.core.config import parse_config
+from pbm.core.errors import ConfigError, OAuth2Error
 from pbm.mail.oauth2 import OAuth2Config, TokenSource, sasl_string
+from pbm.ops.logs import configure_logging
 from tests.oauth_server import CLIENT_ID, CLIENT_SECRET, token_server
 from tests.pbm.conftest import config_data
 

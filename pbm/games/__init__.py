@@ -1,0 +1,1 @@
+"""The games pbm runs by mail, each a package behind one small protocol."""

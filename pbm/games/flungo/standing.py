@@ -1,0 +1,235 @@
+"""A seat's standing orders for its next match, and the flags: sentences the parser could not
+read, which the GM reads and enters in canonical form.
+
+Standing orders are stored as canonical text (``canonical`` of the accepted orders without the
+naming), one version per accepted mail; the latest stands. A GM's resolution is appended as a
+new version, so it comes after the player's own orders and wins where they conflict (later
+orders win, as in one mail).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, bindparam, insert, select, update
+from sqlalchemy.orm import Session
+
+from engine.errors import OrderError
+from engine.flungo.formats import Format
+from engine.flungo.language import (
+    NotUnderstood,
+    OrderContext,
+    ParsedOrders,
+    canonical,
+    parse_orders,
+)
+from engine.flungo.merge import Merged, merge_orders
+from engine.flungo.orders import Orders
+from engine.flungo.squad import Team
+from pbm.core.clock import Clock
+from pbm.db.models import Flag, FlagStatus, OrdersVersion, Seat, table_of
+
+__all__ = [
+    "FLAG_STATUSES",
+    "MailMerge",
+    "MailOrders",
+    "Resolution",
+    "carries_match_orders",
+    "current_orders",
+    "merge_mail",
+    "open_flags",
+    "read_mail_orders",
+    "read_standing",
+    "resolve_flag",
+    "store_orders",
+    "supersede_flags",
+    "without_naming",
+]
+
+FLAG_STATUSES = tuple(s.value for s in FlagStatus)
+
+
+@dataclass(frozen=True, slots=True)
+class MailOrders:
+    """A mail's orders: ``parsed`` as read, the ``errors`` that block it (a sentence not
+    understood is flagged for the GM instead, so it blocks nothing) and those sentences."""
+
+    parsed: ParsedOrders
+    errors: tuple[OrderError, ...]
+    not_understood: tuple[NotUnderstood, ...]
+
+
+@functools.lru_cache(maxsize=512)
+def read_standing(text: str, team: Team, fmt: str) -> ParsedOrders:
+    """A stored orders text read against ``team``. Kept (the reading is a pure function of
+    its arguments, and immutable): a seat's standing text is read again by each of its mails,
+    by the preview of what it will play, and at the freeze, and reads the same each time."""
+    return parse_orders(text, team, Format(fmt))
+
+
+def read_mail_orders(
+    text: str, team: Team, fmt: str, context: OrderContext | None = None
+) -> MailOrders:
+    """Read a mail of orders for ``team``, splitting the sentences for the GM from the errors."""
+    parsed = parse_orders(text, team, Format(fmt), context=context)
+    flagged = {n.line for n in parsed.not_understood}
+    errors = tuple(e for e in parsed.errors if e.span is None or e.span.line not in flagged)
+    return MailOrders(parsed, errors, parsed.not_understood)
+
+
+def without_naming(orders: Orders) -> Orders:
+    """The orders for the match (and between matches), without the squad naming."""
+    return replace(orders, naming=None)
+
+
+def carries_match_orders(mail: MailOrders) -> bool:
+    """Whether the mail says anything beyond naming (so it is a new version of the orders)."""
+    o = mail.parsed.orders
+    return bool(o.match or o.helpers or o.extras or mail.not_understood)
+
+
+def current_orders(session: Session, seat: Seat) -> OrdersVersion | None:
+    """The seat's standing orders (the latest version), if any."""
+    return session.scalars(_CURRENT_ORDERS, {"b_seat": seat.id}).first()
+
+
+#: Built once, as are the insert and the superseding below: every orders mail runs them, and
+#: building a statement costs about what running it does.
+_CURRENT_ORDERS = (
+    select(OrdersVersion)
+    .where(OrdersVersion.seat_id == bindparam("b_seat"))
+    .order_by(OrdersVersion.version.desc())
+    .limit(1)
+)
+
+
+def store_orders(
+    session: Session,
+    clock: Clock,
+    seat: Seat,
+    text: str,
+    *,
+    inbound_id: int | None = None,
+    flag_id: int | None = None,
+    latest: OrdersVersion | bool | None = True,
+) -> OrdersVersion:
+    """Store ``text`` (canonical) as the seat's next version of its standing orders
+    (``latest``: the version that stands, when the caller has read it; True: read it here)."""
+    if latest is True or latest is False:
+        latest = current_orders(session, seat)
+    values: dict[str, Any] = {
+        "seat_id": seat.id,
+        "version": (latest.version if latest else 0) + 1,
+        "text": text,
+        "source": "gm" if flag_id is not None else "mail",
+        "inbound_id": inbound_id,
+        "flag_id": flag_id,
+        "created_at": clock.now(),
+    }
+    # A Core insert, run at once (every orders mail stores one): the unit of work's flush of
+    # one new object cost more than the insert. The row returned is for reading only.
+    new_id = session.execute(_INSERT_ORDERS, values).scalar_one()
+    return OrdersVersion(id=new_id, **values)
+
+
+_INSERT_ORDERS = insert(table_of(OrdersVersion)).returning(table_of(OrdersVersion).c.id)
+
+
+def supersede_flags(session: Session, seat: Seat, now: datetime) -> int:
+    """Close the seat's open flags: a new mail replaced the orders they belonged to."""
+    # One statement, no objects: nearly every orders mail asks, and nearly always none is open.
+    result = session.execute(_SUPERSEDE, {"b_seat": seat.id, "b_now": now})
+    return int(cast(CursorResult[Any], result).rowcount)
+
+
+_SUPERSEDE = (
+    update(Flag)
+    .where(Flag.seat_id == bindparam("b_seat"), Flag.status == FlagStatus.OPEN)
+    .values(
+        status=FlagStatus.SUPERSEDED,
+        resolved_at=bindparam("b_now", type_=Flag.__table__.c.resolved_at.type),
+    )
+    .execution_options(synchronize_session="fetch")
+)
+
+
+def open_flags(session: Session, competition_id: int | None = None) -> list[Flag]:
+    """Open flags, oldest first, of one competition or of all."""
+    q = select(Flag).where(Flag.status == FlagStatus.OPEN)
+    if competition_id is not None:
+        q = q.where(Flag.competition_id == competition_id)
+    return list(session.scalars(q.order_by(Flag.id)))
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What the GM's canonical text became: the line(s) read, or the errors refusing it."""
+
+    errors: tuple[str, ...]
+    lines: str = ""
+    version: int = 0
+
+
+def resolve_flag(
+    session: Session, clock: Clock, flag: Flag, text: str, team: Team, fmt: str
+) -> Resolution:
+    """Read the GM's ``text`` for ``flag`` against ``team``; if it reads without error,
+    append it to the seat's standing orders and mark the flag resolved."""
+    seat = session.get(Seat, flag.seat_id)
+    assert seat is not None
+    latest = current_orders(session, seat)
+    standing = read_standing(latest.text if latest else "", team, fmt).orders
+    mine = parse_orders(text, team, Format(fmt), context=OrderContext(standing=standing.match))
+    if mine.errors:
+        return Resolution(tuple(str(e) for e in mine.errors))
+    if mine.orders.naming is not None:
+        return Resolution(("a flag resolves to match orders, not to squad names",))
+    lines = canonical(without_naming(mine.orders))
+    if not lines.strip():
+        return Resolution(("no order in the text",))
+    # The GM's reading adds to what stands: its conditional orders come after the player's
+    # (so they win a conflict, as a later line does); any other part it gives replaces that part.
+    merged = merge_orders(standing, mine, add=True).orders
+    text_now = canonical(without_naming(merged))
+    joined = parse_orders(text_now, team, Format(fmt))
+    if joined.errors:
+        return Resolution(tuple(f"with the standing orders: {e}" for e in joined.errors))
+    row = store_orders(session, clock, seat, text_now, flag_id=flag.id)
+    flag.status = FlagStatus.RESOLVED
+    flag.resolution = lines
+    flag.resolved_at = clock.now()
+    return Resolution((), lines, row.version)
+
+
+@dataclass(frozen=True, slots=True)
+class MailMerge:
+    """A mail read against the squad as it stands and merged into the standing orders.
+
+    ``merged.orders.naming`` holds only the names the mail gave without error (by slot);
+    ``standing`` is the canonical text of the match orders that stand after the mail, and
+    ``changed`` whether the mail gave any part of them (so a new version is stored).
+    """
+
+    mail: MailOrders
+    merged: Merged
+    standing: str
+    changed: bool
+
+
+def merge_mail(
+    text: str, current: Team, base: Team, fmt: str, latest: OrdersVersion | None
+) -> MailMerge:
+    """Read ``text`` against ``current`` (placeholders of ``base`` still name their slots)
+    and merge it part by part into the orders of ``latest`` (see ``engine.flungo.merge``)."""
+    before = read_standing(latest.text, current, fmt).orders if latest else Orders()
+    context = OrderContext(standing=before.match, former_names=tuple(p.name for p in base.players))
+    mail = read_mail_orders(text, current, fmt, context)
+    merged = merge_orders(without_naming(before), mail.parsed)
+    changed = bool(mail.not_understood) or any(
+        not r.part.startswith("name ") and r.part != "team name" and r.status != "blocked"
+        for r in merged.parts
+    )
+    return MailMerge(mail, merged, canonical(without_naming(merged.orders)), changed)

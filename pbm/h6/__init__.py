@@ -1,1 +1,0 @@
-"""Hit for Six outside the engine: deck building and loading, and the game's services."""

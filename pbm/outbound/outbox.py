@@ -1,0 +1,283 @@
+"""Mail out: deliver pending outbox rows through a :class:`~pbm.mail.ports.Sender`.
+
+Rows are sent only after the transaction that wrote them committed (they are read from the
+database). A transient failure (network, 4xx) schedules a retry with exponential backoff; a
+permanent one (5xx, or too many attempts, or a recipient known to bounce) marks the row
+``failed`` with the error. A row is marked ``sent`` right after the sender accepted it; a
+crash between those two steps is the one window where a message can go twice (at least once
+beats at most once for replies people wait for): the row is claimed for ``[outbox]
+send_lease_seconds`` (5 minutes by default) before the send, so the second copy goes once that
+lease has run out, and a row claimed by a sender that died is never lost, only that late.
+
+When the relay itself fails (``SmtpError.relay``: refused, greeting 4xx/5xx, stalled, hung up)
+the row stays pending with its attempts unspent, the pass stops there (every other row would
+fail the same way, each after the sender's timeout), and no row is tried again until the
+relay's own backoff has passed: from ``[outbox] backoff_seconds``, doubling, at most
+:data:`RELAY_PROBE_MAX` seconds. So an outage of any length loses no reply, and the daemon's
+other work waits at most one sender timeout per probe. If the database drops between a send
+and the record of it, the outcome is held in memory and recorded first thing in the next
+pass: the row is not sent again meanwhile.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.parser import BytesParser
+
+import structlog
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from pbm.core.clock import Clock, utc
+from pbm.core.config import OutboxConfig
+from pbm.core.errors import DatabaseUnavailable, PbmError, SmtpError
+from pbm.db.models import OutboxMessage, Player, Seat
+from pbm.db.session import SKIP_LOCKED, transaction
+from pbm.mail.compose import SAFE_POLICY
+from pbm.mail.ports import Envelope, Sender
+from pbm.ops.incidents import Backoff, Incidents
+from pbm.secrets.seats import HashLookup, SecretBox, has_placeholder
+from pbm.testhooks import crash_point
+
+__all__ = ["RELAY_PROBE_MAX", "Outbox", "backoff"]
+
+log = structlog.get_logger("pbm.outbound.outbox")
+
+#: The longest wait between two tries of a relay that is down, in seconds: replies wait at
+#: most this long after the relay returns.
+RELAY_PROBE_MAX = 300.0
+#: The most rows a flush with a budget reads (a send takes a millisecond at the least).
+SLICE_ROWS = 2000
+#: Mail pbm sends in bulk, not in answer to a mail: sent after every answer that is due.
+BULK_KINDS = ("turn-report", "zine", "fixtures", "reminder", "digest", "turn-digest")
+
+
+def backoff(config: OutboxConfig, attempts: int) -> timedelta:
+    """The wait before attempt ``attempts + 1``: doubling from the base, capped."""
+    seconds = config.backoff_seconds * (2 ** max(attempts - 1, 0))
+    return timedelta(seconds=min(seconds, config.backoff_max_seconds))
+
+
+def _fill(raw: bytes, box: SecretBox, hash_of: HashLookup | None = None) -> EmailMessage:
+    # SAFE_POLICY writes the headers back exactly as composed: never re-decoded, refolded.
+    msg = BytesParser(policy=SAFE_POLICY).parsebytes(raw)
+    assert isinstance(msg, EmailMessage)
+    for part in msg.walk():
+        if part.get_content_maintype() != "text" or part.is_multipart():
+            continue
+        text = part.get_content()
+        if has_placeholder(text):
+            flowed = part.get_param("format") == "flowed"
+            part.set_content(
+                box.fill_secrets(text, hash_of),
+                subtype=part.get_content_subtype(),
+                charset="utf-8",
+                # quoted-printable keeps a soft break's trailing space through any relay
+                cte="quoted-printable" if flowed else None,
+            )
+            if flowed:  # set_content wrote a new Content-Type; put it back where it was
+                part.replace_header("Content-Type", f'{part["Content-Type"]}; format="flowed"')
+    return msg
+
+
+class Outbox:
+    """The sender worker's logic; :meth:`flush` is one pass."""
+
+    def _hash_of(self, kind: str, seat_id: int) -> str | None:
+        """The stored hash of a seat's secret or a Test by Post ticket (see
+        :meth:`pbm.secrets.seats.SecretBox.fill_secrets`: read only while old keys are
+        configured)."""
+        from pbm.games.hitforsix.models import H6Seat
+
+        with transaction(self.sessions) as s:
+            if kind == "h6":
+                return s.scalar(select(H6Seat.ticket_hash).where(H6Seat.id == seat_id))
+            return s.scalar(select(Seat.secret_hash).where(Seat.id == seat_id))
+
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        sender: Sender,
+        config: OutboxConfig,
+        clock: Clock,
+        box: SecretBox,
+        envelope_from: Callable[[int], str] | None = None,
+        incidents: Incidents | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.sender = sender
+        self.config = config
+        self.clock = clock
+        self.box = box
+        #: The reverse-path for a row (pbm's VERP address, see ``pbm.outbound.bounces``).
+        self.envelope_from = envelope_from
+        self.incidents = incidents
+        self._relay = Backoff(
+            config.backoff_seconds, min(config.backoff_max_seconds, RELAY_PROBE_MAX)
+        )
+        self._relay_retry_at: datetime | None = None  # the relay is down until then
+        self._unrecorded: dict[int, PbmError | None] = {}  # sent (None) or failed, not noted
+
+    @property
+    def relay_down(self) -> bool:
+        """Whether the relay failed and its backoff has not passed yet."""
+        return self._relay_retry_at is not None and self.clock.now() < self._relay_retry_at
+
+    def due_ids(self, answers_only: bool = False, limit: int | None = None) -> list[int]:
+        """Pending rows whose time has come: answers first, then bulk mail (turn reports,
+        zine issues, digests), each oldest first, so a player's acknowledgement never waits
+        behind a stage's thousands of reports. ``answers_only``: no bulk mail at all;
+        ``limit``: the first so many."""
+        query = select(OutboxMessage.id).where(
+            OutboxMessage.status == "pending",
+            OutboxMessage.next_attempt_at <= self.clock.now(),
+        )
+        if answers_only:
+            query = query.where(OutboxMessage.kind.not_in(BULK_KINDS)).order_by(OutboxMessage.id)
+        else:
+            query = query.order_by(
+                case((OutboxMessage.kind.in_(BULK_KINDS), 1), else_=0), OutboxMessage.id
+            )
+        if limit is not None:
+            query = query.limit(limit + len(self._unrecorded))
+        with transaction(self.sessions) as s:
+            return [row_id for row_id in s.scalars(query) if row_id not in self._unrecorded]
+
+    def next_due(self) -> datetime | None:
+        """When the earliest pending row is due (for the loop's sleep)."""
+        with transaction(self.sessions) as s:
+            when = s.scalar(
+                select(func.min(OutboxMessage.next_attempt_at)).where(
+                    OutboxMessage.status == "pending"
+                )
+            )
+        if when is None:
+            return None
+        if self.relay_down and self._relay_retry_at is not None:
+            return max(utc(when), self._relay_retry_at)
+        return utc(when)
+
+    def flush(
+        self,
+        should_stop: object = None,
+        in_hand: Callable[[str], AbstractContextManager[object]] | None = None,
+        budget: float | None = None,
+        answers_only: bool = False,
+    ) -> tuple[int, int]:
+        """Send every due row; returns (sent, failed permanently). While the relay is down
+        (its backoff not passed) nothing is tried; a pass stops at the relay's failure.
+        ``in_hand(what)`` wraps each send (the workers registry names the row in hand).
+        ``budget``: stop starting sends after this many seconds (the rest waits for the next
+        pass, so bulk mail is sent in slices between fetches of new mail). ``answers_only``:
+        leave the bulk mail for a later flush."""
+        self._record_held()
+        if self.relay_down:
+            return 0, 0
+        sent = failed = 0
+        stop = should_stop if callable(should_stop) else (lambda: False)
+        end = None if budget is None else time.monotonic() + budget
+        # A slice of a second sends far fewer than SLICE_ROWS: the rest need not be read.
+        limit = None if budget is None else SLICE_ROWS
+        for n, row_id in enumerate(self.due_ids(answers_only, limit)):
+            if stop() or (n and end is not None and time.monotonic() > end):
+                break  # the budget stops after one send at least, so every pass progresses
+            with in_hand(f"outbox {row_id}") if in_hand else nullcontext():
+                outcome = self.send_one(row_id)
+            sent += outcome == "sent"
+            failed += outcome == "failed"
+            if outcome == "relay-down":
+                break
+        return sent, failed
+
+    def _record_held(self) -> None:
+        for row_id, error in list(self._unrecorded.items()):
+            self._record(row_id, error)  # raises DatabaseUnavailable while it is still down
+            del self._unrecorded[row_id]
+
+    def send_one(self, row_id: int) -> str:
+        """Try one row; returns sent, retry, failed, relay-down or skipped."""
+        with transaction(self.sessions) as s:
+            row = s.get(OutboxMessage, row_id, with_for_update=SKIP_LOCKED)
+            now = self.clock.now()
+            if row is None or row.status != "pending" or utc(row.next_attempt_at) > now:
+                return "skipped"
+            # Claim the row for a while: another worker skips it, and if this process dies
+            # mid-send the row falls due again after the lease (at least once, never lost).
+            row.next_attempt_at = now + timedelta(seconds=self.config.send_lease_seconds)
+            raw, to = row.raw, row.to_addr
+            bounced = s.scalars(
+                select(Player).where(Player.address == to, Player.undeliverable_at.is_not(None))
+            ).first()
+            if bounced is not None:
+                row.status = "failed"
+                row.last_error = (
+                    f"{to} is undeliverable: {bounced.undeliverable_reason or 'bounced'}"
+                )
+                log.warning("outbox.undeliverable", id=row_id, to=to)
+                return "failed"
+        error: PbmError | None = None
+        try:
+            msg = _fill(raw, self.box, self._hash_of)
+            # The envelope is the row's one recipient, whatever the headers say.
+            mail_from = self.envelope_from(row_id) if self.envelope_from else None
+            self.sender.send(
+                msg, Envelope(mail_from or str(msg["From"].addresses[0].addr_spec), (to,))
+            )
+        except PbmError as exc:
+            error = exc
+        except OSError as exc:  # an adapter that let a socket error through: the link's fault
+            error = SmtpError(f"{type(exc).__name__}: {exc}", transient=True, relay=True)
+        if error is None:
+            crash_point("after-send")
+        relay = isinstance(error, SmtpError) and error.relay
+        if isinstance(error, SmtpError) and error.relay:
+            self._relay_failed(error)
+        elif error is None or isinstance(error, SmtpError):
+            # The relay answered (about this message, at least): it works.
+            self._relay.reset()
+            self._relay_retry_at = None
+            if self.incidents is not None:
+                self.incidents.recovered("smtp")
+        try:
+            return self._record(row_id, error, relay=relay)
+        except DatabaseUnavailable:
+            if not relay:  # the send happened (or failed for good): never send it again
+                self._unrecorded[row_id] = error
+            raise
+
+    def _relay_failed(self, error: SmtpError) -> None:
+        delay = self._relay.failed()
+        self._relay_retry_at = self.clock.now() + timedelta(seconds=delay)
+        log.warning("outbox.relay_down", retry_in=round(delay, 2), error=str(error))
+        if self.incidents is not None:
+            self.incidents.failed("smtp", error)
+
+    def _record(self, row_id: int, error: PbmError | None, *, relay: bool = False) -> str:
+        with transaction(self.sessions) as s:
+            row = s.get(OutboxMessage, row_id)
+            assert row is not None
+            if relay and error is not None:
+                # The relay's fault, not the message's: its attempts stay unspent, and it is
+                # due again when the relay is tried again.
+                row.last_error = str(error)[:2000]
+                row.next_attempt_at = self._relay_retry_at or self.clock.now()
+                return "relay-down"
+            row.attempts += 1
+            if error is None:
+                row.status = "sent"
+                row.sent_at = self.clock.now()
+                row.last_error = None
+                log.info("outbox.sent", id=row_id, kind=row.kind, attempts=row.attempts)
+                return "sent"
+            row.last_error = str(error)[:2000]
+            if error.transient and row.attempts < self.config.max_attempts:
+                row.next_attempt_at = self.clock.now() + backoff(self.config, row.attempts)
+                log.warning("outbox.retry", id=row_id, attempts=row.attempts, error=str(error))
+                return "retry"
+            row.status = "failed"
+            log.error("outbox.failed", id=row_id, attempts=row.attempts, error=str(error))
+            return "failed"

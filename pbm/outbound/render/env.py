@@ -1,0 +1,64 @@
+"""The single Jinja environment: strict undefined, autoescape for HTML, found in both layouts.
+
+Templates live at the top of the source tree (``templates/``); the wheel installs the same
+folder as ``pbm/templates`` (a ``package-dir`` mapping in ``pyproject.toml``). The installed
+copy wins when present, so an installed ``pbm`` never reads a stray checkout.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from pbm.outbound.render.tables import KEY as H6_KEY
+from pbm.outbound.render.tables import card_table
+from pbm.outbound.render.wrap import nobreak, wrap, wrap_lines, wrap_list, wrap_orders
+
+__all__ = ["environment", "oneline", "templates_dir"]
+
+_PACKAGE_DIR = Path(__file__).resolve().parents[2]
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
+
+
+def templates_dir() -> Path:
+    """The templates folder: ``pbm/templates`` when installed, ``templates/`` in a checkout."""
+    installed = _PACKAGE_DIR / "templates"
+    if (installed / "email").is_dir():
+        return installed
+    checkout = _PACKAGE_DIR.parent / "templates"
+    if (checkout / "email").is_dir():
+        return checkout
+    raise FileNotFoundError(f"no templates in {installed} or {checkout}")
+
+
+def oneline(value: object) -> str:
+    """Text safe for one line (a header, a table cell): control characters become spaces."""
+    return " ".join(_CONTROL.sub(" ", str(value)).split())
+
+
+@cache
+def environment() -> Environment:
+    """The one Environment every template is rendered with."""
+    env = Environment(
+        loader=FileSystemLoader(str(templates_dir())),
+        undefined=StrictUndefined,
+        autoescape=select_autoescape(["html", "htm", "xml"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        # Templates change only with a release: compiled once, never stat()ed again (two
+        # stats a reply otherwise).
+        auto_reload=False,
+    )
+    env.filters["oneline"] = oneline
+    env.filters["card_table"] = card_table
+    env.filters["nobreak"] = nobreak
+    env.filters["wrap"] = wrap
+    env.filters["wrap_lines"] = wrap_lines
+    env.filters["wrap_list"] = wrap_list
+    env.filters["wrap_orders"] = wrap_orders
+    env.globals["h6_key"] = H6_KEY
+    return env

@@ -1,0 +1,63 @@
+"""A Hit for Six hand as text a phone reads: three short lines a card, no columns to align.
+
+A mail reader on a phone shows about 50 characters of fixed text at 390 px, and flows what
+is longer; a table of aligned columns breaks there. So a card is three lines that read alone:
+a usual card's lines are under 50 characters and the worst card of any shipped deck (the
+longest name beside the longest country, the widest figures) under :data:`CARD_WIDTH`. The
+few country names longer than twelve characters print in the short form cricket itself uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = ["CARD_WIDTH", "KEY", "SHORT_COUNTRIES", "card_table"]
+
+#: The countries in the shipped decks whose names are longer than 12 characters.
+SHORT_COUNTRIES = {
+    "United States of America": "USA",
+    "United Arab Emirates": "UAE",
+    "Papua New Guinea": "PNG",
+    "Czech Republic": "Czechia",
+    "Cayman Islands": "Cayman Is.",
+}
+
+#: The key under the cards: one name for one thing, as the instructions' stats read them.
+KEY = (
+    "BF balls faced, SR runs per 100 balls faced, BB balls bowled, BAvg runs per wicket; "
+    "attack: the five who have bowled most (law 4.02), a part-timer charged the going rate "
+    "and a quarter"
+)
+
+#: The longest line a card may print.
+CARD_WIDTH = 62
+
+
+def card_table(rows: Iterable[Mapping[str, Any]]) -> str:
+    """The cards (``pbm.games.hitforsix.solo.card_rows``) as a phone reads them: three short lines a
+    man, nothing that needs columns to line up -- his position, name and country (and whether
+    he is in the attack), then every batting figure a Rule reads, then every bowling one
+    (matches, which no Rule reads, are left to the terminal and the ground). No final
+    newline."""
+    from pbm.outbound.render.env import oneline  # the environment registers this filter
+
+    out = []
+    for r in rows:
+        mark = ""
+        if r.get("attack"):
+            mark = " (attack)" if r.get("proper", True) else " (attack, part-timer)"
+        out.append(f"{r['pos']:>2} {oneline(r['name'])}, {_country(str(r['country']))}{mark}")
+        out.append(f"   {_n(r['runs'])} runs, avg {r['avg']}, BF {_n(r['bf'])}, SR {r['sr']}, "
+                   f"6s {_n(r['sixes'])}")  # fmt: skip
+        out.append(f"   BB {_n(r['bb'])}, wkts {_n(r['wickets'])}, econ {r['econ']}, "
+                   f"BAvg {r['bavg']}")  # fmt: skip
+    return "\n".join(out)
+
+
+def _n(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def _country(name: str) -> str:
+    return SHORT_COUNTRIES.get(name, name)

@@ -1,6 +1,0 @@
-"""Rendering: the one strict Jinja environment and the email templates."""
-
-from pbm.render.email import RenderedEmail, email_kinds, render_email
-from pbm.render.env import environment, templates_dir
-
-__all__ = ["RenderedEmail", "email_kinds", "environment", "render_email", "templates_dir"]
