@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -39,3 +40,46 @@ def pg_url() -> Iterator[str]:
     (root / "pg").mkdir()
     yield from start_postgres(root / "pg", root)
     shutil.rmtree(root, ignore_errors=True)
+
+
+#: ``scripts/test --quick`` (the developer's loop) sets this: SQLite only, no slow tests, no
+#: server to start (Dovecot, PostgreSQL) and no browser. CI runs everything; a deselected test
+#: is reported as deselected, never as passed.
+QUICK = os.environ.get("PBM_TEST_QUICK") == "1"
+_SERVER_FIXTURES = {"pg_url", "dovecot"}
+
+
+def _uses_browser(item: pytest.Item) -> bool:
+    module = getattr(item, "module", None)
+    return (
+        any(
+            getattr(value, "__module__", "").endswith(".browser")
+            for value in vars(module).values()
+            if callable(value)
+        )
+        if module is not None
+        else False
+    )
+
+
+def _quick_excludes(item: pytest.Item) -> bool:
+    if item.get_closest_marker("slow") or item.get_closest_marker("services"):
+        return True
+    if _SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and "postgresql" in callspec.params.values():
+        return True
+    return _uses_browser(item)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In the quick loop, deselect what needs a server, a browser or minutes."""
+    if not QUICK:
+        return
+    keep, drop = [], []
+    for item in items:
+        (drop if _quick_excludes(item) else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep

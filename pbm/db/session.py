@@ -23,7 +23,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.core.errors import DatabaseUnavailable
+from pbm.core.errors import ConfigError, DatabaseUnavailable
 
 __all__ = [
     "SKIP_LOCKED",
@@ -45,6 +45,18 @@ def _normalise(url: str) -> str:
     if url.startswith("postgresql://"):
         return "postgresql+psycopg://" + url.removeprefix("postgresql://")
     return url
+
+
+def _require_psycopg() -> None:
+    # The driver is an extra (most installations run on SQLite): say how to get it, rather
+    # than let SQLAlchemy's ModuleNotFoundError reach the operator as a traceback.
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        raise ConfigError(
+            "database.url",
+            "PostgreSQL needs its driver, which is an extra: pip install 'pbm[postgres]'",
+        ) from None
 
 
 def make_db_engine(url: str, **kwargs: Any) -> Engine:
@@ -71,6 +83,8 @@ def make_db_engine(url: str, **kwargs: Any) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
         return db_engine
+    if url.startswith("postgresql"):
+        _require_psycopg()
     connect_args = {"connect_timeout": PG_CONNECT_TIMEOUT, **kwargs.pop("connect_args", {})}
     return create_engine(url, pool_pre_ping=True, connect_args=connect_args, **kwargs)
 

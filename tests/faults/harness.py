@@ -18,7 +18,7 @@ its open transactions hold locks on), SIGKILL it, start it again, wait until the
 settled, and check the invariants (:class:`Checker`). The processes are reused between trials.
 
 Run by hand: ``nice .venv/bin/python bench/faults.py --trials 500 --workers 3``; a bounded
-slice runs in CI (``tests/faults/test_faults.py``). See docs/ops/operations.md, "The fault
+slice runs in CI (``tests/faults/test_faults.py``). See docs/dev/testing.md, "The fault
 harness".
 """
 

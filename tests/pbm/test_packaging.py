@@ -70,3 +70,106 @@ def test_wheel_installs_in_a_fresh_venv_and_renders(tmp_path: Path) -> None:
     for args in (["db", "upgrade", "--url", url], ["db", "check", "--url", url]):
         r = subprocess.run([str(pbm), *args], capture_output=True, text=True, cwd=tmp_path)
         assert r.returncode == 0, r.stderr
+
+
+#: Where a distribution's import name differs from its name on PyPI.
+_IMPORT_NAMES = {
+    "imapclient": "imapclient",
+    "sqlalchemy": "sqlalchemy",
+    "flufl.bounce": "flufl.bounce",
+    "argon2-cffi": "argon2",
+    "dkimpy": "dkim",
+    "pyyaml": "yaml",
+    # Authlib's requests client needs requests but does not declare it: pbm does, for that import
+    "requests": "authlib.integrations.requests_client",
+}
+
+
+def _declared() -> list[str]:
+    import re
+    import tomllib
+
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    return [re.split(r"[<>=!~\[ ;]", d, maxsplit=1)[0].lower() for d in deps]
+
+
+def test_every_declared_dependency_is_imported_by_the_code() -> None:
+    """A dependency nothing imports is dropped (issue 25 found two): each one declared in
+    pyproject is imported somewhere under engine/ or pbm/."""
+    import ast
+
+    imported: set[str] = set()
+    for path in [*(ROOT / "pbm").rglob("*.py"), *(ROOT / "engine").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.add(node.module)
+    unused = []
+    for dist in _declared():
+        name = _IMPORT_NAMES.get(dist, dist.replace("-", "_"))
+        if not any(m == name or m.startswith(name + ".") for m in imported):
+            unused.append(dist)
+    assert unused == []
+
+
+def test_postgresql_driver_is_an_extra_with_a_clear_message_when_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """psycopg is the ``postgres`` extra, not a dependency; a PostgreSQL URL without it is a
+    configuration error that says what to install, not a traceback."""
+    import tomllib
+
+    from pbm.core.errors import ConfigError
+    from pbm.db.session import make_db_engine
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert "psycopg" not in _declared()
+    assert any(d.startswith("psycopg") for d in project["optional-dependencies"]["postgres"])
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # an import of it now fails
+    with pytest.raises(ConfigError, match=r"pbm\[postgres\]") as info:
+        make_db_engine("postgresql://pbm@localhost/pbm")
+    assert info.value.key == "database.url"
+
+
+@pytest.mark.slow
+def test_sdist_carries_the_licence_the_example_config_the_docs_and_the_unit(
+    tmp_path: Path,
+) -> None:
+    """An operator who unpacks the sdist finds LICENSE (matching the metadata's MIT), the
+    example config, the guides and the systemd unit."""
+    import tarfile
+
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--sdist",
+            "--no-isolation",
+            "-o",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    [sdist] = tmp_path.glob("pbm-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+        licence = tar.extractfile(next(m for m in tar.getmembers() if m.name.endswith("/LICENSE")))
+        assert licence is not None and b"MIT License" in licence.read()
+        pkg_info = tar.extractfile(
+            next(m for m in tar.getmembers() if m.name.endswith("/PKG-INFO"))
+        )
+        assert pkg_info is not None and b"License-Expression: MIT" in pkg_info.read()
+    for needed in (
+        "LICENSE",
+        "config.example.toml",
+        "docs/ops/pbm.service",
+        "docs/ops/operations.md",
+        "docs/players/orders.md",
+        "docs/gm/guide.md",
+        "templates/email",
+    ):
+        assert any(n == needed or n.startswith(needed + "/") for n in names), needed

@@ -10,7 +10,7 @@ from pbm.games.flungo.zine.render import environment
 
 __all__ = ["atom_feed"]
 
-FEED_ID = "tag:pbm.games.flungo,2026:zine"
+FEED_ID = "tag:pbm.flungo,2026:zine"
 
 
 def atom_feed(issues: Sequence[Issue], base: str = "") -> str:
