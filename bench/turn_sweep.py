@@ -58,8 +58,8 @@ from pbm.db.models import (  # noqa: E402
 from pbm.db.session import transaction  # noqa: E402
 from pbm.games.flungo import reports, turn_mail, turns  # noqa: E402
 from pbm.games.flungo.competitions import create_competition  # noqa: E402
+from pbm.games.flungo.fixtures import seat_named_sides, start_drawn_mini  # noqa: E402
 from pbm.ops.logs import configure_logging  # noqa: E402
-from pbm.testing import seat_named_sides, start_drawn_mini  # noqa: E402
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 

@@ -17,8 +17,8 @@ from pbm.core.clock import FixedClock
 from pbm.db.models import Competition, CompetitionStatus, Seat, TurnStatus
 from pbm.db.session import transaction
 from pbm.games.flungo import turns
+from pbm.games.flungo.fixtures import start_drawn_mini
 from pbm.games.flungo.standing import store_orders
-from pbm.testing import start_drawn_mini
 from tests.pbm.conftest import make_config
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
