@@ -172,11 +172,11 @@ def test_a_three_seat_test_by_post_to_its_champion(pbm: Post) -> None:
         assert "sealed" in str(sealed["Subject"]), body_of(sealed)
         receipt = re.search(r"Your receipt:\s+([0-9a-f]{64})", body_of(sealed))
         assert receipt is not None
-        pbm.core.clock.advance(timedelta(hours=37))  # the reminder: a quarter of 48 h is left
+        pbm.clock.advance(timedelta(hours=37))  # the reminder: a quarter of 48 h is left
         (reminder,) = pbm.run()
         assert str(reminder["To"]) == C and "waiting" in str(reminder["Subject"])
         assert pbm.run() == []  # a reminder runs once
-        pbm.core.clock.advance(timedelta(hours=11))  # the deadline: Cat names the XI she holds
+        pbm.clock.advance(timedelta(hours=11))  # the deadline: Cat names the XI she holds
         mails = pbm.run()
         reveal = next(body_of(m) for m in mails if "revealed" in body_of(m))
         assert receipt.group(1) in reveal and "(deadline)" in reveal
@@ -257,7 +257,7 @@ def test_a_week_of_the_averages_by_mail(pbm: Post) -> None:
     numbers: dict[str, str] = {}
     days = []
     for k in range(7):
-        day = pbm.core.clock.now().date().isoformat()
+        day = pbm.clock.now().date().isoformat()
         days.append(day)
         for deck in ("t20i", "odi"):
             posted = []
@@ -274,7 +274,7 @@ def test_a_week_of_the_averages_by_mail(pbm: Post) -> None:
                 assert "Entered in The Averages" in body_of(m), body_of(m)
                 if found := re.search(r"NUMBER (\d+)", body_of(m)):
                     numbers[name] = found.group(1)
-        pbm.core.clock.advance(timedelta(days=1))
+        pbm.clock.advance(timedelta(days=1))
     assert len(set(numbers.values())) == 5
     with transaction(pbm.app.sessions) as s:
         for day in days:
