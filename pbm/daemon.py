@@ -48,7 +48,7 @@ from pbm.app import App, Listener
 from pbm.core.errors import DatabaseUnavailable, MailError
 from pbm.db.models import MailStatus
 from pbm.db.session import transaction
-from pbm.games import Game
+from pbm.games import GAMES, Game
 from pbm.mail.ports import Mailbox, Sender
 from pbm.ops.incidents import Backoff
 from pbm.ops.logs import request_reopen
@@ -369,7 +369,7 @@ def _on_hangup(_signum: int, _frame: FrameType | None) -> None:
     request_reopen()  # a flag only: the next log line reopens the file
 
 
-def _warm_up(games: Sequence[Game]) -> None:
+def _warm_up(games: Sequence[Game] = GAMES) -> None:
     """Load what each game's first mail would wait for (Flungo's order parser) now."""
     for game in games:
         game.warm_up()
