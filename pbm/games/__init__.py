@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
@@ -87,6 +87,11 @@ class Game(JobSource, Protocol):
     def after_sweep(self, session: Session, now: datetime) -> Sequence[Job]:
         """The jobs the sweep made due, run in the same pass after it (Flungo's zine issue
         of each resolved stage, so it leaves with the stage's reports)."""
+        ...
+
+    def open_competitions(self, session: Session) -> list[dict[str, Any]]:
+        """The game's competitions taking teams, as template rows (HELP and the answer to a
+        mail not understood list them), by code."""
         ...
 
     def check_config(self, config: Config) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
@@ -86,6 +86,20 @@ class Flungo:
         from pbm.games.flungo.zine.deliver import due_issues
 
         return [ZineIssue(code, number) for code, number in due_issues(session, set())]
+
+    def open_competitions(self, session: Session) -> list[dict[str, Any]]:
+        """Competitions taking teams, by code."""
+        from sqlalchemy import select
+
+        from pbm.db.models import Competition, CompetitionStatus
+        from pbm.games.flungo.views import competition_ctx
+
+        comps = session.scalars(
+            select(Competition)
+            .where(Competition.status == CompetitionStatus.OPEN)
+            .order_by(Competition.code)
+        )
+        return [competition_ctx(c) for c in comps]
 
     def check_config(self, config: Config) -> None:
         """``[turns] schedule`` must be a cadence the game can keep."""

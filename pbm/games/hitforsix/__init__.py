@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
@@ -74,6 +74,10 @@ class HitForSix:
 
     def after_sweep(self, session: Session, now: datetime) -> list[OverJob]:
         """Nothing."""
+        return []
+
+    def open_competitions(self, session: Session) -> list[dict[str, Any]]:
+        """None: Hit for Six's matches are opened by mail, not joined from a list."""
         return []
 
     def check_config(self, config: Config) -> None:
