@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from pbm.app import App
 from pbm.core.clock import Clock, FixedClock
 from pbm.core.config import Config
+from pbm.core.errors import ConfigError
 from pbm.db.models import JobRun
 from pbm.db.session import transaction
 from pbm.games import GAMES, Job
@@ -24,6 +26,7 @@ from pbm.games.flungo.jobs import NamingDeadline, ZineIssue
 from pbm.games.hitforsix.schedule import OverDeadline, OverReminder
 from pbm.inbound.commands import Command, Handler, fallbacks, registry
 from pbm.scheduler import Digest, Purge, due_now, run_due
+from tests.pbm.conftest import make_config
 
 
 @pytest.mark.parametrize(
@@ -181,3 +184,12 @@ def test_the_command_table_is_the_games_commands() -> None:
         for cmd in game.commands():
             assert table[cmd.word] is cmd and cmd.game in (None, game.name)
     assert set(fallbacks()) == {g.name for g in GAMES if g.fallback() is not None} == {"flungo"}
+
+
+def test_a_cadence_flungo_cannot_keep_refuses_the_app(app_db_url: str, tmp_path: Path) -> None:
+    """The config reads ``[turns] schedule`` as text; Flungo checks it when the app starts,
+    and refuses it with the key that names it."""
+    config = make_config(app_db_url, tmp_path, turns={"schedule": "every blue moon"})
+    with pytest.raises(ConfigError) as refused:
+        App.from_config(config, FixedClock(datetime(2026, 1, 1, tzinfo=UTC)))
+    assert refused.value.key == "turns.schedule"
