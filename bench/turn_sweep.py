@@ -58,8 +58,10 @@ from pbm.db.models import (  # noqa: E402
 from pbm.db.session import transaction  # noqa: E402
 from pbm.games.flungo import reports, turn_mail, turns  # noqa: E402
 from pbm.games.flungo.competitions import create_competition  # noqa: E402
+from pbm.games.flungo.fixtures import seat_named_sides, start_drawn_mini  # noqa: E402
+from pbm.games.flungo.turns import split as turn_split  # noqa: E402
+from pbm.games.flungo.turns import sweep as turn_sweep  # noqa: E402
 from pbm.ops.logs import configure_logging  # noqa: E402
-from pbm.testing import seat_named_sides, start_drawn_mini  # noqa: E402
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -221,18 +223,20 @@ def _pg_worker(
     report mails (shared again: rows of ``mail_batch`` mails)."""
     configure_logging("console", "warning", ())
     # The bench's own meters: CPU in the parallel part (each match) and the serial part.
-    engine_cpu = _CpuIn(turns.resolve_match)
-    serial_cpu = _CpuIn(turns._resolve_step)
-    claim_cpu = _CpuIn(turns.claim_matches)
-    store_cpu = _CpuIn(turns.store_results)
-    complete_cpu = _CpuIn(turns._complete)
+    # (patched where they are looked up: the split-stage workers' module, and the tick's)
+    engine_cpu = _CpuIn(turn_split.resolve_match)
+    serial_cpu = _CpuIn(turn_split._resolve_step)
+    claim_cpu = _CpuIn(turn_split.claim_matches)
+    store_cpu = _CpuIn(turn_split.store_results)
+    complete_cpu = _CpuIn(turn_split._complete)
     mail_cpu = _CpuIn(turn_mail.work_mails)
     turn_mail.work_mails = mail_cpu  # type: ignore[assignment]
-    turns._complete = complete_cpu  # type: ignore[assignment]
-    turns.resolve_match = engine_cpu  # type: ignore[assignment]
-    turns._resolve_step = serial_cpu  # type: ignore[assignment]
-    turns.claim_matches = claim_cpu  # type: ignore[assignment]
-    turns.store_results = store_cpu  # type: ignore[assignment]
+    turn_split._complete = complete_cpu  # type: ignore[assignment]
+    turn_split.resolve_match = engine_cpu  # type: ignore[assignment]
+    turn_split._resolve_step = serial_cpu  # type: ignore[assignment]
+    turn_sweep._resolve_step = serial_cpu  # type: ignore[assignment]
+    turn_split.claim_matches = claim_cpu  # type: ignore[assignment]
+    turn_split.store_results = store_cpu  # type: ignore[assignment]
     config = _config(url, Path(tmp))
     clock = FixedClock(datetime.fromisoformat(at))
     app = App.from_config(config, clock)

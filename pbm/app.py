@@ -6,8 +6,7 @@ benches) goes through :class:`App`; see ``docs/ops/embedding.md``.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -18,6 +17,7 @@ from pbm.core.clock import Clock, SystemClock
 from pbm.core.config import Config
 from pbm.db import migrate
 from pbm.db.session import make_db_engine, make_session_factory
+from pbm.games import GAMES, Game
 from pbm.inbound import Inbound
 from pbm.mail.oauth2 import TokenSource
 from pbm.mail.ports import Mailbox, Sender
@@ -27,30 +27,12 @@ from pbm.outbound.outbox import Outbox
 from pbm.secrets.seats import SecretBox
 
 __all__ = [
-    "COMMAND_MODULES",
     "App",
     "Listener",
     "make_listeners",
     "make_mailboxes",
     "make_sender",
-    "register_commands",
 ]
-
-#: The modules whose import registers mail commands (see :mod:`pbm.inbound.commands`).
-COMMAND_MODULES = (
-    "pbm.inbound.builtin",
-    "pbm.games.flungo.mail",
-    "pbm.games.flungo.ask",
-    "pbm.games.flungo.gm",
-    "pbm.games.flungo.managers",
-    "pbm.games.hitforsix.mail",
-)
-
-
-def register_commands() -> None:
-    """Import every module that registers mail commands (idempotent)."""
-    for name in COMMAND_MODULES:
-        importlib.import_module(name)
 
 
 class Listener(Protocol):
@@ -63,16 +45,19 @@ class Listener(Protocol):
 
 @dataclass
 class App:
-    """The database and the services for one configuration."""
+    """The database and the services for one configuration, and the games it runs (every
+    game's check of the configuration passes before anything starts)."""
 
     config: Config
     db_engine: Engine
     clock: Clock = field(default_factory=SystemClock)
+    games: Sequence[Game] = GAMES
 
     def __post_init__(self) -> None:
+        for game in self.games:
+            game.check_config(self.config)
         self.sessions: sessionmaker[Session] = make_session_factory(self.db_engine)
         self.box = SecretBox(self.config.security)
-        register_commands()
         self.inbound = Inbound(self.sessions, self.config, self.clock, self.box)
 
     @classmethod

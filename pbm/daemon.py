@@ -48,14 +48,13 @@ from pbm.app import App, Listener
 from pbm.core.errors import DatabaseUnavailable, MailError
 from pbm.db.models import MailStatus
 from pbm.db.session import transaction
-from pbm.games.flungo import turns
-from pbm.games.hitforsix import schedule as h6_schedule
+from pbm.games import GAMES, Game
 from pbm.mail.ports import Mailbox, Sender
 from pbm.ops.incidents import Backoff
 from pbm.ops.logs import request_reopen
 from pbm.ops.sdnotify import Notifier
 from pbm.ops.workers import Registry
-from pbm.scheduler import competition_dates, next_wakeup, run_due
+from pbm.scheduler import next_wake, run_due
 
 __all__ = ["Daemon", "Listener", "Stats"]
 
@@ -250,6 +249,7 @@ class Daemon:
                     self.worker.id,
                     SCHEDULER_BUDGET,
                     as_of=began,
+                    games=self.app.games,
                 )
         self._flush(stats, bulk=True)
         # A whole pass talked to the database: any outage of it is over.
@@ -285,11 +285,7 @@ class Daemon:
     def _wait_seconds(self) -> float:
         now = self.app.clock.now()
         with transaction(self.app.sessions) as s:
-            comps = competition_dates(s)
-            turn_due = turns.next_wakeup(s, self.app.config, now)
-            h6 = h6_schedule.next_due(s, now)  # Test by Post's next reminder or deadline
-        until = [next_wakeup(now, self.app.config.scheduler.digest_at, comps)]
-        until += [t for t in (turn_due, h6) if t is not None]
+            until = [next_wake(s, self.app.config, now, self.app.games)]
         due = self.outbox.next_due()
         if due is not None:
             until.append(due)
@@ -325,7 +321,7 @@ class Daemon:
             for listener in self.listeners:
                 listener.start()
                 started.append(listener)
-            _warm_up()
+            _warm_up(self.app.games)
             self.worker.start()
             log.info(
                 "daemon.started",
@@ -373,16 +369,10 @@ def _on_hangup(_signum: int, _frame: FrameType | None) -> None:
     request_reopen()  # a flag only: the next log line reopens the file
 
 
-def _warm_up() -> None:
-    """Load the order parser now (from its cache, or built once), not while a player waits."""
-    from engine.dice import Dice
-    from engine.flungo.formats import Format
-    from engine.flungo.language import parse_orders
-    from engine.flungo.squad import generate_squad
-    from pbm.games.flungo.grammar import warm_order_parser
-
-    warm_order_parser()
-    parse_orders("NAME 1 Warm Up", generate_squad(Dice(0)), Format.T20)
+def _warm_up(games: Sequence[Game] = GAMES) -> None:
+    """Load what each game's first mail would wait for (Flungo's order parser) now."""
+    for game in games:
+        game.warm_up()
     # What is loaded by now (the parser's tables, the templates, the ORM's mappers) lives as
     # long as the process: frozen, the cyclic collector stops scanning it at each full
     # collection, which cost ~0.3 s each in a burst of orders (a tenth of its time).

@@ -1,104 +1,153 @@
-"""The scheduler tick: the GM's daily digest, the naming deadlines (joining closes, the draw
-is made and the fixtures mailed), every competition's turns (:func:`pbm.games.flungo.turns.tick`),
-Test by Post's reminders and over deadlines (:mod:`pbm.games.hitforsix.schedule`), and the zine's
-issue after each resolved stage (:mod:`pbm.games.flungo.zine.deliver`), and once a day the
-retention purge
-(:mod:`pbm.ops.retention`).
+"""The scheduler tick: every game's due jobs (:data:`pbm.games.GAMES`: Flungo's naming
+deadlines, Test by Post's reminders and over deadlines), the GM's daily digest, once a day the
+retention purge (:mod:`pbm.ops.retention`), then every game's sweep (Flungo's turns), then the
+jobs the sweep made due (the zine's issue of each resolved stage).
 
-:func:`due_jobs` is pure (tested with tables); :func:`run_due` runs what is due, each job in
-its own transaction with its key recorded in ``job_runs``, so it runs exactly once.
+Jobs are values (:class:`pbm.games.Job`): the scheduler asks each owner for its due jobs and
+hands each back to the owner that made it, each in its own transaction with its key recorded
+in ``job_runs``, so it runs exactly once. The machinery's own jobs (the digest, the purge) are
+:class:`Housekeeping`'s. :func:`digest_due` and :func:`digest_wake` are pure (tested as tables).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 import structlog
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.core.clock import Clock, utc
+from pbm.core.clock import Clock
 from pbm.core.config import Config
-from pbm.core.errors import GameError
-from pbm.db.models import Competition, CompetitionStatus, JobRun
+from pbm.db.models import JobRun
 from pbm.db.session import transaction
-from pbm.games.flungo import reports, turns
-from pbm.games.flungo.competitions import record_event
-from pbm.games.flungo.zine.deliver import due_issues, send_issue, zine_key
-from pbm.games.hitforsix import schedule as h6_schedule
+from pbm.games import GAMES, Game, Job, JobSource
 from pbm.ops.digest import digest_context
 from pbm.ops.retention import purge
 from pbm.outbound.replies import queue_mail
 
-__all__ = ["CompetitionDates", "Job", "due_jobs", "next_wakeup", "run_due"]
+__all__ = [
+    "Digest",
+    "Housekeeping",
+    "Purge",
+    "digest_due",
+    "digest_wake",
+    "due_now",
+    "next_wake",
+    "run_due",
+]
 
 log = structlog.get_logger("pbm.scheduler")
 
 
 @dataclass(frozen=True, slots=True)
-class CompetitionDates:
-    """What the scheduler needs to know of a competition."""
+class Digest:
+    """The GM's daily digest of ``day``."""
 
-    code: str
-    naming_deadline: datetime
-    closed: bool
+    day: date
+
+    @property
+    def key(self) -> str:
+        """The idempotency key (the format stored before jobs were values)."""
+        return f"digest:{self.day:%Y-%m-%d}"
 
 
 @dataclass(frozen=True, slots=True)
-class Job:
-    """A job to run once: ``key`` is its idempotency key."""
+class Purge:
+    """The retention purge of ``day`` (housekeeping: not counted as work done, so an idle
+    pass stays idle)."""
 
-    key: str
-    kind: str  # digest, naming-deadline, h6-over (a Test by Post reminder or deadline), purge
-    code: str | None = None  # the competition's code, or the Test by Post match's wire code
+    day: date
+
+    @property
+    def key(self) -> str:
+        """The idempotency key (the format stored before jobs were values)."""
+        return f"purge:{self.day:%Y-%m-%d}"
 
 
 def _digest_time(day: datetime, hour: int) -> datetime:
     return day.replace(hour=hour, minute=0, second=0, microsecond=0)
 
 
-def due_jobs(
-    now: datetime, digest_hour: int | None, comps: Iterable[CompetitionDates], done: set[str]
-) -> list[Job]:
-    """Jobs due at ``now`` that are not in ``done``: deadlines first, then today's digest
-    (none when ``digest_hour`` is None: the daily digest is off)."""
-    jobs = [
-        Job(f"naming-deadline:{c.code}", "naming-deadline", c.code)
-        for c in comps
-        if not c.closed and now >= c.naming_deadline
-    ]
-    jobs = [j for j in jobs if j.key not in done]
-    key = f"digest:{now:%Y-%m-%d}"
-    if digest_hour is not None and now >= _digest_time(now, digest_hour) and key not in done:
-        jobs.append(Job(key, "digest"))
-    return jobs
+def digest_due(now: datetime, digest_hour: int | None) -> list[Digest]:
+    """Today's digest once its hour has come (none when ``digest_hour`` is None: the daily
+    digest is off)."""
+    if digest_hour is not None and now >= _digest_time(now, digest_hour):
+        return [Digest(now.date())]
+    return []
 
 
-def next_wakeup(
-    now: datetime, digest_hour: int | None, comps: Iterable[CompetitionDates]
+def digest_wake(now: datetime, digest_hour: int | None) -> datetime:
+    """The next digest after ``now`` (a day on, when the digest is off: the loop still wakes
+    daily, for the purge)."""
+    if digest_hour is None:
+        return now + timedelta(days=1)
+    today = _digest_time(now, digest_hour)
+    return min(now + timedelta(days=1), today if today > now else today + timedelta(days=1))
+
+
+class Housekeeping:
+    """The machinery's own jobs: the GM's daily digest and the daily retention purge."""
+
+    def due(self, session: Session, config: Config, now: datetime) -> list[Digest]:
+        """Today's digest, once its hour has come (the purge runs apart: see :func:`run_due`)."""
+        return digest_due(now, config.scheduler.digest_at)
+
+    def next_wake(self, session: Session, config: Config, now: datetime) -> datetime:
+        """The next digest, or a day on."""
+        return digest_wake(now, config.scheduler.digest_at)
+
+    def run(self, job: Job, session: Session, config: Config, clock: Clock) -> None:
+        """Mail the digest to the GM, or purge what retention lets go."""
+        match job:
+            case Purge():
+                report = purge(session, config, clock.now())
+                log.info("retention.purged", **{k: v for k, v in asdict(report).items() if v})
+            case Digest():
+                ctx = digest_context(session, clock)
+                queue_mail(
+                    session,
+                    config,
+                    clock,
+                    kind="digest",
+                    to=config.gm.address,
+                    ctx={**ctx, "headline": ""},
+                )
+            case _:
+                raise TypeError(f"not a housekeeping job: {job!r}")
+
+
+HOUSEKEEPING = Housekeeping()
+
+#: A job and the one who runs it.
+Owned = tuple[JobSource, Job]
+
+
+def due_now(
+    session: Session,
+    config: Config,
+    now: datetime,
+    games: Sequence[Game] = GAMES,
+    done: set[str] | None = None,
+) -> list[Owned]:
+    """Every job due at ``now``, each with its owner: the games' (in their order), then the
+    digest, so it tells of the deadlines just passed. Without ``done``, the keys already run
+    are read from ``job_runs`` (only those asked about)."""
+    owned: list[Owned] = [(g, j) for g in games for j in g.due(session, config, now)]
+    owned += [(HOUSEKEEPING, j) for j in HOUSEKEEPING.due(session, config, now)]
+    return _not_done(session, owned, done)
+
+
+def next_wake(
+    session: Session, config: Config, now: datetime, games: Sequence[Game] = GAMES
 ) -> datetime:
     """The next time a job may fall due after ``now`` (a day on, when nothing is due)."""
-    candidates = [now + timedelta(days=1)]
-    if digest_hour is not None:
-        today = _digest_time(now, digest_hour)
-        candidates.append(today if today > now else today + timedelta(days=1))
-    candidates += [c.naming_deadline for c in comps if not c.closed and c.naming_deadline > now]
-    return min(candidates)
-
-
-def competition_dates(s: Session) -> list[CompetitionDates]:
-    """Every competition's dates."""
-    # the three columns, not the rows: a competition's row carries its whole season
-    rows = s.execute(select(Competition.code, Competition.naming_deadline, Competition.status))
-    return [
-        CompetitionDates(
-            code, utc(deadline), status not in (CompetitionStatus.OPEN, CompetitionStatus.FULL)
-        )
-        for code, deadline, status in rows
-    ]
+    times = [HOUSEKEEPING.next_wake(session, config, now)]
+    times += [t for g in games if (t := g.next_wake(session, config, now)) is not None]
+    return min(times)
 
 
 def run_due(
@@ -108,29 +157,31 @@ def run_due(
     worker: str | None = None,
     budget: float | None = None,
     as_of: datetime | None = None,
+    games: Sequence[Game] = GAMES,
 ) -> int:
-    """Run every due job once; returns how many ran. The zine's issues go last, after the
-    turns, so a stage's issue leaves in the same pass as its turn reports. ``worker`` is who
-    claims a split stage's matches (this process by default). ``budget`` bounds the seconds
-    spent resolving stages (see :func:`pbm.games.flungo.turns.tick`); the rest is the next pass's.
-    ``as_of``: when the pass began, the moment turns fall due by (see the same)."""
+    """Run every due job once; returns how many ran. The jobs a sweep makes due go last, after
+    the sweeps, so a stage's zine issue leaves in the same pass as its turn reports.
+    ``worker`` is who claims a split stage's matches (this process by default). ``budget``
+    bounds the seconds a game's sweep spends (see :func:`pbm.games.flungo.turns.tick`); the
+    rest is the next pass's. ``as_of``: when the pass began, the moment turns fall due by."""
     now = clock.now()
     with transaction(sessions) as s:
-        comps = competition_dates(s)
-        jobs = due_jobs(now, config.scheduler.digest_at, comps, set())
-        jobs += [Job(k, "h6-over", w) for k, w in h6_schedule.due(s, now)]
-        purge_job = Job(f"purge:{now:%Y-%m-%d}", "purge")  # retention, once a day
-        done = _done(s, [j.key for j in (*jobs, purge_job)])
-    ran = _run_jobs(sessions, config, clock, [j for j in jobs if j.key not in done])
-    if purge_job.key not in done:
-        # housekeeping, not counted as work done: an idle pass stays idle
-        _run_jobs(sessions, config, clock, [purge_job])
-    ran += turns.tick(sessions, config, clock, worker, budget=budget, as_of=as_of)
+        jobs = due_now(s, config, now, games)
+        housework = _not_done(s, [(HOUSEKEEPING, Purge(now.date()))], None)
+    ran = _run_jobs(sessions, config, clock, jobs)
+    # housekeeping, not counted as work done: an idle pass stays idle
+    _run_jobs(sessions, config, clock, housework)
+    for game in games:
+        ran += game.sweep(sessions, config, clock, worker=worker, budget=budget, as_of=as_of)
     with transaction(sessions) as s:
-        issues = due_issues(s, set())
-        done = _done(s, [zine_key(c, n) for c, n in issues])
-        zines = [Job(zine_key(c, n), "zine", f"{c}:{n}") for c, n in issues]
-    return ran + _run_jobs(sessions, config, clock, [z for z in zines if z.key not in done])
+        follow = _not_done(s, [(g, j) for g in games for j in g.after_sweep(s, now)], None)
+    return ran + _run_jobs(sessions, config, clock, follow)
+
+
+def _not_done(s: Session, owned: list[Owned], done: set[str] | None) -> list[Owned]:
+    if done is None:
+        done = _done(s, [job.key for _, job in owned])
+    return [(owner, job) for owner, job in owned if job.key not in done]
 
 
 def _done(s: Session, keys: list[str]) -> set[str]:
@@ -143,57 +194,18 @@ def _done(s: Session, keys: list[str]) -> set[str]:
 
 
 def _run_jobs(
-    sessions: sessionmaker[Session], config: Config, clock: Clock, jobs: list[Job]
+    sessions: sessionmaker[Session], config: Config, clock: Clock, jobs: list[Owned]
 ) -> int:
     ran = 0
     now = clock.now()
-    for job in jobs:
+    for owner, job in jobs:
         try:
             with transaction(sessions) as s:
                 s.add(JobRun(key=job.key, ran_at=now))
                 s.flush()  # the key's uniqueness: a second daemon would fail here
-                _run(s, config, clock, job)
+                owner.run(job, s, config, clock)
         except IntegrityError:
             continue
         log.info("scheduler.ran", job=job.key)
         ran += 1
     return ran
-
-
-def _run(s: Session, config: Config, clock: Clock, job: Job) -> None:
-    if job.kind == "purge":
-        report = purge(s, config, clock.now())
-        log.info("retention.purged", **{k: v for k, v in asdict(report).items() if v})
-        return
-    if job.kind == "h6-over":
-        assert job.code is not None
-        h6_schedule.run(s, config, clock, job.code)
-        return
-    if job.kind == "zine":  # after each resolved stage, its issue to every player
-        assert job.code is not None
-        code, number = job.code.rsplit(":", 1)
-        send_issue(s, config, clock, code, int(number))
-        return
-    headline = ""
-    if job.kind == "naming-deadline":
-        comp = s.scalars(select(Competition).where(Competition.code == job.code)).one()
-        record_event(s, clock, "naming-deadline", comp)
-        try:
-            first = turns.start_competition(s, config, clock, comp)
-        except GameError as exc:
-            comp.status = CompetitionStatus.CLOSED
-            headline = (
-                f"The naming deadline of [{comp.code}] {comp.name} has passed: it is closed, "
-                f"but the season cannot start: {exc.message}"
-            )
-        else:
-            reports.queue_fixtures(s, config, clock, comp, first)
-            send_issue(s, config, clock, comp.code, 0)  # the teams, before a ball is bowled
-            headline = (
-                f"The naming deadline of [{comp.code}] {comp.name} has passed: joining is "
-                f"closed, the fixtures are drawn and mailed to {len(comp.seats)} teams."
-            )
-    ctx = digest_context(s, clock)
-    queue_mail(
-        s, config, clock, kind="digest", to=config.gm.address, ctx={**ctx, "headline": headline}
-    )

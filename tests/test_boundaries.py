@@ -83,3 +83,92 @@ def test_engine_never_uses_global_random_or_clock() -> None:
             if needle in text:
                 offenders.append(f"{path.relative_to(ROOT)}: {needle}")
     assert offenders == []
+
+
+#: Imports of a game's module that another helper's change of issue 25 removes (the one
+#: audit-event writer, i25-mail; the deadline shown in the reader's zone, i25-guarantees).
+#: Each entry must still be there: when its import goes, so must the entry.
+PENDING = {
+    ("pbm/inbound/context.py", "pbm.games.flungo.competitions"),
+    ("pbm/inbound/pipeline.py", "pbm.games.flungo.competitions"),
+    ("pbm/games/hitforsix/post.py", "pbm.games.flungo.schedule"),
+}
+
+
+def _imported(path: Path, root: Path = ROOT) -> list[tuple[int, str]]:
+    """``(line, module)`` of every import in ``path``, relative ones resolved, and each name a
+    ``from`` import takes as a module of its own (``from pbm.games import flungo``)."""
+    package = ".".join(path.relative_to(root).with_suffix("").parts)
+    if path.name != "__init__.py":
+        package = package.rpartition(".")[0]
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, base] if base else parent)
+            found.append((node.lineno, base))
+            found += [(node.lineno, f"{base}.{a.name}") for a in node.names]
+    return found
+
+
+def _game_of(module: str) -> str | None:
+    """The game package ``module`` is in or names (None: not a game's)."""
+    parts = module.split(".")
+    if parts[:2] == ["pbm", "games"] and len(parts) > 2 and parts[2] in _GAME_PACKAGES:
+        return parts[2]
+    return None
+
+
+_GAME_PACKAGES = {
+    p.name for p in (ROOT / "pbm" / "games").iterdir() if (p / "__init__.py").exists()
+}
+
+
+def _crossings() -> set[tuple[str, str]]:
+    """Every import of a game's module from outside that game, but the CLI's and the list's."""
+    crossings: set[tuple[str, str]] = set()
+    for path in sorted((ROOT / "pbm").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith("pbm/cli/") or rel == "pbm/games/__init__.py":
+            continue
+        here = _game_of(".".join(path.relative_to(ROOT).with_suffix("").parts))
+        for _line, module in _imported(path):
+            game = _game_of(module)
+            if game is not None and game != here:
+                crossings.add((rel, _game_module(module)))
+    return crossings
+
+
+def test_nothing_but_the_list_and_the_cli_imports_a_game() -> None:
+    """The machinery reaches a game only through ``pbm.games.GAMES`` (the protocol and the
+    list); no game imports another; only the CLI and the list import a game's modules."""
+    assert sorted(_crossings() - PENDING) == []
+
+
+def test_the_pending_crossings_are_still_there() -> None:
+    """An entry of ``PENDING`` whose import is gone is stale, and goes with it."""
+    assert sorted(PENDING - _crossings()) == []
+
+
+def _game_module(module: str) -> str:
+    """``pbm.games.<game>.<module>``: the module of the game an import reaches."""
+    return ".".join(module.split(".")[:4])
+
+
+def test_the_boundary_check_sees_each_way_of_importing_a_game(tmp_path: Path) -> None:
+    """The walk finds absolute, ``from`` and relative imports of a game's module alike."""
+    pkg = tmp_path / "pbm" / "inbound"
+    pkg.mkdir(parents=True)
+    sample = pkg / "sample.py"
+    sample.write_text(
+        "import pbm.games.flungo.turns\n"
+        "from pbm.games import flungo\n"
+        "from ..games.hitforsix import mail\n"
+        "from pbm.games import GAMES\n"
+    )
+    games = [_game_of(m) for _, m in _imported(sample, tmp_path)]
+    assert [g for g in games if g] == ["flungo", "flungo", "hitforsix", "hitforsix"]

@@ -12,6 +12,7 @@ import click
 from pbm.cli._edge import Failure
 from pbm.core.config import Config, load_config
 from pbm.core.errors import ConfigError
+from pbm.games import GAMES
 from pbm.ops.logs import configure_logging
 
 __all__ = ["DEFAULT_CONFIG", "config_option", "load", "problem"]
@@ -52,6 +53,8 @@ def load(config_path: Path | None, *, logs: bool = True) -> Config:
     path = resolve(config_path)
     try:
         config = load_config(path)
+        for game in GAMES:  # what a game's section means is the game's to check
+            game.check_config(config)
     except ConfigError as exc:
         raise Failure(problem(path, exc), os.EX_CONFIG) from exc
     if logs:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pbm.core._config_reader import Section, TlsMode, table, tls_mode
+from pbm.core.durations import parse_duration
 from pbm.core.errors import ConfigError
 from pbm.mail.oauth2 import PROVIDERS, OAuth2Config
 
@@ -203,7 +204,8 @@ class SchedulerConfig:
 class TurnsConfig:
     """How competitions run turn by turn (a competition may override each in its settings).
 
-    ``schedule``: the default cadence of deadlines (see :mod:`pbm.games.flungo.schedule`);
+    ``schedule``: the default cadence of deadlines (Flungo's, which checks it when the app
+    starts: a section's values are read here, their meaning is the game's);
     ``early_seconds``: once every team's orders are in, the stage runs this long after the
     last of them (time for second thoughts); ``grace_seconds``: after a deadline, defaults
     are played only this much later; ``reminders``: seconds before a deadline at which teams
@@ -536,8 +538,6 @@ def parse_config(
     tu = table(root, "turns", required=False)
     turns = TurnsConfig()
     if tu is not None:
-        from pbm.games.flungo.schedule import parse_duration, parse_schedule
-
         after_full = tu.number("naming_after_full", -1.0)
         try:
             reminders = tuple(parse_duration(x).total_seconds() for x in tu.str_list("reminders"))
@@ -559,10 +559,6 @@ def parse_config(
             mail_batch=tu.integer("mail_batch", TurnsConfig().mail_batch, lo=1),
             nmr_limit=tu.integer("nmr_limit", TurnsConfig().nmr_limit, lo=0, hi=1000),
         )
-        try:
-            parse_schedule(turns.schedule)
-        except ValueError as exc:
-            raise ConfigError(tu.key("schedule"), str(exc)) from exc
         tu.done()
 
     wk = table(root, "workers", required=False)

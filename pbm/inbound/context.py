@@ -18,7 +18,6 @@ from pbm.core.config import Config
 from pbm.core.errors import AuthError
 from pbm.db.models import (
     Competition,
-    CompetitionStatus,
     MailStatus,
     Player,
     Seat,
@@ -131,14 +130,9 @@ class MailContext:
 
     def open_competitions(self) -> list[dict[str, Any]]:
         """Competitions taking teams, as template rows."""
-        from pbm.games.flungo.views import competition_ctx
+        from pbm.games import GAMES
 
-        comps = self.session.scalars(
-            select(Competition)
-            .where(Competition.status == CompetitionStatus.OPEN)
-            .order_by(Competition.code)
-        )
-        return [competition_ctx(c) for c in comps]
+        return [row for game in GAMES for row in game.open_competitions(self.session)]
 
     def not_understood(self, note: str, unknown_code: str | None = None) -> Handled:
         """Answer that pbm could not tell what the mail asks for."""

@@ -45,7 +45,7 @@ from pbm.db.models import (
     Standby,
     table_of,
 )
-from pbm.games.hitforsix.models import H6Seat
+from pbm.games import GAMES
 from pbm.inbound.ratelimit import window_start
 
 __all__ = ["REMOVED", "STEPS", "PurgeReport", "known_addresses", "purge"]
@@ -92,10 +92,13 @@ class PurgeReport:
 
 
 def known_addresses(s: Session, config: Config) -> set[str]:
-    """Every address pbm keeps: players', Test by Post seats', standbys', the GM's, its own."""
+    """Every address pbm keeps: players', standbys', the GM's, its own, and those each game
+    keeps in its own tables (Test by Post seats')."""
     found = {config.gm.address.lower(), config.server.address.lower()}
-    for column in (Player.address, H6Seat.address, Standby.address):
+    for column in (Player.address, Standby.address):
         found.update(a.lower() for a in s.scalars(select(column).distinct()) if a)
+    for game in GAMES:
+        found.update(a.lower() for a in game.known_addresses(s))
     return found
 
 

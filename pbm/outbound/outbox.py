@@ -91,11 +91,12 @@ class Outbox:
         """The stored hash of a seat's secret or a Test by Post ticket (see
         :meth:`pbm.secrets.seats.SecretBox.fill_secrets`: read only while old keys are
         configured)."""
-        from pbm.games.hitforsix.models import H6Seat
+        from pbm.games import secret_holder
 
+        holder = secret_holder(kind)  # a game keeping it in its own tables (Test by Post's)
         with transaction(self.sessions) as s:
-            if kind == "h6":
-                return s.scalar(select(H6Seat.ticket_hash).where(H6Seat.id == seat_id))
+            if holder is not None:
+                return holder.secret_hash(s, kind, seat_id)
             return s.scalar(select(Seat.secret_hash).where(Seat.id == seat_id))
 
     def __init__(

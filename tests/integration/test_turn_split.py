@@ -33,7 +33,7 @@ from pbm.db.models import (
 from pbm.db.session import transaction
 from pbm.games.flungo import turn_mail, turns
 from pbm.games.flungo.competitions import create_competition
-from pbm.testing import seat_named_sides
+from pbm.games.flungo.fixtures import seat_named_sides
 from tests.pbm.conftest import fresh_pg_database, make_config
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)

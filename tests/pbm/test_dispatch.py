@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from pbm.app import register_commands
 from pbm.core.errors import RateLimited
 from pbm.inbound.commands import Audience, registry
 from pbm.inbound.dispatch import Bounced, Ignore, NotUnderstood, Run, check_rate, decide
 from pbm.inbound.intake import Incoming, read_incoming
 from pbm.testing import make_eml
-
-register_commands()
 
 
 def _msg(body: str, subject: str = "[DEMO] x") -> Incoming:

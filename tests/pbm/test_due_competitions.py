@@ -13,12 +13,12 @@ from typing import Any
 from sqlalchemy import select
 
 from pbm.app import App
-from pbm.core.clock import FixedClock
+from pbm.core.clock import FixedClock, utc
 from pbm.db.models import Competition, CompetitionStatus, Seat, TurnStatus
 from pbm.db.session import transaction
 from pbm.games.flungo import turns
+from pbm.games.flungo.fixtures import start_drawn_mini
 from pbm.games.flungo.standing import store_orders
-from pbm.testing import start_drawn_mini
 from tests.pbm.conftest import make_config
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -57,7 +57,7 @@ def _retire(app: App, code: str, number: int) -> None:
 
 def _acting(app: App, now: datetime) -> set[str]:
     """The oracle: the competitions whose step would act now, read one by one the way
-    ``turns._step`` reads them (its own helpers, no effects)."""
+    ``turns.sweep._step`` reads them (its own helpers, no effects)."""
     out = set()
     with transaction(app.sessions) as s:
         for comp in s.scalars(
@@ -74,9 +74,9 @@ def _acting(app: App, now: datetime) -> set[str]:
             sent = turns.orders_sent(s, comp, turn)
             active = [sent[seat.id] for seat in seats if seat.id in sent]
             all_in = max(active) if seats and len(active) == len(seats) else None
-            deadline = turns.utc(turn.deadline)
+            deadline = utc(turn.deadline)
             remind, skip = turns.reminders_due(
-                turns.utc(turn.opened_at), deadline, settings, now, list(turn.reminders["sent"])
+                utc(turn.opened_at), deadline, settings, now, list(turn.reminders["sent"])
             )
             if turns.is_due(deadline, settings, now, all_in) or remind or skip:
                 out.add(comp.code)

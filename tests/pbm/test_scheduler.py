@@ -13,13 +13,28 @@ from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import Competition
 from pbm.db.session import transaction
-from pbm.scheduler import CompetitionDates, due_jobs, next_wakeup
+from pbm.games import Job
+from pbm.games.flungo.jobs import CompetitionDates, naming_due, naming_wake
+from pbm.scheduler import digest_due, digest_wake
 from pbm.testing import RecordingSender, body_of
 from tests.pbm.conftest import GM, make_config
 from tests.pbm.helpers import join
 
 D = datetime(2026, 1, 15, tzinfo=UTC)
 C = CompetitionDates("DEMO", D, closed=False)
+
+
+def due_jobs(
+    now: datetime, hour: int | None, comps: list[CompetitionDates], done: set[str]
+) -> list[Job]:
+    """Flungo's deadlines, then the digest, as the scheduler asks them, less those done."""
+    jobs: list[Job] = [*naming_due(now, comps), *digest_due(now, hour)]
+    return [j for j in jobs if j.key not in done]
+
+
+def next_wakeup(now: datetime, hour: int | None, comps: list[CompetitionDates]) -> datetime:
+    """The earlier of the digest's and the deadlines' next moments."""
+    return min(t for t in (digest_wake(now, hour), naming_wake(now, comps)) if t is not None)
 
 
 @pytest.mark.parametrize(

@@ -128,24 +128,24 @@ def test_a_stage_dies_after_freezing_and_resolves_its_frozen_inputs(
 ) -> None:
     """The daemon dies between freezing a stage and resolving it: the next pass resolves the
     frozen inputs (orders sent meanwhile are not played), once, with one set of reports."""
-    from pbm.games.flungo import turns
+    from pbm.games.flungo.turns import split  # where step 2 looks resolving up
 
     a1 = MINI_TEAMS[0][0]
     season.clock.advance(timedelta(minutes=10))
     season.pump()
     season.orders(a1, "toss: bowl")
-    real = turns.resolve_frozen
+    real = split.resolve_frozen
 
     def die(*args: object, **kw: object) -> object:
         raise RuntimeError("the power went out")
 
-    monkeypatch.setattr(turns, "resolve_frozen", die)
+    monkeypatch.setattr(split, "resolve_frozen", die)
     season.clock.set(season.deadline())
     season.pump()  # held: three of four teams sent nothing
     season.gm("RESUME MINI")  # the stage is frozen, then the daemon "dies"
     assert not [m for m in season.post.sent() if "(issue" in str(m["Subject"])]
     assert season.show()["turn"]["status"] == "frozen"
-    monkeypatch.setattr(turns, "resolve_frozen", real)
+    monkeypatch.setattr(split, "resolve_frozen", real)
     before = len(season.post.sent())
     season.orders(a1, "toss: bat")  # too late: the inputs are frozen; this pass resolves them
     mail = season.post.sent()[before:]

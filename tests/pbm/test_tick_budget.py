@@ -13,7 +13,7 @@ from pbm.core.clock import FixedClock
 from pbm.db.models import Competition, Turn, TurnStatus
 from pbm.db.session import transaction
 from pbm.games.flungo import turns
-from pbm.testing import start_drawn_mini
+from pbm.games.flungo.fixtures import start_drawn_mini
 from tests.pbm.conftest import make_config
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)

@@ -5,8 +5,11 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Engine
 
-import pbm.games.hitforsix.models  # noqa: F401  (Hit for Six's tables join Base.metadata)
 from pbm.db.models import Base
+from pbm.games import GAMES
+
+for game in GAMES:  # the games' own tables join Base.metadata (Hit for Six's)
+    game.register_tables()
 
 config = context.config
 db_engine: Engine = config.attributes["db_engine"]

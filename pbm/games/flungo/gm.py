@@ -41,7 +41,7 @@ from pbm.games.flungo.schedule import format_deadline, parse_duration
 from pbm.games.flungo.standing import resolve_flag
 from pbm.games.flungo.turns import extend, hold, rerun, resume, rollback, run_now
 from pbm.games.flungo.views import competition_ctx
-from pbm.inbound.commands import Audience, CommandLine, command
+from pbm.inbound.commands import Audience, Command, CommandLine, command, command_of
 from pbm.inbound.context import Handled, MailContext, Status
 from pbm.outbound.replies import queue_mail
 from pbm.secrets.seats import SecretBox
@@ -342,6 +342,10 @@ def _done(ctx: MailContext, line: CommandLine, text: str, ok: bool = True) -> Ha
 
 GmBody = Callable[[MailContext, CommandLine], str]
 
+#: The GM's commands, in the order they are defined (their handlers wrap the bodies below, so
+#: they are not the module's names: the game lists them from here).
+COMMANDS: list[Command] = []
+
 
 def _gm(word: str, usage: str, help: str) -> Callable[[GmBody], GmBody]:
     """Register a GM command whose body raises :class:`GameError`/:class:`NotFound` to refuse."""
@@ -355,9 +359,12 @@ def _gm(word: str, usage: str, help: str) -> Callable[[GmBody], GmBody]:
 
         handler.__name__ = handler.__qualname__ = f"gm_{word.lower()}"
         handler.__doc__ = fn.__doc__
-        command(word, help=help, usage=usage, audience=Audience.GM, game="flungo", priority=100)(
-            handler
-        )
+        marked = command(
+            word, help=help, usage=usage, audience=Audience.GM, game="flungo", priority=100
+        )(handler)
+        cmd = command_of(marked)
+        assert cmd is not None
+        COMMANDS.append(cmd)
         return fn
 
     return wrap

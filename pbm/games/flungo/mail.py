@@ -67,7 +67,7 @@ from pbm.games.flungo.standing import (
     without_naming,
 )
 from pbm.games.flungo.views import competition_ctx, squad_rows
-from pbm.inbound.commands import Audience, CommandLine, command, fallback
+from pbm.inbound.commands import Audience, CommandLine, command
 from pbm.inbound.context import Handled, MailContext, Status
 from pbm.mail.limits import too_many_flags
 from pbm.secrets.seats import redact
@@ -116,7 +116,6 @@ def join_command(ctx: MailContext, line: CommandLine) -> Handled:
     return Handled(Status.APPLIED, f"joined seat {result.number}")
 
 
-@fallback(GAME)
 def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     """A seat's orders: squad naming (while open) and standing orders for the next match."""
     comp = ctx.competition

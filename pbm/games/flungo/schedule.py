@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pbm.core.durations import parse_duration
+
 __all__ = [
     "Cadence",
     "Slot",
@@ -34,16 +36,6 @@ __all__ = [
 ]
 
 _DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$", re.IGNORECASE)
-
-
-def parse_duration(text: str) -> timedelta:
-    """``"90s"``, ``"3m"``, ``"2h"``, ``"1d"``, ``"1w"``; ``ValueError`` otherwise."""
-    m = _DURATION.match(text)
-    if not m:
-        raise ValueError(f"{text!r} is not a duration: use a number and s, m, h, d or w (2h)")
-    return timedelta(seconds=float(m.group(1)) * _UNITS[m.group(2).lower()])
 
 
 def zone(name: str) -> ZoneInfo:

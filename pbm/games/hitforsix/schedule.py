@@ -1,9 +1,10 @@
-"""Test by Post's jobs for the scheduler (:mod:`pbm.scheduler`): each over's reminder and
-deadline, each run exactly once by its key (``h6-reminder:<wire>:<over>``,
+"""Test by Post's jobs for the scheduler (:mod:`pbm.scheduler`), as values: each over's
+reminder and deadline, each run exactly once by its key (``h6-reminder:<wire>:<over>``,
 ``h6-deadline:<wire>:<over>``), and the next time one falls due for the daemon's wait."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
@@ -15,25 +16,54 @@ from pbm.games.hitforsix.models import H6Match
 from pbm.games.hitforsix.post import reminder_at, tick_match
 from pbm.outbound.replies import queue_mail
 
-__all__ = ["due", "next_due", "run"]
+__all__ = ["OverDeadline", "OverJob", "OverReminder", "due", "next_due", "run"]
+
+
+@dataclass(frozen=True, slots=True)
+class OverReminder:
+    """Remind the seats of match ``wire`` whose over ``over`` still waits for their answer."""
+
+    wire: str
+    over: int
+
+    @property
+    def key(self) -> str:
+        """The idempotency key (the format stored before jobs were values)."""
+        return f"h6-reminder:{self.wire}:{self.over}"
+
+
+@dataclass(frozen=True, slots=True)
+class OverDeadline:
+    """Over ``over`` of match ``wire`` is past its deadline: play it with what came."""
+
+    wire: str
+    over: int
+
+    @property
+    def key(self) -> str:
+        """The idempotency key (the format stored before jobs were values)."""
+        return f"h6-deadline:{self.wire}:{self.over}"
+
+
+OverJob = OverReminder | OverDeadline
 
 
 def _playing(session: Session) -> list[H6Match]:
     return list(session.scalars(select(H6Match).where(H6Match.status == "playing")))
 
 
-def due(session: Session, now: datetime) -> list[tuple[str, str]]:
-    """The jobs due at ``now`` as (key, wire): one per match at most, its deadline if past,
-    else its reminder if due and not yet sent."""
-    jobs = []
+def due(session: Session, now: datetime) -> list[OverJob]:
+    """The jobs due at ``now``: one per match at most, its deadline if past, else its
+    reminder if due and not yet sent."""
+    jobs: list[OverJob] = []
     for m in _playing(session):
         remind = reminder_at(m)
         if m.deadline_at is None or remind is None:
             continue
         if now >= utc(m.deadline_at):
-            jobs.append((f"h6-deadline:{m.wire}:{m.over}", m.wire))
+            jobs.append(OverDeadline(m.wire, m.over))
         elif not m.reminded and now >= remind:
-            jobs.append((f"h6-reminder:{m.wire}:{m.over}", m.wire))
+            jobs.append(OverReminder(m.wire, m.over))
     return jobs
 
 
