@@ -3,10 +3,11 @@
 1. :meth:`Inbound.store` commits the raw bytes under a unique key (Message-ID, or a hash of
    the bytes), whichever door they came by. A redelivery finds the key taken and does nothing.
    :meth:`Inbound.store_many` does the same for a whole IMAP fetch in one commit.
-2. :meth:`Inbound.process` handles one stored message in ONE transaction: parse, rate-limit,
-   let :mod:`pbm.inbound.dispatch` decide what it wants (a bounce to record, automatic mail to
-   ignore, or a registered command's handler to run), and queue the reply in the outbox. The
-   status moves from ``received`` to applied, rejected or ignored.
+2. :meth:`Inbound.process` handles one stored message in ONE transaction: understand it
+   once (:func:`pbm.mail.understand.understand`: a bounce to record, automatic mail to ignore,
+   a refusal to send, or a player's mail), rate-limit, let :mod:`pbm.inbound.dispatch` decide
+   which registered command's handler runs, and queue the reply in the outbox. The status
+   moves from ``received`` to applied, rejected or ignored.
 3. Any unexpected exception rolls that transaction back and, in a second one, marks the
    message ``shunted`` (a dead letter) with the traceback and alerts the GM. Nothing is
    dropped: :meth:`Inbound.retry` puts a dead letter back to ``received``.
