@@ -14,10 +14,11 @@ from pbm.app import App
 from pbm.cli._common import config_option, load
 from pbm.cli._console import make_console
 from pbm.core.errors import PbmError
+from pbm.core.events import record
 from pbm.core.textsafe import neutralise, neutralise_line
 from pbm.db.models import InboundMail, MailStatus, OutboxMessage
 from pbm.db.session import transaction
-from pbm.outbound.bounces import clear, record_event
+from pbm.outbound.bounces import clear
 
 __all__ = ["COMMANDS"]
 
@@ -129,7 +130,7 @@ def deliverable(address: str, config_path: Path | None) -> None:
         with transaction(app.sessions) as s:
             if not clear(s, address):
                 raise click.ClickException(f"{address} is not marked undeliverable")
-            record_event(s, app.clock, "deliverable", address=address.lower(), by="gm")
+            record(s, app.clock, "deliverable", address=address.lower(), by="gm")
     finally:
         app.close()
     click.echo(f"{address.lower()}: mail goes out again")

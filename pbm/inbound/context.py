@@ -16,13 +16,13 @@ from sqlalchemy.orm import Session
 from pbm.core.clock import Clock
 from pbm.core.config import Config
 from pbm.core.errors import AuthError
+from pbm.core.events import record
 from pbm.db.models import (
     Competition,
     MailStatus,
     Player,
     Seat,
 )
-from pbm.games.flungo.competitions import EVENT_INSERT
 from pbm.inbound.intake import Incoming
 from pbm.outbound.replies import ReplyTo, queue_mail
 from pbm.secrets.seats import SecretBox
@@ -112,16 +112,7 @@ class MailContext:
 
     def record(self, kind: str, **data: Any) -> None:
         """Append to the audit log, for this message's competition."""
-        comp = self.competition
-        self.session.execute(
-            EVENT_INSERT,
-            {
-                "at": self.clock.now(),
-                "kind": kind,
-                "competition_id": comp.id if comp else None,
-                "data": {"inbound": self.mail.id, **data},
-            },
-        )
+        record(self.session, self.clock, kind, self.competition, inbound=self.mail.id, **data)
 
     def refuse(self, reason: str, note: str) -> Handled:
         """Answer that the message was refused for lack of the right secret."""

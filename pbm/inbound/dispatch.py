@@ -23,7 +23,6 @@ from pbm.inbound.intake import Incoming
 from pbm.secrets.seats import normalise_secret
 
 __all__ = [
-    "Bounced",
     "Decision",
     "Ignore",
     "NotUnderstood",
@@ -32,13 +31,6 @@ __all__ = [
     "decide",
     "execute",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Bounced:
-    """A delivery report: record the failed addresses, answer nothing."""
-
-    addresses: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +56,7 @@ class Run:
     gm: bool = False
 
 
-Decision = Bounced | Ignore | NotUnderstood | Run
+Decision = Ignore | NotUnderstood | Run
 
 #: The line a fallback handler is given: the whole body is the orders.
 BODY = CommandLine(0, "", "", "")
@@ -91,9 +83,7 @@ def decide(
     From an address that is not ``gm_address``, GM words count only when the mail has no other
     command: a player's "drop 2, 5" (a Hit for Six window) is not the GM's DROP, while a
     stranger's NEWGAME alone still gets the GM refusal that says why."""
-    if msg.bounced:
-        return Bounced(msg.bounced)
-    if msg.is_automatic:
+    if msg.is_automatic:  # a delivery report never comes here: the pipeline records it
         return Ignore(f"automatic: {msg.auto_reason}")
     table = registry() if commands is None else commands
     known = [(table[c.word], c) for c in msg.commands if c.word in table]

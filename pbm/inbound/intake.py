@@ -13,9 +13,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from pbm.inbound.routing import CommandLine, commands, extract_secret, quoted_commands, route
-from pbm.mail.parse import normalise_message_id, parse_message
+from pbm.mail.parse import InboundEmail, normalise_message_id, parse_message
 
-__all__ = ["SUBJECT_WORDS", "Incoming", "message_key", "read_incoming", "subject_commands"]
+__all__ = [
+    "SUBJECT_WORDS",
+    "Incoming",
+    "incoming_of",
+    "message_key",
+    "read_incoming",
+    "subject_commands",
+]
 
 #: Commands read from the subject when the body has none: the List-Unsubscribe link's mail
 #: (``ZINE OFF``), whose body a client may leave empty or fill with its own words. Only a
@@ -95,6 +102,20 @@ def read_incoming(
     ``words`` are the command words to find (default: every registered mail command); each
     command line keeps its arguments, so no handler reads the body again to find them.
     """
+    email = parse_message(raw, own_addresses=(own_address,))
+    if recipients:
+        email = replace(email, delivered_to=(*recipients, *email.delivered_to))
+    return incoming_of(email, own_address, known_codes, words)
+
+
+def incoming_of(
+    email: InboundEmail,
+    own_address: str,
+    known_codes: frozenset[str] | None = None,
+    words: Iterable[str] | None = None,
+) -> Incoming:
+    """The flows' view of a parsed message (:func:`read_incoming` without the parse): pure, so
+    the same parse can be routed again when the known codes change."""
     from pbm.inbound.commands import quotable_words
 
     if words is None:
@@ -102,9 +123,6 @@ def read_incoming(
 
         words = registered()
     words = tuple(words)
-    email = parse_message(raw, own_addresses=(own_address,))
-    if recipients:
-        email = replace(email, delivered_to=(*recipients, *email.delivered_to))
     where = route(email, addresses=(own_address,), known_games=known_codes)
     unknown = None
     if where.code is None and known_codes is not None:

@@ -3,10 +3,11 @@
 1. :meth:`Inbound.store` commits the raw bytes under a unique key (Message-ID, or a hash of
    the bytes), whichever door they came by. A redelivery finds the key taken and does nothing.
    :meth:`Inbound.store_many` does the same for a whole IMAP fetch in one commit.
-2. :meth:`Inbound.process` handles one stored message in ONE transaction: parse, rate-limit,
-   let :mod:`pbm.inbound.dispatch` decide what it wants (a bounce to record, automatic mail to
-   ignore, or a registered command's handler to run), and queue the reply in the outbox. The
-   status moves from ``received`` to applied, rejected or ignored.
+2. :meth:`Inbound.process` handles one stored message in ONE transaction: understand it
+   once (:func:`pbm.mail.understand.understand`: a bounce to record, automatic mail to ignore,
+   a refusal to send, or a player's mail), rate-limit, let :mod:`pbm.inbound.dispatch` decide
+   which registered command's handler runs, and queue the reply in the outbox. The status
+   moves from ``received`` to applied, rejected or ignored.
 3. Any unexpected exception rolls that transaction back and, in a second one, marks the
    message ``shunted`` (a dead letter) with the traceback and alerts the GM. Nothing is
    dropped: :meth:`Inbound.retry` puts a dead letter back to ``received``.
@@ -37,12 +38,11 @@ from pbm.core.errors import (
     PbmError,
     RateLimited,
 )
+from pbm.core.events import record
 from pbm.db.models import Competition, InboundMail, table_of
 from pbm.db.session import SKIP_LOCKED, is_postgres, transaction
-from pbm.games.flungo.competitions import record_event
 from pbm.inbound.context import Handled, MailContext, Status, StoredMail
 from pbm.inbound.dispatch import (
-    Bounced,
     Decision,
     Ignore,
     NotUnderstood,
@@ -52,10 +52,10 @@ from pbm.inbound.dispatch import (
     decide,
     execute,
 )
-from pbm.inbound.intake import Incoming, message_key, read_incoming
+from pbm.inbound.intake import Incoming, incoming_of, message_key
 from pbm.inbound.ratelimit import count_mail, rate_buckets
-from pbm.mail.limits import screen
-from pbm.outbound.bounces import is_report, mailed_again, record_report
+from pbm.mail.understand import Kind, understand
+from pbm.outbound.bounces import mailed_again, record_report
 from pbm.outbound.replies import queue_mail
 from pbm.secrets.at_rest import Sealer
 from pbm.secrets.redact import redact_message
@@ -295,22 +295,27 @@ class Inbound:
 
     def _dispatch(self, s: Session, mail: StoredMail) -> Handled:
         self._seen_secrets = ()
-        recipients = tuple((mail.envelope_to or "").split())
         raw = self.sealer.unseal(mail.sealed) if mail.sealed is not None else mail.raw
         own = self.config.server.address
-        msg = read_incoming(raw, own, recipients, self._codes(s))
+        key = self.config.security.keys  # a report of mail sent before a key rotation too
+        # The one reading of the bytes: everything below reads ``mail_is``, never ``raw``.
+        mail_is = understand(
+            raw,
+            own_address=own,
+            envelope_from=mail.envelope_from,
+            envelope_to=tuple((mail.envelope_to or "").split()),
+            keys=key,
+        )
+        msg = incoming_of(mail_is.email, own, self._codes(s))
         if msg.code is None and msg.unknown_code is not None:
             # A code we do not know yet may be a competition created since the cache was
             # filled (by another process): read the codes again before calling it unknown.
-            msg = read_incoming(raw, own, recipients, self._codes(s, reload=True))
+            msg = incoming_of(mail_is.email, own, self._codes(s, reload=True))
         self._meta = _Meta(msg.from_addr or None, msg.subject[:1000] or None, None)
         self._seen_secrets = _secrets_of(msg)
-        key = self.config.security.keys  # a report of mail sent before a key rotation too
-        if msg.bounced or (msg.is_automatic and is_report(raw, recipients, own, key)):
+        if mail_is.kind is Kind.BOUNCE:
             mail.from_addr, mail.subject = self._meta.from_addr, self._meta.subject  # read there
-            return Handled(
-                Status.IGNORED, record_report(s, self.clock, mail, raw, recipients, own, key)
-            )
+            return Handled(Status.IGNORED, record_report(s, self.clock, mail, mail_is, own, key))
         box = _MessageBox(self.box)
         ctx = MailContext(s, self.config, self.clock, box, mail, msg)
         ctx.competition = competition_for(ctx)
@@ -322,34 +327,19 @@ class Inbound:
             if is_postgres(s):
                 _lock_competition(s, ctx.competition, shared=_seat_scoped(decision))
             self._meta = replace(self._meta, competition_id=ctx.competition.id)
-        if not msg.is_automatic:
-            if (refused := screen(raw, msg.body, mail.envelope_from)) is not None:
-                if refused.answer is not None:
-                    ctx.reply("refused", reason=refused.answer)
-                return ctx.handled(Status(refused.status), refused.note)
+        if mail_is.refusal is not None:
+            if mail_is.refusal.answer is not None:
+                ctx.reply("refused", reason=mail_is.refusal.answer)
+            return ctx.handled(Status(mail_is.refusal.status), mail_is.refusal.note)
+        if mail_is.kind is Kind.PLAYER:
             mailed_again(s, self.clock, msg.from_addr)
-        try:
-            if not msg.bounced and not msg.is_automatic:
-                limits = self.config.rate_limit
-                # every bucket is counted, also past the first that is full: a flood stays
-                # counted wherever it turns
-                counts = [
-                    (b, count_mail(s, b.key, self.clock.now()))
-                    for b in rate_buckets(s, box, self.config.gm, msg.from_addr, msg.secret)
-                ]
-                for bucket, count in counts:
-                    check_rate(
-                        bucket.key, count, limits.per_domain if bucket.domain else limits.per_hour
-                    )
-        except RateLimited as exc:
-            # say so once an hour to the address (never for a full domain: the notice would
-            # itself be the flood, one to each new address), then stay quiet
-            if exc.count == exc.limit + 1 and not exc.sender.startswith("?@"):
-                ctx.reply("rate-limited", limit=exc.limit)
-            return ctx.handled(Status.REJECTED, "rate limited")
+            if (limited := self._rate_limited(s, box, msg)) is not None:
+                # say so once an hour to the address (never for a full domain: the notice
+                # would itself be the flood, one to each new address), then stay quiet
+                if limited.count == limited.limit + 1 and not limited.sender.startswith("?@"):
+                    ctx.reply("rate-limited", limit=limited.limit)
+                return ctx.handled(Status.REJECTED, "rate limited")
         match decision:
-            case Bounced():  # pragma: no cover - reports are recorded above
-                return Handled(Status.IGNORED, "bounce")
             case Ignore(note):
                 return Handled(Status.IGNORED, note)
             case NotUnderstood(note, unknown):
@@ -357,6 +347,23 @@ class Inbound:
             case Run():
                 return execute(ctx, decision)
         raise AssertionError(decision)  # pragma: no cover - the match is exhaustive
+
+    def _rate_limited(self, s: Session, box: SecretBox, msg: Incoming) -> RateLimited | None:
+        """The first full bucket the sender's mail falls in, if any. Every bucket is counted,
+        also past the first that is full: a flood stays counted wherever it turns."""
+        limits = self.config.rate_limit
+        counts = [
+            (b, count_mail(s, b.key, self.clock.now()))
+            for b in rate_buckets(s, box, self.config.gm, msg.from_addr, msg.secret)
+        ]
+        try:
+            for bucket, count in counts:
+                check_rate(
+                    bucket.key, count, limits.per_domain if bucket.domain else limits.per_hour
+                )
+        except RateLimited as exc:
+            return exc
+        return None
 
     def _codes(self, s: Session, *, reload: bool = False) -> frozenset[str]:
         """The competitions' codes, read once per process: a code is never changed, and one
@@ -391,7 +398,7 @@ class Inbound:
                 reply_to=None,
                 inbound_id=mail.id,
             )
-            record_event(s, self.clock, "shunted", None, inbound=mail.id)
+            record(s, self.clock, "shunted", inbound=mail.id)
 
     def retry(self, mail_id: int) -> None:
         """Put a dead letter back in the queue; a message still queued is left as it is.
@@ -413,7 +420,7 @@ class Inbound:
                 )
             mail.status = Status.RECEIVED
             mail.note = f"retried (was {mail.note or 'shunted'})"[:500]
-            record_event(s, self.clock, "retry", None, inbound=mail.id)
+            record(s, self.clock, "retry", inbound=mail.id)
 
 
 class _MessageBox(SecretBox):

@@ -48,7 +48,6 @@ __all__ = [
     "Composed",
     "OutboundEmail",
     "compose",
-    "compose_bytes",
     "compose_message",
     "make_message_id",
     "references_for",
@@ -218,13 +217,11 @@ def _text_part(text: str, subtype: str, *, flowed: bool = False) -> Message:
 
 
 def compose(out: OutboundEmail, *, date: datetime, message_id: str | None = None) -> EmailMessage:
-    """The ``EmailMessage`` for ``out``, dated ``date`` (pbm never reads the clock here).
-
-    It is :func:`compose_bytes` read back with :data:`SAFE_POLICY`; its ``as_bytes()`` gives
-    those bytes again.
-    """
+    """The message :func:`compose_message` writes for ``out``, read back as an
+    ``EmailMessage`` with :data:`SAFE_POLICY` (its ``as_bytes()`` gives those bytes again):
+    for a reader of the message, not a second composer."""
     msg = BytesParser(policy=SAFE_POLICY).parsebytes(
-        compose_bytes(out, date=date, message_id=message_id)
+        compose_message(out, date=date, message_id=message_id).raw
     )
     assert isinstance(msg, EmailMessage)
     return msg
@@ -324,8 +321,13 @@ class Composed:
 def compose_message(
     out: OutboundEmail, *, date: datetime, message_id: str | None = None
 ) -> Composed:
-    """:func:`compose_bytes`, with the Subject and Message-ID it wrote (so the caller need
-    not parse the bytes back for them)."""
+    """The one composer: the message for ``out`` as the bytes to send, dated ``date`` (pbm
+    never reads the clock here), with the Subject and Message-ID it wrote (so the caller need
+    not parse the bytes back for them).
+
+    ``message_id`` (or ``out.message_id``) is used if it is a valid message id; otherwise one
+    is made for the sender's domain. Raises ``MailError`` if an address is unusable or a
+    header name is invalid. A reply's text is cut at ``limits.MAX_REPLY_CHARS``."""
     if date.tzinfo is None:
         raise ValueError("compose() needs an aware datetime")
     text = cut_reply(valid_text(out.text)) if out.cut else valid_text(out.text)
@@ -345,19 +347,8 @@ def _unstructured(value: str | Header) -> str:
     return str(value) if isinstance(value, Header) else value
 
 
-def compose_bytes(out: OutboundEmail, *, date: datetime, message_id: str | None = None) -> bytes:
-    """The message for ``out`` as the bytes to send, dated ``date``: what :func:`compose`
-    returns, without parsing it back (the outbox stores bytes; the parse is half the cost).
-
-    ``message_id`` (or ``out.message_id``) is used if it is a valid message id; otherwise one
-    is made for the sender's domain. Raises ``MailError`` if an address is unusable or a
-    header name is invalid. The text is cut at ``limits.MAX_REPLY_CHARS``.
-    """
-    return compose_message(out, date=date, message_id=message_id).raw
-
-
 def _package_bytes(out: OutboundEmail, heads: list[tuple[str, str | Header]], text: str) -> bytes:
-    """The message written by the email package (any message :func:`compose_bytes` takes)."""
+    """The message written by the email package (any message :func:`compose_message` takes)."""
     body: Message
     if out.html is None:
         body = _text_part(text, "plain", flowed=out.flowed)

@@ -16,7 +16,7 @@ import email
 import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import policy
 from email.message import Message
@@ -62,6 +62,9 @@ class InboundEmail:
     problems: tuple[str, ...]
     auto_reason: str | None
     bounce: Bounce | None
+    #: The MIME tree as parsed (None when it was refused unread or could not be parsed): what
+    #: reads a delivery report reads this, never the bytes again.
+    tree: Message | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_automatic(self) -> bool:
@@ -135,6 +138,7 @@ def parse_message(raw: bytes, *, own_addresses: Iterable[str] = ()) -> InboundEm
 def _parse(raw: bytes, content_hash: str, own_addresses: tuple[str, ...]) -> InboundEmail:
     problems: list[str] = []
     too_deep = count_multiparts(raw) > MAX_MULTIPARTS
+    parsed = not too_deep  # a whole tree to keep for whoever reads a report
     try:
         if too_deep:  # the headers only: the MIME tree is refused unread (limits.screen)
             msg = BytesHeaderParser(policy=policy.compat32).parsebytes(raw)
@@ -143,6 +147,7 @@ def _parse(raw: bytes, content_hash: str, own_addresses: tuple[str, ...]) -> Inb
     except Exception as exc:  # the parser is lenient, but never trust that on hostile bytes
         problems.append(f"could not parse the message structure: {type(exc).__name__}")
         msg = email.message_from_string("", policy=policy.compat32)
+        parsed = False
     defects = [type(d).__name__ for part in _walk(msg) for d in getattr(part, "defects", [])]
     if defects:
         problems.append("MIME defects: " + ", ".join(sorted(set(defects))))
@@ -201,6 +206,7 @@ def _parse(raw: bytes, content_hash: str, own_addresses: tuple[str, ...]) -> Inb
         problems=tuple(problems),
         auto_reason=auto_reason,
         bounce=bounce,
+        tree=msg if parsed else None,
     )
 
 

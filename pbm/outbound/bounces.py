@@ -16,25 +16,20 @@ mails pbm again (:func:`mailed_again`).
 
 from __future__ import annotations
 
-import email
-import hashlib
-import hmac
 import re
-from collections.abc import Iterable, Sequence
-from email import policy
+from collections.abc import Sequence
 from email.message import Message
-from email.parser import BytesHeaderParser
 from typing import TYPE_CHECKING
 
 from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from pbm.core.clock import Clock
-from pbm.db.models import Bounce, Event, OutboxMessage, Player, table_of
-from pbm.mail.auto import base_address
+from pbm.core.events import record
+from pbm.db.models import Bounce, OutboxMessage, Player, table_of
 from pbm.mail.compose import valid_msgid
-from pbm.mail.headers import addresses, raw_headers
-from pbm.mail.limits import MAX_MULTIPARTS, count_multiparts
+from pbm.mail.understand import Understood
+from pbm.mail.verp import read_verp, verp_address
 
 if TYPE_CHECKING:
     from pbm.inbound.context import StoredMail
@@ -42,7 +37,6 @@ if TYPE_CHECKING:
 __all__ = [
     "SOFT_LIMIT",
     "clear",
-    "is_report",
     "mailed_again",
     "read_verp",
     "record_report",
@@ -52,70 +46,8 @@ __all__ = [
 #: Soft bounces in a row before pbm stops mailing an address.
 SOFT_LIMIT = 3
 
-_VERP = re.compile(
-    r"^(?P<local>[^+@]+)\+bounce-(?P<row>\d{1,12})-(?P<mac>[0-9a-f]{12})@(?P<dom>.+)$"
-)
 _STATUS = re.compile(r"^\s*([245])\.\d{1,3}\.\d{1,3}")
 _MSGID = re.compile(r"<[^<>\s]{1,250}>")
-
-
-def record_event(s: Session, clock: Clock, event: str, **data: object) -> None:
-    """Append to the audit log (an event of no competition)."""
-    s.add(Event(at=clock.now(), kind=event, competition_id=None, data=data))
-
-
-def _mac(key: str, row_id: int) -> str:
-    return hmac.new(key.encode(), f"bounce:{row_id}".encode(), hashlib.sha256).hexdigest()[:12]
-
-
-def verp_address(own_address: str, key: str, row_id: int) -> str:
-    """The envelope sender for outbox row ``row_id``: ``local+bounce-<id>-<mac>@domain``."""
-    local, _, domain = own_address.rpartition("@")
-    return f"{local.split('+', 1)[0]}+bounce-{row_id}-{_mac(key, row_id)}@{domain}"
-
-
-def read_verp(address: str, own_address: str, key: str | Sequence[str]) -> int | None:
-    """The outbox row a VERP address of ours names, if its MAC is right under ``key`` (or
-    any of the keys given: a report of mail sent before a key rotation comes back too)."""
-    match = _VERP.match(address.strip().strip("<>").lower())
-    if match is None:
-        return None
-    if base_address(f"{match['local']}@{match['dom']}") != base_address(own_address):
-        return None
-    row = int(match["row"])
-    keys = (key,) if isinstance(key, str) else key
-    return row if any(hmac.compare_digest(match["mac"], _mac(k, row)) for k in keys) else None
-
-
-def _recipients(raw: bytes, envelope: Iterable[str]) -> list[str]:
-    """Where a report was sent: the envelope, then the headers MTAs and mailboxes add."""
-    found = list(envelope)
-    try:
-        head = BytesHeaderParser(policy=policy.compat32).parsebytes(raw)
-        for name in ("Delivered-To", "X-Original-To", "Envelope-To", "To"):
-            found += [a for _, a in addresses(raw_headers(head, name))]
-    except Exception:  # headers beyond reading: the envelope alone
-        pass
-    return found
-
-
-def is_report(
-    raw: bytes, envelope: Iterable[str], own_address: str, key: str | Sequence[str]
-) -> bool:
-    """Whether an automatic mail is a delivery report (for pbm's bounce bookkeeping)."""
-    if any(read_verp(r, own_address, key) is not None for r in _recipients(raw, envelope)):
-        return True
-    head = _report(raw)
-    return head is not None and head.get_content_type() == "multipart/report"
-
-
-def _report(raw: bytes) -> Message | None:
-    if count_multiparts(raw) > MAX_MULTIPARTS:
-        return None
-    try:
-        return email.message_from_bytes(raw, policy=policy.compat32)
-    except Exception:
-        return None
 
 
 def _kind(msg: Message | None) -> str:
@@ -173,28 +105,28 @@ def record_report(
     s: Session,
     clock: Clock,
     mail: StoredMail,
-    raw: bytes,
-    recipients: Iterable[str],
+    report: Understood,
     own_address: str,
     key: str | Sequence[str],
 ) -> str:
-    """Record a delivery report; returns the note for the inbound mail."""
-    report = _report(raw)
+    """Record a delivery report (read from its one parse, ``report.email.tree``); returns
+    the note for the inbound mail."""
+    tree = report.email.tree
     row = None
-    for rcpt in _recipients(raw, recipients):
+    for rcpt in report.recipients:
         if (row_id := read_verp(rcpt, own_address, key)) is not None:
             row = s.get(OutboxMessage, row_id)
             if row is not None:
                 break
     if row is None:
-        for mid in _quoted_ids(report):
+        for mid in _quoted_ids(tree):
             row = s.scalars(select(OutboxMessage).where(OutboxMessage.message_id == mid)).first()
             if row is not None:
                 break
     if row is None:
-        record_event(s, clock, "bounce-ignored", inbound=mail.id)
+        record(s, clock, "bounce-ignored", inbound=mail.id)
         return "bounce ignored: it is not about a mail pbm sent"
-    kind = _kind(report)
+    kind = _kind(tree)
     now = clock.now()
     address = row.to_addr.lower()
     reason = (mail.subject or "delivery report")[:500]
@@ -208,7 +140,7 @@ def record_report(
             outbox_id=row.id,
         )
     )
-    record_event(s, clock, "bounce", address=address, inbound=mail.id, kind=kind)
+    record(s, clock, "bounce", address=address, inbound=mail.id, kind=kind)
     player = s.scalars(select(Player).where(Player.address == address)).first()
     if player is None or kind == "delay":
         return f"bounce ({kind}) for {address}, mail #{row.id}"
@@ -238,7 +170,7 @@ def mailed_again(s: Session, clock: Clock, address: str) -> None:
     if not address or s.execute(_MARKED, {"address": address.lower()}).first() is None:
         return  # the usual case, found by one Core query: nothing to clear
     if clear(s, address):
-        record_event(s, clock, "deliverable", address=address, by="mail")
+        record(s, clock, "deliverable", address=address, by="mail")
 
 
 #: A player whose address is marked (undeliverable or soft bounces), by address.

@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass, field
-from email.message import EmailMessage
-from email.parser import BytesParser
 from typing import Any
 
 from sqlalchemy import insert
@@ -20,7 +18,6 @@ from pbm.core.clock import Clock
 from pbm.core.config import Config
 from pbm.db.models import OutboxMessage, table_of
 from pbm.mail.compose import (
-    SAFE_POLICY,
     Composed,
     OutboundEmail,
     compose_message,
@@ -34,7 +31,7 @@ from pbm.secrets.at_rest import has_secret_shape
 __all__ = [
     "ReplyTo",
     "competition_list_headers",
-    "compose_reply",
+    "enqueue",
     "queue_mail",
     "tagged_subject",
     "threaded_subject",
@@ -71,22 +68,6 @@ class ReplyTo:
     message_id: str | None
     references: tuple[str, ...] = field(default=())
     subject: str = ""
-
-
-def compose_reply(
-    config: Config,
-    clock: Clock,
-    *,
-    to: str,
-    subject: str,
-    text: str,
-    reply_to: ReplyTo | None,
-) -> EmailMessage:
-    """A complete message: threading headers, ``Auto-Submitted`` and a fresh Message-ID."""
-    raw = _reply(config, clock, to=to, subject=subject, text=text, reply_to=reply_to).raw
-    msg = BytesParser(policy=SAFE_POLICY).parsebytes(raw)
-    assert isinstance(msg, EmailMessage)
-    return msg
 
 
 def _reply(
@@ -170,9 +151,24 @@ def queue_mail(
         answer=reply_to is not None,
         headers=extra,
     )
+    enqueue(session, clock, composed, kind=kind, to=to, inbound_id=inbound_id)
+
+
+def enqueue(
+    session: Session,
+    clock: Clock,
+    composed: Composed,
+    *,
+    kind: str,
+    to: str,
+    inbound_id: int | None = None,
+) -> None:
+    """Add a composed message to the outbox, due now (not yet committed): the one way in,
+    for replies, reports and zine issues alike, so every row is written (and scrubbed) the
+    same way. The caller's transaction commits it with the change it reports, or not."""
     now = clock.now()
-    # A Core insert, run at once (the caller's transaction commits it or not): the unit of
-    # work's bookkeeping for one object cost more than rendering the reply.
+    # A Core insert, run at once: the unit of work's bookkeeping for one object cost more
+    # than rendering the reply.
     session.execute(
         _INSERT,
         {

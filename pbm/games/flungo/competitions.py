@@ -21,11 +21,11 @@ from engine.flungo.formats import Format
 from engine.flungo.squad import Team, generate_squad
 from pbm.core.clock import Clock, utc
 from pbm.core.errors import GameError, NotFound
+from pbm.core.events import record
 from pbm.db.models import (
     Competition,
     CompetitionKind,
     CompetitionStatus,
-    Event,
     Player,
     Seat,
     table_of,
@@ -34,7 +34,6 @@ from pbm.secrets.seats import SecretBox, secret_placeholder
 
 __all__ = [
     "CODE_RE",
-    "EVENT_INSERT",
     "JoinResult",
     "base_squad",
     "create_competition",
@@ -49,26 +48,9 @@ CODE_RE = re.compile(r"^[A-Z][A-Z0-9]{1,11}$")
 MAX_TEAMS = 1024  # "the postal game is for any number of players"
 
 
-def record_event(
-    session: Session, clock: Clock, kind: str, comp: Competition | None, **data: Any
-) -> None:
-    """Append to the audit log (a Core insert, run at once: no object for the unit of work,
-    which costs several times the statement on the mail path)."""
-    session.execute(
-        EVENT_INSERT,
-        {
-            "at": clock.now(),
-            "kind": kind,
-            "competition_id": comp.id if comp else None,
-            "data": data,
-        },
-    )
-
-
-#: On the table, not the class, and built once: the ORM's plugin for a DML statement and the
-#: coercion of each value, run for every event, cost more than the insert itself. (The
-#: session still autoflushes before it, as before any statement.)
-EVENT_INSERT = insert(table_of(Event))
+#: The audit log's one writer (:func:`pbm.core.events.record`), under the name the game's
+#: modules import it by.
+record_event = record
 
 
 def validate_competition(

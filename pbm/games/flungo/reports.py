@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.flungo.competition import (
@@ -44,7 +44,6 @@ from pbm.db.models import (
     FlagStatus,
     InboundMail,
     MailStatus,
-    OrdersVersion,
     Player,
     Seat,
     Turn,
@@ -52,6 +51,7 @@ from pbm.db.models import (
 from pbm.games.flungo.defaults import will_play, will_play_for_seat
 from pbm.games.flungo.outlook import Outlook, outlook_of, outlooks
 from pbm.games.flungo.schedule import format_deadline
+from pbm.games.flungo.standing import latest_versions
 from pbm.games.flungo.views import competition_ctx
 from pbm.outbound.replies import queue_mail
 
@@ -116,24 +116,6 @@ def will_play_ctx(
         # a long order is wrapped between words, and never inside one of these
         "names": [p.name for p in team.players],
     }
-
-
-def latest_versions(session: Session, comp: Competition) -> dict[int, tuple[int, str]]:
-    """Seat id → (version, text) of its standing orders, for all seats in one query."""
-    newest = (
-        select(OrdersVersion.seat_id, func.max(OrdersVersion.version).label("v"))
-        .join(Seat, Seat.id == OrdersVersion.seat_id)
-        .where(Seat.competition_id == comp.id)
-        .group_by(OrdersVersion.seat_id)
-        .subquery()
-    )
-    rows = session.execute(
-        select(OrdersVersion.seat_id, OrdersVersion.version, OrdersVersion.text).join(
-            newest,
-            (OrdersVersion.seat_id == newest.c.seat_id) & (OrdersVersion.version == newest.c.v),
-        )
-    )
-    return {seat_id: (version, text) for seat_id, version, text in rows}
 
 
 def match_card(mt: MatchTurn) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, bindparam, insert, select, update
+from sqlalchemy import ColumnElement, CursorResult, Select, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from engine.errors import OrderError
@@ -30,7 +30,7 @@ from engine.flungo.merge import Merged, merge_orders
 from engine.flungo.orders import Orders
 from engine.flungo.squad import Team
 from pbm.core.clock import Clock
-from pbm.db.models import Flag, FlagStatus, OrdersVersion, Seat, table_of
+from pbm.db.models import Competition, Flag, FlagStatus, OrdersVersion, Seat, table_of
 
 __all__ = [
     "FLAG_STATUSES",
@@ -39,6 +39,7 @@ __all__ = [
     "Resolution",
     "carries_match_orders",
     "current_orders",
+    "latest_versions",
     "merge_mail",
     "open_flags",
     "read_mail_orders",
@@ -96,13 +97,33 @@ def current_orders(session: Session, seat: Seat) -> OrdersVersion | None:
     return session.scalars(_CURRENT_ORDERS, {"b_seat": seat.id}).first()
 
 
+def latest_versions(session: Session, comp: Competition) -> dict[int, tuple[int, str]]:
+    """Seat id → (version, text) of its standing orders, for all of ``comp``'s seats in one
+    query (the turn's freeze and the turn reports read them all)."""
+    rows = session.execute(_LATEST_OF_COMPETITION, {"b_comp": comp.id})
+    return {seat_id: (version, text) for seat_id, version, text in rows}
+
+
+def _latest(*where: ColumnElement[bool]) -> Select[OrdersVersion]:
+    """The one query for standing orders: of each seat ``where`` picks, its newest version."""
+    newest = (
+        select(OrdersVersion.seat_id, func.max(OrdersVersion.version).label("v"))
+        .join(Seat, Seat.id == OrdersVersion.seat_id)
+        .where(*where)
+        .group_by(OrdersVersion.seat_id)
+        .subquery()
+    )
+    return select(OrdersVersion).join(
+        newest,
+        (OrdersVersion.seat_id == newest.c.seat_id) & (OrdersVersion.version == newest.c.v),
+    )
+
+
 #: Built once, as are the insert and the superseding below: every orders mail runs them, and
 #: building a statement costs about what running it does.
-_CURRENT_ORDERS = (
-    select(OrdersVersion)
-    .where(OrdersVersion.seat_id == bindparam("b_seat"))
-    .order_by(OrdersVersion.version.desc())
-    .limit(1)
+_CURRENT_ORDERS = _latest(Seat.id == bindparam("b_seat"))
+_LATEST_OF_COMPETITION = _latest(Seat.competition_id == bindparam("b_comp")).with_only_columns(
+    OrdersVersion.seat_id, OrdersVersion.version, OrdersVersion.text
 )
 
 

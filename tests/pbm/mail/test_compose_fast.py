@@ -14,7 +14,6 @@ from pbm.mail.compose import (
     _headers,
     _package_bytes,
     _plain_bytes,
-    compose_bytes,
     compose_message,
 )
 from pbm.mail.headers import valid_text
@@ -52,7 +51,7 @@ def test_a_typical_reply_is_written_directly_with_the_same_bytes() -> None:
     fast, package = _both(_out(text="Zoë's squad: é, ü, = signs, and a long line " * 9 + "\n"))
     assert fast is not None
     assert fast == package
-    assert compose_bytes(_out(), date=DATE, message_id=MID) == _both(_out())[1]
+    assert compose_message(_out(), date=DATE, message_id=MID).raw == _both(_out())[1]
     long_subject = _out(subject="Re: [CCC] Zoë's names, " + "and more " * 12)
     fast, package = _both(long_subject)
     assert fast is not None
@@ -70,7 +69,7 @@ def test_what_the_package_would_fold_or_encode_is_left_to_it() -> None:
     ):
         fast, package = _both(out)
         assert fast is None
-        assert compose_bytes(out, date=DATE, message_id=MID) == package
+        assert compose_message(out, date=DATE, message_id=MID).raw == package
 
 
 @settings(max_examples=300, deadline=None)
@@ -105,7 +104,7 @@ def test_hostile_subjects_write_no_header_of_their_own() -> None:
         "Re: a\nTo: evil@x.test",
         "Re: " + "x" * 2000,
     ):
-        raw = compose_bytes(_out(subject=subject), date=DATE, message_id=MID)
+        raw = compose_message(_out(subject=subject), date=DATE, message_id=MID).raw
         head = (
             raw.replace(b"\r\n", b"\n")
             .split(b"\n\n", 1)[0]

@@ -8,7 +8,7 @@ from email import message_from_bytes, policy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbm.mail.compose import OutboundEmail, compose_bytes
+from pbm.mail.compose import OutboundEmail, compose_message
 from pbm.mail.lists import list_headers, unsubscribe_address
 
 
@@ -27,7 +27,7 @@ def test_list_id_survives_any_name(name: str, code: str) -> None:
         headers=heads,
         auto_submitted="auto-generated",
     )
-    raw = compose_bytes(out, date=datetime(2026, 1, 1, tzinfo=UTC))
+    raw = compose_message(out, date=datetime(2026, 1, 1, tzinfo=UTC)).raw
     msg = message_from_bytes(raw, policy=policy.default)
     # (a long value may be folded after the colon: the leading space is the fold's)
     assert str(msg["List-Id"]).endswith(f"<{code.lower()}.example.test>")

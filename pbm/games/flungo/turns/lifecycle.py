@@ -271,20 +271,9 @@ def orders_sent(session: Session, comp: Competition, turn: Turn) -> dict[int, da
 
 def latest_orders(session: Session, comp: Competition) -> dict[int, str]:
     """Seat id → the text of its standing orders (the latest version), in one query."""
-    newest = (
-        select(OrdersVersion.seat_id, func.max(OrdersVersion.version).label("v"))
-        .join(Seat, Seat.id == OrdersVersion.seat_id)
-        .where(Seat.competition_id == comp.id)
-        .group_by(OrdersVersion.seat_id)
-        .subquery()
-    )
-    rows = session.execute(
-        select(OrdersVersion.seat_id, OrdersVersion.text).join(
-            newest,
-            (OrdersVersion.seat_id == newest.c.seat_id) & (OrdersVersion.version == newest.c.v),
-        )
-    )
-    return {k: v for k, v in rows}  # noqa: C416 - a Result has keys(): dict() would take it for a mapping
+    from pbm.games.flungo.standing import latest_versions
+
+    return {seat: text for seat, (_, text) in latest_versions(session, comp).items()}
 
 
 def rulings(session: Session, comp: Competition, turn: Turn) -> list[str]:

@@ -8,7 +8,9 @@ part of a turn, and a turn's reports must not wait for it.
 Each player gets the issue as ``multipart/alternative`` (the 80-column text and the HTML) with
 the PDF attached, or, if they chose ``ZINE LINK``, without the PDF and with a link to the
 issue in the archive (when ``[zine] archive_url`` is set). The message goes through the same
-composer as every reply, so nothing a player named reaches a header unneutralised.
+composer and into the outbox by the same function as every reply
+(:func:`pbm.outbound.replies.enqueue`), so nothing a player named reaches a header
+unneutralised and every row is stored the same way.
 """
 
 from __future__ import annotations
@@ -21,13 +23,13 @@ from sqlalchemy.orm import Session
 
 from pbm.core.clock import Clock
 from pbm.core.config import Config
-from pbm.db.models import Competition, OutboxMessage, Player, Seat, Turn, TurnStatus
+from pbm.db.models import Competition, Player, Seat, Turn, TurnStatus
 from pbm.games.flungo.zine.model import Issue, build_issue
 from pbm.games.flungo.zine.render import issue_html, issue_pdf, issue_text
 from pbm.games.flungo.zine.source import TurnReport, competition_codes, teams_report
-from pbm.mail.compose import Attachment, OutboundEmail, compose, make_message_id
+from pbm.mail.compose import Attachment, OutboundEmail, compose_message, make_message_id
 from pbm.mail.lists import GENERATED
-from pbm.outbound.replies import competition_list_headers
+from pbm.outbound.replies import competition_list_headers, enqueue
 
 __all__ = ["due_issues", "numbered_reports", "rebuild_archive", "send_issue", "zine_key"]
 
@@ -134,24 +136,12 @@ def send_issue(session: Session, config: Config, clock: Clock, code: str, number
             cut=False,
             auto_submitted=GENERATED,
         )
-        msg = compose(
+        composed = compose_message(
             out,
             date=now,
             message_id=make_message_id(domain, seed=f"{zine_key(code, number)}:{address}"),
         )
-        session.add(
-            OutboxMessage(
-                kind="zine",
-                to_addr=address,
-                subject=str(msg["Subject"]),
-                message_id=str(msg["Message-ID"]),
-                raw=msg.as_bytes(),
-                status="pending",
-                attempts=0,
-                next_attempt_at=now,
-                created_at=now,
-            )
-        )
+        enqueue(session, clock, composed, kind="zine", to=address)
         queued += 1
     if zc.archive_dir is not None:
         rebuild_archive(session, config)
