@@ -89,8 +89,6 @@ def test_engine_never_uses_global_random_or_clock() -> None:
 #: audit-event writer, i25-mail; the deadline shown in the reader's zone, i25-guarantees).
 #: Each entry must still be there: when its import goes, so must the entry.
 PENDING = {
-    ("pbm/inbound/context.py", "pbm.games.flungo.competitions"),
-    ("pbm/inbound/pipeline.py", "pbm.games.flungo.competitions"),
     ("pbm/games/hitforsix/post.py", "pbm.games.flungo.schedule"),
 }
 
