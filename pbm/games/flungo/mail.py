@@ -70,7 +70,7 @@ from pbm.games.flungo.views import competition_ctx, squad_rows
 from pbm.inbound.commands import Audience, CommandLine, command, fallback
 from pbm.inbound.context import Handled, MailContext, Status
 from pbm.mail.limits import too_many_flags
-from pbm.secrets.seats import redact
+from pbm.secrets.scrub import redact
 
 __all__ = ["join_command", "new_game", "orders_mail"]
 
