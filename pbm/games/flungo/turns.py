@@ -236,9 +236,7 @@ def start_competition(session: Session, config: Config, clock: Clock, comp: Comp
     comp.status = CompetitionStatus.RUNNING
     record_event(session, clock, "season-started", comp, teams=len(teams), shape=comp.kind)
     # The first deadline follows the close of naming, not the pass that ran the draw.
-    turn = open_stage(
-        session, config, clock, comp, state, min(utc(comp.naming_deadline), clock.now())
-    )
+    turn = open_stage(session, config, clock, comp, state, min(comp.naming_deadline, clock.now()))
     assert turn is not None  # a new season always has a first stage
     # The seed: "Prior to any matches being played, the teams are published in the zine". The
     # draw's own report is kept with the competition (no stage resolved it) as issue 0.
@@ -250,7 +248,7 @@ def start_competition(session: Session, config: Config, clock: Clock, comp: Comp
         matches=(),
         season_events=(),
         squads=tuple(state.squads),
-        next_deadline=utc(turn.deadline).isoformat(),
+        next_deadline=turn.deadline.isoformat(),
         played_at=clock.now().isoformat(timespec="seconds"),
         preseason=True,
     )
@@ -358,7 +356,7 @@ def active_seats(comp: Competition, now: datetime | None = None) -> list[Seat]:
 
 def is_away(seat: Seat, now: datetime | None) -> bool:
     """Whether the seat's manager is away at ``now`` (None: not asked)."""
-    return now is not None and seat.away_until is not None and utc(seat.away_until) > now
+    return now is not None and seat.away_until is not None and seat.away_until > now
 
 
 def _present(now: datetime) -> Any:
@@ -374,7 +372,7 @@ def orders_sent(session: Session, comp: Competition, turn: Turn) -> dict[int, da
         .where(Seat.competition_id == comp.id, OrdersVersion.created_at >= turn.opened_at)
         .group_by(OrdersVersion.seat_id)
     )
-    return {seat_id: utc(at) for seat_id, at in rows}
+    return {seat_id: at for seat_id, at in rows}  # noqa: C416 - rows, not pairs, for mypy
 
 
 def latest_orders(session: Session, comp: Competition) -> dict[int, str]:
@@ -615,10 +613,10 @@ def resolve_frozen(
     total, _ = _unfinished(session, turn)
     state, report = _assembled(session, turn) if total else resolve_inputs(turn)
     comp.issue += 1
-    following = open_stage(session, config, clock, comp, state, utc(turn.deadline))
+    following = open_stage(session, config, clock, comp, state, turn.deadline)
     report = replace(
         report,
-        next_deadline=utc(following.deadline).isoformat() if following else None,
+        next_deadline=following.deadline.isoformat() if following else None,
         editorial=comp.editorial or "",
         rulings=tuple((turn.orders or {}).get("rulings", ())),
         played_at=clock.now().isoformat(timespec="seconds"),
@@ -911,10 +909,10 @@ def _step(
             sent = orders_sent(s, comp, turn)
             active_sent = [sent[seat.id] for seat in seats if seat.id in sent]
             all_in = max(active_sent) if seats and len(active_sent) == len(seats) else None
-            deadline = utc(turn.deadline)
+            deadline = turn.deadline
             if not is_due(deadline, settings, now, all_in):
                 remind, skip = reminders_due(
-                    utc(turn.opened_at), deadline, settings, now, list(turn.reminders["sent"])
+                    turn.opened_at, deadline, settings, now, list(turn.reminders["sent"])
                 )
                 if not remind and not skip:
                     return False
@@ -994,9 +992,9 @@ def due_competitions(session: Session, config: Config, now: datetime) -> set[int
             due.add(comp_id)
             continue
         settings = _settings(over, schedule, config.turns)
-        deadline = utc(deadline_at)
+        deadline = deadline_at
         remind, skip = reminders_due(
-            utc(opened_at), deadline, settings, now, list((sent or {}).get("sent", []))
+            opened_at, deadline, settings, now, list((sent or {}).get("sent", []))
         )
         if now >= deadline + settings.grace or remind or skip:
             due.add(comp_id)
@@ -1034,7 +1032,7 @@ def due_competitions(session: Session, config: Config, now: datetime) -> set[int
     ).all()
     for turn_id, teams, last in sent_in:
         comp_id, delay = early[turn_id]
-        if teams and teams == active.get(comp_id) and now >= utc(last) + delay:
+        if teams and teams == active.get(comp_id) and now >= last + delay:
             due.add(comp_id)
     return due
 
@@ -1052,7 +1050,7 @@ def next_wakeup(session: Session, config: Config, now: datetime) -> datetime | N
     )
     for turn, comp in rows:
         settings = settings_for(comp, config.turns)
-        deadline = utc(turn.deadline)
+        deadline = turn.deadline
         if turn.status == TurnStatus.FROZEN:  # resolved on the next pass (again, if it failed)
             times.append(now + timedelta(seconds=5))
             continue
@@ -1061,7 +1059,7 @@ def next_wakeup(session: Session, config: Config, now: datetime) -> datetime | N
         soon = now + timedelta(milliseconds=1)
         times.append(max(deadline + settings.grace, soon))
         sent = list((turn.reminders or {}).get("sent", []))
-        remind, skip = reminders_due(utc(turn.opened_at), deadline, settings, now, sent)
+        remind, skip = reminders_due(turn.opened_at, deadline, settings, now, sent)
         if remind or skip:
             times.append(soon)
         times += [deadline - r for r in settings.reminders if deadline - r > now]
@@ -1075,14 +1073,14 @@ def next_wakeup(session: Session, config: Config, now: datetime) -> datetime | N
         select(func.min(TurnMatch.lease_until)).where(TurnMatch.status == TurnMatchStatus.CLAIMED)
     )
     if lapse is not None:  # a claim's lease ends: its matches may need retaking
-        times.append(utc(lapse) + timedelta(milliseconds=1))
+        times.append(lapse + timedelta(milliseconds=1))
     if session.scalar(select(func.count()).where(TurnMail.status == TurnMatchStatus.PENDING)):
         times.append(now + timedelta(milliseconds=1))  # an assembled stage's mails wait
     lapse = session.scalar(
         select(func.min(TurnMail.lease_until)).where(TurnMail.status == TurnMatchStatus.CLAIMED)
     )
     if lapse is not None:
-        times.append(utc(lapse) + timedelta(milliseconds=1))
+        times.append(lapse + timedelta(milliseconds=1))
     future = [t for t in times if t > now]
     return min(future) if future else None
 
@@ -1105,10 +1103,10 @@ def extend(
     turn = _turn_or_fail(session, comp)
     if turn.status != TurnStatus.OPEN:
         raise GameError(f"{comp.code} {turn.stage_key} is being resolved: too late to extend")
-    new = utc(to) if to is not None else utc(turn.deadline) + (by or timedelta(0))
+    new = utc(to) if to is not None else turn.deadline + (by or timedelta(0))
     if new <= clock.now():
         raise GameError(f"the new deadline {new:%Y-%m-%d %H:%M} UTC has already passed")
-    old = utc(turn.deadline)
+    old = turn.deadline
     turn.deadline = new
     turn.reminders = {**turn.reminders, "sent": []}
     record_event(
@@ -1128,7 +1126,7 @@ def run_now(session: Session, clock: Clock, comp: Competition) -> Turn | None:
     is the close of joining and the draw (None is returned); after, the current stage, the
     pre-run check waived."""
     if comp.status in (CompetitionStatus.OPEN, CompetitionStatus.FULL):
-        comp.naming_deadline = min(utc(comp.naming_deadline), clock.now())
+        comp.naming_deadline = min(comp.naming_deadline, clock.now())
         record_event(session, clock, "run-now", comp, stage="draw")
         return None
     if comp.status == CompetitionStatus.HELD:
@@ -1138,7 +1136,7 @@ def run_now(session: Session, clock: Clock, comp: Competition) -> Turn | None:
         raise GameError(f"{comp.code} is {comp.status}: there is no turn to run")
     turn = _turn_or_fail(session, comp)
     if turn.status == TurnStatus.OPEN:
-        turn.deadline = min(utc(turn.deadline), clock.now())
+        turn.deadline = min(turn.deadline, clock.now())
         turn.skip_check = True
     record_event(session, clock, "run-now", comp, stage=turn.stage_key)
     return turn
