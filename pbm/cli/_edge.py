@@ -277,7 +277,7 @@ def _crash_log(ctx: click.Context, exc: BaseException) -> str:
             as_json = config.logging.format == "json"
     except (PbmError, OSError):
         pass  # no config to read: the temporary directory
-    from pbm.secrets.at_rest import scrub_text
+    from pbm.secrets.scrub import scrub_text
 
     text = scrub_text(text, secrets, lines=False)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +19,8 @@ from engine.flungo.squad import Team
 from pbm.app import App
 from pbm.cli._common import config_option, load
 from pbm.cli._console import make_console
-from pbm.core.clock import utc
 from pbm.core.errors import GameError, NotFound
+from pbm.core.types import parse_utc
 from pbm.db.models import Competition, CompetitionKind, Player, Seat
 from pbm.db.session import transaction
 from pbm.games.flungo.competitions import create_competition, find_competition, reissue_secret
@@ -49,10 +49,9 @@ __all__ = ["COMMANDS"]
 
 def _deadline(value: str) -> datetime:
     try:
-        when = datetime.fromisoformat(value)
+        return parse_utc(value)
     except ValueError as exc:
         raise click.BadParameter("use YYYY-MM-DD or YYYY-MM-DDTHH:MM (UTC)") from exc
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def _settings(pairs: tuple[str, ...], fmt: str) -> dict[str, Any]:
@@ -452,7 +451,7 @@ def extend_cmd(code: str, by: str, config_path: Path | None) -> None:
     def act(s: Session, app: App, comp: Competition) -> str:
         delay, to = parse_when(by)
         turn = extend(s, app.clock, comp, delay, to)
-        return f"{comp.code} {turn.stage_key}: deadline {format_deadline(utc(turn.deadline))}"
+        return f"{comp.code} {turn.stage_key}: deadline {format_deadline(turn.deadline)}"
 
     _service(code, config_path, act)
 
@@ -513,7 +512,7 @@ def rollback_cmd(code: str, new_seed: bool, config_path: Path | None) -> None:
 
     def act(s: Session, app: App, comp: Competition) -> str:
         turn = rollback(s, app.config, app.clock, comp, new_seed=new_seed)
-        until = format_deadline(utc(turn.deadline))
+        until = format_deadline(turn.deadline)
         return f"{comp.code} {turn.stage_key} is open again until {until}"
 
     _service(code, config_path, act)

@@ -12,9 +12,11 @@ __all__ = ["Clock", "FixedClock", "SystemClock", "utc"]
 
 
 def utc(dt: datetime) -> datetime:
-    """``dt`` as an aware UTC datetime; naive values (SQLite hands them back) are taken as UTC."""
-    if dt.tzinfo is None:
-        return dt.replace(tzinfo=UTC)
+    """The instant ``dt`` names, in UTC: for a time handed in (the database's columns are
+    typed aware UTC already, :mod:`pbm.core.types`). A naive ``dt`` names no instant and is
+    refused (``ValueError``); a time typed without a zone is read by ``parse_utc``."""
+    if dt.tzinfo is None or dt.utcoffset() is None:
+        raise ValueError(f"a naive datetime names no instant: {dt!r}")
     return dt.astimezone(UTC)
 
 

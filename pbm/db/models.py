@@ -14,7 +14,6 @@ from typing import Any, ClassVar
 from sqlalchemy import (
     JSON,
     Boolean,
-    DateTime,
     ForeignKey,
     Index,
     Integer,
@@ -27,9 +26,10 @@ from sqlalchemy import (
     event,
     inspect,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-from pbm.secrets.at_rest import scrub_message, scrub_text
+from pbm.core.types import UtcDateTime
+from pbm.secrets.columns import ScrubbedBytes, ScrubbedText
 
 __all__ = [
     "Base",
@@ -69,8 +69,12 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
-# Aware datetimes everywhere; SQLite drops the zone, pbm.core.clock.utc() puts it back on read.
-Stamp = DateTime(timezone=True)
+#: Every datetime column: aware UTC in, aware UTC out, on SQLite and PostgreSQL alike.
+Stamp = UtcDateTime()
+#: Text from outside (mail, players' words): secrets, secret shapes and SECRET lines hidden.
+Scrubbed = ScrubbedText()
+#: Text pbm wrote itself: secret shapes hidden (its own texts carry no SECRET line).
+ScrubbedOwn = ScrubbedText(lines=False)
 
 
 class MailStatus(StrEnum):
@@ -202,7 +206,7 @@ class Player(Base):
     address: Mapped[str] = mapped_column(String(320), unique=True)
     created_at: Mapped[datetime]
     undeliverable_at: Mapped[datetime | None]
-    undeliverable_reason: Mapped[str | None] = mapped_column(Text)
+    undeliverable_reason: Mapped[str | None] = mapped_column(Scrubbed)
     time_zone: Mapped[str | None] = mapped_column(String(64))  # IANA, shown beside UTC
     # How this player gets the zine: "attach" (text + HTML, the PDF attached) or "link" (the
     # same mail with a link to the archive instead of the attachment). See
@@ -210,10 +214,6 @@ class Player(Base):
     zine_delivery: Mapped[str] = mapped_column(String(8), default="attach", server_default="attach")
     #: Soft bounces (4.x.x failures) of pbm's mail since the last delivery or mail from them.
     soft_bounces: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-
-    @validates("undeliverable_reason")
-    def _scrub(self, _key: str, value: str | None) -> str | None:
-        return None if value is None else scrub_text(value)
 
 
 class Seat(Base):
@@ -304,17 +304,13 @@ class Flag(Base):
     seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"))
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mail.id"))
     line: Mapped[int] = mapped_column(Integer)
-    text: Mapped[str] = mapped_column(Text)
-    reason: Mapped[str] = mapped_column(Text)
+    text: Mapped[str] = mapped_column(Scrubbed)
+    reason: Mapped[str] = mapped_column(Scrubbed)
     status: Mapped[str] = mapped_column(String(16), default=FlagStatus.OPEN)
-    resolution: Mapped[str | None] = mapped_column(Text)
-    note: Mapped[str | None] = mapped_column(Text)
+    resolution: Mapped[str | None] = mapped_column(Scrubbed)
+    note: Mapped[str | None] = mapped_column(Scrubbed)
     created_at: Mapped[datetime]
     resolved_at: Mapped[datetime | None]
-
-    @validates("text", "reason", "resolution", "note")
-    def _scrub(self, _key: str, value: str | None) -> str | None:
-        return None if value is None else scrub_text(value)
 
 
 class InboundMail(Base):
@@ -331,39 +327,20 @@ class InboundMail(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     key: Mapped[str] = mapped_column(String(512), unique=True)
     door: Mapped[str] = mapped_column(String(16))  # imap, smtp, ingest, cli
-    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    raw: Mapped[bytes] = mapped_column(ScrubbedBytes())
     status: Mapped[str] = mapped_column(String(16), default=MailStatus.RECEIVED)
     received_at: Mapped[datetime]
     processed_at: Mapped[datetime | None]
     envelope_from: Mapped[str | None] = mapped_column(String(320))
     envelope_to: Mapped[str | None] = mapped_column(Text)  # space-separated RCPT TO addresses
     from_addr: Mapped[str | None] = mapped_column(String(320))
-    subject: Mapped[str | None] = mapped_column(Text)
+    subject: Mapped[str | None] = mapped_column(Scrubbed)
     competition_id: Mapped[int | None] = mapped_column(ForeignKey("competitions.id"))
-    note: Mapped[str | None] = mapped_column(Text)  # why rejected/ignored, in a word or two
-    error: Mapped[str | None] = mapped_column(Text)
+    note: Mapped[str | None] = mapped_column(Scrubbed)  # why rejected/ignored, in a word or two
+    error: Mapped[str | None] = mapped_column(Scrubbed)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     #: The raw mail as it came, encrypted (``pbm.secrets.at_rest.Sealer``) until handled.
     sealed: Mapped[bytes | None] = mapped_column(LargeBinary)
-
-    @staticmethod
-    def scrubbed_raw(value: bytes) -> bytes:
-        """``raw`` as stored: secrets scrubbed. A Core statement (which no validator sees)
-        must pass its bytes through this."""
-        return scrub_message(value)
-
-    @staticmethod
-    def scrubbed_text(value: str | None) -> str | None:
-        """``subject``, ``note`` or ``error`` as stored (see :meth:`scrubbed_raw`)."""
-        return None if value is None else scrub_text(value)
-
-    @validates("raw")
-    def _scrub_raw(self, _key: str, value: bytes) -> bytes:
-        return self.scrubbed_raw(value)
-
-    @validates("subject", "note", "error")
-    def _scrub(self, _key: str, value: str | None) -> str | None:
-        return self.scrubbed_text(value)
 
 
 class OutboxMessage(Base):
@@ -379,36 +356,17 @@ class OutboxMessage(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(32))
     to_addr: Mapped[str] = mapped_column(String(320))
-    subject: Mapped[str] = mapped_column(Text)
+    subject: Mapped[str] = mapped_column(ScrubbedOwn)
     message_id: Mapped[str] = mapped_column(String(512), unique=True)
-    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    # pbm's own mail, sent as stored: its text parts are searched, never its attachments.
+    raw: Mapped[bytes] = mapped_column(ScrubbedBytes(lines=False, deep=False))
     status: Mapped[str] = mapped_column(String(16), default="pending")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime]
-    last_error: Mapped[str | None] = mapped_column(Text)
+    last_error: Mapped[str | None] = mapped_column(ScrubbedOwn)
     created_at: Mapped[datetime]
     sent_at: Mapped[datetime | None]
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mail.id"))
-
-    # pbm's own templates carry no SECRET line to hide, only placeholders: shapes only.
-    @staticmethod
-    def scrubbed_raw(value: bytes) -> bytes:
-        """``raw`` as stored: secret shapes scrubbed. A Core insert (which no validator sees)
-        must pass its bytes through this."""
-        return scrub_message(value, lines=False, deep=False)
-
-    @staticmethod
-    def scrubbed_text(value: str) -> str:
-        """``subject`` or ``last_error`` as stored (see :meth:`scrubbed_raw`)."""
-        return scrub_text(value, lines=False)
-
-    @validates("raw")
-    def _scrub_raw(self, _key: str, value: bytes) -> bytes:
-        return self.scrubbed_raw(value)
-
-    @validates("subject", "last_error")
-    def _scrub(self, _key: str, value: str | None) -> str | None:
-        return None if value is None else self.scrubbed_text(value)
 
 
 class Bounce(Base):
@@ -418,17 +376,13 @@ class Bounce(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     address: Mapped[str] = mapped_column(String(320), index=True)
-    reason: Mapped[str] = mapped_column(Text)
+    reason: Mapped[str] = mapped_column(Scrubbed)
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mail.id"))
     created_at: Mapped[datetime]
     #: hard (5.x.x), soft (4.x.x failed) or delay (not a failure); None before 0003.
     kind: Mapped[str | None] = mapped_column(String(16))
     #: The outbox row the report is about (every accepted bounce names one).
     outbox_id: Mapped[int | None] = mapped_column(ForeignKey("outbox.id"))
-
-    @validates("reason")
-    def _scrub(self, _key: str, value: str) -> str:
-        return scrub_text(value)
 
 
 class RateCounter(Base):

@@ -57,9 +57,7 @@ from pbm.inbound.ratelimit import count_mail, rate_buckets
 from pbm.mail.understand import Kind, understand
 from pbm.outbound.bounces import mailed_again, record_report
 from pbm.outbound.replies import queue_mail
-from pbm.secrets.at_rest import Sealer
-from pbm.secrets.redact import redact_message
-from pbm.secrets.seats import SecretBox, redact
+from pbm.secrets import Sealer, SecretBox, known_secrets, redact
 from pbm.testhooks import crash_point
 
 __all__ = ["Inbound", "Stored"]
@@ -254,24 +252,25 @@ class Inbound:
                 self._meta = _Meta(None, None, None)
                 handled = self._handle(s, mail)
                 found_secrets = handled.secrets
-                # One Core UPDATE of the row, scrubbed as the model's validators would.
+                # One Core UPDATE of the row; its columns' types scrub what it writes.
                 done: dict[str, object] = {
                     "b_id": mail.id,
                     "from_addr": self._meta.from_addr,
-                    "subject": InboundMail.scrubbed_text(self._meta.subject),
+                    "subject": self._meta.subject,
                     "status": handled.status,
-                    "note": InboundMail.scrubbed_text(handled.note[:500]),
+                    "note": handled.note[:500],
                     "processed_at": self.clock.now(),
                     "sealed": None,  # handled: nothing at rest needs the plaintext now
                 }
                 if self._meta.competition_id is not None:
                     done["competition_id"] = self._meta.competition_id
                 if handled.secrets:
-                    done["raw"] = InboundMail.scrubbed_raw(
-                        redact_message(mail.raw, handled.secrets)
-                    )
-                s.flush()  # what handlers left to the unit of work, before the row's update
-                s.execute(_DONE, done)
+                    done["raw"] = mail.raw  # scrubbed again, now of the secrets it carried
+                # What handlers left to the unit of work, then the row's update, hiding the
+                # secrets the mail carried wherever they were written.
+                with known_secrets(handled.secrets):
+                    s.flush()
+                    s.execute(_DONE, done)
                 crash_point("before-commit")
         except DatabaseUnavailable:
             # The database went away, not the message: the transaction rolled back, the mail

@@ -15,7 +15,7 @@ from typing import Literal
 
 from pbm.mail.auto import base_address
 from pbm.mail.parse import InboundEmail
-from pbm.secrets.redact import REDACTED, redact
+from pbm.secrets.scrub import REDACTED, redact
 
 __all__ = [
     "REDACTED",

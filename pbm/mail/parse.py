@@ -29,7 +29,7 @@ from pbm.mail.headers import addresses, decoded, raw_header, raw_headers
 from pbm.mail.limits import MAX_MULTIPARTS, count_multiparts
 from pbm.mail.mime import Attachment, BodyText, extract_text
 from pbm.mail.quotes import strip_quotes
-from pbm.secrets.at_rest import scrub_text
+from pbm.secrets.scrub import scrub_text
 
 __all__ = ["Attachment", "Bounce", "InboundEmail", "normalise_message_id", "parse_message"]
 

@@ -15,7 +15,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from engine.flungo.squad import Team
-from pbm.core.clock import Clock, utc
+from pbm.core.clock import Clock
 from pbm.core.textsafe import neutralise_line
 from pbm.db.models import (
     Bounce,
@@ -61,7 +61,7 @@ def flag_rows(session: Session, flags: list[Flag]) -> list[dict[str, Any]]:
                     "text": f.text,
                     "reason": f.reason,
                     "status": f.status,
-                    "at": utc(f.created_at).strftime(STAMP),
+                    "at": f.created_at.strftime(STAMP),
                 }
             )
         )
@@ -93,8 +93,8 @@ def outage_rows(session: Session, now: datetime, since: datetime) -> list[dict[s
     ).all()
     rows = []
     for i in found:
-        first = utc(i.first_seen)
-        end = utc(i.resolved_at) if i.resolved_at is not None else None
+        first = i.first_seen
+        end = i.resolved_at if i.resolved_at is not None else None
         rows.append(
             safe_row(
                 {
@@ -117,7 +117,7 @@ def _last_digest(session: Session, now: datetime) -> datetime | None:
     when = session.scalar(
         select(func.max(JobRun.ran_at)).where(JobRun.key.like("digest:%"), JobRun.ran_at < now)
     )
-    return utc(when) if when is not None else None
+    return when if when is not None else None
 
 
 def _losses(session: Session, since: datetime) -> dict[str, int]:
@@ -178,13 +178,13 @@ def digest_context(session: Session, clock: Clock, since: datetime | None = None
                 "status": comp.status,
                 "joined": len(seats),
                 "teams": comp.teams,
-                "naming_deadline": utc(comp.naming_deadline).strftime(STAMP),
+                "naming_deadline": comp.naming_deadline.strftime(STAMP),
                 "recent_joins": [
                     safe_row(
                         {
                             "seat": e.data.get("seat"),
                             "address": e.data.get("address"),
-                            "at": utc(e.at).strftime(STAMP),
+                            "at": e.at.strftime(STAMP),
                         }
                     )
                     for e in joins
@@ -207,11 +207,11 @@ def digest_context(session: Session, clock: Clock, since: datetime | None = None
     bounces = session.scalars(
         select(Bounce).where(Bounce.created_at >= since).order_by(Bounce.id)
     ).all()
-    outages_since = _last_digest(session, now) or utc(since)
+    outages_since = _last_digest(session, now) or since
     return {
         "headline": "",
         "now": now.strftime(STAMP),
-        "since": utc(since).strftime(STAMP),
+        "since": since.strftime(STAMP),
         "outages_since": outages_since.strftime(STAMP),
         "outages": outage_rows(session, now, outages_since),
         "outage_losses": _losses(session, outages_since),
@@ -242,9 +242,7 @@ def digest_context(session: Session, clock: Clock, since: datetime | None = None
             for m in shunted
         ],
         "bounces": [
-            safe_row(
-                {"address": b.address, "reason": b.reason, "at": utc(b.created_at).strftime(STAMP)}
-            )
+            safe_row({"address": b.address, "reason": b.reason, "at": b.created_at.strftime(STAMP)})
             for b in bounces
         ],
     }

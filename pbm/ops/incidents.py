@@ -30,7 +30,7 @@ from pbm.core.errors import PbmError
 from pbm.core.textsafe import neutralise_line
 from pbm.db.models import Incident
 from pbm.db.session import transaction
-from pbm.secrets.seats import redact
+from pbm.secrets.scrub import redact
 
 __all__ = ["DOORS", "Backoff", "Incidents", "kind_of", "safe_error"]
 

@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 import structlog
 
-from pbm.secrets.at_rest import scrub_text
+from pbm.secrets.scrub import scrub_text
 
 __all__ = ["LineLogger", "configure_logging", "hide", "request_reopen"]
 

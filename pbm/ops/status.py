@@ -34,7 +34,6 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from pbm.core.clock import utc
 from pbm.core.errors import DatabaseUnavailable, PbmError
 from pbm.core.textsafe import neutralise_line
 from pbm.db import migrate
@@ -78,7 +77,7 @@ SHOW_STOPPED = timedelta(hours=1)
 
 
 def _iso(at: datetime | None) -> str | None:
-    return utc(at).isoformat() if at is not None else None
+    return at.isoformat() if at is not None else None
 
 
 def workers(s: Session, now: datetime, stale_after: timedelta) -> list[dict[str, Any]]:
@@ -107,7 +106,7 @@ def workers(s: Session, now: datetime, stale_after: timedelta) -> list[dict[str,
                 "stage": stage,
                 "matches": int(n),
                 "lease_until": _iso(lease),
-                "lapsed": lease is not None and utc(lease) < now,
+                "lapsed": lease is not None and lease < now,
             }
         )
     out = []
@@ -117,7 +116,7 @@ def workers(s: Session, now: datetime, stale_after: timedelta) -> list[dict[str,
         .order_by(Worker.started_at, Worker.id)
     ).all()
     for w in listed:
-        beat = utc(w.heartbeat_at)
+        beat = w.heartbeat_at
         if w.stopped_at is not None:
             state = "stopped"
         else:
@@ -215,8 +214,8 @@ def status(
             {
                 "door": i.door,
                 "kind": i.kind,
-                "since": utc(i.first_seen).isoformat(),
-                "last_seen": utc(i.last_seen).isoformat(),
+                "since": i.first_seen.isoformat(),
+                "last_seen": i.last_seen.isoformat(),
                 "attempts": i.count,
                 "error": neutralise_line(i.last_error or ""),
             }
@@ -226,7 +225,7 @@ def status(
             "pending": int(pending),
             "not_yet_due": int(leased),  # backing off, or under a worker's send lease
             "failed": int(failed),
-            "oldest_due": utc(oldest).isoformat() if oldest is not None else None,
+            "oldest_due": oldest.isoformat() if oldest is not None else None,
         },
         "dead_letters": int(inbound.get(MailStatus.SHUNTED, 0)),
         "turns": [
@@ -234,7 +233,7 @@ def status(
                 "competition": code,
                 "stage": stage,
                 "status": str(st),
-                "deadline": utc(deadline).isoformat(),
+                "deadline": deadline.isoformat(),
             }
             for code, stage, st, deadline in due
         ],
@@ -266,7 +265,7 @@ def _heartbeat_problem(s: Session, now: datetime, fresh_within: timedelta) -> st
     )
     if fresh:
         return None
-    age = int((now - utc(beat)).total_seconds())
+    age = int((now - beat).total_seconds())
     if stopped is not None:
         return f"no worker is running: the last ({wid}) stopped at {_iso(stopped)}"
     return (

@@ -32,7 +32,7 @@ import structlog
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.core.clock import Clock, utc
+from pbm.core.clock import Clock
 from pbm.core.config import OutboxConfig
 from pbm.core.errors import DatabaseUnavailable, PbmError, SmtpError
 from pbm.db.models import OutboxMessage, Player, Seat
@@ -159,8 +159,8 @@ class Outbox:
         if when is None:
             return None
         if self.relay_down and self._relay_retry_at is not None:
-            return max(utc(when), self._relay_retry_at)
-        return utc(when)
+            return max(when, self._relay_retry_at)
+        return when
 
     def flush(
         self,
@@ -204,7 +204,7 @@ class Outbox:
         with transaction(self.sessions) as s:
             row = s.get(OutboxMessage, row_id, with_for_update=SKIP_LOCKED)
             now = self.clock.now()
-            if row is None or row.status != "pending" or utc(row.next_attempt_at) > now:
+            if row is None or row.status != "pending" or row.next_attempt_at > now:
                 return "skipped"
             # Claim the row for a while: another worker skips it, and if this process dies
             # mid-send the row falls due again after the lease (at least once, never lost).

@@ -26,7 +26,6 @@ from pbm.mail.compose import (
 )
 from pbm.mail.lists import LIST_KINDS, auto_submitted, list_headers
 from pbm.outbound.render import render_email
-from pbm.secrets.at_rest import has_secret_shape
 
 __all__ = [
     "ReplyTo",
@@ -98,17 +97,6 @@ def _reply(
     return compose_message(out, date=clock.now(), message_id=message_id)
 
 
-def _stored_raw(composed: Composed) -> bytes:
-    """The reply's bytes as the outbox keeps them (:meth:`OutboxMessage.scrubbed_raw`).
-
-    Bytes written directly from texts that hold no secret shape, and that show none
-    themselves, are what the scrub would return unchanged: it is skipped for them (it parses
-    the whole message again). Anything else goes through it."""
-    if composed.texts and not has_secret_shape(composed.raw, composed.texts):
-        return composed.raw
-    return OutboxMessage.scrubbed_raw(composed.raw)
-
-
 def competition_list_headers(config: Config, code: str, name: str) -> dict[str, str]:
     """``List-Id`` and ``List-Unsubscribe`` of competition ``code`` as this pbm sends them."""
     server = config.server
@@ -174,10 +162,10 @@ def enqueue(
         {
             "kind": kind,
             "to_addr": to,
-            # scrubbed as the model's validators would (a Core insert bypasses them)
-            "subject": OutboxMessage.scrubbed_text(composed.subject),
+            # subject and raw are scrubbed by their columns' types, here as everywhere
+            "subject": composed.subject,
             "message_id": composed.message_id,
-            "raw": _stored_raw(composed),
+            "raw": composed.raw,
             "status": "pending",
             "attempts": 0,
             "next_attempt_at": now,

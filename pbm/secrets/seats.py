@@ -18,45 +18,36 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from pbm.core.config import SecurityConfig
-from pbm.secrets.redact import REDACTED
-from pbm.secrets.redact import redact as _redact
+from pbm.secrets.shapes import (
+    ALPHABET,
+    PLACEHOLDER,
+    SECRET_BITS,
+    SECRET_CHARS,
+    secret_placeholder,
+    ticket_placeholder,
+)
+
+if TYPE_CHECKING:  # the config reads pbm.ops.logs, which reads this package's scrubber
+    from pbm.core.config import SecurityConfig
 
 __all__ = [
-    "REDACTED",
     "SECRET_BITS",
     "HashLookup",
     "SecretBox",
-    "redact",
+    "has_placeholder",
+    "normalise_secret",
     "secret_placeholder",
+    "ticket_placeholder",
 ]
 
 #: ``(kind, seat_id)`` to the stored hash of that seat's secret (``seat``) or ticket (``h6``).
 HashLookup = Callable[[str, int], str | None]
-_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: secrets get typed by hand
-SECRET_BITS = 80
-SECRET_CHARS = SECRET_BITS // 5
-_PLACEHOLDER = re.compile(r"\[\[pbm-secret:(?:(h6):)?(\d+):(\d+)\]\]")
-
-
-def secret_placeholder(seat_id: int, version: int) -> str:
-    """The marker stored in place of a seat's secret until the moment of sending."""
-    return f"[[pbm-secret:{seat_id}:{version}]]"
-
-
-def ticket_placeholder(h6_seat_id: int, version: int = 1) -> str:
-    """The marker stored in place of a Test by Post seat ticket until the moment of sending."""
-    return f"[[pbm-secret:h6:{h6_seat_id}:{version}]]"
-
-
-def redact(text: str, secrets: Iterable[str | None]) -> str:
-    """``text`` with every secret hidden (see :func:`pbm.routing.redact`)."""
-    return _redact(text, secrets)
 
 
 class SecretBox:
@@ -83,8 +74,8 @@ class SecretBox:
         n = int.from_bytes(digest.digest()[: SECRET_BITS // 8], "big")
         chars = []
         for _ in range(SECRET_CHARS):  # 32 symbols = 5 bits each, so exactly SECRET_BITS
-            n, r = divmod(n, len(_ALPHABET))
-            chars.append(_ALPHABET[r])
+            n, r = divmod(n, len(ALPHABET))
+            chars.append(ALPHABET[r])
         s = "".join(chars)
         return "-".join(s[k : k + 4] for k in range(0, SECRET_CHARS, 4))
 
@@ -123,12 +114,12 @@ class SecretBox:
                     return made
             return current
 
-        return _PLACEHOLDER.sub(secret, text)
+        return PLACEHOLDER.sub(secret, text)
 
 
 def has_placeholder(text: str) -> bool:
     """Whether ``text`` still carries a secret placeholder."""
-    return _PLACEHOLDER.search(text) is not None
+    return PLACEHOLDER.search(text) is not None
 
 
 def normalise_secret(secret: str) -> str:

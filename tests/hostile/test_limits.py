@@ -32,7 +32,7 @@ def test_screen_counts_folded_multipart_headers() -> None:
 def test_scrub_hides_secret_shapes_but_not_parts_of_longer_codes() -> None:
     """A seat secret in any case, dashed or not, is hidden; a 32-character base64url code
     that happens to hold 16 secret-alphabet symbols between '_' and '-' is left whole."""
-    from pbm.secrets.at_rest import scrub_bytes, scrub_text
+    from pbm.secrets.scrub import scrub_bytes, scrub_text
 
     code = "x_ABCDEFGH23456789-yzQQ"
     text = f"play {code}; secret abcd-efgh-jklm-npqr or ABCDEFGHJKLMNPQR."

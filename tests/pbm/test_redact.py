@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pbm.mail.parse import parse_message
-from pbm.secrets.redact import _redact_bytes, _redact_mime, is_plain_ascii, redact, redact_message
+from pbm.secrets.scrub import _redact_bytes, _redact_mime, is_plain_ascii, redact, redact_message
 
 SECRET = "abcd-efgh-ijkl"
 

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pbm.mail.parse import parse_message
-from pbm.secrets.at_rest import SECRET_SHAPE, scrub_message
+from pbm.secrets.scrub import SECRET_SHAPE, scrub_message
 
 KNOWN = "QN4E-YSUU-PNSY-R3AT"
 _TEXT = st.text(alphabet="abcSECRTpasword ABCD2345-:=>*\n", max_size=80)

@@ -164,9 +164,8 @@ class JoinResult:
 
 def naming_open(comp: Competition, now: datetime) -> bool:
     """Whether squads may still be named."""
-    return comp.status in (CompetitionStatus.OPEN, CompetitionStatus.FULL) and now < utc(
-        comp.naming_deadline
-    )
+    open_ = comp.status in (CompetitionStatus.OPEN, CompetitionStatus.FULL)
+    return open_ and now < comp.naming_deadline
 
 
 def join(
@@ -219,7 +218,7 @@ def join(
     if comp.status == CompetitionStatus.FULL:
         record_event(session, clock, "competition-full", comp, teams=comp.teams)
         if after_full is not None:  # the draw comes this long after the last seat is taken
-            comp.naming_deadline = min(utc(comp.naming_deadline), clock.now() + after_full)
+            comp.naming_deadline = min(comp.naming_deadline, clock.now() + after_full)
     return JoinResult("joined", seat_id, number, team, secret_placeholder(seat_id, 1))
 
 

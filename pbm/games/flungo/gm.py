@@ -11,16 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.flungo.squad import Team
-from pbm.core.clock import Clock, utc
+from pbm.core.clock import Clock
 from pbm.core.config import Config
 from pbm.core.errors import GameError, NotFound
+from pbm.core.types import parse_utc
 from pbm.db.models import (
     Competition,
     Flag,
@@ -242,7 +243,7 @@ def reject_name(
             "team_name": team.name,
             "old": old,
             "reason": reason,
-            "naming_deadline": format_deadline(utc(comp.naming_deadline), player.time_zone),
+            "naming_deadline": format_deadline(comp.naming_deadline, player.time_zone),
             "notes": [],
         },
     )
@@ -314,10 +315,9 @@ def parse_when(value: str) -> tuple[Any, datetime | None]:
     except ValueError:
         pass
     try:
-        when = datetime.fromisoformat(value)
+        return None, parse_utc(value)
     except ValueError as exc:
         raise GameError(f"{value!r}: give a delay (2h, 1d) or a time YYYY-MM-DDTHH:MM") from exc
-    return None, when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 # -- by mail ----------------------------------------------------------------------------------
@@ -377,9 +377,7 @@ def _extend(ctx: MailContext, line: CommandLine) -> str:
         raise GameError("EXTEND <CODE> <delay or time>")
     by, to = parse_when(args[0])
     turn = extend(ctx.session, ctx.clock, comp, by, to)
-    return (
-        f"{comp.code} {turn.stage_key}: the deadline is now {format_deadline(utc(turn.deadline))}"
-    )
+    return f"{comp.code} {turn.stage_key}: the deadline is now {format_deadline(turn.deadline)}"
 
 
 @_gm("PROCESS", "PROCESS <CODE>", "run the stage that is next, now (the pre-run check waived)")
@@ -417,9 +415,8 @@ def _rollback(ctx: MailContext, line: CommandLine) -> str:
     comp, args = _target(ctx, line)
     new_seed = bool(args) and args[0].upper() == "NEWSEED"
     turn = rollback(ctx.session, ctx.config, ctx.clock, comp, new_seed=new_seed)
-    return (
-        f"{comp.code} {turn.stage_key} is open again until {format_deadline(utc(turn.deadline))}"
-        + (" with a new seed" if new_seed else "")
+    return f"{comp.code} {turn.stage_key} is open again until {format_deadline(turn.deadline)}" + (
+        " with a new seed" if new_seed else ""
     )
 
 

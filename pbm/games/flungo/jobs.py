@@ -16,7 +16,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbm.core.clock import Clock, utc
+from pbm.core.clock import Clock
 from pbm.core.config import Config
 from pbm.core.errors import GameError
 from pbm.db.models import Competition, CompetitionStatus
@@ -90,7 +90,7 @@ def competition_dates(s: Session) -> list[CompetitionDates]:
     rows = s.execute(select(Competition.code, Competition.naming_deadline, Competition.status))
     return [
         CompetitionDates(
-            code, utc(deadline), status not in (CompetitionStatus.OPEN, CompetitionStatus.FULL)
+            code, deadline, status not in (CompetitionStatus.OPEN, CompetitionStatus.FULL)
         )
         for code, deadline, status in rows
     ]

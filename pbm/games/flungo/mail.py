@@ -12,7 +12,7 @@ import shlex
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, insert, update
@@ -26,8 +26,8 @@ from engine.flungo.merge import kept_sentences
 from engine.flungo.orders import Orders, SquadNaming
 from engine.flungo.squad import Team
 from engine.flungo.turn import SeasonState, Stage
-from pbm.core.clock import utc
 from pbm.core.errors import GameError
+from pbm.core.types import parse_utc
 from pbm.db.models import (
     Competition,
     Flag,
@@ -70,7 +70,7 @@ from pbm.games.flungo.views import competition_ctx, squad_rows
 from pbm.inbound.commands import Audience, CommandLine, command
 from pbm.inbound.context import Handled, MailContext, Status
 from pbm.mail.limits import too_many_flags
-from pbm.secrets.seats import redact
+from pbm.secrets.scrub import redact
 
 __all__ = ["join_command", "new_game", "orders_mail"]
 
@@ -416,10 +416,10 @@ def _too_late_note(
     if done is None or done.resolved_at is None:
         return None
     now = ctx.clock.now()
-    ran, due = utc(done.resolved_at), utc(done.deadline)
+    ran, due = done.resolved_at, done.deadline
     # A quarter of the stage now open, at most an hour: a mail later than that was sent
     # knowing the stage before was over.
-    window = min(LATE_WINDOW, (utc(turn.deadline) - due) / 4)
+    window = min(LATE_WINDOW, (turn.deadline - due) / 4)
     if not ran <= now < due + window:
         return None
     label = Stage(done.round, done.turn, done.selection).label
@@ -572,8 +572,7 @@ def new_game(ctx: MailContext, line: CommandLine) -> Handled:
     else:
         code, fmt, teams, deadline = words[:4]
         try:
-            when = datetime.fromisoformat(deadline)
-            when = when if when.tzinfo else when.replace(tzinfo=UTC)
+            when = parse_utc(deadline)
             settings = parse_settings(pairs, fmt.lower())
             comp = create_competition(
                 ctx.session,

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from engine.flungo.squad import Team
 from engine.flungo.turn import Stage, TurnReport
-from pbm.core.clock import Clock, utc
+from pbm.core.clock import Clock
 from pbm.core.config import Config
 from pbm.db.models import Competition, CompetitionStatus, Player, Seat, Standby, Turn, TurnStatus
 from pbm.games.flungo.competitions import record_event, reissue_secret
@@ -281,7 +281,7 @@ def back(ctx: MailContext, line: CommandLine) -> Handled:
     comp = ctx.competition
     assert comp is not None
     seat = ctx.authenticate_seat(comp)
-    was = seat.away_until is not None and utc(seat.away_until) > ctx.clock.now()
+    was = seat.away_until is not None and seat.away_until > ctx.clock.now()
     seat.away_until = None
     ctx.record("back", seat=seat.number, was_away=was)
     text = (

@@ -20,7 +20,6 @@ from engine.flungo.turn import (
     standing_part,
     turn_orders,
 )
-from pbm.core.clock import utc
 from pbm.core.errors import GameError, NotFound
 from pbm.db.models import Competition, Player, Turn, TurnStatus
 from pbm.games.flungo.turns import current_turn, played_orders, season_of, stage_of
@@ -69,7 +68,7 @@ def competition_json(session: Session, comp: Competition) -> dict[str, Any]:
             "turn": stage.turn,
             "selection": stage.selection,
             "status": turn.status,
-            "deadline": utc(turn.deadline).isoformat(),
+            "deadline": turn.deadline.isoformat(),
         }
     if state is not None:
         ec = state.competition

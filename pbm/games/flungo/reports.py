@@ -35,7 +35,7 @@ from engine.flungo.season_events import CompetitionFinished, ResultRecorded, Tea
 from engine.flungo.squad import Team
 from engine.flungo.state import MatchState
 from engine.flungo.turn import MatchTurn, SeasonState, Stage, TurnReport
-from pbm.core.clock import Clock, utc
+from pbm.core.clock import Clock
 from pbm.core.config import Config
 from pbm.db.models import (
     Bounce,
@@ -74,7 +74,7 @@ def deadline_text(when: datetime | None, player: Player | None) -> str:
     """The deadline in UTC, and in the player's own zone if set."""
     if when is None:
         return "none: the competition is over"
-    return format_deadline(utc(when), player.time_zone if player else None)
+    return format_deadline(when, player.time_zone if player else None)
 
 
 def will_play_ctx(
@@ -342,7 +342,7 @@ def digest_ctx(
                 "missed": seat.missed,
                 "away": (
                     deadline_text(seat.away_until, None)
-                    if seat.away_until is not None and utc(seat.away_until) > utc(turn.deadline)
+                    if seat.away_until is not None and seat.away_until > turn.deadline
                     else None
                 ),
                 "bouncing": player is not None and player.undeliverable_at is not None,

@@ -6,7 +6,6 @@ from typing import Any
 
 from engine.flungo.formats import FORMATS, Format
 from engine.flungo.squad import Team
-from pbm.core.clock import utc
 from pbm.db.models import Competition
 from pbm.games.flungo.house_rules import house_rules, house_rules_text
 
@@ -41,7 +40,7 @@ def competition_ctx(comp: Competition) -> dict[str, Any]:
         "name": comp.name,
         "format": format_title(comp),
         "teams": comp.teams,
-        "naming_deadline": utc(comp.naming_deadline).strftime("%Y-%m-%d %H:%M UTC"),
+        "naming_deadline": comp.naming_deadline.strftime("%Y-%m-%d %H:%M UTC"),
         "house_rules": house_rules_text(comp.settings),
         **house_rules(comp.settings),
         "hundred": comp.format == Format.HUNDRED,

@@ -46,7 +46,7 @@ from engine.hitforsix.post import (
 )
 from engine.hitforsix.rules import Rule
 from engine.hitforsix.testmatch import TARGETS, CareerLine, MatchState, over_deal, replay_match
-from pbm.core.clock import Clock, utc
+from pbm.core.clock import Clock
 from pbm.games.flungo.schedule import format_deadline
 from pbm.games.hitforsix.decks.load import DECK_NAMES, load_deck
 from pbm.games.hitforsix.models import H6Match, H6OverEntry, H6Seat
@@ -206,7 +206,7 @@ def _over_ctx(
     hand = Hand()
     for w in windows:
         hand = hand.drop(w)
-    deadline = format_deadline(utc(match.deadline_at)) if match.deadline_at else ""
+    deadline = format_deadline(match.deadline_at) if match.deadline_at else ""
     done = hand.window >= len(CAPS)
     return {
         "wire": match.wire,
@@ -406,7 +406,7 @@ def reminder_at(match: H6Match) -> datetime | None:
     or None when the match has no over in play."""
     if match.status != "playing" or match.deadline_at is None:
         return None
-    return utc(match.deadline_at) - timedelta(hours=match.over_hours / 4)
+    return match.deadline_at - timedelta(hours=match.over_hours / 4)
 
 
 def tick_match(
@@ -416,7 +416,7 @@ def tick_match(
     now = clock.now()
     if match.status != "playing" or match.deadline_at is None:
         return []
-    deadline = utc(match.deadline_at)
+    deadline = match.deadline_at
     entries = _entries(session, match, match.over)
     seats = {s.number: s for s in _seats(session, match)}
     replies: list[Reply] = []

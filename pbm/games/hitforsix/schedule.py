@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbm.core.clock import Clock, utc
+from pbm.core.clock import Clock
 from pbm.core.config import Config
 from pbm.games.hitforsix.models import H6Match
 from pbm.games.hitforsix.post import reminder_at, tick_match
@@ -60,7 +60,7 @@ def due(session: Session, now: datetime) -> list[OverJob]:
         remind = reminder_at(m)
         if m.deadline_at is None or remind is None:
             continue
-        if now >= utc(m.deadline_at):
+        if now >= m.deadline_at:
             jobs.append(OverDeadline(m.wire, m.over))
         elif not m.reminded and now >= remind:
             jobs.append(OverReminder(m.wire, m.over))
@@ -74,7 +74,7 @@ def next_due(session: Session, now: datetime) -> datetime | None:
         remind = reminder_at(m)
         if m.deadline_at is None or remind is None:
             continue
-        times.append(utc(m.deadline_at))
+        times.append(m.deadline_at)
         if not m.reminded:
             times.append(remind)
     later = [t for t in times if t > now]

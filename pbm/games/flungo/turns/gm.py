@@ -43,10 +43,10 @@ def extend(
     turn = _turn_or_fail(session, comp)
     if turn.status != TurnStatus.OPEN:
         raise GameError(f"{comp.code} {turn.stage_key} is being resolved: too late to extend")
-    new = utc(to) if to is not None else utc(turn.deadline) + (by or timedelta(0))
+    new = utc(to) if to is not None else turn.deadline + (by or timedelta(0))
     if new <= clock.now():
         raise GameError(f"the new deadline {new:%Y-%m-%d %H:%M} UTC has already passed")
-    old = utc(turn.deadline)
+    old = turn.deadline
     turn.deadline = new
     turn.reminders = {**turn.reminders, "sent": []}
     record_event(
@@ -66,7 +66,7 @@ def run_now(session: Session, clock: Clock, comp: Competition) -> Turn | None:
     is the close of joining and the draw (None is returned); after, the current stage, the
     pre-run check waived."""
     if comp.status in (CompetitionStatus.OPEN, CompetitionStatus.FULL):
-        comp.naming_deadline = min(utc(comp.naming_deadline), clock.now())
+        comp.naming_deadline = min(comp.naming_deadline, clock.now())
         record_event(session, clock, "run-now", comp, stage="draw")
         return None
     if comp.status == CompetitionStatus.HELD:
@@ -76,7 +76,7 @@ def run_now(session: Session, clock: Clock, comp: Competition) -> Turn | None:
         raise GameError(f"{comp.code} is {comp.status}: there is no turn to run")
     turn = _turn_or_fail(session, comp)
     if turn.status == TurnStatus.OPEN:
-        turn.deadline = min(utc(turn.deadline), clock.now())
+        turn.deadline = min(turn.deadline, clock.now())
         turn.skip_check = True
     record_event(session, clock, "run-now", comp, stage=turn.stage_key)
     return turn

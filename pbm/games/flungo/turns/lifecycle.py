@@ -30,7 +30,7 @@ from engine.flungo.turn import (
     resolve_stage,
     start_season,
 )
-from pbm.core.clock import Clock, utc
+from pbm.core.clock import Clock
 from pbm.core.config import Config
 from pbm.core.errors import GameError
 from pbm.db.models import (
@@ -131,9 +131,7 @@ def start_competition(session: Session, config: Config, clock: Clock, comp: Comp
     comp.status = CompetitionStatus.RUNNING
     record_event(session, clock, "season-started", comp, teams=len(teams), shape=comp.kind)
     # The first deadline follows the close of naming, not the pass that ran the draw.
-    turn = open_stage(
-        session, config, clock, comp, state, min(utc(comp.naming_deadline), clock.now())
-    )
+    turn = open_stage(session, config, clock, comp, state, min(comp.naming_deadline, clock.now()))
     assert turn is not None  # a new season always has a first stage
     # The seed: "Prior to any matches being played, the teams are published in the zine". The
     # draw's own report is kept with the competition (no stage resolved it) as issue 0.
@@ -145,7 +143,7 @@ def start_competition(session: Session, config: Config, clock: Clock, comp: Comp
         matches=(),
         season_events=(),
         squads=tuple(state.squads),
-        next_deadline=utc(turn.deadline).isoformat(),
+        next_deadline=turn.deadline.isoformat(),
         played_at=clock.now().isoformat(timespec="seconds"),
         preseason=True,
     )
@@ -250,7 +248,7 @@ def active_seats(comp: Competition, now: datetime | None = None) -> list[Seat]:
 
 def is_away(seat: Seat, now: datetime | None) -> bool:
     """Whether the seat's manager is away at ``now`` (None: not asked)."""
-    return now is not None and seat.away_until is not None and utc(seat.away_until) > now
+    return now is not None and seat.away_until is not None and seat.away_until > now
 
 
 def _present(now: datetime) -> Any:
@@ -266,7 +264,7 @@ def orders_sent(session: Session, comp: Competition, turn: Turn) -> dict[int, da
         .where(Seat.competition_id == comp.id, OrdersVersion.created_at >= turn.opened_at)
         .group_by(OrdersVersion.seat_id)
     )
-    return {seat_id: utc(at) for seat_id, at in rows}
+    return {seat_id: at for seat_id, at in rows}  # noqa: C416 - rows, not pairs, for mypy
 
 
 def latest_orders(session: Session, comp: Competition) -> dict[int, str]:

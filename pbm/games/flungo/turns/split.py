@@ -26,7 +26,7 @@ from engine.flungo.turn import (
     resolve_match,
     stage_matches,
 )
-from pbm.core.clock import Clock, utc
+from pbm.core.clock import Clock
 from pbm.core.config import Config
 from pbm.db.models import (
     Competition,
@@ -142,10 +142,10 @@ def resolve_frozen(
     total, _ = _unfinished(session, turn)
     state, report = _assembled(session, turn) if total else resolve_inputs(turn)
     comp.issue += 1
-    following = open_stage(session, config, clock, comp, state, utc(turn.deadline))
+    following = open_stage(session, config, clock, comp, state, turn.deadline)
     report = replace(
         report,
-        next_deadline=utc(following.deadline).isoformat() if following else None,
+        next_deadline=following.deadline.isoformat() if following else None,
         editorial=comp.editorial or "",
         rulings=tuple((turn.orders or {}).get("rulings", ())),
         played_at=clock.now().isoformat(timespec="seconds"),

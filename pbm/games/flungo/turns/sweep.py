@@ -13,7 +13,7 @@ import structlog
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.core.clock import Clock, utc
+from pbm.core.clock import Clock
 from pbm.core.config import Config
 from pbm.core.errors import DatabaseUnavailable
 from pbm.db.models import (
@@ -156,10 +156,10 @@ def _step(
             sent = orders_sent(s, comp, turn)
             active_sent = [sent[seat.id] for seat in seats if seat.id in sent]
             all_in = max(active_sent) if seats and len(active_sent) == len(seats) else None
-            deadline = utc(turn.deadline)
+            deadline = turn.deadline
             if not is_due(deadline, settings, now, all_in):
                 remind, skip = reminders_due(
-                    utc(turn.opened_at), deadline, settings, now, list(turn.reminders["sent"])
+                    turn.opened_at, deadline, settings, now, list(turn.reminders["sent"])
                 )
                 if not remind and not skip:
                     return False
@@ -239,9 +239,9 @@ def due_competitions(session: Session, config: Config, now: datetime) -> set[int
             due.add(comp_id)
             continue
         settings = _settings(over, schedule, config.turns)
-        deadline = utc(deadline_at)
+        deadline = deadline_at
         remind, skip = reminders_due(
-            utc(opened_at), deadline, settings, now, list((sent or {}).get("sent", []))
+            opened_at, deadline, settings, now, list((sent or {}).get("sent", []))
         )
         if now >= deadline + settings.grace or remind or skip:
             due.add(comp_id)
@@ -279,7 +279,7 @@ def due_competitions(session: Session, config: Config, now: datetime) -> set[int
     ).all()
     for turn_id, teams, last in sent_in:
         comp_id, delay = early[turn_id]
-        if teams and teams == active.get(comp_id) and now >= utc(last) + delay:
+        if teams and teams == active.get(comp_id) and now >= last + delay:
             due.add(comp_id)
     return due
 
@@ -297,7 +297,7 @@ def next_wakeup(session: Session, config: Config, now: datetime) -> datetime | N
     )
     for turn, comp in rows:
         settings = settings_for(comp, config.turns)
-        deadline = utc(turn.deadline)
+        deadline = turn.deadline
         if turn.status == TurnStatus.FROZEN:  # resolved on the next pass (again, if it failed)
             times.append(now + timedelta(seconds=5))
             continue
@@ -306,7 +306,7 @@ def next_wakeup(session: Session, config: Config, now: datetime) -> datetime | N
         soon = now + timedelta(milliseconds=1)
         times.append(max(deadline + settings.grace, soon))
         sent = list((turn.reminders or {}).get("sent", []))
-        remind, skip = reminders_due(utc(turn.opened_at), deadline, settings, now, sent)
+        remind, skip = reminders_due(turn.opened_at, deadline, settings, now, sent)
         if remind or skip:
             times.append(soon)
         times += [deadline - r for r in settings.reminders if deadline - r > now]
@@ -320,13 +320,13 @@ def next_wakeup(session: Session, config: Config, now: datetime) -> datetime | N
         select(func.min(TurnMatch.lease_until)).where(TurnMatch.status == TurnMatchStatus.CLAIMED)
     )
     if lapse is not None:  # a claim's lease ends: its matches may need retaking
-        times.append(utc(lapse) + timedelta(milliseconds=1))
+        times.append(lapse + timedelta(milliseconds=1))
     if session.scalar(select(func.count()).where(TurnMail.status == TurnMatchStatus.PENDING)):
         times.append(now + timedelta(milliseconds=1))  # an assembled stage's mails wait
     lapse = session.scalar(
         select(func.min(TurnMail.lease_until)).where(TurnMail.status == TurnMatchStatus.CLAIMED)
     )
     if lapse is not None:
-        times.append(utc(lapse) + timedelta(milliseconds=1))
+        times.append(lapse + timedelta(milliseconds=1))
     future = [t for t in times if t > now]
     return min(future) if future else None

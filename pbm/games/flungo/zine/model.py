@@ -22,7 +22,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from engine.flungo.competition import (
@@ -43,6 +43,7 @@ from engine.flungo.scorecard import CLOSED_TEXT, InningsCard, length_text, super
 from engine.flungo.squad import Team
 from engine.flungo.state import MatchState
 from engine.flungo.turn import replay_document
+from pbm.core.types import parse_utc
 from pbm.games.flungo.schedule import format_deadline
 from pbm.games.flungo.zine import charts
 from pbm.games.flungo.zine.source import MatchTurn, TurnReport
@@ -328,10 +329,9 @@ def _instant(text: str | None) -> datetime | None:
     if not text:
         return None
     try:
-        t = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        return parse_utc(text)
     except ValueError:
         return None
-    return (t if t.tzinfo else t.replace(tzinfo=UTC)).astimezone(UTC)
 
 
 def when(text: str | None) -> str:

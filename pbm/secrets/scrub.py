@@ -1,19 +1,42 @@
-"""Hide players' secrets in text and in whole raw messages, for echoes, archives and logs."""
+"""The one scrubber: hides secrets in text, in bytes and in whole raw mails, for what is
+stored (the scrubbing columns, :mod:`pbm.secrets.columns`), echoed and logged.
+
+* :func:`redact` hides the secrets pbm *knows* (a seat's, the GM's, the configured keys).
+* :func:`scrub_text` and :func:`scrub_message` hide those, anything shaped like a seat secret
+  (16 symbols of pbm's alphabet in groups of four, any case, dashes or not: a quoted welcome
+  mail, a bounce returning it, a secret typed into a Subject or an order), and, in mail from
+  outside, the word after ``SECRET``/``PASSWORD`` at the start of a line (a wrong guess, a
+  second SECRET line). Every decoded MIME part is searched, in every transfer encoding, and
+  the bytes once more after.
+"""
 
 from __future__ import annotations
 
+import base64
 import email
 import re
 from collections.abc import Iterable
 from email import policy
+from email.header import Header
 from email.message import Message
 from typing import AnyStr
 
+from pbm.mail.encoded_words import UTF8
+from pbm.mail.headers import decoded
 from pbm.mail.mime import decode_bytes
+from pbm.secrets.shapes import PLACEHOLDER, REDACTED, SECRET_SHAPE, SECRET_SHAPE_BYTES
 
-__all__ = ["REDACTED", "is_plain_ascii", "redact", "redact_message", "transfer_plain"]
+__all__ = [
+    "REDACTED",
+    "is_plain_ascii",
+    "redact",
+    "redact_message",
+    "scrub_bytes",
+    "scrub_message",
+    "scrub_text",
+    "transfer_plain",
+]
 
-REDACTED = "[redacted]"
 _MIN_ANYWHERE = 6
 
 
@@ -148,3 +171,113 @@ def is_plain_ascii(raw: bytes) -> bool:
     whole message (most of the cost of storing a mail with a secret). (ASCII, so no case
     rule beyond ASCII's can make a secret match in text but not in bytes.)"""
     return raw.isascii() and transfer_plain(raw)
+
+
+_SECRET_LINE = re.compile(
+    r"(?im)^([ \t>*\-•]*(?:your[ \t]+)?(?:secret|password)(?![\w-])[ \t]*[:=]?[ \t]*)"
+    r"(\S+)"
+)
+_SECRET_LINE_B = re.compile(_SECRET_LINE.pattern.encode(), re.IGNORECASE | re.MULTILINE)
+#: What a SECRET line may already hold: a placeholder, or what was hidden before.
+_KEEP = re.compile(rf"{PLACEHOLDER.pattern}|{re.escape(REDACTED)}")
+
+
+def scrub_text(text: str, known: Iterable[str | None] = (), *, lines: bool = True) -> str:
+    """``text`` with the ``known`` secrets, secret-shaped tokens and (if ``lines``) the word
+    after a SECRET/PASSWORD line start replaced by ``[redacted]``."""
+    text = redact(text, known)
+    text = SECRET_SHAPE.sub(REDACTED, text)
+    if lines:
+        text = _SECRET_LINE.sub(
+            lambda m: m.group(0) if _KEEP.match(m.group(2)) else m.group(1) + REDACTED,
+            text,
+        )
+    return text
+
+
+def scrub_bytes(raw: bytes, known: Iterable[str | None] = (), *, lines: bool = True) -> bytes:
+    """The byte-level pass of :func:`scrub_message`, for bytes no MIME reading reached."""
+    for value in sorted({k.strip() for k in known if k and k.strip()}, key=len, reverse=True):
+        raw = re.sub(
+            re.escape(value.encode("utf-8", "replace")), REDACTED.encode(), raw, flags=re.I
+        )
+    raw = SECRET_SHAPE_BYTES.sub(REDACTED.encode(), raw)
+    if lines:
+        raw = _SECRET_LINE_B.sub(
+            lambda m: (
+                m.group(0)
+                if _KEEP.match(m.group(2).decode("latin-1"))
+                else m.group(1) + REDACTED.encode()
+            ),
+            raw,
+        )
+    return raw
+
+
+def _scrub_part(part: Message, known: list[str], lines: bool, deep: bool) -> bool:
+    if not deep and part.get_content_maintype() not in ("text", "message"):
+        return False  # pbm's own attachments (a zine's PDF) are not text to search
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return False
+    text, _ = decode_bytes(payload, part.get_content_charset())
+    cleaned = scrub_text(text, known, lines=lines)
+    if cleaned == text:
+        return False
+    del part["Content-Transfer-Encoding"]
+    if part.get_content_maintype() == "text":
+        part.set_payload(cleaned, charset="utf-8")
+    else:  # an attachment that held text: keep its type, base64 the cleaned bytes
+        part.set_payload(base64.encodebytes(cleaned.encode("utf-8")).decode("ascii"))
+        part["Content-Transfer-Encoding"] = "base64"
+    return True
+
+
+def _scrub_headers(msg: Message, known: list[str], lines: bool) -> bool:
+    changed = False
+    for name, value in list(msg.items()):
+        text = decoded(str(value))
+        cleaned = scrub_text(text, known, lines=lines)
+        if cleaned != text or scrub_text(str(value), known, lines=lines) != str(value):
+            msg.replace_header(name, Header(cleaned, UTF8).encode())
+            changed = True
+    return changed
+
+
+def scrub_message(
+    raw: bytes, known: Iterable[str | None] = (), *, lines: bool = True, deep: bool = True
+) -> bytes:
+    """``raw`` with secrets hidden in every header and every decoded part (see module doc).
+
+    Parts without a secret keep their bytes; the result is for storage and display. Mail too
+    deep or too broken for the MIME reading still gets the byte-level pass. ``deep=False``
+    (pbm's own outgoing mail, which is sent as stored) searches only text parts and skips the
+    byte-level pass, which could take a run of base64 in an attachment for a secret.
+    """
+    values = [k.strip() for k in known if k and k.strip()]
+    if deep and not _maybe_encoded(raw):
+        if raw.isascii():
+            # Every decoded part is its own bytes, so the byte pass finds all the MIME reading
+            # would (and the bytes stay as they came, where rewriting the part would base64
+            # it and send every later reading the long way).
+            return scrub_bytes(raw, values, lines=lines)
+        if scrub_bytes(raw, values, lines=lines) == raw:
+            return raw  # beyond ASCII, only a byte pass that finds nothing is trusted alone
+    try:
+        msg = email.message_from_bytes(raw, policy=policy.compat32)
+        changed = False
+        for part in msg.walk():
+            changed = _scrub_headers(part, values, lines) or changed
+            if not part.is_multipart():
+                changed = _scrub_part(part, values, lines, deep) or changed
+        out = msg.as_bytes() if changed else raw
+    except (RecursionError, Exception):  # unreadable MIME: the byte-level pass below
+        out = raw
+    return scrub_bytes(out, values, lines=lines) if deep else out
+
+
+def _maybe_encoded(raw: bytes) -> bool:
+    """Whether ``raw`` has parts or headers a byte search cannot see into: a transfer
+    encoding, a charset that spells ASCII otherwise (UTF-7, UTF-16), an encoded-word."""
+    low = raw.lower()
+    return b"base64" in low or b"quoted-printable" in low or b"=?" in raw or not transfer_plain(raw)
