@@ -55,7 +55,7 @@ from engine.flungo.language._lines import (
     match_free_text,
 )
 from engine.flungo.language._lower import Lowerer, Plain
-from engine.flungo.language._meaning import meaning_words, reword
+from engine.flungo.language._meaning import meaning_words, name_runs, reword
 from engine.flungo.language._model import (
     MAX_LINE_LENGTH,
     EchoLine,
@@ -633,8 +633,12 @@ def _meaning_line(
         st.not_understood += sub.not_understood
         st.chatter += sub.chatter
         return True
-    if signed_off or cl.chatter:
-        return False
+    if signed_off or (cl.chatter and not name_runs(rw.texts[0], protect, tuple(names))):
+        return False  # a greeting or a signature with no squad member in it stays chatter
+    if cl.chatter:
+        # a greeting before a squad member's name ("Greetings, and once more: Stokes opens
+        # with Root"): what follows the greeting may be an order, so never let it pass
+        return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why)
     old = _first_word_error(cl, own, unparsed.error()) if unparsed is not None else why
     if old is not None and (
         (old.hint or "").startswith("did you mean") or _quota_error(cl, own) is not None
