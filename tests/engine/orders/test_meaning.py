@@ -46,7 +46,7 @@ def read(text: str, fmt: object = FIFTY) -> ParsedOrders:
 
 # The figures on the training corpus when this reader was merged: the floor for exact
 # reading only rises (the issue's target is 90%; see the report and bench/orders_corpus.py).
-EXACT_FLOOR = 0.38
+EXACT_FLOOR = 0.41
 W5_FLOOR = 0.21
 
 
@@ -128,6 +128,27 @@ def test_every_style_idiom_reads_as_its_entry_says(idiom: str, style: str) -> No
 def test_named_phases_are_the_decided_overs(phase: str, fmt: object, echo: str) -> None:
     """Powerplay, middle overs and the death are the overs docs/rules decides, per format."""
     got = read(phase, fmt)
+    assert got.errors == () and got.echo_text() == echo
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        (
+            "middle overs 7 to 15 everyone normal",
+            "after 6 overs: all batsmen bat normal, until after 15 overs",
+        ),
+        (
+            "powerplay (overs 1-4) everyone aggressive",
+            "after 0 overs: all batsmen bat aggressive, until after 4 overs",
+        ),
+        ("death overs 16-20 everyone wahoo", "after 15 overs: all batsmen bat wahoo"),
+    ],
+)
+def test_a_phase_with_its_overs_written_reads_the_overs_written(line: str, echo: str) -> None:
+    """A phase with the player's own overs beside it means those overs, even where they
+    differ from the phase as docs/rules decides it (the powerplay as overs 1-4 here)."""
+    got = read(line, T20)
     assert got.errors == () and got.echo_text() == echo
 
 
