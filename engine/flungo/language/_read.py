@@ -43,6 +43,7 @@ from engine.flungo.language._grammar import (
     parse_line,
     starters,
 )
+from engine.flungo.language._items import Item
 from engine.flungo.language._lines import (
     CleanLine,
     FreeText,
@@ -74,27 +75,6 @@ __all__ = ["Item", "read_orders"]
 _CONDITIONAL = re.compile(
     r"\b(if|when|whenever|once|until|unless|after|as soon as|provided|but)\b", re.IGNORECASE
 )
-
-
-@dataclass
-class Item:
-    """One understood order from one line, waiting for the checks across lines."""
-
-    line: CleanLine
-    kind: str
-    value: Any
-    start: int = 0
-    end: int = 0
-    ok: bool = True
-
-    def error(self, cls: type[OrderError], message: str, hint: str | None = None) -> OrderError:
-        span = Span(
-            self.line.number,
-            self.line.column(self.start),
-            self.line.column(max(self.end, self.start + 1)),
-        )
-        self.ok = False
-        return cls(message, source_line=self.line.raw, span=span, hint=hint)
 
 
 @dataclass
