@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from engine.flungo.language import _canonical as C
+from engine.flungo.language._items import Item
 from engine.flungo.orders import (
     BattingStyle,
     HelperSpend,
@@ -18,9 +18,6 @@ from engine.flungo.orders import (
     TossChoice,
 )
 from engine.flungo.squad import Team
-
-if TYPE_CHECKING:
-    from engine.flungo.language._read import Item
 
 __all__ = ["build_orders", "echo_lines", "renamed"]
 

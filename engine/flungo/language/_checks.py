@@ -6,16 +6,12 @@ an :class:`IllegalOrder` and left out of the orders.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.errors import IllegalOrder, OrderError
 from engine.flungo.formats import FormatSpec
+from engine.flungo.language._items import Item
 from engine.flungo.language._model import OrderContext
 from engine.flungo.orders import BowlingChange, BowlingRest, Rule, Stat, StyleChange, TargetKind
 from engine.flungo.squad import Team
-
-if TYPE_CHECKING:
-    from engine.flungo.language._read import Item
 
 __all__ = ["HELPER_POINTS", "check_items", "final_order", "final_xi"]
 

@@ -15,18 +15,15 @@ import functools
 import itertools
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from engine.errors import IllegalOrder, OrderError
 from engine.flungo.formats import FormatSpec
+from engine.flungo.language._items import Item
 from engine.flungo.language._lines import CleanLine, FreeText
 from engine.flungo.language._model import OrderContext
 from engine.flungo.language._names import NameBook
 from engine.flungo.orders import BattingStyle, Rule, StyleChange, StyleTarget
 from engine.flungo.squad import SQUAD_SIZE, Team
-
-if TYPE_CHECKING:
-    from engine.flungo.language._read import Item
 
 __all__ = ["batting_names", "expand_items", "numbered_names", "squad_numbers"]
 

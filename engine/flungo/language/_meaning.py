@@ -323,8 +323,25 @@ def _scores(text: str) -> str:
     return _SCORE.sub(repl, text)
 
 
+# A phase with the player's own overs beside it ("middle overs 7 to 15", "powerplay (overs
+# 1-6)"): the overs written are what the player means, so they win over the decided phase.
+_GIVEN = re.compile(
+    r"[\s,]*(?:mein[\s,]*)?\(?\s*(?:overs?\s+)?(?P<a>\d{1,3})\s*(?:-|–|to)\s*(?P<b>\d{1,3})(?!\d)(?:\s*\))?"
+)
+
+
 def _phases(text: str, overs: int, protect: frozenset[str]) -> str:
     lex = lexicon()
+    pattern = _patterns()["phases"]
+    at = 0
+    while (m := pattern.search(text, at)) is not None:
+        given = _GIVEN.match(text, m.end())
+        if given is None:
+            at = m.end()
+            continue
+        said = f"overs {given.group('a')} to {given.group('b')}"
+        text = text[: m.start()] + said + text[given.end() :]
+        at = m.start() + len(said)
     table = lex.overs.get(overs, lex.overs[50] if overs > 20 else lex.overs[20])
 
     def repl(m: re.Match[str]) -> str:

@@ -43,6 +43,7 @@ from engine.flungo.language._grammar import (
     parse_line,
     starters,
 )
+from engine.flungo.language._items import Item
 from engine.flungo.language._lines import (
     CleanLine,
     FreeText,
@@ -55,7 +56,7 @@ from engine.flungo.language._lines import (
     match_free_text,
 )
 from engine.flungo.language._lower import Lowerer, Plain
-from engine.flungo.language._meaning import meaning_words, reword
+from engine.flungo.language._meaning import meaning_words, name_runs, reword
 from engine.flungo.language._model import (
     MAX_LINE_LENGTH,
     EchoLine,
@@ -74,27 +75,6 @@ __all__ = ["Item", "read_orders"]
 _CONDITIONAL = re.compile(
     r"\b(if|when|whenever|once|until|unless|after|as soon as|provided|but)\b", re.IGNORECASE
 )
-
-
-@dataclass
-class Item:
-    """One understood order from one line, waiting for the checks across lines."""
-
-    line: CleanLine
-    kind: str
-    value: Any
-    start: int = 0
-    end: int = 0
-    ok: bool = True
-
-    def error(self, cls: type[OrderError], message: str, hint: str | None = None) -> OrderError:
-        span = Span(
-            self.line.number,
-            self.line.column(self.start),
-            self.line.column(max(self.end, self.start + 1)),
-        )
-        self.ok = False
-        return cls(message, source_line=self.line.raw, span=span, hint=hint)
 
 
 @dataclass
@@ -633,8 +613,12 @@ def _meaning_line(
         st.not_understood += sub.not_understood
         st.chatter += sub.chatter
         return True
-    if signed_off or cl.chatter:
-        return False
+    if signed_off or (cl.chatter and not name_runs(rw.texts[0], protect, tuple(names))):
+        return False  # a greeting or a signature with no squad member in it stays chatter
+    if cl.chatter:
+        # a greeting before a squad member's name ("Greetings, and once more: Stokes opens
+        # with Root"): what follows the greeting may be an order, so never let it pass
+        return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why)
     old = _first_word_error(cl, own, unparsed.error()) if unparsed is not None else why
     if old is not None and (
         (old.hint or "").startswith("did you mean") or _quota_error(cl, own) is not None

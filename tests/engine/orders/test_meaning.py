@@ -46,7 +46,8 @@ def read(text: str, fmt: object = FIFTY) -> ParsedOrders:
 
 # The figures on the training corpus when this reader was merged: the floor for exact
 # reading only rises (the issue's target is 90%; see the report and bench/orders_corpus.py).
-EXACT_FLOOR = 0.38
+EXACT_FLOOR = 0.41
+W5_FLOOR = 0.21
 
 
 def test_training_corpus_no_silent_misread_and_every_refusal_names_a_word() -> None:
@@ -59,6 +60,34 @@ def test_training_corpus_no_silent_misread_and_every_refusal_names_a_word() -> N
     ]
     assert tally.counts["refused, no word"] <= 4
     assert tally.counts["exact"] / tally.orders >= EXACT_FLOOR
+
+
+def test_w5_lines_never_misread_silently() -> None:
+    """On w5's lines (a second-language writer, never tuned on): none is misread silently,
+    and the exact share does not fall below the figure reached."""
+    tally = measure(load([DEFAULT.with_name("train-w5.jsonl")]))["all"]
+    assert tally.counts["misread silently"] == 0, [
+        m for m in tally.misses if m[0].startswith("mis")
+    ]
+    assert tally.counts["exact"] / tally.orders >= W5_FLOOR
+
+
+def test_a_word_of_time_after_a_range_is_named_not_dropped() -> None:
+    """ "afterwards both normal" says what happens after the ten overs: dropping the word
+    would bind "normal" to Root alone inside them, so the word is named and nothing acted on."""
+    got = read(
+        "During the first ten overs Stokes aggressive and Root normal, afterwards both normal."
+    )
+    assert any("'afterwards'" in e.message for e in got.errors)
+    assert got.orders == read("").orders
+
+
+def test_a_greeting_before_an_order_is_not_chatter() -> None:
+    """A line that opens with a greeting and goes on to name squad members may hold an
+    order: it is refused with a word named, never let pass as chatter."""
+    got = read("Greetings to the Blobs manager, and once more: Stokes opens with Root.")
+    assert got.errors and got.chatter == ()
+    assert read("Hi GM, thanks").chatter and not read("Hi GM, thanks").errors
 
 
 @pytest.mark.parametrize(
@@ -99,6 +128,27 @@ def test_every_style_idiom_reads_as_its_entry_says(idiom: str, style: str) -> No
 def test_named_phases_are_the_decided_overs(phase: str, fmt: object, echo: str) -> None:
     """Powerplay, middle overs and the death are the overs docs/rules decides, per format."""
     got = read(phase, fmt)
+    assert got.errors == () and got.echo_text() == echo
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        (
+            "middle overs 7 to 15 everyone normal",
+            "after 6 overs: all batsmen bat normal, until after 15 overs",
+        ),
+        (
+            "powerplay (overs 1-4) everyone aggressive",
+            "after 0 overs: all batsmen bat aggressive, until after 4 overs",
+        ),
+        ("death overs 16-20 everyone wahoo", "after 15 overs: all batsmen bat wahoo"),
+    ],
+)
+def test_a_phase_with_its_overs_written_reads_the_overs_written(line: str, echo: str) -> None:
+    """A phase with the player's own overs beside it means those overs, even where they
+    differ from the phase as docs/rules decides it (the powerplay as overs 1-4 here)."""
+    got = read(line, T20)
     assert got.errors == () and got.echo_text() == echo
 
 
