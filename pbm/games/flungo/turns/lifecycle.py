@@ -48,6 +48,7 @@ from pbm.games.flungo.competitions import record_event
 from pbm.games.flungo.defaults import standing_orders
 from pbm.games.flungo.house_rules import house_rules
 from pbm.games.flungo.schedule import deadline_after, format_deadline
+from pbm.games.flungo.standing import latest_versions
 from pbm.games.flungo.turns.policy import settings_for
 from pbm.games.flungo.zine.source import TEAMS_ISSUE
 
@@ -269,8 +270,6 @@ def orders_sent(session: Session, comp: Competition, turn: Turn) -> dict[int, da
 
 def latest_orders(session: Session, comp: Competition) -> dict[int, str]:
     """Seat id → the text of its standing orders (the latest version), in one query."""
-    from pbm.games.flungo.standing import latest_versions
-
     return {seat: text for seat, (_, text) in latest_versions(session, comp).items()}
 
 
