@@ -85,14 +85,6 @@ def test_engine_never_uses_global_random_or_clock() -> None:
     assert offenders == []
 
 
-#: Imports of a game's module that another helper's change of issue 25 removes (the one
-#: audit-event writer, i25-mail; the deadline shown in the reader's zone, i25-guarantees).
-#: Each entry must still be there: when its import goes, so must the entry.
-PENDING = {
-    ("pbm/games/hitforsix/post.py", "pbm.games.flungo.schedule"),
-}
-
-
 def _imported(path: Path, root: Path = ROOT) -> list[tuple[int, str]]:
     """``(line, module)`` of every import in ``path``, relative ones resolved, and each name a
     ``from`` import takes as a module of its own (``from pbm.games import flungo``)."""
@@ -144,12 +136,7 @@ def _crossings() -> set[tuple[str, str]]:
 def test_nothing_but_the_list_and_the_cli_imports_a_game() -> None:
     """The machinery reaches a game only through ``pbm.games.GAMES`` (the protocol and the
     list); no game imports another; only the CLI and the list import a game's modules."""
-    assert sorted(_crossings() - PENDING) == []
-
-
-def test_the_pending_crossings_are_still_there() -> None:
-    """An entry of ``PENDING`` whose import is gone is stale, and goes with it."""
-    assert sorted(PENDING - _crossings()) == []
+    assert sorted(_crossings()) == []
 
 
 def _game_module(module: str) -> str:

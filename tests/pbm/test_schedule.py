@@ -7,8 +7,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from pbm.core.config import TurnsConfig
+from pbm.core.dates import format_deadline
 from pbm.db.models import Competition
-from pbm.games.flungo.schedule import format_deadline, next_deadline, parse_duration, parse_schedule
+from pbm.games.flungo.schedule import next_deadline, parse_duration, parse_schedule
 from pbm.games.flungo.turns import hold_reason, is_due, reminders_due, settings_for
 
 

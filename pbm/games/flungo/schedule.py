@@ -20,8 +20,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
+# The deadline for people and the zone by name are the machinery's (every game shows its
+# deadlines the same way); re-exported here, where Flungo's modules have always found them.
+from pbm.core.dates import format_deadline, zone
 from pbm.core.durations import parse_duration
 
 __all__ = [
@@ -36,14 +39,6 @@ __all__ = [
 ]
 
 _DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-
-
-def zone(name: str) -> ZoneInfo:
-    """The IANA zone ``name``; ``ValueError`` if unknown."""
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValueError(f"{name!r} is not an IANA time zone (like Europe/London)") from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,28 +178,3 @@ def deadline_after(cadence: Cadence | str, previous: datetime, now: datetime) ->
         when = next_deadline(c, when)
         skipped += 1
     return Slot(when, skipped, missed)
-
-
-def format_deadline(when: datetime, tz_name: str | None = None) -> str:
-    """A deadline as people write it: ``Thursday 3 December 2026, 20:00 UTC``; in the reader's
-    zone ``tz_name`` when known, with UTC beside it where they differ:
-    ``Sunday 29 March 2026, 20:00 BST (19:00 UTC)``."""
-    at = when.astimezone(UTC)
-    if tz_name:
-        try:
-            local = when.astimezone(zone(tz_name))
-        except ValueError:
-            local = at
-        if local.utcoffset() != at.utcoffset() or tz_name != "UTC":
-            text = f"{_day(local)}, {local:%H:%M} {local.tzname()}"
-            if local.utcoffset() != at.utcoffset():
-                text += f" ({at:%H:%M} UTC" + (
-                    ")" if local.date() == at.date() else f" {_day(at)})"
-                )
-            return text
-    return f"{_day(at)}, {at:%H:%M} UTC"
-
-
-def _day(when: datetime) -> str:
-    # %-d is not portable: the day without its leading zero, by hand.
-    return f"{when:%A} {when.day} {when:%B} {when.year}"

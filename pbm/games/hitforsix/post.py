@@ -47,7 +47,8 @@ from engine.hitforsix.post import (
 from engine.hitforsix.rules import Rule
 from engine.hitforsix.testmatch import TARGETS, CareerLine, MatchState, over_deal, replay_match
 from pbm.core.clock import Clock
-from pbm.games.flungo.schedule import format_deadline
+from pbm.core.dates import format_deadline
+from pbm.db.models import Player
 from pbm.games.hitforsix.decks.load import DECK_NAMES, load_deck
 from pbm.games.hitforsix.models import H6Match, H6OverEntry, H6Seat
 from pbm.games.hitforsix.solo import Reply, came_in, card_rows, rule_text, window_examples
@@ -194,19 +195,32 @@ def _start_over(session: Session, clock: Clock, match: H6Match, over: int) -> li
     for seat in _seats(session, match):
         session.add(H6OverEntry(match_id=match.id, over=over, seat=seat.number,
                                 updated_at=clock.now()))  # fmt: skip
-        replies.append(Reply("h6-test-over", _over_ctx(match, seat.number, d, []),
-                             seat.address))  # fmt: skip
+        ctx = _over_ctx(match, seat.number, d, [], tz_name=_zone_of(session, seat.address))
+        replies.append(Reply("h6-test-over", ctx, seat.address))
     return replies
 
 
+def _zone_of(session: Session, address: str) -> str | None:
+    """The zone ``address`` asked for with ZONE (stored on the player, whatever game he set it
+    in), or None: the deadline is then shown in UTC alone."""
+    return session.scalar(select(Player.time_zone).where(Player.address == address))
+
+
 def _over_ctx(
-    match: H6Match, seat: int, d: Deal, windows: list[frozenset[int]], since: int | None = None
+    match: H6Match,
+    seat: int,
+    d: Deal,
+    windows: list[frozenset[int]],
+    since: int | None = None,
+    *,
+    tz_name: str | None,
 ) -> dict[str, Any]:
-    """What an over mail (and its reminder) shows: the hand, the window, the answers it takes."""
+    """What an over mail (and its reminder) shows: the hand, the window, the answers it takes;
+    the deadline in the reader's zone ``tz_name`` with UTC beside it, or in UTC."""
     hand = Hand()
     for w in windows:
         hand = hand.drop(w)
-    deadline = format_deadline(match.deadline_at) if match.deadline_at else ""
+    deadline = format_deadline(match.deadline_at, tz_name) if match.deadline_at else ""
     done = hand.window >= len(CAPS)
     return {
         "wire": match.wire,
@@ -263,7 +277,8 @@ def over_reply(
     try:
         read = read_answer(text, played, d)
     except OrderError as exc:
-        ctx = _over_ctx(match, seat.number, d, played, len(played))
+        ctx = _over_ctx(match, seat.number, d, played, len(played),
+                        tz_name=_zone_of(session, address))  # fmt: skip
         ctx["errors"] = [str(exc)]
         return PostResult(False, "order error", (Reply("h6-test-over", ctx, address),))
     notes = [*([f"Your answer was {read.read_as}"] if read.read_as else []), *read.notes]
@@ -272,7 +287,8 @@ def over_reply(
     if not read.done:
         entry.decisions = decisions.to_text()
         entry.windows = len(read.windows)
-        ctx = _over_ctx(match, seat.number, d, list(read.windows), len(played))
+        ctx = _over_ctx(match, seat.number, d, list(read.windows), len(played),
+                        tz_name=_zone_of(session, address))  # fmt: skip
         ctx["notes"] = notes
         return PostResult(True, "window", (Reply("h6-test-over", ctx, address),))
     entry.how = read.how
@@ -433,7 +449,8 @@ def tick_match(
         d = over_deal(_deck(match), wire_seed(match.wire), match.over)
         for n, e in entries.items():
             if not e.sealed:
-                ctx = _over_ctx(match, n, d, _played(e), len(_played(e)))
+                ctx = _over_ctx(match, n, d, _played(e), len(_played(e)),
+                                tz_name=_zone_of(session, seats[n].address))  # fmt: skip
                 replies.append(Reply("h6-test-reminder", ctx, seats[n].address))
     return replies
 
