@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from pbm.core.clock import Clock, SystemClock
 from pbm.core.config import Config
 from pbm.db import migrate
+from pbm.db.kept import Kept
 from pbm.db.session import make_db_engine, make_session_factory
 from pbm.games import GAMES, Game
 from pbm.inbound import Inbound
@@ -57,6 +58,9 @@ class App:
         for game in self.games:
             game.check_config(self.config)
         self.sessions: sessionmaker[Session] = make_session_factory(self.db_engine)
+        # What the games derive from stored rows (a season's fixture lines, its outlooks) is
+        # kept by the App's sessions: the App's lifetime, its database alone.
+        self.kept: Kept = self.sessions.kw["info"]["kept"]
         self.box = SecretBox(self.config.security)
         self.inbound = Inbound(self.sessions, self.config, self.clock, self.box)
 

@@ -24,6 +24,7 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.core.errors import ConfigError, DatabaseUnavailable
+from pbm.db.kept import Kept
 
 __all__ = [
     "SKIP_LOCKED",
@@ -90,8 +91,10 @@ def make_db_engine(url: str, **kwargs: Any) -> Engine:
 
 
 def make_session_factory(db_engine: Engine) -> sessionmaker[Session]:
-    """Sessions that keep loaded objects usable after commit."""
-    return sessionmaker(db_engine, expire_on_commit=False)
+    """Sessions that keep loaded objects usable after commit, and share one
+    :class:`~pbm.db.kept.Kept` (what is derived from stored rows lives as long as the
+    factory, and no longer: never across databases)."""
+    return sessionmaker(db_engine, expire_on_commit=False, info={"kept": Kept()})
 
 
 @contextmanager

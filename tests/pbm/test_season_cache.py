@@ -14,7 +14,7 @@ from sqlalchemy import event, inspect, select
 from pbm.app import App
 from pbm.db.models import Competition
 from pbm.db.session import transaction
-from pbm.games.flungo.mail import _COMPETITIONS_KEPT, _fixture_lines
+from pbm.games.flungo.mail import FIXTURE_LINES, _fixture_lines
 from pbm.inbound.dispatch import _BY_CODE
 
 
@@ -80,13 +80,13 @@ def test_the_version_is_raised_by_the_update_itself(app: App, demo: str) -> None
 def test_every_competition_of_a_large_site_stays_remembered(app: App) -> None:
     """Mail spread over many more competitions than the 16 seasons once kept (each orders mail
     from another competition than the last) reads each season once, not once a mail; past
-    ``_COMPETITIONS_KEPT`` the least recently used is the one read again."""
+    the shelf's room (``FIXTURE_LINES.size``) the least recently used is the one read again."""
     reads: list[str] = []
     read = _reader(reads)
     made = datetime(2026, 1, 1, tzinfo=UTC)
     comps = [
         Competition(id=10_000 + i, season=f"season {i}", season_version=1, created_at=made)
-        for i in range(_COMPETITIONS_KEPT + 1)
+        for i in range(FIXTURE_LINES.size + 1)
     ]
     with transaction(app.sessions) as s:
         for _ in range(2):  # round-robin over 40 competitions, twice

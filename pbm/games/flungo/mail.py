@@ -9,7 +9,6 @@ reply there too.
 from __future__ import annotations
 
 import shlex
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import timedelta
@@ -28,6 +27,7 @@ from engine.flungo.squad import Team
 from engine.flungo.turn import SeasonState, Stage
 from pbm.core.errors import GameError
 from pbm.core.types import parse_utc
+from pbm.db.kept import ShelfOf, kept
 from pbm.db.models import (
     Competition,
     Flag,
@@ -435,19 +435,13 @@ def _too_late_note(
     )
 
 
-#: Per competition, its season's version and each team's next-fixture line in it, or None
-#: before the draw: reading a 64-team league's season (its fixtures) costs ~100 ms and
-#: finding a team's next fixture 3 ms, for one line of every orders mail's reply. Kept while
-#: the stored version is the same (another process may advance it; each write raises it).
-#: Only the lines are kept, a few kilobytes a competition, so every competition of a large
-#: site stays: a cache that held whole seasons had to be small, and mail spread over more
-#: competitions than it held read a season for every mail. The least recently used goes.
-#: Keyed by the database and the competition's id and creation time: one process may serve
-#: several databases (tests do; so can an embedding), where ids and versions repeat.
-_FIXTURE_LINES: OrderedDict[tuple[str, int, object], tuple[int, Mapping[str, str] | None]] = (
-    OrderedDict()
-)
-_COMPETITIONS_KEPT = 1024
+#: Per competition, each team's next-fixture line in its season, or None before the draw,
+#: kept under the season's version (another process may advance it; each write raises it):
+#: one line of every orders mail's reply, and reading a large league's season for it would
+#: be most of that mail's cost. Only the lines are kept, a few kilobytes a competition, so
+#: every competition of a large site stays (a shelf of whole seasons had to be small, and
+#: mail spread over more competitions than it held read a season for every mail).
+FIXTURE_LINES: ShelfOf[Mapping[str, str] | None] = ShelfOf("flungo.fixture_lines", 1024)
 
 
 def _fixture_lines(
@@ -455,22 +449,18 @@ def _fixture_lines(
 ) -> Mapping[str, str] | None:
     """Each team's next-fixture line in the season as it stands (None before the draw), read
     again only when the season's version changed; the season's text is loaded only then."""
-    version = comp.season_version
-    key = (str(session.get_bind().engine.url), comp.id, comp.created_at)
-    hit = _FIXTURE_LINES.get(key)
-    if hit is not None and hit[0] == version:
-        _FIXTURE_LINES.move_to_end(key)
-        return hit[1]
-    state = read(comp) if comp.season else None
-    lines = None
-    if state is not None:
+
+    def derive() -> Mapping[str, str] | None:
+        state = read(comp) if comp.season else None
+        if state is None:
+            return None
         ecomp = state.competition
-        lines = {team: fixture_text(ecomp, f) for team, f in next_fixtures(ecomp).items()}
-    _FIXTURE_LINES[key] = (version, lines)
-    _FIXTURE_LINES.move_to_end(key)
-    while len(_FIXTURE_LINES) > _COMPETITIONS_KEPT:
-        _FIXTURE_LINES.popitem(last=False)
-    return lines
+        return {team: fixture_text(ecomp, f) for team, f in next_fixtures(ecomp).items()}
+
+    # The id and the creation time: a competition deleted and made again under the same id
+    # (a restored backup) is another competition.
+    key = (comp.id, comp.created_at)
+    return kept(session).shelf(FIXTURE_LINES).get(key, comp.season_version, derive)
 
 
 def check_standing(

@@ -11,7 +11,6 @@ its stored season's version is the same.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -27,6 +26,7 @@ from engine.flungo.plan import Selection
 from engine.flungo.squad import Team
 from engine.flungo.state import MatchState
 from engine.flungo.turn import SeasonState
+from pbm.db.kept import ShelfOf, kept
 from pbm.db.models import Competition
 
 __all__ = ["Outlook", "outlook_of", "outlooks"]
@@ -125,11 +125,9 @@ def outlooks(state: SeasonState) -> dict[str, Outlook]:
     return out
 
 
-#: Per competition, its season's version and every team's outlook (a few kilobytes a team).
-#: Keyed by the database and the competition's id and creation time, as the fixture lines of
-#: :mod:`pbm.games.flungo.mail` are. The least recently used competition goes.
-_KEPT: OrderedDict[tuple[str, int, object], tuple[int, Mapping[str, Outlook]]] = OrderedDict()
-_COMPETITIONS_KEPT = 64
+#: Per competition, every team's outlook (a few kilobytes a team), kept under its season's
+#: version as the fixture lines of :mod:`pbm.games.flungo.mail` are.
+OUTLOOKS: ShelfOf[Mapping[str, Outlook]] = ShelfOf("flungo.outlooks", 64)
 
 
 def outlook_of(session: Session, comp: Competition, team: str) -> Outlook | None:
@@ -138,16 +136,9 @@ def outlook_of(session: Session, comp: Competition, team: str) -> Outlook | None
     version = comp.season_version
     if not isinstance(version, int):  # the season was just written in this unit of work
         return outlooks(SeasonState.from_text(comp.season)).get(team) if comp.season else None
-    key = (str(session.get_bind().engine.url), comp.id, comp.created_at)
-    hit = _KEPT.get(key)
-    if hit is not None and hit[0] == version:
-        _KEPT.move_to_end(key)
-        return hit[1].get(team)
-    found: Mapping[str, Outlook] = (
-        outlooks(SeasonState.from_text(comp.season)) if comp.season else {}
-    )
-    _KEPT[key] = (version, found)
-    _KEPT.move_to_end(key)
-    while len(_KEPT) > _COMPETITIONS_KEPT:
-        _KEPT.popitem(last=False)
-    return found.get(team)
+
+    def derive() -> Mapping[str, Outlook]:
+        return outlooks(SeasonState.from_text(comp.season)) if comp.season else {}
+
+    key = (comp.id, comp.created_at)
+    return kept(session).shelf(OUTLOOKS).get(key, version, derive).get(team)

@@ -1,0 +1,115 @@
+"""What an App keeps of its database (each team's next-fixture line and outlook, derived from
+the stored season) is its own: two Apps in one process, on two SQLite files holding a
+competition of the same code, the same id, created at the same moment and at the same
+season version, but with other teams, each answer a manager's mail from its own season, with
+no cache to clear between them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from pbm.app import App
+from pbm.core.clock import FixedClock
+from pbm.daemon import Daemon
+from pbm.db.models import Competition
+from pbm.db.session import transaction
+from pbm.games.flungo.mail import FIXTURE_LINES
+from pbm.games.flungo.outlook import OUTLOOKS
+from pbm.testing import RecordingSender, body_of
+from tests.pbm.conftest import make_config
+from tests.pbm.season import MINI_TEAMS, START, Season, StoreDoor, new_competition
+
+SETTINGS = {"naming_after_full": 600, "reminders": [], "hold_share": 1.0}
+OTHERS = [
+    ("a1@example.test", "Omega Owls", "Omega"),
+    ("a2@example.test", "Sigma Seals", "Sigma"),
+    ("a3@example.test", "Kappa Kites", "Kappa"),
+    ("a4@example.test", "Zeta Zebus", "Zeta"),
+]
+
+
+def _drawn(tmp_path: Path, name: str, teams: list[tuple[str, str, str]]) -> Season:
+    """Competition TWIN on its own SQLite file: four teams joined and named, the draw made."""
+    clock = FixedClock(START)
+    app = App.from_config(make_config(f"sqlite:///{tmp_path}/{name}.sqlite3", tmp_path), clock,
+                          upgrade=True)  # fmt: skip
+    sender = RecordingSender()
+    daemon = Daemon(app, sender)
+    season = Season(daemon, StoreDoor(daemon, sender), clock, "TWIN")
+    new_competition(daemon, clock, code="TWIN", kind="mini", teams=4, settings=SETTINGS)
+    for address, team, prefix in teams:
+        season.join(address, team, prefix)
+    clock.advance(timedelta(minutes=10))
+    season.pump()  # the draw
+    return season
+
+
+@pytest.fixture
+def twins(tmp_path: Path) -> Iterator[tuple[Season, Season]]:
+    """Two Apps, each with its own TWIN: the MINI teams in one, four others in the other."""
+    first = _drawn(tmp_path, "first", MINI_TEAMS)
+    second = _drawn(tmp_path, "second", OTHERS)
+    try:
+        yield first, second
+    finally:
+        first.daemon.app.close()
+        second.daemon.app.close()
+
+
+def _names(teams: list[tuple[str, str, str]]) -> set[str]:
+    return {team for _a, team, _p in teams}
+
+
+def _same_competition(first: Season, second: Season) -> None:
+    """The two rows share every field an App-wide key could have been made of."""
+    rows = []
+    for season in (first, second):
+        with transaction(season.daemon.app.sessions) as s:
+            comp = s.scalars(select(Competition).where(Competition.code == "TWIN")).one()
+            rows.append((comp.id, comp.created_at, comp.season_version))
+    assert rows[0] == rows[1], rows
+
+
+def test_two_apps_on_two_databases_answer_each_from_its_own_season(
+    twins: tuple[Season, Season],
+) -> None:
+    """The first App reads its season and keeps its lines; the second, asked next about the
+    competition of the same code, id and version, names its own teams' fixtures and outlooks,
+    never the first's; the first, asked again, still answers from its own."""
+    first, second = twins
+    _same_competition(first, second)
+    mine, theirs = _names(MINI_TEAMS), _names(OTHERS)
+    for season, own, other in (
+        (first, mine, theirs),
+        (second, theirs, mine),
+        (first, mine, theirs),
+    ):
+        address = MINI_TEAMS[0][0]
+        [status] = season.orders(address, "STATUS")
+        text = " ".join(body_of(status).split())
+        assert any(f" v {team}" in text or f"{team} v " in text for team in own), text
+        assert not any(team in text for team in other), text
+    for season in (first, second):
+        kept = season.daemon.app.kept
+        assert len(kept.shelf(OUTLOOKS)) == 1  # what the STATUS replies were read from
+    assert first.daemon.app.kept is not second.daemon.app.kept
+
+
+def test_an_orders_reply_names_the_next_fixture_from_its_own_database(
+    twins: tuple[Season, Season],
+) -> None:
+    """An orders mail's reply names the team's next fixture: each App's from its own draw,
+    kept by that App alone."""
+    first, second = twins
+    for season, own, other in ((first, MINI_TEAMS, OTHERS), (second, OTHERS, MINI_TEAMS)):
+        address, _team, prefix = own[0]
+        [ack] = season.orders(address, f"captain: {prefix} 1")
+        text = " ".join(body_of(ack).split())
+        assert any(team in text for team in _names(own) - {own[0][1]}), text
+        assert not any(team in text for team in _names(other)), text
+        assert len(season.daemon.app.kept.shelf(FIXTURE_LINES)) == 1
