@@ -239,7 +239,7 @@ def test_the_zine_writes_injuries_as_the_mails_do() -> None:
     """The zine reads the same fitness model as the mails: "1 injury point" (never "1 injury
     points"), a player sitting out is healed after the match, partial treatment says so."""
     from engine.flungo.season_events import InjuryTreated, PlayerInjured, PlayerSitsOut
-    from pbm.games.flungo.zine.model import _season_event_text
+    from pbm.games.flungo.zine.news import season_event_text as _season_event_text
 
     assert _season_event_text(PlayerInjured("Chutneys", "Rod Hull", 1)) == (
         "Chutneys: Rod Hull has 1 injury point: he sits out the next match unless treated."

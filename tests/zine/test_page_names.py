@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.flungo.squad import Team
-from pbm.games.flungo.zine import model
+from pbm.games.flungo.zine import links, model
 from pbm.games.flungo.zine.archive import PageCollision, build_archive
 from pbm.games.flungo.zine.demo import TEAM_NAMES, demo_season, demo_squads
 from pbm.games.flungo.zine.model import legacy_team_href, player_href, team_href
@@ -68,7 +68,7 @@ def test_a_forced_page_name_collision_stops_the_build(
     """With page names cut to two hex digits, a birthday search over case variants finds two
     teams that share a page (as it did with six digits in seconds); the build refuses,
     naming both, and writes nothing."""
-    monkeypatch.setattr(model, "PAGE_DIGEST_HEX", 2)
+    monkeypatch.setattr(links, "PAGE_DIGEST_HEX", 2)
     seen: dict[str, str] = {}
     pair = None
     for v in _case_variants(ROCK):
