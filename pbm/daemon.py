@@ -69,18 +69,18 @@ WARM_STOP_SEND_SECONDS = 20.0
 DRAIN_ROUNDS = 5
 #: Seconds of bulk mail at the end of a pass, after every answer that is due: a stage's
 #: thousands of reports go out in slices between fetches, not before them, and mail that
-#: comes meanwhile waits for one slice at most (a pass costs little beside it: with 2 s,
-#: the rush's answers waited up to 2.1 s while its set-up's 1,600 fixtures went out).
-#: After each handled mail only the answers are sent: half a second of bulk mail there made
-#: each mail of a burst cost half a second while a backlog stood (the 2,000-team rush's
-#: first answers waited 14 s). The answers after a mail are bounded too (a backlog of them,
-#: after a relay outage, goes out in slices between the mails of a burst).
+#: comes meanwhile waits for one slice at most (a pass costs little beside it, so a longer
+#: slice only makes the answers wait). After each handled mail only the answers are sent:
+#: bulk mail there made each mail of a burst wait for a slice while a backlog stood. The
+#: answers after a mail are bounded too (a backlog of them, after a relay outage, goes out
+#: in slices between the mails of a burst). How long the rush's answers waited at each
+#: setting: bench/RESULTS.md ("Figures once written in the code").
 PASS_SEND_BUDGET = 0.5
 REPLY_SEND_BUDGET = 0.5
-#: Seconds of stage resolving in one pass: 250 stages falling due at once took 200 s, and
-#: every answer to mail that came meanwhile waited for all of them. Freezes are not bounded.
-#: (At 3 s, with 5 s of bulk mail after it, the answers to mail that came at the deadline
-#: of the 2,000-team rush waited up to 10 s; a pass costs little, so the slices are short.)
+#: Seconds of stage resolving in one pass: many stages falling due at once would otherwise
+#: be resolved in one pass, and every answer to mail that came meanwhile would wait for all
+#: of them. Freezes are not bounded. A pass costs little, so the slices are short: a longer
+#: one made the answers to mail that came at a deadline wait for it.
 SCHEDULER_BUDGET = 1.0
 #: The first wait, and the longest, before trying a mailbox or the database again (seconds).
 RETRY_FIRST_SECONDS = 1.0
@@ -375,6 +375,6 @@ def _warm_up(games: Sequence[Game] = GAMES) -> None:
         game.warm_up()
     # What is loaded by now (the parser's tables, the templates, the ORM's mappers) lives as
     # long as the process: frozen, the cyclic collector stops scanning it at each full
-    # collection, which cost ~0.3 s each in a burst of orders (a tenth of its time).
+    # collection, which was a large share of a burst of orders' time.
     gc.collect()
     gc.freeze()

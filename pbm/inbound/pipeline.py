@@ -425,7 +425,8 @@ class Inbound:
 class _MessageBox(SecretBox):
     """The box for one message: each (hash, secret) pair is checked by argon2 once. The rate
     limit and the handler both check a seat's secret, and argon2 is slow by design (at
-    OWASP's cost, ~20 ms a check). Kept for the message only: no secret outlives it here."""
+    OWASP's cost, a check is a visible part of a mail's time). Kept for the message only: no
+    secret outlives it here."""
 
     def __init__(self, box: SecretBox) -> None:
         self.__dict__.update(box.__dict__)

@@ -2,8 +2,8 @@
 
 The email package splits a header's text into encoded-words by encoding the line so far again
 after every character it adds (``Charset.header_encode_lines``): quadratic in the header's
-length, about a millisecond and a half for a 60-character Subject with one accent, which was
-the largest single cost of answering a JOIN. :data:`UTF8` makes the same split, character by
+length, which made it the largest single cost of answering a JOIN (for a Subject of one
+line with one accent). :data:`UTF8` makes the same split, character by
 character against the same limits, but keeps the running length instead of recounting it, so
 ``Header(text, UTF8)`` writes byte for byte what ``Header(text, "utf-8")`` writes
 (``tests/pbm/mail/test_encoded_words.py`` holds the two together).

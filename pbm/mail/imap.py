@@ -217,7 +217,8 @@ class ImapMailbox:
 
         With ``defer_moves`` (the default) the move is queued and carried out, together with
         the others queued, by the next ``fetch_new``, ``wait``, ``flush`` or ``close``: one
-        MOVE per pass instead of one per message (Dovecot takes ~5 ms per MOVE). Either way the
+        MOVE per pass instead of one per message (each MOVE is a round trip the server answers
+        only after it has written the folder). Either way the
         message leaves the folder only after this call, i.e. after the daemon's commit; a
         crash before the move only means the message is fetched again, a no-op for the store.
 

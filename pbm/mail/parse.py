@@ -4,9 +4,9 @@ Never raises on any bytes. What could not be understood is listed in ``problems`
 daemon answers the sender anyway; the idempotency ``key`` always exists.
 
 The MIME tree is parsed with ``policy.compat32``, not ``policy.default``: the modern policy
-re-parses Content-Type into header objects on every access, which made parsing about twenty
-times slower (1.5 ms against 0.08 ms a message on the golden corpus), and its lazy header
-parsing is one more place hostile bytes can raise. pbm reads raw header values and decodes
+re-parses Content-Type into header objects on every access, which made parsing many times
+slower (the figures: bench/RESULTS.md, "Figures once written in the code"), and its lazy
+header parsing is one more place hostile bytes can raise. pbm reads raw header values and decodes
 them itself (``pbm.mail.headers``), so it loses nothing by it.
 """
 

@@ -1,10 +1,10 @@
 """The order parser's tables, ready before the first mail is read.
 
 The package ships them (``engine/flungo/language/orders.tables``, made by
-``scripts/build-order-tables``), loaded in a tenth of a second or so. When the shipped file was
-made from another grammar (the grammar was changed and the file not made again), the tables
-must be built, which takes seconds; lark can keep those in a file and load them in a fraction
-of that, checking they were made from the same grammar and options.
+``scripts/build-order-tables``), which load far faster than the tables are built. When the
+shipped file was made from another grammar (the grammar was changed and the file not made
+again), the tables must be built, which is slow; lark can keep those in a file and load them
+quickly, checking they were made from the same grammar and options.
 The file is a pickle, so it must live where nobody else can write: a directory of pbm's own
 (``$XDG_CACHE_HOME/pbm``, else ``~/.cache/pbm``), created mode 0700 and refused unless it is
 ours and closed to group and others. Without such a place the tables are built in memory.

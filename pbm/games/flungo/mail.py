@@ -294,7 +294,7 @@ def _set_naming(
     session: Session, seat: Seat, *, team: dict[str, Any], named: bool, naming_version: int
 ) -> None:
     """The seat's new squad, by one Core UPDATE: the unit of work's flush of the same three
-    columns cost ~0.7 ms a naming mail, more than the statement. The loaded seat is given the
+    columns cost more than the statement itself, for every naming mail. The loaded seat is given the
     values as committed, so nothing is left for a flush to write twice."""
     session.execute(
         _SEAT_NAMING, {"b_id": seat.id, "b_team": team, "b_named": named, "b_v": naming_version}

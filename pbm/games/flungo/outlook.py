@@ -5,8 +5,8 @@ next selection spends helper points.
 Every mail to a manager reads a team's fitness and what pbm will play from here, so that the
 turn report, the reply to an orders mail, SQUAD, STATUS and the reminder say the same thing
 (:mod:`engine.flungo.fitness`). The reply to each orders mail needs one team's outlook; reading
-a 64-team league's season for it costs ~100 ms, so the outlooks of a competition are kept while
-its stored season's version is the same.
+a large league's season for it would be most of that mail's cost, so the outlooks of a
+competition are kept (:mod:`pbm.db.kept`) while its stored season's version is the same.
 """
 
 from __future__ import annotations

@@ -209,8 +209,8 @@ def due_competitions(session: Session, config: Config, now: datetime) -> set[int
     """The running competitions with something that may be due ``now``: a frozen stage, a
     deadline (plus grace) passed, a reminder to send or to skip, or every team's orders in
     for the early run. Three queries for all of them, so that a pass with nothing due does
-    not lock and read each competition in its own transaction (a pass over 250 cost 1.3 s,
-    and a deadline's rush waited that long for each answer).
+    not lock and read each competition in its own transaction (a deadline's rush waited
+    for such a pass before each answer).
 
     It may name a competition whose step then finds nothing to do; it never leaves out one
     whose step would do something (``tests/pbm/test_due_competitions.py`` holds it to

@@ -27,8 +27,8 @@ def slug(*parts: str) -> str:
 
 
 #: Hex digits of SHA-256 in a team's or cricketer's page name: 128 bits, so no two names
-#: share a page by chance or by search (six digits, 24 bits, took seconds of CPU to collide
-#: two teams named alike but for case; issue 23). The archive build still refuses a
+#: share a page by chance or by search (six digits, 24 bits, let a birthday search over
+#: case variants find two teams sharing a page; issue 23). The archive build still refuses a
 #: collision outright (:mod:`pbm.games.flungo.zine.archive`), so one team's page never shows
 #: another.
 PAGE_DIGEST_HEX = 32
