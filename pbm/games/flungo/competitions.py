@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from engine.dice import Dice, seed_from_text
 from engine.flungo.formats import Format
 from engine.flungo.squad import Team, generate_squad
-from pbm.core.clock import Clock, utc
+from pbm.core.clock import Clock
 from pbm.core.errors import GameError, NotFound
 from pbm.core.events import record
 from pbm.db.models import (
@@ -107,7 +107,7 @@ def create_competition(
         game="flungo",
         format=fmt,
         teams=teams,
-        naming_deadline=utc(naming_deadline),
+        naming_deadline=naming_deadline,  # its column stores the instant as UTC, or refuses it
         seed=seed or secrets.token_hex(16),
         status=CompetitionStatus.OPEN,
         state={},
