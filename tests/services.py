@@ -10,12 +10,15 @@ import contextlib
 import os
 import pwd
 import shutil
+import smtplib
 import socket
 import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from email import message_from_bytes, policy
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +189,23 @@ class DovecotInstance:
     users: dict[str, str]
     host: str = "127.0.0.1"
     submission: int = 0  # the submission service's port (an OAuth2 Dovecot only)
+
+    def deliver(
+        self, raw: bytes, mail_from: str = "p1@example.test", to: str = "pbm@example.test"
+    ) -> None:
+        """Deliver ``raw`` into ``to``'s INBOX by LMTP, the way the MTA hands mail over."""
+        with smtplib.LMTP(self.host, self.lmtp) as lmtp:
+            lmtp.sendmail(mail_from, [to], raw)
+
+    def count(self, folder: str, user: str = "pbm") -> int:
+        """How many messages ``user``'s ``folder`` holds, asked over IMAP."""
+        from imapclient import IMAPClient
+
+        c = IMAPClient(self.host, port=self.imap, ssl=False, timeout=10)
+        c.login(user, self.users[user])
+        n = int(c.folder_status(folder, ["MESSAGES"])[b"MESSAGES"])
+        c.logout()
+        return n
 
     def _master_pid(self) -> int | None:
         # Dovecot writes its pid file just after it starts listening: wait for it briefly.
@@ -400,6 +420,14 @@ class SmtpSink:
     port: int
     messages: list[Any] = field(default_factory=list)
     controller: Any = None
+
+    def reply(self, n: int, timeout: float = 60.0) -> EmailMessage:
+        """The ``n``-th message received (1 is the first), waited for up to ``timeout``
+        seconds, parsed as a reader's mail program would."""
+        assert len(self.wait_for(n, timeout)) >= n, f"no reply #{n}"
+        msg = message_from_bytes(self.messages[n - 1].original_content, policy=policy.default)
+        assert isinstance(msg, EmailMessage)
+        return msg
 
     def wait_for(self, n: int, timeout: float = 10.0) -> list[Any]:
         """Wait until at least ``n`` messages have arrived; return them."""

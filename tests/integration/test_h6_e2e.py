@@ -6,7 +6,6 @@ of The Averages."""
 from __future__ import annotations
 
 import re
-import smtplib
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
@@ -83,8 +82,7 @@ class Post:
     def send(self, sender: str, body: str, subject: str = "Hit for Six") -> None:
         """Deliver a player's mail into pbm's INBOX by LMTP."""
         raw = make_eml(body, sender=sender, subject=subject)
-        with smtplib.LMTP(self.server.host, self.server.lmtp) as lmtp:
-            lmtp.sendmail(sender, ["pbm@example.test"], raw)
+        self.server.deliver(raw, sender)
 
     def run(self) -> list[EmailMessage]:
         """One daemon pass (and more while mail is due); the mails it sent, in order."""

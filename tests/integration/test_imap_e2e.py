@@ -3,16 +3,13 @@ through SmtpSender to an aiosmtpd sink, and moves the mail to Processed only aft
 
 from __future__ import annotations
 
-import smtplib
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from email import message_from_bytes, policy
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from imapclient import IMAPClient
 from sqlalchemy import func, select
 
 from pbm.app import App
@@ -64,26 +61,6 @@ class CheckingMailbox(ImapMailbox):
             status = s.scalar(select(InboundMail.status).where(InboundMail.key == key))
         self.moves.append((key, status))
         super().mark_processed(uid)
-
-
-def deliver(server: DovecotInstance, raw: bytes) -> None:
-    with smtplib.LMTP(server.host, server.lmtp) as lmtp:
-        lmtp.sendmail("p1@example.test", ["pbm@example.test"], raw)
-
-
-def folder_count(server: DovecotInstance, folder: str) -> int:
-    c = IMAPClient(server.host, port=server.imap, ssl=False, timeout=PATIENCE)
-    c.login("pbm", "secret")
-    n = int(c.folder_status(folder, ["MESSAGES"])[b"MESSAGES"])
-    c.logout()
-    return n
-
-
-def reply(sink: SmtpSink, n: int) -> EmailMessage:
-    assert wait_until(lambda: len(sink.messages) >= n, PATIENCE), f"no reply #{n}"
-    msg = message_from_bytes(sink.messages[n - 1].original_content, policy=policy.default)
-    assert isinstance(msg, EmailMessage)
-    return msg
 
 
 def start(
@@ -139,8 +116,8 @@ def test_join_and_name_over_imap(
             subject="[DEMO] let me in",
             message_id="<join-e2e@example.test>",
         )
-        deliver(server, join_raw)
-        welcome = reply(smtp_sink, 1)
+        server.deliver(join_raw)
+        welcome = smtp_sink.reply(1, PATIENCE)
         assert welcome["In-Reply-To"] == "<join-e2e@example.test>"
         assert str(welcome["To"]) == "p1@example.test"
         found = SECRET_RE.search(body_of(welcome))
@@ -152,16 +129,16 @@ def test_join_and_name_over_imap(
             subject="Re: [DEMO] names",
             message_id="<names-e2e@example.test>",
         )
-        deliver(server, naming)
-        named = reply(smtp_sink, 2)
+        server.deliver(naming)
+        named = smtp_sink.reply(2, PATIENCE)
         assert named["In-Reply-To"] == "<names-e2e@example.test>"
         assert "The Gloopers" in body_of(named)
 
-        deliver(server, join_raw)  # the same JOIN again, e.g. a retried delivery
-        assert wait_until(lambda: folder_count(server, "Processed") == 3, PATIENCE)
+        server.deliver(join_raw)  # the same JOIN again, e.g. a retried delivery
+        assert wait_until(lambda: server.count("Processed") == 3, PATIENCE)
     finally:
         stop(app, mailbox, sender, daemon, thread)
-    assert folder_count(server, "INBOX") == 0
+    assert server.count("INBOX") == 0
     # every move came after its message's effects were committed (never "received")
     assert mailbox.moves == [
         ("<join-e2e@example.test>", "applied"),
@@ -182,22 +159,22 @@ def test_automatic_forged_and_broken_mail_over_imap(
     """Through Dovecot and the sink: an automatic mail gets no reply, a naming without the
     secret from a player's address is refused, and broken MIME is answered, not crashed on."""
     app, mailbox, sender, daemon, thread = start(server, smtp_sink, tmp_path)
-    processed = folder_count(server, "Processed")
+    processed = server.count("Processed")
     try:
-        deliver(server, make_eml("JOIN\n", sender="p1@example.test", subject="[DEMO] join"))
-        reply(smtp_sink, 1)
+        server.deliver(make_eml("JOIN\n", sender="p1@example.test", subject="[DEMO] join"))
+        smtp_sink.reply(1, PATIENCE)
         auto = make_eml(
             "JOIN\n",
             sender="robot@example.test",
             subject="[DEMO] Out of office",
             headers={"Auto-Submitted": "auto-replied"},
         )
-        deliver(server, auto)
+        server.deliver(auto)
         forged = make_eml(
             naming_text("AAAA-BBBB-CCCC"), sender="p1@example.test", subject="Re: [DEMO] names"
         )
-        deliver(server, forged)
-        refused = reply(smtp_sink, 2)
+        server.deliver(forged)
+        refused = smtp_sink.reply(2, PATIENCE)
         assert str(refused["To"]) == "p1@example.test"
         broken = (
             b"From: p2@example.test\r\nTo: pbm@example.test\r\nSubject: [DEMO] =?bogus?Q?x?=\r\n"
@@ -206,9 +183,9 @@ def test_automatic_forged_and_broken_mail_over_imap(
             b"--never-closed\r\nContent-Type: text/plain; charset=x-unknown\r\n"
             b"Content-Transfer-Encoding: base64\r\n\r\nSk9JTgo=!!!\xff\xfe\r\n"
         )
-        deliver(server, broken)
-        answered = reply(smtp_sink, 3)
-        assert wait_until(lambda: folder_count(server, "Processed") == processed + 4, PATIENCE)
+        server.deliver(broken)
+        answered = smtp_sink.reply(3, PATIENCE)
+        assert wait_until(lambda: server.count("Processed") == processed + 4, PATIENCE)
     finally:
         stop(app, mailbox, sender, daemon, thread)
     assert str(answered["To"]) == "p2@example.test"

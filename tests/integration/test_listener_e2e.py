@@ -3,25 +3,17 @@
 from __future__ import annotations
 
 import smtplib
-from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
 from pbm.testing import body_of, make_eml
-from tests.integration.pbm_proc import GM_SECRET, Serve, pbm, wait_until, write_config
+from tests.integration.pbm_proc import GM_SECRET, Serve, pbm, write_config
 from tests.pbm.helpers import SECRET_RE, naming_text
 from tests.services import SmtpSink
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
-
-
-def _reply(sink: SmtpSink, n: int) -> EmailMessage:
-    assert wait_until(lambda: len(sink.messages) >= n), f"no reply #{n}"
-    msg = message_from_bytes(sink.messages[n - 1].original_content, policy=policy.default)
-    assert isinstance(msg, EmailMessage)
-    return msg
 
 
 def test_join_and_name_over_the_smtp_listener(tmp_path: Path, smtp_sink: SmtpSink) -> None:
@@ -33,7 +25,7 @@ def test_join_and_name_over_the_smtp_listener(tmp_path: Path, smtp_sink: SmtpSin
         with smtplib.SMTP("127.0.0.1", serve.port, timeout=20) as s:
             gm_new = "NEWGAME DEMO t20 4 2099-01-01 Demo Cup\n"
             s.send_message(_msg(f"SECRET {GM_SECRET}\n{gm_new}", "gm@example.test", "new"))
-        created = _reply(smtp_sink, 1)
+        created = smtp_sink.reply(1, 20)
         assert "Competition DEMO created" in str(created["Subject"])
         with smtplib.SMTP("127.0.0.1", serve.port, timeout=20) as s:
             s.sendmail(
@@ -47,24 +39,24 @@ def test_join_and_name_over_the_smtp_listener(tmp_path: Path, smtp_sink: SmtpSin
                     message_id="<j1@example.test>",
                 ),
             )
-        welcome = _reply(smtp_sink, 2)
+        welcome = smtp_sink.reply(2, 20)
         assert welcome["In-Reply-To"] == "<j1@example.test>"
         m = SECRET_RE.search(body_of(welcome))
         assert m
         secret = m.group(1)
         with smtplib.SMTP("127.0.0.1", serve.port, timeout=20) as s:
             s.send_message(_msg(naming_text(secret), "p1@example.test", "Re: [DEMO] names"))
-        named = _reply(smtp_sink, 3)
+        named = smtp_sink.reply(3, 20)
         assert "version 1" in str(named["Subject"])
         with smtplib.SMTP("127.0.0.1", serve.port, timeout=20) as s:
             s.send_message(
                 _msg(naming_text(secret, team="Gunge United"), "p1@example.test", "[DEMO] v2")
             )
-        changed = _reply(smtp_sink, 4)
+        changed = smtp_sink.reply(4, 20)
         assert "The Gloopers -> Gunge United" in body_of(changed)
         with smtplib.SMTP("127.0.0.1", serve.port, timeout=20) as s:
             s.send_message(_msg(f"SECRET {GM_SECRET}\nDIGEST\n", "gm@example.test", "digest"))
-        digest = body_of(_reply(smtp_sink, 5))
+        digest = body_of(smtp_sink.reply(5, 20))
         assert "[DEMO] Demo Cup: 1/4 teams" in digest
         assert "Every team that has joined is named; 3 place(s) still open." in digest
     finally:

@@ -6,14 +6,12 @@ tokens that rotate or are revoked) is what the token server does."""
 
 from __future__ import annotations
 
-import smtplib
 import stat
 import subprocess
 import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -216,18 +214,6 @@ def daemon_config(
     return parse_config(raw, env={"PBM_OAUTH_SECRET": CLIENT_SECRET})
 
 
-def deliver(server: DovecotInstance, raw: bytes) -> None:
-    with smtplib.LMTP(server.host, server.lmtp) as lmtp:
-        lmtp.sendmail("p1@example.test", ["pbm@example.test"], raw)
-
-
-def reply(relay: SmtpSink, n: int) -> EmailMessage:
-    assert wait_until(lambda: len(relay.messages) >= n, PATIENCE), f"no reply #{n}"
-    msg = message_from_bytes(relay.messages[n - 1].original_content, policy=policy.default)
-    assert isinstance(msg, EmailMessage)
-    return msg
-
-
 def kick(server: DovecotInstance) -> None:
     """Drop pbm's IMAP and submission sessions (as a provider does when a token dies)."""
     subprocess.run(
@@ -268,8 +254,8 @@ def test_the_daemon_runs_on_oauth2_and_survives_a_revoked_refresh_token(
     with structlog.testing.capture_logs() as logs:
         thread.start()
         try:
-            deliver(server, make_eml("JOIN\n", sender="p1@example.test", subject="[DEMO] in"))
-            welcome = reply(relay, 1)
+            server.deliver(make_eml("JOIN\n", sender="p1@example.test", subject="[DEMO] in"))
+            welcome = relay.reply(1, PATIENCE)
             assert "p1@example.test" in str(welcome["To"])
             assert len(tokens.refreshes) == 1  # one access token for both doors
             rotated = token_file.read_text().strip()
@@ -279,7 +265,7 @@ def test_the_daemon_runs_on_oauth2_and_survives_a_revoked_refresh_token(
             tokens.revoke(rotated)
             tokens.expire_access_tokens()
             kick(server)
-            deliver(server, make_eml("HELP\n", sender="p1@example.test", subject="[DEMO] help"))
+            server.deliver(make_eml("HELP\n", sender="p1@example.test", subject="[DEMO] help"))
             assert wait_until(lambda: tokens.refused.count("invalid_grant") >= 3, PATIENCE)
             assert thread.is_alive()
             refused = [e for e in logs if e["event"] == "oauth2.refresh_refused"]
@@ -288,7 +274,7 @@ def test_the_daemon_runs_on_oauth2_and_survives_a_revoked_refresh_token(
             assert str(token_file) in refused[0]["error"]
 
             token_file.write_text(tokens.issue_refresh_token("pbm") + "\n")
-            helped = reply(relay, 2)
+            helped = relay.reply(2, PATIENCE)
             assert "HELP" in body_of(helped) or "help" in str(helped["Subject"]).lower()
         finally:
             daemon.request_stop()

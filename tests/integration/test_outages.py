@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import smtplib
 import socket
 import tempfile
 import threading
@@ -22,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from imapclient import IMAPClient
 from sqlalchemy import create_engine, event, select, text
 
 from pbm.app import App
@@ -147,11 +145,6 @@ class WatchedMailbox(ImapMailbox):
             self.idling.clear()
 
 
-def lmtp(server: DovecotInstance, raw: bytes) -> None:
-    with smtplib.LMTP(server.host, server.lmtp) as conn:
-        conn.sendmail("p@example.test", ["pbm@example.test"], raw)
-
-
 def drop_in_maildir(server: DovecotInstance, raw: bytes) -> None:
     """Deliver as a local MDA would while Dovecot is down: a file in the Maildir's new/."""
     new = server.root / "mail" / "pbm" / "Maildir" / "new"
@@ -159,14 +152,6 @@ def drop_in_maildir(server: DovecotInstance, raw: bytes) -> None:
     path.write_bytes(raw)
     if os.getuid() == 0:
         shutil.chown(path, "mail", "mail")
-
-
-def folder_count(server: DovecotInstance, folder: str) -> int:
-    c = IMAPClient(server.host, port=server.imap, ssl=False, timeout=10)
-    c.login("pbm", "secret")
-    n = int(c.folder_status(folder, ["MESSAGES"])[b"MESSAGES"])
-    c.logout()
-    return n
 
 
 def test_dovecot_stopped_mid_idle_then_restarted(tmp_path: Path, smtp_sink: SmtpSink) -> None:
@@ -188,7 +173,7 @@ def test_dovecot_stopped_mid_idle_then_restarted(tmp_path: Path, smtp_sink: Smtp
         run = Running(daemon)
         try:
             first = help_mail(1)
-            lmtp(server, first)
+            server.deliver(first)
             assert wait_until(lambda: len(smtp_sink.messages) == 1, PATIENCE)
             assert wait_until(mailbox.idling.is_set, PATIENCE), "never went into IDLE"
 
@@ -200,16 +185,16 @@ def test_dovecot_stopped_mid_idle_then_restarted(tmp_path: Path, smtp_sink: Smtp
             server.start()
             up_at = time.monotonic()
             after = help_mail(3)
-            lmtp(server, after)
+            server.deliver(after)
 
             assert wait_until(lambda: len(smtp_sink.messages) >= 3, PATIENCE), replied_to(smtp_sink)
             assert wait_until(lambda: not daemon.incidents.is_down("imap"), PATIENCE)
-            assert wait_until(lambda: folder_count(server, "Processed") == 3, PATIENCE)
+            assert wait_until(lambda: server.count("Processed") == 3, PATIENCE)
         finally:
             run.stop()
             mailbox.close()
             sender.close()
-        assert folder_count(server, "INBOX") == 0
+        assert server.count("INBOX") == 0
     assert sorted(replied_to(smtp_sink)) == sorted(mid(m) for m in (first, while_down, after))
     assert inbound_statuses(app) == ["applied"] * 3
     [inc] = incidents(app, "imap")
