@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -109,6 +110,17 @@ def report_text(result: ParsedOrders) -> str:
     return "\n".join(out)
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _d6_option(name: str, default: int, what: str) -> Callable[[F], F]:
+    """A ``--preview`` condition given as the D6 roll that sets it (1 to 6)."""
+    return click.option(
+        name, type=click.IntRange(1, 6), default=default, show_default=True,
+        help=f"With --preview: {what}.",
+    )  # fmt: skip
+
+
 @orders.command()
 @click.argument("orders_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
@@ -140,20 +152,8 @@ def report_text(result: ParsedOrders) -> str:
     help="Also play the orders in three practice matches (against --opponent, or a side "
     "rolled for practice) and say when each conditional order fired, as the answer to a mail.",
 )
-@click.option(
-    "--pitch",
-    type=click.IntRange(1, 6),
-    default=3,
-    show_default=True,
-    help="With --preview: the pitch's D6 roll (3: average).",
-)
-@click.option(
-    "--weather",
-    type=click.IntRange(1, 6),
-    default=1,
-    show_default=True,
-    help="With --preview: the weather's D6 roll (1: normal).",
-)
+@_d6_option("--pitch", 3, "the pitch's D6 roll (3: average)")
+@_d6_option("--weather", 1, "the weather's D6 roll (1: normal)")
 @click.option(
     "--no-consecutive-overs",
     is_flag=True,
