@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.services import DovecotInstance, SmtpSink, start_dovecot, start_postgres, start_smtp_sink
 
@@ -46,6 +47,13 @@ def pg_url() -> Iterator[str]:
 #: server to start (Dovecot, PostgreSQL) and no browser. CI runs everything; a deselected test
 #: is reported as deselected, never as passed.
 QUICK = os.environ.get("PBM_TEST_QUICK") == "1"
+
+# The quick loop's property tests try fewer examples where a test leaves the number to the
+# profile (a test that names its own keeps it), and no deadline: a machine shared with other
+# builds is not a slow function. CI's whole suite keeps Hypothesis's defaults.
+settings.register_profile("quick", max_examples=20, deadline=None)
+if QUICK:
+    settings.load_profile("quick")
 _SERVER_FIXTURES = {"pg_url", "dovecot"}
 
 

@@ -18,6 +18,7 @@ CASES = 1500
 SEED = int(os.environ.get("PBM_FUZZ_SEED") or date.today().strftime("%Y%m%d"))
 
 
+@pytest.mark.slow
 def test_fuzzed_mail_is_always_handled(
     tmp_path: Path, record_property: pytest.RecordProperty
 ) -> None:

@@ -16,6 +16,9 @@ import pytest
 
 from tests.pbm.conftest import fresh_pg_database
 
+# It installs pbm in a fresh venv and runs the real daemon on both databases: minutes.
+pytestmark = [pytest.mark.slow]
+
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs/ops/operations.md"
 SQLITE_URL = "PBM_DB_URL=sqlite:///state/pbm.sqlite3"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -16,7 +17,8 @@ from pbm.app import App
 from pbm.core.clock import FixedClock
 from pbm.core.config import Config, parse_config
 from pbm.daemon import Daemon
-from pbm.db.session import transaction
+from pbm.db import migrate
+from pbm.db.session import make_db_engine, transaction
 from pbm.testing import RecordingSender
 
 GM = "gm@example.test"
@@ -72,9 +74,6 @@ def fresh_pg_database(pg_url: str, template: str | None = None) -> str:
 @pytest.fixture(scope="session")
 def pg_migrated_template(pg_url: str) -> str:
     """The name of a PostgreSQL database migrated to head, to copy per test (fast)."""
-    from pbm.db import migrate
-    from pbm.db.session import make_db_engine
-
     url = fresh_pg_database(pg_url)
     db_engine = make_db_engine(url)
     migrate.upgrade(db_engine)
@@ -90,11 +89,35 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return fresh_pg_database(request.getfixturevalue("pg_url"))
 
 
+@pytest.fixture(scope="session")
+def sqlite_migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database migrated once for the session, for each test to copy: a test's
+    App then starts on the schema without running every migration again."""
+    path = tmp_path_factory.mktemp("template") / "pbm.sqlite3"
+    db_engine = make_db_engine(f"sqlite:///{path}")
+    migrate.upgrade(db_engine)
+    db_engine.dispose()
+    return path
+
+
+def migrated_sqlite(template: Path, target: Path) -> str:
+    """The URL of ``target``, a copy of the migrated ``template`` (by SQLite's backup, so
+    its write-ahead log comes along)."""
+    src, dst = sqlite3.connect(template), sqlite3.connect(target)
+    try:
+        src.backup(dst)
+    finally:
+        src.close()
+        dst.close()
+    return f"sqlite:///{target}"
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def app_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database for an App: SQLite in tmp_path, or a copy of the migrated PostgreSQL one."""
+    """A database for an App: a copy of the migrated SQLite or PostgreSQL one."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/pbm.sqlite3"
+        template = request.getfixturevalue("sqlite_migrated_template")
+        return migrated_sqlite(template, tmp_path / "pbm.sqlite3")
     template = request.getfixturevalue("pg_migrated_template")
     return fresh_pg_database(request.getfixturevalue("pg_url"), template)
 

@@ -100,6 +100,7 @@ def test_every_command_is_known_to_open_the_database_or_not() -> None:
     assert set(database_commands(main)) >= NOT_GUARDED
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["missing", "empty", "old"])
 def test_every_command_against_a_database_not_ready(kind: str, tmp_path: Path) -> None:
     """Each command that opens the database, run with minimal valid arguments against a
@@ -209,6 +210,7 @@ def _pbm(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
     )
 
 
+@pytest.mark.slow
 def test_a_real_process_on_a_missing_database_prints_one_line(tmp_path: Path) -> None:
     """Through the real process, as an operator's shell meets it: `pbm gm list` and `pbm db
     check` on a missing database write one line to stderr, nothing else, and exit 66."""

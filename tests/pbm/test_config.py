@@ -229,6 +229,7 @@ def test_check_config_fails_when_a_path_cannot_be_created(tmp_path: Path) -> Non
         assert result.exit_code == os.EX_CANTCREAT and "not writable" in result.output
 
 
+@pytest.mark.slow
 def test_check_config_error_line_is_not_wrapped_when_piped(tmp_path: Path) -> None:
     """Piped (not a terminal), check-config's error line of over 200 characters comes out
     as one line, whole: rich does not wrap it at 80 columns."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from engine.dice import Dice
 from engine.flungo.formats import Format
 from engine.flungo.language import parse_orders
@@ -13,6 +15,7 @@ from engine.flungo.squad import generate_squad
 from pbm.games.flungo.grammar import cache_dir, warm_order_parser
 
 
+@pytest.mark.slow
 def test_the_shipped_tables_need_no_cache(tmp_path: Path) -> None:
     """With the package's tables current, warming up writes nothing and parses as before."""
     team = generate_squad(Dice(3), "Gunge Giants")
@@ -24,6 +27,7 @@ def test_the_shipped_tables_need_no_cache(tmp_path: Path) -> None:
     assert parse_orders(text, team, Format.T20) == built and not built.errors
 
 
+@pytest.mark.slow
 def test_cache_is_written_once_then_loaded(tmp_path: Path) -> None:
     """Without the shipped tables, the first warm-up writes the tables; the second loads
     them, faster, and parses alike."""
@@ -53,6 +57,7 @@ def test_cache_dir_is_private(tmp_path: Path) -> None:
     assert cache_dir({}) is None
 
 
+@pytest.mark.slow
 def test_a_missing_cache_place_still_builds(tmp_path: Path) -> None:
     """Without a usable directory the parser is built in memory and works."""
     blocked = tmp_path / "file"

@@ -179,6 +179,7 @@ def test_redact(text: str, secrets: list[str | None], expected: str) -> None:
     assert redact(text, secrets) == expected
 
 
+@pytest.mark.slow
 @given(st.from_regex(r"[A-Za-z0-9-]{6,24}", fullmatch=True), st.text(), st.text())
 def test_redacted_text_never_contains_the_secret(secret: str, before: str, after: str) -> None:
     """Whatever surrounds a long secret, it does not survive redaction."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pbm.app import App
@@ -58,6 +59,7 @@ def test_mini_tournament_same_on_sqlite_and_postgresql(tmp_path: Path, pg_url: s
     assert lite_reports == pg_reports and len(lite_reports) >= 8
 
 
+@pytest.mark.slow
 def test_league_of_six_to_champion(tmp_path: Path) -> None:
     """A 6-team league by mail from JOIN to champion, with an early stage."""
     for season in _season(f"sqlite:///{tmp_path}/l.sqlite3", tmp_path, "LEAGUE"):
@@ -72,6 +74,7 @@ def test_league_of_six_to_champion(tmp_path: Path) -> None:
         league_scenario(season)
 
 
+@pytest.mark.slow
 def test_verify_replays_every_finished_match(tmp_path: Path) -> None:
     """``pbm verify`` replays each finished match from its revealed seed and the orders as
     played, and gets the same ball log."""

@@ -62,6 +62,7 @@ def _local(when: datetime) -> tuple[date, time]:
     return here.date(), here.time()
 
 
+@pytest.mark.slow
 def test_every_stage_30_seconds_late_keeps_the_daily_slot_across_the_spring_change(
     season: Season,
 ) -> None:

@@ -112,6 +112,7 @@ def _messages(sock: socket.socket, until: str, timeout: float) -> list[str]:
     return got
 
 
+@pytest.mark.slow
 def test_a_real_daemon_notifies_ready_watchdog_and_stopping(
     notify_socket: tuple[socket.socket, str], tmp_path: Path
 ) -> None:

@@ -93,6 +93,7 @@ def test_knockout_sizes_finish_with_one_champion(n: int) -> None:
     assert len(comp.results) == n - 1
 
 
+@pytest.mark.slow
 @given(st.data(), st.integers(2, 17), st.booleans(), st.booleans())
 @settings(max_examples=60, deadline=None)
 def test_knockout_properties(data: st.DataObject, n: int, third: bool, draw: bool) -> None:

@@ -37,6 +37,7 @@ def _card(i: int, **figures: int) -> Card:
     return Card(id=f"c{i}", name=f"C {i}", initials="CC", country="Kenya", **base)
 
 
+@pytest.mark.slow
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**64 - 1), st.integers(1, 50))
 def test_numpy_agrees_with_reference(seed: int, deck_seed: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -116,6 +117,7 @@ def test_order_words_in_random_order(text: str) -> None:
     _check(parse_orders(text, TEAM, FMT, context=CONTEXT))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.data())
 def test_mutated_valid_orders(data: st.DataObject) -> None:
@@ -134,6 +136,7 @@ def test_mutated_valid_orders(data: st.DataObject) -> None:
     _check(parse_orders(text, TEAM, FMT, context=CONTEXT))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(orders_for(TEAM, FMT), st.data())
 def test_mutated_canonical_orders(orders: object, data: st.DataObject) -> None:

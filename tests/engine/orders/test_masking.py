@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +26,7 @@ _ALPHABET = "abAB kK\t\n\x0b\x1c_1,-.'&\ue000\ue101"
 _WORDS = st.text(alphabet="abAB'.-1", min_size=1, max_size=3)
 
 
+@pytest.mark.slow
 @settings(max_examples=3000)
 @given(
     words=st.lists(_WORDS, min_size=1, max_size=3),
@@ -38,6 +40,7 @@ def test_the_literal_search_finds_what_the_regex_finds(words: list[str], text: s
     assert _literal_whole(tuple(w.lower() for w in words), text.lower()) == regex
 
 
+@pytest.mark.slow
 @settings(max_examples=3000)
 @given(
     words=st.lists(_WORDS, min_size=1, max_size=3),
@@ -103,6 +106,7 @@ def _mask_by_regex(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
 _NAME_WORDS = st.text(alphabet="abAé'.-1", min_size=1, max_size=3)
 
 
+@pytest.mark.slow
 @settings(max_examples=2000)
 @given(
     names=st.lists(

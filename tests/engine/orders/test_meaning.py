@@ -50,6 +50,7 @@ EXACT_FLOOR = 0.41
 W5_FLOOR = 0.21
 
 
+@pytest.mark.slow
 def test_training_corpus_no_silent_misread_and_every_refusal_names_a_word() -> None:
     """On the fans' training lines: none is misread silently, at most the few refusals
     counted below quote no word of the line, and the exact share does not fall."""
@@ -62,6 +63,7 @@ def test_training_corpus_no_silent_misread_and_every_refusal_names_a_word() -> N
     assert tally.counts["exact"] / tally.orders >= EXACT_FLOOR
 
 
+@pytest.mark.slow
 def test_w5_lines_never_misread_silently() -> None:
     """On w5's lines (a second-language writer, never tuned on): none is misread silently,
     and the exact share does not fall below the figure reached."""

@@ -43,6 +43,7 @@ def test_no_import_cycle_between_the_language_modules() -> None:
     assert cycles == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", MODULES)
 def test_each_module_imports_alone_in_a_fresh_interpreter(module: str) -> None:
     """Each module can be the first one imported: no order of imports is needed for it to

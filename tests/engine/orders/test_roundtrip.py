@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from engine.flungo.formats import FORMATS, Format
@@ -29,6 +30,7 @@ def test_roundtrip_fifty(orders: Orders) -> None:
     _roundtrip(orders, Format.FIFTY)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(orders_for(TEAM, FORMATS[Format.HUNDRED]))
 def test_roundtrip_hundred(orders: Orders) -> None:
@@ -43,6 +45,7 @@ def test_roundtrip_naming(orders: Orders) -> None:
     _roundtrip(orders, Format.T20)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(orders_for(TEAM, FORMATS[Format.FIFTY]))
 def test_echo_reads_back_to_the_same_orders(orders: Orders) -> None:

@@ -111,6 +111,7 @@ def test_the_shipped_tables_are_made_from_this_grammar() -> None:
     assert _grammar.shipped_parser() is not None
 
 
+@pytest.mark.slow
 def test_the_shipped_tables_parse_as_a_fresh_build(
     fresh: Lark, corpus_lines: list[tuple[str, str]]
 ) -> None:

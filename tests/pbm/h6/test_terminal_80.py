@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from engine.hitforsix.code import encode
 from engine.hitforsix.deal import deal, parse_seed
 from engine.hitforsix.game import play_solo
@@ -52,6 +54,7 @@ def test_a_hand_played_at_80_columns() -> None:
     assert f"beats {game.grade.beats:,} of 12,375" in screen
 
 
+@pytest.mark.slow
 def test_deal_says_it_is_the_daily_xi_and_the_line_only_under_six_and_out() -> None:
     """``pbm h6 deal`` with nothing said names the deal the Daily XI; the Six and Out line is
     printed only when the Rule is Six and Out; every row keeps its position at 80 columns."""

@@ -131,6 +131,7 @@ def _answer(example: str, wire: str, ticket: str) -> str:
     return example.replace("<your seat ticket>", ticket)
 
 
+@pytest.mark.slow
 def test_a_three_seat_test_by_post_by_mail_to_its_champion(
     daemon: Daemon, sender: RecordingSender, clock: FixedClock
 ) -> None:

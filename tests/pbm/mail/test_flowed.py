@@ -87,6 +87,7 @@ def test_a_block_of_fixed_lines_is_stuffed_together() -> None:
     assert flow("plain\nlines", SOFT) == "plain\nlines"
 
 
+@pytest.mark.slow
 @given(st.lists(_line, min_size=1, max_size=12))
 def test_every_fixed_block_is_stuffed_whole_or_not_at_all(lines: list[str]) -> None:
     """In what pbm sends, each run of fixed lines (not a paragraph's) starts all with the

@@ -125,6 +125,7 @@ def test_counts_removed_lines() -> None:
     assert (result.quoted_lines, result.signature_lines) == (4, 1)
 
 
+@pytest.mark.slow
 @given(st.lists(st.from_regex(r"[A-Z]{3,8} [A-Za-z0-9 ]{0,30}", fullmatch=True), max_size=20))
 def test_unquoted_order_lines_survive(orders: list[str]) -> None:
     """Order-like lines around a quoted zine all survive, in order."""
