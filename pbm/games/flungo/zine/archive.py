@@ -28,6 +28,7 @@ from engine.flungo.squad import Player, Team
 from engine.flungo.state import MatchState
 from pbm.core.errors import PbmError
 from pbm.games.flungo.zine.atom import atom_feed
+from pbm.games.flungo.zine.matches import squad_row
 from pbm.games.flungo.zine.model import (
     MASTHEAD,
     Issue,
@@ -318,17 +319,7 @@ def build_archive(
         members = members_of[team]
         recs = [career.records.get((team, n)) or PlayerRecord(team, n) for n in members]
         bat, bowl, _ = _career_tables(recs, "name", True)
-        squad_rows = tuple(
-            (
-                p.name,
-                p.role.label,
-                str(p.batting),
-                str(p.bowling),
-                str(p.fielding),
-                p.bowling_style.value,
-            )
-            for p in (squad.players if squad else ())
-        )
+        squad_rows = tuple(squad_row(p) for p in (squad.players if squad else ()))
         squad_table = StatTable(
             "Squad",
             ("Player", "Type", "Bat", "Bowl", "Field", "Style"),

@@ -14,7 +14,7 @@ from engine.flungo.events import EventKind
 from engine.flungo.language import canonical
 from engine.flungo.orders import Orders
 from engine.flungo.scorecard import CLOSED_TEXT, InningsCard, length_text, super_over_name
-from engine.flungo.squad import Team
+from engine.flungo.squad import Player, Team
 from engine.flungo.state import MatchState
 from engine.flungo.turn import replay_document
 from pbm.games.flungo.zine import charts
@@ -195,19 +195,24 @@ def match_view(m: MatchTurn, code: str) -> MatchView:
     )
 
 
+def squad_row(p: Player) -> tuple[str, ...]:
+    """A squad member as published, in the squad table's columns (Player .. Style)."""
+    return (
+        p.name,
+        p.role.label,
+        str(p.batting),
+        str(p.bowling),
+        str(p.fielding),
+        p.bowling_style.value,
+    )
+
+
 def squad_table(team: Team) -> StatTable:
     """The squad as published: type, stats and bowling style (and injury points, if any)."""
     injured = any(p.injury_points for p in team.players)
     rows = []
     for p in team.players:
-        row = (
-            p.name,
-            p.role.label,
-            str(p.batting),
-            str(p.bowling),
-            str(p.fielding),
-            p.bowling_style.value,
-        )
+        row = squad_row(p)
         rows.append((*row, str(p.injury_points or "")) if injured else row)
     headers: tuple[str, ...] = ("Player", "Type", "Bat", "Bowl", "Field", "Style")
     numeric: tuple[bool, ...] = (False, False, True, True, True, False)
