@@ -22,6 +22,7 @@ import tomllib
 from dataclasses import dataclass
 
 from engine.flungo.language._chatter import _TENS, number_words
+from engine.flungo.language._clauses import scores, structure
 from engine.flungo.language._transform import _ORDINAL_WORDS
 
 __all__ = ["STYLE_WORDS", "Lexicon", "Reworded", "lexicon", "meaning_words", "reword"]
@@ -210,7 +211,8 @@ _WORD = re.compile(r"[\w']+")
 # so a condition pbm cannot read ("when the pitch looks tricky") is refused, never dropped.
 _GUARD = re.compile(
     r"(?<![\w'])(?:if|when|whenever|unless|once|until|till|while|provided|should|in case|"
-    r"as long as|so long as|as soon as|except|but not|only|not|never|instead|rather than)"
+    r"as long as|so long as|as soon as|except|but not|only|not|never|don't|dont|do not|instead|"
+    r"rather than)"
     r"(?![\w'])"
 )
 
@@ -579,7 +581,7 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
     t = _phases(t, overs, protect)
     if (plan := bowling_line(t, runs, overs)) is not None:
         return Reworded((plan,), (), dropped)
-    t = _scores(t)
+    t = scores(_scores(t))
     texts, idioms = _styles(t, protect)
     out = []
     for s in texts:
@@ -600,7 +602,7 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
         s = _DOWN.sub(_down, s)
         parts = [c for c in _CLAUSE_BREAK.split(s) if c and c.strip() and _meaningful(c, protect)]
         s = _window(_tidy(", ".join(parts)), overs)
-        out.append(_tidy(s))
+        out.append(_tidy(structure(s, names_pattern(protect))))
     return Reworded(tuple(dict.fromkeys(o for o in out if o)), tuple(idioms), dropped)
 
 
@@ -641,6 +643,15 @@ def _down(m: re.Match[str]) -> str:
     if re.search(r"(?<![\w'])(?:after|at drinks|when|once|with)(?![\w'])", s[: m.start()]):
         return f"{guard}wickets >= {n}"
     return f"when the {ordinal(int(n))} wicket falls"
+
+
+@functools.lru_cache(maxsize=64)
+def names_pattern(protect: frozenset[str]) -> re.Pattern[str] | None:
+    """A run of squad names ("warne, anderson and stone"), to match a whole clause."""
+    if not protect:
+        return None
+    name = "(?:" + "|".join(re.escape(w) for w in sorted(protect, key=lambda w: (-len(w), w))) + ")"
+    return re.compile(rf"{name}(?:(?:\s+and\s+|\s*,\s*|\s+){name})*")
 
 
 def ordinal(n: int) -> str:

@@ -18,6 +18,7 @@ from engine.flungo.language._chatter import (
     number_words,
 )
 from engine.flungo.language._checks import check_items
+from engine.flungo.language._clauses import Clauses
 from engine.flungo.language._drafts import (
     BoostD,
     CaptainD,
@@ -55,7 +56,7 @@ from engine.flungo.language._lines import (
     match_free_text,
 )
 from engine.flungo.language._lower import Lowerer, Plain
-from engine.flungo.language._meaning import meaning_words, name_runs, reword
+from engine.flungo.language._meaning import meaning_words, name_runs, names_pattern, reword
 from engine.flungo.language._model import (
     MAX_LINE_LENGTH,
     EchoLine,
@@ -471,6 +472,20 @@ def _meaning_line(
             )
         )
         return True
+    if len(good) < len(results) and len(rw.texts) == 1:
+        found = _without_asides(cl, rw.texts[0], own, opponent, fmt, st, names, protect)
+        if found:
+            results = good = found
+            if len({_echo(s, st) for _, s in found}) > 1:
+                st.not_understood.append(
+                    NotUnderstood(
+                        cl.number,
+                        cl.raw.strip(),
+                        "this can be read two ways, so it is not acted on",
+                        tuple(dict.fromkeys(_echo(s, st) for _, s in found)),
+                    )
+                )
+                return True
     if good and len(good) == len(results):
         sub = good[0][1]
         st.items += sub.items
@@ -493,6 +508,27 @@ def _meaning_line(
     if old is not None and _names_word(old, cl):
         return False  # the canonical reader's own error names the word, caret under it
     return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why, old)
+
+
+def _without_asides(
+    cl: CleanLine,
+    text: str,
+    own: NameBook,
+    opponent: NameBook | None,
+    fmt: FormatSpec,
+    st: ReadState,
+    names: list[str],
+    protect: frozenset[str],
+) -> list[tuple[str, ReadState]]:
+    """The readings of ``text`` with its asides left out (clauses that carry no order, see
+    :mod:`._clauses`): those with the fewest left out that read, or none. More than one
+    reading there is a question, never a choice."""
+    for texts in Clauses(text).drop_sets(names_pattern(protect)):
+        read = [(t, _read_words(cl, t, own, opponent, fmt, st, names)) for t in texts]
+        good = [(t, s) for t, s in read if not s.errors and (s.items or s.not_understood)]
+        if good:
+            return good
+    return []
 
 
 def _unknown(

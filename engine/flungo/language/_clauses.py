@@ -1,0 +1,210 @@
+"""A line in canonical words read by its clauses: which carry an order, which are asides.
+
+The meaning layer (:mod:`._meaning`) puts a fan's words into the canonical ones; what is left
+is often an order with clauses around it that carry none ("Wilson keeps wicket, Taylor must
+content himself with the drinks"). Here the clauses are weighed by the words in them, not by
+their phrasing: a clause with a style, a number, a comparison, a guard or an order's own verb
+carries meaning and is never let pass; any other clause is an aside, which may be left out
+when the order reads without it. What is done with the ones that carry meaning is structure:
+a style said apart from its batsmen ("Root and Tom Smith, aggressive") belongs to them; a
+condition that leads the line with no "if" ("250 or more at 45 overs, everyone wahoo") is a
+condition; a score as commentators write it ("120 for 3", "5 for under 100") is a score and
+wickets.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+__all__ = ["Clauses", "carries_meaning", "scores", "structure"]
+
+STYLES = r"(?:defensive|normal|aggressive|wahoo)"
+# What makes a clause carry an order: never let pass, whatever else is in it.
+_STRONG = re.compile(
+    r"\d|[<>=]|(?<![\w'])(?:" + STYLES + r"|if|when|whenever|unless|until|after|before|once|"
+    r"while|not|never|no|none|nobody|don't|do\s+not|only|except|but|instead|odds?|evens?|every|each|"
+    r"apiece|spells?|rest|bowls?|bowling|bowled|keeps\s+wicket|captain|"
+    r"wicketkeeper|reviews?|treat|boost|xi|batting\s+order|opens?|openers|out)"
+    r"(?![\w'])"
+)
+_SEP = re.compile(r"(\s*[,;:]\s*)")
+_GROUP = re.compile(r"^(?:the\s+remaining\s+batsmen|all\s+batsmen|the\s+rest)$")
+
+
+def carries_meaning(clause: str) -> bool:
+    """Whether a clause (in canonical words) may carry an order."""
+    return _STRONG.search(clause) is not None
+
+
+class Clauses:
+    """A line cut at its commas, semicolons and colons, which it can be put back from with
+    some clauses left out."""
+
+    def __init__(self, text: str) -> None:
+        parts = _SEP.split(text)
+        self.units = parts[0::2]
+        self.seps = parts[1::2]
+
+    def without(self, drop: frozenset[int]) -> str:
+        """The line with the clauses numbered in ``drop`` left out (and a separator each)."""
+        out = ""
+        for i, unit in enumerate(self.units):
+            if i in drop:
+                continue
+            if out:
+                out += self.seps[i - 1] if i - 1 < len(self.seps) else ", "
+            out += unit
+        return out.strip(" ,;:")
+
+    def asides(self, is_name: re.Pattern[str] | None) -> list[frozenset[int]]:
+        """The groups of clauses that may be left out: a clause carrying no meaning, with the
+        lone names before it ("Taylor, ..., must content himself": the aside's subject). A
+        lone name with nothing after it to be the subject of stays ("Root aggressive,
+        Stokes": Stokes too, perhaps), so the line is refused rather than read without it."""
+        groups: list[frozenset[int]] = []
+        pending: list[int] = []
+        for i, unit in enumerate(self.units):
+            if carries_meaning(unit) or not unit.strip():
+                pending = []
+                continue
+            if is_name is not None and is_name.fullmatch(unit.strip()):
+                pending.append(i)
+                continue
+            groups.append(frozenset([*pending, i]))
+            pending = []
+        return groups
+
+    def drop_sets(self, is_name: re.Pattern[str] | None, limit: int = 6) -> list[list[str]]:
+        """Texts with asides left out, by how many are left out (fewest first)."""
+        groups = self.asides(is_name)[:limit]
+        out: list[list[str]] = []
+        for k in range(1, len(groups) + 1):
+            texts = []
+            for combo in itertools.combinations(groups, k):
+                text = self.without(frozenset().union(*combo))
+                if text and carries_meaning(text):
+                    texts.append(text)
+            out.append(list(dict.fromkeys(texts)))
+        return out
+
+
+def _style_only(unit: str) -> str | None:
+    m = re.fullmatch(r"(?:bats?\s+|all\s+)?(" + STYLES + r")", unit.strip())
+    return m.group(1) if m else None
+
+
+def structure(text: str, is_name: re.Pattern[str] | None) -> str:
+    """A style said apart from its batsmen joins them; a group word before the names that
+    say who it is ("the remaining batsmen, Warne, Anderson, Stone") gives way to the names;
+    a leading condition without "if" is given one."""
+    cl = Clauses(text)
+    units, seps = cl.units, cl.seps
+    i = 1
+    while i < len(units):
+        style = _style_only(units[i])
+        prev = units[i - 1].strip()
+        who = is_name is not None and (
+            is_name.fullmatch(prev) is not None or _GROUP.fullmatch(prev) is not None
+        )
+        if style and who and seps[i - 1].strip() in (",", ";", ":"):
+            units[i - 1] = f"{prev} {style}"
+            del units[i]
+            del seps[i - 1]
+            continue
+        i += 1
+    # "the remaining batsmen, warne, anderson, stone wahoo": the names say who
+    if len(units) > 2 and _GROUP.fullmatch(units[0].strip()) and is_name is not None:
+        rest = units[1:]
+        if all(is_name.fullmatch(u.strip()) for u in rest[:-1]):
+            units, seps = rest, seps[1:]
+    text = units[0]
+    for sep, unit in zip(seps, units[1:], strict=True):
+        text += sep + unit
+    return _lead_condition(text)
+
+
+_CMP = (
+    r"(?:\d{1,3}\s*(?:or\s+more|or\s+fewer|\+)|(?:under|over|more\s+than|less\s+than|"
+    r"fewer\s+than|below|above|at\s+least|at\s+most)\s+\d{1,3}|[<>]=?\s*\d{1,3})"
+)
+_LEAD = re.compile(
+    r"^(?P<subject>(?:(?:our\s+)?run\s+rate|required\s+rate|score|we\s+need|need)\s+)?"
+    r"(?P<cmp>" + _CMP + r")(?P<rest>[^,;:]*)(?P<sep>\s*[,;:]\s*)(?=\S)"
+)
+
+
+def _lead_condition(text: str) -> str:
+    """ "250 or more after 45 overs, all batsmen wahoo": the condition an "if" would say."""
+    m = _LEAD.match(text)
+    if m is None:
+        return text
+    rest = m.group("rest")
+    if re.search(r"(?<![\w'])(?:down|wickets?|balls?|overs\s+left|left)(?![\w'])", rest):
+        return text  # a count of wickets or balls: the grammar's own words say it
+    subject = (m.group("subject") or "").strip()
+    if not subject:
+        subject = "run rate" if re.match(r"\s*an\s+over", rest) else "score"
+        if subject == "run rate":
+            rest = re.sub(r"^\s*an\s+over", "", rest)
+    elif subject == "need":
+        subject = "we need"
+    return f"if {subject} {m.group('cmp')}{rest}, {text[m.end() :]}"
+
+
+# Scores as commentators write them, once the larger number is put first ("120 for 3"):
+# with a time ("at drinks", "at 30 overs") the score is a mark to be at or past, with the
+# wickets at most those; with none, the score is where that wicket falls.
+_SCORE = re.compile(
+    r"(?<![\w/])(?:(?P<cmp1>under|below|less\s+than|over|above|more\s+than)\s+)?"
+    r"(?P<runs>\d{2,3})\s+for\s+(?P<wk>\d{1,2})(?:\s+(?P<cmp2>or\s+(?:better|more)|or\s+worse|"
+    r"or\s+(?:fewer|less)))?(?![\w/])"
+)
+_SCORE_UNDER = re.compile(
+    r"(?<![\w/])(?P<wk>\d{1,2})\s+for\s+(?P<cmp1>under|below|less\s+than|over|more\s+than)\s+"
+    r"(?P<runs>\d{2,3})(?![\w/])"
+)
+_WHEN = re.compile(r"(?<![\w'])(?:at|after|by)\s+(?:drinks|\d{1,3}\s+overs)(?![\w'])")
+_CMP_WORDS = {
+    "under": "<",
+    "below": "<",
+    "less than": "<",
+    "over": ">",
+    "above": ">",
+    "more than": ">",
+}
+
+
+def _ordinal(n: int) -> str:
+    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{end}"
+
+
+def scores(text: str) -> str:
+    """ "3 for 120 or better at drinks" (once "120 for 3") -> "if wickets <= 3 and score >=
+    120 at drinks"; "5 for under 100" -> "when the 5th wicket falls, if score < 100"."""
+    guard = "" if re.match(r"\s*(?:if|when)\b", text) else "if "
+
+    def under(m: re.Match[str]) -> str:
+        op = _CMP_WORDS[re.sub(r"\s+", " ", m.group("cmp1"))]
+        return (
+            f"when the {_ordinal(int(m.group('wk')))} wicket falls, if score {op} {m.group('runs')}"
+        )
+
+    text = _SCORE_UNDER.sub(under, text)
+
+    def repl(m: re.Match[str]) -> str:
+        runs, wk = m.group("runs"), int(m.group("wk"))
+        if not 0 <= wk <= 10:
+            return m.group(0)
+        cmp1 = re.sub(r"\s+", " ", m.group("cmp1") or "")
+        cmp2 = m.group("cmp2") or ""
+        lead = text[: m.start()]
+        if _WHEN.search(text) and not cmp1 and "worse" not in cmp2 and "fewer" not in cmp2:
+            return f"{guard if not lead.strip() else ''}wickets <= {wk} and score >= {runs}"
+        op = _CMP_WORDS.get(cmp1, "<" if "fewer" in cmp2 or "less" in cmp2 else "<=")
+        if _WHEN.search(text):
+            return m.group(0)
+        return f"when the {_ordinal(wk)} wicket falls, if score {op} {runs}"
+
+    return _SCORE.sub(repl, text)
