@@ -19,21 +19,34 @@ import re
 
 __all__ = ["Clauses", "carries_meaning", "scores", "structure"]
 
-STYLES = r"(?:defensive|normal|aggressive|wahoo)"
+STYLES = r"(?:defensive|normal|aggressive|wahoo)(?:ly)?"
 # What makes a clause carry an order: never let pass, whatever else is in it.
 _STRONG = re.compile(
     r"\d|[<>=]|(?<![\w'])(?:" + STYLES + r"|if|when|whenever|unless|until|after|before|once|"
     r"while|not|never|no|none|nobody|don't|do\s+not|only|except|but|instead|odds?|evens?|every|each|"
     r"apiece|spells?|rest|bowls?|bowling|bowled|keeps\s+wicket|captain|"
-    r"wicketkeeper|reviews?|treat|boost|xi|batting\s+order|opens?|openers|out)"
+    r"wicketkeeper|reviews?|treat|boost|xi|batting\s+order|opens?|openers|"
+    r"(?<!sits\s)(?<!sit\s)(?<!time\s)out(?!\s+of))"
     r"(?![\w'])"
 )
-_SEP = re.compile(r"(\s*[,;:]\s*)")
+_SEP = re.compile(
+    r"(\s*[,;:]\s*|\s+(?=(?:since|because|which|whose|in\s+the\s+hope|so\s+that|as\s+befits)(?![\w'])))"
+)
+# A reason given for an order ("since spin is good", "so we don't collapse") is an aside
+# unless it says when or how: a negation in it is the reason's, not the order's.
+_REASON = re.compile(
+    r"^(?:as|since|because|which|whose|in\s+the\s+hope|so\s+that|as\s+befits)(?![\w'])"
+)
+_REASON_STRONG = re.compile(
+    r"\d|[<>=]|(?<![\w'])(?:" + STYLES + r"|if|when|whenever|unless|until|after|before)(?![\w'])"
+)
 _GROUP = re.compile(r"^(?:the\s+remaining\s+batsmen|all\s+batsmen|the\s+rest)$")
 
 
 def carries_meaning(clause: str) -> bool:
     """Whether a clause (in canonical words) may carry an order."""
+    if _REASON.match(clause.strip()):
+        return _REASON_STRONG.search(clause) is not None
     return _STRONG.search(clause) is not None
 
 
@@ -105,8 +118,11 @@ def structure(text: str, is_name: re.Pattern[str] | None) -> str:
         style = _style_only(units[i])
         prev = units[i - 1].strip()
         who = is_name is not None and (
-            is_name.fullmatch(prev) is not None or _GROUP.fullmatch(prev) is not None
+            re.search(rf"(?:^|\s)(?:{is_name.pattern})$", prev) is not None
+            or re.search(r"(?:^|\s)(?:all\s+batsmen|the\s+remaining\s+batsmen|the\s+rest)$", prev)
+            is not None
         )
+        who = who and not re.search(r"(?<![\w'])" + STYLES, prev)
         if style and who and seps[i - 1].strip() in (",", ";", ":"):
             units[i - 1] = f"{prev} {style}"
             del units[i]
@@ -121,7 +137,44 @@ def structure(text: str, is_name: re.Pattern[str] | None) -> str:
     text = units[0]
     for sep, unit in zip(seps, units[1:], strict=True):
         text += sep + unit
-    return _lead_condition(text)
+    return _lead_condition(_said_plainly(text, is_name))
+
+
+_SUBJECT = r"(?:all\s+batsmen|the\s+remaining\s+batsmen|the\s+rest)"
+
+
+def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
+    """Small turns of phrase around a style or a condition, in the grammar's words."""
+    # "defensive and not normal": the style refused beside the one given only insists
+    if len(re.findall(r"(?<![\w'])" + STYLES, text)) > 1:
+        text = re.sub(r"\s*,?\s*(?:and\s+|but\s+)?not\s+" + STYLES + r"(?![\w'])", "", text)
+    text = re.sub(r"(?<![\w'])(is|are|the|bat|bats)\s+\1(?![\w'])", r"\1", text)
+    # "it is wahoo for the remaining batsmen", "go back to normal for everyone"
+    who = _SUBJECT if is_name is None else f"(?:{_SUBJECT}|{is_name.pattern})"
+    text = re.sub(
+        r"(?:it\s+is\s+|bats?\s+(?:back\s+)?(?:to\s+)?)?(?P<style>"
+        + STYLES
+        + r")\s+for\s+(?P<who>"
+        + who
+        + r")(?![\w'])",
+        r"\g<who> bat \g<style>",
+        text,
+    )
+    text = re.sub(r"(?<![\w'])(?:is|are)\s+(?=" + STYLES + r"(?![\w']))", "", text)
+    if is_name is not None:
+        # "Fred out before 30 overs, ...": his wicket is the trigger
+        text = re.sub(
+            r"^(?P<who>" + is_name.pattern + r")\s+(?:is\s+)?out(?![\w'])",
+            r"when \g<who> is out",
+            text,
+        )
+    if re.search(r"(?<![\w'])(?:need|needs|required\s+rate)(?![\w'])", text):
+        # chasing is what needing runs says already
+        text = re.sub(r"(?<![\w'])chasing(?:\s+and)?\s*(?![\w'])", "", text)
+        text = re.sub(r"^when\s+(?=(?:we\s+)?need)", "if ", text)
+    return re.sub(
+        r"(?<![\w'])(?:we\s+get\s+to|we're|we\s+are)\s+(?=\d|wickets|score)", "", text
+    ).strip(" ,;:")
 
 
 _CMP = (
@@ -208,3 +261,47 @@ def scores(text: str) -> str:
         return f"when the {_ordinal(wk)} wicket falls, if score {op} {runs}"
 
     return _SCORE.sub(repl, text)
+
+
+def units(text: str) -> str:
+    """Overs and wickets said the way fans say them, in the grammar's words: "the 6th goes"
+    (a wicket), "at over 15" (after 14), "before over 8" (an "if" on the overs bowled),
+    "till 40" (until after 40 overs)."""
+    text = re.sub(
+        r"(?<![\w'])(\d{1,2}(?:st|nd|rd|th))\s+(?:wicket\s+)?goes(?![\w'])",
+        r"\1 wicket falls",
+        text,
+    )
+    text = re.sub(
+        r"(?<![\w'])at\s+over\s+(\d{1,3})(?![\w'])",
+        lambda m: f"after {int(m.group(1)) - 1} overs",
+        text,
+    )
+    if not re.search(r"\d\s+(?:wickets\s+)?down(?![\w'])", text):
+        # "if 7 down before over 16" reads two ways (down before the 16th; down, checked
+        # at the 16th): only a trigger that is an event itself takes the "before"
+        text = re.sub(
+            r"\s*(?<![\w'])before\s+(?:over\s+(?P<a>\d{1,3})|the\s+(?P<b>\d{1,3})(?:st|nd|rd|th)"
+            r"\s+over|(?P<c>\d{1,3})\s+overs)(?![\w'])",
+            lambda m: (
+                f", if overs < {int(m.group('a') or m.group('b')) - 1 if not m.group('c') else m.group('c')}"
+            ),
+            text,
+        )
+    return re.sub(
+        r"(?<![\w'])until\s+(\d{1,3})(?!\s*(?:st|nd|rd|th|overs?|balls?|wickets?|runs?|down|an|for|or|\d))",
+        r"until after \1 overs",
+        text,
+    )
+
+
+def down_words(text: str) -> str:
+    """ "2 down or less" is "2 or fewer down"; "at 6 down" is when the 6th wicket falls."""
+    text = re.sub(
+        r"(?<![\w'])(\d{1,2})\s+down\s+(or\s+(?:fewer|more))(?![\w'])", r"\1 \2 down", text
+    )
+    return re.sub(
+        r"(?<![\w'])at\s+(\d{1,2})\s+down(?![\w'])",
+        lambda m: f"when the {_ordinal(int(m.group(1)))} wicket falls",
+        text,
+    )

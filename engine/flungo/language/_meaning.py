@@ -22,7 +22,7 @@ import tomllib
 from dataclasses import dataclass
 
 from engine.flungo.language._chatter import _TENS, number_words
-from engine.flungo.language._clauses import scores, structure
+from engine.flungo.language._clauses import down_words, scores, structure, units
 from engine.flungo.language._transform import _ORDINAL_WORDS
 
 __all__ = ["STYLE_WORDS", "Lexicon", "Reworded", "lexicon", "meaning_words", "reword"]
@@ -141,7 +141,7 @@ def lexicon() -> Lexicon:
     }
     return Lexicon(
         spelling=dict(data["spelling"]),
-        filler=tuple(data["filler"]["words"]),
+        filler=tuple(w for words in data["filler"].values() for w in words),
         styles=styles,
         phrases=dict(data["phrases"]),
         phases=phases,
@@ -585,7 +585,7 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
     texts, idioms = _styles(t, protect)
     out = []
     for s in texts:
-        s = _sub("phrases", s, protect, lex.phrases)
+        s = _sub("phrases", units(s), protect, lex.phrases)
         s = _sub("filler", s, protect)
         s = _pronouns(s, name_runs(s, protect, names))
         s = _tidy(s)
@@ -599,7 +599,7 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
         s = _UNTIL_OVER.sub(lambda m: f"until after {m.group('n')} overs", s)
         s = _FROM_NTH.sub(lambda m: f"from the {m.group('n')}th over", s)
         s = _NTH_WICKET.sub(lambda m: f"when the {ordinal(int(m.group('n')))} wicket falls", s)
-        s = _DOWN.sub(_down, s)
+        s = _DOWN.sub(_down, down_words(s))
         parts = [c for c in _CLAUSE_BREAK.split(s) if c and c.strip() and _meaningful(c, protect)]
         s = _window(_tidy(", ".join(parts)), overs)
         out.append(_tidy(structure(s, names_pattern(protect))))
@@ -623,7 +623,7 @@ _NTH_WICKET = re.compile(
     r"(?:goes|falls|is\s+lost|down)"
 )
 _UNTIL_NTH = re.compile(
-    r"(?<![\w'])until\s+the\s+(?P<n>\d{1,2})(?:st|nd|rd|th)\s+(?:goes|falls|wicket)(?:\s+falls)?"
+    r"(?<![\w'])until\s+(?:the\s+)?(?P<n>\d{1,2})(?:st|nd|rd|th)\s+(?:goes|falls|wicket)(?:\s+falls)?"
 )
 # "8 or fewer down", "7 or more down", "we're 7 down" beside another trigger
 _DOWN = re.compile(
