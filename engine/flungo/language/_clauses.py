@@ -283,9 +283,7 @@ def units(text: str) -> str:
         text = re.sub(
             r"\s*(?<![\w'])before\s+(?:over\s+(?P<a>\d{1,3})|the\s+(?P<b>\d{1,3})(?:st|nd|rd|th)"
             r"\s+over|(?P<c>\d{1,3})\s+overs)(?![\w'])",
-            lambda m: (
-                f", if overs < {int(m.group('a') or m.group('b')) - 1 if not m.group('c') else m.group('c')}"
-            ),
+            _overs_before,
             text,
         )
     return re.sub(
@@ -293,6 +291,13 @@ def units(text: str) -> str:
         r"until after \1 overs",
         text,
     )
+
+
+def _overs_before(m: re.Match[str]) -> str:
+    """ "before over 8" is before its first ball (under 7 bowled); "before 30 overs", under 30."""
+    if m.group("c"):
+        return f", if overs < {m.group('c')}"
+    return f", if overs < {int(m.group('a') or m.group('b')) - 1}"
 
 
 def down_words(text: str) -> str:
