@@ -168,6 +168,14 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
             r"when \g<who> is out",
             text,
         )
+        text = re.sub(
+            r"^(?P<who>" + is_name.pattern + r")\s+(?:is\s+)?in(?=\s+after\s+\d)",
+            r"if \g<who> is in",
+            text,
+        )
+    if re.search(r"(?<![\w'])(?:if|when|after|at)(?![\w'])", text):
+        # "..., Fred and Green aggressive after": from the time the line gives
+        text = re.sub(r"\s+(?:after|then|thereafter|after\s+that)$", "", text)
     if re.search(r"(?<![\w'])(?:need|needs|required\s+rate)(?![\w'])", text):
         # chasing is what needing runs says already
         text = re.sub(r"(?<![\w'])chasing(?:\s+and)?\s*(?![\w'])", "", text)
@@ -182,27 +190,33 @@ _CMP = (
     r"fewer\s+than|below|above|at\s+least|at\s+most)\s+\d{1,3}|[<>]=?\s*\d{1,3})"
 )
 _LEAD = re.compile(
-    r"^(?P<subject>(?:(?:our\s+)?run\s+rate|required\s+rate|score|we\s+need|need)\s+)?"
-    r"(?P<cmp>" + _CMP + r")(?P<rest>[^,;:]*)(?P<sep>\s*[,;:]\s*)(?=\S)"
+    r"^(?P<if>if\s+)?(?P<subject>(?:(?:our\s+)?run\s+rate|required\s+rate|score|wickets|"
+    r"we\s+need|need)\s+)?(?P<cmp>" + _CMP + r")(?P<rest>.*)$"
 )
 
 
 def _lead_condition(text: str) -> str:
-    """ "250 or more after 45 overs, all batsmen wahoo": the condition an "if" would say."""
-    m = _LEAD.match(text)
-    if m is None:
+    """A condition said without "if" before the order it guards ("250 or more after 45 overs,
+    everyone wahoo"; "after 20 overs, 2 down or less, ..."): the condition an "if" says."""
+    cl = Clauses(text)
+    if len(cl.units) < 2:
         return text
-    rest = m.group("rest")
-    if re.search(r"(?<![\w'])(?:down|wickets?|balls?|overs\s+left|left)(?![\w'])", rest):
-        return text  # a count of wickets or balls: the grammar's own words say it
-    subject = (m.group("subject") or "").strip()
-    if not subject:
-        subject = "run rate" if re.match(r"\s*an\s+over", rest) else "score"
-        if subject == "run rate":
-            rest = re.sub(r"^\s*an\s+over", "", rest)
-    elif subject == "need":
-        subject = "we need"
-    return f"if {subject} {m.group('cmp')}{rest}, {text[m.end() :]}"
+    for i, unit in enumerate(cl.units[:-1]):
+        m = _LEAD.match(unit.strip())
+        if m is None or (i > 0 and cl.seps[i - 1].strip() not in (",", ":", ";")):
+            continue
+        rest = m.group("rest")
+        if re.match(r"\s*(?:down|wickets?|balls?|overs(?!\s+left))(?![\w'])", rest):
+            continue  # a count of wickets or balls: the grammar's own words say it
+        subject = (m.group("subject") or "").strip()
+        if not subject:
+            subject = "run rate" if re.match(r"\s*an\s+over", rest) else "score"
+            if subject == "run rate":
+                rest = re.sub(r"^\s*an\s+over", "", rest)
+        elif subject == "need":
+            subject = "we need"
+        cl.units[i] = f"if {subject} {m.group('cmp')}{rest}"
+    return cl.without(frozenset())
 
 
 # Scores as commentators write them, once the larger number is put first ("120 for 3"):
@@ -270,6 +284,21 @@ def units(text: str) -> str:
     text = re.sub(
         r"(?<![\w'])(\d{1,2}(?:st|nd|rd|th))\s+(?:wicket\s+)?goes(?![\w'])",
         r"\1 wicket falls",
+        text,
+    )
+    # "goes above 10", "climbs over 7": a number rising or falling past a mark
+    text = re.sub(
+        r"(?<![\w'])(?:goes|gets|climbs|rises|falls|drops|creeps)\s+(?=(?:above|over|below|under)\s+\d)",
+        "",
+        text,
+    )
+    # "lose 3 inside the first 10": the wicket, while the overs are fewer
+    text = re.sub(
+        r"(?<![\w'])(?:if\s+|should\s+)?(?:we\s+)?lose\s+(?P<n>\d{1,2})(?:\s+wickets?)?\s+"
+        r"(?:in|inside|within)\s+the\s+first\s+(?P<m>\d{1,3})(?:\s+overs)?(?![\w'])(?:\s+and)?",
+        lambda m: (
+            f"when the {_ordinal(int(m.group('n')))} wicket falls, if overs < {m.group('m')},"
+        ),
         text,
     )
     text = re.sub(

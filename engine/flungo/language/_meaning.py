@@ -650,7 +650,10 @@ def names_pattern(protect: frozenset[str]) -> re.Pattern[str] | None:
     """A run of squad names ("warne, anderson and stone"), to match a whole clause."""
     if not protect:
         return None
-    name = "(?:" + "|".join(re.escape(w) for w in sorted(protect, key=lambda w: (-len(w), w))) + ")"
+    # a name's word, or the start of one ("fred" for Freddie), as :func:`is_name_word` reads
+    words = {w[:k] for w in protect for k in range(3, len(w) + 1)} - _common()
+    words |= protect
+    name = "(?:" + "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w))) + ")"
     return re.compile(rf"{name}(?:(?:\s+and\s+|\s*,\s*|\s+){name})*")
 
 
