@@ -84,9 +84,21 @@ class Clauses:
             if is_name is not None and is_name.fullmatch(unit.strip()):
                 pending.append(i)
                 continue
-            groups.append(frozenset([*pending, i]))
+            group = frozenset([*pending, i])
             pending = []
+            if is_name is not None and not self._named_elsewhere(group, is_name):
+                continue  # an aside about another player may be an order for him: refused
+            groups.append(group)
         return groups
+
+    def _named_elsewhere(self, group: frozenset[int], is_name: re.Pattern[str]) -> bool:
+        """Whether every squad name in the clauses ``group`` is named in the others too."""
+        inside = " ".join(self.units[i] for i in group)
+        outside = " ".join(u for i, u in enumerate(self.units) if i not in group)
+        return all(
+            re.search(rf"(?<![\w']){re.escape(m.group(0))}(?![\w'])", outside)
+            for m in re.finditer(rf"(?<![\w']){is_name.pattern}(?![\w'])", inside)
+        )
 
     def drop_sets(self, is_name: re.Pattern[str] | None, limit: int = 6) -> list[list[str]]:
         """Texts with asides left out, by how many are left out (fewest first)."""
