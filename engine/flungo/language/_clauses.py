@@ -115,7 +115,7 @@ class Clauses:
 
 
 def _style_only(unit: str) -> str | None:
-    m = re.fullmatch(r"(?:bats?\s+|all\s+)?(" + STYLES + r")", unit.strip())
+    m = re.fullmatch(r"(?:bats?\s+|all\s+)?(" + STYLES + r")(?:\s+only)?", unit.strip())
     return m.group(1) if m else None
 
 
@@ -128,7 +128,7 @@ def structure(text: str, is_name: re.Pattern[str] | None) -> str:
     i = 1
     while i < len(units):
         style = _style_only(units[i])
-        prev = units[i - 1].strip()
+        prev = re.sub(r"\s+(?:bats?|to\s+bat)$", "", units[i - 1].strip())
         who = is_name is not None and (
             re.search(rf"(?:^|\s)(?:{is_name.pattern})$", prev) is not None
             or re.search(r"(?:^|\s)(?:all\s+batsmen|the\s+remaining\s+batsmen|the\s+rest)$", prev)
@@ -173,6 +173,9 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
         text,
     )
     text = re.sub(r"(?<![\w'])(?:is|are)\s+(?=" + STYLES + r"(?![\w']))", "", text)
+    # "with Stokes batting aggressively": how he bats
+    text = re.sub(r"(?<![\w'])with\s+(?=.+?\s+batting\s+" + STYLES + r"(?![\w']))", "", text)
+    text = re.sub(r"(?<![\w'])batting\s+(?=" + STYLES + r"(?![\w']))", "bats ", text)
     if is_name is not None:
         # "Fred out before 30 overs, ...": his wicket is the trigger
         text = re.sub(

@@ -400,7 +400,13 @@ _CONTRACTIONS = (
 _NICK_ENDS = ("'s", "sy", "ey", "y", "ie", "o", "s")
 _FORMAT_LEAD = re.compile(
     r"^(?:for\s+|in\s+)?(?:the\s+)?(?:t20|odi|twenty20|short\s+format|(?:20|50|twenty|fifty)[\s-]*(?:overs?|ovr)"
-    r"(?:\s+(?:game|match|one|format))?)(?:\s+(?:game|match|mein|format|one))?\s*(?:[:,-]\s*|\s+)"
+    r"(?:\s+(?:game|match|one|1|format))?)(?:\s+(?:game|match|mein|format|one|1))?\s*(?:[:,-]\s*|\s+)"
+)
+# The match named inside or at the end of a line ("Stokes skippers the 20 over one", "Flintoff
+# at 5 in the ODI"): the mail says which match it is.
+_FORMAT_IN = re.compile(
+    r"\s*(?<![\w'])(?:for\s+|in\s+)?the\s+(?:(?:20|50|twenty|fifty)[\s-]*(?:overs?|ovr)\s+"
+    r"(?:game|match|one|1|format)|t20|odi|twenty20)(?![\w'])"
 )
 _HEAD_PRONOUN = re.compile(r"(?:^|(?<=, ))(?:he|him|she)(?![\w'])")
 _HE = re.compile(r"(?<![\w'])(?:he|him)(?![\w'])")
@@ -533,7 +539,7 @@ def prepare(text: str, protect: frozenset[str], overs: int) -> str:
     t = _nicknames(t, protect, meaning_words())
     t = re.sub(r"(?<![\w'])([a-z])\.\s+(?=[a-z])", r"\1 ", t)  # "t. smith": an initial
     t = _SPACES.sub(" ", t).strip()
-    return _FORMAT_LEAD.sub("", t)
+    return _FORMAT_IN.sub("", _FORMAT_LEAD.sub("", t))
 
 
 _QUESTION = re.compile(
@@ -587,6 +593,8 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
     for s in texts:
         s = _sub("phrases", units(s), protect, lex.phrases)
         s = _sub("filler", s, protect)
+        # "Tom Smith defensive he's a bit rubbish": a new subject starts a new clause
+        s = re.sub(r"(?<=\w)\s+(?=(?:he|she|they)\s+(?:is|are|was|has|have)(?![\w']))", ", ", s)
         s = _pronouns(s, name_runs(s, protect, names))
         s = _tidy(s)
         s = _FIRST.sub(lambda m: f"for the first {m.group('n')} overs", s, count=1)
