@@ -214,12 +214,12 @@ def _lead_condition(text: str) -> str:
     """A condition said without "if" before the order it guards ("250 or more after 45 overs,
     everyone wahoo"; "after 20 overs, 2 down or less, ..."): the condition an "if" says."""
     cl = Clauses(text)
-    if len(cl.units) < 2:
-        return text
-    for i, unit in enumerate(cl.units[:-1]):
+    for i, unit in enumerate(cl.units):
         m = _LEAD.match(unit.strip())
         if m is None or (i > 0 and cl.seps[i - 1].strip() not in (",", ":", ";")):
             continue
+        if i == len(cl.units) - 1 and not m.group("if"):
+            continue  # the last clause is the order, unless an "if" says it is a condition
         rest = m.group("rest")
         if re.match(r"\s*(?:down|wickets?|balls?|overs(?!\s+left))(?![\w'])", rest):
             continue  # a count of wickets or balls: the grammar's own words say it
