@@ -211,19 +211,26 @@ _WORD = re.compile(r"[\w']+")
 # so a condition pbm cannot read ("when the pitch looks tricky") is refused, never dropped.
 _GUARD = re.compile(
     r"(?<![\w'])(?:if|when|whenever|unless|once|until|till|while|provided|should|in case|"
-    r"as long as|so long as|as soon as|except|but not|only|not|never|don't|dont|do not|instead|"
-    r"rather than)"
+    r"as long as|so long as|as soon as|except|but not|only|not|never|instead|rather than|"
+    r"(?P<negation>don't|dont|do not))"
     r"(?![\w'])"
 )
 
 
 def _meaningful(
-    clause: str, protect: frozenset[str], digits: bool = True, names: bool = True
+    clause: str,
+    protect: frozenset[str],
+    digits: bool = True,
+    names: bool = True,
+    negation: bool = True,
 ) -> bool:
     """Whether a clause may carry an order: a style or idiom, a word of the orders, a guard
-    word, or (``names``) a name, (``digits``) a number."""
+    word (``negation``: "don't" too), or (``names``) a name, (``digits``) a number."""
     lex = lexicon()
-    if (digits and any(ch.isdigit() for ch in clause)) or _GUARD.search(clause):
+    if digits and any(ch.isdigit() for ch in clause):
+        return True
+    # "don't touch" beside an order guards it; "Don't embarrass me!" alone is a cheer
+    if (guard := _GUARD.search(clause)) and (negation or not guard.group("negation")):
         return True
     for word in _WORD.findall(clause):
         if (names and is_name_word(word, protect)) or word in _ORDER_WORDS or word in STYLE_WORDS:
@@ -569,7 +576,7 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
     clauses = [c for c in _CLAUSE_BREAK.split(t) if c and c.strip()]
     kept = [c for c in clauses if _meaningful(c, protect)]
     dropped = tuple(c for c in clauses if c not in kept)
-    if not any(_meaningful(c, protect, digits=False) for c in kept):
+    if not any(_meaningful(c, protect, digits=False, negation=False) for c in kept):
         # no name, style, unit, phase or guard anywhere: a number alone ("97 to defend,
         # come on!") is no order, so the line is chatter, and costs nothing (a name alone
         # may be a mistyped order: "captian root" is told "did you mean")
