@@ -1,0 +1,172 @@
+"""A fan's line read by its clauses: the ones that carry an order are read, asides are let
+pass, and nothing that may carry meaning is ever dropped silently (engine/flungo/language/
+_clauses.py)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine.flungo.formats import FORMATS, Format
+from engine.flungo.language import OrderContext, ParsedOrders, parse_orders
+from engine.flungo.language._clauses import Clauses, carries_meaning
+from engine.flungo.language._meaning import lexicon
+from tests.engine.orders.squad import fixture_team, opponent_team
+
+FIFTY = FORMATS[Format.FIFTY]
+T20 = FORMATS[Format.T20]
+
+
+def read(text: str, fmt: object = FIFTY) -> ParsedOrders:
+    return parse_orders(text, fixture_team(), fmt, context=OrderContext(opponent=opponent_team()))  # type: ignore[arg-type]
+
+
+_QUOTED = re.compile(r"(?<![\w'])'([^']+)'(?!\w)")
+
+
+def _acted_on(got: ParsedOrders) -> bool:
+    return not got.errors and not got.not_understood and got.echo_text() != ""
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        (
+            "Wilson at six: normal; as our only wicketkeeper he cannot be reckless.",
+            "Wilson bats normal",
+        ),
+        ("Stokes aggressive since the pitch is flat", "Ben Stokes bats aggressive"),
+        ("Stokes aggressive, he is our anchor and a fine fellow", "Ben Stokes bats aggressive"),
+        ("tom smith defensive hes a bit rubbish", "Tom Smith bats defensive"),
+        ("Root is to bat normally, as befits an opener", "Joe Root bats normal"),
+    ],
+)
+def test_an_aside_is_let_pass(line: str, echo: str) -> None:
+    """A clause with no style, number, comparison, guard or order verb in it (a reason, a
+    remark about the batsman the order names) is let pass; the order is read."""
+    got = read(line)
+    assert _acted_on(got), (got.errors, got.not_understood)
+    assert got.echo_text() == echo
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Wilson keeps wicket, Taylor sits out",  # Taylor's aside may be his own order
+        "Root aggressive, Stokes too",  # a lone name: Stokes aggressive too, perhaps
+        "Root aggressive, don't touch",  # a negation guards its clause
+        "Root normal, not before drinks",
+    ],
+)
+def test_a_clause_that_may_carry_meaning_is_never_dropped(line: str) -> None:
+    """A clause that names a player the order does not, a lone name, or a negation is never
+    let pass as an aside: the line is refused with a word of it named, never read without."""
+    got = read(line)
+    assert got.errors
+    low = line.lower()
+    assert any(q.lower() in low for e in got.errors for q in _QUOTED.findall(e.message))
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        ("Anderson and Rock, defensive", "Jimmy Anderson bats defensive\nRock bats defensive"),
+        ("Steve Smith bats, normal", "Steve Smith bats normal"),
+        (
+            "Tail - Warne, Anderson, Stone - wahoo",
+            "Shane Warne bats wahoo\nJimmy Anderson bats wahoo\nStone bats wahoo",
+        ),
+        ("7th wicket goes, it's wahoo for whoever's left", None),
+    ],
+)
+def test_a_style_said_apart_belongs_to_its_batsmen(line: str, echo: str | None) -> None:
+    """A style in a clause of its own belongs to the batsmen just named; a group word before
+    the names that say who it is gives way to them; "wahoo for X" is X's style."""
+    got = read(line)
+    assert _acted_on(got), (got.errors, got.not_understood)
+    want = echo or "when the 7th wicket falls: the remaining batsmen bat wahoo"
+    assert got.echo_text() == want
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        (
+            "250 or more at 45 overs, everyone wahoo",
+            "after 45 overs, if score >= 250: all batsmen bat wahoo",
+        ),
+        (
+            "After 20 overs, 2 down or less, Root and Tom Smith go up a gear. Aggressive.",
+            "after 20 overs, if wickets <= 2: Joe Root and Tom Smith bat aggressive",
+        ),
+        (
+            "run rate under 4 at 25 overs, Stokes and Fred go aggressive",
+            "after 25 overs, if run rate < 4: Ben Stokes and Freddie Flintoff bat aggressive",
+        ),
+        (
+            "Chasing: if required rate goes above 10 then everyone aggressive",
+            "if required rate > 10: all batsmen bat aggressive",
+        ),
+        (
+            "when we need more than 7 an over chasing everyone agressive",
+            "if required rate > 7: all batsmen bat aggressive",
+        ),
+    ],
+)
+def test_a_condition_said_without_if_is_a_condition(line: str, echo: str) -> None:
+    """A comparison before the order it guards is a condition, whatever words lead it: a
+    bare number is the score, "an over" the run rate, needing runs the required rate."""
+    got = read(line)
+    assert _acted_on(got), (got.errors, got.not_understood)
+    assert got.echo_text() == echo
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        (
+            "5 for under 100 the rest go defensive",
+            "when the 5th wicket falls, if score < 100: the remaining batsmen bat defensive",
+        ),
+        (
+            "3 for 120 or better at drinks, Fred and Green aggressive",
+            "at drinks, if wickets <= 3 and score >= 120: Freddie Flintoff and Green bat aggressive",
+        ),
+        (
+            "Lose 3 inside the first 10 and everyone shuts up shop till drinks.",
+            "when the 3rd wicket falls, if overs < 10: all batsmen bat defensive, until drinks",
+        ),
+    ],
+)
+def test_commentators_scores_and_wickets(line: str, echo: str) -> None:
+    """ "5 for under 100" is the 5th wicket falling under 100; "3 for 120 or better" at a
+    time is a mark to be at or past with at most those wickets down."""
+    got = read(line)
+    assert _acted_on(got), (got.errors, got.not_understood)
+    assert got.echo_text() == echo
+
+
+def test_an_aside_about_the_order_is_left_out_whole() -> None:
+    """Asides are left out fewest first (one, then two ...), the clauses that carry meaning
+    kept in their order; a text with nothing left that carries an order is never offered.
+    A reason ("as ...") carries meaning only if it says when or how."""
+    cl = Clauses("root bats normally, as our only opener he is careful, i hope")
+    assert [carries_meaning(u) for u in cl.units] == [True, False, False]
+    assert cl.drop_sets(None) == [
+        ["root bats normally, i hope", "root bats normally, as our only opener he is careful"],
+        ["root bats normally"],
+    ]
+    assert Clauses("i hope, as you know").drop_sets(None) == [[], []]
+
+
+@pytest.mark.parametrize("filler", sorted(set(lexicon().filler)))
+def test_every_filler_entry_changes_no_order(filler: str) -> None:
+    """Every word the lexicon lets pass, written beside a plain order, leaves it the same
+    order, or is refused with a word named: it never reads as another order."""
+    plain = read("Joe Root bats aggressive").orders
+    got = read(f"Root aggressive {filler}")
+    if got.errors or got.not_understood:
+        assert got.errors or any(n.readings for n in got.not_understood)
+        return
+    assert got.orders == plain
