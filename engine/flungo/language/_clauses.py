@@ -188,9 +188,10 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
             r"if \g<who> is in",
             text,
         )
-    if re.search(r"(?<![\w'])(?:if|when|after|at)(?![\w'])", text):
-        # "..., Fred and Green aggressive after": from the time the line gives
-        text = re.sub(r"\s+(?:after|then|thereafter|after\s+that)$", "", text)
+    if re.match(r"(?:if|when|after|at)(?![\w'])", text) and "until" not in text:
+        # "at drinks, ..., Fred and Green aggressive after": from the time the line starts
+        # with (a line with an "until" has two times, and "after" may be the second's)
+        text = re.sub(r"\s+(?:after|then)$", "", text)
     if re.search(r"(?<![\w'])(?:need|needs|required\s+rate)(?![\w'])", text):
         # chasing is what needing runs says already
         text = re.sub(r"(?<![\w'])chasing(?:\s+and)?\s*(?![\w'])", "", text)

@@ -131,7 +131,8 @@ def test_a_condition_said_without_if_is_a_condition(line: str, echo: str) -> Non
         ),
         (
             "3 for 120 or better at drinks, Fred and Green aggressive",
-            "at drinks, if wickets <= 3 and score >= 120: Freddie Flintoff and Green bat aggressive",
+            "at drinks, if wickets <= 3 and score >= 120: "
+            "Freddie Flintoff and Green bat aggressive",
         ),
         (
             "Lose 3 inside the first 10 and everyone shuts up shop till drinks.",
