@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from engine.flungo.language._chatter import _TENS, number_words
 from engine.flungo.language._clauses import down_words, scores, structure, units
+from engine.flungo.language._reviews import reviews_line
 from engine.flungo.language._transform import _ORDINAL_WORDS
 
 __all__ = ["STYLE_WORDS", "Lexicon", "Reworded", "lexicon", "meaning_words", "reword"]
@@ -590,6 +591,8 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
         return Reworded((sheet,), (), dropped)
     if (order := batting_order(t, runs)) is not None:
         return Reworded((order,), (), dropped)
+    if (reviews := reviews_line(t, runs)) is not None:
+        return Reworded((reviews,), (), dropped)
     t = ", ".join(kept)
     t = _phases(t, overs, protect)
     if (plan := bowling_line(t, runs, overs)) is not None:

@@ -171,3 +171,40 @@ def test_every_filler_entry_changes_no_order(filler: str) -> None:
         assert got.errors or any(n.readings for n in got.not_understood)
         return
     assert got.orders == plain
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        (
+            "Batting, only burn a review for the top 6. Tail can walk.",
+            "batting reviews: only for the top 6",
+        ),
+        ("reviews: use them on every lbw when we bowl", "bowling reviews: all"),
+        (
+            "Batting reviews - only when Root or Stokes is given lbw, don't waste on tail",
+            "batting reviews: only for Joe Root, Ben Stokes",
+        ),
+        ("DRS when batting: not for our last 3", "batting reviews: only for the top 8"),
+    ],
+)
+def test_reviews_in_fans_words(line: str, echo: str) -> None:
+    """A review order is its side (batting, bowling, "when we bowl") and whom it is for (the
+    top so many, not the last so many, squad members after "only", everyone), wherever the
+    words stand."""
+    got = read(line)
+    assert _acted_on(got), (got.errors, got.not_understood)
+    assert got.echo_text() == echo
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "batting reviews: keep for top 4 till over 45, after that anyone",  # a time: two orders
+        "reviews when we bat and when we bowl: not Root",  # which side, and for or against?
+    ],
+)
+def test_a_review_line_with_a_time_or_a_doubt_is_not_read_as_one(line: str) -> None:
+    """A review line that says when, or leaves whose side or whom in doubt, is never read
+    as a plain review order."""
+    assert not _acted_on(read(line))
