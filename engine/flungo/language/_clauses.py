@@ -173,6 +173,14 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
         text,
     )
     text = re.sub(r"(?<![\w'])(?:is|are)\s+(?=" + STYLES + r"(?![\w']))", "", text)
+    text = re.sub(r"(?<![\w'])(batsm[ae]n)\s+in\s+(?=bats?(?![\w']))", r"\1 ", text)
+    # "when the 5th wicket falls with fewer than 120 on the board": the score's condition
+    text = re.sub(
+        r"\s+with\s+(?P<cmp>fewer\s+than|under|less\s+than|more\s+than|over)\s+(?P<n>\d{1,3})"
+        r"(?:\s+runs)?(?:\s+on\s+the\s+board)?(?!\s*(?:overs?|balls?|wickets?|left|an\s+over|\d))",
+        _with_score,
+        text,
+    )
     # "with Stokes batting aggressively": how he bats
     text = re.sub(r"(?<![\w'])with\s+(?=.+?\s+batting\s+" + STYLES + r"(?![\w']))", "", text)
     text = re.sub(r"(?<![\w'])batting\s+(?=" + STYLES + r"(?![\w']))", "bats ", text)
@@ -209,6 +217,11 @@ _LEAD = re.compile(
     r"^(?P<if>if\s+)?(?P<subject>(?:(?:our\s+)?run\s+rate|required\s+rate|score|wickets|"
     r"we\s+need|need)\s+)?(?P<cmp>" + _CMP + r")(?P<rest>.*)$"
 )
+
+
+def _with_score(m: re.Match[str]) -> str:
+    op = _CMP_WORDS.get(" ".join(m.group("cmp").split()), "<")
+    return f", if score {op} {m.group('n')}"
 
 
 def _lead_condition(text: str) -> str:
@@ -249,6 +262,7 @@ _SCORE_UNDER = re.compile(
 )
 _WHEN = re.compile(r"(?<![\w'])(?:at|after|by)\s+(?:drinks|\d{1,3}\s+overs)(?![\w'])")
 _CMP_WORDS = {
+    "fewer than": "<",
     "under": "<",
     "below": "<",
     "less than": "<",
@@ -346,7 +360,9 @@ def _overs_before(m: re.Match[str]) -> str:
 
 
 def down_words(text: str) -> str:
-    """ "2 down or less" is "2 or fewer down"; "at 6 down" is when the 6th wicket falls."""
+    """ "2 down or less" is "2 or fewer down"; "at 6 down" is when the 6th wicket falls;
+    "if we be 5 wickets down" (the "should we be" of a formal letter) is "if 5 wickets down"."""
+    text = re.sub(r"(?<![\w'])if\s+we\s+be\s+(?=\d{1,2}\s+(?:wickets\s+)?down)", "if ", text)
     text = re.sub(
         r"(?<![\w'])(\d{1,2})\s+down\s+(or\s+(?:fewer|more))(?![\w'])", r"\1 \2 down", text
     )

@@ -208,3 +208,37 @@ def test_a_review_line_with_a_time_or_a_doubt_is_not_read_as_one(line: str) -> N
     """A review line that says when, or leaves whose side or whom in doubt, is never read
     as a plain review order."""
     assert not _acted_on(read(line))
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        (
+            "Should we be five wickets down with fewer than 120 on the board, all remaining "
+            "batsmen are to bat defensively and see out the fifty overs",
+            "when the 5th wicket falls, if score < 120: the remaining batsmen bat defensive",
+        ),
+        (
+            "should we lose three wickets inside the first six overs, the next two batsmen in "
+            "are to bat normally until the tenth over is done.",
+            "when the 3rd wicket falls, if overs < 6: the next 2 batsmen bat normal, "
+            "until after 10 overs",
+        ),
+    ],
+)
+def test_a_formal_letters_conditions(line: str, echo: str) -> None:
+    """A county scorer's "should we be five wickets down with fewer than 120 on the board"
+    is the 5th wicket with the score under 120; "the next two batsmen in", the next two."""
+    got = read(line)
+    assert _acted_on(got), (got.errors, got.not_understood)
+    assert got.echo_text() == echo
+
+
+def test_a_word_that_may_carry_meaning_is_named_with_the_reading_without_it() -> None:
+    """ "out early (before over 5)": "early" may say more than the overs do, so the line is
+    not acted on; the answer names it and shows what pbm read without it."""
+    got = read("If Stokes gets out early (before over 5) Tom Smith comes in and plays normal")
+    assert got.errors and "'early'" in got.errors[0].message
+    assert got.not_understood[0].readings == (
+        "when Ben Stokes is out, if overs < 4: Tom Smith bats normal",
+    )
