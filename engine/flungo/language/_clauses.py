@@ -149,7 +149,55 @@ def structure(text: str, is_name: re.Pattern[str] | None) -> str:
     text = units[0]
     for sep, unit in zip(seps, units[1:], strict=True):
         text += sep + unit
-    return _lead_condition(_said_plainly(text, is_name))
+    return _sequence(_lead_condition(_said_plainly(text, is_name)), is_name)
+
+
+# One batsman's (or a group's) styles in turn: "aggressive till the 6th goes, then back to
+# normal", "aggressive but back to normal at 6 down". The second style starts where the
+# first one's "until" ends, or at the time said with it; both orders are the line's.
+_THEN_STYLE = (
+    r"\s*,?\s*(?:and\s+)?(?:then\s+)?(?:bats?\s+)?(?:back\s+(?:to\s+|2\s+)?)?(?P<s2>"
+    + STYLES
+    + r")"
+)
+_UNTIL_THEN = re.compile(
+    r"^(?P<head>.*?)(?P<s1>" + STYLES + r")\s*,?\s*until\s+(?P<until>after\s+\d{1,3}\s+overs|"
+    r"the\s+\d{1,2}(?:st|nd|rd|th)\s+wicket\s+falls|drinks)"
+    + _THEN_STYLE
+    + r"(?:\s+(?:then|thereafter|after\s+that))?$"
+)
+_BUT_AT = re.compile(
+    r"^(?P<head>.*?)(?P<s1>" + STYLES + r")\s*,?\s*but" + _THEN_STYLE + r"\s+(?P<t2>when\s+the\s+"
+    r"\d{1,2}(?:st|nd|rd|th)\s+wicket\s+falls|after\s+\d{1,3}\s+overs|at\s+drinks)$"
+)
+_WHO = r"(?:all\s+batsmen|the\s+remaining\s+batsmen|the\s+rest|the\s+next\s+\d\s+batsmen)"
+
+
+def _sequence(text: str, is_name: re.Pattern[str] | None) -> str:
+    m = _UNTIL_THEN.match(text) or _BUT_AT.match(text)
+    if m is None or is_name is None:
+        return text
+    who = rf"(?:{_WHO}|{is_name.pattern})"
+    head = m.group("head").strip(" ,;:")
+    parts = re.match(rf"^(?P<trig>.*?)[\s,;:]*(?P<who>{who})?(?:\s+bats?)?$", head)
+    if parts is None:
+        return text
+    trig, subject = parts.group("trig").strip(" ,;:"), parts.group("who") or "all batsmen"
+    if not trig and not parts.group("who"):
+        return text  # neither a time nor a batsman: nothing to say whose styles they are
+    if "until" in m.groupdict() and m.groupdict().get("until"):
+        until = m.group("until")
+        t2 = (
+            until
+            if until.startswith("after")
+            else f"when {until}"
+            if "wicket" in until
+            else "at drinks"
+        )
+    else:
+        t2 = m.group("t2")
+    trig = trig or "after 0 overs"
+    return f"{trig}: {subject} bat {m.group('s1')}, but {t2}: {subject} bat {m.group('s2')}"
 
 
 _SUBJECT = r"(?:all\s+batsmen|the\s+remaining\s+batsmen|the\s+rest)"
@@ -253,7 +301,7 @@ def _lead_condition(text: str) -> str:
 # wickets at most those; with none, the score is where that wicket falls.
 _SCORE = re.compile(
     r"(?<![\w/])(?:(?P<cmp1>under|below|less\s+than|over|above|more\s+than)\s+)?"
-    r"(?P<runs>\d{2,3})\s+for\s+(?P<wk>\d{1,2})(?:\s+(?P<cmp2>or\s+(?:better|more)|or\s+worse|"
+    r"(?P<a>\d{1,3})\s*(?:for|/)\s*(?P<b>\d{1,3})(?:\s+(?P<cmp2>or\s+(?:better|more)|or\s+worse|"
     r"or\s+(?:fewer|less)))?(?![\w/])"
 )
 _SCORE_UNDER = re.compile(
@@ -291,14 +339,20 @@ def scores(text: str) -> str:
     text = _SCORE_UNDER.sub(under, text)
 
     def repl(m: re.Match[str]) -> str:
-        runs, wk = m.group("runs"), int(m.group("wk"))
-        if not 0 <= wk <= 10:
+        a, b = int(m.group("a")), int(m.group("b"))
+        if b <= 10 < a:
+            runs, wk, runs_first = a, b, True
+        elif a <= 10 < b and b >= 20:
+            runs, wk, runs_first = b, a, False  # the Australian "3 for 120"
+        else:
             return m.group(0)
         cmp1 = re.sub(r"\s+", " ", m.group("cmp1") or "")
         cmp2 = m.group("cmp2") or ""
         lead = text[: m.start()]
         if _WHEN.search(text) and not cmp1 and "worse" not in cmp2 and "fewer" not in cmp2:
-            return f"{guard if not lead.strip() else ''}wickets <= {wk} and score >= {runs}"
+            said = (f"score >= {runs}", f"wickets <= {wk}")  # in the order the fan wrote
+            both = " and ".join(said if runs_first else said[::-1])
+            return f"{guard if not lead.strip() else ''}{both}"
         op = _CMP_WORDS.get(cmp1, "<" if "fewer" in cmp2 or "less" in cmp2 else "<=")
         if _WHEN.search(text):
             return m.group(0)

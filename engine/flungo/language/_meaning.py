@@ -597,7 +597,7 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
     t = _phases(t, overs, protect)
     if (plan := bowling_line(t, runs, overs)) is not None:
         return Reworded((plan,), (), dropped)
-    t = scores(_scores(t))
+    t = _scores(scores(t))
     texts, idioms = _styles(t, protect)
     out = []
     for s in texts:
@@ -632,7 +632,7 @@ _PLACE = re.compile(
     r"(?=\s*:|\s+(?:is\s+to|to\s+bat|bats)|,\s+is\b)(?:\s*,)?"
 )
 _UNTIL_OVER = re.compile(
-    r"(?<![\w'])(?:until|till)\s+(?:the\s+)?(?P<n>\d{1,3})(?:st|nd|rd|th)(?:\s+over)?"
+    r"(?<![\w'])(?:until|till)\s+(?:the\s+)?(?P<n>\d{1,3})(?:st|nd|rd|th)(?!\s+wicket)(?:\s+over)?"
     r"(?:\s+(?:has\s+been\s+completed|is\s+done|is\s+bowled|is\s+over|is\s+complete))?"
 )
 _FROM_NTH = re.compile(r"(?<![\w'])from\s+the\s+(?P<n>\d{1,3})(?:st|nd|rd|th)(?!\s+over)")
@@ -663,9 +663,9 @@ def _down(m: re.Match[str]) -> str:
     return f"when the {ordinal(int(n))} wicket falls"
 
 
-@functools.lru_cache(maxsize=64)
 def names_pattern(protect: frozenset[str]) -> re.Pattern[str] | None:
-    """A run of squad names ("warne, anderson and stone"), to match a whole clause."""
+    """A run of squad names ("warne, anderson and stone"), to match a whole clause (built for
+    each line read for meaning, no memo of its own: ``re`` keeps the compiled pattern)."""
     if not protect:
         return None
     # a name's word, or the start of one ("fred" for Freddie), as :func:`is_name_word` reads

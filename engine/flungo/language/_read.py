@@ -578,7 +578,7 @@ def _read_words(
     if cleaned is None:
         return sub
     line = replace(cleaned, raw=cl.raw, offset=cl.offset, chatter=False)
-    masked, found = mask_names(text, names)
+    masked, found = mask_names(cleaned.text, names)  # as the line is read: cleaned
     masked = squad_numbers(number_words(masked), found, own.names)
     _order_line(line, masked, found, own, opponent, fmt, sub, False, names, reworded=True)
     return sub

@@ -242,3 +242,44 @@ def test_a_word_that_may_carry_meaning_is_named_with_the_reading_without_it() ->
     assert got.not_understood[0].readings == (
         "when Ben Stokes is out, if overs < 4: Tom Smith bats normal",
     )
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        (
+            "Root defensive till drinks, then normal",
+            "after 0 overs: Joe Root bats defensive; but at drinks: Joe Root bats normal",
+        ),
+        (
+            "After drinks, under 4 an over, Steve Smith and Fred aggressive till the 6th goes, "
+            "then back to normal",
+            "at drinks, if run rate < 4: Steve Smith and Freddie Flintoff bat aggressive; "
+            "but when the 6th wicket falls: Steve Smith and Freddie Flintoff bat normal",
+        ),
+        (
+            "after drinks if 4 or less down go agressive but back 2 normal at 6 down",
+            "at drinks, if wickets <= 4: all batsmen bat aggressive; "
+            "but when the 6th wicket falls: all batsmen bat normal",
+        ),
+    ],
+)
+def test_styles_in_turn(line: str, echo: str) -> None:
+    """Two styles in turn for the same batsmen: the second starts where the first one's
+    "until" ends, or at the time said with it ("but back to normal at 6 down")."""
+    got = read(line)
+    assert _acted_on(got), (got.errors, got.not_understood)
+    assert got.echo_text() == echo
+
+
+def test_a_score_keeps_the_order_the_fan_wrote() -> None:
+    """ "150 for 2 at 30 overs" is the score, then the wickets; the Australian "2 for 150",
+    the wickets, then the score: the echo says it back in the fan's order."""
+    runs_first = read("150 for 2 at 30 overs, everyone aggressive")
+    wickets_first = read("2 for 150 at 30 overs, everyone aggressive")
+    assert runs_first.echo_text() == (
+        "after 30 overs, if score >= 150 and wickets <= 2: all batsmen bat aggressive"
+    )
+    assert wickets_first.echo_text() == (
+        "after 30 overs, if wickets <= 2 and score >= 150: all batsmen bat aggressive"
+    )
