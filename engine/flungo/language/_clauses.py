@@ -376,6 +376,12 @@ def units(text: str) -> str:
         "",
         text,
     )
+    # "with 10 left", "10 overs to go": overs left, unless balls are said
+    text = re.sub(
+        r"(?<![\w'])(\d{1,2})(?:\s+overs)?\s+(?:left|to\s+go|remaining|still\s+to\s+come)(?![\w'])",
+        r"\1 overs left",
+        text,
+    )
     # "lose 3 inside the first 10": the wicket, while the overs are fewer
     text = re.sub(
         r"(?<![\w'])(?:if\s+|should\s+)?(?:we\s+)?lose\s+(?P<n>\d{1,2})(?:\s+wickets?)?\s+"
