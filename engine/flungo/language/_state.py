@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from engine.errors import OrderError
 from engine.flungo.language._build import build_orders, echo_lines
+from engine.flungo.language._canonical import CLEAR_WORDS
 from engine.flungo.language._items import Item
 from engine.flungo.language._model import EchoLine, NotUnderstood, OrderContext, ParsedOrders
 from engine.flungo.orders import BattingStyle
@@ -57,7 +58,7 @@ def _item_parts(item: Item) -> tuple[str, ...]:
     if kind == "reviews":
         return (f"{item.value[0]} reviews",)
     if kind in ("clear", "fresh"):
-        return (_CLEAR_PART[item.value],)
+        return (CLEAR_WORDS[item.value],)
     if kind == "placed":
         v = item.value
         styled = isinstance(v, BattingStyle) or (bool(v) and isinstance(v[0], BattingStyle))
@@ -84,14 +85,6 @@ _KIND_PART = {
     "treat": "helper points",
     "boost": "helper points",
     "note": "notes",
-}
-_CLEAR_PART = {
-    "rules": "conditional orders",
-    "plan": "bowling plan",
-    "order": "batting order",
-    "styles": "styles",
-    "helpers": "helper points",
-    "notes": "notes",
 }
 # A line with an error and no order read from it is put to a part by its first word.
 _FIRST_WORD_PART = (
