@@ -272,6 +272,19 @@ def _with_score(m: re.Match[str]) -> str:
     return f", if score {op} {m.group('n')}"
 
 
+_BARE_IF = re.compile(
+    r"(?<![\w'])if\s+(?P<cmp>" + _CMP + r")(?P<unit>\s+runs(?![\w'])|\s+an\s+over(?![\w']))?"
+)
+
+
+def _bare_if(m: re.Match[str]) -> str:
+    """ "if less than 80 runs" inside a clause: the score's (the run rate's, with "an over")."""
+    if re.match(r"\s*(?:down|wickets?|balls?|overs)(?![\w'])", m.string[m.end() :]):
+        return m.group(0)
+    unit = (m.group("unit") or "").strip()
+    return f"if {'run rate' if unit.startswith('an') else 'score'} {m.group('cmp')}"
+
+
 def _lead_condition(text: str) -> str:
     """A condition said without "if" before the order it guards ("250 or more after 45 overs,
     everyone wahoo"; "after 20 overs, 2 down or less, ..."): the condition an "if" says."""
@@ -285,6 +298,7 @@ def _lead_condition(text: str) -> str:
         rest = m.group("rest")
         if re.match(r"\s*(?:down|wickets?|balls?|overs(?!\s+left))(?![\w'])", rest):
             continue  # a count of wickets or balls: the grammar's own words say it
+        rest = re.sub(r"^\s*runs(?![\w'])", "", rest)  # "less than 80 runs": the score
         subject = (m.group("subject") or "").strip()
         if not subject:
             subject = "run rate" if re.match(r"\s*an\s+over", rest) else "score"
@@ -293,7 +307,7 @@ def _lead_condition(text: str) -> str:
         elif subject == "need":
             subject = "we need"
         cl.units[i] = f"if {subject} {m.group('cmp')}{rest}"
-    return cl.without(frozenset())
+    return _BARE_IF.sub(_bare_if, cl.without(frozenset()))
 
 
 # Scores as commentators write them, once the larger number is put first ("120 for 3"):
@@ -374,6 +388,18 @@ def units(text: str) -> str:
     text = re.sub(
         r"(?<![\w'])(?:goes|gets|climbs|rises|falls|drops|creeps)\s+(?=(?:above|over|below|under)\s+\d)",
         "",
+        text,
+    )
+    # "when we have lost 5 wickets": the 5th wicket falling
+    text = re.sub(
+        r"(?<![\w'])(?:when|once|as\s+soon\s+as)\s+we\s+(?:have\s+)?lost\s+(\d{1,2})\s+wickets?(?![\w'])",
+        lambda m: f"when the {_ordinal(int(m.group(1)))} wicket falls",
+        text,
+    )
+    # "until over 10, Root defensive": the order, until then
+    text = re.sub(
+        r"^until\s+(?:over\s+)?(\d{1,3})(?:\s+overs)?\s*,?\s+(?P<rest>.+)$",
+        r"\g<rest> until \1",
         text,
     )
     # "with 10 left", "10 overs to go": overs left, unless balls are said

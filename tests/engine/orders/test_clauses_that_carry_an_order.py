@@ -283,3 +283,33 @@ def test_a_score_keeps_the_order_the_fan_wrote() -> None:
     assert wickets_first.echo_text() == (
         "after 30 overs, if wickets <= 2 and score >= 150: all batsmen bat aggressive"
     )
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        (
+            "When we have lost 5 wickets, the remaining batsmen play defensive.",
+            "when the 5th wicket falls: the remaining batsmen bat defensive",
+        ),
+        (
+            "Until over 10 Root plays defensive.",
+            "after 0 balls: Joe Root bats defensive, until after 10 overs",
+        ),
+        ("Stokes should play aggressive from the beginning.", "Ben Stokes bats aggressive"),
+        (
+            "At 20 overs, if less than 80 runs, all aggressive.",
+            "after 20 overs, if score < 80: all batsmen bat aggressive",
+        ),
+        (
+            "Chasing and need more than 7 an over with 10 left - all wahoo",
+            "when 60 balls are left, if required rate > 7: all batsmen bat wahoo",
+        ),
+    ],
+)
+def test_plain_words_for_wickets_overs_and_scores(line: str, echo: str) -> None:
+    """Wickets lost, an "until" leading the line, overs left ("with 10 left"), a score in
+    runs after "if": each in the grammar's words, whatever the order of the clauses."""
+    got = read(line)
+    assert _acted_on(got), (got.errors, got.not_understood)
+    assert got.echo_text() == echo
