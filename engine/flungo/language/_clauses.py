@@ -221,6 +221,9 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
         text,
     )
     text = re.sub(r"(?<![\w'])(?:is|are)\s+(?=" + STYLES + r"(?![\w']))", "", text)
+    # "Stokes to tonk it": the style, said of him
+    text = re.sub(r"(?<![\w'])(" + STYLES + r")\s+it(?![\w'])", r"\1", text)
+    text = re.sub(r"(?<=\w)\s+to\s+(?=" + STYLES + r"(?![\w']))", " ", text)
     text = re.sub(r"(?<![\w'])(batsm[ae]n)\s+in\s+(?=bats?(?![\w']))", r"\1 ", text)
     # "when the 5th wicket falls with fewer than 120 on the board": the score's condition
     text = re.sub(
@@ -233,6 +236,14 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
     text = re.sub(r"(?<![\w'])with\s+(?=.+?\s+batting\s+" + STYLES + r"(?![\w']))", "", text)
     text = re.sub(r"(?<![\w'])batting\s+(?=" + STYLES + r"(?![\w']))", "bats ", text)
     if is_name is not None:
+        # "Root captain, Wilson keeper": the selection, each part its own order
+        text = re.sub(
+            r"(?:^|(?<=,\s))(?P<who>"
+            + is_name.pattern
+            + r")\s+(?:is\s+)?(?P<job>captain|wicketkeeper|keeper)(?=$|,)",
+            r"\g<job> \g<who>",
+            text,
+        )
         # "Fred out before 30 overs, ...": his wicket is the trigger
         text = re.sub(
             r"^(?P<who>" + is_name.pattern + r")\s+(?:is\s+)?out(?![\w'])",
@@ -449,6 +460,13 @@ def down_words(text: str) -> str:
     """ "2 down or less" is "2 or fewer down"; "at 6 down" is when the 6th wicket falls;
     "if we be 5 wickets down" (the "should we be" of a formal letter) is "if 5 wickets down"."""
     text = re.sub(r"(?<![\w'])if\s+we\s+be\s+(?=\d{1,2}\s+(?:wickets\s+)?down)", "if ", text)
+    # "if 4 down at drinks": the time first, then the wickets it looks at
+    text = re.sub(
+        r"(?<![\w'])if\s+(?P<n>\d{1,2})\s+(?:wickets\s+)?down\s+(?P<when>at\s+drinks|after\s+\d{1,3}\s+overs)"
+        r"(?![\w'])",
+        r"\g<when>, if wickets >= \g<n>",
+        text,
+    )
     text = re.sub(
         r"(?<![\w'])(\d{1,2})\s+down\s+(or\s+(?:fewer|more))(?![\w'])", r"\1 \2 down", text
     )
