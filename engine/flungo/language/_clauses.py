@@ -460,6 +460,18 @@ def down_words(text: str) -> str:
     """ "2 down or less" is "2 or fewer down"; "at 6 down" is when the 6th wicket falls;
     "if we be 5 wickets down" (the "should we be" of a formal letter) is "if 5 wickets down"."""
     text = re.sub(r"(?<![\w'])if\s+we\s+be\s+(?=\d{1,2}\s+(?:wickets\s+)?down)", "if ", text)
+    # "6 wickets gone", "3 wickets lost": so many down; "when 6 down": the 6th falling
+    text = re.sub(r"(?<![\w'])(\d{1,2})\s+wickets?\s+(?:gone|lost)(?![\w'])", r"\1 down", text)
+    text = re.sub(
+        r"(?<![\w'])when\s+(?:we're\s+|we\s+are\s+)?(\d{1,2})\s+(?:wickets\s+)?down(?![\w'])",
+        lambda m: f"when the {_ordinal(int(m.group(1)))} wicket falls",
+        text,
+    )
+    text = re.sub(
+        r"(?<![\w'])(?P<cmp>less|fewer|more)\s+than\s+(?P<n>\d{1,2})\s+(?:wickets\s+)?down(?![\w'])",
+        lambda m: f"wickets {'>' if m.group('cmp') == 'more' else '<'} {m.group('n')}",
+        text,
+    )
     # "if 4 down at drinks": the time first, then the wickets it looks at
     text = re.sub(
         r"(?<![\w'])if\s+(?P<n>\d{1,2})\s+(?:wickets\s+)?down\s+(?P<when>at\s+drinks|after\s+\d{1,3}\s+overs)"

@@ -313,3 +313,32 @@ def test_plain_words_for_wickets_overs_and_scores(line: str, echo: str) -> None:
     got = read(line)
     assert _acted_on(got), (got.errors, got.not_understood)
     assert got.echo_text() == echo
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        ("Root captain, Wilson keeper", "captain: Joe Root\nwicketkeeper: Wilson"),
+        ("Wilson behind the stumps", "wicketkeeper: Wilson"),
+        (
+            "when 6 wkts gone rest slog",
+            "when the 6th wicket falls: the remaining batsmen bat wahoo",
+        ),
+        (
+            "after 15 overs if less than 3 down go aggressive",
+            "after 15 overs, if wickets < 3: all batsmen bat aggressive",
+        ),
+        (
+            "if 4 down at drinks, tail defensive",
+            "at drinks, if wickets >= 4: the remaining batsmen bat defensive",
+        ),
+        ("if RRR > 9 all wahoo", "if required rate > 9: all batsmen bat wahoo"),
+        ("Stokes to tonk it from ball one", "Ben Stokes bats aggressive"),
+    ],
+)
+def test_selection_and_wickets_as_fans_say_them(line: str, echo: str) -> None:
+    """A job said after the name, the keeper's idioms, wickets "gone", "less than 3 down",
+    a time after the wickets it looks at, the asking rate's initials, "tonk it"."""
+    got = read(line)
+    assert _acted_on(got), (got.errors, got.not_understood)
+    assert got.echo_text() == echo
