@@ -259,6 +259,12 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
         # "at drinks, ..., Fred and Green aggressive after": from the time the line starts
         # with (a line with an "until" has two times, and "after" may be the second's)
         text = re.sub(r"\s+(?:after|then)$", "", text)
+    # "Root aggressive if the run rate is under 5 at drinks": the time and condition first
+    text = re.sub(
+        r"^(?P<act>[^,:;]+?)\s+(?P<cond>if\s+[^,:;]+?)\s+(?P<time>at\s+drinks|after\s+\d{1,3}\s+overs)$",
+        r"\g<cond> \g<time>: \g<act>",
+        text,
+    )
     if re.search(r"(?<![\w'])(?:need|needs|required\s+rate)(?![\w'])", text):
         # chasing is what needing runs says already
         text = re.sub(r"(?<![\w'])chasing(?:\s+and)?\s*(?![\w'])", "", text)
@@ -413,6 +419,11 @@ def units(text: str) -> str:
         r"\g<rest> until \1",
         text,
     )
+    # "50 needed off 30 balls": what we need; "after 10," at a clause's end: overs
+    text = re.sub(
+        r"(?<![\w'])(\d{1,3})\s+(?:runs\s+)?needed\s+(?=off|from|in)", r"we need \1 ", text
+    )
+    text = re.sub(r"(?<![\w'])after\s+(\d{1,3})(?=\s*[,:]|$)", r"after \1 overs", text)
     # "with 10 left", "10 overs to go": overs left, unless balls are said
     text = re.sub(
         r"(?<![\w'])(\d{1,2})(?:\s+overs)?\s+(?:left|to\s+go|remaining|still\s+to\s+come)(?![\w'])",
@@ -472,6 +483,13 @@ def down_words(text: str) -> str:
         lambda m: f"wickets {'>' if m.group('cmp') == 'more' else '<'} {m.group('n')}",
         text,
     )
+    # "after 10 overs with 2 or fewer down": the wickets are a condition
+    text = re.sub(
+        r"\s*(?<![\w'])with\s+(?=\d{1,2}\s+(?:or\s+(?:fewer|more)\s+)?(?:wickets\s+)?down)",
+        ", if ",
+        text,
+    )
+    text = re.sub(r"^(\d{1,2})\s+down\s+(?=(?:after|at)\s)", r"if \1 down ", text)
     # "if 4 down at drinks": the time first, then the wickets it looks at
     text = re.sub(
         r"(?<![\w'])if\s+(?P<n>\d{1,2})\s+(?:wickets\s+)?down\s+(?P<when>at\s+drinks|after\s+\d{1,3}\s+overs)"

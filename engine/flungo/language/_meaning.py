@@ -526,10 +526,16 @@ def _nicknames(text: str, protect: frozenset[str], known: frozenset[str]) -> str
 
 
 def _pronouns(text: str, runs: list[str]) -> str:
-    """ "Root ... he goes wahoo": "he" is the one batsman the line names before it."""
-    if len(set(runs)) != 1:
-        return text
-    return _HE.sub(runs[0], text)
+    """ "Root ... he goes wahoo": "he" is the one batsman the line names before it ("Root
+    defensive, if he gets out, Tom Smith ...": Root); with two before it, nobody."""
+    if len(set(runs)) == 1:
+        return _HE.sub(runs[0], text)
+
+    def repl(m: re.Match[str]) -> str:
+        before = {r for r in runs if 0 <= text.find(r) < m.start()}
+        return before.pop() if len(before) == 1 else m.group(0)
+
+    return _HE.sub(repl, text)
 
 
 def prepare(text: str, protect: frozenset[str], overs: int) -> str:
@@ -604,7 +610,12 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
         s = _sub("phrases", units(s), protect, lex.phrases)
         s = _sub("filler", s, protect)
         # "Tom Smith defensive he's a bit rubbish": a new subject starts a new clause
-        s = re.sub(r"(?<=\w)\s+(?=(?:he|she|they)\s+(?:is|are|was|has|have)(?![\w']))", ", ", s)
+        s = re.sub(
+            r"(?<!\bif)(?<!\bas)(?<!\bwhen)(?<!\bonce)(?<!\bunless)(?<!\buntil)"
+            r"(?<=\w)\s+(?=(?:he|she|they)\s+(?:is|are|was|has|have)(?![\w']))",
+            ", ",
+            s,
+        )
         s = _pronouns(s, name_runs(s, protect, names))
         s = _tidy(s)
         s = _FIRST.sub(lambda m: f"for the first {m.group('n')} overs", s, count=1)

@@ -474,6 +474,7 @@ def _meaning_line(
         return True
     if len(good) < len(results) and len(rw.texts) == 1:
         found = _without_asides(cl, rw.texts[0], own, opponent, fmt, st, names, protect)
+        found = found or _in_parts(cl, rw.texts[0], own, opponent, fmt, st, names)
         if found:
             results = good = found
             if len({_echo(s, st) for _, s in found}) > 1:
@@ -529,6 +530,34 @@ def _without_asides(
         if good:
             return good
     return []
+
+
+# Where one order ends and another begins in a line: a full stop or a semicolon, or a comma
+# before a new trigger ("Root defensive, if he gets out, Tom Smith defensive").
+_PARTS = re.compile(r"\s*;\s*|(?<=\w)\.\s+|,\s*(?=(?:if|when|once|unless|after|at\s+drinks)\b)")
+
+
+def _in_parts(
+    cl: CleanLine,
+    text: str,
+    own: NameBook,
+    opponent: NameBook | None,
+    fmt: FormatSpec,
+    st: ReadState,
+    names: list[str],
+) -> list[tuple[str, ReadState]]:
+    """``text`` read as two or more orders, one after another: all of them, each read
+    whole and plainly (no question, no error), or none."""
+    parts = [p for p in _PARTS.split(text) if p.strip()]
+    if len(parts) < 2:
+        return []
+    whole = ReadState(team=st.team, context=st.context)
+    for part in parts:
+        sub = _read_words(cl, part, own, opponent, fmt, st, names)
+        if sub.errors or sub.not_understood or not sub.items:
+            return []
+        whole.items += sub.items
+    return [(text, whole)]
 
 
 def _unknown(

@@ -342,3 +342,43 @@ def test_selection_and_wickets_as_fans_say_them(line: str, echo: str) -> None:
     got = read(line)
     assert _acted_on(got), (got.errors, got.not_understood)
     assert got.echo_text() == echo
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        (
+            "Root aggressive. When Stokes is out, Tom Smith defensive.",
+            "Joe Root bats aggressive\nwhen Ben Stokes is out: Tom Smith bats defensive",
+        ),
+        (
+            "if 50 needed off 30 balls then all wahoo",
+            "when 30 balls are left, if runs needed >= 50: all batsmen bat wahoo",
+        ),
+        (
+            "after 10 overs with 2 or fewer down, Root aggressive",
+            "after 10 overs, if wickets <= 2: Joe Root bats aggressive",
+        ),
+        (
+            "Root aggressive if the run rate is under 5 at drinks",
+            "at drinks, if run rate < 5: Joe Root bats aggressive",
+        ),
+        (
+            "2 down after 10, Stokes defensive",
+            "after 10 overs, if wickets >= 2: Ben Stokes bats defensive",
+        ),
+    ],
+)
+def test_orders_and_conditions_in_any_order(line: str, echo: str) -> None:
+    """Two sentences are two orders, each read whole; a condition after its order, wickets
+    "with" a time, runs "needed off" balls, "after 10" at a clause's end: the order each says."""
+    got = read(line)
+    assert _acted_on(got), (got.errors, got.not_understood)
+    assert got.echo_text() == echo
+
+
+def test_two_orders_in_a_line_are_read_only_whole() -> None:
+    """A line of two orders is read only if each reads plainly: one it cannot read, and
+    neither is acted on."""
+    got = read("Root aggressive. When Stokes is out, Tom Smith goes berserkish.")
+    assert got.errors and got.orders == read("").orders
