@@ -407,6 +407,17 @@ def units(text: str) -> str:
         "",
         text,
     )
+    # "treat Rock with 2 points", "2 points to treat Rock": the helper's order
+    text = re.sub(
+        r"^treat\s+(?P<who>[a-z][\w' ]*?)\s+with\s+(?P<n>\d)\s+(?:helper\s+)?points?$",
+        r"treat \g<who>: \g<n>",
+        text,
+    )
+    text = re.sub(
+        r"^(?P<n>\d)\s+(?:helper\s+)?points?\s+(?:to|on|for)\s+(?:treat\s+)?(?P<who>[a-z][\w' ]*)$",
+        r"treat \g<who>: \g<n>",
+        text,
+    )
     # "when we have lost 5 wickets": the 5th wicket falling
     text = re.sub(
         r"(?<![\w'])(?:when|once|as\s+soon\s+as)\s+we\s+(?:have\s+)?lost\s+(\d{1,2})\s+wickets?(?![\w'])",
@@ -454,7 +465,8 @@ def units(text: str) -> str:
             text,
         )
     return re.sub(
-        r"(?<![\w'])until\s+(\d{1,3})(?!\s*(?:st|nd|rd|th|overs?|balls?|wickets?|runs?|down|an|for|or|\d))",
+        r"(?<![\w'])until\s+(\d{1,3})(?!\d|st\b|nd\b|rd\b|th\b)"
+        r"(?!\s*(?:overs?|balls?|wickets?|runs?|down|an|for|or)(?![\w']))",
         r"until after \1 overs",
         text,
     )

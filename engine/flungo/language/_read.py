@@ -534,6 +534,7 @@ def _without_asides(
 
 # Where one order ends and another begins in a line: a full stop or a semicolon, or a comma
 # before a new trigger ("Root defensive, if he gets out, Tom Smith defensive").
+_COMMAS = re.compile(r"\s*,\s*|\s+and\s+")  # "Stokes captains, Wilson keeps": if each is whole
 _PARTS = re.compile(r"\s*;\s*|(?<=\w)\.\s+|,\s*(?=(?:if|when|once|unless|after|at\s+drinks)\b)")
 
 
@@ -548,16 +549,18 @@ def _in_parts(
 ) -> list[tuple[str, ReadState]]:
     """``text`` read as two or more orders, one after another: all of them, each read
     whole and plainly (no question, no error), or none."""
-    parts = [p for p in _PARTS.split(text) if p.strip()]
-    if len(parts) < 2:
-        return []
-    whole = ReadState(team=st.team, context=st.context)
-    for part in parts:
-        sub = _read_words(cl, part, own, opponent, fmt, st, names)
-        if sub.errors or sub.not_understood or not sub.items:
-            return []
-        whole.items += sub.items
-    return [(text, whole)]
+    for cut in (_PARTS, _COMMAS):
+        parts = [p for p in cut.split(text) if p.strip()]
+        whole = ReadState(team=st.team, context=st.context)
+        for part in parts if len(parts) > 1 else ():
+            sub = _read_words(cl, part, own, opponent, fmt, st, names)
+            if sub.errors or sub.not_understood or not sub.items:
+                break
+            whole.items += sub.items
+        else:
+            if whole.items:
+                return [(text, whole)]
+    return []
 
 
 def _unknown(

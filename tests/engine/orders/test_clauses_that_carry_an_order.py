@@ -382,3 +382,24 @@ def test_two_orders_in_a_line_are_read_only_whole() -> None:
     neither is acted on."""
     got = read("Root aggressive. When Stokes is out, Tom Smith goes berserkish.")
     assert got.errors and got.orders == read("").orders
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        ("Stokes captains, Wilson keeps", "captain: Ben Stokes\nwicketkeeper: Wilson"),
+        ("Stokes is captain and Wilson keeps wicket", "captain: Ben Stokes\nwicketkeeper: Wilson"),
+        ("treat Rock with 2 points", "treat Rock: 2"),
+        ("2 points to treat Rock", "treat Rock: 2"),
+        (
+            "Root normal till 40 then aggressive",
+            "after 0 overs: Joe Root bats normal; but after 40 overs: Joe Root bats aggressive",
+        ),
+    ],
+)
+def test_whole_orders_joined_by_a_comma_or_and(line: str, echo: str) -> None:
+    """Selection orders joined by a comma or "and" are each read whole; helper points said
+    either way round; "till 40 then aggressive" is a second style from the 40th over."""
+    got = read(line)
+    assert _acted_on(got), (got.errors, got.not_understood)
+    assert got.echo_text() == echo
