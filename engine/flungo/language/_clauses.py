@@ -173,7 +173,20 @@ _BUT_AT = re.compile(
 _WHO = r"(?:all\s+batsmen|the\s+remaining\s+batsmen|the\s+rest|the\s+next\s+\d\s+batsmen)"
 
 
+_FIRST_THEN = re.compile(
+    r"^(?P<a>.*?)\s*(?:for|in)\s+the\s+first\s+(?P<n>\d{1,3})\s+overs\s*,?\s*(?P<b>.*?)\s*,?\s*"
+    r"(?:then|after\s+that|thereafter)?\s+(?P<s2>"
+    + STYLES
+    + r")(?:\s+(?:after\s+that|thereafter))?$"
+)
+
+
 def _sequence(text: str, is_name: re.Pattern[str] | None) -> str:
+    first = _FIRST_THEN.match(text)
+    if first is not None and re.search(STYLES, first.group("a") + " " + first.group("b")):
+        # "for the first 10 overs, everyone defensive, normal after that": until the 10th
+        body = f"{first.group('a')} {first.group('b')}".strip(" ,")
+        text = f"{body} until after {first.group('n')} overs, then {first.group('s2')}"
     m = _UNTIL_THEN.match(text) or _BUT_AT.match(text)
     if m is None or is_name is None:
         return text

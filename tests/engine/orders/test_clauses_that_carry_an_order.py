@@ -403,3 +403,21 @@ def test_whole_orders_joined_by_a_comma_or_and(line: str, echo: str) -> None:
     got = read(line)
     assert _acted_on(got), (got.errors, got.not_understood)
     assert got.echo_text() == echo
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "In the powerplay Root and Stokes aggressive, after that normal",
+        "Root and Stokes aggressive in the powerplay, then normal",
+    ],
+)
+def test_a_phase_then_another_style(line: str) -> None:
+    """A style for the first overs (or a phase of them), then another: the second starts
+    where the first overs end."""
+    got = read(line)
+    assert _acted_on(got), (got.errors, got.not_understood)
+    assert got.echo_text() == (
+        "after 0 overs: Joe Root and Ben Stokes bat aggressive; "
+        "but after 10 overs: Joe Root and Ben Stokes bat normal"
+    )
