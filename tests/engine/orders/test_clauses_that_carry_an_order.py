@@ -319,7 +319,7 @@ def test_plain_words_for_wickets_overs_and_scores(line: str, echo: str) -> None:
     ("line", "echo"),
     [
         ("Root captain, Wilson keeper", "captain: Joe Root\nwicketkeeper: Wilson"),
-        ("Wilson behind the stumps", "wicketkeeper: Wilson"),
+        ("Wilson takes the gloves", "wicketkeeper: Wilson"),
         (
             "when 6 wkts gone rest slog",
             "when the 6th wicket falls: the remaining batsmen bat wahoo",
@@ -337,7 +337,7 @@ def test_plain_words_for_wickets_overs_and_scores(line: str, echo: str) -> None:
     ],
 )
 def test_selection_and_wickets_as_fans_say_them(line: str, echo: str) -> None:
-    """A job said after the name, the keeper's idioms, wickets "gone", "less than 3 down",
+    """A job said after the name, the keeper's gloves, wickets "gone", "less than 3 down",
     a time after the wickets it looks at, the asking rate's initials, "tonk it"."""
     got = read(line)
     assert _acted_on(got), (got.errors, got.not_understood)
