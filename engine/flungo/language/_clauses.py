@@ -29,6 +29,8 @@ _STRONG = re.compile(
     r"(?<!sits\s)(?<!sit\s)(?<!time\s)out(?!\s+of))"
     r"(?![\w'])"
 )
+_DIGIT = re.compile(r"\d")
+_STYLE_WORD = re.compile(r"(?<![\w'])" + STYLES + r"(?![\w'])")
 _SEP = re.compile(
     r"(\s*[,;:]\s*|\s+(?=(?:since|because|which|whose|in\s+the\s+hope|so\s+that|as\s+befits)(?![\w'])))"
 )
@@ -182,6 +184,8 @@ _FIRST_THEN = re.compile(
 
 
 def _sequence(text: str, is_name: re.Pattern[str] | None) -> str:
+    if len(_STYLE_WORD.findall(text)) < 2:
+        return text  # styles in turn: two of them
     first = _FIRST_THEN.match(text)
     if first is not None and re.search(STYLES, first.group("a") + " " + first.group("b")):
         # "for the first 10 overs, everyone defensive, normal after that": until the 10th
@@ -318,6 +322,8 @@ def _bare_if(m: re.Match[str]) -> str:
 def _lead_condition(text: str) -> str:
     """A condition said without "if" before the order it guards ("250 or more after 45 overs,
     everyone wahoo"; "after 20 overs, 2 down or less, ..."): the condition an "if" says."""
+    if not _DIGIT.search(text):
+        return text  # a condition to be given its "if" compares a number
     cl = Clauses(text)
     for i, unit in enumerate(cl.units):
         m = _LEAD.match(unit.strip())
@@ -372,6 +378,8 @@ def _ordinal(n: int) -> str:
 def scores(text: str) -> str:
     """ "3 for 120 or better at drinks" (once "120 for 3") -> "if wickets <= 3 and score >=
     120 at drinks"; "5 for under 100" -> "when the 5th wicket falls, if score < 100"."""
+    if not _DIGIT.search(text):
+        return text
     guard = "" if re.match(r"\s*(?:if|when)\b", text) else "if "
 
     def under(m: re.Match[str]) -> str:
@@ -409,6 +417,8 @@ def units(text: str) -> str:
     """Overs and wickets said the way fans say them, in the grammar's words: "the 6th goes"
     (a wicket), "at over 15" (after 14), "before over 8" (an "if" on the overs bowled),
     "till 40" (until after 40 overs)."""
+    if not _DIGIT.search(text):
+        return text  # every form here counts overs or wickets
     text = re.sub(
         r"(?<![\w'])(\d{1,2}(?:st|nd|rd|th))\s+(?:wicket\s+)?goes(?![\w'])",
         r"\1 wicket falls",
@@ -495,6 +505,8 @@ def _overs_before(m: re.Match[str]) -> str:
 def down_words(text: str) -> str:
     """ "2 down or less" is "2 or fewer down"; "at 6 down" is when the 6th wicket falls;
     "if we be 5 wickets down" (the "should we be" of a formal letter) is "if 5 wickets down"."""
+    if not _DIGIT.search(text):
+        return text
     text = re.sub(r"(?<![\w'])if\s+we\s+be\s+(?=\d{1,2}\s+(?:wickets\s+)?down)", "if ", text)
     # "6 wickets gone", "3 wickets lost": so many down; "when 6 down": the 6th falling
     text = re.sub(r"(?<![\w'])(\d{1,2})\s+wickets?\s+(?:gone|lost)(?![\w'])", r"\1 down", text)

@@ -19,6 +19,7 @@ import functools
 import importlib.resources
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.flungo.language._chatter import _TENS, number_words
@@ -563,12 +564,20 @@ _QUESTION = re.compile(
 )
 
 
-def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...] = ()) -> Reworded:
+def reword(
+    text: str,
+    protect: frozenset[str],
+    overs: int,
+    names: tuple[str, ...] = (),
+    names_re: Callable[[], re.Pattern[str] | None] | None = None,
+) -> Reworded:
     """``text`` in the canonical words (see the module's docstring).
 
     ``protect``: the words of the squads' names, lower case, which are never rewritten;
     ``overs``: the overs in an innings of the match (phases and windows count in them);
-    ``names``: the squads' full names (to tell where one name ends and the next begins).
+    ``names``: the squads' full names (to tell where one name ends and the next begins);
+    ``names_re``: gives :func:`names_pattern` of ``protect`` (the caller's, kept for its
+    mail), asked only when a line gets as far as its clauses.
     """
     from engine.flungo.language._plans import batting_order, bowling_line, team_sheet, toss_line
 
@@ -631,7 +640,8 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
         s = _DOWN.sub(_down, down_words(s))
         parts = [c for c in _CLAUSE_BREAK.split(s) if c and c.strip() and _meaningful(c, protect)]
         s = _window(_tidy(", ".join(parts)), overs)
-        out.append(_tidy(structure(s, names_pattern(protect))))
+        pattern = names_re() if names_re is not None else names_pattern(protect)
+        out.append(_tidy(structure(s, pattern)))
     return Reworded(tuple(dict.fromkeys(o for o in out if o)), tuple(idioms), dropped)
 
 
@@ -675,15 +685,30 @@ def _down(m: re.Match[str]) -> str:
 
 
 def names_pattern(protect: frozenset[str]) -> re.Pattern[str] | None:
-    """A run of squad names ("warne, anderson and stone"), to match a whole clause (built for
-    each line read for meaning, no memo of its own: ``re`` keeps the compiled pattern)."""
+    """A run of squad names ("warne, anderson and stone"), to match a whole clause (built
+    once for a mail that needs it: ``re`` keeps the compiled pattern)."""
     if not protect:
         return None
-    # a name's word, or the start of one ("fred" for Freddie), as :func:`is_name_word` reads
-    words = {w[:k] for w in protect for k in range(3, len(w) + 1)} - _common()
-    words |= protect
-    name = "(?:" + "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w))) + ")"
+    # a name's word, or the start of one ("fred" for Freddie), as :func:`is_name_word` reads:
+    # each word as its first three letters and the rest optional, letter by letter, and no
+    # start of a name that is a word of the orders ("and" of Anderson)
+    common = _common()
+    starts = sorted({w[:k] for w in protect for k in range(3, len(w))} & common - protect)
+    alts = "|".join(_prefixes(w) for w in sorted(protect, key=lambda w: (-len(w), w)))
+    guard = rf"(?!(?:{'|'.join(map(re.escape, starts))})(?![\w']))" if starts else ""
+    name = f"(?:{guard}(?:{alts}))"
     return re.compile(rf"{name}(?:(?:\s+and\s+|\s*,\s*|\s+){name})*")
+
+
+def _prefixes(word: str) -> str:
+    """ "freddie" -> "fre(?:d(?:d(?:i(?:e)?)?)?)?": the word or any start of it of three
+    letters or more (a word of one or two letters, whole)."""
+    if len(word) <= 3:
+        return re.escape(word)
+    head, tail = re.escape(word[:3]), ""
+    for ch in reversed(word[3:]):
+        tail = f"(?:{re.escape(ch)}{tail})?"
+    return head + tail
 
 
 def ordinal(n: int) -> str:

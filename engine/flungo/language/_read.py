@@ -18,7 +18,7 @@ from engine.flungo.language._chatter import (
     number_words,
 )
 from engine.flungo.language._checks import check_items
-from engine.flungo.language._clauses import Clauses
+from engine.flungo.language._clauses import Clauses, carries_meaning
 from engine.flungo.language._drafts import (
     BoostD,
     CaptainD,
@@ -452,7 +452,7 @@ def _meaning_line(
     canonical reader report it as it would (a misspelt order word with its "did you mean",
     a quota of overs)."""
     protect = _protect(tuple(names))
-    rw = reword(cl.text, protect, fmt.overs, tuple(names))
+    rw = reword(cl.text, protect, fmt.overs, tuple(names), lambda: _names_re(st, protect))
     if not rw.texts:
         # nothing in it carries an order: cheering, thanks, a remark; it costs nothing
         st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
@@ -511,6 +511,13 @@ def _meaning_line(
     return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why, old)
 
 
+def _names_re(st: ReadState, protect: frozenset[str]) -> re.Pattern[str] | None:
+    """The squads' names as one pattern, built when first needed in the mail."""
+    if protect not in st.names_re:
+        st.names_re[protect] = names_pattern(protect)
+    return st.names_re[protect]
+
+
 def _without_asides(
     cl: CleanLine,
     text: str,
@@ -524,7 +531,7 @@ def _without_asides(
     """The readings of ``text`` with its asides left out (clauses that carry no order, see
     :mod:`._clauses`): those with the fewest left out that read, or none. More than one
     reading there is a question, never a choice."""
-    for texts in Clauses(text).drop_sets(names_pattern(protect)):
+    for texts in Clauses(text).drop_sets(_names_re(st, protect)):
         read = [(t, _read_words(cl, t, own, opponent, fmt, st, names)) for t in texts]
         good = [(t, s) for t, s in read if not s.errors and (s.items or s.not_understood)]
         if good:
@@ -551,6 +558,8 @@ def _in_parts(
     whole and plainly (no question, no error), or none."""
     for cut in (_PARTS, _COMMAS):
         parts = [p for p in cut.split(text) if p.strip()]
+        if not all(carries_meaning(p) for p in parts):
+            continue  # a part with nothing in it that makes an order ("Stokes", "xi: Root")
         whole = ReadState(team=st.team, context=st.context)
         for part in parts if len(parts) > 1 else ():
             sub = _read_words(cl, part, own, opponent, fmt, st, names)
