@@ -249,6 +249,12 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
         _with_score,
         text,
     )
+    # "..., wahoo everyone": the style before the batsmen it is for
+    text = re.sub(
+        r"(?<![\w'])(?P<style>" + STYLES + r")\s+(?P<who>all\s+batsmen|the\s+remaining\s+batsmen)$",
+        r"\g<who> \g<style>",
+        text,
+    )
     # "with Stokes batting aggressively": how he bats
     text = re.sub(r"(?<![\w'])with\s+(?=.+?\s+batting\s+" + STYLES + r"(?![\w']))", "", text)
     text = re.sub(r"(?<![\w'])batting\s+(?=" + STYLES + r"(?![\w']))", "bats ", text)

@@ -421,3 +421,9 @@ def test_a_phase_then_another_style(line: str) -> None:
         "after 0 overs: Joe Root and Ben Stokes bat aggressive; "
         "but after 10 overs: Joe Root and Ben Stokes bat normal"
     )
+
+
+def test_a_style_before_everyone() -> None:
+    """ "..., wahoo everyone": the style said before the batsmen it is for."""
+    got = read("after 45 overs if we r 8 or less down wahoo everyone")
+    assert got.echo_text() == "after 45 overs, if wickets <= 8: all batsmen bat wahoo"
