@@ -215,7 +215,12 @@ class _Decoders:
             if named != tp.__name__:
                 sub = subs.get(named)
                 if sub is None:
-                    raise ValueError(f"expected {tp.__name__}, got {named}")
+                    # A subclass defined after this decoder was built: found now, built for
+                    # this value alone.
+                    late = _subclasses(tp).get(named)
+                    if late is None or not dataclasses.is_dataclass(late):
+                        raise ValueError(f"expected {tp.__name__}, got {named}")
+                    sub = decoder(late)
                 return sub(data)
             kwargs = {name: one(data[name]) for name, one in fields if name in data}
             return tp(**kwargs)
