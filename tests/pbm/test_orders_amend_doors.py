@@ -113,6 +113,10 @@ def test_small_amendments_keep_the_rest_and_the_reply_says_what(season: Season) 
     assert not any(f"Alpha {b} bowls" in now for b in (6, 7, 8, 10, 11))
 
 
+# A whole season through the doors: the loop keeps the engine's
+# test_a_conditional_order_fires_once_an_innings_over_a_match_resolved_turn_by_turn and this
+# file's test_small_amendments_keep_the_rest_and_the_reply_says_what.
+@pytest.mark.slow
 def test_a_conditional_order_fires_once_an_innings_and_amended_only_when_changed(
     season: Season,
 ) -> None:
