@@ -22,8 +22,8 @@ from pbm.mail.compose import (
     OutboundEmail,
     compose_message,
     make_message_id,
-    reply_subject,
 )
+from pbm.mail.headers import clean
 from pbm.mail.lists import LIST_KINDS, auto_submitted, list_headers
 from pbm.outbound.render import render_email
 
@@ -36,28 +36,72 @@ __all__ = [
     "threaded_subject",
 ]
 
-# What pbm puts after " — " in a reply's subject: the start of each template's subject. A
-# player answering a pbm mail sends it back, and it is cut off before the new one is added,
-# so subjects do not grow with each reply.
-_STATUS = re.compile(
-    r"\s+—\s+(?:Orders\b|Squad names\b|The GM\b|Refused:|Not understood|No game with"
+# What pbm's own subjects begin with (after any tag): its statuses, which it puts after " — "
+# in a reply, and its topics. A player answering a pbm mail sends it back; pbm's part is cut
+# off before the new one is added, so subjects do not grow with each reply.
+_OURS = (
+    r"(?:Orders\b|Squad names\b|The GM\b|Refused:|Not understood|Not read:|No game with"
     r"|Naming is closed|Welcome to|How to play|Too many mails|Your new secret|You are already"
-    r"|Competition\b).*$",
-    re.IGNORECASE | re.DOTALL,
+    r"|Competition\b|Hit for Six:|The Averages:|Test by Post:|GM digest\b|ALERT:)"
 )
+#: pbm's separator and all after it, or a subject that is only pbm's own words (as pbm
+#: writes them, capitals and all: a player's "orders" is the player's topic).
+_STATUS = re.compile(r"\s+—\s+.*$", re.DOTALL)
+_OWN = re.compile(rf"^{_OURS}", re.DOTALL)
+_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|wg|fwd?|tr)\s*(?:\[\d+\])?\s*:\s*)+", re.I)
+_TAG = re.compile(r"^\s*\[([^\[\]]{1,40})\]\s*")
+
+
+def _topic(subject: str) -> tuple[str | None, str]:
+    """``subject`` as its first tag (without brackets) and its topic: every reply prefix
+    ("Re:", "AW:", "Fwd:"...) and leading tag taken off, however a client stacked them."""
+    tag = None
+    text = clean(subject)
+    while True:
+        before = text
+        text = _PREFIX.sub("", text)
+        if found := _TAG.match(text):
+            tag = tag or found.group(1).strip()
+            text = text[found.end() :]
+        if text == before:
+            return tag, text.strip()
+
+
+def _without(text: str, tag: str) -> str:
+    """``text`` with every ``[tag]`` in it taken out (a subject carries its tag once)."""
+    pattern = re.compile(rf"\s*\[\s*{re.escape(tag)}\s*\]\s*", re.IGNORECASE)
+    return " ".join(pattern.sub(" ", text).split())
 
 
 def threaded_subject(theirs: str, ours: str, tag: str | None) -> str:
-    """The subject of a reply to ``theirs``: "Re: [TAG] <their subject> — <ours>", with the
-    competition's tag kept (or added), and any earlier pbm status cut off."""
-    base = _STATUS.sub("", theirs)
-    return f"{reply_subject(base, tag=tag)} — {ours}"
+    """The subject of pbm's answer (``ours``) to a mail whose subject is ``theirs``: one
+    "Re:", one tag, one topic.
+
+    A subject of pbm's that names its own topic under its own tag (a Test by Post over, an
+    answer's title) is the topic: "Re: [H6 G72AAY] Test by Post: over 1 sealed". Otherwise
+    the player's topic stays, pbm's earlier words cut off, and pbm's status follows it:
+    "Re: [DEMO] orders — Orders received (version 2)". The competition's ``tag`` is kept
+    (or added)."""
+    our_tag, our_topic = _topic(ours)
+    their_tag, base = _topic(theirs)
+    wanted = our_tag or (clean(tag) if tag else None) or their_tag
+    if our_tag:
+        topic = our_topic
+    else:
+        base = "" if _OWN.match(base) else _STATUS.sub("", base).strip()
+        topic = f"{base} — {our_topic}" if base else our_topic
+    if wanted:
+        topic = _without(topic, wanted)
+        return f"Re: [{wanted}] {topic}".rstrip()
+    return f"Re: {topic}".rstrip()
 
 
 def tagged_subject(subject: str, tag: str) -> str:
-    """``subject`` with the competition's ``[TAG]`` in front (so a reply to it is routed)."""
-    wanted = f"[{tag}]"
-    return subject if wanted.lower() in subject.lower() else f"{wanted} {subject}"
+    """``subject`` with the competition's ``[TAG]`` in front, once (so a reply to it is
+    routed)."""
+    found, topic = _topic(subject)
+    wanted = found if found and found.lower() == tag.lower() else tag
+    return f"[{wanted}] {_without(topic, wanted)}".rstrip()
 
 
 @dataclass(frozen=True, slots=True)
