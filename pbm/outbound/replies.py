@@ -124,6 +124,7 @@ def _reply(
     flowed: bool = False,
     answer: bool = True,
     headers: dict[str, str] | None = None,
+    from_name: str | None = None,
 ) -> Composed:
     out = OutboundEmail(
         to=to,
@@ -131,7 +132,7 @@ def _reply(
         text=text,
         flowed=flowed,
         from_addr=config.server.address,
-        from_name=config.server.display_name,
+        from_name=from_name or config.server.display_name,
         in_reply_to=reply_to.message_id if reply_to else None,
         references=reply_to.references if reply_to else (),
         headers={"X-Auto-Response-Suppress": "All", **(headers or {})},
@@ -182,6 +183,8 @@ def queue_mail(
         flowed=True,
         answer=reply_to is not None,
         headers=extra,
+        # a game that signs as itself (Hit for Six) names its mail's sender in the context
+        from_name=ctx.get("sender_name"),
     )
     enqueue(session, clock, composed, kind=kind, to=to, inbound_id=inbound_id)
 

@@ -247,6 +247,10 @@ H6_SAMPLES: dict[str, dict[str, Any]] = {
         "line": None, "daily": "2026-12-01", "notes": [], "how": "window",
     },
     "h6-refused": {"reason": "no"},
+    "h6-help": {"commands": [
+        {"word": "DEAL", "usage": "DEAL [deck]", "help": "Hit for Six: a deal", "gm": False},
+        {"word": "DIGEST", "usage": "DIGEST", "help": "the GM's digest now", "gm": True},
+    ], "competitions": []},
     "h6-test-joined": {
         "wire": "K7PQ2M", "seat": 1, "seats": 3, "target": 20, "deck": "t20i",
         "ticket": "AAAA-BBBB-CCCC-DDDD", "over_hours": 48,
