@@ -50,6 +50,11 @@ ZINE_OFF_TEXT = (
     "zine again."
 )
 ZINE_ON_TEXT = "The zine for {code} comes again from its next issue. ZINE OFF stops it."
+#: How the zine comes, by whether its PDF is attached (ZINE ATTACH, ZINE INLINE).
+ZINE_AS = {
+    False: "in the mail itself (its PDF is in the archive, when it has one)",
+    True: "in the mail with its PDF attached",
+}
 
 
 def _zine_on_off(ctx: MailContext, comp: Competition, on: bool) -> Handled:
@@ -295,42 +300,36 @@ def zone_command(ctx: MailContext, line: CommandLine) -> Handled:
 @command(
     "ZINE",
     help="the zine: ZINE OFF (no more issues; turn reports still come) or ZINE ON; "
-    "ZINE ATTACH (the PDF attached) or ZINE LINK (a link)",
-    usage="ZINE OFF | ZINE ON | ZINE ATTACH | ZINE LINK",
+    "ZINE ATTACH (its PDF attached too) or ZINE INLINE (the issue in the mail, no PDF)",
+    usage="ZINE OFF | ZINE ON | ZINE ATTACH | ZINE INLINE",
     audience=Audience.SEAT,
     game=GAME,
     needs_code=True,
     priority=60,
 )
 def zine_command(ctx: MailContext, line: CommandLine) -> Handled:
-    """``ZINE OFF|ON|ATTACH|LINK``: each player's choice of whether and how the newsletter
+    """``ZINE OFF|ON|ATTACH|INLINE``: each team's choice of whether and how the newsletter
     comes. OFF and ON need no secret: they are what the List-Unsubscribe link sends, from a
     client that knows none, and a forged one only stops or starts a newsletter, which the
     answer to the real address tells of."""
-    from pbm.games.flungo.zine.delivery import DELIVERIES, set_zine_delivery
+    from pbm.games.flungo.zine.delivery import DELIVERIES, wants_pdf
 
     comp = ctx.competition
     assert comp is not None
     choice = (line.rest.split() or [""])[0].lower()
     if choice in ("off", "on"):
         return _zine_on_off(ctx, comp, choice == "on")
-    ctx.authenticate_seat(comp)
+    seat = ctx.authenticate_seat(comp)
     if choice not in DELIVERIES:
-        now = ctx.session.scalars(
-            select(Player.zine_delivery).where(Player.address == ctx.msg.from_addr)
-        ).first()
         text = (
-            f"You get the zine as: {now or 'attach'}. Send ZINE ATTACH for the issue with its "
-            "PDF attached, or ZINE LINK for the issue with a link to the archive instead. "
-            "ZINE OFF stops it (your turn reports still come); ZINE ON starts it again."
+            f"You get the zine {ZINE_AS[seat.zine_pdf]}. Send ZINE ATTACH to have its PDF "
+            "attached too, or ZINE INLINE for the issue in the mail alone. ZINE OFF stops it "
+            "(your turn reports still come); ZINE ON starts it again."
         )
         _answer(ctx, "The zine", [{"heading": "Delivery", "text": text}])
         return ctx.handled(Status.REJECTED if choice else Status.APPLIED, "zine: asked")
-    set_zine_delivery(ctx.session, ctx.msg.from_addr, choice)
-    text = (
-        "Each issue will come with its PDF attached."
-        if choice == "attach"
-        else "Each issue will come with a link to the archive instead of the PDF."
-    )
+    seat.zine_pdf = wants_pdf(choice)
+    ctx.record("zine", seat=seat.number, pdf=seat.zine_pdf)
+    text = f"Each issue of the zine for {comp.code} will come {ZINE_AS[seat.zine_pdf]}."
     _answer(ctx, "The zine", [{"heading": "Delivery", "text": text}])
-    return ctx.handled(Status.APPLIED, f"zine: {choice}")
+    return ctx.handled(Status.APPLIED, f"zine: {'attach' if seat.zine_pdf else 'inline'}")
