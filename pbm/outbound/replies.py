@@ -125,6 +125,7 @@ def _reply(
     answer: bool = True,
     headers: dict[str, str] | None = None,
     from_name: str | None = None,
+    kind: str = "",
 ) -> Composed:
     out = OutboundEmail(
         to=to,
@@ -136,7 +137,7 @@ def _reply(
         in_reply_to=reply_to.message_id if reply_to else None,
         references=reply_to.references if reply_to else (),
         headers={"X-Auto-Response-Suppress": "All", **(headers or {})},
-        auto_submitted=auto_submitted(answer),
+        auto_submitted=auto_submitted(answer, kind),
     )
     message_id = make_message_id(config.server.message_id_domain, seed=uuid.uuid4().hex)
     return compose_message(out, date=clock.now(), message_id=message_id)
@@ -185,6 +186,7 @@ def queue_mail(
         headers=extra,
         # a game that signs as itself (Hit for Six) names its mail's sender in the context
         from_name=ctx.get("sender_name"),
+        kind=kind,
     )
     enqueue(session, clock, composed, kind=kind, to=to, inbound_id=inbound_id)
 

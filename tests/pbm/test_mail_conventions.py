@@ -23,11 +23,21 @@ from pbm.db.models import OutboxMessage
 from pbm.db.session import transaction
 from pbm.testing import RecordingSender, body_of, make_eml
 from tests.pbm.conftest import make_config
-from tests.pbm.season import GM, MINI_TEAMS, START, Season, StoreDoor, is_zine, new_competition
+from tests.pbm.season import (
+    GM,
+    GM_SECRET,
+    MINI_TEAMS,
+    START,
+    Season,
+    StoreDoor,
+    is_zine,
+    new_competition,
+)
 
 CODE = "CONV"
-#: The kinds pbm sends of its own accord in a season, and which of them are list mail.
-GENERATED = {"fixtures", "reminder", "turn-report", "zine", "turn-digest"}
+#: The kinds pbm sends of its own accord in a season (a digest even when the GM asked for
+#: it), and which of them are list mail.
+GENERATED = {"fixtures", "reminder", "turn-report", "zine", "turn-digest", "digest"}
 LISTED = {"fixtures", "reminder", "turn-report", "zine"}
 
 
@@ -73,6 +83,7 @@ def test_every_mail_kind_says_what_it_is(season: Season) -> None:
     a1, _, p1 = MINI_TEAMS[0]
     season.orders(a1, f"captain: {p1} 2")
     season.mail(a1, "HELP\n", subject=f"[{CODE}] help")
+    season.mail(GM, f"SECRET {GM_SECRET}\nDIGEST\n", subject="digest now")
     stage(season)
     stage(season)
     sent = season.post.sent()
@@ -82,7 +93,7 @@ def test_every_mail_kind_says_what_it_is(season: Season) -> None:
         kind = kinds[str(m["Message-ID"])]
         seen.add(kind)
         auto = str(m["Auto-Submitted"])
-        if m["In-Reply-To"] is not None:  # an answer to a mail its recipient sent
+        if m["In-Reply-To"] is not None and kind not in GENERATED:  # an answer
             assert auto == "auto-replied", (kind, auto)
             assert m["List-Id"] is None and m["List-Unsubscribe"] is None, kind
             continue
