@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +19,7 @@ from pbm.core.clock import Clock
 from pbm.core.config import Config
 from pbm.db.models import OutboxMessage, table_of
 from pbm.mail.compose import (
+    Attachment,
     Composed,
     OutboundEmail,
     compose_message,
@@ -25,7 +27,7 @@ from pbm.mail.compose import (
 )
 from pbm.mail.headers import clean
 from pbm.mail.lists import LIST_KINDS, auto_submitted, list_headers
-from pbm.outbound.render import render_email
+from pbm.outbound.render import InlineImage, render_email
 
 __all__ = [
     "ReplyTo",
@@ -126,12 +128,17 @@ def _reply(
     headers: dict[str, str] | None = None,
     from_name: str | None = None,
     kind: str = "",
+    html: str | None = None,
+    images: Sequence[InlineImage] = (),
 ) -> Composed:
+    inline = tuple(Attachment(i.filename, "image", i.subtype, i.data, cid=i.cid) for i in images)
     out = OutboundEmail(
         to=to,
         subject=subject,
         text=text,
         flowed=flowed,
+        html=html,
+        inline=inline if html is not None else (),
         from_addr=config.server.address,
         from_name=from_name or config.server.display_name,
         in_reply_to=reply_to.message_id if reply_to else None,
@@ -159,8 +166,11 @@ def queue_mail(
     ctx: dict[str, Any],
     reply_to: ReplyTo | None = None,
     inbound_id: int | None = None,
+    images: Sequence[InlineImage] = (),
 ) -> None:
-    """Render ``kind`` with ``ctx`` and add the message to the outbox (not yet committed)."""
+    """Render ``kind`` with ``ctx`` and add the message to the outbox (not yet committed): a
+    kind with an HTML twin goes as ``multipart/alternative``, its HTML showing ``images`` (each
+    referenced as ``cid:<cid>``); a kind without one goes as text alone."""
     rendered = render_email(kind, {"server": config.server, **ctx})
     subject = rendered.subject
     competition = ctx.get("competition")
@@ -187,6 +197,8 @@ def queue_mail(
         # a game that signs as itself (Hit for Six) names its mail's sender in the context
         from_name=ctx.get("sender_name"),
         kind=kind,
+        html=rendered.html,
+        images=images,
     )
     enqueue(session, clock, composed, kind=kind, to=to, inbound_id=inbound_id)
 
