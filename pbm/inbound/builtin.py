@@ -38,7 +38,7 @@ def help_(ctx: MailContext, line: CommandLine) -> Handled:
     from pbm.games import GAMES
 
     game = ctx.competition.game if ctx.competition else None
-    kind, extra = "help", {}
+    kind, extra = "help", dict[str, Any]()
     if game is None:
         playing = [g for g in GAMES if g.plays(ctx.session, ctx.msg.from_addr)]
         if len(playing) == 1:

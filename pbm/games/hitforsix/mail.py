@@ -21,6 +21,7 @@ from email.policy import compat32
 
 from engine.hitforsix.post import parse_wire
 from pbm.games.hitforsix import HitForSix, averages, post, solo
+from pbm.games.hitforsix.card_images import hand_images
 from pbm.games.hitforsix.decks.load import DECK_NAMES
 from pbm.games.hitforsix.solo import Reply
 from pbm.inbound.commands import CommandLine, command
@@ -53,12 +54,14 @@ def queue_replies(ctx: MailContext, replies: tuple[Reply, ...], note: str, ok: b
     """Queue every reply in the message's transaction: the sender's as a threaded reply, any
     other address's (another seat's over or reveal) as a new mail."""
     for r in replies:
+        images = hand_images(r.ctx)
         if r.to in (None, ctx.msg.from_addr):
-            ctx.reply(r.kind, **{**r.ctx, **SIGNED})
+            ctx.reply(r.kind, images=images, **{**r.ctx, **SIGNED})
         else:
             assert r.to is not None
             queue_mail(ctx.session, ctx.config, ctx.clock, kind=r.kind, to=r.to,
-                       ctx={**r.ctx, **SIGNED}, inbound_id=ctx.mail.id)  # fmt: skip
+                       ctx={**r.ctx, **SIGNED}, inbound_id=ctx.mail.id,
+                       images=images)  # fmt: skip
     return ctx.handled(Status.APPLIED if ok else Status.REJECTED, note)
 
 

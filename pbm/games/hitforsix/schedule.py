@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from pbm.core.clock import Clock
 from pbm.core.config import Config
 from pbm.games.hitforsix import HitForSix
+from pbm.games.hitforsix.card_images import hand_images
 from pbm.games.hitforsix.models import H6Match
 from pbm.games.hitforsix.post import reminder_at, tick_match
 from pbm.outbound.replies import queue_mail
@@ -91,5 +92,5 @@ def run(session: Session, config: Config, clock: Clock, wire: str) -> int:
     for r in replies:
         assert r.to is not None
         ctx = {**r.ctx, "sender_name": HitForSix.sender_name}
-        queue_mail(session, config, clock, kind=r.kind, to=r.to, ctx=ctx)
+        queue_mail(session, config, clock, kind=r.kind, to=r.to, ctx=ctx, images=hand_images(ctx))
     return len(replies)
