@@ -16,23 +16,12 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pytest
 from sqlalchemy import select
 
-from pbm.app import App
 from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import OutboxMessage
 from pbm.db.session import transaction
 from pbm.testing import RecordingSender, body_of, make_eml
-from tests.pbm.conftest import make_config
-from tests.pbm.season import (
-    GM,
-    GM_SECRET,
-    MINI_TEAMS,
-    START,
-    Season,
-    StoreDoor,
-    is_zine,
-    new_competition,
-)
+from tests.pbm.season import GM, GM_SECRET, MINI_TEAMS, Season, drawn_mini, is_zine
 
 CODE = "CONV"
 #: The kinds pbm sends of its own accord in a season (a digest even when the GM asked for
@@ -44,22 +33,9 @@ LISTED = {"fixtures", "reminder", "turn-report", "zine"}
 @pytest.fixture
 def season(tmp_path: Path) -> Iterator[Season]:
     """A mini-tournament of four named teams, drawn, with reminders before each deadline."""
-    clock = FixedClock(START)
-    config = make_config(f"sqlite:///{tmp_path}/pbm.sqlite3", tmp_path)
-    app = App.from_config(config, clock, upgrade=True)
-    sender = RecordingSender()
-    daemon = Daemon(app, sender)
-    s = Season(daemon, StoreDoor(daemon, sender), clock, CODE)
     settings = {"naming_after_full": 600, "reminders": ["30m"], "hold_share": 1.0}
-    new_competition(daemon, clock, code=CODE, kind="mini", teams=4, settings=settings)
-    for address, team, prefix in MINI_TEAMS:
-        s.join(address, team, prefix)
-    clock.advance(timedelta(minutes=10))
-    s.pump()
-    try:
+    with drawn_mini(tmp_path, CODE, settings) as s:
         yield s
-    finally:
-        app.close()
 
 
 def kinds_by_id(season: Season) -> dict[str, str]:

@@ -5,41 +5,22 @@ PDF's weight by default."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
-from pbm.app import App
-from pbm.core.clock import FixedClock
-from pbm.daemon import Daemon
-from pbm.testing import RecordingSender, body_of
-from tests.pbm.conftest import make_config
-from tests.pbm.season import MINI_TEAMS, START, Season, StoreDoor, is_zine, new_competition
+from pbm.testing import body_of
+from tests.pbm.season import MINI_TEAMS, Season, drawn_mini, is_zine
 from tests.pbm.test_mail_conventions import stage
 
 
 @pytest.fixture
 def season(tmp_path: Path) -> Iterator[Season]:
     """A mini-tournament of four named teams, drawn, whose zine has its PDF (Typst)."""
-    clock = FixedClock(START)
-    zine = {"pdf": True}
-    config = make_config(f"sqlite:///{tmp_path}/pbm.sqlite3", tmp_path, zine=zine)
-    app = App.from_config(config, clock, upgrade=True)
-    sender = RecordingSender()
-    daemon = Daemon(app, sender)
-    s = Season(daemon, StoreDoor(daemon, sender), clock, "ZPDF")
-    new_competition(daemon, clock, code="ZPDF", kind="mini", teams=4,
-                    settings={"naming_after_full": 600, "hold_share": 1.0})  # fmt: skip
-    for address, team, prefix in MINI_TEAMS:
-        s.join(address, team, prefix)
-    clock.advance(timedelta(minutes=10))
-    s.pump()
-    try:
+    settings = {"naming_after_full": 600, "hold_share": 1.0}
+    with drawn_mini(tmp_path, "ZPDF", settings, zine={"pdf": True}) as s:
         yield s
-    finally:
-        app.close()
 
 
 def _parts(m: EmailMessage) -> list[str]:
