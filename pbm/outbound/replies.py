@@ -32,6 +32,7 @@ from pbm.outbound.render import InlineImage, render_email
 __all__ = [
     "ReplyTo",
     "competition_list_headers",
+    "compose_mail",
     "enqueue",
     "queue_mail",
     "tagged_subject",
@@ -171,6 +172,24 @@ def queue_mail(
     """Render ``kind`` with ``ctx`` and add the message to the outbox (not yet committed): a
     kind with an HTML twin goes as ``multipart/alternative``, its HTML showing ``images`` (each
     referenced as ``cid:<cid>``); a kind without one goes as text alone."""
+    composed = compose_mail(
+        config, clock, kind=kind, to=to, ctx=ctx, reply_to=reply_to, images=images
+    )
+    enqueue(session, clock, composed, kind=kind, to=to, inbound_id=inbound_id)
+
+
+def compose_mail(
+    config: Config,
+    clock: Clock,
+    *,
+    kind: str,
+    to: str,
+    ctx: dict[str, Any],
+    reply_to: ReplyTo | None = None,
+    images: Sequence[InlineImage] = (),
+) -> Composed:
+    """The message :func:`queue_mail` queues, composed but not queued (``pbm mail preview``
+    writes it to a file)."""
     rendered = render_email(kind, {"server": config.server, **ctx})
     subject = rendered.subject
     competition = ctx.get("competition")
@@ -184,7 +203,7 @@ def queue_mail(
     extra = None
     if reply_to is None and kind in LIST_KINDS and isinstance(competition, dict) and tag:
         extra = competition_list_headers(config, str(tag), str(competition.get("name") or ""))
-    composed = _reply(
+    return _reply(
         config,
         clock,
         to=to,
@@ -200,7 +219,6 @@ def queue_mail(
         html=rendered.html,
         images=images,
     )
-    enqueue(session, clock, composed, kind=kind, to=to, inbound_id=inbound_id)
 
 
 def enqueue(

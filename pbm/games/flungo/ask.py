@@ -16,6 +16,12 @@ from engine.flungo.fitness import injured
 from engine.flungo.squad import Team
 from engine.flungo.turn import SeasonState, TurnReport
 from pbm.db.models import Competition, Player, Seat, Turn, TurnStatus
+from pbm.games.flungo.mail_tables import (
+    SQUAD_HEADERS,
+    STANDINGS_HEADERS,
+    squad_cells,
+    standings_rows,
+)
 from pbm.games.flungo.outlook import outlook_of
 from pbm.games.flungo.reports import deadline_text, fixture_line, will_play_ctx
 from pbm.games.flungo.schedule import zone
@@ -29,7 +35,7 @@ __all__ = ["fixtures", "rules", "scout", "squad", "status", "table", "zine_comma
 GAME = "flungo"
 
 
-def _answer(ctx: MailContext, title: str, sections: list[dict[str, str]], **extra: Any) -> None:
+def _answer(ctx: MailContext, title: str, sections: list[dict[str, Any]], **extra: Any) -> None:
     comp = ctx.competition
     assert comp is not None
     ctx.reply(
@@ -148,7 +154,12 @@ def squad(ctx: MailContext, line: CommandLine) -> Handled:
             f"bat {r['batting']:>2} bowl {r['bowling']:>2} {'(' + r['style'] + ')':<8} "
             f"field {r['fielding']}{hurt}"
         )
-    sections = [{"heading": "Squad", "text": "\n".join(rows)}]
+    cells = squad_cells(squad)
+    for row, p in zip(cells, team.players, strict=True):
+        if p.name in fitness:
+            row[1] += f" ({fitness[p.name].short()})"
+    table = {"headers": SQUAD_HEADERS, "rows": cells, "numeric": [0, 3, 4, 5]}
+    sections = [{"heading": "Squad", "text": "\n".join(rows), "table": table}]
     if fitness:
         match = outlook.next_match() if outlook is not None else "your next match"
         text = "\n".join(f.sentence(match) for f in fitness.values())
@@ -185,7 +196,15 @@ def table(ctx: MailContext, line: CommandLine) -> Handled:
     assert comp is not None
     state = season_of(comp)
     text = standings_text(state.competition) if state else "No match has been played yet."
-    _answer(ctx, "The table", [{"heading": "Standings", "text": text}])
+    section: dict[str, Any] = {"heading": "Standings", "text": text}
+    if state:
+        rows = standings_rows(state.competition)
+        section["table"] = {
+            "headers": STANDINGS_HEADERS,
+            "rows": rows,
+            "numeric": [0, 2, 3, 4, 5, 6, 7],
+        }
+    _answer(ctx, "The table", [section])
     return ctx.handled(Status.APPLIED, "table")
 
 

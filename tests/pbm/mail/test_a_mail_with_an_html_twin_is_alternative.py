@@ -15,7 +15,7 @@ from pbm.core.errors import MailError
 from pbm.db.models import OutboxMessage
 from pbm.db.session import transaction
 from pbm.mail.compose import Attachment, OutboundEmail, compose_message
-from pbm.outbound.render import InlineImage, has_html, render_email
+from pbm.outbound.render import InlineImage, email_kinds, has_html, render_email
 from pbm.outbound.replies import queue_mail
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
@@ -83,11 +83,10 @@ def test_inline_images_travel_as_related_parts_the_html_names(app: App) -> None:
     assert png.get_content() == PNG
 
 
-def test_a_kind_without_an_html_twin_goes_as_text_alone(app: App) -> None:
-    """A kind with no body.html is one text/plain part, as before."""
-    assert not has_html("rate-limited")
-    _queue(app, "rate-limited", {"notes": [], "limit": 1})
-    assert _last(app).get_content_type() == "text/plain"
+def test_every_kind_of_cosmic_celebrity_cricket_and_pbm_has_an_html_twin() -> None:
+    """Every mail kind has body.html (Hit for Six's kinds are built on the same frame)."""
+    missing = [k for k in email_kinds() if not k.startswith("h6-") and not has_html(k)]
+    assert missing == []
 
 
 @pytest.mark.parametrize("cid", ["a b", "<x>", "x\r\nBcc: y", ""])
