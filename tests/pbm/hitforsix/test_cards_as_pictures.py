@@ -137,3 +137,23 @@ def test_a_deal_by_mail_shows_each_card_by_content_id(
         assert re.search(r", [A-Z].*: [\d,]+ runs, avg .* BAvg ", alt), alt
     text = reply.get_body(("plain",))
     assert text is not None and "Your hand:" in text.get_content()
+
+
+def test_an_over_to_every_seat_shows_the_same_cards(
+    daemon: Daemon, sender: RecordingSender
+) -> None:
+    """When the second seat joins, the first over goes to both seats (one an answer, one
+    pbm's own mail to the other seat): each shows the same eleven card pictures."""
+    ann, bob = "ann@example.test", "bob@example.test"
+    [joined] = Conversation(daemon, sender, ann).say("TEST NEW 2\n", subject="a Test")
+    wire = re.search(r"\[H6 ([A-Z0-9]{6})\]", str(joined["Subject"]))
+    assert wire
+    before = len(sender.sent)
+    Conversation(daemon, sender, bob).say(f"TEST JOIN {wire.group(1)}\n")
+    overs = [m for m in sender.sent[before:] if "window 1" in str(m["Subject"])]
+    assert sorted(str(m["To"]) for m in overs) == [ann, bob]
+    pictures = [
+        sorted(str(p["Content-ID"]) for p in m.walk() if p.get_content_type() == "image/png")
+        for m in overs
+    ]
+    assert len(pictures[0]) == 11 and pictures[0] == pictures[1]
