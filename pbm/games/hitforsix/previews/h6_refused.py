@@ -10,13 +10,4 @@ def context() -> dict[str, Any]:
     return {
         "notes": [],
         "reason": "no",
-        "h6-test-joined": {
-            "wire": "K7PQ2M",
-            "seat": 1,
-            "seats": 3,
-            "target": 20,
-            "deck": "t20i",
-            "ticket": "AAAA-BBBB-CCCC-DDDD",
-            "over_hours": 48,
-        },
     }

@@ -21,16 +21,4 @@ def context() -> dict[str, Any]:
         "window": 2,
         "cap": 2,
         "examples": H6_EXAMPLES,
-        "h6-averages": {
-            "name": "Ann",
-            "number": "012345678901",
-            "deck": "t20i",
-            "day": "2026-12-01",
-            "grade": "80.0",
-            "rank": 1,
-            "of": 3,
-            "season": "2026-12",
-            "season_best": "80.0",
-            "season_rank": 2,
-        },
     }
