@@ -12,6 +12,7 @@ import click
 from pbm.core.clock import FixedClock
 from pbm.core.config import Config, DatabaseConfig, GmConfig, SecurityConfig, ServerConfig
 from pbm.games.flungo.previews import contexts as flungo_contexts
+from pbm.games.hitforsix.card_images import hand_images
 from pbm.games.hitforsix.previews import contexts as hitforsix_contexts
 from pbm.outbound.previews import contexts as own_contexts
 from pbm.outbound.render import email_kinds
@@ -49,12 +50,17 @@ def write_previews(out: Path, kinds: list[str] | None = None) -> list[Path]:
     for kind in kinds or email_kinds():
         gm = kind.startswith("gm-") or kind.endswith("digest")
         to = config.gm.address if gm else PLAYER
-        composed = compose_mail(config, clock, kind=kind, to=to, ctx=contexts[kind])
+        # a Hit for Six hand's cards are pictures sent beside the HTML
+        images = hand_images(contexts[kind]) if kind.startswith("h6-") else ()
+        composed = compose_mail(config, clock, kind=kind, to=to, ctx=contexts[kind], images=images)
         eml = out / f"{kind}.eml"
         eml.write_bytes(composed.raw)
         written.append(eml)
         html = _html_part(composed.raw)
         if html is not None:
+            for image in images:  # beside the page, so a browser shows what a client would
+                (out / image.filename).write_bytes(image.data)
+                html = html.replace(f"cid:{image.cid}", image.filename)
             page = out / f"{kind}.html"
             page.write_text(html, encoding="utf-8")
             written.append(page)

@@ -69,7 +69,8 @@ def sent(app: App) -> Iterator[dict[tuple[str, bool], EmailMessage]]:
 def test_each_kind_says_what_it_is(kind: str, sent: dict[tuple[str, bool], EmailMessage]) -> None:
     """An answer says auto-replied unless its kind is a report or digest; pbm's own mail says
     auto-generated; only a competition's bulk mail, sent of pbm's own accord, is list mail,
-    its unsubscribe a mailto: of the competition's own address that asks for ZINE OFF."""
+    its unsubscribe a mailto: of the competition's own address that asks for ZINE OFF; each
+    mail is from its game's name (Hit for Six's from Hit for Six, as its previews are)."""
     for answering in (True, False):
         m = sent[(kind, answering)]
         auto = str(m["Auto-Submitted"])
@@ -82,3 +83,5 @@ def test_each_kind_says_what_it_is(kind: str, sent: dict[tuple[str, bool], Email
             ), kind
         else:
             assert m["List-Id"] is None and m["List-Unsubscribe"] is None, (kind, answering)
+        sender = m["From"].addresses[0].display_name
+        assert sender == ("Hit for Six" if kind.startswith("h6-") else "Cosmic Celebrity Cricket")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbm.games.hitforsix.previews._data import H6_EXAMPLES, H6CARD
+from pbm.games.hitforsix.previews._data import H6_EXAMPLES
+from pbm.games.hitforsix.solo import deal_game
 
 
 def context() -> dict[str, Any]:
-    """The made-up context."""
+    """The made-up context, with a real deal's hand (eleven cards and their pictures)."""
     return {
         "deck": "t20i",
         "seed": 1,
@@ -16,7 +17,7 @@ def context() -> dict[str, Any]:
         "window": 1,
         "cap": 3,
         "hint": "window 1: drop up to 3",
-        "hand": [H6CARD],
+        "hand": deal_game(20261204, "t20i").ctx["hand"],
         "came_in": [],
         "ghost": None,
         "game": "H6GAME t20i 1 maximums -",
