@@ -226,7 +226,12 @@ def _rule_practice(
             if side not in per_side:
                 continue
             seen = _seen(turns, inn.index, home, number)
-            per_side[side].append(seen or _never(rule, rules, path, inn, state))
+            if seen is None:
+                parent = ".".join(str(p + 1) for p in path[:-1])
+                before = _seen(turns, inn.index, home, parent) if parent else None
+                waited = len(path) == 1 or (before is not None and before.kind is OutcomeKind.FIRED)
+                seen = _never(rule, inn, state, waited)
+            per_side[side].append(seen)
     return RulePractice(
         path,
         _label(rules, path),
@@ -256,20 +261,16 @@ def _ball(legal: int, spec: FormatSpec) -> str:
     return f"{legal // spec.balls_per_over}.{legal % spec.balls_per_over}"
 
 
-def _never(
-    rule: Rule,
-    rules: tuple[Rule, ...],
-    path: tuple[int, ...],
-    inn: InningsState,
-    state: MatchState,
-) -> Outcome:
-    """Why a rule did not fire in ``inn``: what the innings reached, in words."""
+def _never(rule: Rule, inn: InningsState, state: MatchState, waited: bool) -> Outcome:
+    """Why a rule did not fire in ``inn``: what the innings reached, in words. ``waited``:
+    whether its trigger was ever watched (a "but ..." is watched only once the order before
+    it fired; when that one fired, the "but" missed on its own trigger, and says so)."""
     spec = state.setup.spec
 
     def out(reason: str) -> Outcome:
         return Outcome(OutcomeKind.NEVER, inn.legal, inn.wickets, inn.runs, reason)
 
-    if len(path) > 1:
+    if not waited:
         return out("the order before it never fired")
     t = rule.trigger
     k = t.kind

@@ -97,6 +97,35 @@ def test_the_lines_say_when_it_fired_and_why_it_never_did() -> None:
     assert lines[2] == f"when the 10th wicket falls: never, {most} down at most"
 
 
+def test_a_but_whose_order_fired_says_why_it_did_not() -> None:
+    """The issue's promise for a "but ...": once the order before it fired, a "but" that
+    never fires says what its own trigger missed ("never, 5 down at most"), not that the
+    order before it never fired."""
+    child = rule(TriggerKind.WICKET, 10, BattingStyle.NORMAL)
+    parent = Rule(
+        Trigger(TriggerKind.AFTER_OVERS, 1),
+        actions=(StyleChange(ALL, BattingStyle.AGGRESSIVE),),
+        then=(child,),
+    )
+    p = practise(HOME, MatchOrders(rules=(parent,)), AWAY, Format.T20, GROUND, 5)
+    lines = practice_lines(p)
+    assert lines[1].startswith("after 1 over: fired at 1.0 ") and lines[1].endswith("in 3 of 3")
+    most = max(o.wickets for o in p.rules[1].outcomes[0][1])
+    assert lines[2] == f"but when the 10th wicket falls: never, {most} down at most"
+
+
+def test_a_but_whose_order_never_fired_says_so() -> None:
+    """A "but" after an order that never fired was never watched: that is its reason."""
+    child = rule(TriggerKind.AFTER_OVERS, 3, BattingStyle.NORMAL)
+    parent = Rule(
+        Trigger(TriggerKind.WICKET, 10),
+        actions=(StyleChange(ALL, BattingStyle.AGGRESSIVE),),
+        then=(child,),
+    )
+    p = practise(HOME, MatchOrders(rules=(parent,)), AWAY, Format.T20, GROUND, 5)
+    assert practice_lines(p)[2] == "but after 3 overs: never, the order before it never fired"
+
+
 def test_the_bowling_says_who_bowled_and_where_the_plan_ran_out() -> None:
     """A plan for the first two overs: both bowled as planned, then the default takes over
     at over 3, which the lines say."""
