@@ -175,6 +175,7 @@ def _check_plan(
                     # so the echo shows one bowler per over, as the engine will play it.
                     earlier.ok = False
                 plan[over] = item
+    items_by_over = dict(plan)
     bowled = dict(ctx.bowled)
     afresh = any(i.kind in ("clear", "fresh") and i.value == "plan" and i.ok for i in items)
     kept: dict[int, str] = {}
@@ -184,6 +185,10 @@ def _check_plan(
         bowled = {**kept, **bowled}
     counts: dict[str, int] = {}
     run: list[str] = []
+    # an over that breaks a limit is refused; each cause is said once per bowler, on the
+    # first over at fault, with every over it concerns (not one error per over)
+    quota: dict[str, list[tuple[int, int]]] = {}
+    spans: dict[str, list[list[int]]] = {}
     for over in range(1, fmt.overs + 1):
         planned = plan.get(over)
         bowler = planned.value[1] if planned is not None else bowled.get(over)
@@ -194,41 +199,69 @@ def _check_plan(
         run = [*run, bowler] if run and run[-1] == bowler else [bowler]
         if planned is None:
             continue
-        item = planned
-        word = "sets" if fmt.is_hundred else "overs"
-        his = sorted(o for o, b in kept.items() if b == bowler)
-        hint = None
-        if his:
-            hint = (
-                f"with the plan that stands, where he bowls {word} "
-                f"{', '.join(map(str, his))}: give those to others, or send "
-                f"'new bowling plan: ...' to give the whole plan afresh"
-            )
         if counts[bowler] > fmt.max_overs_per_bowler:
-            errors.append(
-                item.error(
-                    IllegalOrder,
-                    f"{bowler} would bowl more than {fmt.max_overs_per_bowler} {word} "
-                    f"(over {over} is his {counts[bowler]}th)",
-                    hint=hint,
-                )
-            )
+            quota.setdefault(bowler, []).append((over, counts[bowler]))
         elif len(run) > fmt.max_consecutive:
-            errors.append(
-                item.error(
-                    IllegalOrder,
-                    f"{bowler} would bowl more than {fmt.max_consecutive} {word} in succession "
-                    f"(overs {over - len(run) + 1} to {over})",
-                    hint=hint,
-                )
-            )
+            first = over - len(run) + 1
+            mine = spans.setdefault(bowler, [])
+            if mine and mine[-1][1] >= first - 1 + fmt.max_consecutive:
+                mine[-1][1] = over  # the same run, one over longer
+            else:
+                mine.append([first, over, over])
         else:
             continue
         counts[bowler] -= 1
         run = run[:-1]
-        del plan[over]
+        plan.pop(over).ok = False
+    word = "sets" if fmt.is_hundred else "overs"
+    for bowler, found in quota.items():
+        overs = [o for o, _ in found]
+        if len(found) == 1:
+            ((o, n),) = found
+            why = f"over {o} is his {_ordinal(n)}"
+        else:
+            n = found[0][1]
+            why = (
+                f"overs {_and(overs)} would be his {_ordinal(n)} to {_ordinal(n + len(overs) - 1)}"
+            )
+        errors.append(
+            items_by_over[overs[0]].error(
+                IllegalOrder,
+                f"{bowler} would bowl more than {fmt.max_overs_per_bowler} {word} ({why})",
+                hint=_kept_hint(kept, bowler, word),
+            )
+        )
+    for bowler, runs in spans.items():
+        said = ", ".join(f"{a} to {b}" for a, b, _ in runs)
+        errors.append(
+            items_by_over[runs[0][2]].error(
+                IllegalOrder,
+                f"{bowler} would bowl more than {fmt.max_consecutive} {word} in succession "
+                f"({word} {said})",
+                hint=_kept_hint(kept, bowler, word),
+            )
+        )
     if kept:
         _check_with_kept(plan, kept, dict(ctx.bowled), fmt, errors)
+
+
+def _ordinal(n: int) -> str:
+    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{end}"
+
+
+def _and(xs: list[int]) -> str:
+    return str(xs[0]) if len(xs) == 1 else ", ".join(map(str, xs[:-1])) + f" and {xs[-1]}"
+
+
+def _kept_hint(kept: dict[int, str], bowler: str, word: str) -> str | None:
+    his = sorted(o for o, b in kept.items() if b == bowler)
+    if not his:
+        return None
+    return (
+        f"with the plan that stands, where he bowls {word} {', '.join(map(str, his))}: give "
+        "those to others, or send 'new bowling plan: ...' to give the whole plan afresh"
+    )
 
 
 def _check_with_kept(
