@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from engine.dice import seed_from_text
+from engine.dice import UnrecordedDice, seed_from_text
 from engine.flungo.events import Ball, BowlerChanged, Event, RuleFired, RuleSpent
 from engine.flungo.formats import Format, FormatSpec
 from engine.flungo.ground import Conditions
@@ -168,7 +168,10 @@ def practise(
         state = res.state
         turns: list[list[Event]] = []
         while not state.is_over:
-            res = play_turn(state)
+            # the turn's own stream, as the match draws it, but not written down: the
+            # practice reads what each ball did, never the rolls behind it
+            dice = UnrecordedDice(seed_from_text(f"{state.setup.seed}:turn {state.turn}"))
+            res = play_turn(state, dice=dice)
             state = res.state
             turns.append(list(res.events))
         matches.append((state, turns))
