@@ -13,9 +13,20 @@ the line is refused with that word named, never read without it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["batting_order", "bowling_line", "team_sheet", "toss_line"]
+from engine.flungo.squad import BowlingStyle, Player
+
+__all__ = [
+    "batting_order",
+    "bowler_kinds",
+    "bowling_line",
+    "name_kinds",
+    "names_a_kind",
+    "team_sheet",
+    "toss_line",
+]
 
 # Words a plan line may hold that add nothing to which overs a bowler bowls.
 _GLUE = frozenset(
@@ -564,3 +575,51 @@ def batting_order(text: str, names: list[str]) -> str | None:
     if len(order) < 2 or len(set(order)) != len(order):
         return None
     return "batting order: " + ", ".join(order)
+
+
+# A bowler, for "the spinners": bowling 13 or more, which no batsman (2d6) or keeper (d6)
+# of the seed's squad table reaches and every all-rounder and bowler does.
+BOWLER_SKILL = 13
+_KIND_WORDS = {
+    "spin": re.compile(
+        r"(?<![\w'])(?:the\s+)?(?:spin(?:\s+twins|\s+bowlers)?|spinners|tweakers|slow\s+bowlers)"
+        r"(?![\w'])"
+    ),
+    "pace": re.compile(
+        r"(?<![\w'])(?:the\s+)?(?:pace(?:\s+bowlers)?|pacemen|quicks|seamers|fast\s+bowlers)"
+        r"(?![\w'])"
+    ),
+}
+
+
+def bowler_kinds(players: Iterable[Player]) -> dict[str, tuple[str, ...]]:
+    """The squad's bowlers of each kind, ``spin`` and ``pace`` (fast or medium), their names
+    in lower case, best bowler first."""
+    out: dict[str, list[tuple[int, str]]] = {"spin": [], "pace": []}
+    for p in players:
+        if p.bowling >= BOWLER_SKILL:
+            kind = "spin" if p.bowling_style is BowlingStyle.SPIN else "pace"
+            out[kind].append((-p.bowling, p.name.lower()))
+    return {k: tuple(n for _, n in sorted(v)) for k, v in out.items()}
+
+
+def names_a_kind(text: str) -> bool:
+    """Whether ``text`` names a kind of bowler ("the spinners 11 to 26" is no chatter)."""
+    return any(p.search(text) is not None for p in _KIND_WORDS.values())
+
+
+def name_kinds(text: str, kinds: Mapping[str, tuple[str, ...]]) -> str | None:
+    """``text`` with "the spinners", "spin", "the quicks" ... as the squad's bowlers of that
+    kind, when the squad makes them plain: one or two of them ("Anderson and Grey").
+    ``None`` when the text names no kind, or a kind the squad has none of or more than two
+    of (which two of five seamers is for the manager to say, never for pbm to guess)."""
+    named = False
+    for kind, pattern in _KIND_WORDS.items():
+        if pattern.search(text) is None:
+            continue
+        who = kinds.get(kind, ())
+        if not 1 <= len(who) <= 2:
+            return None
+        text = pattern.sub(" and ".join(who), text)
+        named = True
+    return text if named else None

@@ -65,6 +65,7 @@ from engine.flungo.language._model import (
     ParsedOrders,
 )
 from engine.flungo.language._names import NameBook
+from engine.flungo.language._plans import bowler_kinds
 from engine.flungo.language._transform import read_line
 from engine.flungo.orders import BattingStyle, Rule
 from engine.flungo.squad import SQUAD_SIZE, Team
@@ -587,7 +588,8 @@ def _meaning_line(
     canonical reader report it as it would (a misspelt order word with its "did you mean",
     a quota of overs)."""
     protect = _protect(tuple(names))
-    rw = reword(cl.text, protect, fmt.overs, tuple(names))
+    kinds = bowler_kinds(st.team.players) if st.team is not None else None
+    rw = reword(cl.text, protect, fmt.overs, tuple(names), kinds)
     if not rw.texts:
         # nothing in it carries an order: cheering, thanks, a remark; it costs nothing
         st.chatter.append(EchoLine(cl.number, cl.raw.strip()))

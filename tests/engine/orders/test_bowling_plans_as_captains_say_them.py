@@ -11,6 +11,7 @@ import pytest
 
 from engine.flungo.formats import FORMATS, Format
 from engine.flungo.language import OrderContext, ParsedOrders, parse_orders
+from engine.flungo.language._plans import bowler_kinds, name_kinds
 from tests.engine.orders.squad import fixture_team, opponent_team
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -95,6 +96,38 @@ def test_a_range_and_a_pair_with_no_overs_of_theirs_is_refused() -> None:
     got = read("Anderson and Grey keep it tight with Stone")
     assert got.orders.match is None or not got.orders.match.bowling_plan
     assert got.errors or got.not_understood
+
+
+def test_the_squads_bowlers_of_a_kind() -> None:
+    """A bowler is bowling 13 or more (no batsman or keeper reaches it): the fixture squad's
+    spinners are Anderson and Grey (Jones spins, but is no bowler); its pace is many."""
+    kinds = bowler_kinds(fixture_team().players)
+    assert kinds["spin"] == ("jimmy anderson", "grey")
+    assert len(kinds["pace"]) > 2 and "jones" not in kinds["pace"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Spin from both ends, overs 11 to 26", "the spinners share overs 11-26", "tweakers 11 to 26"],
+)
+def test_spin_is_the_squads_two_spinners(line: str) -> None:
+    """Where the squad's styles make them plain (two spinners), "spin" is those two, in turn
+    from both ends."""
+    got = read(line)
+    assert not got.errors and not got.not_understood
+    assert got.echo_text().strip() == (
+        f"Jimmy Anderson bowls overs {_odd(11, 25)}\nGrey bowls overs {_odd(12, 26)}"
+    )
+
+
+def test_a_kind_the_squad_has_many_of_is_not_guessed() -> None:
+    """Seven pace bowlers: which two bowl is the manager's to say; the line gives no plan and
+    is refused, and name_kinds gives nothing for it."""
+    kinds = bowler_kinds(fixture_team().players)
+    assert name_kinds("pace from both ends overs 1-10", kinds) is None
+    got = read("pace from both ends overs 1-10")
+    assert got.errors or got.not_understood
+    assert got.orders.match is None or not got.orders.match.bowling_plan
 
 
 # The bowling lines of the training corpus when this reading was merged: 36 of 43 exact;
