@@ -189,6 +189,7 @@ def _check_plan(
     # first over at fault, with every over it concerns (not one error per over)
     quota: dict[str, list[tuple[int, int]]] = {}
     spans: dict[str, list[list[int]]] = {}
+    ends: dict[str, list[int]] = {}
     for over in range(1, fmt.overs + 1):
         planned = plan.get(over)
         bowler = planned.value[1] if planned is not None else bowled.get(over)
@@ -208,6 +209,9 @@ def _check_plan(
                 mine[-1][1] = over  # the same run, one over longer
             else:
                 mine.append([first, over, over])
+        elif fmt.is_hundred and over % 2 == 1 and len(run) > 1:
+            # The Hundred changes ends every ten balls: set 3 is from the other end to set 2
+            ends.setdefault(bowler, []).append(over)
         else:
             continue
         counts[bowler] -= 1
@@ -218,7 +222,7 @@ def _check_plan(
         overs = [o for o, _ in found]
         if len(found) == 1:
             ((o, n),) = found
-            why = f"over {o} is his {_ordinal(n)}"
+            why = f"{word[:-1]} {o} is his {_ordinal(n)}"
         else:
             n = found[0][1]
             why = (
@@ -238,6 +242,16 @@ def _check_plan(
                 IllegalOrder,
                 f"{bowler} would bowl more than {fmt.max_consecutive} {word} in succession "
                 f"({word} {said})",
+                hint=_kept_hint(kept, bowler, word),
+            )
+        )
+    for bowler, sets in ends.items():
+        after = " and ".join(f"set {o} straight after set {o - 1}" for o in sets)
+        errors.append(
+            items_by_over[sets[0]].error(
+                IllegalOrder,
+                f"{bowler} would bowl {after}, from the other end (the ends change every ten "
+                "balls)",
                 hint=_kept_hint(kept, bowler, word),
             )
         )
