@@ -69,12 +69,13 @@ class Dice:
     Roll(die=6, value=5, purpose='test')
     """
 
-    __slots__ = ("_state", "rolls", "seed")
+    __slots__ = ("_keep", "_state", "rolls", "seed")
 
     def __init__(self, seed: int) -> None:
         self.seed = seed & MASK64
         self._state = self.seed
         self.rolls: list[Roll] = []
+        self._keep = True  # False in UnrecordedDice
 
     def __repr__(self) -> str:
         return f"Dice({self.seed}) after {len(self.rolls)} rolls"
@@ -119,7 +120,8 @@ class Dice:
                 m = self.next_u64() * sides
                 low = m & MASK64
         value = (m >> 64) + 1
-        self.rolls.append(_new_roll(Roll, (sides, value, purpose)))
+        if self._keep:
+            self.rolls.append(_new_roll(Roll, (sides, value, purpose)))
         return value
 
     def mark(self) -> int:
@@ -142,19 +144,6 @@ class UnrecordedDice(Dice):
 
     __slots__ = ()
 
-    def roll(self, sides: int, purpose: str) -> int:
-        """:meth:`Dice.roll`, not recorded."""
-        if sides <= 0:
-            raise ValueError(f"below() needs a positive bound, got {sides}")
-        s = (self._state + _GOLDEN) & MASK64
-        self._state = s
-        z = ((s ^ (s >> 30)) * _MUL1) & MASK64
-        z = ((z ^ (z >> 27)) * _MUL2) & MASK64
-        m = (z ^ (z >> 31)) * sides
-        low = m & MASK64
-        if low < sides:
-            t = ((1 << 64) - sides) % sides
-            while low < t:
-                m = self.next_u64() * sides
-                low = m & MASK64
-        return (m >> 64) + 1
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self._keep = False
