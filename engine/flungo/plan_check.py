@@ -19,8 +19,9 @@ unchanged. Its repairs, cause by cause:
 
 1. overs outside the innings or already begun are dropped; so are the overs of a bowler who is
    not in the XI or may not bowl (the default bowler takes them);
-2. a bowler over his quota keeps his first overs up to it (those in a run too long, or
-   starting a new end, go first), and the rest are dropped;
+2. a bowler over his quota loses overs one at a time, each time the one whose going leaves
+   the fewest runs too long and ends at fault (the middle of a run, not its end), the latest
+   of equals;
 3. each run too long, or set carried on to the other end, is mended by the smallest change
    that leaves fewer faults: the offending over *swapped* with the nearest over of another
    bowler, or *moved* to the nearest over the plan leaves free (two overs change, both
@@ -96,6 +97,7 @@ class _Fault:
     bowler: str
     over: int  # the planned over to change
     start: int = 0  # a run too long: its first over
+    end: int = 0  # ... and the over that makes it too long (``over`` unless that one stands)
 
 
 def _unit(spec: FormatSpec, n: int = 2) -> str:
@@ -167,7 +169,13 @@ def _limit_faults(plan: dict[int, str], spec: FormatSpec, ctx: PlanContext) -> l
         run = run + 1 if b == run_b else 1
         run_b = b
         if run > spec.max_consecutive and o in plan:
-            out.append(_Fault(Cause.SUCCESSION, b, o, o - run + 1))
+            out.append(_Fault(Cause.SUCCESSION, b, o, o - run + 1, o))
+        elif run > spec.max_consecutive and (
+            mine := [x for x in range(o - run + 1, o) if x in plan]
+        ):
+            # the run is made too long by an over that stands (bowled, or the standing plan's
+            # after the mail's): the planned over in it is the one to change
+            out.append(_Fault(Cause.SUCCESSION, b, mine[-1], o - run + 1, o))
         elif (
             spec.is_hundred
             and o % 2 == 1
@@ -207,7 +215,7 @@ class _Log:
         key = (f.cause, f.bowler)
         self.overs.setdefault(key, []).append(f.over)
         if f.cause is Cause.SUCCESSION:
-            self.runs.setdefault(key, []).append((f.start, f.over))
+            self.runs.setdefault(key, []).append((f.start, f.end or f.over))
         return key
 
 
@@ -233,16 +241,18 @@ def nearest_legal(
     counts: dict[str, int] = {}
     for _, b in ctx.bowled:
         counts[b] = counts.get(b, 0) + 1
-    limits = {f.over for f in _limit_faults(work, spec, ctx) if f.cause is not Cause.QUOTA}
     for b in sorted(set(work.values())):
         mine = sorted(o for o, x in work.items() if x == b)
         excess = counts.get(b, 0) + len(mine) - spec.max_overs_per_bowler
-        if excess <= 0:
-            continue
-        for o in sorted(mine, key=lambda o: (o not in limits, -o))[:excess]:
+        for _ in range(max(excess, 0)):
+            # one over at a time, the one whose going leaves the fewest runs and ends at
+            # fault (the middle of a run too long, not its end: "A 1-6" in The Hundred keeps
+            # 1, 2, 4 and 6), else the last
+            o = min(mine, key=lambda o: (_left_faults(work, o, spec, ctx), -o))
             key = log.fault(_Fault(Cause.QUOTA, b, o))
             log.dropped.setdefault(key, []).append(o)
             del work[o]
+            mine.remove(o)
     # 3. runs too long and sets carried on to the other end
     while found := _limit_faults(work, spec, ctx):
         f = found[0]
@@ -250,6 +260,12 @@ def nearest_legal(
         key = again[0] if again is not None and again[0][1] == f.bowler else log.fault(f)
         _mend(work, f, len(found), spec, ctx, log, key)
     return tuple(sorted(work.items())), _problems(log, spec, dict(ctx.unable))
+
+
+def _left_faults(work: dict[int, str], over: int, spec: FormatSpec, ctx: PlanContext) -> int:
+    """How many run and end faults ``work`` has without ``over``."""
+    trial = {o: b for o, b in work.items() if o != over}
+    return sum(f.cause is not Cause.QUOTA for f in _limit_faults(trial, spec, ctx))
 
 
 def _mend(

@@ -11,6 +11,7 @@ from engine.flungo.formats import FormatSpec
 from engine.flungo.language._items import Item
 from engine.flungo.language._model import OrderContext
 from engine.flungo.orders import BowlingChange, BowlingRest, Rule, Stat, StyleChange, TargetKind
+from engine.flungo.plan_check import PlanContext, nearest_legal
 from engine.flungo.squad import Team
 
 __all__ = ["HELPER_POINTS", "check_items", "final_order", "final_xi"]
@@ -175,7 +176,6 @@ def _check_plan(
                     # so the echo shows one bowler per over, as the engine will play it.
                     earlier.ok = False
                 plan[over] = item
-    items_by_over = dict(plan)
     bowled = dict(ctx.bowled)
     afresh = any(i.kind in ("clear", "fresh") and i.value == "plan" and i.ok for i in items)
     kept: dict[int, str] = {}
@@ -183,89 +183,35 @@ def _check_plan(
         # the overs of the standing plan the mail does not give stand, and count
         kept = {o: b for o, b in ctx.standing.bowling_plan if o not in plan and o not in bowled}
         bowled = {**kept, **bowled}
-    counts: dict[str, int] = {}
-    run: list[str] = []
-    # an over that breaks a limit is refused; each cause is said once per bowler, on the
-    # first over at fault, with every over it concerns (not one error per over)
-    quota: dict[str, list[tuple[int, int]]] = {}
-    spans: dict[str, list[list[int]]] = {}
-    ends: dict[str, list[int]] = {}
-    for over in range(1, fmt.overs + 1):
-        planned = plan.get(over)
-        bowler = planned.value[1] if planned is not None else bowled.get(over)
-        if bowler is None:
-            run = []
-            continue
-        counts[bowler] = counts.get(bowler, 0) + 1
-        run = [*run, bowler] if run and run[-1] == bowler else [bowler]
-        if planned is None:
-            continue
-        if counts[bowler] > fmt.max_overs_per_bowler:
-            quota.setdefault(bowler, []).append((over, counts[bowler]))
-        elif len(run) > fmt.max_consecutive:
-            first = over - len(run) + 1
-            mine = spans.setdefault(bowler, [])
-            if mine and mine[-1][1] >= first - 1 + fmt.max_consecutive:
-                mine[-1][1] = over  # the same run, one over longer
-            else:
-                mine.append([first, over, over])
-        elif fmt.is_hundred and over % 2 == 1 and len(run) > 1:
-            # The Hundred changes ends every ten balls: set 3 is from the other end to set 2
-            ends.setdefault(bowler, []).append(over)
-        else:
-            continue
-        counts[bowler] -= 1
-        run = run[:-1]
-        plan.pop(over).ok = False
+    # a plan that breaks a limit is mended to the nearest legal plan (plan_check, as the match
+    # plays it): the echo shows the plan mended, and each cause is one error per bowler
+    given = {o: i.value[1] for o, i in plan.items()}
+    fixed = tuple(sorted(bowled.items()))
+    mended, problems = nearest_legal(given.items(), fmt, PlanContext(bowled=fixed))
+    if not problems:
+        return
+    now = dict(mended)
+    for over, item in plan.items():
+        if now.get(over) != item.value[1]:
+            item.ok = False
+    for over, bowler in mended:
+        if given.get(over) != bowler:
+            # an over the mend gives him: shown on the line that gave the over it came from
+            source = next(
+                (plan[o] for o, b in given.items() if b == bowler and now.get(o) != b),
+                plan[min(plan)],
+            )
+            new = Item(source.line, "plan", (over, bowler), source.start, source.end)
+            items.insert(items.index(source) + 1, new)
     word = "sets" if fmt.is_hundred else "overs"
-    for bowler, found in quota.items():
-        overs = [o for o, _ in found]
-        if len(found) == 1:
-            ((o, n),) = found
-            why = f"{word[:-1]} {o} is his {_ordinal(n)}"
-        else:
-            n = found[0][1]
-            why = (
-                f"overs {_and(overs)} would be his {_ordinal(n)} to {_ordinal(n + len(overs) - 1)}"
-            )
+    for problem in problems:
         errors.append(
-            items_by_over[overs[0]].error(
-                IllegalOrder,
-                f"{bowler} would bowl more than {fmt.max_overs_per_bowler} {word} ({why})",
-                hint=_kept_hint(kept, bowler, word),
+            plan[problem.overs[0]].error(
+                IllegalOrder, problem.text, hint=_kept_hint(kept, problem.bowler, word)
             )
         )
-    for bowler, runs in spans.items():
-        said = ", ".join(f"{a} to {b}" for a, b, _ in runs)
-        errors.append(
-            items_by_over[runs[0][2]].error(
-                IllegalOrder,
-                f"{bowler} would bowl more than {fmt.max_consecutive} {word} in succession "
-                f"({word} {said})",
-                hint=_kept_hint(kept, bowler, word),
-            )
-        )
-    for bowler, sets in ends.items():
-        after = " and ".join(f"set {o} straight after set {o - 1}" for o in sets)
-        errors.append(
-            items_by_over[sets[0]].error(
-                IllegalOrder,
-                f"{bowler} would bowl {after}, from the other end (the ends change every ten "
-                "balls)",
-                hint=_kept_hint(kept, bowler, word),
-            )
-        )
-    if kept:
-        _check_with_kept(plan, kept, dict(ctx.bowled), fmt, errors)
-
-
-def _ordinal(n: int) -> str:
-    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{end}"
-
-
-def _and(xs: list[int]) -> str:
-    return str(xs[0]) if len(xs) == 1 else ", ".join(map(str, xs[:-1])) + f" and {xs[-1]}"
+        if now.get(problem.overs[0]) == given[problem.overs[0]]:
+            plan[problem.overs[0]].ok = True  # its over stands: the error is the others'
 
 
 def _kept_hint(kept: dict[int, str], bowler: str, word: str) -> str | None:
@@ -276,55 +222,6 @@ def _kept_hint(kept: dict[int, str], bowler: str, word: str) -> str | None:
         f"with the plan that stands, where he bowls {word} {', '.join(map(str, his))}: give "
         "those to others, or send 'new bowling plan: ...' to give the whole plan afresh"
     )
-
-
-def _check_with_kept(
-    plan: dict[int, Item],
-    kept: dict[int, str],
-    bowled: dict[int, str],
-    fmt: FormatSpec,
-    errors: list[OrderError],
-) -> None:
-    """The mail's overs against the overs of the standing plan after them: an over the mail
-    gives that makes a bowler's later standing over his fifth (say), or a run too long, is
-    refused as the others are (the standing overs stand)."""
-    word = "sets" if fmt.is_hundred else "overs"
-    while True:
-        who = {**kept, **bowled, **{o: i.value[1] for o, i in plan.items()}}
-        bad: tuple[int, str] | None = None
-        for bowler in sorted({i.value[1] for i in plan.values()}):
-            overs = sorted(o for o, b in who.items() if b == bowler)
-            if len(overs) > fmt.max_overs_per_bowler:
-                last = max(o for o in overs if o in plan)
-                bad = (last, f"{bowler} would bowl more than {fmt.max_overs_per_bowler} {word}")
-                break
-            run: list[int] = []
-            for o in overs:
-                run = [*run, o] if run and run[-1] == o - 1 else [o]
-                if len(run) > fmt.max_consecutive and any(r in plan for r in run):
-                    last = max(r for r in run if r in plan)
-                    bad = (
-                        last,
-                        f"{bowler} would bowl more than {fmt.max_consecutive} {word} in "
-                        f"succession (overs {run[0]} to {run[-1]})",
-                    )
-                    break
-            if bad is not None:
-                break
-        if bad is None:
-            return
-        over, message = bad
-        item = plan.pop(over)
-        his = sorted(o for o, b in kept.items() if b == item.value[1])
-        errors.append(
-            item.error(
-                IllegalOrder,
-                f"{message} with the plan that stands, where he bowls {word} "
-                f"{', '.join(map(str, his))}",
-                hint="give those to others, or send 'new bowling plan: ...' to give the "
-                "whole plan afresh",
-            )
-        )
 
 
 def _helpers(items: list[Item], team: Team, errors: list[OrderError]) -> set[str]:

@@ -130,6 +130,28 @@ def test_a_kind_the_squad_has_many_of_is_not_guessed() -> None:
     assert got.orders.match is None or not got.orders.match.bowling_plan
 
 
+@pytest.mark.parametrize(
+    ("line", "fmt", "echo"),
+    [
+        ("Anderson overs 1-3", Format.FIFTY, "Jimmy Anderson bowls overs 1, 2, 4"),
+        ("Warne sets 2, 3", Format.HUNDRED, "Shane Warne bowls overs 2, 4"),
+        ("Warne 1, 3, 5, 7, 9, 11", Format.T20, "Shane Warne bowls overs 1, 3, 5, 7"),
+    ],
+)
+def test_an_illegal_plan_reads_as_the_nearest_legal_one_with_one_error(
+    line: str, fmt: Format, echo: str
+) -> None:
+    """A run too long, a set across the change of ends, overs past the quota: the plan is
+    read as the nearest legal plan (the one the match would play), shown in the echo, with
+    one error saying what was mended."""
+    got = read(line, fmt)
+    assert got.echo_text().strip() == echo
+    [error] = got.errors
+    assert error.kind == "illegal" and (
+        " instead of " in error.message or "default" in error.message
+    )
+
+
 # The bowling lines of the training corpus when this reading was merged: 36 of 43 exact;
 # the rest lean on other lines of their mail or are conditions (see the report).
 BOWLING_FLOOR = 36 / 43
