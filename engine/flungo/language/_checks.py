@@ -6,7 +6,7 @@ an :class:`IllegalOrder` and left out of the orders.
 
 from __future__ import annotations
 
-from engine.errors import IllegalOrder, OrderError
+from engine.errors import IllegalOrder, MendedPlan, OrderError
 from engine.flungo.formats import FormatSpec
 from engine.flungo.language._items import Item
 from engine.flungo.language._model import OrderContext
@@ -207,7 +207,7 @@ def _check_plan(
     for problem in problems:
         errors.append(
             plan[problem.overs[0]].error(
-                IllegalOrder, problem.text, hint=_kept_hint(kept, problem.bowler, word)
+                MendedPlan, problem.text, hint=_kept_hint(kept, problem.bowler, word)
             )
         )
         if now.get(problem.overs[0]) == given[problem.overs[0]]:

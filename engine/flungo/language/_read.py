@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
+from engine.errors import IllegalOrder, InvalidOrder, MendedPlan, OrderError, Span
 from engine.flungo.formats import FormatSpec
 from engine.flungo.language._build import build_orders, echo_lines
 from engine.flungo.language._chatter import (
@@ -159,7 +159,8 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             )
     st.errors += expand_items(st.items, fmt, context)
     check_items(st.items, team, fmt, context, st.errors)
-    wrong = {e.span.line for e in st.errors if e.span is not None}
+    # a plan read as its nearest legal plan blocks nothing: the plan mended stands
+    wrong = {e.span.line for e in st.errors if e.span is not None and not isinstance(e, MendedPlan)}
     for item in st.items:
         if item.kind == "fresh" and item.line.number in wrong:
             item.ok = False  # its part is blocked: what stood before stands, whole
