@@ -5,7 +5,8 @@ each squad slot's name, the XI, captain, wicketkeeper, toss, batting order, styl
 plan, batting reviews, bowling reviews, conditional orders, helper points and notes. A part
 with an error in the mail is *blocked*: what stood before stands, and the report says so, so
 an error costs only its own part; a bowling plan mended to its nearest legal plan
-(``MendedPlan``) is not blocked: the plan mended is taken. "No conditional orders" (and the like) clears a part.
+(``MendedPlan``) is not blocked: the plan mended is taken. "No conditional orders" (and the
+like) clears a part.
 
 Within a part, a mail that names some overs or some batsmen changes those and keeps the rest
 (the report's ``kept`` says what): the bowling plan by over ("Lenny Henry bowls overs 14 and

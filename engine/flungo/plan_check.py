@@ -19,9 +19,8 @@ unchanged. Its repairs, cause by cause:
 
 1. overs outside the innings or already begun are dropped; so are the overs of a bowler who is
    not in the XI or may not bowl (the default bowler takes them);
-2. a bowler over his quota loses overs one at a time, each time the one whose going leaves
-   the fewest runs too long and ends at fault (the middle of a run, not its end), the latest
-   of equals;
+2. a bowler over his quota keeps his first overs up to it (those in a run too long, or
+   starting a new end, go first), and the rest are dropped;
 3. each run too long, or set carried on to the other end, is mended by the smallest change
    that leaves fewer faults: the offending over *swapped* with the nearest over of another
    bowler, or *moved* to the nearest over the plan leaves free (two overs change, both
@@ -241,18 +240,16 @@ def nearest_legal(
     counts: dict[str, int] = {}
     for _, b in ctx.bowled:
         counts[b] = counts.get(b, 0) + 1
+    limits = {f.over for f in _limit_faults(work, spec, ctx) if f.cause is not Cause.QUOTA}
     for b in sorted(set(work.values())):
         mine = sorted(o for o, x in work.items() if x == b)
         excess = counts.get(b, 0) + len(mine) - spec.max_overs_per_bowler
-        for _ in range(max(excess, 0)):
-            # one over at a time, the one whose going leaves the fewest runs and ends at
-            # fault (the middle of a run too long, not its end: "A 1-6" in The Hundred keeps
-            # 1, 2, 4 and 6), else the last
-            o = min(mine, key=lambda o: (_left_faults(work, o, spec, ctx), -o))
+        if excess <= 0:
+            continue
+        for o in sorted(mine, key=lambda o: (o not in limits, -o))[:excess]:
             key = log.fault(_Fault(Cause.QUOTA, b, o))
             log.dropped.setdefault(key, []).append(o)
             del work[o]
-            mine.remove(o)
     # 3. runs too long and sets carried on to the other end
     while found := _limit_faults(work, spec, ctx):
         f = found[0]
@@ -260,12 +257,6 @@ def nearest_legal(
         key = again[0] if again is not None and again[0][1] == f.bowler else log.fault(f)
         _mend(work, f, len(found), spec, ctx, log, key)
     return tuple(sorted(work.items())), _problems(log, spec, dict(ctx.unable))
-
-
-def _left_faults(work: dict[int, str], over: int, spec: FormatSpec, ctx: PlanContext) -> int:
-    """How many run and end faults ``work`` has without ``over``."""
-    trial = {o: b for o, b in work.items() if o != over}
-    return sum(f.cause is not Cause.QUOTA for f in _limit_faults(trial, spec, ctx))
 
 
 def _mend(

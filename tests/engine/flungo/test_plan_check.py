@@ -146,14 +146,6 @@ def test_a_fifty_over_plan_of_spells_is_legal() -> None:
     assert not faults(plan, FIFTY, CTX)
 
 
-def test_over_his_quota_he_loses_the_middle_of_a_run_not_its_end() -> None:
-    """Six sets in a row for A in The Hundred (quota 4): sets 3 and 4 go, the ones whose
-    going leaves no run too long and no set across a change of ends; nothing else moves."""
-    legal, [problem] = nearest_legal(tuple((o, "A") for o in range(1, 7)), HUNDRED, CTX)
-    assert legal == ((1, "A"), (2, "A"), (5, "A"), (6, "A"))
-    assert problem.cause is Cause.QUOTA and problem.dropped == (3, 4)
-
-
 def test_a_run_made_too_long_by_overs_that_stand_after_it_is_mended() -> None:
     """The standing plan gives A overs 18 and 20; the mail gives him 19: three in a row, the
     planned over moved to the nearest free one, the standing overs unchanged."""
