@@ -159,17 +159,24 @@ def _check_plan(
     errors: list[OrderError],
 ) -> None:
     plan: dict[int, Item] = {}
+    said: set[tuple[int, str]] = set()  # (line, message): one error per cause, not per over
+
+    def refuse(item: Item, message: str) -> None:
+        if (item.line.number, message) in said:
+            item.ok = False
+        else:
+            said.add((item.line.number, message))
+            errors.append(item.error(IllegalOrder, message))
+
     for item in items:
         if item.kind == "plan" and item.ok:
             over, bowler = item.value
             if ctx.at_drinks and ctx.batting is not True and over <= fmt.drinks_after:
                 errors.append(item.error(IllegalOrder, f"over {over} was bowled before drinks"))
             elif xi is not None and bowler not in xi:
-                errors.append(item.error(IllegalOrder, f"{bowler} is not in the XI"))
+                refuse(item, f"{bowler} is not in the XI")
             elif bowler in unavailable:
-                errors.append(
-                    item.error(IllegalOrder, f"{bowler} cannot play this match (injured)")
-                )
+                refuse(item, f"{bowler} cannot play this match (injured)")
             else:
                 if (earlier := plan.get(over)) is not None:
                     # A later line wins an over given twice; the earlier one leaves the echo too,

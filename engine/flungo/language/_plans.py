@@ -592,12 +592,15 @@ _KIND_WORDS = {
 }
 
 
-def bowler_kinds(players: Iterable[Player]) -> dict[str, tuple[str, ...]]:
+def bowler_kinds(
+    players: Iterable[Player], xi: Iterable[str] | None = None
+) -> dict[str, tuple[str, ...]]:
     """The squad's bowlers of each kind, ``spin`` and ``pace`` (fast or medium), their names
-    in lower case, best bowler first."""
+    in lower case, best bowler first; only those in ``xi`` when the XI is known."""
     out: dict[str, list[tuple[int, str]]] = {"spin": [], "pace": []}
+    chosen = set(xi) if xi is not None else None
     for p in players:
-        if p.bowling >= BOWLER_SKILL:
+        if p.bowling >= BOWLER_SKILL and (chosen is None or p.name in chosen):
             kind = "spin" if p.bowling_style is BowlingStyle.SPIN else "pace"
             out[kind].append((-p.bowling, p.name.lower()))
     return {k: tuple(n for _, n in sorted(v)) for k, v in out.items()}
@@ -618,7 +621,7 @@ def name_kinds(text: str, kinds: Mapping[str, tuple[str, ...]]) -> str | None:
         if pattern.search(text) is None:
             continue
         who = kinds.get(kind, ())
-        if not 1 <= len(who) <= 2:
+        if not 1 <= len(who) <= 2 or (len(who) == 1 and re.search(r"\bboth\s+ends\b", text)):
             return None
         text = pattern.sub(" and ".join(who), text)
         named = True

@@ -152,6 +152,24 @@ def test_an_illegal_plan_reads_as_the_nearest_legal_one_with_one_error(
     )
 
 
+def test_spin_is_read_in_the_xi_when_the_mail_gives_it() -> None:
+    """With an XI given before the plan, "the spinners" are the XI's: Grey is not in this
+    one, so "spin from both ends" names one spinner, not two, and is refused, not guessed."""
+    xi = "xi: Root, Stokes, Tom Smith, Jones, Ant and Dec, Wilson, Flintoff, Green, White, "
+    got = read(xi + "Warne, Anderson\nspin from both ends, overs 7 to 14")
+    assert got.errors and all(e.span is not None and e.span.line == 2 for e in got.errors)
+    assert got.orders.match is not None and not got.orders.match.bowling_plan
+    with_grey = read(xi + "Grey, Anderson\nspin from both ends, overs 7 to 14")
+    assert not with_grey.errors
+
+
+def test_a_bowler_not_in_the_xi_is_one_error_for_the_line() -> None:
+    """Four overs for a bowler left out of the XI: one error, not one for each over."""
+    xi = "xi: Root, Stokes, Tom Smith, Jones, Ant and Dec, Wilson, Flintoff, Green, White, "
+    got = read(xi + "Warne, Anderson\nGrey overs 7, 9, 11, 13")
+    assert [e.message for e in got.errors] == ["Grey is not in the XI"]
+
+
 # The bowling lines of the training corpus when this reading was merged: 36 of 43 exact;
 # the rest lean on other lines of their mail or are conditions (see the report).
 BOWLING_FLOOR = 36 / 43
