@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
+from engine.flungo.orders import MatchOrders
 from engine.flungo.squad import BowlingStyle, Player
 
 __all__ = [
@@ -604,6 +606,15 @@ def bowler_kinds(
             kind = "spin" if p.bowling_style is BowlingStyle.SPIN else "pace"
             out[kind].append((-p.bowling, p.name.lower()))
     return {k: tuple(n for _, n in sorted(v)) for k, v in out.items()}
+
+
+def known_xi(items: Iterable[Any], standing: MatchOrders | None) -> tuple[str, ...] | None:
+    """The XI a mail gave on a line before (its read items), else the one that stands: the
+    side "the spinners" are picked from."""
+    given = [i.value for i in items if i.kind == "xi" and i.ok and i.value]
+    if given:
+        return tuple(given[-1])
+    return standing.xi if standing is not None else None
 
 
 def names_a_kind(text: str) -> bool:

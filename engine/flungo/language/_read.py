@@ -65,7 +65,6 @@ from engine.flungo.language._model import (
     ParsedOrders,
 )
 from engine.flungo.language._names import NameBook
-from engine.flungo.language._plans import bowler_kinds
 from engine.flungo.language._transform import read_line
 from engine.flungo.orders import BattingStyle, Rule
 from engine.flungo.squad import SQUAD_SIZE, Team
@@ -589,7 +588,10 @@ def _meaning_line(
     canonical reader report it as it would (a misspelt order word with its "did you mean",
     a quota of overs)."""
     protect = _protect(tuple(names))
-    kinds = bowler_kinds(st.team.players, _known_xi(st)) if st.team is not None else None
+    from engine.flungo.language._plans import bowler_kinds, known_xi
+
+    xi = known_xi(st.items, st.context.standing)
+    kinds = bowler_kinds(st.team.players, xi) if st.team is not None else None
     rw = reword(cl.text, protect, fmt.overs, tuple(names), kinds)
     if not rw.texts:
         # nothing in it carries an order: cheering, thanks, a remark; it costs nothing
@@ -632,15 +634,6 @@ def _meaning_line(
     if old is not None and _names_word(old, cl):
         return False  # the canonical reader's own error names the word, caret under it
     return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why, old)
-
-
-def _known_xi(st: _State) -> tuple[str, ...] | None:
-    """The XI the mail gave on a line before, else the one that stands (for "the spinners")."""
-    given = [i.value for i in st.items if i.kind == "xi" and i.ok and i.value]
-    if given:
-        return tuple(given[-1])
-    standing = st.context.standing
-    return standing.xi if standing is not None else None
 
 
 def _unknown(
