@@ -19,7 +19,7 @@ import functools
 import importlib.resources
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from engine.flungo.language._chatter import _TENS, number_words
@@ -569,6 +569,7 @@ def reword(
     protect: frozenset[str],
     overs: int,
     names: tuple[str, ...] = (),
+    kinds: Mapping[str, tuple[str, ...]] | None = None,
     names_re: Callable[[], re.Pattern[str] | None] | None = None,
 ) -> Reworded:
     """``text`` in the canonical words (see the module's docstring).
@@ -576,10 +577,18 @@ def reword(
     ``protect``: the words of the squads' names, lower case, which are never rewritten;
     ``overs``: the overs in an innings of the match (phases and windows count in them);
     ``names``: the squads' full names (to tell where one name ends and the next begins);
+    ``kinds``: the squad's bowlers by kind (``_plans.bowler_kinds``), for "the spinners";
     ``names_re``: gives :func:`names_pattern` of ``protect`` (the caller's, kept for its
     mail), asked only when a line gets as far as its clauses.
     """
-    from engine.flungo.language._plans import batting_order, bowling_line, team_sheet, toss_line
+    from engine.flungo.language._plans import (
+        batting_order,
+        bowling_line,
+        name_kinds,
+        names_a_kind,
+        team_sheet,
+        toss_line,
+    )
 
     lex = lexicon()
     t = prepare(text, protect, overs)
@@ -592,7 +601,8 @@ def reword(
     clauses = [c for c in _CLAUSE_BREAK.split(t) if c and c.strip()]
     kept = [c for c in clauses if _meaningful(c, protect)]
     dropped = tuple(c for c in clauses if c not in kept)
-    if not any(_meaningful(c, protect, digits=False, negation=False) for c in kept):
+    chatter = not any(_meaningful(c, protect, digits=False, negation=False) for c in kept)
+    if chatter and not names_a_kind(t):
         # no name, style, unit, phase or guard anywhere: a number alone ("97 to defend,
         # come on!") is no order, so the line is chatter, and costs nothing (a name alone
         # may be a mistyped order: "captian root" is told "did you mean")
@@ -611,6 +621,10 @@ def reword(
     t = ", ".join(kept)
     t = _phases(t, overs, protect)
     if (plan := bowling_line(t, runs, overs)) is not None:
+        return Reworded((plan,), (), dropped)
+    # "spin from both ends", "the quicks": the squad's bowlers of that kind, when plain
+    tk = name_kinds(t, kinds) if kinds else None
+    if tk is not None and (plan := bowling_line(tk, name_runs(tk, protect, names), overs)):
         return Reworded((plan,), (), dropped)
     t = _scores(scores(t))
     texts, idioms = _styles(t, protect)

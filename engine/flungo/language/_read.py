@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
+from engine.errors import IllegalOrder, InvalidOrder, MendedPlan, OrderError, Span
 from engine.flungo.formats import FormatSpec
 from engine.flungo.language._build import echo_lines
 from engine.flungo.language._chatter import (
@@ -148,7 +148,8 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             )
     st.errors += expand_items(st.items, fmt, context)
     check_items(st.items, team, fmt, context, st.errors)
-    wrong = {e.span.line for e in st.errors if e.span is not None}
+    # a plan read as its nearest legal plan blocks nothing: the plan mended stands
+    wrong = {e.span.line for e in st.errors if e.span is not None and not isinstance(e, MendedPlan)}
     for item in st.items:
         if item.kind == "fresh" and item.line.number in wrong:
             item.ok = False  # its part is blocked: what stood before stands, whole
@@ -452,7 +453,11 @@ def _meaning_line(
     canonical reader report it as it would (a misspelt order word with its "did you mean",
     a quota of overs)."""
     protect = _protect(tuple(names))
-    rw = reword(cl.text, protect, fmt.overs, tuple(names), lambda: _names_re(st, protect))
+    from engine.flungo.language._plans import bowler_kinds, known_xi
+
+    xi = known_xi(st.items, st.context.standing)
+    kinds = bowler_kinds(st.team.players, xi) if st.team is not None else None
+    rw = reword(cl.text, protect, fmt.overs, tuple(names), kinds, lambda: _names_re(st, protect))
     if not rw.texts:
         # nothing in it carries an order: cheering, thanks, a remark; it costs nothing
         st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
