@@ -29,17 +29,9 @@ from pbm.games.flungo.zine.render import issue_html, issue_pdf, issue_text
 from pbm.games.flungo.zine.source import TurnReport, competition_codes, teams_report
 from pbm.mail.compose import Attachment, OutboundEmail, compose_message, make_message_id
 from pbm.mail.lists import GENERATED
-from pbm.outbound.render.html import inline_styles
 from pbm.outbound.replies import competition_list_headers, enqueue
 
-__all__ = [
-    "due_issues",
-    "mail_html",
-    "numbered_reports",
-    "rebuild_archive",
-    "send_issue",
-    "zine_key",
-]
+__all__ = ["due_issues", "numbered_reports", "rebuild_archive", "send_issue", "zine_key"]
 
 log = structlog.get_logger("pbm.games.flungo.zine")
 
@@ -107,13 +99,6 @@ def _recipients(session: Session, code: str) -> Sequence[tuple[str, str]]:
     ]
 
 
-def mail_html(issue: Issue, url: str | None) -> str:
-    """The issue's HTML as mailed: a client that drops ``<style>`` (Gmail's app, some
-    webmail) would lay it out unstyled, wider than a phone, so the styles go onto the
-    elements, as every mail's do."""
-    return inline_styles(issue_html(issue, url))
-
-
 def send_issue(session: Session, config: Config, clock: Clock, code: str, number: int) -> int:
     """Queue issue ``number`` of ``code`` to every player (not retired, not bouncing, not
     unsubscribed), then
@@ -124,7 +109,7 @@ def send_issue(session: Session, config: Config, clock: Clock, code: str, number
     zc = config.zine
     url = zc.archive_url.rstrip("/") + "/" if zc.archive_url else None
     text = issue_text(issue)
-    html = mail_html(issue, url)
+    html = issue_html(issue, url)
     recipients = _recipients(session, code) if zc.mail else ()
     attach = zc.pdf and any(d != "link" or url is None for _, d in recipients)
     pdf = (
