@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from email import message_from_bytes, policy
 from pathlib import Path
 
@@ -9,6 +10,10 @@ from click.testing import CliRunner
 
 from pbm.cli import main
 from pbm.outbound.render import email_kinds, has_html
+
+
+def _sourceless(html: str) -> str:
+    return re.sub(r'src="[^"]*"', 'src=""', html)
 
 
 def test_every_kind_is_written_as_a_message_and_its_html(tmp_path: Path) -> None:
@@ -21,8 +26,9 @@ def test_every_kind_is_written_as_a_message_and_its_html(tmp_path: Path) -> None
         assert msg["Subject"] and msg.get_body(("plain",)) is not None
         html = msg.get_body(("html",))
         assert (html is not None) == has_html(kind) == (tmp_path / f"{kind}.html").exists()
-        if html is not None:
-            assert html.get_content() == (tmp_path / f"{kind}.html").read_text("utf-8")
+        if html is not None:  # the same page, its pictures' sources aside (files beside it)
+            page = (tmp_path / f"{kind}.html").read_text("utf-8")
+            assert _sourceless(html.get_content()) == _sourceless(page)
 
 
 def test_one_kind_alone_and_an_unknown_kind_refused(tmp_path: Path) -> None:
