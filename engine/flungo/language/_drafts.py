@@ -193,6 +193,8 @@ class ClauseD:
     actions: tuple[ActD, ...]
     until: TrigD | None
     start: int
+    # the trigger said after the actions ("Root aggressive; Stokes defensive after 20 overs")
+    tail: bool = False
 
 
 @dataclass(frozen=True, slots=True)

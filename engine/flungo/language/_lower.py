@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
+from engine.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError, Span
 from engine.flungo.formats import FormatSpec
 from engine.flungo.language._drafts import (
     ActD,
@@ -404,6 +404,20 @@ class Lowerer:
                 parts[k - 1] = replace(before, trigger=head, until=None)
                 parts[k] = replace(c, trigger=before.until)
         for c in parts:
+            if c.tail and c.trigger is not None and _independent(c.actions):
+                # "Root aggressive; Stokes defensive after 20 overs": for both, or for Stokes
+                # alone? Never guessed: the player says which
+                self.errors.append(
+                    AmbiguousOrder(
+                        "the time said at the end can be for every order before it or for the "
+                        "last alone",
+                        source_line=self.line.raw,
+                        span=self.span(c.start, len(self.line.text)),
+                        hint="say it first for all of them ('after 20 overs: Root aggressive; "
+                        "Stokes defensive'), or give the order it is for a line of its own",
+                    )
+                )
+                return Plain()
             if c.trigger is None and not c.conditions and c.until is not None:
                 # "Root bats defensive until the score reaches 100": from the first ball
                 c = ClauseD(TrigD(TriggerKind.AFTER_BALLS, 0), (), c.actions, c.until, c.start)
@@ -435,3 +449,13 @@ class Lowerer:
             rule = Rule(trigger, conds, done, until, (rule,) if rule is not None else ())
         assert rule is not None
         return rule
+
+
+def _independent(actions: tuple[ActD, ...]) -> bool:
+    """Two or more orders each whole alone: named batsmen given their styles. "Flintoff
+    aggressive, everyone else normal" is one order (the others are Flintoff's others), so a
+    time said after it is for the whole of it."""
+    return len(actions) > 1 and all(
+        isinstance(a, StyleD) and a.target is TargetKind.NAMED and not a.others and not a.excepted
+        for a in actions
+    )

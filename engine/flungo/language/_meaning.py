@@ -586,6 +586,7 @@ def reword(
         bowling_line,
         name_kinds,
         names_a_kind,
+        open_with,
         team_sheet,
         toss_line,
     )
@@ -622,6 +623,8 @@ def reword(
     t = _phases(t, overs, protect)
     if (plan := bowling_line(t, runs, overs)) is not None:
         return Reworded((plan,), (), dropped)
+    if (pair := open_with(t)) is not None:
+        return Reworded((pair,), (), dropped)
     # "spin from both ends", "the quicks": the squad's bowlers of that kind, when plain
     tk = name_kinds(t, kinds) if kinds else None
     if tk is not None and (plan := bowling_line(tk, name_runs(tk, protect, names), overs)):

@@ -26,6 +26,7 @@ __all__ = [
     "bowling_line",
     "name_kinds",
     "names_a_kind",
+    "open_with",
     "team_sheet",
     "toss_line",
 ]
@@ -183,6 +184,13 @@ _NOT_PLAN = re.compile(
     r"defensive|normal|aggressive|wahoo|bat|bats|batting|wickets?|runs?|score|hit|injured|"
     r"hurt|emergency|belted|hammered)(?![\w'])"
 )
+# Words that say a line is about the bowling, where "open" or a bare number could be the
+# batting's ("to open", "at 3", "number 3")
+_BOWLING_CUE = re.compile(
+    r"(?<![\w'])(?:bowl\w*|overs?|spells?|new\s+ball|attack|ends?|stint|quota)(?![\w'])"
+)
+_OPEN = re.compile(r"(?<![\w'])open(?:s|ing)?(?![\w'])")
+_PLACE = re.compile(r"(?<![\w'])(?:at|number|no\.?|num|#)\s*\d{1,2}(?:st|nd|rd|th)?(?![\w'])")
 # "with Flintoff sharing the new ball": the partner opens too (else "with" names a reference)
 _OPENS_TOO = re.compile(r"\s+(?:sharing|shares|share|taking|takes|to\s+share)\s+the\s+new\s+ball")
 # "till he's had 6": a count of overs, not a condition
@@ -268,6 +276,10 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
     if _NOT_PLAN.search(_HAD.sub("", text)) or not re.search(
         r"\d|rest|left|remain|open|new ball", text
     ):
+        return None
+    if not _BOWLING_CUE.search(text) and (_OPEN.search(text) or _PLACE.search(text)):
+        # "Root and Stokes to open, Tom Smith at 3": openers and places are the batting's as
+        # much as the bowling's; with no word of bowling the line is not a plain plan
         return None
     # clauses with no bowler, no over and no "rest" are the captain's reasons: they pass
     parts = re.split(r"\s*[,;:]\s*", text)
@@ -380,6 +392,17 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
             else:
                 g.opens = True
     return _build(groups, context, overs)
+
+
+def open_with(text: str) -> str | None:
+    """ "jimmy opens with warne since spin is good", with no word of bowling: the pair as
+    "jimmy and warne open", which the grammar reads by the squad's roles (two bowlers open
+    the bowling, two batsmen the batting, else it asks), never as the bowling's alone."""
+    if _BOWLING_CUE.search(text) or _PLACE.search(text):
+        return None
+    text = re.sub(r"\s+(?:since|because|coz|cos|cause)\s+[^,;:]*", "", text).strip()
+    m = re.fullmatch(r"(?P<a>[^,;:]+?)\s+opens?\s+with\s+(?P<b>[^,;:]+?)", text)
+    return f"{m.group('a')} and {m.group('b')} open" if m else None
 
 
 def _build(groups: list[_Group], context: tuple[int, int] | None, overs: int) -> str | None:

@@ -479,13 +479,15 @@ class _ToDraft(Conditions, Transformer[Token, Any]):
 class _WithClause(_ToDraft):
     def clause(self, c: list[Any]) -> ClauseD:
         start = int(str(c[-1]))
-        return self._clause(c[:-1], start)
+        clause = self._clause(c[:-1], start)
+        return dataclasses.replace(clause, tail=True) if c[-1].type == _TAIL else clause
 
 
 # How a rule's node is read: by the method of its name, a word ordinal ("sixth") as an
 # ORDINAL token, each kind of clause as "clause" with where it starts as a last child.
 _WORD_ORDINAL = frozenset(["word_ordinal"])
 _CLAUSES = frozenset(["lead_clause", "cond_clause", "tail_clause"])
+_TAIL = "TAIL_CLAUSE_START"  # a clause whose trigger follows its actions
 _METHODS: dict[str, Any] = {}
 _PLAIN: dict[str, Any] = {}  # the rules read by their method alone (see _Reader)
 
@@ -503,7 +505,8 @@ def _walk(walker: _WithClause, tree: Tree[Token], text: str) -> Any:
     data = tree.data
     if data in _CLAUSES:
         children = [_walk(walker, c, text) if type(c) is Tree else c for c in tree.children]
-        children.append(Token("CLAUSE_START", str(tree.meta.start_pos)))
+        kind = _TAIL if data == "tail_clause" else "CLAUSE_START"
+        children.append(Token(kind, str(tree.meta.start_pos)))
         data = "clause"
     elif data in _WORD_ORDINAL:
         meta = tree.meta
@@ -545,7 +548,8 @@ class _Reader:
             if method is not None:  # most rules: the method of the rule's name, no more
                 return method(self.walker, kept)
             if name in _CLAUSES:
-                kept.append(Token("CLAUSE_START", str(span(place)[0])))  # type: ignore[index]
+                kind = _TAIL if name == "tail_clause" else "CLAUSE_START"
+                kept.append(Token(kind, str(span(place)[0])))  # type: ignore[index]
                 name = "clause"
             elif name in _WORD_ORDINAL:
                 a, b = span(place)  # type: ignore[misc]

@@ -183,3 +183,44 @@ def test_bowling_lines_of_the_training_corpus() -> None:
     assert tally.counts["misread silently"] == 0
     assert tally.counts["refused, no word"] == 0
     assert tally.counts["exact"] / tally.orders >= BOWLING_FLOOR
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Root and Stokes to open, Tom Smith at 3",
+        "Tom Smith number 3",
+        "Tom Smith at no. 3",
+        "root n stokes open, smith #3",
+    ],
+)
+def test_openers_and_places_with_no_word_of_bowling_are_never_a_bowling_plan(line: str) -> None:
+    """ "To open" and "at 3" are the batting's as much as the bowling's: a line that says
+    neither bowl, over, spell nor new ball is never read as overs 1, 2 and 3 for the
+    bowlers (it was, silently); it is read as batting, asked or refused."""
+    got = read(line)
+    assert got.orders.match is None or not got.orders.match.bowling_plan
+    assert "bowls over" not in got.echo_text()
+
+
+def test_openers_with_a_word_of_bowling_still_open_the_bowling() -> None:
+    """The guard above takes nothing from a plain plan: with "the bowling" or "the new ball"
+    said, the openers bowl overs 1 and 2."""
+    assert read("Anderson and Warne open the bowling").echo_text().splitlines() == [
+        "Jimmy Anderson bowls over 1",
+        "Shane Warne bowls over 2",
+    ]
+    assert read("jimmy opens with warne since spin is good").echo_text().splitlines() == [
+        "Jimmy Anderson bowls over 1",
+        "Shane Warne bowls over 2",
+    ]
+
+
+def test_one_opening_with_another_is_read_by_their_roles() -> None:
+    """ "X opens with Y", no word of bowling: two batsmen open the batting, two bowlers the
+    bowling, and a batsman with a bowler is asked, never guessed."""
+    assert read("Root opens with Stokes").echo_text().strip() == (
+        "batting order: Joe Root, Ben Stokes"
+    )
+    mixed = read("Tom Smith opens with Anderson")
+    assert mixed.not_understood and "bowls over" not in mixed.echo_text()

@@ -427,3 +427,19 @@ def test_a_style_before_everyone() -> None:
     """ "..., wahoo everyone": the style said before the batsmen it is for."""
     got = read("after 45 overs if we r 8 or less down wahoo everyone")
     assert got.echo_text() == "after 45 overs, if wickets <= 8: all batsmen bat wahoo"
+
+
+@pytest.mark.parametrize("sep", ["; ", ", ", ". "])
+def test_a_time_said_after_two_orders_is_the_last_ones(sep: str) -> None:
+    """ "Root aggressive; Stokes defensive after 20 overs": the time said at the end guards
+    the order it follows, never both (it used to guard both, silently); said first, with a
+    colon, it guards all of them."""
+    got = read(f"Root aggressive{sep}Stokes defensive after 20 overs")
+    assert got.echo_text().splitlines() == [
+        "Joe Root bats aggressive",
+        "after 20 overs: Ben Stokes bats defensive",
+    ]
+    both = read("after 20 overs: Root aggressive; Stokes defensive")
+    assert both.echo_text().strip() == (
+        "after 20 overs: Joe Root bats aggressive; Ben Stokes bats defensive"
+    )
