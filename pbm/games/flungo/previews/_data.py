@@ -41,6 +41,11 @@ def team() -> Any:
     return demo_squads(4)[0]
 
 
+def opponent() -> Any:
+    """The next opponent: the Dundee Cakes."""
+    return demo_squads(4)[3]
+
+
 def squad() -> list[dict[str, Any]]:
     """Our team's squad rows."""
     return squad_rows(team())

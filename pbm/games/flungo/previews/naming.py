@@ -1,22 +1,37 @@
-# ruff: noqa: E501 (made-up mail text, kept as the mail shows it)
 """The acknowledgement of an orders mail."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from engine.flungo.formats import FORMATS, Format
+from engine.flungo.ground import Conditions
+from engine.flungo.language import parse_orders
+from engine.flungo.practice import practice_lines, practice_seed, practise
 from pbm.games.flungo.previews import _data as d
+
+
+def _practice(echo: str) -> list[str]:
+    """The practice the answer gives, played for real by the engine: the echo's orders for
+    the Gunge Giants against the Dundee Cakes on the fixture's pitch and weather."""
+    team, opponent = d.team(), d.opponent()
+    read = parse_orders(echo, team, FORMATS[Format.T20])
+    seed = practice_seed(echo, "DEMO:1")
+    conditions = Conditions("The Gunge Bowl", 3, 2)
+    return practice_lines(practise(team, read.orders.match, opponent, Format.T20, conditions, seed))
 
 
 def context() -> dict[str, Any]:
     """The made-up context."""
     n = d.names()
     wp = d.will_play()
+    echo = f"captain: {n[1]}\ntoss: bat\nif we are 50 for 3 after 10 overs: {n[0]} bats aggressive"
     return {
         "competition": d.COMP,
         "accepted": True,
         "errors": [],
-        "echo": f"captain: {n[1]}\ntoss: bat\nif we are 50 for 3 after 10 overs: {n[0]} bats aggressive",
+        "echo": echo,
+        "practice": _practice(echo),
         "changes": [],
         "squad": d.squad(),
         "team_name": d.team().name,
