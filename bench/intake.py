@@ -244,7 +244,9 @@ def postgres() -> Iterator[Callable[[str], str]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--messages", type=int, default=300, help="mails per kind (default 300)")
-    ap.add_argument("--workers", default="1,2,4", help="PostgreSQL worker counts (1,2,4)")
+    ap.add_argument(
+        "--workers", default="1,2,4", help="PostgreSQL worker counts (1,2,4; 0: SQLite alone)"
+    )
     ap.add_argument("--strong-hash", action="store_true", help=HASH_HELP)
     ap.add_argument(
         "--one-competition",
@@ -254,7 +256,8 @@ def main() -> None:
     args = ap.parse_args()
     n = args.messages
     comps, teams = (1, max(n, 2)) if args.one_competition else (-(-n // 64), 64)
-    setups = [("sqlite", 1)] + [("postgresql", int(w)) for w in args.workers.split(",")]
+    pg_workers = [int(w) for w in args.workers.split(",") if w.strip() and int(w) > 0]
+    setups = [("sqlite", 1)] + [("postgresql", w) for w in pg_workers]
     print(
         f"intake burst: {n} mails per kind; argon2id {hash_name(args.strong_hash)}; "
         f"{multiprocessing.cpu_count()} cores; load average before "
@@ -270,9 +273,9 @@ def main() -> None:
     one_pg: dict[str, float] = {}
     rows: dict[str, list[str]] = {}
     print(head)
-    with postgres() as database:
+    with postgres() if pg_workers else contextlib.nullcontext(None) as database:
         for k, (engine, workers) in enumerate(setups):
-            url = database(f"bench{k}") if engine == "postgresql" else None
+            url = database(f"bench{k}") if database and engine == "postgresql" else None
             bench = Bench(competitions=comps, teams=teams, strong_hash=args.strong_hash, db_url=url)
             label = f"{engine}, {workers} worker{'s' if workers > 1 else ''}"
             try:
