@@ -147,7 +147,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     if tried_naming and not naming_open(comp, ctx.clock.now()):
         ctx.reply("naming-closed", competition=competition_ctx(comp))
         return ctx.handled(Status.REJECTED, "naming closed")
-    naming, clash = _refuse_lookalike(comp, seat, current, naming, got)
+    naming, clash = _refuse_lookalike(ctx.session, comp, seat, current, naming, got)
     match = got.changed
     if (too_many := too_many_flags(len(mail.not_understood))) is not None:
         ctx.reply("refused", reason=too_many)
@@ -247,6 +247,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
 
 
 def _refuse_lookalike(
+    session: Session,
     comp: Competition,
     seat: Seat,
     current: Team,
@@ -259,13 +260,10 @@ def _refuse_lookalike(
     a placeholder is no one's choice, so it takes no name from anyone."""
     if naming is None or naming.team_name is None or naming.team_name == current.name:
         return naming, None
-    # a team still on its placeholder ("Team 3") has chosen no name: none is taken from it
-    others = (
-        (s.number, name)
-        for s in sorted(comp.seats, key=lambda s: s.number)
-        if s.id != seat.id
-        and (name := Team.from_json(s.team).name) != placeholder_team_name(s.number)
-    )
+    # a team still on its placeholder ("Team 3") has chosen no name: none is taken from it.
+    # The names alone, read in SQL: loading every seat's squad cost more than the mail.
+    rows = session.execute(_OTHER_NAMES, {"b_comp": comp.id, "b_seat": seat.id})
+    others = ((n, name) for n, name in rows if name != placeholder_team_name(n))
     found = lookalike_of(naming.team_name, others)
     if found is None:
         return naming, None
@@ -283,6 +281,15 @@ def _refuse_lookalike(
     return (kept if kept.names else None), {"text": text, "line": line}
 
 
+#: Built once: every other seat's number and team name in the competition, by number.
+_OTHER_NAMES = (
+    select(table_of(Seat).c.number, table_of(Seat).c.team["name"].as_string())
+    .where(
+        table_of(Seat).c.competition_id == bindparam("b_comp"),
+        table_of(Seat).c.id != bindparam("b_seat"),
+    )
+    .order_by(table_of(Seat).c.number)
+)
 _NAMING_INSERT = insert(table_of(NamingVersion))
 _SEAT_NAMING = (
     update(table_of(Seat))
