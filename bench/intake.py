@@ -29,8 +29,8 @@ Printed per setup and mail kind: msgs/s, the ratio to the bare FETCH loop, the s
 one PostgreSQL worker, and the CPU per message of the workers and of their PostgreSQL
 backends (from /proc); then the exclusive ms per message of each pipeline stage
 (``bench/_stages.py``) of the one-worker runs, and their "floor": the stages no database
-design removes (reading the mail and its orders, rendering and composing the answer), with
-the rate that alone allows one process.
+design removes (reading the mail and its orders, playing the practice a match-orders answer
+shows, rendering and composing the answer), with the rate that alone allows one process.
 
 Caveat: the machine's other load (printed, load average) makes wall figures indicative; the
 ratios within one run and the CPU per message are the figures to compare.
@@ -328,7 +328,7 @@ def main() -> None:
     # The floor: what a message costs with a free database and a free handler.
     floors = [sum(stages[name].seconds.get(st, 0.0) for st in FLOOR) / n for name in names]
     print(
-        f"  {'floor (MIME, parse, render, compose)':<36}"
+        f"  {'floor (MIME, parse, practice, reply)':<36}"
         + "".join(f" {f * 1000:21.3f} ms" for f in floors)
     )
     print(f"  {'  so at most':<36}" + "".join(f" {1 / f if f else 0:19.0f} msg/s" for f in floors))

@@ -5,9 +5,10 @@
    :meth:`Inbound.store_many` does the same for a whole IMAP fetch in one commit.
 2. :meth:`Inbound.process` handles one stored message in ONE transaction: understand it
    once (:func:`pbm.mail.understand.understand`: a bounce to record, automatic mail to ignore,
-   a refusal to send, or a player's mail), rate-limit, let :mod:`pbm.inbound.dispatch` decide
-   which registered command's handler runs, and queue the reply in the outbox. The status
-   moves from ``received`` to applied, rejected or ignored.
+   a refusal to send, or a player's mail), route and decide in one call on that value
+   (:func:`pbm.inbound.dispatch.route`), then :func:`pbm.inbound.dispatch.run` admits it
+   (rate limit, "mailed again") and runs the registered command's handler, which queues the
+   reply in the outbox. The status moves from ``received`` to applied, rejected or ignored.
 3. Any unexpected exception rolls that transaction back and, in a second one, marks the
    message ``shunted`` (a dead letter) with the traceback and alerts the GM. Nothing is
    dropped: :meth:`Inbound.retry` puts a dead letter back to ``received``.
