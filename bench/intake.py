@@ -35,8 +35,8 @@ shows, rendering and composing the answer), with the rate that alone allows one 
 Caveat: the machine's other load (printed, load average) makes wall figures indicative; the
 ratios within one run and the CPU per message are the figures to compare.
 
-    .venv/bin/python bench/intake.py [--messages 300] [--workers 1,2,4] [--strong-hash]
-        [--one-competition]
+    .venv/bin/python bench/intake.py [--messages 300] [--workers 1,2,4 | 0] [--strong-hash]
+        [--one-competition] [--cpu-stages]
 """
 
 from __future__ import annotations
@@ -107,7 +107,9 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _worker(config: Any, ready: Any, start: Any) -> tuple[int, float, float, dict[str, float]]:
+def _worker(
+    config: Any, ready: Any, start: Any, cpu_stages: bool = False
+) -> tuple[int, float, float, dict[str, float]]:
     """One worker process: drain stored mail once released; (handled, CPU s, its PostgreSQL
     backend's CPU s, stage s)."""
     from sqlalchemy import text
@@ -124,7 +126,7 @@ def _worker(config: Any, ready: Any, start: Any) -> tuple[int, float, float, dic
         # The pool keeps this one connection: every transaction below runs on it.
         with app.db_engine.connect() as c:
             backend = int(c.execute(text("SELECT pg_backend_pid()")).scalar_one())
-    timer = StageTimer()
+    timer = StageTimer(time.process_time if cpu_stages else time.perf_counter)
     done = 0
     ready.release()
     start.wait()
@@ -183,7 +185,13 @@ def _door(bench: Bench, n: int, timer: StageTimer | None) -> float:
     return door_s
 
 
-def burst(bench: Bench, mails: list[bytes], workers: int, timer: StageTimer | None) -> Result:
+def burst(
+    bench: Bench,
+    mails: list[bytes],
+    workers: int,
+    timer: StageTimer | None,
+    cpu_stages: bool = False,
+) -> Result:
     """Fill, time the bare loop and the door, then release the workers: see the docstring."""
     from concurrent.futures import ProcessPoolExecutor
 
@@ -195,7 +203,9 @@ def burst(bench: Bench, mails: list[bytes], workers: int, timer: StageTimer | No
     manager = ctx.Manager()
     ready, start = manager.Semaphore(0), manager.Event()
     with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-        futures = [pool.submit(_worker, bench.config, ready, start) for _ in range(workers)]
+        futures = [
+            pool.submit(_worker, bench.config, ready, start, cpu_stages) for _ in range(workers)
+        ]
         try:
             door_s = _door(bench, n, timer)
             for _ in range(workers):
@@ -249,6 +259,11 @@ def main() -> None:
     )
     ap.add_argument("--strong-hash", action="store_true", help=HASH_HELP)
     ap.add_argument(
+        "--cpu-stages",
+        action="store_true",
+        help="time the stages in the workers' CPU seconds, not wall (a shared machine)",
+    )
+    ap.add_argument(
         "--one-competition",
         action="store_true",
         help="all mail to one competition of N teams (a deadline's burst; JOIN is serial there)",
@@ -290,8 +305,9 @@ def main() -> None:
                         mails = [raw for _, raw in match_orders_mails(bench)]
                     timer = None
                     if workers == 1:
-                        timer = stages.setdefault(f"{kind}, {engine}", StageTimer())
-                    r = burst(bench, mails, workers, timer)
+                        clock = time.process_time if args.cpu_stages else time.perf_counter
+                        timer = stages.setdefault(f"{kind}, {engine}", StageTimer(clock))
+                    r = burst(bench, mails, workers, timer, args.cpu_stages)
                     if engine == "postgresql" and workers == 1:
                         one_pg[kind] = r.rate
                     up = "-"
@@ -315,7 +331,8 @@ def main() -> None:
         " clock); worker ms / pg ms = CPU per message of\n  the worker processes / of their"
         " PostgreSQL backends; WAL kB = PostgreSQL WAL written per message"
     )
-    print("\nwhere one message's time goes (exclusive wall ms per message, one worker):")
+    unit = "CPU" if args.cpu_stages else "wall"
+    print(f"\nwhere one message's time goes (exclusive {unit} ms per message, one worker):")
     names = list(stages)
     print(f"  {'stage':<36}" + "".join(f" {name:>24}" for name in names))
     for stage in (*STAGES, "sum"):
