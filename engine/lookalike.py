@@ -21,10 +21,11 @@ U+3164 and U+FFA0 that Python counts as letters.
 
 from __future__ import annotations
 
-import functools
 import importlib.resources
 import unicodedata
 import zlib
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import regex
 
@@ -35,9 +36,8 @@ _DATA = f"confusables-{CONFUSABLES_VERSION}.txt.gz"
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 
 
-@functools.cache
-def _prototypes() -> dict[str, str]:
-    """``confusables.txt`` read: each source character to its prototype."""
+def _read_prototypes() -> Mapping[str, str]:
+    """``confusables.txt`` read: each source character to its prototype (read at import)."""
     raw = importlib.resources.files(__package__).joinpath(_DATA).read_bytes()
     table: dict[str, str] = {}
     for line in zlib.decompress(raw, wbits=31).decode("utf-8-sig").splitlines():
@@ -47,7 +47,10 @@ def _prototypes() -> dict[str, str]:
         fields = [f.strip() for f in data.split(";")]
         source = "".join(chr(int(h, 16)) for h in fields[0].split())
         table[source] = "".join(chr(int(h, 16)) for h in fields[1].split())
-    return table
+    return MappingProxyType(table)
+
+
+_PROTOTYPES = _read_prototypes()
 
 
 def is_invisible(ch: str) -> bool:
@@ -60,10 +63,9 @@ def invisible(text: str) -> list[str]:
     return list(dict.fromkeys(ch for ch in text if is_invisible(ch)))
 
 
-@functools.lru_cache(maxsize=8192)
 def skeleton(text: str) -> str:
     """TS #39's skeleton of ``text``: equal skeletons, confusable strings."""
-    table = _prototypes()
+    table = _PROTOTYPES
     nfd = unicodedata.normalize("NFD", text)
     mapped = "".join(table.get(ch, ch) for ch in nfd if not is_invisible(ch))
     return unicodedata.normalize("NFD", mapped)

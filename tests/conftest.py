@@ -7,6 +7,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -48,12 +49,27 @@ def pg_url() -> Iterator[str]:
 #: is reported as deselected, never as passed.
 QUICK = os.environ.get("PBM_TEST_QUICK") == "1"
 
-# The quick loop's property tests try fewer examples where a test leaves the number to the
-# profile (a test that names its own keeps it), and no deadline: a machine shared with other
-# builds is not a slow function. CI's whole suite keeps Hypothesis's defaults.
+# The quick loop's property tests try fewer examples: 20 where a test leaves the number to
+# the profile, at most QUICK_EXAMPLES where it names more (its count is for the whole suite,
+# which finds the rare cases; the loop checks the property still holds at all), and no
+# deadline: a machine shared with other builds is not a slow function. CI's whole suite keeps
+# Hypothesis's defaults and every named count.
 settings.register_profile("quick", max_examples=20, deadline=None)
 if QUICK:
     settings.load_profile("quick")
+QUICK_EXAMPLES = 50
+
+
+def cap_examples(test: Any, cap: int = QUICK_EXAMPLES) -> None:
+    """Let the Hypothesis test ``test`` (a function under ``@given``) try at most ``cap``
+    examples. Hypothesis has no public hook for this: the settings it reads when the test
+    runs are the attribute ``@settings`` writes (tests/test_the_quick_loop.py holds that)."""
+    test = getattr(test, "__func__", test)  # a method's function holds the settings
+    named = getattr(test, "_hypothesis_internal_use_settings", None)
+    if getattr(test, "is_hypothesis_test", False) and named and named.max_examples > cap:
+        test._hypothesis_internal_use_settings = settings(named, max_examples=cap)
+
+
 _SERVER_FIXTURES = {"pg_url", "dovecot"}
 
 
@@ -88,6 +104,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     keep, drop = [], []
     for item in items:
         (drop if _quick_excludes(item) else keep).append(item)
+    for item in keep:
+        cap_examples(getattr(item, "obj", None))
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep

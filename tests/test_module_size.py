@@ -1,6 +1,4 @@
-"""A module a newcomer can read: no module of pbm/ over 800 lines (issue 25). The engine's
-modules are held to the same by tests/engine/orders/test_module_layers.py (its language
-package) as they are split."""
+"""A module a newcomer can read: no module of pbm/ or engine/ over 800 lines (issue 25)."""
 
 from __future__ import annotations
 
@@ -8,6 +6,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMIT = 800
+#: Being split this session by helper s35-reader (engine/flungo/language/); the lead removes
+#: this exception when that branch is merged, and the test then holds it like the rest.
+SPLIT_ELSEWHERE = frozenset({"engine/flungo/language/_read.py"})
 
 
 def _lines(path: Path) -> int:
@@ -15,17 +16,23 @@ def _lines(path: Path) -> int:
         return sum(1 for _ in f)
 
 
-def _over(root: Path) -> list[str]:
+def _over(root: Path, package: str = "pbm") -> list[str]:
     return sorted(
         f"{p.relative_to(root).as_posix()} has {n} lines"
-        for p in (root / "pbm").rglob("*.py")
-        if (n := _lines(p)) > LIMIT
+        for p in (root / package).rglob("*.py")
+        if (n := _lines(p)) > LIMIT and p.relative_to(root).as_posix() not in SPLIT_ELSEWHERE
     )
 
 
 def test_no_module_of_pbm_is_over_800_lines() -> None:
     """Every Python module under pbm/ (migrations included) has at most 800 lines."""
     assert _over(ROOT) == []
+
+
+def test_no_module_of_the_engine_is_over_800_lines() -> None:
+    """Every Python module under engine/ has at most 800 lines (but the one named above,
+    split on another branch)."""
+    assert _over(ROOT, "engine") == []
 
 
 def test_the_size_check_sees_a_long_module(tmp_path: Path) -> None:

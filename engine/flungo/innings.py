@@ -8,6 +8,7 @@ loop works on plain local variables: it is the engine's hot path.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from engine.dice import Dice
@@ -151,6 +152,7 @@ def play_innings(
         text = "no bowling plan: default bowling"
         events.append(BowlerChanged(inn, legal, team_bowl, text, 0, "", None, "no bowling plan"))
     first = True
+    default_plans: dict[tuple[str, ...], Mapping[int, str]] = {}  # choose_bowler's, this call's
     # the rules are asked before a ball only when one of them may hold (RuleBook.wake)
     wake: Wake | None = None
 
@@ -206,7 +208,14 @@ def play_innings(
         if legal % bpo == 0 and len(over_bowlers) == legal // bpo:
             over_no = legal // bpo + 1
             bowler, why = choose_bowler(
-                over_no, plan.get(over_no), bowl.rank, unable, counts, over_bowlers, spec
+                over_no,
+                plan.get(over_no),
+                bowl.rank,
+                unable,
+                counts,
+                over_bowlers,
+                spec,
+                default_plans,
             )
             # With no plan at all, "no bowler planned" was said once at the start.
             if why is not None and (plan or why != "no bowler planned"):

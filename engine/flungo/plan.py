@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from types import MappingProxyType
 
 from engine.flungo.fitness import injury_points_text
 from engine.flungo.formats import Format, FormatSpec
@@ -286,6 +284,7 @@ def choose_bowler(
     counts: Mapping[str, int],
     previous: Sequence[str],
     spec: FormatSpec,
+    plans: dict[tuple[str, ...], Mapping[int, str]] | None = None,
 ) -> tuple[str, str | None]:
     """Who bowls ``over`` (1-based): the planned bowler if legal, else the default.
 
@@ -295,17 +294,24 @@ def choose_bowler(
     followed, the reason. The default is the best-ranked legal bowler who did not bowl the
     previous over (so pairs alternate like real ends), else the best legal one at all; if
     nobody is legal (only possible with many hurt players) the limits are relaxed, consecutive
-    overs first.
+    overs first. ``plans`` keeps the default plans computed for the caller's innings: an
+    innings with overs unplanned asks for one before each of them, and computing it was a
+    quarter of a 50-over match's time; a caller keeps it for as long as ``spec`` holds.
     """
     limit, run = spec.max_overs_per_bowler, spec.max_consecutive
     if planned is None:
         # no plan for this over: the captain's default plan (see default_plan)
         able = tuple(n for n in rank if n not in unable) if unable else tuple(rank)
-        default = _default_plan(able, spec).get(over)
+        if plans is None:
+            plans = {}
+        default_for = plans.get(able)
+        if default_for is None:
+            default_for = plans[able] = default_plan(able, spec)
+        default = default_for.get(over)
         if default is not None and counts.get(default, 0) < limit:
             if _plainly_legal(default, over, rank, unable, counts, previous, spec):
                 return default, "no bowler planned"
-            chosen, why = choose_bowler(over, default, rank, unable, counts, previous, spec)
+            chosen, why = choose_bowler(over, default, rank, unable, counts, previous, spec, plans)
             return chosen, why or "no bowler planned"
     elif _plainly_legal(planned, over, rank, unable, counts, previous, spec):
         return planned, None  # the usual case, without the reasons' bookkeeping below
@@ -352,13 +358,6 @@ def choose_bowler(
     spare = spare or [n for n in rank if n not in unable and n != last]
     spare = spare or [n for n in rank if n not in unable] or list(rank)
     return spare[0], f"{reason}; no legal bowler left, limits relaxed"
-
-
-@lru_cache(maxsize=256)
-def _default_plan(rank: tuple[str, ...], spec: FormatSpec) -> Mapping[int, str]:
-    """:func:`default_plan`, remembered: an innings with overs unplanned asks for it before
-    each of them, and computing it was a quarter of a 50-over match's time. Read only."""
-    return MappingProxyType(default_plan(rank, spec))
 
 
 def default_plan(rank: Sequence[str], spec: FormatSpec) -> dict[int, str]:

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.flungo.codec import decode, encode
+from engine.flungo.codec import decoder, encode
 from engine.flungo.events import Event, MatchEvent, Termination
 from engine.flungo.formats import FORMATS, Format, FormatSpec
 from engine.flungo.ground import Conditions
@@ -127,7 +127,7 @@ class MatchState:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> MatchState:
         """Read :meth:`to_json`."""
-        state: MatchState = decode(cls, data)
+        state: MatchState = _FROM_JSON(data)
         return state
 
     def to_text(self) -> str:
@@ -146,3 +146,7 @@ class Resolution:
 
     state: MatchState
     events: tuple[Event, ...] = field(default=())
+
+
+# Read back for every stage of every match: its decoder is built once, whole, at import.
+_FROM_JSON = decoder(MatchState)

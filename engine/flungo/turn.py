@@ -1,56 +1,67 @@
 """A season, stage by stage: the pure resolver the daemon calls when a deadline falls due.
 
-A competition runs as a sequence of :class:`Stage` values. Each round of fixtures has a
-*selection* stage (the XI, captain, keeper and toss choice, with the pitch, weather and
-opponent known: the seed's "Each player must choose his 11 to play the match") and then the
-round's four *turns* in the seed's numbering (turns 1-4 for the first round, 5-8 for the
-second, …): the first innings to drinks, to its end, the second innings to drinks, to its end.
-
 :func:`resolve_stage` is a pure function of a :class:`SeasonState` and the orders in force
 for each team: it returns a NEW state and a :class:`TurnReport`, the one model of a turn's
 outcome that turn-report mails and the zine both read. Nothing here knows about mail,
 deadlines or the database; ``resolve_stage(s, orders)`` twice gives equal results, which is
-what makes a turn re-runnable byte for byte.
+what makes a turn re-runnable byte for byte. A large stage is resolved match by match
+(:func:`stage_matches`, :func:`resolve_match`) and assembled once (:func:`assemble`).
 
-Dice: every match of a season plays on its own seed, ``match_seed(season_seed, fixture_id)``.
-The season seed is the GM's secret; a match's seed is published as its SHA-256 commitment
-(:func:`seed_commitment`) when the match opens and revealed with the result, so anyone can
-replay the match (``pbm sim`` / ``pbm verify``) from the seed, the squads and the orders.
+The values a stage reads and writes (stages, the season state, the report) are in
+:mod:`engine.flungo.stage`; playing a decided match again is :mod:`engine.flungo.replay`.
+Both are re-exported here, where callers have always found them.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.dice import seed_from_text
 from engine.errors import IllegalOrder
 from engine.flungo.amend import amendment
-from engine.flungo.codec import decode, encode
+from engine.flungo.codec import decoder, encode
 from engine.flungo.competition import (
-    Competition,
     CompetitionKind,
     byes_for_round,
     fixture_teams,
     fixtures_for_round,
-    is_finished,
     next_fixture,
     record_result,
-    round_turns,
 )
-from engine.flungo.events import Ball, Event, event_from_json
-from engine.flungo.events import ball_from_json as _ball_from_json
 from engine.flungo.fixtures import Fixture
 from engine.flungo.helpers import after_match, apply_helper_spend
 from engine.flungo.match import play_turn, start_match
 from engine.flungo.orders import HelperSpend, MatchOrders, Orders
 from engine.flungo.plan import Selection, select
+from engine.flungo.replay import (
+    Replayed,
+    replay,
+    replay_document,
+    replay_from_document,
+)
 from engine.flungo.season_events import SeasonEvent
 from engine.flungo.season_events import event_from_json as season_event_from_json
 from engine.flungo.squad import Team
+from engine.flungo.stage import (
+    LiveMatch,
+    MatchTurn,
+    SeasonState,
+    Stage,
+    Standing,
+    TurnReport,
+    match_seed,
+    match_turn_from_json,
+    match_turn_to_json,
+    next_stage,
+    played_orders,
+    seed_commitment,
+    stages,
+    standing_from_json,
+    standing_to_json,
+    start_season,
+)
 from engine.flungo.state import MatchSetup, MatchState
 from engine.flungo.summary import CompetitionError, InningsSummary, MatchSummary
 
@@ -83,394 +94,6 @@ __all__ = [
     "start_season",
     "turn_orders",
 ]
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Stage:
-    """One step of a season: ``round``, the seed's ``turn`` number, and whether it is the
-    round's selection step (which comes before that round's first turn and carries its number)."""
-
-    round: int
-    turn: int
-    selection: bool = False
-
-    @property
-    def key(self) -> str:
-        """A short stable key: ``R2-select`` or ``T6``."""
-        return f"R{self.round}-select" if self.selection else f"T{self.turn}"
-
-    @property
-    def label(self) -> str:
-        """How players read it: ``Round 2: selection and toss`` or ``Turn 6``."""
-        return f"Round {self.round}: selection and toss" if self.selection else f"Turn {self.turn}"
-
-    @property
-    def part(self) -> int:
-        """Within a match: 0 for selection, 1-4 for its turns."""
-        return 0 if self.selection else (self.turn - 1) % 4 + 1
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"round", "turn", "selection"}``."""
-        return {"round": self.round, "turn": self.turn, "selection": self.selection}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Stage:
-        """Read :meth:`to_json`."""
-        return cls(int(data["round"]), int(data["turn"]), bool(data["selection"]))
-
-
-def stages(comp: Competition) -> tuple[Stage, ...]:
-    """Every stage of ``comp`` in order: each round's selection, then its four turns."""
-    out: list[Stage] = []
-    for r in range(1, comp.rounds + 1):
-        first, last = round_turns(comp, r)
-        out.append(Stage(r, first, True))
-        out.extend(Stage(r, t) for t in range(first, last + 1))
-    return tuple(out)
-
-
-def match_seed(season_seed: str, fixture_id: str) -> int:
-    """The seed a fixture's match plays on: derived from the season's secret seed."""
-    return seed_from_text(f"{season_seed}:match:{fixture_id}")
-
-
-def seed_commitment(seed: int) -> str:
-    """The SHA-256 (hex) of a match seed's decimal digits, published before the match."""
-    return hashlib.sha256(str(seed).encode("ascii")).hexdigest()
-
-
-Standing = tuple[MatchOrders | None, MatchOrders | None]
-
-
-@dataclass(frozen=True, slots=True)
-class LiveMatch:
-    """A match under way: its fixture and state between turns, and ``standing``: each side's
-    orders in force at the stage before (as :func:`standing_part` gives them), against which
-    the next stage's orders are compared, so the match receives only what changed (see
-    :func:`engine.flungo.amend.amendment`). ``None`` for a match stored before this was kept:
-    it receives the orders whole, as it did then."""
-
-    fixture_id: str
-    state: MatchState
-    standing: Standing | None = None
-
-
-def _standing_json(standing: Standing | None) -> list[Any] | None:
-    return None if standing is None else [None if o is None else encode(o) for o in standing]
-
-
-def _standing_from(data: Any) -> Standing | None:
-    return None if data is None else _played(data)
-
-
-@dataclass(frozen=True, slots=True)
-class SeasonState:
-    """A season between stages: the competition (draw and results), every squad as it stands
-    (helper points and injuries applied), the matches under way, the teams that have played a
-    match (they have a helper-point window before their next), and the next stage's index."""
-
-    competition: Competition
-    squads: tuple[Team, ...]
-    seed: str
-    live: tuple[LiveMatch, ...] = ()
-    played: tuple[str, ...] = ()
-    position: int = 0
-
-    def squad(self, name: str) -> Team:
-        """The squad called ``name`` (``CompetitionError`` if none)."""
-        for t in self.squads:
-            if t.name == name:
-                return t
-        raise CompetitionError(f"{self.competition.name} has no team {name!r}")
-
-    def to_json(self) -> dict[str, Any]:
-        """The state as JSON data; :meth:`from_json` reads it back equal."""
-        return {
-            "competition": self.competition.to_json(),
-            "squads": [t.to_json() for t in self.squads],
-            "seed": self.seed,
-            "live": [
-                {
-                    "fixture_id": m.fixture_id,
-                    "state": m.state.to_json(),
-                    "standing": _standing_json(m.standing),
-                }
-                for m in self.live
-            ],
-            "played": list(self.played),
-            "position": self.position,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> SeasonState:
-        """Read :meth:`to_json`."""
-        return cls(
-            competition=Competition.from_json(data["competition"]),
-            squads=tuple(Team.from_json(t) for t in data["squads"]),
-            seed=str(data["seed"]),
-            live=tuple(
-                LiveMatch(
-                    str(m["fixture_id"]),
-                    MatchState.from_json(m["state"]),
-                    _standing_from(m.get("standing")),
-                )
-                for m in data["live"]
-            ),
-            played=tuple(str(t) for t in data["played"]),
-            position=int(data["position"]),
-        )
-
-    def to_text(self) -> str:
-        """Canonical text: compact JSON with sorted keys."""
-        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
-
-    @classmethod
-    def from_text(cls, text: str) -> SeasonState:
-        """Read :meth:`to_text`."""
-        return cls.from_json(json.loads(text))
-
-
-@dataclass(frozen=True, slots=True)
-class MatchTurn:
-    """One fixture's part in a stage: the match after it, what happened in it (in order), the
-    teams that played it on defaults (no orders of their own), and the seed's commitment; the
-    seed itself once the match is decided. ``played`` are the (home, away) orders exactly as
-    the engine received them in this stage (``None``: nothing given): with the seed they are
-    all :func:`replay` needs to play the match again ball for ball."""
-
-    fixture_id: str
-    label: str
-    state: MatchState
-    events: tuple[Event, ...]
-    defaults: tuple[str, ...]
-    seed_sha256: str
-    seed: int | None = None
-    played: tuple[MatchOrders | None, MatchOrders | None] = (None, None)
-
-    @property
-    def finished(self) -> bool:
-        """Whether the match was decided in this stage."""
-        return self.seed is not None
-
-
-@dataclass(frozen=True, slots=True)
-class TurnReport:
-    """What one stage of a competition produced: the one model behind turn-report mails and
-    the zine. ``competition`` and ``squads`` are as they stand after the stage;
-    ``season_events`` are results, eliminations, helper points and injuries; ``notices`` are
-    the resolver's own remarks (an illegal helper spend replaced by the default). The daemon
-    fills ``next_deadline`` and ``played_at`` (ISO 8601, UTC), ``editorial`` and ``rulings``
-    before storing it. A ``preseason`` report is the draw itself, before a ball is bowled: no
-    matches, the squads as drawn, the zine's teams issue (issue 0; the seed: "Prior to any
-    matches being played, the teams are published in the zine")."""
-
-    stage: Stage
-    competition: Competition
-    matches: tuple[MatchTurn, ...]
-    season_events: tuple[SeasonEvent, ...]
-    squads: tuple[Team, ...]
-    byes: tuple[str, ...] = ()
-    notices: tuple[str, ...] = ()
-    next_deadline: str | None = None
-    editorial: str = ""
-    rulings: tuple[str, ...] = ()
-    played_at: str | None = None
-    preseason: bool = False
-
-    @property
-    def finished(self) -> bool:
-        """Whether the competition has its champion after this stage."""
-        return is_finished(self.competition)
-
-    def to_json(self) -> dict[str, Any]:
-        """The report as JSON data; :meth:`from_json` reads it back equal."""
-        return {
-            "stage": self.stage.to_json(),
-            "competition": self.competition.to_json(),
-            "matches": [_match_turn_json(m) for m in self.matches],
-            "season_events": [e.to_json() for e in self.season_events],
-            "squads": [t.to_json() for t in self.squads],
-            "byes": list(self.byes),
-            "notices": list(self.notices),
-            "next_deadline": self.next_deadline,
-            "editorial": self.editorial,
-            "rulings": list(self.rulings),
-            # Only when known, so a report stored before it existed reads back the same.
-            **({"played_at": self.played_at} if self.played_at is not None else {}),
-            **({"preseason": True} if self.preseason else {}),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> TurnReport:
-        """Read :meth:`to_json`."""
-        return cls(
-            stage=Stage.from_json(data["stage"]),
-            competition=Competition.from_json(data["competition"]),
-            matches=tuple(_match_turn_from(m) for m in data["matches"]),
-            season_events=tuple(season_event_from_json(e) for e in data["season_events"]),
-            squads=tuple(Team.from_json(t) for t in data["squads"]),
-            byes=tuple(str(t) for t in data["byes"]),
-            notices=tuple(str(n) for n in data["notices"]),
-            next_deadline=data.get("next_deadline"),
-            editorial=str(data.get("editorial", "")),
-            rulings=tuple(str(r) for r in data.get("rulings", ())),
-            played_at=data.get("played_at"),
-            preseason=bool(data.get("preseason", False)),
-        )
-
-    def to_text(self) -> str:
-        """Canonical text: compact JSON with sorted keys."""
-        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
-
-    @classmethod
-    def from_text(cls, text: str) -> TurnReport:
-        """Read :meth:`to_text`."""
-        return cls.from_json(json.loads(text))
-
-
-def _match_turn_json(m: MatchTurn) -> dict[str, Any]:
-    return {
-        "fixture_id": m.fixture_id,
-        "label": m.label,
-        "state": m.state.to_json(),
-        "events": [_event_json(e) for e in m.events],
-        "defaults": list(m.defaults),
-        "seed_sha256": m.seed_sha256,
-        "seed": m.seed,
-        "played": [None if o is None else encode(o) for o in m.played],
-    }
-
-
-def _match_turn_from(m: Mapping[str, Any]) -> MatchTurn:
-    return MatchTurn(
-        fixture_id=str(m["fixture_id"]),
-        label=str(m["label"]),
-        state=MatchState.from_json(m["state"]),
-        events=tuple(_event_from(e) for e in m["events"]),
-        defaults=tuple(str(t) for t in m["defaults"]),
-        seed_sha256=str(m["seed_sha256"]),
-        seed=None if m["seed"] is None else int(m["seed"]),
-        played=_played(m.get("played")),
-    )
-
-
-def _played(data: Any) -> tuple[MatchOrders | None, MatchOrders | None]:
-    if not data:
-        return (None, None)
-    home, away = (None if o is None else decode(MatchOrders, o) for o in data)
-    return (home, away)
-
-
-def replay(turns: Sequence[MatchTurn], seed: int | None = None) -> MatchState:
-    """Play a match again from its stages' reports alone: the setup of the first (its
-    selection), the revealed ``seed`` (or the last turn's), and each stage's ``played`` orders.
-    Anyone holding the reports can check a result this way: it equals the match as played."""
-    if not turns:
-        raise CompetitionError("a replay needs the match's stages, from its selection on")
-    seed = seed if seed is not None else turns[-1].seed
-    if seed is None:
-        raise CompetitionError(f"{turns[0].fixture_id}: the seed is revealed only once decided")
-    if seed_commitment(seed) != turns[0].seed_sha256:
-        raise CompetitionError(f"{turns[0].fixture_id}: that seed is not the one committed to")
-    setup = replace(turns[0].state.setup, seed=seed)
-    state = start_match(setup, *turns[0].played).state
-    for t in turns[1:]:
-        state = play_turn(state, *t.played).state
-    return state
-
-
-REPLAY_VERSION = 1
-
-
-def _ball_log_sha256(state: MatchState) -> str:
-    balls = [b.to_json() for inn in state.innings for b in inn.balls]
-    text = json.dumps(balls, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def replay_document(turns: Sequence[MatchTurn]) -> dict[str, Any]:
-    """Everything needed to play a decided match again, as one JSON document: the setup it
-    started with (format, pitch and weather, both squads, knockout or not), the revealed seed
-    and its commitment, each stage's orders as played, and the SHA-256 of the ball log and the
-    result to compare with. :func:`replay_from_document` reads it; ``pbm verify FILE`` runs it."""
-    last = turns[-1]
-    if last.seed is None:
-        raise CompetitionError(f"{last.fixture_id}: a match is replayed once it is decided")
-    setup = turns[0].state.setup
-    return {
-        "replay": REPLAY_VERSION,
-        "fixture_id": last.fixture_id,
-        "label": last.label,
-        "setup": encode(replace(setup, seed=last.seed)),
-        "seed": last.seed,
-        "seed_sha256": turns[0].seed_sha256,
-        "stages": [[None if o is None else encode(o) for o in t.played] for t in turns],
-        "result": last.state.result.text if last.state.result else "",
-        "ball_log_sha256": _ball_log_sha256(last.state),
-    }
-
-
-@dataclass(frozen=True, slots=True)
-class Replayed:
-    """A replay's verdict: the match played again, whether the seed opens its commitment, and
-    whether the ball log and result are the ones published."""
-
-    state: MatchState
-    commitment_ok: bool
-    identical: bool
-
-
-def replay_from_document(doc: Mapping[str, Any]) -> Replayed:
-    """Play the match of a :func:`replay_document` again and compare it with what it says."""
-    if doc.get("replay") != REPLAY_VERSION:
-        raise CompetitionError(f"not a replay document of version {REPLAY_VERSION}")
-    setup: MatchSetup = decode(MatchSetup, doc["setup"])
-    seed = int(doc["seed"])
-    setup = replace(setup, seed=seed)
-    stages_played = [
-        tuple(None if o is None else decode(MatchOrders, o) for o in pair) for pair in doc["stages"]
-    ]
-    if not stages_played:
-        raise CompetitionError("a replay needs at least the selection stage")
-    state = start_match(setup, *stages_played[0]).state
-    for home, away in stages_played[1:]:
-        state = play_turn(state, home, away).state
-    same = _ball_log_sha256(state) == doc["ball_log_sha256"] and (
-        (state.result.text if state.result else "") == doc["result"]
-    )
-    return Replayed(state, seed_commitment(seed) == doc["seed_sha256"], same)
-
-
-def _event_json(e: Event) -> dict[str, Any]:
-    return {"ball": e.to_json()} if isinstance(e, Ball) else {"event": e.to_json()}
-
-
-def _event_from(data: Mapping[str, Any]) -> Event:
-    if "ball" in data:
-        return _ball_from_json(data["ball"])
-    return event_from_json(data["event"])
-
-
-def start_season(
-    comp: Competition, squads: tuple[Team, ...] | list[Team], seed: str
-) -> SeasonState:
-    """A season about to begin: ``squads`` are the competition's teams (by name, any order)."""
-    by_name = {t.name: t for t in squads}
-    if len(by_name) != len(squads):
-        raise CompetitionError("two squads have the same name")
-    if set(by_name) != set(comp.teams):
-        missing = sorted(set(comp.teams) - set(by_name))
-        extra = sorted(set(by_name) - set(comp.teams))
-        raise CompetitionError(f"squads do not match the draw: missing {missing}, extra {extra}")
-    return SeasonState(comp, tuple(by_name[n] for n in comp.teams), seed)
-
-
-def next_stage(state: SeasonState) -> Stage | None:
-    """The stage to resolve next, or ``None`` when the competition is over."""
-    if is_finished(state.competition):
-        return None
-    all_stages = stages(state.competition)
-    return all_stages[state.position] if state.position < len(all_stages) else None
 
 
 def _match_part(orders: Orders | None) -> MatchOrders | None:
@@ -567,7 +190,7 @@ class MatchJob:
             "spends": list(self.spends),
             "helpers": [None if h is None else encode(h) for h in self.helpers],
             "live": None if self.live is None else self.live.to_json(),
-            "standing": _standing_json(self.standing),
+            "standing": standing_to_json(self.standing),
         }
 
     @classmethod
@@ -575,20 +198,18 @@ class MatchJob:
         """Read :meth:`to_json`."""
         home, away = (Team.from_json(t) for t in data["squads"])
         spend_home, spend_away = (bool(b) for b in data["spends"])
-        help_home, help_away = (
-            None if h is None else decode(HelperSpend, h) for h in data["helpers"]
-        )
+        help_home, help_away = (None if h is None else _SPEND_FROM(h) for h in data["helpers"])
         return cls(
             fixture_id=str(data["fixture_id"]),
             label=str(data["label"]),
             squads=(home, away),
-            orders=_played(data["orders"]),
+            orders=played_orders(data["orders"]),
             defaults=tuple(str(t) for t in data["defaults"]),
-            setup=None if data["setup"] is None else decode(MatchSetup, data["setup"]),
+            setup=None if data["setup"] is None else _SETUP_FROM(data["setup"]),
             spends=(spend_home, spend_away),
             helpers=(help_home, help_away),
             live=None if data["live"] is None else MatchState.from_json(data["live"]),
-            standing=_standing_from(data.get("standing")),
+            standing=standing_from_json(data.get("standing")),
         )
 
 
@@ -614,11 +235,11 @@ class MatchOutcome:
     def to_json(self) -> dict[str, Any]:
         """The outcome as JSON data; :meth:`from_json` reads it back equal."""
         return {
-            "turn": _match_turn_json(self.turn),
+            "turn": match_turn_to_json(self.turn),
             "squads": [t.to_json() for t in self.squads],
             "season_events": [e.to_json() for e in self.season_events],
             "notices": list(self.notices),
-            "standing": _standing_json(self.standing),
+            "standing": standing_to_json(self.standing),
         }
 
     @classmethod
@@ -626,11 +247,11 @@ class MatchOutcome:
         """Read :meth:`to_json`."""
         home, away = (Team.from_json(t) for t in data["squads"])
         return cls(
-            turn=_match_turn_from(data["turn"]),
+            turn=match_turn_from_json(data["turn"]),
             squads=(home, away),
             season_events=tuple(season_event_from_json(e) for e in data["season_events"]),
             notices=tuple(str(n) for n in data["notices"]),
-            standing=_standing_from(data.get("standing")),
+            standing=standing_from_json(data.get("standing")),
         )
 
     def to_text(self) -> str:
@@ -932,3 +553,8 @@ def resolve_stage(
     stage = _stage_or_fail(state)
     outcomes = [resolve_match(job) for job in stage_matches(state, orders)]
     return assemble(state, stage, outcomes)
+
+
+# A stage's match jobs are read back by each worker: their decoders are built once, at import.
+_SETUP_FROM = decoder(MatchSetup)
+_SPEND_FROM = decoder(HelperSpend)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -54,16 +53,25 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 
-@cache
-def _tables() -> tuple[IntArray, IntArray, IntArray]:
-    """The XIs as an index array, a 0/1 matrix, and a map from bitmask to row (built once)."""
+def _build_tables() -> tuple[IntArray, IntArray, IntArray]:
+    """The XIs as an index array, a 0/1 matrix, and a map from bitmask to row (read only)."""
     combos = np.array(all_xis(), dtype=np.int64)
     member = np.zeros((XI_COUNT, DEAL_SIZE), dtype=np.int64)
     np.put_along_axis(member, combos, 1, axis=1)
     masks = (np.int64(1) << combos).sum(axis=1)
     row_of_mask = np.full(1 << DEAL_SIZE, -1, dtype=np.int64)
     row_of_mask[masks] = np.arange(XI_COUNT, dtype=np.int64)
+    for table in (combos, member, row_of_mask):
+        table.flags.writeable = False
     return combos, member, row_of_mask
+
+
+_TABLES = _build_tables()
+
+
+def _tables() -> tuple[IntArray, IntArray, IntArray]:
+    """The tables built at import (read only: numpy refuses a write)."""
+    return _TABLES
 
 
 _PERFECT = 1000

@@ -29,7 +29,6 @@ What is decided here, and documented in ``docs/rules/hitforsix.md``:
 
 from __future__ import annotations
 
-import functools
 import importlib.resources
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -49,10 +48,13 @@ __all__ = ["Outcome", "Program", "parse_instructions", "run_instructions"]
 HINT = 'e.g. "drop 2, 5, 9; then if Kohli comes, keep him, else drop the lowest average"'
 
 
-@functools.cache
-def _parser() -> Lark:
+def _build_parser() -> Lark:
     text = importlib.resources.files(__package__).joinpath("instructions.lark").read_text("utf-8")
     return Lark(text, parser="lalr", lexer="contextual", propagate_positions=True)
+
+
+# Built at import from the grammar shipped beside this module; parsing never changes it.
+_PARSER = _build_parser()
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +204,7 @@ def parse_instructions(text: str, deck: Deck, first: int = 0) -> Program:
     """Parse and check instructions for the windows from ``first`` (0-based) on; the three
     kinds of error carry the line and a caret."""
     try:
-        tree = _parser().parse(text)
+        tree = _PARSER.parse(text)
     except UnexpectedInput as exc:
         raise _lark_error(text, exc) from None
     steps = tuple(_step(t) for t in tree.children if isinstance(t, Tree))

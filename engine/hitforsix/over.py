@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from itertools import combinations
 
 from engine.errors import IllegalOrder, InvalidOrder, Span
@@ -185,15 +184,16 @@ def is_reachable(xi: Iterable[int]) -> bool:
     return False
 
 
-@cache
+_ALL_XIS = tuple(combinations(range(DEAL_SIZE), FACE_UP))
+
+
 def all_xis() -> tuple[tuple[int, ...], ...]:
     """The C(17, 11) = 12,376 XIs of a deal, as sorted position tuples in lexicographic order."""
-    return tuple(combinations(range(DEAL_SIZE), FACE_UP))
+    return _ALL_XIS
 
 
-@cache
 def reachable_xis() -> frozenset[tuple[int, ...]]:
-    """The 11,133 XIs a legal over can reach."""
+    """The 11,133 XIs a legal over can reach (computed at each call: only tests ask)."""
     return frozenset(xi for xi in all_xis() if is_reachable(xi))
 
 

@@ -37,29 +37,30 @@ def _f(x: float) -> str:
     return f"{x:.2f}".rstrip("0").rstrip(".")
 
 
-def _figure(card: Card, scale: DeckScale, *, labels: bool) -> str:
-    """The fingerprint drawing centred on (0, 0), radius 98 (110 with labels)."""
+def _figure(card: Card, scale: DeckScale, *, labels: bool, guides: bool = True) -> str:
+    """The fingerprint drawing centred on (0, 0), radius 98 (110 with labels); without
+    ``guides`` (the quartile rings and the spokes), only the rays, the rim and the initials."""
     primary, accent = team_colours(card.country)
     rays = scale.rays(card)
-    parts = [
-        f'<circle r="98" fill="{_PAPER}" stroke="{primary}" stroke-width="2"/>',
-        *(
+    parts = [f'<circle r="98" fill="{_PAPER}" stroke="{primary}" stroke-width="2"/>']
+    if guides:
+        parts += [
             f'<circle r="{_f(_INNER + _LENGTH * q)}" fill="none" stroke="{_GUIDE}"'
             f' stroke-width="0.7"{dash}/>'
             for q, dash in ((0.25, _DASH), (0.5, _DASH), (0.75, _DASH), (1.0, ""))
-        ),
-    ]
+        ]
     for i, (stat, value) in enumerate(zip(STATS, rays, strict=True)):
         angle = math.radians(-90 + 30 * i)
         dx, dy = math.cos(angle), math.sin(angle)
         r1 = _INNER + _LENGTH * value
         colour = accent if stat.key in _BOWLING else primary
         x0, y0, x1, y1 = (_f(v) for v in (_INNER * dx, _INNER * dy, r1 * dx, r1 * dy))
-        parts.append(
-            f'<line x1="{_f(_INNER * dx)}" y1="{_f(_INNER * dy)}"'
-            f' x2="{_f((_INNER + _LENGTH) * dx)}" y2="{_f((_INNER + _LENGTH) * dy)}"'
-            f' stroke="{_GUIDE}" stroke-width="0.7"/>'
-        )
+        if guides:
+            parts.append(
+                f'<line x1="{_f(_INNER * dx)}" y1="{_f(_INNER * dy)}"'
+                f' x2="{_f((_INNER + _LENGTH) * dx)}" y2="{_f((_INNER + _LENGTH) * dy)}"'
+                f' stroke="{_GUIDE}" stroke-width="0.7"/>'
+            )
         parts.append(
             f'<line class="ray" data-stat="{stat.key}" data-percentile="{value:.3f}"'
             f' x1="{x0}" y1="{y0}" x2="{x1}" y2="{y1}" stroke="{colour}" stroke-width="9"'
@@ -82,14 +83,15 @@ def _figure(card: Card, scale: DeckScale, *, labels: bool) -> str:
     return "".join(parts)
 
 
-def fingerprint_svg(card: Card, scale: DeckScale, *, size: int = 200) -> str:
-    """The twelve-ray figure alone, ``size`` pixels square."""
+def fingerprint_svg(card: Card, scale: DeckScale, *, size: int = 200, guides: bool = True) -> str:
+    """The twelve-ray figure alone, ``size`` pixels square (``guides``: see :func:`_figure`;
+    a small picture is clearer, and far lighter as a PNG, without them)."""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}"'
         f' viewBox="-100 -100 200 200" role="img"'
         f' aria-label="Stat fingerprint of {escape(card.name)}">'
         f"<title>{escape(card.name)} ({escape(card.country)})</title>"
-        f"{_figure(card, scale, labels=False)}</svg>\n"
+        f"{_figure(card, scale, labels=False, guides=guides)}</svg>\n"
     )
 
 

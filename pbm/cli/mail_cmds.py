@@ -11,6 +11,7 @@ from rich.table import Table
 from sqlalchemy import select
 
 from pbm.app import App
+from pbm.cli import mail_preview
 from pbm.cli._common import config_option, load
 from pbm.cli._console import make_console
 from pbm.core.errors import PbmError
@@ -174,4 +175,5 @@ def login(config_path: Path | None) -> None:
         raise SystemExit(1)
 
 
+mail_preview.register(mail)
 COMMANDS = [mail]

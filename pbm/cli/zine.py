@@ -135,11 +135,12 @@ def serve(directory: Path, port: int, bind: str, public: bool) -> None:
 
 @zine.command("delivery")
 @click.argument("address")
-@click.argument("choice", type=click.Choice(["attach", "link"]))
+@click.argument("choice", type=click.Choice(["attach", "inline", "link"]))
 @click.option("--url", default=None, help="Database URL (default: the config's).")
 @config_option
 def delivery(address: str, choice: str, url: str | None, config_path: Path | None) -> None:
-    """Set how ADDRESS gets the zine: 'attach' (PDF attached) or 'link' (archive link)."""
+    """Set how ADDRESS gets the zine in every competition it plays: 'attach' (its PDF
+    attached) or 'inline' (the issue in the mail alone, the default; 'link' says the same)."""
     from pbm.db.session import make_db_engine, make_session_factory, transaction
     from pbm.games.flungo.zine.delivery import set_zine_delivery
 

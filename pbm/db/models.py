@@ -208,10 +208,6 @@ class Player(Base):
     undeliverable_at: Mapped[datetime | None]
     undeliverable_reason: Mapped[str | None] = mapped_column(Scrubbed)
     time_zone: Mapped[str | None] = mapped_column(String(64))  # IANA, shown beside UTC
-    # How this player gets the zine: "attach" (text + HTML, the PDF attached) or "link" (the
-    # same mail with a link to the archive instead of the attachment). See
-    # pbm.games.flungo.zine.delivery.
-    zine_delivery: Mapped[str] = mapped_column(String(8), default="attach", server_default="attach")
     #: Soft bounces (4.x.x failures) of pbm's mail since the last delivery or mail from them.
     soft_bounces: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
@@ -249,6 +245,10 @@ class Seat(Base):
     #: The team's manager gets the zine (ZINE OFF / ZINE ON, or the List-Unsubscribe link):
     #: the zine only; turn reports, fixtures and reminders go to every team that plays.
     zine: Mapped[bool] = mapped_column(Boolean, default=True, server_default="1")
+    # -- (0016) --------------------------------------------------------------------------------
+    #: The zine's PDF is attached for this team (ZINE ATTACH; ZINE INLINE stops it): by
+    #: default the issue comes inline, HTML and text, without the weight of its PDF.
+    zine_pdf: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
     competition: Mapped[Competition] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()

@@ -104,6 +104,15 @@ class Game(JobSource, Protocol):
         """The addresses the game keeps in its own tables (retention keeps their mail)."""
         ...
 
+    #: The name the game's mail is from and signed with (None: the server's display name).
+    sender_name: str | None
+    #: The mail kind of HELP for an address that plays this game and no other.
+    help_kind: str
+
+    def plays(self, session: Session, address: str) -> bool:
+        """Whether ``address`` holds a seat in one of the game's competitions or matches."""
+        ...
+
     #: The kinds of outbound mail whose secret is kept in the game's own tables (not a seat's).
     secret_kinds: frozenset[str]
 

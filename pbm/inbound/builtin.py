@@ -30,12 +30,26 @@ def command_rows(gm: bool, game: str | None = None) -> list[dict[str, Any]]:
 
 @command("HELP", help="this list of commands", priority=80)
 def help_(ctx: MailContext, line: CommandLine) -> Handled:
-    """``HELP``: how to play, every command (the GM's too, for the GM) and open competitions."""
+    """``HELP``: how to play, every command (the GM's too, for the GM) and open competitions.
+
+    HELP naming a competition speaks of its game; so does HELP from an address that plays
+    one game and no other, in that game's own mail (Hit for Six's from and signed "Hit for
+    Six"). An address that plays both games, or none yet, hears of both."""
+    from pbm.games import GAMES
+
     game = ctx.competition.game if ctx.competition else None
+    kind, extra = "help", dict[str, Any]()
+    if game is None:
+        playing = [g for g in GAMES if g.plays(ctx.session, ctx.msg.from_addr)]
+        if len(playing) == 1:
+            game, kind = playing[0].name, playing[0].help_kind
+            if playing[0].sender_name:
+                extra["sender_name"] = playing[0].sender_name
     ctx.reply(
-        "help",
+        kind,
         competitions=ctx.open_competitions(),
         commands=command_rows(is_gm(ctx), game),
+        **extra,
     )
     return ctx.handled(Status.APPLIED, "help")
 

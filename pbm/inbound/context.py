@@ -7,6 +7,7 @@ and only if the change does. It never commits.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,7 @@ from pbm.db.models import (
     Seat,
 )
 from pbm.inbound.intake import Incoming
+from pbm.outbound.render import InlineImage
 from pbm.outbound.replies import ReplyTo, queue_mail
 from pbm.secrets.seats import SecretBox
 
@@ -90,8 +92,9 @@ class MailContext:
         """A :class:`Handled` that also redacts the message's secret."""
         return Handled(status, note, self.secrets)
 
-    def reply(self, kind: str, **ctx: Any) -> None:
-        """Queue a reply to the sender, noting ignored attachments and unreadable parts."""
+    def reply(self, kind: str, *, images: Sequence[InlineImage] = (), **ctx: Any) -> None:
+        """Queue a reply to the sender, noting ignored attachments and unreadable parts
+        (``images``: the pictures its HTML shows, see :func:`queue_mail`)."""
         notes = [*self.msg.notes, *self.notes]
         notes += [f"Part of your mail could not be read as sent: {p}" for p in self.msg.problems]
         if self.msg.attachments:
@@ -108,6 +111,7 @@ class MailContext:
             ctx={"notes": notes, **ctx},
             reply_to=self.reply_to,
             inbound_id=self.mail.id,
+            images=images,
         )
 
     def record(self, kind: str, **data: Any) -> None:

@@ -110,6 +110,9 @@ class OutboundEmail:
     message_id: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
     attachments: tuple[Attachment, ...] = ()
+    #: pictures the HTML shows (each an ``Attachment`` with its ``cid``): sent with the HTML
+    #: as ``multipart/related``
+    inline: tuple[Attachment, ...] = ()
     cut: bool = True  # replies are cut at the reply limit; a newsletter is not a reply
     flowed: bool = False
     #: RFC 3834: ``auto-replied`` for an answer, ``auto-generated`` for mail pbm sends of its
@@ -119,12 +122,14 @@ class OutboundEmail:
 
 @dataclass(frozen=True, slots=True)
 class Attachment:
-    """A file pbm attaches (the zine's PDF): its name (made safe), MIME type and bytes."""
+    """A file pbm attaches (the zine's PDF): its name (made safe), MIME type and bytes; with a
+    ``cid``, a picture the HTML part shows as ``cid:<cid>`` (sent inline beside it)."""
 
     filename: str
     maintype: str
     subtype: str
     data: bytes
+    cid: str = ""
 
 
 def make_message_id(domain: str, *, seed: str | None = None) -> str:
@@ -193,6 +198,7 @@ def _address(addr: str, name: str = "") -> str:
 
 
 _SAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]+")
+_CID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
 def _attachment(a: Attachment) -> Message:
@@ -204,7 +210,13 @@ def _attachment(a: Attachment) -> Message:
     part = MIMENonMultipart(a.maintype, a.subtype)
     part.set_payload(a.data)
     encode_base64(part)
-    part.add_header("Content-Disposition", "attachment", filename=name)
+    if a.cid:
+        if not _CID.match(a.cid):
+            raise MailError(f"refusing Content-ID {a.cid!r}")
+        part.add_header("Content-ID", f"<{a.cid}>")
+        part.add_header("Content-Disposition", "inline", filename=name)
+    else:
+        part.add_header("Content-Disposition", "attachment", filename=name)
     return part
 
 
@@ -335,7 +347,7 @@ def compose_message(
     values = dict(heads)
     subject = _unstructured(values["Subject"])
     mid = str(values["Message-ID"])
-    if out.html is None and not out.attachments:
+    if out.html is None and not out.attachments and not out.inline:
         plain = _plain_bytes(heads, text, flowed=out.flowed)
         if plain is not None:
             texts = (*(_unstructured(v) for _, v in heads), text)
@@ -348,14 +360,23 @@ def _unstructured(value: str | Header) -> str:
 
 
 def _package_bytes(out: OutboundEmail, heads: list[tuple[str, str | Header]], text: str) -> bytes:
-    """The message written by the email package (any message :func:`compose_message` takes)."""
+    """The message written by the email package (any message :func:`compose_message` takes):
+    ``mixed`` (attachments) around ``alternative`` (text first, then the HTML, inside
+    ``related`` with its pictures when it has any)."""
     body: Message
     if out.html is None:
         body = _text_part(text, "plain", flowed=out.flowed)
     else:
+        html: Message = _text_part(valid_text(out.html), "html")
+        if out.inline:
+            related = MIMEMultipart("related", type="text/html")
+            related.attach(html)
+            for image in out.inline:
+                related.attach(_attachment(image))
+            html = related
         body = MIMEMultipart("alternative")
         body.attach(_text_part(text, "plain", flowed=out.flowed))
-        body.attach(_text_part(valid_text(out.html), "html"))
+        body.attach(html)
     if out.attachments:
         mixed = MIMEMultipart("mixed")
         mixed.attach(body)
@@ -364,13 +385,10 @@ def _package_bytes(out: OutboundEmail, heads: list[tuple[str, str | Header]], te
         body = mixed
     for name, value in heads:
         body[name] = cast(str, value)
-    if out.html is not None or out.attachments:
-        # A boundary derived from the Message-ID keeps the bytes reproducible for golden tests.
+    if body.is_multipart():
+        # Boundaries derived from the Message-ID keep the bytes reproducible for golden tests.
         token = hashlib.sha256(str(body["Message-ID"]).encode()).hexdigest()[:24]
-        body.set_boundary(f"=_pbm_{token}")
-        inner = body.get_payload(0) if out.attachments and out.html is not None else None
-        if isinstance(inner, Message) and inner.is_multipart():
-            inner.set_boundary(f"=_pbm_{token}_alt")
+        _set_boundaries(body, f"=_pbm_{token}")
     # MIMEText put MIME-Version and Content-* first: move them after the address headers.
     for name in ("MIME-Version", "Content-Type", "Content-Transfer-Encoding"):
         values = body.get_all(name) or []
@@ -378,3 +396,13 @@ def _package_bytes(out: OutboundEmail, heads: list[tuple[str, str | Header]], te
         for value in values:
             body[name] = value
     return body.as_bytes(policy=email_policy.compat32)
+
+
+def _set_boundaries(part: Message, boundary: str) -> None:
+    """``boundary`` on ``part`` and a longer one on each multipart inside it, so no boundary
+    is a prefix of another's line."""
+    part.set_boundary(boundary)
+    suffixes = {"alternative": "_alt", "related": "_rel"}
+    for child in part.get_payload():
+        if isinstance(child, Message) and child.is_multipart():
+            _set_boundaries(child, boundary + suffixes.get(child.get_content_subtype(), "_in"))

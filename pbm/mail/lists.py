@@ -3,7 +3,9 @@ headers of RFC 2919 (``List-Id``) and RFC 2369 (``List-Unsubscribe``).
 
 * Every mail pbm sends is automatic. ``auto-replied`` is for an answer: a mail that exists
   because its recipient's mail arrived. Everything else pbm sends of its own accord (fixtures,
-  reminders, turn reports, digests, the zine, a notice) is ``auto-generated``.
+  reminders, turn reports, digests, the zine, a notice) is ``auto-generated``, and the kinds
+  in :data:`GENERATED_KINDS` are so always: a digest the GM asked for with DIGEST is the
+  same report as the morning's, not an answer to be threaded as one.
 * A competition's bulk mail to its teams (fixtures, reminders, turn reports and the zine:
   :data:`LIST_KINDS`) is list mail: ``List-Id`` names the competition, so a manager's client
   can file or filter it, and ``List-Unsubscribe`` is a ``mailto:`` that pbm itself answers:
@@ -18,6 +20,7 @@ import re
 __all__ = [
     "ANSWER",
     "GENERATED",
+    "GENERATED_KINDS",
     "LIST_KINDS",
     "auto_submitted",
     "list_headers",
@@ -29,13 +32,16 @@ GENERATED = "auto-generated"
 
 #: The mail kinds sent to every team of a competition: list mail (answers never are).
 LIST_KINDS = frozenset({"fixtures", "reminder", "turn-report", "zine"})
+#: The kinds that are pbm's own whatever caused them: reports, reminders and digests.
+GENERATED_KINDS = LIST_KINDS | {"digest", "turn-digest", "h6-test-reminder"}
 _ONE_LINE = 78
 _PLAIN_PHRASE = re.compile(r"^[A-Za-z0-9 !#$%&'*+\-/=?^_`{|}~.,:;()]{1,60}$")
 
 
-def auto_submitted(answer: bool) -> str:
-    """The ``Auto-Submitted`` value of a mail that answers one (True) or is pbm's own."""
-    return ANSWER if answer else GENERATED
+def auto_submitted(answer: bool, kind: str = "") -> str:
+    """The ``Auto-Submitted`` value of a mail of ``kind`` that answers one (True) or is
+    pbm's own."""
+    return ANSWER if answer and kind not in GENERATED_KINDS else GENERATED
 
 
 def unsubscribe_address(server_address: str, code: str) -> str:

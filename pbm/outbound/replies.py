@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,46 +19,92 @@ from pbm.core.clock import Clock
 from pbm.core.config import Config
 from pbm.db.models import OutboxMessage, table_of
 from pbm.mail.compose import (
+    Attachment,
     Composed,
     OutboundEmail,
     compose_message,
     make_message_id,
-    reply_subject,
 )
+from pbm.mail.headers import clean
 from pbm.mail.lists import LIST_KINDS, auto_submitted, list_headers
-from pbm.outbound.render import render_email
+from pbm.outbound.render import InlineImage, render_email
 
 __all__ = [
     "ReplyTo",
     "competition_list_headers",
+    "compose_mail",
     "enqueue",
     "queue_mail",
     "tagged_subject",
     "threaded_subject",
 ]
 
-# What pbm puts after " — " in a reply's subject: the start of each template's subject. A
-# player answering a pbm mail sends it back, and it is cut off before the new one is added,
-# so subjects do not grow with each reply.
-_STATUS = re.compile(
-    r"\s+—\s+(?:Orders\b|Squad names\b|The GM\b|Refused:|Not understood|No game with"
+# What pbm's own subjects begin with (after any tag): its statuses, which it puts after " — "
+# in a reply, and its topics. A player answering a pbm mail sends it back; pbm's part is cut
+# off before the new one is added, so subjects do not grow with each reply.
+_OURS = (
+    r"(?:Orders\b|Squad names\b|The GM\b|Refused:|Not understood|Not read:|No game with"
     r"|Naming is closed|Welcome to|How to play|Too many mails|Your new secret|You are already"
-    r"|Competition\b).*$",
-    re.IGNORECASE | re.DOTALL,
+    r"|Competition\b|Hit for Six:|The Averages:|Test by Post:|GM digest\b|ALERT:)"
 )
+#: pbm's separator and all after it, or a subject that is only pbm's own words (as pbm
+#: writes them, capitals and all: a player's "orders" is the player's topic).
+_STATUS = re.compile(r"\s+—\s+.*$", re.DOTALL)
+_OWN = re.compile(rf"^{_OURS}", re.DOTALL)
+_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|wg|fwd?|tr)\s*(?:\[\d+\])?\s*:\s*)+", re.I)
+_TAG = re.compile(r"^\s*\[([^\[\]]{1,40})\]\s*")
+
+
+def _topic(subject: str) -> tuple[str | None, str]:
+    """``subject`` as its first tag (without brackets) and its topic: every reply prefix
+    ("Re:", "AW:", "Fwd:"...) and leading tag taken off, however a client stacked them."""
+    tag = None
+    text = clean(subject)
+    while True:
+        before = text
+        text = _PREFIX.sub("", text)
+        if found := _TAG.match(text):
+            tag = tag or found.group(1).strip()
+            text = text[found.end() :]
+        if text == before:
+            return tag, text.strip()
+
+
+def _without(text: str, tag: str) -> str:
+    """``text`` with every ``[tag]`` in it taken out (a subject carries its tag once)."""
+    pattern = re.compile(rf"\s*\[\s*{re.escape(tag)}\s*\]\s*", re.IGNORECASE)
+    return " ".join(pattern.sub(" ", text).split())
 
 
 def threaded_subject(theirs: str, ours: str, tag: str | None) -> str:
-    """The subject of a reply to ``theirs``: "Re: [TAG] <their subject> — <ours>", with the
-    competition's tag kept (or added), and any earlier pbm status cut off."""
-    base = _STATUS.sub("", theirs)
-    return f"{reply_subject(base, tag=tag)} — {ours}"
+    """The subject of pbm's answer (``ours``) to a mail whose subject is ``theirs``: one
+    "Re:", one tag, one topic.
+
+    A subject of pbm's that names its own topic under its own tag (a Test by Post over, an
+    answer's title) is the topic: "Re: [H6 G72AAY] Test by Post: over 1 sealed". Otherwise
+    the player's topic stays, pbm's earlier words cut off, and pbm's status follows it:
+    "Re: [DEMO] orders — Orders received (version 2)". The competition's ``tag`` is kept
+    (or added)."""
+    our_tag, our_topic = _topic(ours)
+    their_tag, base = _topic(theirs)
+    wanted = our_tag or (clean(tag) if tag else None) or their_tag
+    if our_tag:
+        topic = our_topic
+    else:
+        base = "" if _OWN.match(base) else _STATUS.sub("", base).strip()
+        topic = f"{base} — {our_topic}" if base else our_topic
+    if wanted:
+        topic = _without(topic, wanted)
+        return f"Re: [{wanted}] {topic}".rstrip()
+    return f"Re: {topic}".rstrip()
 
 
 def tagged_subject(subject: str, tag: str) -> str:
-    """``subject`` with the competition's ``[TAG]`` in front (so a reply to it is routed)."""
-    wanted = f"[{tag}]"
-    return subject if wanted.lower() in subject.lower() else f"{wanted} {subject}"
+    """``subject`` with the competition's ``[TAG]`` in front, once (so a reply to it is
+    routed)."""
+    found, topic = _topic(subject)
+    wanted = found if found and found.lower() == tag.lower() else tag
+    return f"[{wanted}] {_without(topic, wanted)}".rstrip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,18 +127,25 @@ def _reply(
     flowed: bool = False,
     answer: bool = True,
     headers: dict[str, str] | None = None,
+    from_name: str | None = None,
+    kind: str = "",
+    html: str | None = None,
+    images: Sequence[InlineImage] = (),
 ) -> Composed:
+    inline = tuple(Attachment(i.filename, "image", i.subtype, i.data, cid=i.cid) for i in images)
     out = OutboundEmail(
         to=to,
         subject=subject,
         text=text,
         flowed=flowed,
+        html=html,
+        inline=inline if html is not None else (),
         from_addr=config.server.address,
-        from_name=config.server.display_name,
+        from_name=from_name or config.server.display_name,
         in_reply_to=reply_to.message_id if reply_to else None,
         references=reply_to.references if reply_to else (),
         headers={"X-Auto-Response-Suppress": "All", **(headers or {})},
-        auto_submitted=auto_submitted(answer),
+        auto_submitted=auto_submitted(answer, kind),
     )
     message_id = make_message_id(config.server.message_id_domain, seed=uuid.uuid4().hex)
     return compose_message(out, date=clock.now(), message_id=message_id)
@@ -113,8 +167,29 @@ def queue_mail(
     ctx: dict[str, Any],
     reply_to: ReplyTo | None = None,
     inbound_id: int | None = None,
+    images: Sequence[InlineImage] = (),
 ) -> None:
-    """Render ``kind`` with ``ctx`` and add the message to the outbox (not yet committed)."""
+    """Render ``kind`` with ``ctx`` and add the message to the outbox (not yet committed): a
+    kind with an HTML twin goes as ``multipart/alternative``, its HTML showing ``images`` (each
+    referenced as ``cid:<cid>``); a kind without one goes as text alone."""
+    composed = compose_mail(
+        config, clock, kind=kind, to=to, ctx=ctx, reply_to=reply_to, images=images
+    )
+    enqueue(session, clock, composed, kind=kind, to=to, inbound_id=inbound_id)
+
+
+def compose_mail(
+    config: Config,
+    clock: Clock,
+    *,
+    kind: str,
+    to: str,
+    ctx: dict[str, Any],
+    reply_to: ReplyTo | None = None,
+    images: Sequence[InlineImage] = (),
+) -> Composed:
+    """The message :func:`queue_mail` queues, composed but not queued (``pbm mail preview``
+    writes it to a file)."""
     rendered = render_email(kind, {"server": config.server, **ctx})
     subject = rendered.subject
     competition = ctx.get("competition")
@@ -128,7 +203,7 @@ def queue_mail(
     extra = None
     if reply_to is None and kind in LIST_KINDS and isinstance(competition, dict) and tag:
         extra = competition_list_headers(config, str(tag), str(competition.get("name") or ""))
-    composed = _reply(
+    return _reply(
         config,
         clock,
         to=to,
@@ -138,8 +213,12 @@ def queue_mail(
         flowed=True,
         answer=reply_to is not None,
         headers=extra,
+        # a game that signs as itself (Hit for Six) names its mail's sender in the context
+        from_name=ctx.get("sender_name"),
+        kind=kind,
+        html=rendered.html,
+        images=images,
     )
-    enqueue(session, clock, composed, kind=kind, to=to, inbound_id=inbound_id)
 
 
 def enqueue(

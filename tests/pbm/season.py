@@ -7,13 +7,15 @@ managed, deliverable team gets exactly one turn report naming the stage, and the
 
 from __future__ import annotations
 
+import contextlib
 import re
 import smtplib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from pathlib import Path
 from typing import Any, Protocol
 
 from sqlalchemy import select
@@ -375,3 +377,29 @@ def league_scenario(season: Season) -> dict[str, Any]:
     assert final["phase"] == "finished" and final["champion"] == final["standings"][0]["team"]
     assert len(final["fixtures"]) == 15 and all(f["result"] for f in final["fixtures"])
     return final
+
+
+@contextlib.contextmanager
+def drawn_mini(
+    tmp_path: Path, code: str, settings: dict[str, Any], **sections: dict[str, Any]
+) -> Iterator[Season]:
+    """A mini-tournament ``code`` of the four :data:`MINI_TEAMS`, joined, named and drawn,
+    on SQLite in ``tmp_path`` (``sections`` override the test config's tables)."""
+    from pbm.app import App
+    from tests.pbm.conftest import make_config
+
+    clock = FixedClock(START)
+    config = make_config(f"sqlite:///{tmp_path}/pbm.sqlite3", tmp_path, **sections)
+    app = App.from_config(config, clock, upgrade=True)
+    sender = RecordingSender()
+    daemon = Daemon(app, sender)
+    s = Season(daemon, StoreDoor(daemon, sender), clock, code)
+    new_competition(daemon, clock, code=code, kind="mini", teams=4, settings=settings)
+    for address, team, prefix in MINI_TEAMS:
+        s.join(address, team, prefix)
+    clock.advance(timedelta(minutes=10))
+    s.pump()
+    try:
+        yield s
+    finally:
+        app.close()

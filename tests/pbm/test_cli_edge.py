@@ -247,6 +247,8 @@ def test_an_unforeseen_error_is_one_line_and_the_traceback_goes_to_the_log(
     assert GM_SECRET not in logged and SECRET_KEY not in logged
 
 
+# Each a pbm process of its own; the loop keeps the crash to a configured log above.
+@pytest.mark.slow
 def test_an_unforeseen_error_in_a_json_log_is_one_json_line(tmp_path: Path) -> None:
     """With [logging] format = "json", the crash is one JSON line among the daemon's, the
     traceback a field of it: a log shipper reading JSON lines does not choke on it."""
@@ -264,6 +266,7 @@ def test_an_unforeseen_error_in_a_json_log_is_one_json_line(tmp_path: Path) -> N
     assert "Traceback" in entry["exception"] and "InjectedBug" in entry["exception"]
 
 
+@pytest.mark.slow  # a pbm process of its own, like the one above
 def test_an_unforeseen_error_without_a_log_file_goes_to_a_private_file(tmp_path: Path) -> None:
     """With no [logging] file (and no config at all), the traceback goes to a file of the
     temporary directory readable by its owner only, named on the one line."""

@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from sqlalchemy import update
 
@@ -68,6 +69,8 @@ def test_health_fails_with_no_daemon_and_passes_after_a_real_pass(tmp_path: Path
     assert code == os.EX_UNAVAILABLE and "heartbeat is fresh" in out and "run-once" in out
 
 
+# A real pbm serve; the loop keeps test_workers_registry's serve and the stale heartbeat above.
+@pytest.mark.slow
 def test_a_serving_daemon_is_healthy_until_its_warm_stop(tmp_path: Path) -> None:
     """A real `pbm serve` registers and beats: health says "ok" while it runs; after its warm
     stop (SIGTERM) no worker is running, and health fails saying when the last one stopped."""

@@ -17,12 +17,13 @@ from pbm.db.session import transaction
 from pbm.ops.digest import digest_context, duration_text
 from pbm.ops.incidents import Backoff, kind_of
 from pbm.outbound.render.email import render_email
+from tests.pbm.conftest import migrated_sqlite
 
 
 @pytest.fixture
-def app_db_url(tmp_path: Path) -> str:
+def app_db_url(tmp_path: Path, sqlite_migrated_template: Path) -> str:
     """SQLite only: PostgreSQL's outages are tests/integration/test_outages.py's."""
-    return f"sqlite:///{tmp_path}/pbm.sqlite3"
+    return migrated_sqlite(sqlite_migrated_template, tmp_path / "pbm.sqlite3")
 
 
 def rows(app: App) -> list[Incident]:

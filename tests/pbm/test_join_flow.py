@@ -27,7 +27,7 @@ def test_the_reply_goes_out_flowed_with_its_secret_filled_in(
     assert part is not None
     assert part.get_param("format") == "flowed"
     assert part["Content-Transfer-Encoding"] == "quoted-printable"
-    keys = list(reply.keys())
+    keys = list(part.keys())
     assert keys.index("Content-Type") < keys.index("Content-Transfer-Encoding")
     read = unflow(part.get_content()).splitlines()
     assert read[0] == (

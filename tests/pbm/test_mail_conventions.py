@@ -16,40 +16,26 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pytest
 from sqlalchemy import select
 
-from pbm.app import App
 from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import OutboxMessage
 from pbm.db.session import transaction
 from pbm.testing import RecordingSender, body_of, make_eml
-from tests.pbm.conftest import make_config
-from tests.pbm.season import GM, MINI_TEAMS, START, Season, StoreDoor, is_zine, new_competition
+from tests.pbm.season import GM, GM_SECRET, MINI_TEAMS, Season, drawn_mini, is_zine
 
 CODE = "CONV"
-#: The kinds pbm sends of its own accord in a season, and which of them are list mail.
-GENERATED = {"fixtures", "reminder", "turn-report", "zine", "turn-digest"}
+#: The kinds pbm sends of its own accord in a season (a digest even when the GM asked for
+#: it), and which of them are list mail.
+GENERATED = {"fixtures", "reminder", "turn-report", "zine", "turn-digest", "digest"}
 LISTED = {"fixtures", "reminder", "turn-report", "zine"}
 
 
 @pytest.fixture
 def season(tmp_path: Path) -> Iterator[Season]:
     """A mini-tournament of four named teams, drawn, with reminders before each deadline."""
-    clock = FixedClock(START)
-    config = make_config(f"sqlite:///{tmp_path}/pbm.sqlite3", tmp_path)
-    app = App.from_config(config, clock, upgrade=True)
-    sender = RecordingSender()
-    daemon = Daemon(app, sender)
-    s = Season(daemon, StoreDoor(daemon, sender), clock, CODE)
     settings = {"naming_after_full": 600, "reminders": ["30m"], "hold_share": 1.0}
-    new_competition(daemon, clock, code=CODE, kind="mini", teams=4, settings=settings)
-    for address, team, prefix in MINI_TEAMS:
-        s.join(address, team, prefix)
-    clock.advance(timedelta(minutes=10))
-    s.pump()
-    try:
+    with drawn_mini(tmp_path, CODE, settings) as s:
         yield s
-    finally:
-        app.close()
 
 
 def kinds_by_id(season: Season) -> dict[str, str]:
@@ -73,6 +59,7 @@ def test_every_mail_kind_says_what_it_is(season: Season) -> None:
     a1, _, p1 = MINI_TEAMS[0]
     season.orders(a1, f"captain: {p1} 2")
     season.mail(a1, "HELP\n", subject=f"[{CODE}] help")
+    season.mail(GM, f"SECRET {GM_SECRET}\nDIGEST\n", subject="digest now")
     stage(season)
     stage(season)
     sent = season.post.sent()
@@ -82,7 +69,7 @@ def test_every_mail_kind_says_what_it_is(season: Season) -> None:
         kind = kinds[str(m["Message-ID"])]
         seen.add(kind)
         auto = str(m["Auto-Submitted"])
-        if m["In-Reply-To"] is not None:  # an answer to a mail its recipient sent
+        if m["In-Reply-To"] is not None and kind not in GENERATED:  # an answer
             assert auto == "auto-replied", (kind, auto)
             assert m["List-Id"] is None and m["List-Unsubscribe"] is None, kind
             continue

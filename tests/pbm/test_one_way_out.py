@@ -4,6 +4,7 @@ by one audit writer's table: found by reading pbm's source, so a second path can
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 PBM = Path(__file__).resolve().parents[2] / "pbm"
@@ -27,6 +28,7 @@ def _calls(tree: ast.AST) -> list[tuple[str, ast.Call, str]]:
     return found
 
 
+@functools.cache  # parsed once for the module's tests: pbm's source does not change under them
 def _sources() -> list[tuple[str, ast.Module]]:
     return [
         (str(p.relative_to(PBM)), ast.parse(p.read_text(encoding="utf-8")))

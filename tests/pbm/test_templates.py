@@ -9,6 +9,8 @@ from jinja2 import UndefinedError
 
 from pbm.core.config import ServerConfig
 from pbm.games.hitforsix.decks.load import DECK_NAMES, load_deck
+from pbm.games.hitforsix.previews import contexts as hitforsix_previews
+from pbm.games.hitforsix.previews._data import H6CARD
 from pbm.mail.flowed import as_fixed, unflow
 from pbm.outbound.render import email_kinds, render_email
 from pbm.outbound.render.env import oneline
@@ -74,6 +76,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "issue": 3,
         "season": ["X won by 3 runs"],
         "table": "Pos Team",
+        "table_rows": [["1", "X", "1", "1", "0", "0", "2", "+1.000"]],
         "champion": None,
         "next": {"label": "Turn 3", "selection": False},
         "editorial": "Hello",
@@ -83,6 +86,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
             "fixture_id": "R1M1",
             "opponent": "Y",
             "card": "card",
+            "scorecard": {"head": ["Twenty20: X v Y"], "innings": []},
             "events": ["drinks"],
             "xis": [{"team": "X", "xi": "A, B", "captain": "A", "keeper": "B"}],
             "defaults": True,
@@ -225,61 +229,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "new-secret": {"competition": COMP, "team_name": "X", "secret": "S"},
     "gm-created": {"problem": None, "competition": COMP, "address": "pbm@example.test"},
 }
-H6CARD = {
-    "pos": 0, "name": "V Kohli", "initials": "VK", "country": "India", "matches": 100,
-    "runs": 4000, "avg": "50.0", "bf": 2920, "sr": "137.0", "sixes": 120, "bb": 96,
-    "wickets": 4, "econ": "8.00", "bavg": "32.0", "attack": True, "proper": False, "new": False,
-}  # fmt: skip
-H6_EXAMPLES = ["drop 0, 1, 2", "Kohli, VK", "drop 10; then drop the lowest average"]
-H6_SAMPLES: dict[str, dict[str, Any]] = {
-    "h6-deal": {
-        "deck": "t20i", "seed": 1, "rule": "Maximums", "window": 1, "cap": 3,
-        "hint": "window 1: drop up to 3", "hand": [H6CARD], "came_in": [], "ghost": None,
-        "game": "H6GAME t20i 1 maximums -", "note": "", "errors": ["line 1: no"],
-        "examples": H6_EXAMPLES, "notes": ["Your answer was read as window 1's answer"],
-        "daily": None,
-    },
-    "h6-result": {
-        "deck": "t20i", "rule": "The Toss", "judged_by": "Wickets", "revealed": True,
-        "xi": [H6CARD], "score": "1.00", "grade": "50.0", "beats": 1, "ties": 0,
-        "resemblance": {"name": "V Kohli", "country": "India"}, "best": ["V Kohli"],
-        "code": "A" * 32, "ghost": {"grade": "40.0", "verdict": "You beat the ghost."},
-        "line": None, "daily": "2026-12-01", "notes": [], "how": "window",
-    },
-    "h6-refused": {"reason": "no"},
-    "h6-test-joined": {
-        "wire": "K7PQ2M", "seat": 1, "seats": 3, "target": 20, "deck": "t20i",
-        "ticket": "AAAA-BBBB-CCCC-DDDD", "over_hours": 48,
-    },
-    "h6-test-over": {
-        "wire": "K7PQ2M", "over": 1, "seat": 1, "rule": "Wickets", "window": 1, "cap": 3,
-        "hand": [H6CARD], "came_in": ["V Kohli"], "deadline": "2026-12-03 09:00 UTC",
-        "errors": [], "seats": 3, "examples": H6_EXAMPLES, "notes": [],
-    },
-    "h6-test-sealed": {"wire": "K7PQ2M", "over": 1, "seat": 1, "receipt": "ab" * 32,
-                       "decisions": "0,1", "notes": ["window 2: X is not held"],
-                       "played": ["window 1: dropped V Kohli (0)"], "xi": [H6CARD],
-                       "came_in": ["V Kohli (11)"], "deadline_named": False,
-                       "receipt_text": "h6-receipt:K7PQ2M:1:1:0,1:<nonce>"},
-    "h6-test-reveal": {
-        "wire": "K7PQ2M", "over": 1, "rule": "Wickets", "winner": 1, "runs": 4, "target": 10,
-        "seats": [{"seat": 1, "decisions": "0", "how": "window", "nonce": "0" * 32,
-                   "receipt": "ab" * 32, "verified": True, "grade": "75.0",
-                   "played": ["window 1: dropped V Kohli (0)"], "xi": "V Kohli (0)",
-                   "came_in": "X (11)",
-                   "receipt_text": "h6-receipt:K7PQ2M:12:1:0,1,2/11,12/13:" + "0" * 32}],
-        "standings": [{"seat": 1, "wickets": 1, "runs": 4, "overs_won": 1}],
-        "champion": None, "replay_code": "Ag" + "A" * 30, "judged_by": "Maximums", "you": 1,
-    },
-    "h6-test-reminder": {"wire": "K7PQ2M", "over": 1, "seat": 1, "deadline": "soon",
-                         "rule": "Wickets", "came_in": [], "hand": [H6CARD], "window": 2,
-                         "cap": 2, "examples": H6_EXAMPLES},
-    "h6-averages": {
-        "name": "Ann", "number": "012345678901", "deck": "t20i", "day": "2026-12-01",
-        "grade": "80.0", "rank": 1, "of": 3, "season": "2026-12", "season_best": "80.0",
-        "season_rank": 2,
-    },
-}  # fmt: skip
+H6_SAMPLES = hitforsix_previews()
 SAMPLES.update(H6_SAMPLES)
 SERVER = ServerConfig(address="pbm@example.test")
 
@@ -537,14 +487,16 @@ def test_a_mail_goes_out_flowed_its_paragraphs_joined_by_a_reader_that_flows() -
 
 
 def test_a_played_match_says_its_result_once_and_sets_off_the_dice_and_the_orders() -> None:
-    """Below the scorecard, which ends with its result, the report does not say it again; the
-    dice's paragraph and the orders as played each stand apart, by a blank line, from what
-    comes before them."""
+    """The report leads with the result, and below the scorecard, which ends with it, does not
+    say it again; the dice's paragraph and the orders as played each stand apart, by a blank
+    line, from what comes before them."""
     sample = SAMPLES["turn-report"]
     card = "Batsman R B\nResult: X won by 3 runs\n"
     ctx = {"server": SERVER, "notes": [], **sample, "match": {**sample["match"], "card": card}}
     text = render_email("turn-report", ctx).text
-    assert text.count("won by 3 runs") == 2  # the card's line, and "Around the competition"
+    # the lead, the card's line, and "Around the competition"
+    assert text.count("won by 3 runs") == 3
+    assert text.index("Result: X won by 3 runs") < text.index("What comes next")
     assert "Result: X won by 3 runs\n\nThe dice: " in text
     assert "pbm verify DEMO R1M1\n\nOrders as played in the last turn:" in text
 

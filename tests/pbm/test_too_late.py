@@ -10,34 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from pbm.app import App
-from pbm.core.clock import FixedClock
-from pbm.daemon import Daemon
-from pbm.testing import RecordingSender, body_of
-from tests.pbm.conftest import make_config
-from tests.pbm.season import MINI_TEAMS, START, Season, StoreDoor, new_competition
+from pbm.testing import body_of
+from tests.pbm.season import MINI_TEAMS, Season, drawn_mini
 
 
 @pytest.fixture
 def season(tmp_path: Path) -> Iterator[Season]:
     """A drawn mini-tournament whose stages run a minute after the last team's orders."""
-    clock = FixedClock(START)
-    app = App.from_config(
-        make_config(f"sqlite:///{tmp_path}/pbm.sqlite3", tmp_path), clock, upgrade=True
-    )
-    sender = RecordingSender()
-    daemon = Daemon(app, sender)
-    s = Season(daemon, StoreDoor(daemon, sender), clock, "EARLY")
     settings = {"naming_after_full": 600, "early": 60, "reminders": [], "hold_share": 1.0}
-    new_competition(daemon, clock, code="EARLY", kind="mini", teams=4, settings=settings)
-    for address, team, prefix in MINI_TEAMS:
-        s.join(address, team, prefix)
-    clock.advance(timedelta(minutes=10))
-    s.pump()
-    try:
+    with drawn_mini(tmp_path, "EARLY", settings) as s:
         yield s
-    finally:
-        app.close()
 
 
 def test_a_follow_up_after_an_early_stage_is_told_it_is_too_late(season: Season) -> None:

@@ -1,5 +1,6 @@
-"""The zine after every resolved stage: one issue mailed to every player (text + HTML, the PDF
-attached, or a link by their choice), once, through the hardened composer; the archive rebuilt."""
+"""The zine after every resolved stage: one issue mailed to every player (text + HTML inline,
+the PDF attached only for a team that asked), once, through the hardened composer; the archive
+rebuilt."""
 
 from __future__ import annotations
 
@@ -71,17 +72,25 @@ def _zines(app: App) -> list[EmailMessage]:
         return out
 
 
-def test_each_issue_goes_once_to_every_player_with_its_pdf(
+def test_each_issue_goes_once_to_every_player_its_pdf_to_who_asked(
     tmp_path: Path, league: list[TurnReport]
 ) -> None:
     """Two resolved stages make two issues; each player gets each once, as text and HTML
-    alternatives with the PDF attached; a second pass sends nothing more."""
+    alternatives, the PDF attached only for the one who asked (ZINE ATTACH): the others' mail
+    is a tenth of its weight; a second pass sends nothing more."""
     app = _app(tmp_path, league)
     try:
+        with transaction(app.sessions) as s:
+            assert set_zine_delivery(s, PLAYERS[0], "attach") == 1
         run_due(app.sessions, app.config, app.clock)
         mails = _zines(app)
         assert sorted(str(m["To"]) for m in mails) == sorted(PLAYERS * 2)
+        for m in mails[1:4]:
+            kinds = [p.get_content_type() for p in m.walk() if not p.is_multipart()]
+            assert kinds == ["text/plain", "text/html"], str(m["To"])
+            assert len(m.as_bytes()) * 5 < len(mails[0].as_bytes())
         first = mails[0]
+        assert str(first["To"]) == PLAYERS[0]
         assert first.get_content_type() == "multipart/mixed"
         kinds = [p.get_content_type() for p in first.walk() if not p.is_multipart()]
         assert kinds == ["text/plain", "text/html", "application/pdf"]
@@ -96,9 +105,10 @@ def test_each_issue_goes_once_to_every_player_with_its_pdf(
         app.close()
 
 
-def test_link_delivery_and_the_archive(tmp_path: Path, league: list[TurnReport]) -> None:
-    """A player who chose the link gets no PDF but the issue's address in the archive, which
-    is rebuilt in the configured folder after each issue."""
+def test_inline_delivery_links_to_the_archive(tmp_path: Path, league: list[TurnReport]) -> None:
+    """A player who gets the issue inline (the default, or ZINE LINK, its older name) gets no
+    PDF but the issue's address in the archive, which is rebuilt in the configured folder
+    after each issue."""
     archive = tmp_path / "site"
     app = _app(
         tmp_path, league, archive_dir=str(archive), archive_url="https://zine.example.test/lg"

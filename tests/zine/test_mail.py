@@ -28,8 +28,8 @@ def test_the_mail_html_has_no_relative_links(league: list[TurnReport]) -> None:
 
 
 def test_delivery_choice_is_kept_per_player(tmp_path: Path) -> None:
-    """pbm zine delivery sets a player's choice (attach by default); recipients lists each
-    seat's address with it; an unknown address or choice is refused."""
+    """pbm zine delivery sets a player's choice for each team (inline by default, the PDF
+    attached when asked); an unknown address or choice is refused."""
     url = f"sqlite:///{tmp_path}/mail.sqlite3"
     engine = make_db_engine(url)
     migrate.upgrade(engine)
@@ -60,11 +60,13 @@ def test_delivery_choice_is_kept_per_player(tmp_path: Path) -> None:
                 )
             )
     runner = CliRunner()
-    res = runner.invoke(main, ["zine", "delivery", "b@example.org", "link", "--url", url])
+    res = runner.invoke(main, ["zine", "delivery", "b@example.org", "attach", "--url", url])
     assert res.exit_code == 0, res.output
     with transaction(make_session_factory(engine)) as s:
-        chosen = s.execute(select(Player.address, Player.zine_delivery).order_by(Player.id))
-        assert list(chosen) == [("a@example.org", "attach"), ("b@example.org", "link")]
+        chosen = s.execute(
+            select(Player.address, Seat.zine_pdf).join(Seat.player).order_by(Player.id)
+        )
+        assert list(chosen) == [("a@example.org", False), ("b@example.org", True)]
     res = runner.invoke(main, ["zine", "delivery", "nobody@example.org", "link", "--url", url])
     assert res.exit_code != 0 and "no player" in res.output
     res = runner.invoke(main, ["zine", "delivery", "a@example.org", "fax", "--url", url])

@@ -27,6 +27,8 @@ class Flungo:
 
     name = "flungo"
     secret_kinds: frozenset[str] = frozenset()  # a seat's secret is the shared seats' table's
+    sender_name: str | None = None  # the server's own name: pbm was Flungo's first
+    help_kind = "help"
 
     def commands(self) -> tuple[Command, ...]:
         """The players' commands, the questions, the GM's controls and the managers'."""
@@ -114,6 +116,20 @@ class Flungo:
     def known_addresses(self, session: Session) -> Iterable[str]:
         """None of its own: Flungo's players are the shared players' table's."""
         return ()
+
+    def plays(self, session: Session, address: str) -> bool:
+        """Whether ``address`` manages a team (a seat) in any competition."""
+        from sqlalchemy import func, select
+
+        from pbm.db.models import Player, Seat
+
+        found = session.scalar(
+            select(Seat.id)
+            .join(Player, Player.id == Seat.player_id)
+            .where(func.lower(Player.address) == address.lower())
+            .limit(1)
+        )
+        return found is not None
 
     def secret_hash(self, session: Session, kind: str, seat_id: int) -> str | None:
         """None: Flungo keeps no secret in tables of its own."""

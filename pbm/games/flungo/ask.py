@@ -16,6 +16,12 @@ from engine.flungo.fitness import injured
 from engine.flungo.squad import Team
 from engine.flungo.turn import SeasonState, TurnReport
 from pbm.db.models import Competition, Player, Seat, Turn, TurnStatus
+from pbm.games.flungo.mail_tables import (
+    SQUAD_HEADERS,
+    STANDINGS_HEADERS,
+    squad_cells,
+    standings_rows,
+)
 from pbm.games.flungo.outlook import outlook_of
 from pbm.games.flungo.reports import deadline_text, fixture_line, will_play_ctx
 from pbm.games.flungo.schedule import zone
@@ -29,7 +35,7 @@ __all__ = ["fixtures", "rules", "scout", "squad", "status", "table", "zine_comma
 GAME = "flungo"
 
 
-def _answer(ctx: MailContext, title: str, sections: list[dict[str, str]], **extra: Any) -> None:
+def _answer(ctx: MailContext, title: str, sections: list[dict[str, Any]], **extra: Any) -> None:
     comp = ctx.competition
     assert comp is not None
     ctx.reply(
@@ -50,6 +56,11 @@ ZINE_OFF_TEXT = (
     "zine again."
 )
 ZINE_ON_TEXT = "The zine for {code} comes again from its next issue. ZINE OFF stops it."
+#: How the zine comes, by whether its PDF is attached (ZINE ATTACH, ZINE INLINE).
+ZINE_AS = {
+    False: "in the mail itself (its PDF is in the archive, when it has one)",
+    True: "in the mail with its PDF attached",
+}
 
 
 def _zine_on_off(ctx: MailContext, comp: Competition, on: bool) -> Handled:
@@ -143,7 +154,12 @@ def squad(ctx: MailContext, line: CommandLine) -> Handled:
             f"bat {r['batting']:>2} bowl {r['bowling']:>2} {'(' + r['style'] + ')':<8} "
             f"field {r['fielding']}{hurt}"
         )
-    sections = [{"heading": "Squad", "text": "\n".join(rows)}]
+    cells = squad_cells(squad)
+    for row, p in zip(cells, team.players, strict=True):
+        if p.name in fitness:
+            row[1] += f" ({fitness[p.name].short()})"
+    table = {"headers": SQUAD_HEADERS, "rows": cells, "numeric": [0, 3, 4, 5]}
+    sections = [{"heading": "Squad", "text": "\n".join(rows), "table": table}]
     if fitness:
         match = outlook.next_match() if outlook is not None else "your next match"
         text = "\n".join(f.sentence(match) for f in fitness.values())
@@ -180,7 +196,15 @@ def table(ctx: MailContext, line: CommandLine) -> Handled:
     assert comp is not None
     state = season_of(comp)
     text = standings_text(state.competition) if state else "No match has been played yet."
-    _answer(ctx, "The table", [{"heading": "Standings", "text": text}])
+    section: dict[str, Any] = {"heading": "Standings", "text": text}
+    if state:
+        rows = standings_rows(state.competition)
+        section["table"] = {
+            "headers": STANDINGS_HEADERS,
+            "rows": rows,
+            "numeric": [0, 2, 3, 4, 5, 6, 7],
+        }
+    _answer(ctx, "The table", [section])
     return ctx.handled(Status.APPLIED, "table")
 
 
@@ -295,42 +319,36 @@ def zone_command(ctx: MailContext, line: CommandLine) -> Handled:
 @command(
     "ZINE",
     help="the zine: ZINE OFF (no more issues; turn reports still come) or ZINE ON; "
-    "ZINE ATTACH (the PDF attached) or ZINE LINK (a link)",
-    usage="ZINE OFF | ZINE ON | ZINE ATTACH | ZINE LINK",
+    "ZINE ATTACH (its PDF attached too) or ZINE INLINE (the issue in the mail, no PDF)",
+    usage="ZINE OFF | ZINE ON | ZINE ATTACH | ZINE INLINE",
     audience=Audience.SEAT,
     game=GAME,
     needs_code=True,
     priority=60,
 )
 def zine_command(ctx: MailContext, line: CommandLine) -> Handled:
-    """``ZINE OFF|ON|ATTACH|LINK``: each player's choice of whether and how the newsletter
+    """``ZINE OFF|ON|ATTACH|INLINE``: each team's choice of whether and how the newsletter
     comes. OFF and ON need no secret: they are what the List-Unsubscribe link sends, from a
     client that knows none, and a forged one only stops or starts a newsletter, which the
     answer to the real address tells of."""
-    from pbm.games.flungo.zine.delivery import DELIVERIES, set_zine_delivery
+    from pbm.games.flungo.zine.delivery import DELIVERIES, wants_pdf
 
     comp = ctx.competition
     assert comp is not None
     choice = (line.rest.split() or [""])[0].lower()
     if choice in ("off", "on"):
         return _zine_on_off(ctx, comp, choice == "on")
-    ctx.authenticate_seat(comp)
+    seat = ctx.authenticate_seat(comp)
     if choice not in DELIVERIES:
-        now = ctx.session.scalars(
-            select(Player.zine_delivery).where(Player.address == ctx.msg.from_addr)
-        ).first()
         text = (
-            f"You get the zine as: {now or 'attach'}. Send ZINE ATTACH for the issue with its "
-            "PDF attached, or ZINE LINK for the issue with a link to the archive instead. "
-            "ZINE OFF stops it (your turn reports still come); ZINE ON starts it again."
+            f"You get the zine {ZINE_AS[seat.zine_pdf]}. Send ZINE ATTACH to have its PDF "
+            "attached too, or ZINE INLINE for the issue in the mail alone. ZINE OFF stops it "
+            "(your turn reports still come); ZINE ON starts it again."
         )
         _answer(ctx, "The zine", [{"heading": "Delivery", "text": text}])
         return ctx.handled(Status.REJECTED if choice else Status.APPLIED, "zine: asked")
-    set_zine_delivery(ctx.session, ctx.msg.from_addr, choice)
-    text = (
-        "Each issue will come with its PDF attached."
-        if choice == "attach"
-        else "Each issue will come with a link to the archive instead of the PDF."
-    )
+    seat.zine_pdf = wants_pdf(choice)
+    ctx.record("zine", seat=seat.number, pdf=seat.zine_pdf)
+    text = f"Each issue of the zine for {comp.code} will come {ZINE_AS[seat.zine_pdf]}."
     _answer(ctx, "The zine", [{"heading": "Delivery", "text": text}])
-    return ctx.handled(Status.APPLIED, f"zine: {choice}")
+    return ctx.handled(Status.APPLIED, f"zine: {'attach' if seat.zine_pdf else 'inline'}")

@@ -49,6 +49,7 @@ from pbm.db.models import (
     Turn,
 )
 from pbm.games.flungo.defaults import will_play, will_play_for_seat
+from pbm.games.flungo.mail_tables import innings_rows, standings_rows
 from pbm.games.flungo.outlook import Outlook, outlook_of, outlooks
 from pbm.games.flungo.schedule import format_deadline
 from pbm.games.flungo.standing import latest_versions
@@ -237,6 +238,7 @@ def turn_mails(
         "issue": turn.issue,
         "season": _season_lines(report),
         "table": standings_text(ecomp) if any(ecomp.results) else "",
+        "table_rows": standings_rows(ecomp) if any(ecomp.results) else [],
         "champion": champion(ecomp),
         "next": _next_ctx(following),
         "editorial": report.editorial,
@@ -270,6 +272,7 @@ def turn_mails(
                     for p in t.players
                 ],
                 "card": cards[mine.fixture_id],
+                "scorecard": innings_rows(mine.state),
                 "events": [event_line(e) for e in mine.events if not isinstance(e, Ball)],
                 "xis": _xis(mine.state) if report.stage.selection else [],
                 "defaults": team in mine.defaults,

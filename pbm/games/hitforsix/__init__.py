@@ -28,6 +28,9 @@ class HitForSix:
     name = "hitforsix"
     #: Test by Post's mails carry a seat's ticket, kept in the game's own seats.
     secret_kinds = frozenset({"h6"})
+    #: Hit for Six is its own game (the laws' own name), not Cosmic Celebrity Cricket's.
+    sender_name: str | None = "Hit for Six"
+    help_kind = "h6-help"
 
     def commands(self) -> tuple[Command, ...]:
         """DEAL, DAILY, CHALLENGE, the answer to a deal, TEST and AVERAGES."""
@@ -90,6 +93,17 @@ class HitForSix:
         from pbm.games.hitforsix.models import H6Seat
 
         return [a for a in session.scalars(select(H6Seat.address).distinct()) if a]
+
+    def plays(self, session: Session, address: str) -> bool:
+        """Whether ``address`` holds a Test by Post seat (a solo deal keeps nothing)."""
+        from sqlalchemy import func, select
+
+        from pbm.games.hitforsix.models import H6Seat
+
+        found = session.scalar(
+            select(H6Seat.id).where(func.lower(H6Seat.address) == address.lower()).limit(1)
+        )
+        return found is not None
 
     def secret_hash(self, session: Session, kind: str, seat_id: int) -> str | None:
         """The stored hash of a Test by Post seat's ticket."""

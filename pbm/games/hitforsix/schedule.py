@@ -12,6 +12,8 @@ from sqlalchemy.orm import Session
 
 from pbm.core.clock import Clock
 from pbm.core.config import Config
+from pbm.games.hitforsix import HitForSix
+from pbm.games.hitforsix.card_images import hand_images
 from pbm.games.hitforsix.models import H6Match
 from pbm.games.hitforsix.post import reminder_at, tick_match
 from pbm.outbound.replies import queue_mail
@@ -89,5 +91,6 @@ def run(session: Session, config: Config, clock: Clock, wire: str) -> int:
     replies = tick_match(session, clock, match)
     for r in replies:
         assert r.to is not None
-        queue_mail(session, config, clock, kind=r.kind, to=r.to, ctx=r.ctx)
+        ctx = {**r.ctx, "sender_name": HitForSix.sender_name}
+        queue_mail(session, config, clock, kind=r.kind, to=r.to, ctx=ctx, images=hand_images(ctx))
     return len(replies)

@@ -25,6 +25,7 @@ from engine.hitforsix.deal import FACE_UP, Deal, daily_seed, deal, parse_seed
 from engine.hitforsix.game import SoloGame, grader_for, play_solo
 from engine.hitforsix.over import CAPS, Decisions, Hand
 from engine.hitforsix.rules import ATTACK_SIZE, Rule, attack_order, is_proper_bowler
+from pbm.games.hitforsix.card_images import card_cid
 from pbm.games.hitforsix.decks.load import DECK_NAMES, load_deck
 
 __all__ = [
@@ -118,6 +119,8 @@ def card_rows(d: Deal, positions: tuple[int, ...], xi: tuple[int, ...] | None = 
                 "attack": p in attack,
                 "proper": is_proper_bowler(c),
                 "new": p >= FACE_UP,
+                # the card's picture in an HTML mail (card_images.hand_images)
+                "cid": card_cid(d.deck.name, d.indices[p]),
             }
         )
     return rows

@@ -1,6 +1,15 @@
 """Rendering: the one strict Jinja environment and the email templates."""
 
-from pbm.outbound.render.email import RenderedEmail, email_kinds, render_email
+from pbm.outbound.render.email import RenderedEmail, email_kinds, has_html, render_email
 from pbm.outbound.render.env import environment, templates_dir
+from pbm.outbound.render.images import InlineImage
 
-__all__ = ["RenderedEmail", "email_kinds", "environment", "render_email", "templates_dir"]
+__all__ = [
+    "InlineImage",
+    "RenderedEmail",
+    "email_kinds",
+    "environment",
+    "has_html",
+    "render_email",
+    "templates_dir",
+]

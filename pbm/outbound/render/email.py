@@ -1,26 +1,34 @@
-"""Email templates: ``templates/email/<kind>/{subject.txt, body.txt}``."""
+"""Email templates: ``templates/email/<kind>/{subject.txt, body.txt}`` and, for a kind that
+has one, ``body.html``: the HTML twin, rendered from the same context (never converted from
+the text), in the layout of ``templates/email/_base.html``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
+
+from jinja2 import TemplateNotFound
 
 from pbm.mail.flowed import flow
 from pbm.outbound.render.env import environment, oneline, templates_dir
+from pbm.outbound.render.html import inline_styles, within_limit
 from pbm.outbound.render.wrap import SOFT, flowing
 
-__all__ = ["RenderedEmail", "email_kinds", "render_email"]
+__all__ = ["RenderedEmail", "email_kinds", "has_html", "render_email"]
 
 
 @dataclass(frozen=True, slots=True)
 class RenderedEmail:
     """A rendered email: one-line subject and plain-text body, as written (``text``) and as
-    sent (``flowed``: RFC 3676 ``format=flowed``, paragraphs a reader may fill to its width)."""
+    sent (``flowed``: RFC 3676 ``format=flowed``, paragraphs a reader may fill to its width);
+    ``html``, the HTML twin with its styles inline, when the kind has one."""
 
     kind: str
     subject: str
     text: str
     flowed: str
+    html: str | None = None
 
 
 def render_email(kind: str, ctx: dict[str, Any]) -> RenderedEmail:
@@ -30,7 +38,24 @@ def render_email(kind: str, ctx: dict[str, Any]) -> RenderedEmail:
     with flowing():
         body = env.get_template(f"email/{kind}/body.txt").render(ctx).rstrip() + "\n"
     # The subject becomes a header: no line breaks can survive, whatever a player chose.
-    return RenderedEmail(kind, oneline(subject), body.replace(SOFT, ""), flow(body, SOFT))
+    subject = oneline(subject)
+    html = None
+    if has_html(kind):
+        page = env.get_template(f"email/{kind}/body.html").render({**ctx, "subject": subject})
+        html = inline_styles(page)
+        if not within_limit(html):
+            html = None
+    return RenderedEmail(kind, subject, body.replace(SOFT, ""), flow(body, SOFT), html)
+
+
+@cache
+def has_html(kind: str) -> bool:
+    """Whether email ``kind`` has an HTML twin (templates change only with a release)."""
+    try:
+        environment().get_template(f"email/{kind}/body.html")
+    except TemplateNotFound:
+        return False
+    return True
 
 
 def email_kinds() -> list[str]:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.flungo.codec import decode, encode
+from engine.flungo.codec import decode, decoder, encode
 from engine.flungo.formats import Format
 from engine.flungo.match import MatchState, play_turn, start_match
 from engine.flungo.orders import (
@@ -78,3 +79,23 @@ def test_state_text_round_trip_property(seed: int, fmt: Format, turns: int) -> N
         state = play_turn(state).state
     text = state.to_text()
     assert MatchState.from_text(text) == state and MatchState.from_text(text).to_text() == text
+
+
+def test_a_subclass_defined_after_the_decoder_is_still_read() -> None:
+    """A decoder built before a subclass of its type existed reads a value of that subclass
+    (by its tag), as one built after does; an unknown tag is still refused."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Base:
+        n: int
+
+    read = decoder(Base)
+
+    @dataclasses.dataclass(frozen=True)
+    class Later(Base):
+        m: int = 0
+
+    assert read(encode(Later(1, 2))) == Later(1, 2)
+    assert read(encode(Base(3))) == Base(3)
+    with pytest.raises(ValueError, match="expected Base, got Nobody"):
+        read({"type": "Nobody", "n": 1})

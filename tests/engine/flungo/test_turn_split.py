@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,6 +85,8 @@ def _split(
     return assemble(state, stage, list(seen.values()))
 
 
+# Three whole seasons; the loop keeps test_split_then_assemble_equals_resolve_stage.
+@pytest.mark.slow
 def test_three_seasons_are_byte_for_byte_those_of_the_single_pass_resolver() -> None:
     """A mini, a 5-team knockout (a bye) and a league, with orders and illegal helper spends,
     resolved stage by stage through the split: the same bytes as before the split."""

@@ -134,6 +134,8 @@ def test_the_shipped_tables_parse_as_a_fresh_build(
     assert parsed > 300 and broken > 20
 
 
+# A fresh build of the tables (seconds of CPU); the loop keeps the shipped tables' checks.
+@pytest.mark.slow
 def test_a_driver_made_from_a_fresh_build_parses_the_same(
     fresh: Lark, corpus_lines: list[tuple[str, str]]
 ) -> None:
@@ -177,6 +179,7 @@ def test_reading_as_the_parser_reduces_says_what_walking_the_tree_says(
     assert seen["draft"] > 300 and seen["broken"] > 20 and seen["number"] >= 2, seen
 
 
+@pytest.mark.slow  # a fresh build too (the fixture above)
 def test_the_shipped_words_and_errors_are_a_fresh_builds(fresh: Lark) -> None:
     """The grammar's words and first words come with the tables, and the lark parser packed
     beside them explains a bad line as a fresh build does."""

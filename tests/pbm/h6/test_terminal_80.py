@@ -70,6 +70,9 @@ def test_deal_says_it_is_the_daily_xi_and_the_line_only_under_six_and_out() -> N
     assert "Six and Out (the line:" in shown
 
 
+# A Test Match played in a pty; the loop keeps the pty hand above and
+# tests/pbm/test_h6_cli.py's reveal under The Toss.
+@pytest.mark.slow
 def test_the_toss_in_a_test_match_reveals_its_rule() -> None:
     """A Test Match's over under The Toss shows the Rule it hid, as solo play does."""
     deck = load_deck("t20i")

@@ -5,10 +5,11 @@ scheduler runs :func:`send_issue` once per issue (job key ``zine:<code>:<issue>`
 transaction, after the turn's own transaction: rendering an issue (and its PDF) is the heavy
 part of a turn, and a turn's reports must not wait for it.
 
-Each player gets the issue as ``multipart/alternative`` (the 80-column text and the HTML) with
-the PDF attached, or, if they chose ``ZINE LINK``, without the PDF and with a link to the
-issue in the archive (when ``[zine] archive_url`` is set). The message goes through the same
-composer and into the outbox by the same function as every reply
+Each player gets the issue inline, as ``multipart/alternative`` (the 80-column text and the
+HTML), with a link to the issue and its PDF in the archive when ``[zine] archive_url`` is set;
+the PDF is attached only for a team whose manager asked for it (``ZINE ATTACH``,
+``seats.zine_pdf``), so a turn's mail is not the PDF's weight by default. The message goes
+through the same composer and into the outbox by the same function as every reply
 (:func:`pbm.outbound.replies.enqueue`), so nothing a player named reaches a header
 unneutralised and every row is stored the same way.
 """
@@ -85,18 +86,17 @@ def _name(session: Session, code: str) -> str:
     return session.scalar(select(Competition.name).where(Competition.code == code)) or code
 
 
-def _recipients(session: Session, code: str) -> Sequence[tuple[str, str]]:
+def _recipients(session: Session, code: str) -> Sequence[tuple[str, bool]]:
+    """``(address, PDF attached)`` of every team to mail the issue to."""
     # A team whose manager sent ZINE OFF (Seat.zine) is left out: of the zine only.
     rows = session.execute(
-        select(Player.address, Player.zine_delivery, Player.undeliverable_at, Seat.retired)
+        select(Player.address, Seat.zine_pdf, Player.undeliverable_at, Seat.retired)
         .join(Seat, Seat.player_id == Player.id)
         .join(Competition, Competition.id == Seat.competition_id)
         .where(Competition.code == code, Seat.zine.is_(True))
         .order_by(Seat.number)
     ).all()
-    return [
-        (a, d or "attach") for a, d, bounced, retired in rows if bounced is None and not retired
-    ]
+    return [(a, bool(pdf)) for a, pdf, bounced, retired in rows if bounced is None and not retired]
 
 
 def send_issue(session: Session, config: Config, clock: Clock, code: str, number: int) -> int:
@@ -111,10 +111,10 @@ def send_issue(session: Session, config: Config, clock: Clock, code: str, number
     text = issue_text(issue)
     html = issue_html(issue, url)
     recipients = _recipients(session, code) if zc.mail else ()
-    attach = zc.pdf and any(d != "link" or url is None for _, d in recipients)
+    # The PDF is made only if a team will get it: it is the heavy part of an issue.
     pdf = (
         Attachment(issue.pdf_href.rsplit("/", 1)[-1], "application", "pdf", issue_pdf(issue))
-        if attach
+        if zc.pdf and any(wants for _, wants in recipients)
         else None
     )
     linked = f"This issue online: {url}{issue.href} (PDF: {url}{issue.pdf_href})\n\n" if url else ""
@@ -122,8 +122,9 @@ def send_issue(session: Session, config: Config, clock: Clock, code: str, number
     now = clock.now()
     domain = config.server.message_id_domain
     listed = competition_list_headers(config, code, _name(session, code))
-    for address, delivery in recipients:
-        link = delivery == "link" and url is not None
+    for address, wants_pdf in recipients:
+        attached = wants_pdf and pdf is not None
+        link = not attached and url is not None
         out = OutboundEmail(
             to=address,
             subject=f"[{code}] {issue.title}",
@@ -132,7 +133,7 @@ def send_issue(session: Session, config: Config, clock: Clock, code: str, number
             from_addr=config.server.address,
             from_name=config.server.display_name,
             headers={"X-Auto-Response-Suppress": "All", **listed},
-            attachments=() if link or pdf is None else (pdf,),
+            attachments=(pdf,) if attached and pdf is not None else (),
             cut=False,
             auto_submitted=GENERATED,
         )

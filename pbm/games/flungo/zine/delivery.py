@@ -1,30 +1,41 @@
-"""How each player wants the zine: ``zine_delivery`` (a column on ``players``) is ``attach``
-(the default: the issue as text and HTML alternatives with the PDF attached) or ``link`` (the
-same text and HTML with a link to the issue in the archive, no attachment). The ZINE mail
-command and ``pbm zine delivery ADDRESS attach|link`` set it; :mod:`pbm.games.flungo.zine.deliver`
-reads it.
+"""How each team's manager wants the zine: inline (the default: the issue as text and HTML
+alternatives, linking to the archive's copy and its PDF when one is served) or with the PDF
+attached (``seats.zine_pdf``, per team). ``ZINE ATTACH`` and ``ZINE INLINE`` by mail, and
+``pbm zine delivery ADDRESS attach|inline``, set it; :mod:`pbm.games.flungo.zine.deliver`
+reads it. ``link`` is the older name of ``inline`` and still understood.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from pbm.db.models import Player
+from pbm.db.models import Player, Seat
 
-__all__ = ["DELIVERIES", "set_zine_delivery"]
+__all__ = ["DELIVERIES", "set_zine_delivery", "wants_pdf"]
 
-DELIVERIES = ("attach", "link")
+DELIVERIES = ("attach", "inline", "link")
 
 
-def set_zine_delivery(session: Session, address: str, delivery: str) -> None:
-    """Record how ``address`` wants the zine (``attach`` or ``link``); ``ValueError`` for
-    anything else or an unknown address."""
+def wants_pdf(delivery: str) -> bool:
+    """Whether ``delivery`` (one of :data:`DELIVERIES`) attaches the PDF; ValueError for
+    anything else."""
     if delivery not in DELIVERIES:
-        raise ValueError(f"zine delivery is 'attach' or 'link', not {delivery!r}")
-    player = session.scalars(select(Player).where(Player.address == address.lower())).first()
-    if player is None:
-        player = session.scalars(select(Player).where(Player.address == address)).first()
-    if player is None:
+        raise ValueError(f"zine delivery is 'attach' or 'inline', not {delivery!r}")
+    return delivery == "attach"
+
+
+def set_zine_delivery(session: Session, address: str, delivery: str) -> int:
+    """Record how ``address`` wants the zine in every competition it plays; returns how many
+    teams that is. ``ValueError`` for an unknown choice or an address with no team."""
+    pdf = wants_pdf(delivery)
+    seats = session.scalars(
+        select(Seat)
+        .join(Player, Player.id == Seat.player_id)
+        .where(func.lower(Player.address) == address.lower())
+    ).all()
+    if not seats:
         raise ValueError(f"no player with address {address!r}")
-    player.zine_delivery = delivery
+    for seat in seats:
+        seat.zine_pdf = pdf
+    return len(seats)

@@ -1,0 +1,35 @@
+"""The GM's digest of a stage."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbm.games.flungo.previews import _data as d
+
+
+def context() -> dict[str, Any]:
+    """The made-up context."""
+    report, _ = d.finished_match()
+    return {
+        "competition": d.COMP,
+        "stage": report.stage.label,
+        "issue": 1,
+        "season": [
+            "Gunge Giants beat Dundee Cakes by 9 wickets",
+            "Chipping Sodbury CC beat Snodge Stars by 31 runs",
+        ],
+        "champion": None,
+        "held": None,
+        "status": "running",
+        "teams": d.TEAM_ROWS,
+        "flags": [{"id": 4, "line": 6, "text": "and tell the tea lady we want scones"}],
+        "bounces": [{"address": "bob@players.test", "reason": "550 5.1.1 mailbox unknown"}],
+        "dead_letters": [{"id": 17, "from": "bob@players.test"}],
+        "next_deadline": d.DEADLINE,
+        "deadline_note": None,
+        "table": d.table()[0],
+        "table_rows": d.table()[1],
+        "next": {"label": "Round 2, turn 1", "selection": True},
+        "editorial": "",
+        "notes": [],
+    }
