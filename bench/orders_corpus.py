@@ -1,8 +1,9 @@
 """The reader measured on fans' lines: how many it reads exactly, asks, refuses, or misreads.
 
 Run from a checkout: .venv/bin/python bench/orders_corpus.py [PATH ...]
-(default: tests/corpus/orders/train.jsonl). Each PATH is a JSON-lines file of labelled lines
-(the writers' rows merged with their labels, see bench/orders_corpus_merge.py and
+(default: tests/corpus/orders/train.jsonl); ``--kind=bowling`` keeps only the lines of that
+kind (repeatable), ``--no-fire`` skips the fixed match. Each PATH is a JSON-lines file of
+labelled lines (the writers' rows merged with their labels, see bench/orders_corpus_merge.py and
 /work/wt/corpus/LABELLER.md for the keys). Each line is read on its own, as one mail, against
 the Gungers (with the Blobs as opponents), in its format.
 
@@ -195,8 +196,10 @@ def report(tallies: dict[str, Tally]) -> str:
 
 
 def main(argv: list[str]) -> int:
+    kinds = {a.split("=", 1)[1] for a in argv if a.startswith("--kind=")}
     paths = [Path(a) for a in argv if not a.startswith("-")] or [DEFAULT]
-    tallies = measure(load(paths), fire="--no-fire" not in argv)
+    rows = [r for r in load(paths) if not kinds or r.get("kind") in kinds]
+    tallies = measure(rows, fire="--no-fire" not in argv)
     print(report(tallies))
     return 0
 

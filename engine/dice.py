@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 from typing import NamedTuple
 
-__all__ = ["MASK64", "Dice", "Roll", "seed_from_text"]
+__all__ = ["MASK64", "Dice", "Roll", "UnrecordedDice", "seed_from_text"]
 
 MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -69,12 +69,13 @@ class Dice:
     Roll(die=6, value=5, purpose='test')
     """
 
-    __slots__ = ("_state", "rolls", "seed")
+    __slots__ = ("_keep", "_state", "rolls", "seed")
 
     def __init__(self, seed: int) -> None:
         self.seed = seed & MASK64
         self._state = self.seed
         self.rolls: list[Roll] = []
+        self._keep = True  # False in UnrecordedDice
 
     def __repr__(self) -> str:
         return f"Dice({self.seed}) after {len(self.rolls)} rolls"
@@ -119,7 +120,8 @@ class Dice:
                 m = self.next_u64() * sides
                 low = m & MASK64
         value = (m >> 64) + 1
-        self.rolls.append(_new_roll(Roll, (sides, value, purpose)))
+        if self._keep:
+            self.rolls.append(_new_roll(Roll, (sides, value, purpose)))
         return value
 
     def mark(self) -> int:
@@ -133,3 +135,15 @@ class Dice:
     def derive(self, label: str) -> Dice:
         """An independent child stream for ``label`` (a turn, a match, a deal)."""
         return Dice(seed_from_text(f"{self.seed}:{label}"))
+
+
+class UnrecordedDice(Dice):
+    """The same stream as :class:`Dice`, roll for roll, with no roll kept (``rolls`` stays
+    empty): for a practice, whose answer shows what each ball did and never its dice.
+    Keeping the rolls of three practice matches was a fifth of their time."""
+
+    __slots__ = ()
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self._keep = False

@@ -86,6 +86,11 @@ class IllegalOrder(OrderError):
     kind = "illegal"
 
 
+class MendedPlan(IllegalOrder):
+    """A bowling plan that breaks a limit, read as the nearest legal plan: the error says what
+    was mended, and the plan mended stands (it blocks nothing of the mail)."""
+
+
 class AmbiguousOrder(OrderError):
     """A name matches more than one squad member."""
 

@@ -155,9 +155,10 @@ def play_innings(
     default_plans: dict[tuple[str, ...], Mapping[int, str]] = {}  # choose_bowler's, this call's
     # the rules are asked before a ball only when one of them may hold (RuleBook.wake)
     wake: Wake | None = None
+    live = bool(book)  # the book changes only when asked, below
 
     while not closed and legal < stop:
-        if book and (
+        if live and (
             first
             or wake is None
             or legal >= wake.legal
@@ -204,6 +205,7 @@ def play_innings(
                 )
                 pol_bat, pol_bowl = pols
             wake = book.wake(max_balls, bpo, target, len(out))
+            live = bool(book)
         first = False
         if legal % bpo == 0 and len(over_bowlers) == legal // bpo:
             over_no = legal // bpo + 1
@@ -269,7 +271,7 @@ def play_innings(
                 wicket,
                 striker if wicket else None,
                 d.fielder,
-                tuple(rolls[mark:]),
+                tuple(rolls[mark:]) if len(rolls) > mark else (),
                 d.note,
             ),
         )

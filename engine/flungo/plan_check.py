@@ -96,6 +96,7 @@ class _Fault:
     bowler: str
     over: int  # the planned over to change
     start: int = 0  # a run too long: its first over
+    end: int = 0  # ... and the over that makes it too long (``over`` unless that one stands)
 
 
 def _unit(spec: FormatSpec, n: int = 2) -> str:
@@ -167,7 +168,13 @@ def _limit_faults(plan: dict[int, str], spec: FormatSpec, ctx: PlanContext) -> l
         run = run + 1 if b == run_b else 1
         run_b = b
         if run > spec.max_consecutive and o in plan:
-            out.append(_Fault(Cause.SUCCESSION, b, o, o - run + 1))
+            out.append(_Fault(Cause.SUCCESSION, b, o, o - run + 1, o))
+        elif run > spec.max_consecutive and (
+            mine := [x for x in range(o - run + 1, o) if x in plan]
+        ):
+            # the run is made too long by an over that stands (bowled, or the standing plan's
+            # after the mail's): the planned over in it is the one to change
+            out.append(_Fault(Cause.SUCCESSION, b, mine[-1], o - run + 1, o))
         elif (
             spec.is_hundred
             and o % 2 == 1
@@ -207,7 +214,7 @@ class _Log:
         key = (f.cause, f.bowler)
         self.overs.setdefault(key, []).append(f.over)
         if f.cause is Cause.SUCCESSION:
-            self.runs.setdefault(key, []).append((f.start, f.over))
+            self.runs.setdefault(key, []).append((f.start, f.end or f.over))
         return key
 
 

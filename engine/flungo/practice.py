@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from engine.dice import seed_from_text
+from engine.dice import UnrecordedDice, seed_from_text
 from engine.flungo.events import Ball, BowlerChanged, Event, RuleFired, RuleSpent
 from engine.flungo.formats import Format, FormatSpec
 from engine.flungo.ground import Conditions
@@ -168,7 +168,10 @@ def practise(
         state = res.state
         turns: list[list[Event]] = []
         while not state.is_over:
-            res = play_turn(state)
+            # the turn's own stream, as the match draws it, but not written down: the
+            # practice reads what each ball did, never the rolls behind it
+            dice = UnrecordedDice(seed_from_text(f"{state.setup.seed}:turn {state.turn}"))
+            res = play_turn(state, dice=dice)
             state = res.state
             turns.append(list(res.events))
         matches.append((state, turns))
@@ -226,7 +229,12 @@ def _rule_practice(
             if side not in per_side:
                 continue
             seen = _seen(turns, inn.index, home, number)
-            per_side[side].append(seen or _never(rule, rules, path, inn, state))
+            if seen is None:
+                parent = ".".join(str(p + 1) for p in path[:-1])
+                before = _seen(turns, inn.index, home, parent) if parent else None
+                waited = len(path) == 1 or (before is not None and before.kind is OutcomeKind.FIRED)
+                seen = _never(rule, inn, state, waited)
+            per_side[side].append(seen)
     return RulePractice(
         path,
         _label(rules, path),
@@ -256,20 +264,16 @@ def _ball(legal: int, spec: FormatSpec) -> str:
     return f"{legal // spec.balls_per_over}.{legal % spec.balls_per_over}"
 
 
-def _never(
-    rule: Rule,
-    rules: tuple[Rule, ...],
-    path: tuple[int, ...],
-    inn: InningsState,
-    state: MatchState,
-) -> Outcome:
-    """Why a rule did not fire in ``inn``: what the innings reached, in words."""
+def _never(rule: Rule, inn: InningsState, state: MatchState, waited: bool) -> Outcome:
+    """Why a rule did not fire in ``inn``: what the innings reached, in words. ``waited``:
+    whether its trigger was ever watched (a "but ..." is watched only once the order before
+    it fired; when that one fired, the "but" missed on its own trigger, and says so)."""
     spec = state.setup.spec
 
     def out(reason: str) -> Outcome:
         return Outcome(OutcomeKind.NEVER, inn.legal, inn.wickets, inn.runs, reason)
 
-    if len(path) > 1:
+    if not waited:
         return out("the order before it never fired")
     t = rule.trigger
     k = t.kind

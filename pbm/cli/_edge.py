@@ -92,6 +92,7 @@ DB_FREE = frozenset(
         "h6 play",
         "h6 replay",
         "h6 test",
+        "mail preview",
         "orders check",
         "sim",
         "zine demo",

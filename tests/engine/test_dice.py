@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.dice import Dice, Roll, seed_from_text
+from engine.dice import Dice, Roll, UnrecordedDice, seed_from_text
 
 
 def test_splitmix64_reference_vector() -> None:
@@ -47,3 +47,11 @@ def test_seed_from_text_and_derive() -> None:
     parent = Dice(5)
     assert parent.derive("turn:1").seed == seed_from_text("5:turn:1")
     assert parent.derive("turn:1").seed != parent.derive("turn:2").seed
+
+
+@given(st.integers(0, 2**64 - 1), st.lists(st.sampled_from([2, 3, 4, 6, 8, 10, 20]), max_size=50))
+def test_unrecorded_dice_roll_the_same_numbers_and_keep_none(seed: int, dice: list[int]) -> None:
+    """The practice's dice are the documented stream roll for roll; they only keep nothing."""
+    kept, quiet = Dice(seed), UnrecordedDice(seed)
+    assert [quiet.roll(n, "x") for n in dice] == [kept.roll(n, "x") for n in dice]
+    assert quiet.rolls == [] and quiet.next_u64() == kept.next_u64()

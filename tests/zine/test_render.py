@@ -1,4 +1,5 @@
-"""One model, three formats: HTML, 80-column text and a Typst PDF, with player text escaped."""
+"""One model, three formats: HTML, text at the one width of every mail and a Typst PDF, with
+player text escaped."""
 
 from __future__ import annotations
 
@@ -12,28 +13,28 @@ import pytest
 from pypdf import PdfReader
 
 from pbm.games.flungo.zine.model import build_issue
-from pbm.games.flungo.zine.render import issue_html, issue_pdf, issue_text, text_table
+from pbm.games.flungo.zine.render import WIDTH, issue_html, issue_pdf, issue_text, text_table
 from pbm.games.flungo.zine.source import TurnReport
 from tests.zine.conftest import HOSTILE_EDITORIAL, HOSTILE_PLAYER, HOSTILE_TEAM
 
 PDFTOTEXT = shutil.which("pdftotext")
 
 
-def test_text_fits_80_columns(league: list[TurnReport], cup: list[TurnReport]) -> None:
-    """No line of any issue's text part is longer than 80 columns."""
+def test_text_fits_the_one_width(league: list[TurnReport], cup: list[TurnReport]) -> None:
+    """No line of any issue's text part is longer than the width every mail keeps (77)."""
     for reports, code in ((league, "LG1"), (cup, "CUP")):
         for k, rep in enumerate(reports):
             text = issue_text(build_issue(rep, reports[:k], code=code))
-            assert max(len(line) for line in text.splitlines()) <= 80
+            assert max(len(line) for line in text.splitlines()) <= WIDTH
 
 
 def test_text_table_cuts_long_names() -> None:
-    """A name too long for its column is cut (marked ~), never pushing past 80 columns."""
+    """A name too long for its column is cut (marked ~), never pushing past the width."""
     from pbm.games.flungo.zine.model import StatTable
 
     t = StatTable("t", ("Player", "Runs"), (("x" * 120, "5"),), (), (False, True), (20, 4))
     out = text_table(t)
-    assert all(len(line) <= 80 for line in out.splitlines())
+    assert all(len(line) <= WIDTH for line in out.splitlines())
     assert "~" in out and out.rstrip().endswith("5")
 
 

@@ -29,6 +29,7 @@ from engine.flungo.orders import (
 )
 
 __all__ = [
+    "CLEAR_WORDS",
     "boost_line",
     "bowler_lines",
     "canonical",
@@ -137,7 +138,8 @@ def boost_line(name: str, stat: Stat) -> str:
     return f"boost {name}: {stat.value}"
 
 
-_CLEAR_WORDS = {
+# The parts a mail may clear or give afresh, as the echo and the answer name them.
+CLEAR_WORDS = {
     "rules": "conditional orders",
     "plan": "bowling plan",
     "order": "batting order",
@@ -149,12 +151,12 @@ _CLEAR_WORDS = {
 
 def clear_line(part: str) -> str:
     """ "clear conditional orders": a part of the standing orders cleared."""
-    return f"clear {_CLEAR_WORDS[part]}"
+    return f"clear {CLEAR_WORDS[part]}"
 
 
 def fresh_line(part: str) -> str:
     """ "new bowling plan:": the lines that follow give that part afresh (whole)."""
-    return f"new {_CLEAR_WORDS[part]}:"
+    return f"new {CLEAR_WORDS[part]}:"
 
 
 def note_line(text: str) -> str:

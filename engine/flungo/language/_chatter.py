@@ -132,6 +132,13 @@ _NOTHING = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=4)
+def _meaningful(keywords: frozenset[str]) -> list[str]:
+    """The order words a remark's words are compared with, sorted once per grammar (a sort
+    of some hundreds of words for every greeting and sign-off was a percent of a mail)."""
+    return sorted(keywords - _COMMON)
+
+
 def looks_like_chatter(text: str, own: NameBook, keywords: frozenset[str]) -> bool:
     """Whether a line that did not read as an order is a remark ("ok fixed i think", "bob").
 
@@ -147,7 +154,7 @@ def looks_like_chatter(text: str, own: NameBook, keywords: frozenset[str]) -> bo
     words = [w.lower() for w in _WORD.findall(text)]
     if not words or len(words) > 10:
         return False
-    meaningful = sorted(keywords - _COMMON)
+    meaningful = _meaningful(keywords)
     for w in words:
         if w in _COMMON:
             continue

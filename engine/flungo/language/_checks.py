@@ -6,11 +6,12 @@ an :class:`IllegalOrder` and left out of the orders.
 
 from __future__ import annotations
 
-from engine.errors import IllegalOrder, OrderError
+from engine.errors import IllegalOrder, MendedPlan, OrderError
 from engine.flungo.formats import FormatSpec
 from engine.flungo.language._items import Item
 from engine.flungo.language._model import OrderContext
 from engine.flungo.orders import BowlingChange, BowlingRest, Rule, Stat, StyleChange, TargetKind
+from engine.flungo.plan_check import PlanContext, nearest_legal
 from engine.flungo.squad import Team
 
 __all__ = ["HELPER_POINTS", "check_items", "final_order", "final_xi"]
@@ -158,17 +159,24 @@ def _check_plan(
     errors: list[OrderError],
 ) -> None:
     plan: dict[int, Item] = {}
+    said: set[tuple[int, str]] = set()  # (line, message): one error per cause, not per over
+
+    def refuse(item: Item, message: str) -> None:
+        if (item.line.number, message) in said:
+            item.ok = False
+        else:
+            said.add((item.line.number, message))
+            errors.append(item.error(IllegalOrder, message))
+
     for item in items:
         if item.kind == "plan" and item.ok:
             over, bowler = item.value
             if ctx.at_drinks and ctx.batting is not True and over <= fmt.drinks_after:
                 errors.append(item.error(IllegalOrder, f"over {over} was bowled before drinks"))
             elif xi is not None and bowler not in xi:
-                errors.append(item.error(IllegalOrder, f"{bowler} is not in the XI"))
+                refuse(item, f"{bowler} is not in the XI")
             elif bowler in unavailable:
-                errors.append(
-                    item.error(IllegalOrder, f"{bowler} cannot play this match (injured)")
-                )
+                refuse(item, f"{bowler} cannot play this match (injured)")
             else:
                 if (earlier := plan.get(over)) is not None:
                     # A later line wins an over given twice; the earlier one leaves the echo too,
@@ -182,102 +190,45 @@ def _check_plan(
         # the overs of the standing plan the mail does not give stand, and count
         kept = {o: b for o, b in ctx.standing.bowling_plan if o not in plan and o not in bowled}
         bowled = {**kept, **bowled}
-    counts: dict[str, int] = {}
-    run: list[str] = []
-    for over in range(1, fmt.overs + 1):
-        planned = plan.get(over)
-        bowler = planned.value[1] if planned is not None else bowled.get(over)
-        if bowler is None:
-            run = []
-            continue
-        counts[bowler] = counts.get(bowler, 0) + 1
-        run = [*run, bowler] if run and run[-1] == bowler else [bowler]
-        if planned is None:
-            continue
-        item = planned
-        word = "sets" if fmt.is_hundred else "overs"
-        his = sorted(o for o, b in kept.items() if b == bowler)
-        hint = None
-        if his:
-            hint = (
-                f"with the plan that stands, where he bowls {word} "
-                f"{', '.join(map(str, his))}: give those to others, or send "
-                f"'new bowling plan: ...' to give the whole plan afresh"
+    # a plan that breaks a limit is mended to the nearest legal plan (plan_check, as the match
+    # plays it): the echo shows the plan mended, and each cause is one error per bowler
+    given = {o: i.value[1] for o, i in plan.items()}
+    fixed = tuple(sorted(bowled.items()))
+    mended, problems = nearest_legal(given.items(), fmt, PlanContext(bowled=fixed))
+    if not problems:
+        return
+    now = dict(mended)
+    for over, item in plan.items():
+        if now.get(over) != item.value[1]:
+            item.ok = False
+    for over, bowler in mended:
+        if given.get(over) != bowler:
+            # an over the mend gives him: shown on the line that gave the over it came from
+            source = next(
+                (plan[o] for o, b in given.items() if b == bowler and now.get(o) != b),
+                plan[min(plan)],
             )
-        if counts[bowler] > fmt.max_overs_per_bowler:
-            errors.append(
-                item.error(
-                    IllegalOrder,
-                    f"{bowler} would bowl more than {fmt.max_overs_per_bowler} {word} "
-                    f"(over {over} is his {counts[bowler]}th)",
-                    hint=hint,
-                )
-            )
-        elif len(run) > fmt.max_consecutive:
-            errors.append(
-                item.error(
-                    IllegalOrder,
-                    f"{bowler} would bowl more than {fmt.max_consecutive} {word} in succession "
-                    f"(overs {over - len(run) + 1} to {over})",
-                    hint=hint,
-                )
-            )
-        else:
-            continue
-        counts[bowler] -= 1
-        run = run[:-1]
-        del plan[over]
-    if kept:
-        _check_with_kept(plan, kept, dict(ctx.bowled), fmt, errors)
-
-
-def _check_with_kept(
-    plan: dict[int, Item],
-    kept: dict[int, str],
-    bowled: dict[int, str],
-    fmt: FormatSpec,
-    errors: list[OrderError],
-) -> None:
-    """The mail's overs against the overs of the standing plan after them: an over the mail
-    gives that makes a bowler's later standing over his fifth (say), or a run too long, is
-    refused as the others are (the standing overs stand)."""
+            new = Item(source.line, "plan", (over, bowler), source.start, source.end)
+            items.insert(items.index(source) + 1, new)
     word = "sets" if fmt.is_hundred else "overs"
-    while True:
-        who = {**kept, **bowled, **{o: i.value[1] for o, i in plan.items()}}
-        bad: tuple[int, str] | None = None
-        for bowler in sorted({i.value[1] for i in plan.values()}):
-            overs = sorted(o for o, b in who.items() if b == bowler)
-            if len(overs) > fmt.max_overs_per_bowler:
-                last = max(o for o in overs if o in plan)
-                bad = (last, f"{bowler} would bowl more than {fmt.max_overs_per_bowler} {word}")
-                break
-            run: list[int] = []
-            for o in overs:
-                run = [*run, o] if run and run[-1] == o - 1 else [o]
-                if len(run) > fmt.max_consecutive and any(r in plan for r in run):
-                    last = max(r for r in run if r in plan)
-                    bad = (
-                        last,
-                        f"{bowler} would bowl more than {fmt.max_consecutive} {word} in "
-                        f"succession (overs {run[0]} to {run[-1]})",
-                    )
-                    break
-            if bad is not None:
-                break
-        if bad is None:
-            return
-        over, message = bad
-        item = plan.pop(over)
-        his = sorted(o for o, b in kept.items() if b == item.value[1])
+    for problem in problems:
         errors.append(
-            item.error(
-                IllegalOrder,
-                f"{message} with the plan that stands, where he bowls {word} "
-                f"{', '.join(map(str, his))}",
-                hint="give those to others, or send 'new bowling plan: ...' to give the "
-                "whole plan afresh",
+            plan[problem.overs[0]].error(
+                MendedPlan, problem.text, hint=_kept_hint(kept, problem.bowler, word)
             )
         )
+        if now.get(problem.overs[0]) == given[problem.overs[0]]:
+            plan[problem.overs[0]].ok = True  # its over stands: the error is the others'
+
+
+def _kept_hint(kept: dict[int, str], bowler: str, word: str) -> str | None:
+    his = sorted(o for o, b in kept.items() if b == bowler)
+    if not his:
+        return None
+    return (
+        f"with the plan that stands, where he bowls {word} {', '.join(map(str, his))}: give "
+        "those to others, or send 'new bowling plan: ...' to give the whole plan afresh"
+    )
 
 
 def _helpers(items: list[Item], team: Team, errors: list[OrderError]) -> set[str]:

@@ -19,9 +19,12 @@ import functools
 import importlib.resources
 import re
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from engine.flungo.language._chatter import _TENS, number_words
+from engine.flungo.language._clauses import down_words, scores, structure, units
+from engine.flungo.language._reviews import reviews_line
 from engine.flungo.language._transform import _ORDINAL_WORDS
 
 __all__ = ["STYLE_WORDS", "Lexicon", "Reworded", "lexicon", "meaning_words", "reword"]
@@ -140,7 +143,7 @@ def lexicon() -> Lexicon:
     }
     return Lexicon(
         spelling=dict(data["spelling"]),
-        filler=tuple(data["filler"]["words"]),
+        filler=tuple(w for words in data["filler"].values() for w in words),
         styles=styles,
         phrases=dict(data["phrases"]),
         phases=phases,
@@ -210,18 +213,26 @@ _WORD = re.compile(r"[\w']+")
 # so a condition pbm cannot read ("when the pitch looks tricky") is refused, never dropped.
 _GUARD = re.compile(
     r"(?<![\w'])(?:if|when|whenever|unless|once|until|till|while|provided|should|in case|"
-    r"as long as|so long as|as soon as|except|but not|only|not|never|instead|rather than)"
+    r"as long as|so long as|as soon as|except|but not|only|not|never|instead|rather than|"
+    r"(?P<negation>don't|dont|do not))"
     r"(?![\w'])"
 )
 
 
 def _meaningful(
-    clause: str, protect: frozenset[str], digits: bool = True, names: bool = True
+    clause: str,
+    protect: frozenset[str],
+    digits: bool = True,
+    names: bool = True,
+    negation: bool = True,
 ) -> bool:
     """Whether a clause may carry an order: a style or idiom, a word of the orders, a guard
-    word, or (``names``) a name, (``digits``) a number."""
+    word (``negation``: "don't" too), or (``names``) a name, (``digits``) a number."""
     lex = lexicon()
-    if (digits and any(ch.isdigit() for ch in clause)) or _GUARD.search(clause):
+    if digits and any(ch.isdigit() for ch in clause):
+        return True
+    # "don't touch" beside an order guards it; "Don't embarrass me!" alone is a cheer
+    if (guard := _GUARD.search(clause)) and (negation or not guard.group("negation")):
         return True
     for word in _WORD.findall(clause):
         if (names and is_name_word(word, protect)) or word in _ORDER_WORDS or word in STYLE_WORDS:
@@ -398,7 +409,13 @@ _CONTRACTIONS = (
 _NICK_ENDS = ("'s", "sy", "ey", "y", "ie", "o", "s")
 _FORMAT_LEAD = re.compile(
     r"^(?:for\s+|in\s+)?(?:the\s+)?(?:t20|odi|twenty20|short\s+format|(?:20|50|twenty|fifty)[\s-]*(?:overs?|ovr)"
-    r"(?:\s+(?:game|match|one|format))?)(?:\s+(?:game|match|mein|format|one))?\s*(?:[:,-]\s*|\s+)"
+    r"(?:\s+(?:game|match|one|1|format))?)(?:\s+(?:game|match|mein|format|one|1))?\s*(?:[:,-]\s*|\s+)"
+)
+# The match named inside or at the end of a line ("Stokes skippers the 20 over one", "Flintoff
+# at 5 in the ODI"): the mail says which match it is.
+_FORMAT_IN = re.compile(
+    r"\s*(?<![\w'])(?:for\s+|in\s+)?the\s+(?:(?:20|50|twenty|fifty)[\s-]*(?:overs?|ovr)\s+"
+    r"(?:game|match|one|1|format)|t20|odi|twenty20)(?![\w'])"
 )
 _HEAD_PRONOUN = re.compile(r"(?:^|(?<=, ))(?:he|him|she)(?![\w'])")
 _HE = re.compile(r"(?<![\w'])(?:he|him)(?![\w'])")
@@ -510,10 +527,16 @@ def _nicknames(text: str, protect: frozenset[str], known: frozenset[str]) -> str
 
 
 def _pronouns(text: str, runs: list[str]) -> str:
-    """ "Root ... he goes wahoo": "he" is the one batsman the line names before it."""
-    if len(set(runs)) != 1:
-        return text
-    return _HE.sub(runs[0], text)
+    """ "Root ... he goes wahoo": "he" is the one batsman the line names before it ("Root
+    defensive, if he gets out, Tom Smith ...": Root); with two before it, nobody."""
+    if len(set(runs)) == 1:
+        return _HE.sub(runs[0], text)
+
+    def repl(m: re.Match[str]) -> str:
+        before = {r for r in runs if 0 <= text.find(r) < m.start()}
+        return before.pop() if len(before) == 1 else m.group(0)
+
+    return _HE.sub(repl, text)
 
 
 def prepare(text: str, protect: frozenset[str], overs: int) -> str:
@@ -531,7 +554,7 @@ def prepare(text: str, protect: frozenset[str], overs: int) -> str:
     t = _nicknames(t, protect, meaning_words())
     t = re.sub(r"(?<![\w'])([a-z])\.\s+(?=[a-z])", r"\1 ", t)  # "t. smith": an initial
     t = _SPACES.sub(" ", t).strip()
-    return _FORMAT_LEAD.sub("", t)
+    return _FORMAT_IN.sub("", _FORMAT_LEAD.sub("", t))
 
 
 _QUESTION = re.compile(
@@ -541,14 +564,31 @@ _QUESTION = re.compile(
 )
 
 
-def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...] = ()) -> Reworded:
+def reword(
+    text: str,
+    protect: frozenset[str],
+    overs: int,
+    names: tuple[str, ...] = (),
+    kinds: Mapping[str, tuple[str, ...]] | None = None,
+    names_re: Callable[[], re.Pattern[str] | None] | None = None,
+) -> Reworded:
     """``text`` in the canonical words (see the module's docstring).
 
     ``protect``: the words of the squads' names, lower case, which are never rewritten;
     ``overs``: the overs in an innings of the match (phases and windows count in them);
-    ``names``: the squads' full names (to tell where one name ends and the next begins).
+    ``names``: the squads' full names (to tell where one name ends and the next begins);
+    ``kinds``: the squad's bowlers by kind (``_plans.bowler_kinds``), for "the spinners";
+    ``names_re``: gives :func:`names_pattern` of ``protect`` (the caller's, kept for its
+    mail), asked only when a line gets as far as its clauses.
     """
-    from engine.flungo.language._plans import batting_order, bowling_line, team_sheet, toss_line
+    from engine.flungo.language._plans import (
+        batting_order,
+        bowling_line,
+        name_kinds,
+        names_a_kind,
+        team_sheet,
+        toss_line,
+    )
 
     lex = lexicon()
     t = prepare(text, protect, overs)
@@ -561,7 +601,8 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
     clauses = [c for c in _CLAUSE_BREAK.split(t) if c and c.strip()]
     kept = [c for c in clauses if _meaningful(c, protect)]
     dropped = tuple(c for c in clauses if c not in kept)
-    if not any(_meaningful(c, protect, digits=False) for c in kept):
+    chatter = not any(_meaningful(c, protect, digits=False, negation=False) for c in kept)
+    if chatter and not names_a_kind(t):
         # no name, style, unit, phase or guard anywhere: a number alone ("97 to defend,
         # come on!") is no order, so the line is chatter, and costs nothing (a name alone
         # may be a mistyped order: "captian root" is told "did you mean")
@@ -575,16 +616,29 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
         return Reworded((sheet,), (), dropped)
     if (order := batting_order(t, runs)) is not None:
         return Reworded((order,), (), dropped)
+    if (reviews := reviews_line(t, runs)) is not None:
+        return Reworded((reviews,), (), dropped)
     t = ", ".join(kept)
     t = _phases(t, overs, protect)
     if (plan := bowling_line(t, runs, overs)) is not None:
         return Reworded((plan,), (), dropped)
-    t = _scores(t)
+    # "spin from both ends", "the quicks": the squad's bowlers of that kind, when plain
+    tk = name_kinds(t, kinds) if kinds else None
+    if tk is not None and (plan := bowling_line(tk, name_runs(tk, protect, names), overs)):
+        return Reworded((plan,), (), dropped)
+    t = _scores(scores(t))
     texts, idioms = _styles(t, protect)
     out = []
     for s in texts:
-        s = _sub("phrases", s, protect, lex.phrases)
+        s = _sub("phrases", units(s), protect, lex.phrases)
         s = _sub("filler", s, protect)
+        # "Tom Smith defensive he's a bit rubbish": a new subject starts a new clause
+        s = re.sub(
+            r"(?<!\bif)(?<!\bas)(?<!\bwhen)(?<!\bonce)(?<!\bunless)(?<!\buntil)"
+            r"(?<=\w)\s+(?=(?:he|she|they)\s+(?:is|are|was|has|have)(?![\w']))",
+            ", ",
+            s,
+        )
         s = _pronouns(s, name_runs(s, protect, names))
         s = _tidy(s)
         s = _FIRST.sub(lambda m: f"for the first {m.group('n')} overs", s, count=1)
@@ -597,10 +651,11 @@ def reword(text: str, protect: frozenset[str], overs: int, names: tuple[str, ...
         s = _UNTIL_OVER.sub(lambda m: f"until after {m.group('n')} overs", s)
         s = _FROM_NTH.sub(lambda m: f"from the {m.group('n')}th over", s)
         s = _NTH_WICKET.sub(lambda m: f"when the {ordinal(int(m.group('n')))} wicket falls", s)
-        s = _DOWN.sub(_down, s)
+        s = _DOWN.sub(_down, down_words(s))
         parts = [c for c in _CLAUSE_BREAK.split(s) if c and c.strip() and _meaningful(c, protect)]
         s = _window(_tidy(", ".join(parts)), overs)
-        out.append(_tidy(s))
+        pattern = names_re() if names_re is not None else names_pattern(protect)
+        out.append(_tidy(structure(s, pattern)))
     return Reworded(tuple(dict.fromkeys(o for o in out if o)), tuple(idioms), dropped)
 
 
@@ -612,7 +667,7 @@ _PLACE = re.compile(
     r"(?=\s*:|\s+(?:is\s+to|to\s+bat|bats)|,\s+is\b)(?:\s*,)?"
 )
 _UNTIL_OVER = re.compile(
-    r"(?<![\w'])(?:until|till)\s+(?:the\s+)?(?P<n>\d{1,3})(?:st|nd|rd|th)(?:\s+over)?"
+    r"(?<![\w'])(?:until|till)\s+(?:the\s+)?(?P<n>\d{1,3})(?:st|nd|rd|th)(?!\s+wicket)(?:\s+over)?"
     r"(?:\s+(?:has\s+been\s+completed|is\s+done|is\s+bowled|is\s+over|is\s+complete))?"
 )
 _FROM_NTH = re.compile(r"(?<![\w'])from\s+the\s+(?P<n>\d{1,3})(?:st|nd|rd|th)(?!\s+over)")
@@ -621,7 +676,7 @@ _NTH_WICKET = re.compile(
     r"(?:goes|falls|is\s+lost|down)"
 )
 _UNTIL_NTH = re.compile(
-    r"(?<![\w'])until\s+the\s+(?P<n>\d{1,2})(?:st|nd|rd|th)\s+(?:goes|falls|wicket)(?:\s+falls)?"
+    r"(?<![\w'])until\s+(?:the\s+)?(?P<n>\d{1,2})(?:st|nd|rd|th)\s+(?:goes|falls|wicket)(?:\s+falls)?"
 )
 # "8 or fewer down", "7 or more down", "we're 7 down" beside another trigger
 _DOWN = re.compile(
@@ -641,6 +696,33 @@ def _down(m: re.Match[str]) -> str:
     if re.search(r"(?<![\w'])(?:after|at drinks|when|once|with)(?![\w'])", s[: m.start()]):
         return f"{guard}wickets >= {n}"
     return f"when the {ordinal(int(n))} wicket falls"
+
+
+def names_pattern(protect: frozenset[str]) -> re.Pattern[str] | None:
+    """A run of squad names ("warne, anderson and stone"), to match a whole clause (built
+    once for a mail that needs it: ``re`` keeps the compiled pattern)."""
+    if not protect:
+        return None
+    # a name's word, or the start of one ("fred" for Freddie), as :func:`is_name_word` reads:
+    # each word as its first three letters and the rest optional, letter by letter, and no
+    # start of a name that is a word of the orders ("and" of Anderson)
+    common = _common()
+    starts = sorted({w[:k] for w in protect for k in range(3, len(w))} & common - protect)
+    alts = "|".join(_prefixes(w) for w in sorted(protect, key=lambda w: (-len(w), w)))
+    guard = rf"(?!(?:{'|'.join(map(re.escape, starts))})(?![\w']))" if starts else ""
+    name = f"(?:{guard}(?:{alts}))"
+    return re.compile(rf"{name}(?:(?:\s+and\s+|\s*,\s*|\s+){name})*")
+
+
+def _prefixes(word: str) -> str:
+    """ "freddie" -> "fre(?:d(?:d(?:i(?:e)?)?)?)?": the word or any start of it of three
+    letters or more (a word of one or two letters, whole)."""
+    if len(word) <= 3:
+        return re.escape(word)
+    head, tail = re.escape(word[:3]), ""
+    for ch in reversed(word[3:]):
+        tail = f"(?:{re.escape(ch)}{tail})?"
+    return head + tail
 
 
 def ordinal(n: int) -> str:

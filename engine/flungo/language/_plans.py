@@ -13,9 +13,22 @@ the line is refused with that word named, never read without it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-__all__ = ["batting_order", "bowling_line", "team_sheet", "toss_line"]
+from engine.flungo.orders import MatchOrders
+from engine.flungo.squad import BowlingStyle, Player
+
+__all__ = [
+    "batting_order",
+    "bowler_kinds",
+    "bowling_line",
+    "name_kinds",
+    "names_a_kind",
+    "team_sheet",
+    "toss_line",
+]
 
 # Words a plan line may hold that add nothing to which overs a bowler bowls.
 _GLUE = frozenset(
@@ -170,17 +183,24 @@ _NOT_PLAN = re.compile(
     r"defensive|normal|aggressive|wahoo|bat|bats|batting|wickets?|runs?|score|hit|injured|"
     r"hurt|emergency|belted|hammered)(?![\w'])"
 )
+# "with Flintoff sharing the new ball": the partner opens too (else "with" names a reference)
+_OPENS_TOO = re.compile(r"\s+(?:sharing|shares|share|taking|takes|to\s+share)\s+the\s+new\s+ball")
+# "till he's had 6": a count of overs, not a condition
+_HAD = re.compile(r"(?:till|until)\s+he(?:'s|\s+is|\s+has)\s+had\s+\d{1,3}")
 _TOKEN = re.compile(
     r"(?P<range>(?:from\s+)?(?:the\s+)?(?:over\s+)?(?P<a>\d{1,3})(?:st|nd|rd|th)?(?:\s+over)?"
     r"\s*(?:to|-|–|until|till)\s*(?:the\s+)?(?:over\s+)?(?P<b>\d{1,3})(?:st|nd|rd|th)?)"
     r"|(?P<lastn>(?:for\s+)?(?:the\s+)?(?:last|final)\s+(?P<l>\d{1,3})(?:\s+overs?)?)"
     r"|(?P<firstn>(?:for\s+)?(?:the\s+)?first\s+(?P<f>\d{1,3})\s+overs?)"
+    r"|(?P<quota>(?:which\s+|that\s+)?complet\w*\s+(?:their|his)\s+(?:full\s+)?\d{1,3}\s+overs"
+    r"(?:\s+(?:apiece|each))?|(?:that|which)\s+should\s+be\s+his\s+(?:full\s+)?\d{1,3})"
+    r"|(?P<lasting>(?:is\s+to\s+|to\s+|will\s+|should\s+)last\s+(?:for\s+)?(?P<d>\d{1,3})\s+overs)"
     r"|(?P<count>(?P<c>\d{1,3})\s+(?:overs?\s+)?(?:each|apiece|in\s+all|overs?)"
     r"|(?:his|their)\s+(?:full\s+)?(?P<c2>\d{1,3}))"
     r"|(?P<num>(?P<n>\d{1,3})(?:st|nd|rd|th)?)"
     r"|(?P<odd>odd-numbered|odds?)|(?P<even>even-numbered|evens?)"
     r"|(?P<every>every\s+(?:second|other|2nd|alternate)\s+over)"
-    r"|(?P<had>(?:till|until)\s+he's\s+had\s+(?P<h>\d{1,3}))"
+    r"|(?P<had>(?:till|until)\s+he(?:'s|\s+is|\s+has)\s+had\s+(?P<h>\d{1,3}))"
     r"|(?P<lastover>(?:the\s+)?last\s+over(?:\s+of\s+the\s+innings)?)"
     r"|(?P<rest>the\s+rest|whatever\s+is\s+left|the\s+overs\s+which\s+remain|the\s+remaining"
     r"(?:\s+overs)?|any\s+overs\s+that\s+i\s+have\s+failed\s+to\s+account\s+for)"
@@ -202,6 +222,12 @@ class _Group:
     count: int | None = None
     opens: bool = False
     rest: bool = False
+    joint: bool = False  # "with Flintoff": a partner, an opener if the line says so
+
+
+def _bare(g: _Group) -> bool:
+    """Whether nothing is said yet of ``g`` but its names ("Anderson and ..." joins them)."""
+    return not g.overs and g.span is None and g.parity is None and not g.every and not g.rest
 
 
 def _mark(text: str, names: list[str]) -> tuple[str, list[str]]:
@@ -231,11 +257,17 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
     standing for one bowler; ``overs``: the overs in the innings.
     """
     text = re.sub(r"(?:,?\s*and)?\s+no\s+more$", "", text)
+    # the captain's reason ("since spin is good", "coz the pitch is cracked") is no plan
+    text = re.sub(r"\s+(?:since|because|coz|cos|cause)\s+[^,;:]*", "", text)
+    # a lone letter is an initial or "a"/"i", never a bowler on its own
+    names = [n for n in names if len(n) > 1]
     if m := re.match(
         r"^(?:the\s+)?(\d{1,3})(?:st|nd|rd|th)?\s+over\s+(?:is\s+)?(?:for\s+|to\s+)?(.+)$", text
     ):
         text = f"{m.group(2)} {m.group(1)}"
-    if _NOT_PLAN.search(text) or not re.search(r"\d|rest|left|remain|open|new ball", text):
+    if _NOT_PLAN.search(_HAD.sub("", text)) or not re.search(
+        r"\d|rest|left|remain|open|new ball", text
+    ):
         return None
     # clauses with no bowler, no over and no "rest" are the captain's reasons: they pass
     parts = re.split(r"\s*[,;:]\s*", text)
@@ -250,6 +282,8 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         return None
     groups: list[_Group] = []
     context: tuple[int, int] | None = None  # a range said before any bowler ("the final ten")
+    parity: int | None = None  # odd or even said before any bowler ("even overs 32-50: ...")
+    opening = False  # "the opening spell ...", said before any bowler
     pending_and = False
     who = iter(order)
     for m in _TOKEN.finditer(marked):
@@ -257,15 +291,26 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         g = groups[-1] if groups else None
         if kind == "name":
             name = next(who)
-            if g is not None and pending_and and not g.overs and g.span is None:
+            if g is not None and pending_and and _bare(g):
                 g.names.append(name)
             else:
-                groups.append(_Group([name]))
+                groups.append(_Group([name], parity=parity))
             pending_and = False
             continue
         if kind == "ref":
-            next(who)  # "at the other end to Stone", "takes over from Warne": a reference
+            name = next(who)
+            if (
+                m.group(0).startswith("with")
+                and g is not None
+                and not g.overs
+                and (g.opens or _OPENS_TOO.match(marked, m.end()))
+            ):
+                # "Warne to open, with Flintoff sharing the new ball", "jimmy opens with warne"
+                groups.append(_Group([name], opens=g.opens, joint=True))
+            # else "at the other end to Stone", "takes over from Warne": a reference
             continue
+        if kind == "quota":
+            continue  # "which completes their ten overs apiece": his whole quota, said again
         if kind == "word":
             word = m.group(0)
             if word == "and":
@@ -275,7 +320,11 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
                 return None
             continue
         pending_and = False
-        if kind == "range":
+        if kind == "lasting":
+            if g is not None or not opening or context is not None:
+                return None
+            context = (1, int(m.group("d")))  # "the opening spell is to last ten overs"
+        elif kind == "range":
             a, b = int(m.group("a")), int(m.group("b"))
             if g is None:
                 context = (a, b)
@@ -309,8 +358,9 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
             g.overs.append(overs)
         elif kind in ("odd", "even"):
             if g is None:
-                return None
-            g.parity = 1 if kind == "odd" else 0
+                parity = 1 if kind == "odd" else 0
+            else:
+                g.parity = 1 if kind == "odd" else 0
         elif kind == "every":
             if g is None:
                 return None
@@ -326,8 +376,9 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
                 g.rest = True
         elif kind == "open":
             if g is None:
-                return None
-            g.opens = True
+                opening = True
+            else:
+                g.opens = True
     return _build(groups, context, overs)
 
 
@@ -337,7 +388,25 @@ def _build(groups: list[_Group], context: tuple[int, int] | None, overs: int) ->
     openers: list[str] = []
     rest_names: list[str] = []
     pending_rest = False
-    for g in groups:
+    shared: set[int] = set()
+    for i, g in enumerate(groups):
+        # "Anderson and Grey in harness from the 11th to the 26th, Anderson taking the odd
+        # overs and Grey the even": the pair's span, then how they share it
+        later = [h for h in groups[i + 1 :] if h.names and set(h.names) <= set(g.names)]
+        if (
+            len(g.names) > 1
+            and g.span is not None
+            and not g.overs
+            and g.parity is None
+            and {n for h in later for n in h.names} == set(g.names)
+            and all(h.span is None and not h.overs and h.parity is not None for h in later)
+        ):
+            shared.add(i)
+            for h in later:
+                h.span = g.span
+    for i, g in enumerate(groups):
+        if i in shared:
+            continue
         if not g.names:
             pending_rest = pending_rest or g.rest
             continue
@@ -348,7 +417,9 @@ def _build(groups: list[_Group], context: tuple[int, int] | None, overs: int) ->
                 return None
             rest_names += g.names
             continue
-        span = g.span or (context if (g.parity is not None or g.every) else None)
+        span = g.span or (
+            context if (g.parity is not None or g.every or len(g.names) > 1) else None
+        )
         if g.opens and not g.overs and span is None:
             if g.count is not None:
                 # "Warne and Flintoff to open, two overs each": in turn from the first over
@@ -506,3 +577,63 @@ def batting_order(text: str, names: list[str]) -> str | None:
     if len(order) < 2 or len(set(order)) != len(order):
         return None
     return "batting order: " + ", ".join(order)
+
+
+# A bowler, for "the spinners": bowling 13 or more, which no batsman (2d6) or keeper (d6)
+# of the seed's squad table reaches and every all-rounder and bowler does.
+BOWLER_SKILL = 13
+_KIND_WORDS = {
+    "spin": re.compile(
+        r"(?<![\w'])(?:the\s+)?(?:spin(?:\s+twins|\s+bowlers)?|spinners|tweakers|slow\s+bowlers)"
+        r"(?![\w'])"
+    ),
+    "pace": re.compile(
+        r"(?<![\w'])(?:the\s+)?(?:pace(?:\s+bowlers)?|pacemen|quicks|seamers|fast\s+bowlers)"
+        r"(?![\w'])"
+    ),
+}
+
+
+def bowler_kinds(
+    players: Iterable[Player], xi: Iterable[str] | None = None
+) -> dict[str, tuple[str, ...]]:
+    """The squad's bowlers of each kind, ``spin`` and ``pace`` (fast or medium), their names
+    in lower case, best bowler first; only those in ``xi`` when the XI is known."""
+    out: dict[str, list[tuple[int, str]]] = {"spin": [], "pace": []}
+    chosen = set(xi) if xi is not None else None
+    for p in players:
+        if p.bowling >= BOWLER_SKILL and (chosen is None or p.name in chosen):
+            kind = "spin" if p.bowling_style is BowlingStyle.SPIN else "pace"
+            out[kind].append((-p.bowling, p.name.lower()))
+    return {k: tuple(n for _, n in sorted(v)) for k, v in out.items()}
+
+
+def known_xi(items: Iterable[Any], standing: MatchOrders | None) -> tuple[str, ...] | None:
+    """The XI a mail gave on a line before (its read items), else the one that stands: the
+    side "the spinners" are picked from."""
+    given = [i.value for i in items if i.kind == "xi" and i.ok and i.value]
+    if given:
+        return tuple(given[-1])
+    return standing.xi if standing is not None else None
+
+
+def names_a_kind(text: str) -> bool:
+    """Whether ``text`` names a kind of bowler ("the spinners 11 to 26" is no chatter)."""
+    return any(p.search(text) is not None for p in _KIND_WORDS.values())
+
+
+def name_kinds(text: str, kinds: Mapping[str, tuple[str, ...]]) -> str | None:
+    """``text`` with "the spinners", "spin", "the quicks" ... as the squad's bowlers of that
+    kind, when the squad makes them plain: one or two of them ("Anderson and Grey").
+    ``None`` when the text names no kind, or a kind the squad has none of or more than two
+    of (which two of five seamers is for the manager to say, never for pbm to guess)."""
+    named = False
+    for kind, pattern in _KIND_WORDS.items():
+        if pattern.search(text) is None:
+            continue
+        who = kinds.get(kind, ())
+        if not 1 <= len(who) <= 2 or (len(who) == 1 and re.search(r"\bboth\s+ends\b", text)):
+            return None
+        text = pattern.sub(" and ".join(who), text)
+        named = True
+    return text if named else None

@@ -5,12 +5,12 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
-from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
+from engine.errors import IllegalOrder, InvalidOrder, MendedPlan, OrderError, Span
 from engine.flungo.formats import FormatSpec
-from engine.flungo.language._build import build_orders, echo_lines
+from engine.flungo.language._build import echo_lines
 from engine.flungo.language._chatter import (
     forwarded_from,
     is_quoted,
@@ -18,6 +18,7 @@ from engine.flungo.language._chatter import (
     number_words,
 )
 from engine.flungo.language._checks import check_items
+from engine.flungo.language._clauses import Clauses, carries_meaning
 from engine.flungo.language._drafts import (
     BoostD,
     CaptainD,
@@ -35,11 +36,11 @@ from engine.flungo.language._drafts import (
     XiD,
 )
 from engine.flungo.language._expand import expand_items, numbered_names, squad_numbers
+from engine.flungo.language._forms import NEW_WHOLE, fresh_part, quota_error, split_selection
 from engine.flungo.language._grammar import (
     ORDER_WORDS,
     START_HINT,
     keywords,
-    name_words,
     parse_line,
     starters,
 )
@@ -47,7 +48,6 @@ from engine.flungo.language._items import Item
 from engine.flungo.language._lines import (
     CleanLine,
     FreeText,
-    check_name,
     clean_line,
     has_control,
     is_sign_off,
@@ -56,7 +56,7 @@ from engine.flungo.language._lines import (
     match_free_text,
 )
 from engine.flungo.language._lower import Lowerer, Plain
-from engine.flungo.language._meaning import meaning_words, name_runs, reword
+from engine.flungo.language._meaning import meaning_words, name_runs, names_pattern, reword
 from engine.flungo.language._model import (
     MAX_LINE_LENGTH,
     EchoLine,
@@ -65,10 +65,11 @@ from engine.flungo.language._model import (
     ParsedOrders,
 )
 from engine.flungo.language._names import NameBook
+from engine.flungo.language._naming import apply_naming
+from engine.flungo.language._state import ReadState, result_of
 from engine.flungo.language._transform import read_line
 from engine.flungo.orders import BattingStyle, Rule
-from engine.flungo.squad import SQUAD_SIZE, Team
-from engine.lookalike import lookalike_key
+from engine.flungo.squad import Team
 
 __all__ = ["Item", "read_orders"]
 
@@ -77,20 +78,9 @@ _CONDITIONAL = re.compile(
 )
 
 
-@dataclass
-class _State:
-    items: list[Item] = field(default_factory=list)
-    errors: list[OrderError] = field(default_factory=list)
-    not_understood: list[NotUnderstood] = field(default_factory=list)
-    chatter: list[EchoLine] = field(default_factory=list)
-    team: Team | None = None
-    context: OrderContext = field(default_factory=OrderContext)
-    section_lines: dict[int, str] = field(default_factory=dict)  # line -> heading's kind
-
-
 def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -> ParsedOrders:
     """Read every line of ``text`` (see :func:`engine.flungo.language.parse_orders`)."""
-    st = _State(context=context)
+    st = ReadState(context=context)
     raws = text.splitlines()
     forwarded = forwarded_from(raws)
     lines: list[CleanLine | None] = []
@@ -104,10 +94,10 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
         lines.append(_clean(number, raw, st))
     fresh: dict[int, Item] = {}
     for k, cl in enumerate(lines):
-        if cl is not None and (got := _fresh(cl)) is not None:
+        if cl is not None and (got := fresh_part(cl)) is not None:
             lines[k], part = got
             fresh[cl.number] = Item(lines[k] or cl, "fresh", part, 0, 0)
-        elif cl is not None and (new := _NEW_WHOLE.match(cl.text)) is not None:
+        elif cl is not None and (new := NEW_WHOLE.match(cl.text)) is not None:
             rest = cl.text[new.end() :]
             lines[k] = replace(cl, text=rest, plain=rest, offset=cl.offset + new.end())
     free: dict[int, FreeText] = {}
@@ -115,7 +105,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
         if cl is not None and (ft := match_free_text(cl.plain)) is not None:
             free[cl.number] = ft
     free.update(numbered_names(lines, free, team, keywords()))
-    team = _naming(lines, free, team, st)
+    team = apply_naming(lines, free, team, st)
     st.team = team
     own = NameBook([p.name for p in team.players])
     opponent = (
@@ -158,61 +148,15 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             )
     st.errors += expand_items(st.items, fmt, context)
     check_items(st.items, team, fmt, context, st.errors)
-    wrong = {e.span.line for e in st.errors if e.span is not None}
+    # a plan read as its nearest legal plan blocks nothing: the plan mended stands
+    wrong = {e.span.line for e in st.errors if e.span is not None and not isinstance(e, MendedPlan)}
     for item in st.items:
         if item.kind == "fresh" and item.line.number in wrong:
             item.ok = False  # its part is blocked: what stood before stands, whole
-    return _result(st)
+    return result_of(st)
 
 
-# "new bowling plan:", "a fresh batting order -", "brand new styles": the part that follows
-# is given afresh, whole, instead of changing only the overs or batsmen it names.
-_FRESH = re.compile(
-    r"(?:(?:a|my|our|the)\s+)?(?:(?:brand|whole|completely|entirely|all)[\s-]+)?"
-    r"(?:new|fresh|replacement|different)\s+"
-    r"(?P<part>bowling(?:\s+(?:plan|orders?))?|bowlers|plan|"
-    r"batting\s+order|order|(?:batting\s+)?styles)\b"
-    r"|replace\s+(?:(?:all\s+)?(?:my|our|the)\s+)?"
-    r"(?P<part2>bowling(?:\s+(?:plan|orders?))?|batting\s+order|(?:batting\s+)?styles)"
-    r"(?:\s+with)?\b"
-    r"|(?P<part3>bowling(?:\s+plan)?|batting\s+order|(?:batting\s+)?styles)"
-    r"\s+(?:afresh|from\s+scratch|anew)\b",
-    re.IGNORECASE,
-)
-_FRESH_SEP = re.compile(r"\s*(?:[:=-]|\bis\b|\bas\s+follows\b)*\s*", re.IGNORECASE)
-# What the rest of the line is read as: the part's own heading.
-_FRESH_HEADING = {"plan": "bowlers: ", "order": "batting order: ", "styles": "styles: "}
-
-
-# "new XI: ...", "new captain: ...": parts that are always given whole; "new" says nothing
-# more, and is read past.
-_NEW_WHOLE = re.compile(
-    r"(?:a\s+)?new\s+(?=(?:xi|playing\s+xi|eleven|captain|skipper|wicketkeeper|keeper|"
-    r"(?:batting\s+|bowling\s+)?reviews)\b)",
-    re.IGNORECASE,
-)
-
-
-def _fresh(cl: CleanLine) -> tuple[CleanLine, str] | None:
-    """A line that gives a part afresh: the line as its heading and entries, and the part
-    (``plan``, ``order`` or ``styles``); ``None`` for any other line."""
-    m = _FRESH.match(cl.text)
-    if m is None:
-        return None
-    word = (m.group("part") or m.group("part2") or m.group("part3")).lower()
-    part = "styles" if "styles" in word else "order" if word.endswith("order") else "plan"
-    if word.startswith(("bowling", "bowlers", "plan")):
-        part = "plan"  # "bowling order" is the bowling plan
-    sep = _FRESH_SEP.match(cl.text, m.end())
-    rest = cl.text[sep.end() if sep else m.end() :]
-    head = _FRESH_HEADING[part]
-    at = cl.offset + len(cl.text) - len(rest)
-    # the heading stands in for the player's words: its columns are those before the rest
-    text = head + rest if rest else head.rstrip(" ")
-    return replace(cl, text=text, plain=text, offset=at - len(head)), part
-
-
-def _clean(number: int, raw: str, st: _State) -> CleanLine | None:
+def _clean(number: int, raw: str, st: ReadState) -> CleanLine | None:
     if len(raw) > MAX_LINE_LENGTH:
         st.errors.append(
             InvalidOrder(
@@ -234,84 +178,6 @@ def _clean(number: int, raw: str, st: _State) -> CleanLine | None:
         )
         return None
     return clean_line(number, raw)
-
-
-def _naming(
-    lines: list[CleanLine | None], free: dict[int, FreeText], team: Team, st: _State
-) -> Team:
-    """Apply team and squad naming; a renamed squad is what the other orders refer to."""
-    book = NameBook([p.name for p in team.players])
-    slots: dict[int, tuple[str, Item]] = {}
-    words = name_words()
-    for cl in lines:
-        if cl is None or cl.number not in free:
-            continue
-        ft = free[cl.number]
-        item = Item(cl, ft.kind, ft.value, ft.value_index, ft.value_index + len(ft.value))
-        if ft.kind == "note":
-            st.items.append(Item(cl, "note", ft.value))
-            continue
-        problem = check_name(ft.value, words if ft.kind != "team" else frozenset())
-        if problem:
-            st.errors.append(item.error(IllegalOrder, problem))
-            continue
-        if ft.kind == "team":
-            st.items.append(item)
-            continue
-        if ft.kind == "rename":
-            assert ft.old is not None
-            old_span = Span(
-                cl.number, cl.column(ft.old_index), cl.column(ft.old_index + len(ft.old))
-            )
-            try:
-                old = book.find(ft.old, source_line=cl.raw, span=old_span)
-                slot = next(i for i, p in enumerate(team.players, 1) if p.name == old)
-            except OrderError as exc:
-                # the placeholder the slot had before it was named ("rename Batsman 3 as X")
-                former = NameBook(list(st.context.former_names))
-                found = former.candidates(ft.old) if st.context.former_names else []
-                if len(found) != 1:
-                    st.errors.append(exc)
-                    continue
-                slot = st.context.former_names.index(found[0]) + 1
-        else:
-            slot = ft.slot or 0
-            if not 1 <= slot <= SQUAD_SIZE:
-                st.errors.append(item.error(IllegalOrder, f"squad slots are 1 to {SQUAD_SIZE}"))
-                continue
-        item.kind, item.value = "slot", (slot, ft.value)
-        slots[slot] = (ft.value, item)
-        st.items.append(item)
-    final = {i: p.name for i, p in enumerate(team.players, 1)}
-    for slot, (name, _) in slots.items():
-        final[slot] = name
-    # Names are compared as a reader sees them (their TS #39 skeletons, case folded): two
-    # that look alike would be one name to the manager reading the scorecard.
-    seen: dict[str, int] = {}
-    for slot in sorted(
-        final, key=lambda s: (s in slots, slots[s][1].line.number if s in slots else 0)
-    ):
-        keys = lookalike_key(final[slot])
-        taken = next((seen[k] for k in keys if k in seen), None)
-        if taken is not None and slot in slots:
-            item = slots[slot][1]
-            other = final[taken]
-            problem = (
-                f"'{final[slot]}' is already the name of squad member {taken}"
-                if other.casefold() == final[slot].casefold()
-                else f"'{final[slot]}' looks just like '{other}', the name of squad member "
-                f"{taken}: give a name that reads differently"
-            )
-            st.errors.append(item.error(IllegalOrder, problem))
-            final[slot] = team.players[slot - 1].name
-            continue
-        for k in keys:
-            seen.setdefault(k, slot)
-    players = tuple(
-        p if p.name == final[i] else replace(p, name=final[i])
-        for i, p in enumerate(team.players, 1)
-    )
-    return replace(team, players=players)
 
 
 class _Unparsed(Exception):
@@ -417,7 +283,7 @@ def _order_line(
     own: NameBook,
     opponent: NameBook | None,
     fmt: FormatSpec,
-    st: _State,
+    st: ReadState,
     signed_off: bool = False,
     names: list[str] | None = None,
     reworded: bool = False,
@@ -427,7 +293,7 @@ def _order_line(
     A line the canonical words do not read is read for its meaning (:mod:`._meaning`), unless
     it is that reading already (``reworded``).
     """
-    if len(parts := _split_selection(cl)) > 1:
+    if len(parts := split_selection(cl)) > 1:
         for part in parts:
             at = part.offset - cl.offset
             sub = {
@@ -472,7 +338,7 @@ def _order_line(
             st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
             return None
         exc = _first_word_error(cl, own, unparsed.error())
-        quota = _quota_error(cl, own)
+        quota = quota_error(cl, own)
         if quota is not None:
             # told plainly, and sent to the GM: the player meant something we cannot do
             st.errors.append(quota)
@@ -577,7 +443,7 @@ def _meaning_line(
     own: NameBook,
     opponent: NameBook | None,
     fmt: FormatSpec,
-    st: _State,
+    st: ReadState,
     signed_off: bool,
     names: list[str],
     why: OrderError | None = None,
@@ -587,7 +453,11 @@ def _meaning_line(
     canonical reader report it as it would (a misspelt order word with its "did you mean",
     a quota of overs)."""
     protect = _protect(tuple(names))
-    rw = reword(cl.text, protect, fmt.overs, tuple(names))
+    from engine.flungo.language._plans import bowler_kinds, known_xi
+
+    xi = known_xi(st.items, st.context.standing)
+    kinds = bowler_kinds(st.team.players, xi) if st.team is not None else None
+    rw = reword(cl.text, protect, fmt.overs, tuple(names), kinds, lambda: _names_re(st, protect))
     if not rw.texts:
         # nothing in it carries an order: cheering, thanks, a remark; it costs nothing
         st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
@@ -607,6 +477,21 @@ def _meaning_line(
             )
         )
         return True
+    if len(good) < len(results) and len(rw.texts) == 1:
+        found = _without_asides(cl, rw.texts[0], own, opponent, fmt, st, names, protect)
+        found = found or _in_parts(cl, rw.texts[0], own, opponent, fmt, st, names)
+        if found:
+            results = good = found
+            if len({_echo(s, st) for _, s in found}) > 1:
+                st.not_understood.append(
+                    NotUnderstood(
+                        cl.number,
+                        cl.raw.strip(),
+                        "this can be read two ways, so it is not acted on",
+                        tuple(dict.fromkeys(_echo(s, st) for _, s in found)),
+                    )
+                )
+                return True
     if good and len(good) == len(results):
         sub = good[0][1]
         st.items += sub.items
@@ -621,7 +506,7 @@ def _meaning_line(
         return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why)
     old = _first_word_error(cl, own, unparsed.error()) if unparsed is not None else why
     if old is not None and (
-        (old.hint or "").startswith("did you mean") or _quota_error(cl, own) is not None
+        (old.hint or "").startswith("did you mean") or quota_error(cl, own) is not None
     ):
         return False  # a misspelt order word, a quota: the canonical reader's word says more
     if _unknown(rw.texts[0], own, opponent, protect):
@@ -629,6 +514,67 @@ def _meaning_line(
     if old is not None and _names_word(old, cl):
         return False  # the canonical reader's own error names the word, caret under it
     return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why, old)
+
+
+def _names_re(st: ReadState, protect: frozenset[str]) -> re.Pattern[str] | None:
+    """The squads' names as one pattern, built when first needed in the mail."""
+    if protect not in st.names_re:
+        st.names_re[protect] = names_pattern(protect)
+    return st.names_re[protect]
+
+
+def _without_asides(
+    cl: CleanLine,
+    text: str,
+    own: NameBook,
+    opponent: NameBook | None,
+    fmt: FormatSpec,
+    st: ReadState,
+    names: list[str],
+    protect: frozenset[str],
+) -> list[tuple[str, ReadState]]:
+    """The readings of ``text`` with its asides left out (clauses that carry no order, see
+    :mod:`._clauses`): those with the fewest left out that read, or none. More than one
+    reading there is a question, never a choice."""
+    for texts in Clauses(text).drop_sets(_names_re(st, protect)):
+        read = [(t, _read_words(cl, t, own, opponent, fmt, st, names)) for t in texts]
+        good = [(t, s) for t, s in read if not s.errors and (s.items or s.not_understood)]
+        if good:
+            return good
+    return []
+
+
+# Where one order ends and another begins in a line: a full stop or a semicolon, or a comma
+# before a new trigger ("Root defensive, if he gets out, Tom Smith defensive").
+_COMMAS = re.compile(r"\s*,\s*|\s+and\s+")  # "Stokes captains, Wilson keeps": if each is whole
+_PARTS = re.compile(r"\s*;\s*|(?<=\w)\.\s+|,\s*(?=(?:if|when|once|unless|after|at\s+drinks)\b)")
+
+
+def _in_parts(
+    cl: CleanLine,
+    text: str,
+    own: NameBook,
+    opponent: NameBook | None,
+    fmt: FormatSpec,
+    st: ReadState,
+    names: list[str],
+) -> list[tuple[str, ReadState]]:
+    """``text`` read as two or more orders, one after another: all of them, each read
+    whole and plainly (no question, no error), or none."""
+    for cut in (_PARTS, _COMMAS):
+        parts = [p for p in cut.split(text) if p.strip()]
+        if not all(carries_meaning(p) for p in parts):
+            continue  # a part with nothing in it that makes an order ("Stokes", "xi: Root")
+        whole = ReadState(team=st.team, context=st.context)
+        for part in parts if len(parts) > 1 else ():
+            sub = _read_words(cl, part, own, opponent, fmt, st, names)
+            if sub.errors or sub.not_understood or not sub.items:
+                break
+            whole.items += sub.items
+        else:
+            if whole.items:
+                return [(text, whole)]
+    return []
 
 
 def _unknown(
@@ -669,22 +615,22 @@ def _read_words(
     own: NameBook,
     opponent: NameBook | None,
     fmt: FormatSpec,
-    st: _State,
+    st: ReadState,
     names: list[str],
-) -> _State:
+) -> ReadState:
     """``text`` (the line in canonical words) read as the player's line ``cl``, apart."""
-    sub = _State(team=st.team, context=st.context)
+    sub = ReadState(team=st.team, context=st.context)
     cleaned = clean_line(cl.number, text)  # as the player's own line is cleaned
     if cleaned is None:
         return sub
     line = replace(cleaned, raw=cl.raw, offset=cl.offset, chatter=False)
-    masked, found = mask_names(text, names)
+    masked, found = mask_names(cleaned.text, names)  # as the line is read: cleaned
     masked = squad_numbers(number_words(masked), found, own.names)
     _order_line(line, masked, found, own, opponent, fmt, sub, False, names, reworded=True)
     return sub
 
 
-def _echo(sub: _State, st: _State) -> str:
+def _echo(sub: ReadState, st: ReadState) -> str:
     return "\n".join(t for _, t in echo_lines(sub.items, st.context.standing))
 
 
@@ -698,7 +644,7 @@ def _refuse(
     own: NameBook,
     opponent: NameBook | None,
     fmt: FormatSpec,
-    st: _State,
+    st: ReadState,
     names: list[str],
     protect: frozenset[str],
     why: OrderError | None,
@@ -775,34 +721,6 @@ def _refuse(
     return True
 
 
-# "Anderson to bowl 4 overs", "Warne will bowl 10 overs max": a number of overs for a bowler.
-_QUOTA = re.compile(
-    r"^(?P<who>.+?)\s*:?\s+(?:(?:is\s+|are\s+)?to\s+bowl|will\s+bowl|should\s+bowl|can\s+bowl|"
-    r"bowls?|gets?|takes?)?\s*(?P<n>\d{1,2})\s+(?:overs?|sets?)"
-    r"(?:\s+(?:max(?:imum)?|at\s+most|only|in\s+all|each|apiece))?$",
-    re.IGNORECASE,
-)
-
-
-def _quota_error(cl: CleanLine, own: NameBook) -> InvalidOrder | None:
-    """A quota of overs ("Anderson to bowl 4 overs") is not an order the match can follow
-    (the plan names each over), so it is refused with what to write instead."""
-    m = _QUOTA.match(cl.text)
-    if m is None:
-        return None
-    who = m.group("who")
-    names = [n for n in re.split(r"\s*(?:,|&|\band\b)\s*", who) if n]
-    if not names or not all(own.candidates(n) for n in names):
-        return None
-    count = m.group("n")
-    return InvalidOrder(
-        f"a number of overs for a bowler ('{count} overs') is not an order I can follow",
-        source_line=cl.raw,
-        span=Span(cl.number, cl.column(0), cl.column(len(cl.text))),
-        hint=f"name the overs, e.g. '{names[0]} bowls overs 1, 3, 5, 7'",
-    )
-
-
 def _entries(
     low: Lowerer, entries: tuple[tuple[Ref, BattingStyle | None], ...]
 ) -> tuple[tuple[str, BattingStyle | None], ...]:
@@ -839,7 +757,7 @@ def _section_line(
     own: NameBook,
     opponent: NameBook | None,
     fmt: FormatSpec,
-    st: _State,
+    st: ReadState,
     names: list[str],
 ) -> bool:
     """A line under a "batting order:" or "xi:" heading: names, one or more to a line."""
@@ -870,27 +788,6 @@ def _section_line(
     return True
 
 
-# "captain Root, keeper Wilson, toss bat": selection orders run together on one line.
-_SELECTION = (
-    r"(?:captain|capt\.?|skipper|keeper|wicketkeeper|wicket-keeper|wicket\s+keeper|wk|toss)\b"
-)
-_SELECTION_START = re.compile(_SELECTION, re.IGNORECASE)
-_SELECTION_SPLIT = re.compile(r"\s*[,;]\s*(?=" + _SELECTION + ")", re.IGNORECASE)
-
-
-def _split_selection(cl: CleanLine) -> list[CleanLine]:
-    """The parts of a line of selection orders separated by commas, each as its own line."""
-    if not _SELECTION_START.match(cl.text):
-        return [cl]
-    parts: list[CleanLine] = []
-    start = 0
-    for m in _SELECTION_SPLIT.finditer(cl.text):
-        parts.append(replace(cl, text=cl.text[start : m.start()], offset=cl.offset + start))
-        start = m.end()
-    parts.append(replace(cl, text=cl.text[start:], offset=cl.offset + start))
-    return parts
-
-
 _BARE_NUMBER = re.compile(r"\d{1,2}\s+(?=[^\W\d_]|[\ue100-\ue8ff])")
 
 
@@ -900,108 +797,3 @@ def _number_error(cl: CleanLine, exc: NumberError) -> InvalidOrder:
         source_line=cl.raw,
         span=Span(cl.number, cl.column(exc.start), cl.column(max(exc.end, exc.start + 1))),
     )
-
-
-def _result(st: _State) -> ParsedOrders:
-    accepted = [i for i in st.items if i.ok]
-    orders = build_orders(
-        [i for i in accepted if i.kind not in ("clear", "fresh")], st.context.standing
-    )
-    echo = tuple(EchoLine(n, t) for n, t in echo_lines(accepted, st.context.standing))
-    errors = tuple(
-        sorted(st.errors, key=lambda e: (e.span.line, e.span.column) if e.span else (0, 0))
-    )
-    clears = tuple(dict.fromkeys(i.value for i in accepted if i.kind in ("clear", "fresh")))
-    return ParsedOrders(
-        orders,
-        errors,
-        echo,
-        tuple(st.not_understood),
-        chatter=tuple(sorted(st.chatter, key=lambda e: e.line)),
-        clears=clears,
-        line_parts=_line_parts(st),
-    )
-
-
-def _item_parts(item: Item) -> tuple[str, ...]:
-    kind = item.kind
-    if kind == "slot":
-        return (f"name {item.value[0]}",)
-    if kind == "reviews":
-        return (f"{item.value[0]} reviews",)
-    if kind in ("clear", "fresh"):
-        return (_CLEAR_PART[item.value],)
-    if kind == "placed":
-        v = item.value
-        styled = isinstance(v, BattingStyle) or (bool(v) and isinstance(v[0], BattingStyle))
-        return ("styles",) if styled else ("batting order",)
-    return (_KIND_PART[kind],) if kind in _KIND_PART else ()
-
-
-_KIND_PART = {
-    "team": "team name",
-    "xi": "xi",
-    "captain": "captain",
-    "keeper": "wicketkeeper",
-    "toss": "toss",
-    "order": "batting order",
-    "openers": "batting order",
-    "position": "batting order",
-    "style": "styles",
-    "all_style": "styles",
-    "others_style": "styles",
-    "except_style": "styles",
-    "plan": "bowling plan",
-    "rest": "bowling plan",
-    "rule": "conditional orders",
-    "treat": "helper points",
-    "boost": "helper points",
-    "note": "notes",
-}
-_CLEAR_PART = {
-    "rules": "conditional orders",
-    "plan": "bowling plan",
-    "order": "batting order",
-    "styles": "styles",
-    "helpers": "helper points",
-    "notes": "notes",
-}
-# A line with an error and no order read from it is put to a part by its first word.
-_FIRST_WORD_PART = (
-    (re.compile(r"(?:captain|capt\.?|skipper)\b", re.I), "captain"),
-    (re.compile(r"(?:wicket[\s-]?keeper|keeper|wk)\b", re.I), "wicketkeeper"),
-    (re.compile(r"(?:xi|playing xi|eleven|selection|team\s*:)", re.I), "xi"),
-    (re.compile(r"toss\b", re.I), "toss"),
-    (re.compile(r"batting\s+order\b", re.I), "batting order"),
-    (re.compile(r"(?:treat|heal|cure|boost|train|improve)\b", re.I), "helper points"),
-    (re.compile(r"bowling\s+reviews?\b", re.I), "bowling reviews"),
-    (re.compile(r"(?:batting\s+)?(?:reviews?|drs)\b", re.I), "batting reviews"),
-    (
-        re.compile(r"(?:if|when|whenever|once|after|from|at|with|unless|while|as soon as)\b", re.I),
-        "conditional orders",
-    ),
-)
-
-
-def _line_parts(st: _State) -> tuple[tuple[int, tuple[str, ...]], ...]:
-    """Which parts of the orders each line spoke to (for merging a mail into what stands)."""
-    parts: dict[int, list[str]] = {}
-    for item in st.items:
-        for p in _item_parts(item):
-            parts.setdefault(item.line.number, []).append(p)
-    for number, kind in st.section_lines.items():
-        parts.setdefault(number, []).append(_KIND_PART[kind])
-    for n in st.not_understood:
-        parts.setdefault(n.line, []).append("conditional orders")
-    for e in st.errors:
-        if e.span is None or e.span.line in parts:
-            continue
-        text = _BULLET_STRIP.sub("", e.source_line or "").strip()
-        for pattern, part in _FIRST_WORD_PART:
-            if pattern.match(text):
-                parts[e.span.line] = [part]
-                break
-    return tuple((n, tuple(dict.fromkeys(p))) for n, p in sorted(parts.items()))
-
-
-_BULLET_STRIP = re.compile(r"^\s*(?:[-*•]+\s*|\d{1,3}[.):]\s+)?(?:please\s+)?", re.I)

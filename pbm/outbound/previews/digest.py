@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-COMP = {
-    "code": "DEMO",
-    "name": "Demo League",
-    "format": "Twenty20",
-    "teams": 4,
-    "naming_deadline": "2027-01-15 18:00 UTC",
-}
+from pbm.outbound.previews._data import COMP
 
 
 def context() -> dict[str, Any]:

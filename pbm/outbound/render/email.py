@@ -41,7 +41,7 @@ def render_email(kind: str, ctx: dict[str, Any]) -> RenderedEmail:
     subject = oneline(subject)
     html = None
     if has_html(kind):
-        page = env.get_template(f"email/{kind}/body.html").render({**ctx, "subject": subject})
+        page = env.get_template(f"email/{kind}/body.html").render({**ctx, "mail_subject": subject})
         html = inline_styles(page)
         if not within_limit(html):
             html = None

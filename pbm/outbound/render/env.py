@@ -15,7 +15,15 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from pbm.outbound.render.tables import KEY as H6_KEY
 from pbm.outbound.render.tables import card_table
-from pbm.outbound.render.wrap import nobreak, wrap, wrap_lines, wrap_list, wrap_orders
+from pbm.outbound.render.wrap import (
+    WIDTH,
+    center,
+    nobreak,
+    wrap,
+    wrap_lines,
+    wrap_list,
+    wrap_orders,
+)
 
 __all__ = ["environment", "oneline", "templates_dir"]
 
@@ -41,7 +49,8 @@ def oneline(value: object) -> str:
 
 @cache
 def environment() -> Environment:
-    """The one Environment every template is rendered with."""
+    """The one Environment every template is rendered with: every mail's and the zine's
+    (``templates/email/``, ``templates/zine/``), at one width (:data:`WIDTH`)."""
     env = Environment(
         loader=FileSystemLoader(str(templates_dir())),
         undefined=StrictUndefined,
@@ -55,10 +64,12 @@ def environment() -> Environment:
     )
     env.filters["oneline"] = oneline
     env.filters["card_table"] = card_table
+    env.filters["center"] = center
     env.filters["nobreak"] = nobreak
     env.filters["wrap"] = wrap
     env.filters["wrap_lines"] = wrap_lines
     env.filters["wrap_list"] = wrap_list
     env.filters["wrap_orders"] = wrap_orders
     env.globals["h6_key"] = H6_KEY
+    env.globals["rule"] = lambda ch: ch * WIDTH
     return env

@@ -32,6 +32,7 @@ from contextvars import ContextVar
 __all__ = [
     "SOFT",
     "WIDTH",
+    "center",
     "flowing",
     "nobreak",
     "wrap",
@@ -77,6 +78,11 @@ def flowing() -> Iterator[None]:
         _FLOWING.reset(token)
 
 
+def center(value: object, width: int = WIDTH) -> str:
+    """``value`` centred in ``width`` columns (a masthead), no trailing spaces."""
+    return str(value).center(width).rstrip()
+
+
 def nobreak(value: object) -> str:
     """``value`` as one unbreakable word for :func:`wrap` (it prints with plain spaces)."""
     return str(value).replace(" ", _GLUE)
@@ -110,20 +116,27 @@ def _fill(text: str, first: str, rest: str, width: int) -> tuple[str, ...]:
 
 
 def wrap(
-    value: object, indent: int = 0, hang: int = 0, width: int = WIDTH, keep: Iterable[str] = ()
+    value: object,
+    indent: int = 0,
+    hang: int = 0,
+    width: int = WIDTH,
+    keep: Iterable[str] = (),
+    first: str | None = None,
 ) -> str:
-    """``value`` reflowed into lines of at most ``width``: the first indented by ``indent``,
-    the others by ``indent + hang``. Blank lines part paragraphs (each reflowed on its own),
-    the line breaks inside one are spaces, and a final line break is kept (so a ``{% filter
-    %}`` block ends as it did). Each phrase of ``keep`` found in the text stays whole."""
+    """``value`` reflowed into lines of at most ``width``: the first indented by ``indent``
+    (or led by ``first``, a bullet such as ``"  * "``), the others by ``indent + hang``. Blank
+    lines part paragraphs (each reflowed on its own), the line breaks inside one are spaces,
+    and a final line break is kept (so a ``{% filter %}`` block ends as it did). Each phrase
+    of ``keep`` found in the text stays whole."""
     text = str(value)
-    soft = _FLOWING.get() and indent == 0 and hang == 0
+    soft = _FLOWING.get() and indent == 0 and hang == 0 and first is None
+    lead = " " * indent if first is None else first
     out: list[str] = []
     for p in text.strip("\n").split("\n\n"):
         if not p.strip():
             out.append("")
             continue
-        lines = _fill(_glued(p, keep), " " * indent, " " * (indent + hang), width)
+        lines = _fill(_glued(p, keep), lead, " " * (indent + hang), width)
         out.append((SOFT + "\n" if soft else "\n").join(lines))
     return "\n\n".join(out) + ("\n" if text.endswith("\n") else "")
 

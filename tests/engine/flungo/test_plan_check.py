@@ -144,3 +144,13 @@ def test_a_fifty_over_plan_of_spells_is_legal() -> None:
     bowlers = "ABCDE"
     plan = tuple((o, bowlers[((o - 1) // 2) % 5]) for o in range(1, 51))
     assert not faults(plan, FIFTY, CTX)
+
+
+def test_a_run_made_too_long_by_overs_that_stand_after_it_is_mended() -> None:
+    """The standing plan gives A overs 18 and 20; the mail gives him 19: three in a row, the
+    planned over moved to the nearest free one, the standing overs unchanged."""
+    ctx = PlanContext(xi=XI, bowled=((18, "A"), (20, "A")))
+    legal, [problem] = nearest_legal(((19, "A"),), T20, ctx)
+    assert legal == ((17, "A"),)
+    assert problem.cause is Cause.SUCCESSION and problem.moved == ((19, 17),)
+    assert "(overs 18 to 20)" in problem.text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +36,12 @@ ALL = StyleTarget(TargetKind.ALL)
 def rule(kind: TriggerKind, value: int, style: BattingStyle = BattingStyle.AGGRESSIVE) -> Rule:
     """A batting rule: at the trigger, everyone bats ``style``."""
     return Rule(Trigger(kind, value), actions=(StyleChange(ALL, style),))
+
+
+def but(first: Rule, then: Rule) -> MatchOrders:
+    """``first`` (everyone aggressive), "but" ``then`` (everyone normal) once it has fired."""
+    normal = replace(then, actions=(StyleChange(ALL, BattingStyle.NORMAL),))
+    return MatchOrders(rules=(replace(first, then=(normal,)),))
 
 
 def test_same_orders_same_practice_and_other_seed_other_practice() -> None:
@@ -95,6 +103,25 @@ def test_the_lines_say_when_it_fired_and_why_it_never_did() -> None:
     assert lines[1].endswith(" in 3 of 3")
     most = max(o.wickets for o in p.rules[1].outcomes[0][1])
     assert lines[2] == f"when the 10th wicket falls: never, {most} down at most"
+
+
+def test_a_but_whose_order_fired_says_why_it_did_not() -> None:
+    """The issue's promise for a "but ...": once the order before it fired, a "but" that
+    never fires says what its own trigger missed ("never, 5 down at most"), not that the
+    order before it never fired."""
+    orders = but(rule(TriggerKind.AFTER_OVERS, 1), rule(TriggerKind.WICKET, 10))
+    p = practise(HOME, orders, AWAY, Format.T20, GROUND, 5)
+    lines = practice_lines(p)
+    assert lines[1].startswith("after 1 over: fired at 1.0 ") and lines[1].endswith("in 3 of 3")
+    most = max(o.wickets for o in p.rules[1].outcomes[0][1])
+    assert lines[2] == f"but when the 10th wicket falls: never, {most} down at most"
+
+
+def test_a_but_whose_order_never_fired_says_so() -> None:
+    """A "but" after an order that never fired was never watched: that is its reason."""
+    orders = but(rule(TriggerKind.WICKET, 10), rule(TriggerKind.AFTER_OVERS, 3))
+    p = practise(HOME, orders, AWAY, Format.T20, GROUND, 5)
+    assert practice_lines(p)[2] == "but after 3 overs: never, the order before it never fired"
 
 
 def test_the_bowling_says_who_bowled_and_where_the_plan_ran_out() -> None:

@@ -155,7 +155,8 @@ def rules(fmt: FormatSpec, players: tuple[str, ...], depth: int = 2) -> st.Searc
 def plans(
     draw: st.DrawFn, fmt: FormatSpec, bowlers: tuple[str, ...]
 ) -> tuple[tuple[int, str], ...]:
-    """A legal bowling plan: limits and "not more than 2 in succession" kept."""
+    """A legal bowling plan: limits and "not more than 2 in succession" kept, and in The
+    Hundred no set that starts a new ten balls straight after the bowler's set before it."""
     plan: list[tuple[int, str]] = []
     counts: dict[str, int] = {}
     run: list[str] = []
@@ -167,6 +168,7 @@ def plans(
             and not (
                 len(run) >= fmt.max_consecutive and all(r == b for r in run[-fmt.max_consecutive :])
             )
+            and not (fmt.is_hundred and over % 2 == 1 and run and run[-1] == b)
         ]
         choice = draw(st.none() | st.sampled_from(allowed)) if allowed else None
         if choice is None:

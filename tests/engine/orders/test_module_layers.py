@@ -55,21 +55,7 @@ def test_each_module_imports_alone_in_a_fresh_interpreter(module: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-# _read.py still holds the line reader and its meaning fallback, which call each other: to
-# be split when the structural reader replaces the fallback (issue 25). Strict, so the mark
-# must go the day it is split.
-_TOO_LONG = {"_read"}
-
-
-@pytest.mark.parametrize(
-    "module",
-    [
-        pytest.param(m, marks=pytest.mark.xfail(strict=True, reason="not yet split"))
-        if m in _TOO_LONG
-        else m
-        for m in MODULES
-    ],
-)
+@pytest.mark.parametrize("module", MODULES)
 def test_no_module_over_800_lines(module: str) -> None:
     """A module a newcomer can read: at most 800 lines."""
     lines = (PACKAGE / f"{module}.py").read_text(encoding="utf-8").count("\n")

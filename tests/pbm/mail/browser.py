@@ -29,6 +29,7 @@ function opaque(c) {{ var m = c.match(/[\\d.]+/g); return m && (m.length < 4 || 
 document.getElementById("f").onload = function () {{
   var win = this.contentWindow, doc = this.contentDocument, root = doc.documentElement;
   var out = {{width: root.clientWidth, scroll: root.scrollWidth, small: [], faint: [],
+              background: win.getComputedStyle(doc.body).backgroundColor,
               text: doc.body.innerText, tables: doc.querySelectorAll("table.data").length,
               cells: []}};
   var all = doc.body.querySelectorAll("*");
@@ -106,3 +107,48 @@ def screenshot(page: Path, shot: Path, width: int = 390, height: int = 1800) -> 
         _run([f"--window-size={width},{height}", f"--screenshot={shot}", page.resolve().as_uri()],
              profile)  # fmt: skip
     assert shot.exists(), f"no screenshot of {page.name}"
+
+
+_TEXT_PAGE = """<!DOCTYPE html><html><body style="margin:0;width:{width}px;
+font-family:'DejaVu Sans',Arial,sans-serif;font-size:16px">
+{rows}
+<pre id="found"></pre>
+<script>
+var out = [];
+var tables = document.querySelectorAll("div.t");
+for (var i = 0; i < tables.length; i++) {{
+  var lines = tables[i].querySelectorAll("div.r"), starts = [], wrapped = 0;
+  for (var j = 0; j < lines.length; j++) {{
+    var spans = lines[j].querySelectorAll("span");
+    if (spans.length > 1) starts.push(spans[1].getBoundingClientRect().left);
+    if (lines[j].getBoundingClientRect().height > 30) wrapped++;
+  }}
+  out.push({{spread: Math.max.apply(null, starts) - Math.min.apply(null, starts),
+             wrapped: wrapped}});
+}}
+document.getElementById("found").textContent = JSON.stringify(out);
+</script></body></html>
+"""
+
+
+def proportional(tables: list[list[list[str]]], width: int = 390) -> list[dict[str, float]]:
+    """Each text table (rows of cells as the text part sets them, the spaces between cells
+    kept) in a proportional font ``width`` px wide, as Gmail or a phone shows plain text: how
+    far apart its rows' second columns start (px), and how many of its rows wrap."""
+    blocks = []
+    for table in tables:
+        rows = "".join(
+            '<div class="r" style="white-space:pre-wrap">'
+            + "".join(f"<span>{html_module.escape(c)}</span>" for c in cells)
+            + "</div>"
+            for cells in table
+        )
+        blocks.append(f'<div class="t">{rows}</div>')
+    with tempfile.TemporaryDirectory(prefix="pbm-mail-chromium-") as profile:
+        page = Path(profile) / "text.html"
+        page.write_text(_TEXT_PAGE.format(width=width, rows="".join(blocks)), encoding="utf-8")
+        done = _run(["--window-size=1400,1300", "--dump-dom", page.as_uri()], profile)
+    found = re.search(r'<pre id="found">(.*?)</pre>', done.stdout, re.S)
+    assert found and found.group(1), done.stderr[-800:]
+    result: list[dict[str, float]] = json.loads(html_module.unescape(found.group(1)))
+    return result

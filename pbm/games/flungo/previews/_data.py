@@ -124,3 +124,23 @@ TEAM_ROWS: list[dict[str, Any]] = [
      "defaults": True, "retired": False, "house": True, "missed": 0, "away": None,
      "bouncing": False},
 ]  # fmt: skip
+
+
+def stage_ctx() -> dict[str, Any]:
+    """What a stage's mails (each team's report, the GM's digest) share."""
+    report, _ = finished_match()
+    text, rows = table()
+    return {
+        "competition": COMP,
+        "stage": report.stage.label,
+        "issue": 1,
+        "season": [
+            "Gunge Giants beat Dundee Cakes by 9 wickets",
+            "Chipping Sodbury CC beat Snodge Stars by 31 runs",
+        ],
+        "table": text,
+        "table_rows": rows,
+        "champion": None,
+        "next": {"label": "Round 2, turn 1", "selection": True},
+        "notes": [],
+    }

@@ -9,16 +9,8 @@ from pbm.games.flungo.previews import _data as d
 
 def context() -> dict[str, Any]:
     """The made-up context."""
-    report, _ = d.finished_match()
     return {
-        "competition": d.COMP,
-        "stage": report.stage.label,
-        "issue": 1,
-        "season": [
-            "Gunge Giants beat Dundee Cakes by 9 wickets",
-            "Chipping Sodbury CC beat Snodge Stars by 31 runs",
-        ],
-        "champion": None,
+        **d.stage_ctx(),
         "held": None,
         "status": "running",
         "teams": d.TEAM_ROWS,
@@ -27,9 +19,5 @@ def context() -> dict[str, Any]:
         "dead_letters": [{"id": 17, "from": "bob@players.test"}],
         "next_deadline": d.DEADLINE,
         "deadline_note": None,
-        "table": d.table()[0],
-        "table_rows": d.table()[1],
-        "next": {"label": "Round 2, turn 1", "selection": True},
         "editorial": "",
-        "notes": [],
     }

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbm.games.flungo.zine.model import MASTHEAD, Issue, slug
-from pbm.games.flungo.zine.render import environment
+from pbm.outbound.render.env import environment
 
 __all__ = ["atom_feed"]
 
@@ -37,6 +37,6 @@ def atom_feed(issues: Sequence[Issue], base: str = "") -> str:
     updated = max((e["updated"] for e in entries), default="2000-01-01T00:00:00Z")
     return (
         environment()
-        .get_template("atom.xml")
+        .get_template("zine/atom.xml")
         .render(masthead=MASTHEAD, feed_id=FEED_ID, base=base, updated=updated, entries=entries)
     )

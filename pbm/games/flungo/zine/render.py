@@ -1,6 +1,7 @@
 """Render an :class:`~pbm.games.flungo.zine.model.Issue` (and the archive's other pages) from ONE
 model:
-Jinja to HTML (the archive page and the mail's HTML part) and to plain text (80 columns),
+Jinja to HTML (the archive page and the mail's HTML part) and to plain text (the one width
+of every mail, :data:`~pbm.outbound.render.wrap.WIDTH`), both through the one environment,
 Typst to PDF with the same pictures.
 
 Player text is escaped everywhere: Jinja autoescapes HTML and XML; the text part has no
@@ -12,23 +13,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-import textwrap
 import threading
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import typst
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from pbm.games.flungo.zine.model import FixtureLine, Issue, StatTable
 from pbm.games.flungo.zine.palette import PALETTE, css_variables
 from pbm.games.flungo.zine.story import possessive
-from pbm.outbound.render.env import templates_dir
+from pbm.outbound.render.env import environment, templates_dir
+from pbm.outbound.render.wrap import WIDTH, wrap
 
 __all__ = [
     "WIDTH",
-    "environment",
     "html_page",
     "issue_html",
     "issue_pdf",
@@ -36,27 +35,10 @@ __all__ = [
     "stylesheet",
 ]
 
-WIDTH = 80
-
 
 def zine_templates() -> Path:
     """The zine's templates folder."""
     return templates_dir() / "zine"
-
-
-def _wrap(text: str, indent: int = 2, first: str | None = None) -> str:
-    lead = " " * indent if first is None else first
-    return "\n".join(
-        textwrap.wrap(
-            str(text),
-            WIDTH,
-            initial_indent=lead,
-            subsequent_indent=" " * indent,
-            break_long_words=True,
-            break_on_hyphens=False,
-        )
-        or [lead.rstrip()]
-    )
 
 
 def _cut(s: str, n: int) -> str:
@@ -64,7 +46,8 @@ def _cut(s: str, n: int) -> str:
 
 
 def text_table(t: StatTable, indent: int = 2) -> str:
-    """A table in fixed columns that always fits in 80 columns (long names are cut with ~)."""
+    """A table in fixed columns that always fits in :data:`WIDTH` columns (long names are cut
+    with ~)."""
     n = len(t.headers)
     widths = list(t.widths) if len(t.widths) == n else [max(len(h), 6) for h in t.headers]
     for k in range(n):
@@ -91,27 +74,20 @@ def _fixture_text(f: FixtureLine) -> str:
         f"{f.label}: {f.home} v {f.away} at {f.pitch_name} (pitch {f.pitch}; weather "
         f"{f.weather}; {f.turns})" + (f" - {f.result}" if f.result else "")
     )
-    return _wrap(text, 4, "  * ")
+    return wrap(text, 4, first="  * ")
 
 
-@cache
-def environment() -> Environment:
-    """The zine's Jinja environment (autoescape for .html and .xml, none for .txt)."""
-    env = Environment(
-        loader=FileSystemLoader(str(zine_templates())),
-        undefined=StrictUndefined,
-        autoescape=select_autoescape(["html", "xml"], default_for_string=True),
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    env.filters["wrap"] = _wrap
-    env.filters["table"] = text_table
-    env.filters["fixture"] = _fixture_text
-    env.filters["possessive"] = possessive
-    env.filters["center80"] = lambda s: str(s).center(WIDTH).rstrip()
-    env.globals["rule"] = lambda ch: ch * WIDTH
-    return env
+#: What the zine's templates call beyond the one environment's filters (the zine's own
+#: model types, which the environment does not know).
+_HELPERS: dict[str, Any] = {
+    "table": lambda t: text_table(t),
+    "fixture_text": _fixture_text,
+    "possessive": possessive,
+}
+
+
+def _render(template: str, **context: Any) -> str:
+    return environment().get_template(f"zine/{template}").render(**_HELPERS, **context)
 
 
 @cache
@@ -132,7 +108,6 @@ def _linker(base: str | None) -> Any:
 def html_page(template: str, *, link_base: str | None = "", **context: Any) -> str:
     """Render an archive page; ``link_base`` prefixes every link (``""`` relative, ``None`` for
     no links at all, or the archive's URL in a mail)."""
-    env = environment()
     base = {
         "css": stylesheet(),
         "link": _linker(link_base),
@@ -141,7 +116,7 @@ def html_page(template: str, *, link_base: str | None = "", **context: Any) -> s
         "feed": context.pop("feed", ""),
         "page_title": context.pop("page_title", ""),
     }
-    return env.get_template(template).render(**base, **context)
+    return _render(template, **base, **context)
 
 
 def _nav(link_base: str | None) -> tuple[tuple[str, str], ...]:
@@ -171,8 +146,8 @@ def issue_html(issue: Issue, link_base: str | None = "") -> str:
 
 
 def issue_text(issue: Issue) -> str:
-    """The issue as plain text, no line longer than 80 columns."""
-    return environment().get_template("issue.txt").render(issue=issue)
+    """The issue as plain text, no line longer than :data:`WIDTH` columns where words allow."""
+    return _render("issue.txt", issue=issue)
 
 
 _LOCAL = threading.local()

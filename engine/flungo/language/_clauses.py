@@ -1,0 +1,550 @@
+"""A line in canonical words read by its clauses: which carry an order, which are asides.
+
+The meaning layer (:mod:`._meaning`) puts a fan's words into the canonical ones; what is left
+is often an order with clauses around it that carry none ("Wilson keeps wicket, Taylor must
+content himself with the drinks"). Here the clauses are weighed by the words in them, not by
+their phrasing: a clause with a style, a number, a comparison, a guard or an order's own verb
+carries meaning and is never let pass; any other clause is an aside, which may be left out
+when the order reads without it. What is done with the ones that carry meaning is structure:
+a style said apart from its batsmen ("Root and Tom Smith, aggressive") belongs to them; a
+condition that leads the line with no "if" ("250 or more at 45 overs, everyone wahoo") is a
+condition; a score as commentators write it ("120 for 3", "5 for under 100") is a score and
+wickets.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+__all__ = ["Clauses", "carries_meaning", "scores", "structure"]
+
+STYLES = r"(?:defensive|normal|aggressive|wahoo)(?:ly)?"
+# What makes a clause carry an order: never let pass, whatever else is in it.
+_STRONG = re.compile(
+    r"\d|[<>=]|(?<![\w'])(?:" + STYLES + r"|if|when|whenever|unless|until|after|before|once|"
+    r"while|not|never|no|none|nobody|don't|do\s+not|only|except|but|instead|odds?|evens?|every|each|"
+    r"apiece|spells?|rest|bowls?|bowling|bowled|keeps\s+wicket|captain|"
+    r"wicketkeeper|reviews?|treat|boost|xi|batting\s+order|opens?|openers|"
+    r"(?<!sits\s)(?<!sit\s)(?<!time\s)out(?!\s+of))"
+    r"(?![\w'])"
+)
+_DIGIT = re.compile(r"\d")
+_STYLE_WORD = re.compile(r"(?<![\w'])" + STYLES + r"(?![\w'])")
+_SEP = re.compile(
+    r"(\s*[,;:]\s*|\s+(?=(?:since|because|which|whose|in\s+the\s+hope|so\s+that|as\s+befits)(?![\w'])))"
+)
+# A reason given for an order ("since spin is good", "so we don't collapse") is an aside
+# unless it says when or how: a negation in it is the reason's, not the order's.
+_REASON = re.compile(
+    r"^(?:as|since|because|which|whose|in\s+the\s+hope|so\s+that|as\s+befits)(?![\w'])"
+)
+_REASON_STRONG = re.compile(
+    r"\d|[<>=]|(?<![\w'])(?:" + STYLES + r"|if|when|whenever|unless|until|after|before)(?![\w'])"
+)
+_GROUP = re.compile(r"^(?:the\s+remaining\s+batsmen|all\s+batsmen|the\s+rest)$")
+
+
+def carries_meaning(clause: str) -> bool:
+    """Whether a clause (in canonical words) may carry an order."""
+    if _REASON.match(clause.strip()):
+        return _REASON_STRONG.search(clause) is not None
+    return _STRONG.search(clause) is not None
+
+
+class Clauses:
+    """A line cut at its commas, semicolons and colons, which it can be put back from with
+    some clauses left out."""
+
+    def __init__(self, text: str) -> None:
+        parts = _SEP.split(text)
+        self.units = parts[0::2]
+        self.seps = parts[1::2]
+
+    def without(self, drop: frozenset[int]) -> str:
+        """The line with the clauses numbered in ``drop`` left out (and a separator each)."""
+        out = ""
+        for i, unit in enumerate(self.units):
+            if i in drop:
+                continue
+            if out:
+                out += self.seps[i - 1] if i - 1 < len(self.seps) else ", "
+            out += unit
+        return out.strip(" ,;:")
+
+    def asides(self, is_name: re.Pattern[str] | None) -> list[frozenset[int]]:
+        """The groups of clauses that may be left out: a clause carrying no meaning, with the
+        lone names before it ("Taylor, ..., must content himself": the aside's subject). A
+        lone name with nothing after it to be the subject of stays ("Root aggressive,
+        Stokes": Stokes too, perhaps), so the line is refused rather than read without it."""
+        groups: list[frozenset[int]] = []
+        pending: list[int] = []
+        for i, unit in enumerate(self.units):
+            if carries_meaning(unit) or not unit.strip():
+                pending = []
+                continue
+            if is_name is not None and is_name.fullmatch(unit.strip()):
+                pending.append(i)
+                continue
+            group = frozenset([*pending, i])
+            pending = []
+            if is_name is not None and not self._named_elsewhere(group, is_name):
+                continue  # an aside about another player may be an order for him: refused
+            groups.append(group)
+        return groups
+
+    def _named_elsewhere(self, group: frozenset[int], is_name: re.Pattern[str]) -> bool:
+        """Whether every squad name in the clauses ``group`` is named in the others too."""
+        inside = " ".join(self.units[i] for i in group)
+        outside = " ".join(u for i, u in enumerate(self.units) if i not in group)
+        return all(
+            re.search(rf"(?<![\w']){re.escape(m.group(0))}(?![\w'])", outside)
+            for m in re.finditer(rf"(?<![\w']){is_name.pattern}(?![\w'])", inside)
+        )
+
+    def drop_sets(self, is_name: re.Pattern[str] | None, limit: int = 6) -> list[list[str]]:
+        """Texts with asides left out, by how many are left out (fewest first)."""
+        groups = self.asides(is_name)[:limit]
+        out: list[list[str]] = []
+        for k in range(1, len(groups) + 1):
+            texts = []
+            for combo in itertools.combinations(groups, k):
+                text = self.without(frozenset().union(*combo))
+                if text and carries_meaning(text):
+                    texts.append(text)
+            out.append(list(dict.fromkeys(texts)))
+        return out
+
+
+def _style_only(unit: str) -> str | None:
+    m = re.fullmatch(r"(?:bats?\s+|all\s+)?(" + STYLES + r")(?:\s+only)?", unit.strip())
+    return m.group(1) if m else None
+
+
+def structure(text: str, is_name: re.Pattern[str] | None) -> str:
+    """A style said apart from its batsmen joins them; a group word before the names that
+    say who it is ("the remaining batsmen, Warne, Anderson, Stone") gives way to the names;
+    a leading condition without "if" is given one."""
+    cl = Clauses(text)
+    units, seps = cl.units, cl.seps
+    i = 1
+    while i < len(units):
+        style = _style_only(units[i])
+        prev = re.sub(r"\s+(?:bats?|to\s+bat)$", "", units[i - 1].strip())
+        who = is_name is not None and (
+            re.search(rf"(?:^|\s)(?:{is_name.pattern})$", prev) is not None
+            or re.search(r"(?:^|\s)(?:all\s+batsmen|the\s+remaining\s+batsmen|the\s+rest)$", prev)
+            is not None
+        )
+        who = who and not re.search(r"(?<![\w'])" + STYLES, prev)
+        if style and who and seps[i - 1].strip() in (",", ";", ":"):
+            units[i - 1] = f"{prev} {style}"
+            del units[i]
+            del seps[i - 1]
+            continue
+        i += 1
+    # "the remaining batsmen, warne, anderson, stone wahoo": the names say who
+    if len(units) > 2 and _GROUP.fullmatch(units[0].strip()) and is_name is not None:
+        rest = units[1:]
+        if all(is_name.fullmatch(u.strip()) for u in rest[:-1]):
+            units, seps = rest, seps[1:]
+    text = units[0]
+    for sep, unit in zip(seps, units[1:], strict=True):
+        text += sep + unit
+    return _sequence(_lead_condition(_said_plainly(text, is_name)), is_name)
+
+
+# One batsman's (or a group's) styles in turn: "aggressive till the 6th goes, then back to
+# normal", "aggressive but back to normal at 6 down". The second style starts where the
+# first one's "until" ends, or at the time said with it; both orders are the line's.
+_THEN_STYLE = (
+    r"\s*,?\s*(?:and\s+)?(?:then\s+)?(?:bats?\s+)?(?:back\s+(?:to\s+|2\s+)?)?(?P<s2>"
+    + STYLES
+    + r")"
+)
+_UNTIL_THEN = re.compile(
+    r"^(?P<head>.*?)(?P<s1>" + STYLES + r")\s*,?\s*until\s+(?P<until>after\s+\d{1,3}\s+overs|"
+    r"the\s+\d{1,2}(?:st|nd|rd|th)\s+wicket\s+falls|drinks)"
+    + _THEN_STYLE
+    + r"(?:\s+(?:then|thereafter|after\s+that))?$"
+)
+_BUT_AT = re.compile(
+    r"^(?P<head>.*?)(?P<s1>" + STYLES + r")\s*,?\s*but" + _THEN_STYLE + r"\s+(?P<t2>when\s+the\s+"
+    r"\d{1,2}(?:st|nd|rd|th)\s+wicket\s+falls|after\s+\d{1,3}\s+overs|at\s+drinks)$"
+)
+_WHO = r"(?:all\s+batsmen|the\s+remaining\s+batsmen|the\s+rest|the\s+next\s+\d\s+batsmen)"
+
+
+_FIRST_THEN = re.compile(
+    r"^(?P<a>.*?)\s*(?:for|in)\s+the\s+first\s+(?P<n>\d{1,3})\s+overs\s*,?\s*(?P<b>.*?)\s*,?\s*"
+    r"(?:then|after\s+that|thereafter)?\s+(?P<s2>"
+    + STYLES
+    + r")(?:\s+(?:after\s+that|thereafter))?$"
+)
+
+
+def _sequence(text: str, is_name: re.Pattern[str] | None) -> str:
+    if len(_STYLE_WORD.findall(text)) < 2:
+        return text  # styles in turn: two of them
+    first = _FIRST_THEN.match(text)
+    if first is not None and re.search(STYLES, first.group("a") + " " + first.group("b")):
+        # "for the first 10 overs, everyone defensive, normal after that": until the 10th
+        body = f"{first.group('a')} {first.group('b')}".strip(" ,")
+        text = f"{body} until after {first.group('n')} overs, then {first.group('s2')}"
+    m = _UNTIL_THEN.match(text) or _BUT_AT.match(text)
+    if m is None or is_name is None:
+        return text
+    who = rf"(?:{_WHO}|{is_name.pattern})"
+    head = m.group("head").strip(" ,;:")
+    parts = re.match(rf"^(?P<trig>.*?)[\s,;:]*(?P<who>{who})?(?:\s+bats?)?$", head)
+    if parts is None:
+        return text
+    trig, subject = parts.group("trig").strip(" ,;:"), parts.group("who") or "all batsmen"
+    if not trig and not parts.group("who"):
+        return text  # neither a time nor a batsman: nothing to say whose styles they are
+    if "until" in m.groupdict() and m.groupdict().get("until"):
+        until = m.group("until")
+        t2 = (
+            until
+            if until.startswith("after")
+            else f"when {until}"
+            if "wicket" in until
+            else "at drinks"
+        )
+    else:
+        t2 = m.group("t2")
+    trig = trig or "after 0 overs"
+    return f"{trig}: {subject} bat {m.group('s1')}, but {t2}: {subject} bat {m.group('s2')}"
+
+
+_SUBJECT = r"(?:all\s+batsmen|the\s+remaining\s+batsmen|the\s+rest)"
+
+
+def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
+    """Small turns of phrase around a style or a condition, in the grammar's words."""
+    # "defensive and not normal": the style refused beside the one given only insists
+    if len(re.findall(r"(?<![\w'])" + STYLES, text)) > 1:
+        text = re.sub(r"\s*,?\s*(?:and\s+|but\s+)?not\s+" + STYLES + r"(?![\w'])", "", text)
+    text = re.sub(r"(?<![\w'])(is|are|the|bat|bats)\s+\1(?![\w'])", r"\1", text)
+    # "it is wahoo for the remaining batsmen", "go back to normal for everyone"
+    who = _SUBJECT if is_name is None else f"(?:{_SUBJECT}|{is_name.pattern})"
+    text = re.sub(
+        r"(?:it\s+is\s+|bats?\s+(?:back\s+)?(?:to\s+)?)?(?P<style>"
+        + STYLES
+        + r")\s+for\s+(?P<who>"
+        + who
+        + r")(?![\w'])",
+        r"\g<who> bat \g<style>",
+        text,
+    )
+    text = re.sub(r"(?<![\w'])(?:is|are)\s+(?=" + STYLES + r"(?![\w']))", "", text)
+    # "Stokes to tonk it": the style, said of him
+    text = re.sub(r"(?<![\w'])(" + STYLES + r")\s+it(?![\w'])", r"\1", text)
+    text = re.sub(r"(?<=\w)\s+to\s+(?=" + STYLES + r"(?![\w']))", " ", text)
+    text = re.sub(r"(?<![\w'])(batsm[ae]n)\s+in\s+(?=bats?(?![\w']))", r"\1 ", text)
+    # "when the 5th wicket falls with fewer than 120 on the board": the score's condition
+    text = re.sub(
+        r"\s+with\s+(?P<cmp>fewer\s+than|under|less\s+than|more\s+than|over)\s+(?P<n>\d{1,3})"
+        r"(?:\s+runs)?(?:\s+on\s+the\s+board)?(?!\s*(?:overs?|balls?|wickets?|left|an\s+over|\d))",
+        _with_score,
+        text,
+    )
+    # "..., wahoo everyone": the style before the batsmen it is for
+    text = re.sub(
+        r"(?<![\w'])(?P<style>" + STYLES + r")\s+(?P<who>all\s+batsmen|the\s+remaining\s+batsmen)$",
+        r"\g<who> \g<style>",
+        text,
+    )
+    # "with Stokes batting aggressively": how he bats
+    text = re.sub(r"(?<![\w'])with\s+(?=.+?\s+batting\s+" + STYLES + r"(?![\w']))", "", text)
+    text = re.sub(r"(?<![\w'])batting\s+(?=" + STYLES + r"(?![\w']))", "bats ", text)
+    if is_name is not None:
+        # "Root captain, Wilson keeper": the selection, each part its own order
+        text = re.sub(
+            r"(?:^|(?<=,\s))(?P<who>"
+            + is_name.pattern
+            + r")\s+(?:is\s+)?(?P<job>captain|wicketkeeper|keeper)(?=$|,)",
+            r"\g<job> \g<who>",
+            text,
+        )
+        # "Fred out before 30 overs, ...": his wicket is the trigger
+        text = re.sub(
+            r"^(?P<who>" + is_name.pattern + r")\s+(?:is\s+)?out(?![\w'])",
+            r"when \g<who> is out",
+            text,
+        )
+        text = re.sub(
+            r"^(?P<who>" + is_name.pattern + r")\s+(?:is\s+)?in(?=\s+after\s+\d)",
+            r"if \g<who> is in",
+            text,
+        )
+    if re.match(r"(?:if|when|after|at)(?![\w'])", text) and "until" not in text:
+        # "at drinks, ..., Fred and Green aggressive after": from the time the line starts
+        # with (a line with an "until" has two times, and "after" may be the second's)
+        text = re.sub(r"\s+(?:after|then)$", "", text)
+    # "Root aggressive if the run rate is under 5 at drinks": the time and condition first
+    text = re.sub(
+        r"^(?P<act>[^,:;]+?)\s+(?P<cond>if\s+[^,:;]+?)\s+(?P<time>at\s+drinks|after\s+\d{1,3}\s+overs)$",
+        r"\g<cond> \g<time>: \g<act>",
+        text,
+    )
+    if re.search(r"(?<![\w'])(?:need|needs|required\s+rate)(?![\w'])", text):
+        # chasing is what needing runs says already
+        text = re.sub(r"(?<![\w'])chasing(?:\s+and)?\s*(?![\w'])", "", text)
+        text = re.sub(r"^when\s+(?=(?:we\s+)?need)", "if ", text)
+    return re.sub(
+        r"(?<![\w'])(?:we\s+get\s+to|we're|we\s+are)\s+(?=\d|wickets|score)", "", text
+    ).strip(" ,;:")
+
+
+_CMP = (
+    r"(?:\d{1,3}\s*(?:or\s+more|or\s+fewer|\+)|(?:under|over|more\s+than|less\s+than|"
+    r"fewer\s+than|below|above|at\s+least|at\s+most)\s+\d{1,3}|[<>]=?\s*\d{1,3})"
+)
+_LEAD = re.compile(
+    r"^(?P<if>if\s+)?(?P<subject>(?:(?:our\s+)?run\s+rate|required\s+rate|score|wickets|"
+    r"we\s+need|need)\s+)?(?P<cmp>" + _CMP + r")(?P<rest>.*)$"
+)
+
+
+def _with_score(m: re.Match[str]) -> str:
+    op = _CMP_WORDS.get(" ".join(m.group("cmp").split()), "<")
+    return f", if score {op} {m.group('n')}"
+
+
+_BARE_IF = re.compile(
+    r"(?<![\w'])if\s+(?P<cmp>" + _CMP + r")(?P<unit>\s+runs(?![\w'])|\s+an\s+over(?![\w']))?"
+)
+
+
+def _bare_if(m: re.Match[str]) -> str:
+    """ "if less than 80 runs" inside a clause: the score's (the run rate's, with "an over")."""
+    if re.match(r"\s*(?:down|wickets?|balls?|overs)(?![\w'])", m.string[m.end() :]):
+        return m.group(0)
+    unit = (m.group("unit") or "").strip()
+    return f"if {'run rate' if unit.startswith('an') else 'score'} {m.group('cmp')}"
+
+
+def _lead_condition(text: str) -> str:
+    """A condition said without "if" before the order it guards ("250 or more after 45 overs,
+    everyone wahoo"; "after 20 overs, 2 down or less, ..."): the condition an "if" says."""
+    if not _DIGIT.search(text):
+        return text  # a condition to be given its "if" compares a number
+    cl = Clauses(text)
+    for i, unit in enumerate(cl.units):
+        m = _LEAD.match(unit.strip())
+        if m is None or (i > 0 and cl.seps[i - 1].strip() not in (",", ":", ";")):
+            continue
+        if i == len(cl.units) - 1 and not m.group("if"):
+            continue  # the last clause is the order, unless an "if" says it is a condition
+        rest = m.group("rest")
+        if re.match(r"\s*(?:down|wickets?|balls?|overs(?!\s+left))(?![\w'])", rest):
+            continue  # a count of wickets or balls: the grammar's own words say it
+        rest = re.sub(r"^\s*runs(?![\w'])", "", rest)  # "less than 80 runs": the score
+        subject = (m.group("subject") or "").strip()
+        if not subject:
+            subject = "run rate" if re.match(r"\s*an\s+over", rest) else "score"
+            if subject == "run rate":
+                rest = re.sub(r"^\s*an\s+over", "", rest)
+        elif subject == "need":
+            subject = "we need"
+        cl.units[i] = f"if {subject} {m.group('cmp')}{rest}"
+    return _BARE_IF.sub(_bare_if, cl.without(frozenset()))
+
+
+# Scores as commentators write them, once the larger number is put first ("120 for 3"):
+# with a time ("at drinks", "at 30 overs") the score is a mark to be at or past, with the
+# wickets at most those; with none, the score is where that wicket falls.
+_SCORE = re.compile(
+    r"(?<![\w/])(?:(?P<cmp1>under|below|less\s+than|over|above|more\s+than)\s+)?"
+    r"(?P<a>\d{1,3})\s*(?:for|/)\s*(?P<b>\d{1,3})(?:\s+(?P<cmp2>or\s+(?:better|more)|or\s+worse|"
+    r"or\s+(?:fewer|less)))?(?![\w/])"
+)
+_SCORE_UNDER = re.compile(
+    r"(?<![\w/])(?P<wk>\d{1,2})\s+for\s+(?P<cmp1>under|below|less\s+than|over|more\s+than)\s+"
+    r"(?P<runs>\d{2,3})(?![\w/])"
+)
+_WHEN = re.compile(r"(?<![\w'])(?:at|after|by)\s+(?:drinks|\d{1,3}\s+overs)(?![\w'])")
+_CMP_WORDS = {
+    "fewer than": "<",
+    "under": "<",
+    "below": "<",
+    "less than": "<",
+    "over": ">",
+    "above": ">",
+    "more than": ">",
+}
+
+
+def _ordinal(n: int) -> str:
+    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{end}"
+
+
+def scores(text: str) -> str:
+    """ "3 for 120 or better at drinks" (once "120 for 3") -> "if wickets <= 3 and score >=
+    120 at drinks"; "5 for under 100" -> "when the 5th wicket falls, if score < 100"."""
+    if not _DIGIT.search(text):
+        return text
+    guard = "" if re.match(r"\s*(?:if|when)\b", text) else "if "
+
+    def under(m: re.Match[str]) -> str:
+        op = _CMP_WORDS[re.sub(r"\s+", " ", m.group("cmp1"))]
+        return (
+            f"when the {_ordinal(int(m.group('wk')))} wicket falls, if score {op} {m.group('runs')}"
+        )
+
+    text = _SCORE_UNDER.sub(under, text)
+
+    def repl(m: re.Match[str]) -> str:
+        a, b = int(m.group("a")), int(m.group("b"))
+        if b <= 10 < a:
+            runs, wk, runs_first = a, b, True
+        elif a <= 10 < b and b >= 20:
+            runs, wk, runs_first = b, a, False  # the Australian "3 for 120"
+        else:
+            return m.group(0)
+        cmp1 = re.sub(r"\s+", " ", m.group("cmp1") or "")
+        cmp2 = m.group("cmp2") or ""
+        lead = text[: m.start()]
+        if _WHEN.search(text) and not cmp1 and "worse" not in cmp2 and "fewer" not in cmp2:
+            said = (f"score >= {runs}", f"wickets <= {wk}")  # in the order the fan wrote
+            both = " and ".join(said if runs_first else said[::-1])
+            return f"{guard if not lead.strip() else ''}{both}"
+        op = _CMP_WORDS.get(cmp1, "<" if "fewer" in cmp2 or "less" in cmp2 else "<=")
+        if _WHEN.search(text):
+            return m.group(0)
+        return f"when the {_ordinal(wk)} wicket falls, if score {op} {runs}"
+
+    return _SCORE.sub(repl, text)
+
+
+def units(text: str) -> str:
+    """Overs and wickets said the way fans say them, in the grammar's words: "the 6th goes"
+    (a wicket), "at over 15" (after 14), "before over 8" (an "if" on the overs bowled),
+    "till 40" (until after 40 overs)."""
+    if not _DIGIT.search(text):
+        return text  # every form here counts overs or wickets
+    text = re.sub(
+        r"(?<![\w'])(\d{1,2}(?:st|nd|rd|th))\s+(?:wicket\s+)?goes(?![\w'])",
+        r"\1 wicket falls",
+        text,
+    )
+    # "goes above 10", "climbs over 7": a number rising or falling past a mark
+    text = re.sub(
+        r"(?<![\w'])(?:goes|gets|climbs|rises|falls|drops|creeps)\s+(?=(?:above|over|below|under)\s+\d)",
+        "",
+        text,
+    )
+    # "treat Rock with 2 points", "2 points to treat Rock": the helper's order
+    text = re.sub(
+        r"^treat\s+(?P<who>[a-z][\w' ]*?)\s+with\s+(?P<n>\d)\s+(?:helper\s+)?points?$",
+        r"treat \g<who>: \g<n>",
+        text,
+    )
+    text = re.sub(
+        r"^(?P<n>\d)\s+(?:helper\s+)?points?\s+(?:to|on|for)\s+(?:treat\s+)?(?P<who>[a-z][\w' ]*)$",
+        r"treat \g<who>: \g<n>",
+        text,
+    )
+    # "when we have lost 5 wickets": the 5th wicket falling
+    text = re.sub(
+        r"(?<![\w'])(?:when|once|as\s+soon\s+as)\s+we\s+(?:have\s+)?lost\s+(\d{1,2})\s+wickets?(?![\w'])",
+        lambda m: f"when the {_ordinal(int(m.group(1)))} wicket falls",
+        text,
+    )
+    # "until over 10, Root defensive": the order, until then
+    text = re.sub(
+        r"^until\s+(?:over\s+)?(\d{1,3})(?:\s+overs)?\s*,?\s+(?P<rest>.+)$",
+        r"\g<rest> until \1",
+        text,
+    )
+    # "50 needed off 30 balls": what we need; "after 10," at a clause's end: overs
+    text = re.sub(
+        r"(?<![\w'])(\d{1,3})\s+(?:runs\s+)?needed\s+(?=off|from|in)", r"we need \1 ", text
+    )
+    text = re.sub(r"(?<![\w'])after\s+(\d{1,3})(?=\s*[,:]|$)", r"after \1 overs", text)
+    # "with 10 left", "10 overs to go": overs left, unless balls are said
+    text = re.sub(
+        r"(?<![\w'])(\d{1,2})(?:\s+overs)?\s+(?:left|to\s+go|remaining|still\s+to\s+come)(?![\w'])",
+        r"\1 overs left",
+        text,
+    )
+    # "lose 3 inside the first 10": the wicket, while the overs are fewer
+    text = re.sub(
+        r"(?<![\w'])(?:if\s+|should\s+)?(?:we\s+)?lose\s+(?P<n>\d{1,2})(?:\s+wickets?)?\s+"
+        r"(?:in|inside|within)\s+the\s+first\s+(?P<m>\d{1,3})(?:\s+overs)?(?![\w'])(?:\s+and)?",
+        lambda m: (
+            f"when the {_ordinal(int(m.group('n')))} wicket falls, if overs < {m.group('m')},"
+        ),
+        text,
+    )
+    text = re.sub(
+        r"(?<![\w'])at\s+over\s+(\d{1,3})(?![\w'])",
+        lambda m: f"after {int(m.group(1)) - 1} overs",
+        text,
+    )
+    if not re.search(r"\d\s+(?:wickets\s+)?down(?![\w'])", text):
+        # "if 7 down before over 16" reads two ways (down before the 16th; down, checked
+        # at the 16th): only a trigger that is an event itself takes the "before"
+        text = re.sub(
+            r"\s*(?<![\w'])before\s+(?:over\s+(?P<a>\d{1,3})|the\s+(?P<b>\d{1,3})(?:st|nd|rd|th)"
+            r"\s+over|(?P<c>\d{1,3})\s+overs)(?![\w'])",
+            _overs_before,
+            text,
+        )
+    return re.sub(
+        r"(?<![\w'])until\s+(\d{1,3})(?!\d|st\b|nd\b|rd\b|th\b)"
+        r"(?!\s*(?:overs?|balls?|wickets?|runs?|down|an|for|or)(?![\w']))",
+        r"until after \1 overs",
+        text,
+    )
+
+
+def _overs_before(m: re.Match[str]) -> str:
+    """ "before over 8" is before its first ball (under 7 bowled); "before 30 overs", under 30."""
+    if m.group("c"):
+        return f", if overs < {m.group('c')}"
+    return f", if overs < {int(m.group('a') or m.group('b')) - 1}"
+
+
+def down_words(text: str) -> str:
+    """ "2 down or less" is "2 or fewer down"; "at 6 down" is when the 6th wicket falls;
+    "if we be 5 wickets down" (the "should we be" of a formal letter) is "if 5 wickets down"."""
+    if not _DIGIT.search(text):
+        return text
+    text = re.sub(r"(?<![\w'])if\s+we\s+be\s+(?=\d{1,2}\s+(?:wickets\s+)?down)", "if ", text)
+    # "6 wickets gone", "3 wickets lost": so many down; "when 6 down": the 6th falling
+    text = re.sub(r"(?<![\w'])(\d{1,2})\s+wickets?\s+(?:gone|lost)(?![\w'])", r"\1 down", text)
+    text = re.sub(
+        r"(?<![\w'])when\s+(?:we're\s+|we\s+are\s+)?(\d{1,2})\s+(?:wickets\s+)?down(?![\w'])",
+        lambda m: f"when the {_ordinal(int(m.group(1)))} wicket falls",
+        text,
+    )
+    text = re.sub(
+        r"(?<![\w'])(?P<cmp>less|fewer|more)\s+than\s+(?P<n>\d{1,2})\s+(?:wickets\s+)?down(?![\w'])",
+        lambda m: f"wickets {'>' if m.group('cmp') == 'more' else '<'} {m.group('n')}",
+        text,
+    )
+    # "after 10 overs with 2 or fewer down": the wickets are a condition
+    text = re.sub(
+        r"\s*(?<![\w'])with\s+(?=\d{1,2}\s+(?:or\s+(?:fewer|more)\s+)?(?:wickets\s+)?down)",
+        ", if ",
+        text,
+    )
+    text = re.sub(r"^(\d{1,2})\s+down\s+(?=(?:after|at)\s)", r"if \1 down ", text)
+    # "if 4 down at drinks": the time first, then the wickets it looks at
+    text = re.sub(
+        r"(?<![\w'])if\s+(?P<n>\d{1,2})\s+(?:wickets\s+)?down\s+(?P<when>at\s+drinks|after\s+\d{1,3}\s+overs)"
+        r"(?![\w'])",
+        r"\g<when>, if wickets >= \g<n>",
+        text,
+    )
+    text = re.sub(
+        r"(?<![\w'])(\d{1,2})\s+down\s+(or\s+(?:fewer|more))(?![\w'])", r"\1 \2 down", text
+    )
+    return re.sub(
+        r"(?<![\w'])at\s+(\d{1,2})\s+down(?![\w'])",
+        lambda m: f"when the {_ordinal(int(m.group(1)))} wicket falls",
+        text,
+    )
