@@ -29,14 +29,14 @@ Printed per setup and mail kind: msgs/s, the ratio to the bare FETCH loop, the s
 one PostgreSQL worker, and the CPU per message of the workers and of their PostgreSQL
 backends (from /proc); then the exclusive ms per message of each pipeline stage
 (``bench/_stages.py``) of the one-worker runs, and their "floor": the stages no database
-design removes (reading the mail and its orders, rendering and composing the answer), with
-the rate that alone allows one process.
+design removes (reading the mail and its orders, playing the practice a match-orders answer
+shows, rendering and composing the answer), with the rate that alone allows one process.
 
 Caveat: the machine's other load (printed, load average) makes wall figures indicative; the
 ratios within one run and the CPU per message are the figures to compare.
 
-    .venv/bin/python bench/intake.py [--messages 300] [--workers 1,2,4] [--strong-hash]
-        [--one-competition]
+    .venv/bin/python bench/intake.py [--messages 300] [--workers 1,2,4 | 0] [--strong-hash]
+        [--one-competition] [--cpu-stages]
 """
 
 from __future__ import annotations
@@ -107,7 +107,9 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _worker(config: Any, ready: Any, start: Any) -> tuple[int, float, float, dict[str, float]]:
+def _worker(
+    config: Any, ready: Any, start: Any, cpu_stages: bool = False
+) -> tuple[int, float, float, dict[str, float]]:
     """One worker process: drain stored mail once released; (handled, CPU s, its PostgreSQL
     backend's CPU s, stage s)."""
     from sqlalchemy import text
@@ -124,7 +126,7 @@ def _worker(config: Any, ready: Any, start: Any) -> tuple[int, float, float, dic
         # The pool keeps this one connection: every transaction below runs on it.
         with app.db_engine.connect() as c:
             backend = int(c.execute(text("SELECT pg_backend_pid()")).scalar_one())
-    timer = StageTimer()
+    timer = StageTimer(time.process_time if cpu_stages else time.perf_counter)
     done = 0
     ready.release()
     start.wait()
@@ -183,7 +185,13 @@ def _door(bench: Bench, n: int, timer: StageTimer | None) -> float:
     return door_s
 
 
-def burst(bench: Bench, mails: list[bytes], workers: int, timer: StageTimer | None) -> Result:
+def burst(
+    bench: Bench,
+    mails: list[bytes],
+    workers: int,
+    timer: StageTimer | None,
+    cpu_stages: bool = False,
+) -> Result:
     """Fill, time the bare loop and the door, then release the workers: see the docstring."""
     from concurrent.futures import ProcessPoolExecutor
 
@@ -195,7 +203,9 @@ def burst(bench: Bench, mails: list[bytes], workers: int, timer: StageTimer | No
     manager = ctx.Manager()
     ready, start = manager.Semaphore(0), manager.Event()
     with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-        futures = [pool.submit(_worker, bench.config, ready, start) for _ in range(workers)]
+        futures = [
+            pool.submit(_worker, bench.config, ready, start, cpu_stages) for _ in range(workers)
+        ]
         try:
             door_s = _door(bench, n, timer)
             for _ in range(workers):
@@ -244,8 +254,15 @@ def postgres() -> Iterator[Callable[[str], str]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--messages", type=int, default=300, help="mails per kind (default 300)")
-    ap.add_argument("--workers", default="1,2,4", help="PostgreSQL worker counts (1,2,4)")
+    ap.add_argument(
+        "--workers", default="1,2,4", help="PostgreSQL worker counts (1,2,4; 0: SQLite alone)"
+    )
     ap.add_argument("--strong-hash", action="store_true", help=HASH_HELP)
+    ap.add_argument(
+        "--cpu-stages",
+        action="store_true",
+        help="time the stages in the workers' CPU seconds, not wall (a shared machine)",
+    )
     ap.add_argument(
         "--one-competition",
         action="store_true",
@@ -254,7 +271,8 @@ def main() -> None:
     args = ap.parse_args()
     n = args.messages
     comps, teams = (1, max(n, 2)) if args.one_competition else (-(-n // 64), 64)
-    setups = [("sqlite", 1)] + [("postgresql", int(w)) for w in args.workers.split(",")]
+    pg_workers = [int(w) for w in args.workers.split(",") if w.strip() and int(w) > 0]
+    setups = [("sqlite", 1)] + [("postgresql", w) for w in pg_workers]
     print(
         f"intake burst: {n} mails per kind; argon2id {hash_name(args.strong_hash)}; "
         f"{multiprocessing.cpu_count()} cores; load average before "
@@ -270,9 +288,9 @@ def main() -> None:
     one_pg: dict[str, float] = {}
     rows: dict[str, list[str]] = {}
     print(head)
-    with postgres() as database:
+    with postgres() if pg_workers else contextlib.nullcontext(None) as database:
         for k, (engine, workers) in enumerate(setups):
-            url = database(f"bench{k}") if engine == "postgresql" else None
+            url = database(f"bench{k}") if database and engine == "postgresql" else None
             bench = Bench(competitions=comps, teams=teams, strong_hash=args.strong_hash, db_url=url)
             label = f"{engine}, {workers} worker{'s' if workers > 1 else ''}"
             try:
@@ -287,8 +305,9 @@ def main() -> None:
                         mails = [raw for _, raw in match_orders_mails(bench)]
                     timer = None
                     if workers == 1:
-                        timer = stages.setdefault(f"{kind}, {engine}", StageTimer())
-                    r = burst(bench, mails, workers, timer)
+                        clock = time.process_time if args.cpu_stages else time.perf_counter
+                        timer = stages.setdefault(f"{kind}, {engine}", StageTimer(clock))
+                    r = burst(bench, mails, workers, timer, args.cpu_stages)
                     if engine == "postgresql" and workers == 1:
                         one_pg[kind] = r.rate
                     up = "-"
@@ -312,7 +331,8 @@ def main() -> None:
         " clock); worker ms / pg ms = CPU per message of\n  the worker processes / of their"
         " PostgreSQL backends; WAL kB = PostgreSQL WAL written per message"
     )
-    print("\nwhere one message's time goes (exclusive wall ms per message, one worker):")
+    unit = "CPU" if args.cpu_stages else "wall"
+    print(f"\nwhere one message's time goes (exclusive {unit} ms per message, one worker):")
     names = list(stages)
     print(f"  {'stage':<36}" + "".join(f" {name:>24}" for name in names))
     for stage in (*STAGES, "sum"):
@@ -325,7 +345,7 @@ def main() -> None:
     # The floor: what a message costs with a free database and a free handler.
     floors = [sum(stages[name].seconds.get(st, 0.0) for st in FLOOR) / n for name in names]
     print(
-        f"  {'floor (MIME, parse, render, compose)':<36}"
+        f"  {'floor (MIME, parse, practice, reply)':<36}"
         + "".join(f" {f * 1000:21.3f} ms" for f in floors)
     )
     print(f"  {'  so at most':<36}" + "".join(f" {1 / f if f else 0:19.0f} msg/s" for f in floors))

@@ -1,8 +1,11 @@
 """The one place that decides what a mail wants, and runs it.
 
-:func:`decide` is pure: from the parsed message, the registry and the competition's game it
-returns a :class:`Decision` (tested as a table). :func:`execute` carries a decision out in the
-message's transaction: it authenticates the GM, turns an :class:`~pbm.core.errors.AuthError` into
+:func:`route` is one call on the :class:`~pbm.mail.understand.Understood` mail: the flows'
+view of it (game code, command lines, secret) and the :class:`Decision`, from the known
+competitions' games, before any row is read. :func:`decide` is the pure decision (tested as a
+table). :func:`run` carries a decision out in the message's transaction: admission first (a
+person's mail: "mailed again" and the rate limit, :func:`pbm.inbound.ratelimit.admit`), then
+:func:`execute`: it authenticates the GM, turns an :class:`~pbm.core.errors.AuthError` into
 the refusal mail, and calls the handler.
 """
 
@@ -12,24 +15,25 @@ import hmac
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, select
-from sqlalchemy.orm import defer
-
 from pbm.core.errors import AuthError, RateLimited
-from pbm.db.models import Competition
 from pbm.inbound.commands import Audience, Command, CommandLine, fallbacks, registry
 from pbm.inbound.context import Handled, MailContext, Status
-from pbm.inbound.intake import Incoming
+from pbm.inbound.intake import Incoming, incoming_of
+from pbm.inbound.ratelimit import admit
+from pbm.mail.understand import Understood
 from pbm.secrets.seats import normalise_secret
 
 __all__ = [
     "Decision",
     "Ignore",
     "NotUnderstood",
+    "Routed",
     "Run",
     "check_rate",
     "decide",
     "execute",
+    "route",
+    "run",
 ]
 
 
@@ -112,6 +116,55 @@ def decide(
     return NotUnderstood("no command")
 
 
+@dataclass(frozen=True, slots=True)
+class Routed:
+    """A mail routed: the flows' view of it, and what it wants."""
+
+    msg: Incoming
+    decision: Decision
+
+
+def route(
+    mail: Understood, own_address: str, games: Mapping[str, str], gm_address: str | None
+) -> Routed:
+    """Routing and the decision, one call on the understood mail: ``games`` maps each known
+    competition's code (upper case) to its game. Pure: the same mail can be routed again
+    when the known codes change."""
+    msg = incoming_of(mail.email, own_address, frozenset(games))
+    game = games.get(msg.code) if msg.code else None
+    return Routed(msg, decide(msg, game, gm_address=gm_address))
+
+
+def run(
+    ctx: MailContext,
+    decision: Decision,
+    *,
+    person: bool,
+    carry_out: Callable[[MailContext, Run], Handled] | None = None,
+) -> Handled:
+    """Carry ``decision`` out: a ``person``'s mail is admitted first (the rate limit says
+    so once an hour to the address, never for a full domain: the notice would itself be the
+    flood, one to each new address; then it stays quiet). ``carry_out`` runs a :class:`Run`
+    (default :func:`execute`; the pipeline passes the one it imported, which the fault and
+    hostile suites replace to make a handler fail)."""
+    if person:
+        limited = admit(
+            ctx.session, ctx.box, ctx.config, ctx.clock, ctx.msg.from_addr, ctx.msg.secret
+        )
+        if limited is not None:
+            if limited.count == limited.limit + 1 and not limited.sender.startswith("?@"):
+                ctx.reply("rate-limited", limit=limited.limit)
+            return ctx.handled(Status.REJECTED, "rate limited")
+    match decision:
+        case Ignore(note):
+            return Handled(Status.IGNORED, note)
+        case NotUnderstood(note, unknown):
+            return ctx.not_understood(note, unknown_code=unknown)
+        case Run():
+            return (carry_out or execute)(ctx, decision)
+    raise AssertionError(decision)  # pragma: no cover - the match is exhaustive
+
+
 def is_gm(ctx: MailContext) -> bool:
     """Whether the mail comes from the GM's address with the GM's secret."""
     gm = ctx.config.gm
@@ -145,20 +198,3 @@ def execute(ctx: MailContext, decision: Run) -> Handled:
     )
     secrets = tuple(dict.fromkeys(s for o in outcomes for s in o.secrets))
     return Handled(status, "; ".join(o.note for o in outcomes), secrets)
-
-
-def competition_for(ctx: MailContext) -> Competition | None:
-    """The competition the mail's code names, if any (routing only returns known codes)."""
-    if not ctx.msg.code:
-        return None
-    return ctx.session.scalars(_BY_CODE, {"code": ctx.msg.code.upper()}).first()
-
-
-#: Built once: building a statement costs about what running it does. The season is left to
-#: load when read (over half a megabyte for a 64-team league): the orders mail knows its copy
-#: is current from ``season_version``.
-_BY_CODE = (
-    select(Competition)
-    .where(Competition.code == bindparam("code"))
-    .options(defer(Competition.season))
-)

@@ -5,9 +5,10 @@
    :meth:`Inbound.store_many` does the same for a whole IMAP fetch in one commit.
 2. :meth:`Inbound.process` handles one stored message in ONE transaction: understand it
    once (:func:`pbm.mail.understand.understand`: a bounce to record, automatic mail to ignore,
-   a refusal to send, or a player's mail), rate-limit, let :mod:`pbm.inbound.dispatch` decide
-   which registered command's handler runs, and queue the reply in the outbox. The status
-   moves from ``received`` to applied, rejected or ignored.
+   a refusal to send, or a player's mail), route and decide in one call on that value
+   (:func:`pbm.inbound.dispatch.route`), then :func:`pbm.inbound.dispatch.run` admits it
+   (rate limit, "mailed again") and runs the registered command's handler, which queues the
+   reply in the outbox. The status moves from ``received`` to applied, rejected or ignored.
 3. Any unexpected exception rolls that transaction back and, in a second one, marks the
    message ``shunted`` (a dead letter) with the traceback and alerts the GM. Nothing is
    dropped: :meth:`Inbound.retry` puts a dead letter back to ``received``.
@@ -20,14 +21,14 @@ the sealed copy is dropped once the message is handled, and kept for a dead lett
 from __future__ import annotations
 
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import structlog
 from sqlalchemy import Row, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, defer, sessionmaker
 
 from pbm.core.clock import Clock
 from pbm.core.config import Config
@@ -36,26 +37,16 @@ from pbm.core.errors import (
     MessageParseError,
     NotFound,
     PbmError,
-    RateLimited,
 )
 from pbm.core.events import record
 from pbm.db.models import Competition, InboundMail, table_of
 from pbm.db.session import SKIP_LOCKED, is_postgres, transaction
 from pbm.inbound.context import Handled, MailContext, Status, StoredMail
-from pbm.inbound.dispatch import (
-    Decision,
-    Ignore,
-    NotUnderstood,
-    Run,
-    check_rate,
-    competition_for,
-    decide,
-    execute,
-)
-from pbm.inbound.intake import Incoming, incoming_of, message_key
-from pbm.inbound.ratelimit import count_mail, rate_buckets
+from pbm.inbound.dispatch import Decision, Run, execute, route, run
+from pbm.inbound.intake import Incoming, message_key
+from pbm.inbound.routing import extract_secret
 from pbm.mail.understand import Kind, understand
-from pbm.outbound.bounces import mailed_again, record_report
+from pbm.outbound.bounces import record_report
 from pbm.outbound.replies import queue_mail
 from pbm.secrets import Sealer, SecretBox, known_secrets, redact
 from pbm.testhooks import crash_point
@@ -112,7 +103,7 @@ class Inbound:
         self.sealer = Sealer(config.security.secret_key, config.security.old_secret_keys)
         self._seen_secrets: tuple[str, ...] = ()
         self._meta = _Meta(None, None, None)
-        self._known_codes: frozenset[str] | None = None
+        self._known_games: dict[str, str] | None = None
 
     # -- 1. store ----------------------------------------------------------------------------
 
@@ -305,23 +296,30 @@ class Inbound:
             envelope_to=tuple((mail.envelope_to or "").split()),
             keys=key,
         )
-        msg = incoming_of(mail_is.email, own, self._codes(s))
-        if msg.code is None and msg.unknown_code is not None:
-            # A code we do not know yet may be a competition created since the cache was
-            # filled (by another process): read the codes again before calling it unknown.
-            msg = incoming_of(mail_is.email, own, self._codes(s, reload=True))
-        self._meta = _Meta(msg.from_addr or None, msg.subject[:1000] or None, None)
-        self._seen_secrets = _secrets_of(msg)
+        self._meta = _Meta(mail_is.sender or None, mail_is.email.subject[:1000] or None, None)
         if mail_is.kind is Kind.BOUNCE:
+            # a report quoting a player's mail may quote its SECRET line: hidden where stored
+            secret = extract_secret(mail_is.email.body)[0]
+            self._seen_secrets = (secret,) if secret else ()
             mail.from_addr, mail.subject = self._meta.from_addr, self._meta.subject  # read there
             return Handled(Status.IGNORED, record_report(s, self.clock, mail, mail_is, own, key))
+        gm = self.config.gm.address
+        # Routing and the decision, one call on the understood mail, before any row is read.
+        routed = route(mail_is, own, self._games(s), gm)
+        if routed.msg.code is None and routed.msg.unknown_code is not None:
+            # A code we do not know yet may be a competition created since the codes were
+            # read (by another process): read them again before calling it unknown.
+            routed = route(mail_is, own, self._games(s, reload=True), gm)
+        msg, decision = routed.msg, routed.decision
+        self._seen_secrets = _secrets_of(msg)
         box = _MessageBox(self.box)
         ctx = MailContext(s, self.config, self.clock, box, mail, msg)
-        ctx.competition = competition_for(ctx)
-        game = ctx.competition.game if ctx.competition is not None else None
-        # Pure (the message and the competition's game): known before any lock is taken, so
-        # the lock can fit what the mail does.
-        decision = decide(msg, game, gm_address=self.config.gm.address)
+        if msg.code is not None:
+            ctx.competition = s.scalars(_BY_CODE, {"code": msg.code}).first()
+            if ctx.competition is None:  # deleted since the codes were read
+                self._known_games = None
+                routed = route(mail_is, own, self._games(s), gm)
+                msg, decision = routed.msg, routed.decision
         if ctx.competition is not None:
             if is_postgres(s):
                 _lock_competition(s, ctx.competition, shared=_seat_scoped(decision))
@@ -330,46 +328,16 @@ class Inbound:
             if mail_is.refusal.answer is not None:
                 ctx.reply("refused", reason=mail_is.refusal.answer)
             return ctx.handled(Status(mail_is.refusal.status), mail_is.refusal.note)
-        if mail_is.kind is Kind.PLAYER:
-            mailed_again(s, self.clock, msg.from_addr)
-            if (limited := self._rate_limited(s, box, msg)) is not None:
-                # say so once an hour to the address (never for a full domain: the notice
-                # would itself be the flood, one to each new address), then stay quiet
-                if limited.count == limited.limit + 1 and not limited.sender.startswith("?@"):
-                    ctx.reply("rate-limited", limit=limited.limit)
-                return ctx.handled(Status.REJECTED, "rate limited")
-        match decision:
-            case Ignore(note):
-                return Handled(Status.IGNORED, note)
-            case NotUnderstood(note, unknown):
-                return ctx.not_understood(note, unknown_code=unknown)
-            case Run():
-                return execute(ctx, decision)
-        raise AssertionError(decision)  # pragma: no cover - the match is exhaustive
+        return run(ctx, decision, person=mail_is.kind is Kind.PLAYER, carry_out=execute)
 
-    def _rate_limited(self, s: Session, box: SecretBox, msg: Incoming) -> RateLimited | None:
-        """The first full bucket the sender's mail falls in, if any. Every bucket is counted,
-        also past the first that is full: a flood stays counted wherever it turns."""
-        limits = self.config.rate_limit
-        counts = [
-            (b, count_mail(s, b.key, self.clock.now()))
-            for b in rate_buckets(s, box, self.config.gm, msg.from_addr, msg.secret)
-        ]
-        try:
-            for bucket, count in counts:
-                check_rate(
-                    bucket.key, count, limits.per_domain if bucket.domain else limits.per_hour
-                )
-        except RateLimited as exc:
-            return exc
-        return None
-
-    def _codes(self, s: Session, *, reload: bool = False) -> frozenset[str]:
-        """The competitions' codes, read once per process: a code is never changed, and one
-        created since (by another process) is found by the re-read of an unknown code."""
-        if reload or self._known_codes is None:
-            self._known_codes = frozenset(s.scalars(select(Competition.code)))
-        return self._known_codes
+    def _games(self, s: Session, *, reload: bool = False) -> Mapping[str, str]:
+        """Each competition's code (upper case) and its game, read once per process: neither
+        is ever changed, and a code created since (by another process) is found by the
+        re-read of an unknown code."""
+        if reload or self._known_games is None:
+            rows = s.execute(select(Competition.code, Competition.game))
+            self._known_games = {code.upper(): game for code, game in rows}
+        return self._known_games
 
     # -- 3. the shunt ------------------------------------------------------------------------
 
@@ -483,6 +451,14 @@ _CLAIM_UPTO = (
     .with_for_update(**SKIP_LOCKED)
 )
 _DONE = update(_INBOUND).where(_INBOUND.c.id == bindparam("b_id"))
+#: The season (over half a megabyte for a 64-team league) and the state (the teams' issue of
+#: the zine, as long) are left to load when read: an orders mail knows its kept fixture lines
+#: and outlooks are current from ``season_version``, and no mail reads the state.
+_BY_CODE = (
+    select(Competition)
+    .where(Competition.code == bindparam("code"))
+    .options(defer(Competition.season), defer(Competition.state))
+)
 
 
 def _stored(row: Row[Any, Any, Any, Any, Any, Any] | None) -> StoredMail | None:

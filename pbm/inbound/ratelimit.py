@@ -1,4 +1,5 @@
-"""Per-sender rate limit: a counter per bucket per clock hour, in the database.
+"""Admission of a person's mail: "mailed again" and the per-sender rate limit, one step
+(:func:`admit`). The limit is a counter per bucket per clock hour, in the database.
 
 Mail that proves who sent it (a seat's secret, or the GM's) is counted under the address:
 a proven seat's mail keeps its own bucket. Everything else is *unproven* and counted twice
@@ -17,18 +18,22 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, or_, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from pbm.core.config import GmConfig
+from pbm.core.clock import Clock
+from pbm.core.config import Config, GmConfig
+from pbm.core.errors import RateLimited
 from pbm.db.models import Player, RateCounter, Seat, table_of
+from pbm.outbound.bounces import mailed_again
 from pbm.secrets.seats import SecretBox, normalise_secret
 
 __all__ = [
     "DOTLESS_DOMAINS",
     "Bucket",
+    "admit",
     "base_address",
     "count_mail",
     "rate_buckets",
@@ -64,12 +69,45 @@ def base_address(address: str) -> str:
     return f"{local}@{domain}"
 
 
+def admit(
+    session: Session, box: SecretBox, config: Config, clock: Clock, sender: str, secret: str | None
+) -> RateLimited | None:
+    """Admission, one step for a person's mail: the sender wrote, so an address marked
+    undeliverable works again (:func:`pbm.outbound.bounces.mailed_again`), and the mail is
+    counted in every bucket it falls in (:func:`rate_buckets`); the first full bucket, if
+    any, is returned. Every bucket is counted, also past the first that is full: a flood
+    stays counted wherever it turns. One query reads what both need (the sender's seats'
+    hashes and whether the address is marked)."""
+    rows = session.execute(_SENDER, {"sender": sender}).all()
+    if any(marked for marked, _ in rows):
+        mailed_again(session, clock, sender)
+    hashes = [h for _, h in rows if h is not None]
+    limits = config.rate_limit
+    now = clock.now()
+    counts = [
+        (b, count_mail(session, b.key, now))
+        for b in _buckets(box, config.gm, sender, secret, hashes)
+    ]
+    for bucket, count in counts:
+        limit = limits.per_domain if bucket.domain else limits.per_hour
+        if count > limit:
+            return RateLimited(bucket.key, count, limit)
+    return None
+
+
 def rate_buckets(
     session: Session, box: SecretBox, gm: GmConfig, sender: str, secret: str | None
 ) -> list[Bucket]:
     """The counters a mail is counted under: the sender's own if ``secret`` proves the mail
     theirs, else its base address's and its domain's unproven ones."""
-    key = rate_key(session, box, gm, sender, secret)
+    hashes = [h for _, h in session.execute(_SENDER, {"sender": sender}) if h is not None]
+    return _buckets(box, gm, sender, secret, hashes)
+
+
+def _buckets(
+    box: SecretBox, gm: GmConfig, sender: str, secret: str | None, hashes: list[str]
+) -> list[Bucket]:
+    key = rate_key(box, gm, sender, secret, hashes)
     if not key.startswith(_UNPROVEN):
         return [Bucket(key)]
     base = base_address(sender)
@@ -78,26 +116,30 @@ def rate_buckets(
 
 
 def rate_key(
-    session: Session, box: SecretBox, gm: GmConfig, sender: str, secret: str | None
+    box: SecretBox, gm: GmConfig, sender: str, secret: str | None, hashes: list[str]
 ) -> str:
     """The counter a mail is counted under: ``sender`` if ``secret`` proves it is theirs
-    (the GM's, or one of the sender's seats'), else ``?sender``."""
+    (the GM's, or one of ``hashes``, the sender's seats'), else ``?sender``."""
     if secret:
         if sender == gm.address.lower() and hmac.compare_digest(
             normalise_secret(secret).encode(), normalise_secret(gm.secret).encode()
         ):
             return sender
-        hashes = session.scalars(_HASHES, {"sender": sender})
         if any(box.verify(h, secret) for h in hashes):
             return sender
     return (_UNPROVEN + sender)[:320]
 
 
-#: Built once (building it cost about what running it does).
-_HASHES = (
-    select(table_of(Seat).c.secret_hash)
-    .join(table_of(Player), table_of(Seat).c.player_id == table_of(Player).c.id)
-    .where(table_of(Player).c.address == bindparam("sender"))
+_PLAYERS, _SEATS = table_of(Player), table_of(Seat)
+#: Built once (building it cost about what running it does): for the sender's address,
+#: whether it is marked undeliverable (or has soft bounces), and each of its seats' hashes.
+_SENDER = (
+    select(
+        or_(_PLAYERS.c.undeliverable_at.is_not(None), _PLAYERS.c.soft_bounces > 0),
+        _SEATS.c.secret_hash,
+    )
+    .select_from(_PLAYERS.outerjoin(_SEATS, _SEATS.c.player_id == _PLAYERS.c.id))
+    .where(_PLAYERS.c.address == bindparam("sender"))
 )
 
 

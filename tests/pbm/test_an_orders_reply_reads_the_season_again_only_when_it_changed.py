@@ -15,7 +15,7 @@ from pbm.app import App
 from pbm.db.models import Competition
 from pbm.db.session import transaction
 from pbm.games.flungo.mail import FIXTURE_LINES, _fixture_lines
-from pbm.inbound.dispatch import _BY_CODE
+from pbm.inbound.pipeline import _BY_CODE
 
 
 def _reader(reads: list[str]) -> Any:

@@ -143,3 +143,19 @@ def test_the_warm_up_freezes_what_the_process_keeps() -> None:
         assert gc.get_freeze_count() > 10_000  # the parser's tables alone are more
     finally:
         gc.unfreeze()
+
+
+def test_the_warm_up_builds_the_command_table_before_the_first_mail() -> None:
+    """The mail commands' table (which imports every handler's module) is built by the
+    warm-up, so the first mail of a burst does not wait for it."""
+    from pbm.inbound.commands import fallbacks, registry
+
+    registry.cache_clear()
+    fallbacks.cache_clear()
+    gc.unfreeze()
+    try:
+        _warm_up()
+        assert registry.cache_info().currsize == 1 and fallbacks.cache_info().currsize == 1
+        assert "JOIN" in registry() and "flungo" in fallbacks()
+    finally:
+        gc.unfreeze()

@@ -14,7 +14,7 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import ColumnElement, Row, Select, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -37,6 +37,7 @@ from pbm.db.models import (
     Player,
     Seat,
     Turn,
+    TurnStatus,
     table_of,
 )
 from pbm.games.flungo.competitions import (
@@ -146,7 +147,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     if tried_naming and not naming_open(comp, ctx.clock.now()):
         ctx.reply("naming-closed", competition=competition_ctx(comp))
         return ctx.handled(Status.REJECTED, "naming closed")
-    naming, clash = _refuse_lookalike(comp, seat, current, naming, got)
+    naming, clash = _refuse_lookalike(ctx.session, comp, seat, current, naming, got)
     match = got.changed
     if (too_many := too_many_flags(len(mail.not_understood))) is not None:
         ctx.reply("refused", reason=too_many)
@@ -246,6 +247,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
 
 
 def _refuse_lookalike(
+    session: Session,
     comp: Competition,
     seat: Seat,
     current: Team,
@@ -258,13 +260,10 @@ def _refuse_lookalike(
     a placeholder is no one's choice, so it takes no name from anyone."""
     if naming is None or naming.team_name is None or naming.team_name == current.name:
         return naming, None
-    # a team still on its placeholder ("Team 3") has chosen no name: none is taken from it
-    others = (
-        (s.number, name)
-        for s in sorted(comp.seats, key=lambda s: s.number)
-        if s.id != seat.id
-        and (name := Team.from_json(s.team).name) != placeholder_team_name(s.number)
-    )
+    # a team still on its placeholder ("Team 3") has chosen no name: none is taken from it.
+    # The names alone, read in SQL: loading every seat's squad cost more than the mail.
+    rows = session.execute(_OTHER_NAMES, {"b_comp": comp.id, "b_seat": seat.id})
+    others = ((n, name) for n, name in rows if name != placeholder_team_name(n))
     found = lookalike_of(naming.team_name, others)
     if found is None:
         return naming, None
@@ -282,6 +281,15 @@ def _refuse_lookalike(
     return (kept if kept.names else None), {"text": text, "line": line}
 
 
+#: Built once: every other seat's number and team name in the competition, by number.
+_OTHER_NAMES = (
+    select(table_of(Seat).c.number, table_of(Seat).c.team["name"].as_string())
+    .where(
+        table_of(Seat).c.competition_id == bindparam("b_comp"),
+        table_of(Seat).c.id != bindparam("b_seat"),
+    )
+    .order_by(table_of(Seat).c.number)
+)
 _NAMING_INSERT = insert(table_of(NamingVersion))
 _SEAT_NAMING = (
     update(table_of(Seat))
@@ -353,13 +361,14 @@ def _whats_next(
     they now stand, {} for none; ``read``: their version and what the text reads as, when
     the mail just merged them."""
     from pbm.games.flungo.reports import deadline_text, will_play_ctx
-    from pbm.games.flungo.turns import current_turn, season_of
+    from pbm.games.flungo.turns import season_of
 
-    turn = current_turn(ctx.session, comp)
+    turn = ctx.session.execute(_OPEN_STAGE, {"b_comp": comp.id}).first()
     late = None
     fixtures = _fixture_lines(ctx.session, comp, season_of)
     player = ctx.session.get(Player, seat.player_id)
     name = team.name
+    outlook = outlook_of(ctx.session, comp, name) if comp.season_version else None
     if turn is not None:
         deadline = deadline_text(turn.deadline, player)
         late = _too_late_note(ctx, comp, turn, player)
@@ -369,18 +378,37 @@ def _whats_next(
         deadline = ""
     return {
         "too_late": late,
-        "will_play": will_play_ctx(ctx.session, seat, comp, latest=latest, read=read, team=team),
+        "will_play": will_play_ctx(
+            ctx.session, seat, comp, latest=latest, read=read, team=team, outlook=outlook
+        ),
         "deadline": deadline,
         "fixture": fixtures.get(name) if fixtures is not None else None,
-        "practice": _practice(ctx, comp, seat, team, latest, read),
+        "practice": _practice(comp, seat, outlook, latest, read),
     }
 
 
+def _stage_columns(*where: ColumnElement[bool]) -> Select[Any]:
+    """The newest stage ``where`` picks, with only what the answer reads: a done stage's row
+    also holds the season before and after it and its report, each as long as the season."""
+    t = table_of(Turn)
+    return (
+        select(t.c.round, t.c.turn, t.c.selection, t.c.deadline, t.c.resolved_at)
+        .where(t.c.competition_id == bindparam("b_comp"), *where)
+        .order_by(t.c.position.desc(), t.c.generation.desc())
+        .limit(1)
+    )
+
+
+#: Built once (every orders mail asks both): the stage taking orders (or frozen, being
+#: resolved), as ``current_turn`` finds it, and the latest resolved one, as ``latest_done``.
+_OPEN_STAGE = _stage_columns(table_of(Turn).c.status.in_((TurnStatus.OPEN, TurnStatus.FROZEN)))
+_DONE_STAGE = _stage_columns(table_of(Turn).c.status == TurnStatus.DONE)
+
+
 def _practice(
-    ctx: MailContext,
     comp: Competition,
     seat: Seat,
-    team: Team,
+    outlook: Outlook | None,
     latest: Mapping[int, tuple[int, str]],
     read: tuple[int, Orders] | None,
 ) -> list[str] | None:
@@ -388,7 +416,6 @@ def _practice(
     (None between seasons, or before the opponent is known)."""
     from pbm.games.flungo.defaults import standing_orders
 
-    outlook = outlook_of(ctx.session, comp, team.name) if comp.season_version else None
     if outlook is None or outlook.opponent is None:
         return None
     if read is not None:
@@ -404,15 +431,14 @@ LATE_WINDOW = timedelta(hours=1)
 
 
 def _too_late_note(
-    ctx: MailContext, comp: Competition, turn: Turn, player: Player | None
+    ctx: MailContext, comp: Competition, turn: Row[Any], player: Player | None
 ) -> str | None:
     """A plain word for a mail that came after the stage before had run: early, once every
     team's orders were in (the sender still had time on the clock), or just after its deadline.
     The mail is not lost: it counts for the stage open now."""
     from pbm.games.flungo.reports import deadline_text
-    from pbm.games.flungo.turns import latest_done
 
-    done = latest_done(ctx.session, comp)
+    done = ctx.session.execute(_DONE_STAGE, {"b_comp": comp.id}).first()
     if done is None or done.resolved_at is None:
         return None
     now = ctx.clock.now()
