@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from pbm.mail.compose import (
     SAFE_POLICY,
     OutboundEmail,
+    _alternative_bytes,
     _headers,
     _package_bytes,
     _plain_bytes,
@@ -114,3 +115,36 @@ def test_hostile_subjects_write_no_header_of_their_own() -> None:
         names = [line.split(b":", 1)[0].lower() for line in head.splitlines()]
         assert names.count(b"subject") == 1 and names.count(b"to") == 1, head
         assert b"bcc" not in names and b"evil@x.test" not in head.split(b"Subject:")[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(subject=_words, text=_words, html=_words, name=_words, flowed=st.booleans())
+def test_a_text_with_its_html_twin_is_written_directly_with_the_packages_bytes(
+    subject: str, text: str, html: str, name: str, flowed: bool
+) -> None:
+    """Whatever the subject, text, HTML or display name, flowed or not, a mail with its HTML
+    twin (and no pictures) written directly is the package's multipart/alternative to the
+    byte, and a reader finds the same two parts in it."""
+    out = _out(subject=subject, text=text, html=html, from_name=name, flowed=flowed)
+    body = cut_reply(valid_text(out.text))
+    heads = _headers(out, DATE, MID)
+    fast = _alternative_bytes(heads, body, valid_text(html), flowed=flowed)
+    package = _package_bytes(out, heads, body)
+    if fast is not None:
+        assert fast == package
+    composed = compose_message(out, date=DATE, message_id=MID)
+    assert composed.raw == package
+    assert bool(composed.texts) == (fast is not None)
+
+
+def test_a_typical_reply_with_its_html_twin_takes_the_direct_path() -> None:
+    """An acknowledgement with its HTML (ASCII headers, no pictures) is written directly: the
+    fast path is not left to chance, and its parts read back as written."""
+    out = _out(text="Orders in: version 3\n", html="<p>Orders in: <b>version 3</b> = ok</p>\n")
+    composed = compose_message(out, date=DATE, message_id=MID)
+    assert composed.texts  # written directly
+    read = BytesParser(policy=SAFE_POLICY).parsebytes(composed.raw)
+    assert read.get_content_type() == "multipart/alternative"
+    plain, html = read.get_payload()  # type: ignore[misc]
+    assert plain.get_content() == "Orders in: version 3\n"
+    assert html.get_content() == "<p>Orders in: <b>version 3</b> = ok</p>\n"
