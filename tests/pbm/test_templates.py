@@ -12,6 +12,7 @@ from pbm.games.hitforsix.decks.load import DECK_NAMES, load_deck
 from pbm.games.hitforsix.previews import contexts as hitforsix_previews
 from pbm.games.hitforsix.previews._data import H6CARD
 from pbm.mail.flowed import as_fixed, unflow
+from pbm.outbound.previews import digest as digest_preview
 from pbm.outbound.render import email_kinds, render_email
 from pbm.outbound.render.env import oneline
 from pbm.outbound.render.tables import CARD_WIDTH, SHORT_COUNTRIES, card_table
@@ -185,45 +186,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
         ],
     },
     "not-understood": {"unknown_code": "NOPE", "competitions": [COMP]},
-    "digest": {
-        "headline": "",
-        "now": "2026-01-01 09:00",
-        "since": "2025-12-31 09:00",
-        "competitions": [
-            {
-                **COMP,
-                "status": "open",
-                "joined": 1,
-                "recent_joins": [{"seat": 1, "address": "a@x", "at": "t"}],
-                "unnamed": [{"seat": 1, "team": "Team 1", "address": "a@x"}],
-            }
-        ],
-        "flags": [
-            {"id": 4, "code": "DEMO", "seat": 1, "team": "X", "line": 2, "text": "go bananas"}
-        ],
-        "not_understood": [{"id": 1, "from": "a@x", "subject": "s", "note": "n"}],
-        "dead_letters": [{"id": 2, "from": "b@x", "subject": "s", "error": "E"}],
-        "bounces": [{"address": "c@x", "at": "t", "reason": "r"}],
-        "outages_since": "2025-12-31 09:00",
-        "outages": [
-            {
-                "door": "smtp",
-                "kind": "refused",
-                "first_seen": "2025-12-31 10:00:00",
-                "until": "2025-12-31 10:05:00",
-                "open": False,
-                "duration": "5 min",
-                "count": 4,
-                "error": "connection refused",
-            }
-        ],
-        "outage_losses": {
-            "dead_letters": 0,
-            "replies_given_up": 0,
-            "replies_pending": 1,
-            "mail_waiting": 0,
-        },
-    },
+    "digest": digest_preview.context(),
     "refused": {"reason": "your mail has 9999 lines of text; pbm reads at most 400"},
     "gm-alert": {"mail_id": 3, "sender": "a@x", "subject": "s", "error": "E"},
     "new-secret": {"competition": COMP, "team_name": "X", "secret": "S"},

@@ -14,13 +14,10 @@ from pbm.games.flungo.mail_tables import innings_rows, standings_rows
 from pbm.games.flungo.reports import event_line
 from pbm.games.flungo.views import squad_rows
 from pbm.games.flungo.zine.demo import demo_season, demo_squads
+from pbm.outbound.previews._data import COMP as BASE_COMP
 
 COMP: dict[str, Any] = {
-    "code": "DEMO",
-    "name": "Demo League",
-    "format": "Twenty20",
-    "teams": 4,
-    "naming_deadline": "2027-01-15 18:00 UTC",
+    **BASE_COMP,
     "house_rules": ["no bowler bowls two overs running (the cricket law)"],
     "no_consecutive_overs": True,
     "hundred_tiebreak": False,
