@@ -25,6 +25,7 @@ from _services import (  # type: ignore[import-not-found]
     join_mails,
     naming_mails,
     percentile,
+    player_domain,
     summary,
 )
 from imapclient import IMAPClient
@@ -109,7 +110,7 @@ def run(bench: Bench, args: argparse.Namespace) -> None:
                 imap.append("INBOX", raw)
             else:
                 assert lmtp is not None
-                lmtp.sendmail(f"p{i}@players.test", ["pbm@example.test"], raw)
+                lmtp.sendmail(f"p{i}@{player_domain(i)}", ["pbm@example.test"], raw)
         if imap is not None:
             imap.logout()
         if lmtp is not None:
