@@ -50,8 +50,10 @@ class Reader:
 
     ``tables``: the parser tables to read with (``None``: the package's shipped tables, or
     tables built once for this Reader if the shipped file was made from another grammar).
-    Safe to share between threads: each memo is a ``functools.lru_cache`` (thread-safe), and
-    a table's worst race is a line read twice.
+    A Reader reads with the same tables all its life, so what it remembers is never of other
+    tables: to read with others, make another Reader. Safe to share between threads: each
+    memo is a ``functools.lru_cache`` (thread-safe), and a table's worst race is a line read
+    twice.
     """
 
     __slots__ = ("_memos", "_tables", "tables")
