@@ -8,9 +8,10 @@ with its three practice innings (read the fresh mail, play its orders in three p
 matches against an opponent, write the practice's lines) in at most 15 ms on one core.
 
 "Fresh" mails are made from a template with other names, numbers, styles and overs each time,
-and every remembered line, mask, name look-up and parse is forgotten before each
-(``clear_caches``), so nothing a previous mail taught helps. What stays is what a process
-learns once for its grammar (the lexer's regexes for each state and first character).
+and each is read with a new ``Reader`` (no remembered line, mask, name look-up or parse), so
+nothing a previous mail taught helps. What stays is what a process learns once for its
+grammar (the lexer's regexes for each state and first character). The other figures read
+with one Reader kept throughout, as pbm's App keeps one.
 "With a new squad" also gives every mail a squad of names never seen, as a turn's mails from
 many teams do. "A turn's mails" are what the daemon reads at a deadline (bench/_services.py's
 MATCH_ORDERS and naming mails): the same lines from every seat, each naming its own squad
@@ -37,7 +38,7 @@ sys.path.insert(0, str(ROOT))  # run from a checkout
 
 from engine.dice import Dice  # noqa: E402
 from engine.flungo.formats import FORMATS, Format  # noqa: E402
-from engine.flungo.language import OrderContext, canonical, clear_caches, parse_orders  # noqa: E402
+from engine.flungo.language import OrderContext, Reader, canonical, parse_orders  # noqa: E402
 from engine.flungo.squad import Team, generate_squad  # noqa: E402
 from tests.engine.orders.squad import fixture_team  # noqa: E402
 from tests.engine.orders.test_fuzz import SAMPLE  # noqa: E402
@@ -163,14 +164,15 @@ def median_ms(fn: Callable[[], object], n: int) -> tuple[float, float]:
     return _medians(wall, cpu)
 
 
-def fresh_ms(mails: list[tuple[str, Team]]) -> tuple[float, float]:
-    """The median milliseconds (wall, CPU) of reading each mail, every memo forgotten first."""
+def fresh_ms(mails: list[tuple[str, Team]], kept: Reader | None = None) -> tuple[float, float]:
+    """The median milliseconds (wall, CPU) of reading each mail, with a new Reader for each
+    (nothing remembered), or with ``kept``, as pbm's App reads every mail with its own."""
     fmt = FORMATS[Format.FIFTY]
     wall, cpu = [], []
     for text, team in mails:
-        clear_caches()
+        reader = kept or Reader()
         w, c = time.perf_counter(), time.process_time()
-        parse_orders(text, team, fmt)
+        parse_orders(text, team, fmt, reader=reader)
         cpu.append(time.process_time() - c)
         wall.append(time.perf_counter() - w)
     return _medians(wall, cpu)
@@ -197,10 +199,10 @@ def stages_ms(mails: list[tuple[str, Team]]) -> tuple[float, float]:
     _read.read_line = timed
     try:
         for text, team in mails:
-            clear_caches()
+            reader = Reader()
             spent[0] = 0.0
             c = time.process_time()
-            parse_orders(text, team, fmt)
+            parse_orders(text, team, fmt, reader=reader)
             total = time.process_time() - c
             reading.append(spent[0])
             rest.append(total - spent[0])
@@ -220,9 +222,9 @@ def answer_ms(mails: list[tuple[str, Team]], fmt: Format) -> tuple[float, float]
     ground = Conditions("The Gunge Bowl", 3, 1)
     wall, cpu = [], []
     for text, team in mails:
-        clear_caches()
+        reader = Reader()
         w, c = time.perf_counter(), time.process_time()
-        parsed = parse_orders(text, team, FORMATS[fmt])
+        parsed = parse_orders(text, team, FORMATS[fmt], reader=reader)
         match = parsed.orders.match
         seed = practice_seed(canonical(parsed.orders), "BENCH:1")
         practice_lines(practise(team, match, opponent, fmt, ground, seed))
@@ -238,7 +240,7 @@ def seat_squad(seat: int) -> tuple[Team, Team]:
     return base, replace(base, name=f"Team {seat}", players=players)
 
 
-def turn_ms(seats: range) -> tuple[float, float]:
+def turn_ms(seats: range, reader: Reader) -> tuple[float, float]:
     """The median milliseconds (wall, CPU) of each seat's match orders, read against its own
     squad as ``pbm.games.flungo.standing.read_mail_orders`` reads a first mail of orders."""
     fmt = Format.T20
@@ -251,13 +253,13 @@ def turn_ms(seats: range) -> tuple[float, float]:
     wall, cpu = [], []
     for text, team, context in mails:
         w, c = time.perf_counter(), time.process_time()
-        parse_orders(text, team, fmt, context=context)
+        parse_orders(text, team, fmt, context=context, reader=reader)
         cpu.append(time.process_time() - c)
         wall.append(time.perf_counter() - w)
     return _medians(wall, cpu)
 
 
-def naming_ms(seats: range) -> tuple[float, float]:
+def naming_ms(seats: range, reader: Reader) -> tuple[float, float]:
     """The median milliseconds (wall, CPU) of each seat's naming mail (its SECRET line
     aside), read against the squad as generated, as ``pbm.games.flungo.naming.read_naming`` does."""
     mails = []
@@ -270,7 +272,7 @@ def naming_ms(seats: range) -> tuple[float, float]:
     wall, cpu = [], []
     for text, base in mails:
         w, c = time.perf_counter(), time.process_time()
-        parse_orders(text, base, Format.T20)
+        parse_orders(text, base, Format.T20, reader=reader)
         cpu.append(time.process_time() - c)
         wall.append(time.perf_counter() - w)
     return _medians(wall, cpu)
@@ -291,7 +293,6 @@ from engine.flungo.language import _grammar
 t1 = time.perf_counter()
 tables = _grammar.shipped_parser()
 assert tables is not None, "orders.tables is stale: run scripts/build-order-tables"
-_grammar.use_tables(tables)
 t2 = time.perf_counter()
 from engine.flungo.formats import FORMATS, Format
 from engine.flungo.language import parse_orders
@@ -308,7 +309,7 @@ _COLD = """
 import time
 from engine.flungo.language import _grammar
 t0 = time.perf_counter()
-_grammar.use_parser(_grammar.build_parser())
+_grammar.make_tables(_grammar.build_parser())
 print(f"{(time.perf_counter() - t0) * 1e3:.0f}")
 """
 
@@ -331,15 +332,18 @@ def main() -> None:
     rng = random.Random(10)
     lines = len(SAMPLE.splitlines())
     print(f"== one mail of {lines} lines (goal: at most 1 ms, median) ==")
-    parse_orders(SAMPLE, team, fmt)
+    kept = Reader()  # the App's: kept throughout
+    parse_orders(SAMPLE, team, fmt, reader=kept)
     for _ in range(20):  # a process's first mails teach the lexer its regexes
-        parse_orders(fresh_mail(rng, team), team, fmt)
+        parse_orders(fresh_mail(rng, team), team, fmt, reader=kept)
     print(f"{'':40} {'wall':>8} {'cpu':>8}")
-    seen = median_ms(lambda: parse_orders(SAMPLE, team, fmt), 500)
+    seen = median_ms(lambda: parse_orders(SAMPLE, team, fmt, reader=kept), 500)
     print(f"{'lines seen before (the sample mail)':40} {seen[0]:5.2f} ms {seen[1]:5.2f} ms")
     mails = [(fresh_mail(rng, team), team) for _ in range(args.mails)]
     fresh = fresh_ms(mails)
     print(f"{'fresh lines, nothing remembered':40} {fresh[0]:5.2f} ms {fresh[1]:5.2f} ms")
+    app = fresh_ms([(fresh_mail(rng, team), team) for _ in range(args.mails)], kept)
+    print(f"{'fresh lines, the Reader kept (as pbm)':40} {app[0]:5.2f} ms {app[1]:5.2f} ms")
     squads = [new_squad(rng, team) for _ in range(args.mails)]
     other = fresh_ms([(fresh_mail(rng, s), s) for s in squads])
     print(f"{'fresh lines, a squad never seen':40} {other[0]:5.2f} ms {other[1]:5.2f} ms")
@@ -347,12 +351,12 @@ def main() -> None:
     reading, rest = stages_ms(mails)
     print(f"{'  of a fresh mail, reading its lines':40} {'':8} {reading:5.2f} ms")
     print(f"{'  the rest (names, lowering, checks)':40} {'':8} {rest:5.2f} ms")
-    turn = turn_ms(range(1000, 1000 + args.mails))
+    turn = turn_ms(range(1000, 1000 + args.mails), kept)
     label = "a turn's mails: same lines, own squads"
     print(f"{label:40} {turn[0]:5.2f} ms {turn[1]:5.2f} ms")
-    names = naming_ms(range(3000, 3000 + args.mails))
+    names = naming_ms(range(3000, 3000 + args.mails), kept)
     print(f"{'  naming mails (TEAM NAME, 18 NAME)':40} {names[0]:5.2f} ms {names[1]:5.2f} ms")
-    parsed = parse_orders(SAMPLE, team, fmt)
+    parsed = parse_orders(SAMPLE, team, fmt, reader=kept)
     lines_out = len(canonical(parsed.orders).splitlines())
     t2 = median_ms(lambda: canonical(parsed.orders), 2000)
     print(f"{f'canonical() of {lines_out} lines':40} {t2[0] * 1e3:5.1f} us {t2[1] * 1e3:5.1f} us")

@@ -49,6 +49,10 @@ ALLOWED_ROOTS = {
     "lzma",
     "pickle",
     "types",
+    # Which Reader the order language reads with (engine/flungo/language/_reader.py): the
+    # caller's, activated for one read, so no memo is the module's; no I/O, no clock.
+    "contextlib",
+    "contextvars",
 }
 #: Names that may be imported from an otherwise I/O module: in-memory buffers only.
 ALLOWED_NAMES = {"io": {"BytesIO"}}

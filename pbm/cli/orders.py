@@ -18,6 +18,7 @@ from engine.flungo.ground import Conditions
 from engine.flungo.language import (
     OrderContext,
     ParsedOrders,
+    Reader,
     canonical,
     check_name,
     parse_orders,
@@ -176,8 +177,8 @@ def check(
     opponent = load_team(opponent_file) if opponent_file is not None else None
     text = orders_file.read_text(encoding="utf-8", errors="replace")
     context = OrderContext(opponent=opponent, at_drinks=drinks)
-    warm_order_parser()
-    result = parse_orders(text, team, FORMATS[Format(fmt)], context=context)
+    reader = Reader(warm_order_parser())
+    result = parse_orders(text, team, FORMATS[Format(fmt)], context=context, reader=reader)
     conditions = Conditions("the practice ground", pitch, weather)
     shown = None
     if preview:
@@ -264,11 +265,11 @@ def read_match_orders(
     if len(paths) != 2:
         raise click.UsageError("give --orders twice: the home orders, then the away orders")
     results = []
+    reader = Reader(warm_order_parser())
     for i, path in enumerate(paths):
         context = OrderContext(opponent=teams[1 - i])
         text = path.read_text(encoding="utf-8", errors="replace")
-        warm_order_parser()
-        results.append(parse_orders(text, teams[i], fmt, context=context))
+        results.append(parse_orders(text, teams[i], fmt, context=context, reader=reader))
     for path, result in zip(paths, results, strict=True):
         if not result.ok:
             click.echo(f"{path}:\n{report_text(result)}", err=True)

@@ -9,22 +9,23 @@ import pytest
 
 from engine.dice import Dice
 from engine.flungo.formats import Format
-from engine.flungo.language import parse_orders
-from engine.flungo.language._grammar import parser
+from engine.flungo.language import Reader, parse_orders
 from engine.flungo.squad import generate_squad
 from pbm.games.flungo.grammar import cache_dir, warm_order_parser
 
 
 @pytest.mark.slow
 def test_the_shipped_tables_need_no_cache(tmp_path: Path) -> None:
-    """With the package's tables current, warming up writes nothing and parses as before."""
+    """With the package's tables current, warming up writes nothing, gives no tables of its
+    own (a Reader reads with the package's), and parses as the built tables do."""
     team = generate_squad(Dice(3), "Gunge Giants")
     text = "TEAM NAME Gunge Giants\nXI: 1,2,3,4,5,6,7,8,9,10,11\nToss: bat\n"
-    warm_order_parser(tmp_path / "cache", shipped=False)
-    built = parse_orders(text, team, Format.T20)
-    warm_order_parser(tmp_path / "unused")
+    tables = warm_order_parser(tmp_path / "cache", shipped=False)
+    assert tables is not None
+    built = parse_orders(text, team, Format.T20, reader=Reader(tables))
+    assert warm_order_parser(tmp_path / "unused") is None
     assert not (tmp_path / "unused").exists()
-    assert parse_orders(text, team, Format.T20) == built and not built.errors
+    assert parse_orders(text, team, Format.T20, reader=Reader()) == built and not built.errors
 
 
 @pytest.mark.slow
@@ -34,17 +35,17 @@ def test_cache_is_written_once_then_loaded(tmp_path: Path) -> None:
     team = generate_squad(Dice(3), "Gunge Giants")
     text = "TEAM NAME Gunge Giants\nXI: 1,2,3,4,5,6,7,8,9,10,11\nToss: bat\n"
     t0 = time.perf_counter()
-    warm_order_parser(tmp_path, shipped=False)
+    made = warm_order_parser(tmp_path, shipped=False)
     built = time.perf_counter() - t0
     files = list(tmp_path.iterdir())
     assert len(files) == 1 and files[0].stat().st_size > 100_000
-    first = parse_orders(text, team, Format.T20)
+    first = parse_orders(text, team, Format.T20, reader=Reader(made))
     t0 = time.perf_counter()
-    warm_order_parser(tmp_path, shipped=False)
+    again = warm_order_parser(tmp_path, shipped=False)
     loaded = time.perf_counter() - t0
     assert loaded < built
-    assert parse_orders(text, team, Format.T20) == first
-    assert parser() is not None
+    assert again is not None and again is not made
+    assert parse_orders(text, team, Format.T20, reader=Reader(again)) == first
 
 
 def test_cache_dir_is_private(tmp_path: Path) -> None:
@@ -62,6 +63,6 @@ def test_a_missing_cache_place_still_builds(tmp_path: Path) -> None:
     """Without a usable directory the parser is built in memory and works."""
     blocked = tmp_path / "file"
     blocked.write_text("not a directory")
-    warm_order_parser(blocked, shipped=False)
+    tables = warm_order_parser(blocked, shipped=False)
     team = generate_squad(Dice(4), "Snodge Stars")
-    assert not parse_orders("Toss: bowl", team, Format.T20).errors
+    assert not parse_orders("Toss: bowl", team, Format.T20, reader=Reader(tables)).errors

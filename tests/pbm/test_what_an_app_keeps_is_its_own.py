@@ -18,6 +18,7 @@ from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.db.models import Competition
 from pbm.db.session import transaction
+from pbm.games.flungo.grammar import ORDER_READER, order_reader
 from pbm.games.flungo.mail import FIXTURE_LINES
 from pbm.games.flungo.outlook import OUTLOOKS
 from pbm.testing import RecordingSender, body_of
@@ -113,3 +114,25 @@ def test_an_orders_reply_names_the_next_fixture_from_its_own_database(
         assert any(team in text for team in _names(own) - {own[0][1]}), text
         assert not any(team in text for team in _names(other)), text
         assert len(season.daemon.app.kept.shelf(FIXTURE_LINES)) == 1
+
+
+def test_each_app_reads_every_orders_mail_with_its_own_reader(
+    twins: tuple[Season, Season],
+) -> None:
+    """An App reads orders with one Reader, kept as long as the App: what its orders mails
+    taught it serves the next (the same mail again reads nothing anew), and the other App's
+    Reader is another, which learnt only from its own mails."""
+    first, second = twins
+    readers = []
+    for season, own in ((first, MINI_TEAMS), (second, OTHERS)):
+        address, _team, prefix = own[0]
+        learnt = []
+        for _ in range(3):  # the second also reads the standing orders the first stored
+            season.orders(address, f"captain: {prefix} 1\ntoss: bat")
+            with transaction(season.daemon.app.sessions) as s:
+                reader = order_reader(s)
+            learnt.append(reader.remembered())
+        assert 0 < learnt[0] <= learnt[1] == learnt[2]
+        readers.append(reader)
+    assert readers[0] is not readers[1]
+    assert len(first.daemon.app.kept.shelf(ORDER_READER)) == 1

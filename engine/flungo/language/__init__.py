@@ -2,7 +2,7 @@
 
 Public API::
 
-    parse_orders(text, team, fmt, *, context=None) -> ParsedOrders
+    parse_orders(text, team, fmt, *, context=None, reader=None) -> ParsedOrders
     canonical(orders) -> str
     renamed(team, orders.naming) -> Team
 
@@ -12,6 +12,10 @@ error at once (``ParsedOrders.errors``: :class:`~engine.errors.InvalidOrder`,
 echo of each accepted order and the conditional sentences it could not read. ``canonical``
 writes :class:`~engine.flungo.orders.Orders` back as text that ``parse_orders`` reads back
 equal. The player's guide is ``docs/players/orders.md``.
+
+What a read works out (a line's parse, its reading, a squad's names) is remembered by a
+:class:`Reader` its caller owns and passes as ``reader`` (pbm keeps one per App); without
+one, each call reads with a fresh Reader. The package itself keeps nothing between calls.
 """
 
 from __future__ import annotations
@@ -20,13 +24,7 @@ from engine.flungo.formats import FORMATS, Format, FormatSpec
 from engine.flungo.language._build import renamed
 from engine.flungo.language._canonical import canonical, canonical_lines, rule_line
 from engine.flungo.language._checks import HELPER_POINTS
-from engine.flungo.language._grammar import (
-    build_parser,
-    name_words,
-    shipped_parser,
-    use_parser,
-    use_tables,
-)
+from engine.flungo.language._grammar import build_parser, make_tables, name_words, shipped_parser
 from engine.flungo.language._lines import CHATTER_WORDS
 from engine.flungo.language._lines import check_name as _check_name
 from engine.flungo.language._model import (
@@ -38,6 +36,8 @@ from engine.flungo.language._model import (
     ParsedOrders,
 )
 from engine.flungo.language._read import read_orders
+from engine.flungo.language._reader import Reader, reading
+from engine.flungo.language._tables import Tables
 from engine.flungo.squad import Team
 
 __all__ = [
@@ -49,17 +49,17 @@ __all__ = [
     "NotUnderstood",
     "OrderContext",
     "ParsedOrders",
+    "Reader",
+    "Tables",
     "build_parser",
     "canonical",
     "canonical_lines",
     "check_name",
-    "clear_caches",
+    "make_tables",
     "parse_orders",
     "renamed",
     "rule_line",
     "shipped_parser",
-    "use_parser",
-    "use_tables",
 ]
 
 
@@ -69,27 +69,17 @@ def parse_orders(
     fmt: FormatSpec | Format = FORMATS[Format.T20],
     *,
     context: OrderContext | None = None,
+    reader: Reader | None = None,
 ) -> ParsedOrders:
     """Read one email of orders for ``team`` in format ``fmt``; see :class:`ParsedOrders`.
 
     Never raises for the text: every problem is an ``OrderError`` in the result's ``errors``.
+    ``reader`` remembers what the read works out, for the next (``None``: the Reader of a
+    read already under way, else a fresh one for this call alone).
     """
     spec = FORMATS[fmt] if isinstance(fmt, Format) else fmt
-    return read_orders(text, team, spec, context or OrderContext())
-
-
-def clear_caches() -> None:
-    """Forget every line, name and parse remembered, so the next mail is read from scratch
-    (the remembering only saves time: results are the same either way)."""
-    from engine.flungo.language import _chatter, _expand, _grammar, _lines, _names, _transform
-
-    _grammar.clear_caches()
-    _chatter.number_words.cache_clear()
-    _expand._squad_numbers.cache_clear()
-    _transform.clear_caches()
-    _lines.clean_line.cache_clear()
-    _lines._mask_names.cache_clear()
-    _names._book.cache_clear()
+    with reading(reader):
+        return read_orders(text, team, spec, context or OrderContext())
 
 
 def check_name(name: str) -> str | None:
@@ -100,4 +90,5 @@ def check_name(name: str) -> str | None:
     """
     # one-letter words of the orders ("a", the "c" of "Root (c)") only mean something in
     # their place, so a player may still be called "A"
-    return _check_name(name, name_words())
+    with reading(None):
+        return _check_name(name, name_words())

@@ -8,10 +8,11 @@ member or a number, so a mistyped order still gets its error.
 from __future__ import annotations
 
 import difflib
-import functools
 import re
 
+from engine.flungo.language._grammar import by_grammar
 from engine.flungo.language._names import NameBook
+from engine.flungo.language._reader import kept
 
 __all__ = [
     "forwarded_from",
@@ -132,7 +133,7 @@ _NOTHING = re.compile(
 )
 
 
-@functools.lru_cache(maxsize=4)
+@by_grammar
 def _meaningful(keywords: frozenset[str]) -> list[str]:
     """The order words a remark's words are compared with, sorted once per grammar (a sort
     of some hundreds of words for every greeting and sign-off was a percent of a mail)."""
@@ -239,7 +240,7 @@ _ALL_WORDS = [*_UNITS, *_TENS, "hundred", *_ORDINALS]
 _KEY_WORDS = tuple(w for w in _ALL_WORDS if not any(k != w and k in w for k in _ALL_WORDS))
 
 
-@functools.lru_cache(maxsize=4096)
+@kept(maxsize=4096)
 def number_words(text: str) -> str:
     """Numbers written as words ("twenty", "a hundred and fifty") as digits, padded with
     spaces to the same length, so every column stays where the player wrote it.

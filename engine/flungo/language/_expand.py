@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 from dataclasses import replace
@@ -22,6 +21,7 @@ from engine.flungo.language._items import Item
 from engine.flungo.language._lines import CleanLine, FreeText
 from engine.flungo.language._model import OrderContext
 from engine.flungo.language._names import NameBook
+from engine.flungo.language._reader import kept
 from engine.flungo.orders import BattingStyle, Rule, StyleChange, StyleTarget
 from engine.flungo.squad import SQUAD_SIZE, Team
 
@@ -54,7 +54,7 @@ def squad_numbers(masked: str, found: dict[int, str], own: tuple[str, ...]) -> s
     return text
 
 
-@functools.lru_cache(maxsize=4096)
+@kept(maxsize=4096)
 def _squad_numbers(masked: str, most: int) -> tuple[str, tuple[int, ...]]:
     """:func:`squad_numbers` for a squad of ``most`` numbers: the text, and the numbers read
     (remembered: it reads the masked line, which a turn's mails have alike)."""

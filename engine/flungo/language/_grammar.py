@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import difflib
-import functools
 import importlib.resources
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -14,6 +14,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from engine.errors import InvalidOrder, Span
 from engine.flungo.language._lalr import FastParser
 from engine.flungo.language._lines import CleanLine
+from engine.flungo.language._reader import active, kept
 from engine.flungo.language._tables import Tables, digest, shipped_tables
 
 __all__ = [
@@ -21,7 +22,6 @@ __all__ = [
     "START_HINT",
     "break_at",
     "build_parser",
-    "clear_caches",
     "fast_parser",
     "grammar_text",
     "keywords",
@@ -33,8 +33,6 @@ __all__ = [
     "shipped_parser",
     "starters",
     "tables_digest",
-    "use_parser",
-    "use_tables",
 ]
 
 # The words an order line starts with, offered as "did you mean" for an unknown first word.
@@ -109,27 +107,23 @@ def shipped_parser() -> Tables | None:
     return shipped_tables(tables_digest())
 
 
-_INSTALLED: list[Tables] = []
-
-
-def use_parser(built: Lark) -> None:
-    """Use ``built`` (from :func:`build_parser`, e.g. loaded from a cache) from now on."""
-    use_tables(make_tables(built))
-
-
-def use_tables(tables: Tables) -> None:
-    """Use ``tables`` (from :func:`shipped_parser` or :func:`make_tables`) from now on."""
-    _INSTALLED[:] = [tables]
-    clear_caches()
-
-
-@functools.cache
-def _own_tables() -> Tables:
-    return shipped_parser() or make_tables(build_parser())
+# Loaded at import (a few milliseconds): a constant of the package, the same in every
+# process. ``None`` when the shipped file was made from another grammar.
+_SHIPPED = shipped_parser()
 
 
 def _tables() -> Tables:
-    return _INSTALLED[0] if _INSTALLED else _own_tables()
+    """The active Reader's tables, else the shipped ones; when the shipped file is stale,
+    tables built once for the active Reader (seconds: ``scripts/build-order-tables``)."""
+    reader = active()
+    if reader is not None and reader.tables is not None:
+        return reader.tables
+    if _SHIPPED is not None:
+        return _SHIPPED
+    built = make_tables(build_parser())
+    if reader is not None:
+        reader.tables = built
+    return built
 
 
 def parser() -> Lark:
@@ -152,7 +146,30 @@ def name_words() -> frozenset[str]:
     return _long_words(_tables().keywords)
 
 
-@functools.lru_cache(maxsize=4)
+T = TypeVar("T")
+
+
+def by_grammar(fn: Callable[[frozenset[str]], T]) -> Callable[[frozenset[str]], T]:
+    """``fn`` of the grammar's words, kept with the tables that have them (``derived``):
+    a value of the grammar, the same whichever Reader asks and whatever it read before, so
+    made once for the tables rather than once for each fresh Reader (once for every mail
+    read with a fresh one)."""
+    name = f"{fn.__module__}.{fn.__qualname__}"
+
+    def call(words: frozenset[str]) -> T:
+        tables = _tables()
+        if words is not tables.keywords:  # pragma: no cover - every caller passes them
+            return fn(words)
+        derived = tables.derived
+        if name not in derived:
+            derived[name] = fn(words)
+        found: T = derived[name]
+        return found
+
+    return call
+
+
+@by_grammar
 def _long_words(words: frozenset[str]) -> frozenset[str]:
     return frozenset(w for w in words if len(w) > 1)
 
@@ -268,7 +285,7 @@ def parse_line(line: CleanLine, masked: str, start: str = "start") -> Tree[Token
     return parsed
 
 
-@functools.lru_cache(maxsize=16384)
+@kept(maxsize=16384)
 def _parsed(masked: str, start: str) -> Tree[Token] | int:
     """The parse of a masked line, or the index where it breaks, remembered.
 
@@ -294,7 +311,7 @@ def _lark_break(masked: str, start: str) -> Tree[Token] | int:
         return max(getattr(exc, "pos_in_stream", None) or 0, 0)
 
 
-@functools.lru_cache(maxsize=4096)
+@kept(maxsize=4096)
 def _failure(masked: str, start: str) -> UnexpectedInput:
     """lark's own error for a line that does not parse: what it expected, and where."""
     try:
@@ -322,7 +339,7 @@ def _invalid(
     )
 
 
-@functools.lru_cache(maxsize=4096)
+@kept(maxsize=4096)
 def _explain(
     text: str, masked: str, exc: UnexpectedInput, accepts: frozenset[str]
 ) -> tuple[str, int, int, str | None]:
@@ -376,10 +393,3 @@ START_HINT = (
     "orders start with a word like xi, captain, wicketkeeper, toss, batting order, "
     "a bowler's name, reviews, treat, boost, after or when"
 )
-
-
-def clear_caches() -> None:
-    """Forget the lines parsed (for measuring a cold parse)."""
-    _parsed.cache_clear()
-    _failure.cache_clear()
-    _explain.cache_clear()

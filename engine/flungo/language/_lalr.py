@@ -11,7 +11,6 @@ only for a line that is reported.
 
 from __future__ import annotations
 
-import functools
 import re
 from array import array
 from collections.abc import Callable
@@ -228,13 +227,14 @@ class _StateLexer:
     regex), in the same order: the first alternative to match is the same one.
     """
 
-    __slots__ = ("by_char", "flags", "ignore", "retype", "terminals")
+    __slots__ = ("alternations", "by_char", "flags", "ignore", "retype", "terminals")
 
     def __init__(self, basic: Any) -> None:
         scanner = basic.scanner  # lark builds it on first use
         self.terminals = tuple(scanner.terminals)
         self.flags = scanner.g_regex_flags
         self.by_char: dict[str, tuple[re.Pattern[str], ...]] = {}
+        self.alternations: dict[str, tuple[re.Pattern[str], ...]] = {}  # a retype's regexes
         self.ignore = frozenset(basic.ignore_types)
         # a NAMEWORD that spells a keyword of this state ("is") becomes that keyword, as
         # lark's UnlessCallback has it: (the keywords, in its order; the answers so far)
@@ -255,6 +255,7 @@ class _StateLexer:
         self.terminals, self.flags = state["terminals"], state["flags"]
         self.ignore, self.retype = state["ignore"], state["retype"]
         self.by_char = {}
+        self.alternations = {}
 
     def retyped(self, kind: str, value: str) -> str | None:
         """The keyword a ``kind`` token spelling ``value`` is, if any."""
@@ -263,7 +264,10 @@ class _StateLexer:
             if len(seen) >= _REMEMBERED:  # every name ever written is no memory to keep
                 seen.clear()
             found = None
-            for mre in _alternation(terms, self.flags):
+            regexes = self.alternations.get(kind)
+            if regexes is None:
+                regexes = self.alternations[kind] = _alternation(terms, self.flags)
+            for mre in regexes:
                 m = mre.fullmatch(value)
                 if m is not None:
                     found = m.lastgroup
@@ -294,7 +298,6 @@ def _may_start(term: Any, char: str) -> bool:
     return re.fullmatch(re.escape(first), char, flags) is not None
 
 
-@functools.lru_cache(maxsize=8192)
 def _alternation(terms: tuple[Any, ...], flags: int) -> tuple[re.Pattern[str], ...]:
     """lark's ``Scanner`` regexes for these terminals (in groups of 100: ``re``'s limit)."""
     out = []

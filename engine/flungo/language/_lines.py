@@ -7,13 +7,13 @@ characters blanked), so a column in the cleaned text is a column in the player's
 from __future__ import annotations
 
 import difflib
-import functools
 import re
 import unicodedata
 from dataclasses import dataclass
 
 from engine.flungo.language._model import MAX_LINE_LENGTH, NAME_MAX_LENGTH
 from engine.flungo.language._names import strip_marks
+from engine.flungo.language._reader import kept
 from engine.lookalike import invisible
 
 __all__ = [
@@ -145,7 +145,7 @@ class CleanLine:
         return max(self.offset + index + 1, 1)
 
 
-@functools.lru_cache(maxsize=16384)
+@kept(maxsize=16384)
 def clean_line(number: int, raw: str) -> CleanLine | None:
     """Strip bullets, numbering, "please" and a final full stop; ``None`` for a line to skip.
 
@@ -191,7 +191,7 @@ def _name_pattern(name: str) -> str:
     return r"\s+".join(words).replace(r"\s+(?:and|&)\s+", r"\s*(?:and|&)\s*")
 
 
-@functools.lru_cache(maxsize=4096)
+@kept(maxsize=4096)
 def _name_regex(name: str) -> re.Pattern[str]:
     """The regex of a name, its word boundaries left to :func:`_whole` (cached: a turn reads
     many emails of the same names)."""
@@ -236,7 +236,7 @@ def mask_names(text: str, names: list[str]) -> tuple[str, dict[int, str]]:
     return masked, dict(found)
 
 
-@functools.lru_cache(maxsize=16384)
+@kept(maxsize=16384)
 def _mask_names(text: str, names: tuple[str, ...]) -> tuple[str, tuple[tuple[int, str], ...]]:
     masked, found = _mask(text, list(names))
     return masked, tuple(found.items())
@@ -357,7 +357,7 @@ def _phrase_whole(phrase: str, lower: str) -> list[tuple[int, int]]:
     return out
 
 
-@functools.lru_cache(maxsize=256)
+@kept(maxsize=256)
 def _mask_plan(
     names: tuple[str, ...],
 ) -> tuple[tuple[int, str, str, str | None, tuple[str, ...] | None, str], ...]:
@@ -385,7 +385,7 @@ def _mask_plan(
 _WORD = re.compile(r"[^\s,;:()/\ue000-\ue8ff]+")
 
 
-@functools.lru_cache(maxsize=256)
+@kept(maxsize=256)
 def _odd_names(names: tuple[str, ...]) -> tuple[str, ...]:
     """The names with a word the grammar cannot read as part of a name."""
     return tuple(n for n in names if any(_NAMEWORD.fullmatch(w) is None for w in n.split()))

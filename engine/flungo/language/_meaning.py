@@ -15,7 +15,6 @@ the match's overs, scores as commentators write them, and the choice between rea
 from __future__ import annotations
 
 import difflib
-import functools
 import importlib.resources
 import re
 import tomllib
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 
 from engine.flungo.language._chatter import _TENS, number_words
 from engine.flungo.language._clauses import down_words, scores, structure, units
+from engine.flungo.language._grammar import by_grammar
 from engine.flungo.language._reviews import reviews_line
 from engine.flungo.language._transform import _ORDINAL_WORDS
 
@@ -125,8 +125,7 @@ class Lexicon:
     overs: dict[int, dict[str, tuple[int, int]]]  # innings overs -> kind -> (first, last)
 
 
-@functools.cache
-def lexicon() -> Lexicon:
+def _load_lexicon() -> Lexicon:
     """The lexicon shipped beside this module."""
     text = importlib.resources.files(__package__).joinpath("lexicon.toml").read_text("utf-8")
     data = tomllib.loads(text)
@@ -151,7 +150,17 @@ def lexicon() -> Lexicon:
     )
 
 
-def meaning_words() -> frozenset[str]:
+# The lexicon and what is made from it are constants of the package, read at import (a few
+# milliseconds), the same in every process; no Reader need keep them.
+_LEXICON = _load_lexicon()
+
+
+def lexicon() -> Lexicon:
+    """The lexicon shipped beside this module (read at import)."""
+    return _LEXICON
+
+
+def _meaning_words() -> frozenset[str]:
     """Every word the lexicon gives a meaning to (for naming a word it does not know)."""
     lex = lexicon()
     words: set[str] = set(_ORDER_WORDS) | set(STYLE_WORDS) | {"we're", "we", "our", "i"}
@@ -160,6 +169,14 @@ def meaning_words() -> frozenset[str]:
     for phrase in (*lex.filler, *lex.phases):
         words.update(phrase.split())
     return frozenset(words)
+
+
+_MEANING_WORDS = _meaning_words()
+
+
+def meaning_words() -> frozenset[str]:
+    """Every word the lexicon gives a meaning to (for naming a word it does not know)."""
+    return _MEANING_WORDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,8 +194,7 @@ def _alternation(phrases: list[str]) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w'&+])(?:{body})(?![\w'])")
 
 
-@functools.cache
-def _patterns() -> dict[str, re.Pattern[str]]:
+def _make_patterns() -> dict[str, re.Pattern[str]]:
     lex = lexicon()
     return {
         "spelling": _alternation([k.replace("_", " ") for k in lex.spelling]),
@@ -187,6 +203,13 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "phrases": _alternation(list(lex.phrases)),
         "phases": _alternation(list(lex.phases)),
     }
+
+
+_PATTERNS = _make_patterns()
+
+
+def _patterns() -> dict[str, re.Pattern[str]]:
+    return _PATTERNS
 
 
 def _sub(kind: str, text: str, protect: frozenset[str], table: dict[str, str] | None = None) -> str:
@@ -428,11 +451,16 @@ def is_name_word(word: str, protect: frozenset[str]) -> bool:
     return len(word) >= 3 and word not in _common() and any(p.startswith(word) for p in protect)
 
 
-@functools.cache
 def _common() -> frozenset[str]:
     from engine.flungo.language._grammar import keywords
 
-    return keywords() | meaning_words()
+    return _common_of(keywords())
+
+
+@by_grammar
+def _common_of(keywords: frozenset[str]) -> frozenset[str]:
+    """The grammar's words and the lexicon's (remembered: it is asked for every word)."""
+    return keywords | _MEANING_WORDS
 
 
 _COMPOUND_ORD = re.compile(

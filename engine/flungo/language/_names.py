@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import difflib
-import functools
 import re
 import unicodedata
 from collections.abc import Sequence
 
 from engine.errors import AmbiguousOrder, InvalidOrder, OrderError, Span
+from engine.flungo.language._reader import kept
 
 __all__ = ["NameBook"]
 
@@ -25,7 +25,7 @@ def strip_marks(text: str) -> str:
 _MARKABLE = re.compile(r"[^\x00-\x7f\ue000-\ue8ff]")
 
 
-@functools.lru_cache(maxsize=4096)
+@kept(maxsize=4096)
 def _base(ch: str) -> str:
     base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
     return base if len(base) == 1 else ch
@@ -60,7 +60,7 @@ def _initials(text: str, name: str) -> bool:
     return all(part.startswith(i) for i, part in zip(initials, parts, strict=False))
 
 
-@functools.lru_cache(maxsize=256)
+@kept(maxsize=256)
 def _book(names: tuple[str, ...], what: str) -> NameBook:
     return object.__new__(NameBook)
 
@@ -167,7 +167,7 @@ class NameBook:
             hint=self._hint(text),
         )
 
-    @functools.lru_cache(maxsize=4096)  # noqa: B019 - books live as long as their squads
+    @kept(maxsize=4096)  # a book lives as long as the Reader that made it
     def _hint(self, text: str) -> str | None:
         pool = {_fold(n): n for n in self.names}
         for n in self.names:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import functools
 import re
 from dataclasses import replace
 from typing import Any
@@ -66,6 +65,7 @@ from engine.flungo.language._model import (
 )
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._naming import apply_naming
+from engine.flungo.language._reader import kept
 from engine.flungo.language._state import ReadState, result_of
 from engine.flungo.language._transform import read_line
 from engine.flungo.orders import BattingStyle, Rule
@@ -597,7 +597,7 @@ def _names_word(err: OrderError, cl: CleanLine) -> bool:
     return any(q.lower() in low for q in re.findall(r"(?<![\w'])'([^']+)'(?![\w])", err.message))
 
 
-@functools.lru_cache(maxsize=64)
+@kept(maxsize=64)
 def _protect(names: tuple[str, ...]) -> frozenset[str]:
     """The words of the squads' names that are no word of the orders ("ant", "dec")."""
     words = keywords()

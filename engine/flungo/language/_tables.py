@@ -69,6 +69,7 @@ class Tables:
         self.starters = starters
         self._lark: Lark | None = parser
         self._packed = packed
+        self.derived: dict[str, Any] = {}  # see _grammar.by_grammar
 
     def lark(self) -> Lark:
         """The lark parser itself (for explaining a line that does not parse)."""
@@ -94,6 +95,7 @@ class Tables:
         self.starters = state["starters"]
         self._packed = state["packed"]
         self._lark = None
+        self.derived = {}
 
 
 class _Pickler(pickle.Pickler):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import Enum
+from types import MappingProxyType
 from typing import Any
 
 from lark import Token, Transformer, Tree
@@ -39,6 +40,7 @@ from engine.flungo.language._drafts import (
 )
 from engine.flungo.language._grammar import fast_parser, parsed
 from engine.flungo.language._lalr import meta, span
+from engine.flungo.language._reader import KeptTable
 from engine.flungo.orders import (
     BattingStyle,
     Comparison,
@@ -488,15 +490,18 @@ class _WithClause(_ToDraft):
 _WORD_ORDINAL = frozenset(["word_ordinal"])
 _CLAUSES = frozenset(["lead_clause", "cond_clause", "tail_clause"])
 _TAIL = "TAIL_CLAUSE_START"  # a clause whose trigger follows its actions
-_METHODS: dict[str, Any] = {}
-_PLAIN: dict[str, Any] = {}  # the rules read by their method alone (see _Reader)
+# Constants of the class, made at import: each method of a rule's name, and the rules read
+# by their method alone (see _Reader).
+_METHODS: Mapping[str, Any] = MappingProxyType(
+    {n: getattr(_WithClause, n) for n in dir(_WithClause) if not n.startswith("__")}
+)
+_PLAIN: Mapping[str, Any] = MappingProxyType(
+    {n: m for n, m in _METHODS.items() if n not in _CLAUSES and n not in _WORD_ORDINAL}
+)
 
 
 def _method(data: str) -> Any:
-    found = _METHODS.get(data)
-    if found is None:
-        found = _METHODS[data] = getattr(_WithClause, data, False)
-    return found
+    return _METHODS.get(data, False)
 
 
 def _walk(walker: _WithClause, tree: Tree[Token], text: str) -> Any:
@@ -556,8 +561,6 @@ class _Reader:
                 n = _ORDINAL_WORDS.get(self.text[a:b].lower(), 1)
                 kept = [Token("ORDINAL", f"{n}th", start_pos=a, end_pos=b)]
                 name = "ordinal"
-            elif (found := _method(name)) is not False:
-                _PLAIN[name] = found
             method = _method(name)
             if method is False:
                 return Tree(name, kept, meta(span(place)))
@@ -582,26 +585,28 @@ def read_line(text: str, start: str, masked: dict[int, str]) -> Any:
         # (a stand-in could not be told from such a text, never a mail's: control characters
         # are refused; an empty name's token would stand for it)
         slots = (start, text, tuple(sorted(masked)))
-        template = _TEMPLATES.get(slots)
+        templates = _TEMPLATES.here()
+        template = templates.get(slots)
         if template is None:
             # seen once: read with its names below (most lines of a mail are never seen
             # again, and for those reading with stand-ins and putting the names in after
             # would only cost more); the template is made the next time
-            if len(_TEMPLATES) > 16384:
-                _TEMPLATES.clear()
-            _TEMPLATES[slots] = _SEEN_ONCE
+            if len(templates) > 16384:
+                templates.clear()
+            templates[slots] = _SEEN_ONCE
         elif template is _SEEN_ONCE:
-            template = _TEMPLATES[slots] = _template(said(text, start, _StandIns(slots[2])))
+            template = templates[slots] = _template(said(text, start, _StandIns(slots[2])))
         if type(template) is tuple:
             value, fill = template
             return value if fill is None else fill(masked)
     key = (start, text, tuple(sorted(masked.items())))
-    found = _LINES.get(key)
+    lines = _LINES.here()
+    found = lines.get(key)
     if found is None:
         found = said(text, start, masked)
-        if len(_LINES) > 16384:
-            _LINES.clear()
-        _LINES[key] = found
+        if len(lines) > 16384:
+            lines.clear()
+        lines[key] = found
     return found
 
 
@@ -764,13 +769,7 @@ def walk(tree: Tree[Token], text: str, masked: dict[int, str]) -> Any:
         raise
 
 
-_LINES: dict[tuple[str, str, tuple[tuple[int, str], ...]], Any] = {}
+_LINES: KeptTable[tuple[str, str, tuple[tuple[int, str], ...]], Any] = KeptTable("lines")
 # Lines read with stand-ins for their names: (start, text, the indices masked) -> (the
 # reading, what puts the names in) or _UNFILLED, or _SEEN_ONCE (see read_line).
-_TEMPLATES: dict[tuple[str, str, tuple[int, ...]], Any] = {}
-
-
-def clear_caches() -> None:
-    """Forget every line read (for measuring a cold parse)."""
-    _LINES.clear()
-    _TEMPLATES.clear()
+_TEMPLATES: KeptTable[tuple[str, str, tuple[int, ...]], Any] = KeptTable("templates")

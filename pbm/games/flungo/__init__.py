@@ -143,12 +143,12 @@ class Flungo:
         waits, and read one order through it."""
         from engine.dice import Dice
         from engine.flungo.formats import Format
-        from engine.flungo.language import parse_orders
+        from engine.flungo.language import Reader, parse_orders
         from engine.flungo.squad import generate_squad
         from pbm.games.flungo.grammar import warm_order_parser
 
-        warm_order_parser()
-        parse_orders("NAME 1 Warm Up", generate_squad(Dice(0)), Format.T20)
+        reader = Reader(warm_order_parser())
+        parse_orders("NAME 1 Warm Up", generate_squad(Dice(0)), Format.T20, reader=reader)
 
     def __repr__(self) -> str:
         return "Flungo()"

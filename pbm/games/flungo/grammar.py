@@ -8,6 +8,10 @@ quickly, checking they were made from the same grammar and options.
 The file is a pickle, so it must live where nobody else can write: a directory of pbm's own
 (``$XDG_CACHE_HOME/pbm``, else ``~/.cache/pbm``), created mode 0700 and refused unless it is
 ours and closed to group and others. Without such a place the tables are built in memory.
+
+An App reads orders with one :class:`~engine.flungo.language.Reader` (:func:`order_reader`),
+kept with what else the App keeps (:mod:`pbm.db.kept`): what one mail's lines taught it
+serves the next mail's, and two Apps share nothing.
 """
 
 from __future__ import annotations
@@ -17,10 +21,12 @@ import stat
 from pathlib import Path
 
 import structlog
+from sqlalchemy.orm import Session
 
-from engine.flungo.language import build_parser, shipped_parser, use_parser, use_tables
+from engine.flungo.language import Reader, Tables, build_parser, make_tables, shipped_parser
+from pbm.db.kept import ShelfOf, kept
 
-__all__ = ["cache_dir", "warm_order_parser"]
+__all__ = ["ORDER_READER", "cache_dir", "order_reader", "warm_order_parser"]
 
 log = structlog.get_logger("pbm.grammar")
 
@@ -43,18 +49,27 @@ def cache_dir(environ: dict[str, str] | None = None) -> Path | None:
     return path if info.st_uid == os.getuid() and private and stat.S_ISDIR(info.st_mode) else None
 
 
-def warm_order_parser(directory: Path | None = None, *, shipped: bool = True) -> None:
-    """Load the order parser: the package's tables, else from the cache (building and saving
-    it the first time). ``shipped=False`` skips the package's tables."""
-    tables = shipped_parser() if shipped else None
-    if tables is not None:
-        use_tables(tables)
-        return
+def warm_order_parser(directory: Path | None = None, *, shipped: bool = True) -> Tables | None:
+    """The order parser's tables for a :class:`Reader`: ``None`` when the package's are
+    current (every Reader reads with those, loaded at import), else loaded from the cache
+    (built and saved the first time). ``shipped=False`` skips the package's tables."""
+    if shipped and shipped_parser() is not None:
+        return None
     log.info("grammar.tables_stale", hint="run scripts/build-order-tables")
     where = directory if directory is not None else cache_dir()
     cache = str(where / _FILE) if where is not None else None
     try:
-        use_parser(build_parser(cache))
+        return make_tables(build_parser(cache))
     except OSError as exc:  # an unwritable cache costs the build, never the command
         log.warning("grammar.cache_failed", error=str(exc))
-        use_parser(build_parser())
+        return make_tables(build_parser())
+
+
+#: The App's one order reader (a shelf of one: it is never derived again).
+ORDER_READER: ShelfOf[Reader] = ShelfOf("flungo.order_reader", 1)
+
+
+def order_reader(session: Session) -> Reader:
+    """The Reader of the App whose session factory made ``session``: every orders mail the
+    App reads is read with it, so a line read once is not read cold again."""
+    return kept(session).shelf(ORDER_READER).get("reader", 0, lambda: Reader(warm_order_parser()))

@@ -47,6 +47,7 @@ from pbm.games.flungo.competitions import (
     naming_open,
     placeholder_team_name,
 )
+from pbm.games.flungo.grammar import order_reader
 from pbm.games.flungo.house_rules import SETTING_KEYS, parse_settings
 from pbm.games.flungo.naming import (
     apply_slots,
@@ -136,7 +137,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     placeholders = [p.name for p in base.players]
     latest = current_orders(ctx.session, seat)
     # The mail replaces only the parts it gives; names change by slot.
-    got = merge_mail(text, current, base, comp.format, latest)
+    got = merge_mail(text, current, base, comp.format, latest, order_reader(ctx.session))
     mail = got.mail
     naming = got.merged.orders.naming
     if naming is not None and naming.team_name is None and not naming.names:
@@ -494,7 +495,7 @@ def check_standing(
 ) -> None:
     """Warn when new names leave the standing orders (``latest``) naming squad members who
     are gone."""
-    if read_standing(latest.text, team, comp.format).errors:
+    if read_standing(latest.text, team, comp.format, order_reader(ctx.session)).errors:
         ctx.notes.append(
             f"Your standing orders (version {latest.version}) name squad members by names "
             "they no longer have, so they will not read as you meant: send your orders "

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from engine.errors import OrderError
 from engine.flungo.formats import Format
-from engine.flungo.language import parse_orders
+from engine.flungo.language import Reader, parse_orders
 from engine.flungo.orders import SquadNaming
 from engine.flungo.squad import Team
 from engine.lookalike import lookalike_key
@@ -46,9 +46,10 @@ class NamingResult:
     other_orders: bool = False
 
 
-def read_naming(text: str, base: Team, fmt: str) -> NamingResult:
-    """Read a naming mail against the squad as generated (placeholder names)."""
-    parsed = parse_orders(text, base, Format(fmt))
+def read_naming(text: str, base: Team, fmt: str, reader: Reader | None = None) -> NamingResult:
+    """Read a naming mail against the squad as generated (placeholder names), with the App's
+    ``reader`` if given."""
+    parsed = parse_orders(text, base, Format(fmt), reader=reader)
     orders = parsed.orders
     naming = orders.naming
     if naming is not None and naming.team_name is None and not naming.names:

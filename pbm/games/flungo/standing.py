@@ -23,6 +23,7 @@ from engine.flungo.language import (
     NotUnderstood,
     OrderContext,
     ParsedOrders,
+    Reader,
     canonical,
     parse_orders,
 )
@@ -31,6 +32,7 @@ from engine.flungo.orders import Orders
 from engine.flungo.squad import Team
 from pbm.core.clock import Clock
 from pbm.db.models import Competition, Flag, FlagStatus, OrdersVersion, Seat, table_of
+from pbm.games.flungo.grammar import order_reader
 
 __all__ = [
     "FLAG_STATUSES",
@@ -64,18 +66,24 @@ class MailOrders:
 
 
 @functools.lru_cache(maxsize=512)
-def read_standing(text: str, team: Team, fmt: str) -> ParsedOrders:
-    """A stored orders text read against ``team``. Kept (the reading is a pure function of
-    its arguments, and immutable): a seat's standing text is read again by each of its mails,
-    by the preview of what it will play, and at the freeze, and reads the same each time."""
-    return parse_orders(text, team, Format(fmt))
+def read_standing(text: str, team: Team, fmt: str, reader: Reader | None = None) -> ParsedOrders:
+    """A stored orders text read against ``team`` (with the App's ``reader``, if given). Kept
+    (the reading is a pure function of its arguments, and immutable): a seat's standing text
+    is read again by each of its mails, by the preview of what it will play, and at the
+    freeze, and reads the same each time."""
+    return parse_orders(text, team, Format(fmt), reader=reader)
 
 
 def read_mail_orders(
-    text: str, team: Team, fmt: str, context: OrderContext | None = None
+    text: str,
+    team: Team,
+    fmt: str,
+    context: OrderContext | None = None,
+    reader: Reader | None = None,
 ) -> MailOrders:
-    """Read a mail of orders for ``team``, splitting the sentences for the GM from the errors."""
-    parsed = parse_orders(text, team, Format(fmt), context=context)
+    """Read a mail of orders for ``team`` (with the App's ``reader``, if given), splitting
+    the sentences for the GM from the errors."""
+    parsed = parse_orders(text, team, Format(fmt), context=context, reader=reader)
     flagged = {n.line for n in parsed.not_understood}
     errors = tuple(e for e in parsed.errors if e.span is None or e.span.line not in flagged)
     return MailOrders(parsed, errors, parsed.not_understood)
@@ -204,8 +212,10 @@ def resolve_flag(
     seat = session.get(Seat, flag.seat_id)
     assert seat is not None
     latest = current_orders(session, seat)
-    standing = read_standing(latest.text if latest else "", team, fmt).orders
-    mine = parse_orders(text, team, Format(fmt), context=OrderContext(standing=standing.match))
+    reader = order_reader(session)
+    standing = read_standing(latest.text if latest else "", team, fmt, reader).orders
+    context = OrderContext(standing=standing.match)
+    mine = parse_orders(text, team, Format(fmt), context=context, reader=reader)
     if mine.errors:
         return Resolution(tuple(str(e) for e in mine.errors))
     if mine.orders.naming is not None:
@@ -217,7 +227,7 @@ def resolve_flag(
     # (so they win a conflict, as a later line does); any other part it gives replaces that part.
     merged = merge_orders(standing, mine, add=True).orders
     text_now = canonical(without_naming(merged))
-    joined = parse_orders(text_now, team, Format(fmt))
+    joined = parse_orders(text_now, team, Format(fmt), reader=reader)
     if joined.errors:
         return Resolution(tuple(f"with the standing orders: {e}" for e in joined.errors))
     row = store_orders(session, clock, seat, text_now, flag_id=flag.id)
@@ -243,13 +253,19 @@ class MailMerge:
 
 
 def merge_mail(
-    text: str, current: Team, base: Team, fmt: str, latest: OrdersVersion | None
+    text: str,
+    current: Team,
+    base: Team,
+    fmt: str,
+    latest: OrdersVersion | None,
+    reader: Reader | None = None,
 ) -> MailMerge:
-    """Read ``text`` against ``current`` (placeholders of ``base`` still name their slots)
-    and merge it part by part into the orders of ``latest`` (see ``engine.flungo.merge``)."""
-    before = read_standing(latest.text, current, fmt).orders if latest else Orders()
+    """Read ``text`` against ``current`` (placeholders of ``base`` still name their slots),
+    with the App's ``reader`` if given, and merge it part by part into the orders of
+    ``latest`` (see ``engine.flungo.merge``)."""
+    before = read_standing(latest.text, current, fmt, reader).orders if latest else Orders()
     context = OrderContext(standing=before.match, former_names=tuple(p.name for p in base.players))
-    mail = read_mail_orders(text, current, fmt, context)
+    mail = read_mail_orders(text, current, fmt, context, reader)
     merged = merge_orders(without_naming(before), mail.parsed)
     changed = bool(mail.not_understood) or any(
         not r.part.startswith("name ") and r.part != "team name" and r.status != "blocked"

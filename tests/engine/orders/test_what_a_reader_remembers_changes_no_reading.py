@@ -1,5 +1,6 @@
 """What is remembered between mails changes no reading: a turn's mails say the same lines,
-each naming its own squad, and each reads as it would in a process that had read nothing."""
+each naming its own squad, and each reads as it would in a process that had read nothing.
+What is remembered belongs to the :class:`Reader` that read it, never to another."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 import pytest
 
 from engine.flungo.formats import FORMATS, Format
-from engine.flungo.language import OrderContext, ParsedOrders, clear_caches, parse_orders
+from engine.flungo.language import OrderContext, ParsedOrders, Reader, parse_orders, shipped_parser
+from engine.flungo.language._reader import active
 from engine.flungo.squad import Team
 from tests.engine.orders.squad import fixture_team
 
@@ -69,12 +71,43 @@ def test_a_turn_of_squads_reads_as_each_alone(fmt: Format) -> None:
     context = OrderContext(former_names=tuple(p.name for p in base.players))
     alone = {}
     for tag in tags:
-        clear_caches()
-        alone[tag] = _seen(
-            parse_orders(_text(tag), _squad(tag, base), FORMATS[fmt], context=context)
-        )
-    clear_caches()
+        read = parse_orders(_text(tag), _squad(tag, base), FORMATS[fmt], context=context)
+        alone[tag] = _seen(read)
+    warm = Reader()
     for tag in tags + tags:
-        got = parse_orders(_text(tag), _squad(tag, base), FORMATS[fmt], context=context)
+        got = parse_orders(
+            _text(tag), _squad(tag, base), FORMATS[fmt], context=context, reader=warm
+        )
         assert _seen(got) == alone[tag], tag
     assert alone["11"] != alone["12"]  # the names are in what is read
+
+
+def test_two_readers_share_no_memo() -> None:
+    """What one Reader read, another has not: each keeps its own lines, masks and names,
+    and a call given no Reader leaves no Reader active behind it."""
+    team = fixture_team()
+    first, second = Reader(), Reader()
+    parse_orders(_text("11"), _squad("11", team), FORMATS[Format.T20], reader=first)
+    kept = first.remembered()
+    assert kept > 20
+    assert second.remembered() == 0
+    parse_orders("toss: bat", team, FORMATS[Format.T20], reader=second)
+    alone = second.remembered()
+    assert 0 < alone < kept
+    assert first.remembered() == kept  # the second read added nothing to the first's
+    parse_orders(_text("12"), _squad("12", team), FORMATS[Format.T20])  # a fresh one
+    assert first.remembered() == kept and second.remembered() == alone
+    assert active() is None
+
+
+def test_a_fresh_reader_reads_as_a_warm_one() -> None:
+    """The same mail read by a Reader that never read anything and by one warmed by other
+    mails (the same lines with other names, the same mail before) reads the same."""
+    base = fixture_team()
+    warm = Reader(shipped_parser())
+    for tag in ["11", "12", "7", "123"]:
+        parse_orders(_text(tag), _squad(tag, base), FORMATS[Format.FIFTY], reader=warm)
+    for tag in ["12", "8"]:
+        mail, squad = _text(tag), _squad(tag, base)
+        fresh = parse_orders(mail, squad, FORMATS[Format.FIFTY], reader=Reader())
+        assert _seen(parse_orders(mail, squad, FORMATS[Format.FIFTY], reader=warm)) == _seen(fresh)
