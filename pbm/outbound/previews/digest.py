@@ -31,7 +31,7 @@ def context() -> dict[str, Any]:
                 "seat": 1,
                 "team": "Gunge Giants",
                 "line": 6,
-                "text": "and tell the tea lady we want scones",
+                "text": "if Warne gets hammered take him off",
             }
         ],
         "not_understood": [

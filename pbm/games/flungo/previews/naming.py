@@ -44,8 +44,8 @@ def context() -> dict[str, Any]:
         "flags": [
             {
                 "line": 6,
-                "text": "and tell the tea lady we want scones",
-                "reason": "",
+                "text": "if Warne gets hammered take him off",
+                "reason": "I don't know what 'hammered' means in an order",
                 "readings": [],
             }
         ],

@@ -14,7 +14,7 @@ def context() -> dict[str, Any]:
         "held": None,
         "status": "running",
         "teams": d.TEAM_ROWS,
-        "flags": [{"id": 4, "line": 6, "text": "and tell the tea lady we want scones"}],
+        "flags": [{"id": 4, "line": 6, "text": "if Warne gets hammered take him off"}],
         "bounces": [{"address": "bob@players.test", "reason": "550 5.1.1 mailbox unknown"}],
         "dead_letters": [{"id": 17, "from": "bob@players.test"}],
         "next_deadline": d.DEADLINE,
