@@ -148,3 +148,20 @@ def test_a_typical_reply_with_its_html_twin_takes_the_direct_path() -> None:
     plain, html = read.get_payload()  # type: ignore[misc]
     assert plain.get_content() == "Orders in: version 3\n"
     assert html.get_content() == "<p>Orders in: <b>version 3</b> = ok</p>\n"
+
+
+def test_hostile_subjects_write_no_header_of_their_own_beside_an_html_twin() -> None:
+    """The same hostile subjects and a display name carrying CR/LF, on a mail with its HTML
+    twin (the direct text-and-HTML path): one Subject, one To, no Bcc, and the HTML's own
+    CR/LF cannot start a header either."""
+    for subject in ("Re: hi\r\nBcc: evil@x.test", "Re: =?utf-8?q?=0D=0ABcc:_evil@x.test?="):
+        out = _out(
+            subject=subject,
+            from_name="Evil\r\nBcc: evil@x.test",
+            html="<p>x</p>\r\nBcc: evil@x.test\n",
+        )
+        raw = compose_message(out, date=DATE, message_id=MID).raw
+        head = raw.split(b"\n\n", 1)[0].replace(b"\n ", b" ")
+        names = [line.split(b":", 1)[0].lower() for line in head.splitlines()]
+        assert names.count(b"subject") == 1 and names.count(b"to") == 1, head
+        assert b"bcc" not in names
