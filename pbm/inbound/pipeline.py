@@ -310,16 +310,18 @@ class Inbound:
             # A code we do not know yet may be a competition created since the codes were
             # read (by another process): read them again before calling it unknown.
             routed = route(mail_is, own, self._games(s, reload=True), gm)
-        msg, decision = routed.msg, routed.decision
-        self._seen_secrets = _secrets_of(msg)
-        box = _MessageBox(self.box)
-        ctx = MailContext(s, self.config, self.clock, box, mail, msg)
-        if msg.code is not None:
-            ctx.competition = s.scalars(_BY_CODE, {"code": msg.code}).first()
-            if ctx.competition is None:  # deleted since the codes were read
+        competition = None
+        if routed.msg.code is not None:
+            competition = s.scalars(_BY_CODE, {"code": routed.msg.code}).first()
+            if competition is None:  # deleted since the codes were read
                 self._known_games = None
                 routed = route(mail_is, own, self._games(s), gm)
-                msg, decision = routed.msg, routed.decision
+        # the context is made from the routing that stands, so a handler never reads the
+        # message as it was routed to a competition that is gone
+        msg, decision = routed.msg, routed.decision
+        self._seen_secrets = _secrets_of(msg)
+        ctx = MailContext(s, self.config, self.clock, _MessageBox(self.box), mail, msg)
+        ctx.competition = competition
         if ctx.competition is not None:
             if is_postgres(s):
                 _lock_competition(s, ctx.competition, shared=_seat_scoped(decision))
