@@ -43,6 +43,7 @@ from pbm.mail.headers import clean, valid_text
 from pbm.mail.limits import cut_reply
 
 __all__ = [
+    "REPLY_PREFIX",
     "SAFE_POLICY",
     "Attachment",
     "Composed",
@@ -57,7 +58,9 @@ __all__ = [
 
 _MAX_REFERENCES = 10
 _MAX_SUBJECT = 200
-_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|wg|fwd?|tr)\s*(?:\[\d+\])?\s*:\s*)+", re.I)
+#: "Re:", "AW [2]:", "Fwd :"... stacked; each run of spaces is matched by one ``\s*`` only (two
+#: beside each other made a hostile subject of spaces quadratic to read)
+REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|wg|fwd?|tr)\s*(?:\[\d+\]\s*)?:\s*)+", re.I)
 _TAG = re.compile(r"^\s*(\[[^\[\]]{1,40}\])\s*")
 _HEADER_NAME = re.compile(r"^[!-9;-~]+$")  # printable ASCII except ':' (RFC 5322 ftext)
 _RESERVED = {"from", "to", "cc", "bcc", "subject", "date", "message-id", "in-reply-to"}
@@ -163,7 +166,7 @@ def reply_subject(subject: str, *, tag: str | None = None) -> str:
     text = clean(subject)
     found_tag = None
     for _ in range(3):  # "[ABC] Re: Re: x", "Re: [ABC] AW: x" ...
-        text = _REPLY_PREFIX.sub("", text)
+        text = REPLY_PREFIX.sub("", text)
         match = _TAG.match(text)
         if match and found_tag is None:
             found_tag = match.group(1)

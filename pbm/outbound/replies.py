@@ -19,6 +19,7 @@ from pbm.core.clock import Clock
 from pbm.core.config import Config
 from pbm.db.models import OutboxMessage, table_of
 from pbm.mail.compose import (
+    REPLY_PREFIX,
     Attachment,
     Composed,
     OutboundEmail,
@@ -51,7 +52,6 @@ _OURS = (
 #: writes them, capitals and all: a player's "orders" is the player's topic).
 _STATUS = re.compile(r"\s+—\s+.*$", re.DOTALL)
 _OWN = re.compile(rf"^{_OURS}", re.DOTALL)
-_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|wg|fwd?|tr)\s*(?:\[\d+\])?\s*:\s*)+", re.I)
 _TAG = re.compile(r"^\s*\[([^\[\]]{1,40})\]\s*")
 
 
@@ -59,10 +59,12 @@ def _topic(subject: str) -> tuple[str | None, str]:
     """``subject`` as its first tag (without brackets) and its topic: every reply prefix
     ("Re:", "AW:", "Fwd:"...) and leading tag taken off, however a client stacked them."""
     tag = None
-    text = clean(subject)
+    # spaces folded first: a subject is one line to its reader, and a hostile run of them
+    # costs every pattern below nothing
+    text = " ".join(clean(subject).split())
     while True:
         before = text
-        text = _PREFIX.sub("", text)
+        text = REPLY_PREFIX.sub("", text)
         if found := _TAG.match(text):
             tag = tag or found.group(1).strip()
             text = text[found.end() :]

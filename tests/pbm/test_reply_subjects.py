@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -111,3 +112,14 @@ def test_replying_to_replies_never_grows_the_subject(
         for wanted in ("[DEMO]", "[H6 G72AAY]"):
             assert subject.lower().count(wanted.lower()) <= 1, subject
         assert threaded_subject("Re: " + subject, ours, tag) == subject
+
+
+def test_a_subject_of_a_hundred_thousand_spaces_is_read_at_once() -> None:
+    """A hostile subject made of a huge run of spaces between "Re" and its topic (or before
+    pbm's separator) is answered at once with the topic alone: no pattern reads such a run
+    more than once (it took seconds, growing with the square of the run)."""
+    started = time.monotonic()
+    for theirs in ("re" + " " * 100_000 + "x", "x" + " " * 100_000 + "y", "Re:" + " " * 100_000):
+        got = threaded_subject(theirs, "Orders received", "DEMO")
+        assert got.startswith("Re: [DEMO] ") and "  " not in got
+    assert time.monotonic() - started < 5
