@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import email
+import quopri
 import re
 from collections.abc import Iterable
 from email import policy
@@ -24,7 +25,7 @@ from typing import AnyStr
 from pbm.mail.encoded_words import UTF8
 from pbm.mail.headers import decoded
 from pbm.mail.mime import decode_bytes
-from pbm.secrets.shapes import PLACEHOLDER, REDACTED, SECRET_SHAPE, SECRET_SHAPE_BYTES
+from pbm.secrets.shapes import ALPHABET, PLACEHOLDER, REDACTED, SECRET_SHAPE, SECRET_SHAPE_BYTES
 
 __all__ = [
     "REDACTED",
@@ -255,6 +256,14 @@ def scrub_message(
     byte-level pass, which could take a run of base64 in an attachment for a secret.
     """
     values = [k.strip() for k in known if k and k.strip()]
+    if not deep and _own_unchanged(raw, values, lines):
+        return raw  # the package's reading would find nothing to hide and return ``raw``
+    return _scrub_read(raw, values, lines, deep)
+
+
+def _scrub_read(raw: bytes, values: list[str], lines: bool, deep: bool) -> bytes:
+    """:func:`scrub_message` by the email package's reading (for pbm's own clean mail,
+    :func:`_own_unchanged` answers first, with the same result)."""
     if deep and not _maybe_encoded(raw):
         if raw.isascii():
             # Every decoded part is its own bytes, so the byte pass finds all the MIME reading
@@ -281,3 +290,132 @@ def _maybe_encoded(raw: bytes) -> bool:
     encoding, a charset that spells ASCII otherwise (UTF-7, UTF-16), an encoded-word."""
     low = raw.lower()
     return b"base64" in low or b"quoted-printable" in low or b"=?" in raw or not transfer_plain(raw)
+
+
+# pbm's own mail, read without the email package. The outbox's column scrubs every message pbm
+# queues (``deep=False``): the package's reading of a reply's bytes cost more than composing
+# them. A message in the shapes pbm's composer writes directly (ASCII, LF, headers; one
+# quoted-printable UTF-8 text part, or a multipart/alternative of them under pbm's boundary)
+# is read here into the same header values and decoded payloads the package's compat32
+# reading gives, and searched the same way; only a message found clean returns early. Any
+# other shape, or one with something to hide, takes the package's way, which writes the
+# result. ``tests/pbm/test_own_mail_scrub.py`` compares the two over hostile messages.
+
+_HEAD = re.compile(rb"[!-9;-~]+:[^\n]*\n(?:[ \t][^\n]*\n)*")
+_TEXT_TYPE = re.compile(r'text/(?:plain|html); charset="utf-8"(?:; format="flowed")?')
+_ALTERNATIVE = re.compile(r'multipart/alternative; boundary="(=_pbm_[0-9a-f]{24})"')
+#: A secret's symbols (any case) and the dash as ``x``, every other byte a space.
+_RUN_TABLE = bytes(
+    ord("x") if chr(b) in f"{ALPHABET}{ALPHABET.lower()}-" else ord(" ") for b in range(256)
+)
+_SIXTEEN = b"x" * 16
+
+
+def _own_unchanged(raw: bytes, values: list[str], lines: bool) -> bool:
+    """Whether ``raw`` is a message of pbm's own shape in which the package's reading would
+    change nothing; False for any other (then the package reads it)."""
+    if b"\r" in raw or not raw.isascii():
+        return False  # the package also breaks lines at CR; non-ASCII is read with surrogates
+    try:
+        read = _own_parts(raw)
+        if read is None:
+            return False
+        for headers, payload in read:
+            for value in headers:
+                if _changes(decoded(value), values, lines) or _changes(value, values, lines):
+                    return False
+            if payload is not None:
+                text, _ = decode_bytes(quopri.decodestring(payload), "utf-8")
+                if _changes(text, values, lines):
+                    return False
+        return True
+    except Exception:  # whatever fails here, the package's reading decides
+        return False
+
+
+def _own_parts(raw: bytes) -> list[tuple[list[str], bytes | None]] | None:
+    """Each part's header values and its text payload (None for the multipart), as compat32
+    reads them; None when ``raw`` is not in one of pbm's shapes."""
+    head = _headers_of(raw, 0)
+    if head is None:
+        return None
+    fields, at = head
+    kind = _one(fields, "content-type")
+    if kind is not None and _TEXT_TYPE.fullmatch(kind):
+        if _one(fields, "content-transfer-encoding") != "quoted-printable":
+            return None
+        return [([v for _, v in fields], raw[at:])]
+    found = _ALTERNATIVE.fullmatch(kind or "")
+    if found is None:
+        return None
+    sep = b"--" + found.group(1).encode("ascii")
+    body = raw[at:]
+    if not body.startswith(sep + b"\n") or not body.endswith(b"\n" + sep + b"--\n"):
+        return None  # no preamble, no epilogue
+    chunks = body[len(sep) + 1 : -len(sep) - 4].split(b"\n" + sep + b"\n")
+    if body.count(sep) != len(chunks) + 1:
+        return None  # the boundary only where it separates the parts
+    parts: list[tuple[list[str], bytes | None]] = [([v for _, v in fields], None)]
+    for chunk in chunks:
+        inner = _headers_of(chunk, 0)
+        if inner is None:
+            return None
+        part_fields, part_at = inner
+        part_kind = _one(part_fields, "content-type")
+        if part_kind is None or not _TEXT_TYPE.fullmatch(part_kind):
+            return None
+        if _one(part_fields, "content-transfer-encoding") != "quoted-printable":
+            return None
+        parts.append(([v for _, v in part_fields], chunk[part_at:]))
+    return parts
+
+
+def _headers_of(raw: bytes, at: int) -> tuple[list[tuple[str, str]], int] | None:
+    """The header fields from ``at`` as compat32 keeps them (name, value: the first line's
+    rest without leading blanks, then its continuation lines, the last line end taken off),
+    and where the body starts (after the empty line); None without that empty line."""
+    fields: list[tuple[str, str]] = []
+    while raw[at : at + 1] != b"\n":
+        found = _HEAD.match(raw, at)
+        if found is None:
+            return None
+        line = found.group().decode("ascii")
+        name, _, value = line.partition(":")
+        fields.append((name, value.lstrip(" \t").rstrip("\r\n")))
+        at = found.end()
+    return fields, at + 1
+
+
+def _one(fields: list[tuple[str, str]], name: str) -> str | None:
+    """The value of the one field ``name`` (any case); None if there are several or none."""
+    values = [v for n, v in fields if n.lower() == name]
+    return values[0] if len(values) == 1 else None
+
+
+def _changes(text: str, values: list[str], lines: bool) -> bool:
+    """Whether :func:`scrub_text` would change ``text``. Without SECRET lines to look for,
+    the secret shape is tried only where it can match: bounded by its lookarounds, it is a
+    whole run of 16 to 19 symbols and dashes, each ASCII unless a character of
+    :data:`_FOLDING` is in the text; such runs are found in the text's bytes (a character
+    beyond ASCII ends a run, as it cannot be in one), a fraction of the pattern's search."""
+    if lines:
+        return scrub_text(text, values, lines=lines) != text
+    if redact(text, values) != text:
+        return True
+    if not text.isascii() and any(c in text for c in _FOLDING):
+        return SECRET_SHAPE.search(text) is not None
+    runs = text.encode("ascii", "replace").translate(_RUN_TABLE)
+    at = runs.find(_SIXTEEN)
+    while at >= 0:
+        end = runs.find(b" ", at)
+        if (len(runs) if end < 0 else end) - at <= 19 and SECRET_SHAPE.match(text, at):
+            return True
+        if end < 0:
+            return False
+        at = runs.find(_SIXTEEN, end)
+    return False
+
+
+#: The characters beyond ASCII that the secret shape's caseless symbols match (the Kelvin sign
+#: and the long s: ``tests/pbm/test_own_mail_scrub.py`` checks every code point).
+_FOLDING = ("\u017f", "\u212a")
