@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from email import quoprimime
 from email.parser import BytesParser
 
 from hypothesis import given, settings
@@ -15,6 +16,7 @@ from pbm.mail.compose import (
     _headers,
     _package_bytes,
     _plain_bytes,
+    _qp,
     compose_message,
 )
 from pbm.mail.headers import valid_text
@@ -165,3 +167,17 @@ def test_hostile_subjects_write_no_header_of_their_own_beside_an_html_twin() -> 
         names = [line.split(b":", 1)[0].lower() for line in head.splitlines()]
         assert names.count(b"subject") == 1 and names.count(b"to") == 1, head
         assert b"bcc" not in names
+
+
+_qp_pieces = st.sampled_from(
+    ["=", " ", "\t", "\n", "\r", "\r\n", "é", "—", "\x0b", "\x85", "x" * 70]
+)
+
+
+@settings(max_examples=500)
+@given(st.lists(_qp_pieces | _words, max_size=12).map("".join))
+def test_the_quoted_printable_writer_gives_the_packages_bytes(text: str) -> None:
+    """Quoting a body gives quoprimime's bytes for any text: line ends of every kind, blanks
+    at a line's end, escapes where a long line breaks, text beyond ASCII."""
+    package = quoprimime.body_encode(text.encode("utf-8").decode("latin-1"))
+    assert _qp(text) == package.encode("ascii")
