@@ -15,7 +15,7 @@ import hmac
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from pbm.core.errors import AuthError, RateLimited
+from pbm.core.errors import AuthError
 from pbm.inbound.commands import Audience, Command, CommandLine, fallbacks, registry
 from pbm.inbound.context import Handled, MailContext, Status
 from pbm.inbound.intake import Incoming, incoming_of
@@ -29,11 +29,10 @@ __all__ = [
     "NotUnderstood",
     "Routed",
     "Run",
-    "check_rate",
+    "admitted",
     "decide",
     "execute",
     "route",
-    "run",
 ]
 
 
@@ -64,13 +63,6 @@ Decision = Ignore | NotUnderstood | Run
 
 #: The line a fallback handler is given: the whole body is the orders.
 BODY = CommandLine(0, "", "", "")
-
-
-def check_rate(sender: str, count: int, limit: int) -> None:
-    """Raise :class:`~pbm.core.errors.RateLimited` when ``count`` mails this hour exceed
-    ``limit``."""
-    if count > limit:
-        raise RateLimited(sender, count, limit)
 
 
 def decide(
@@ -135,18 +127,12 @@ def route(
     return Routed(msg, decide(msg, game, gm_address=gm_address))
 
 
-def run(
-    ctx: MailContext,
-    decision: Decision,
-    *,
-    person: bool,
-    carry_out: Callable[[MailContext, Run], Handled] | None = None,
-) -> Handled:
-    """Carry ``decision`` out: a ``person``'s mail is admitted first (the rate limit says
-    so once an hour to the address, never for a full domain: the notice would itself be the
-    flood, one to each new address; then it stays quiet). ``carry_out`` runs a :class:`Run`
-    (default :func:`execute`; the pipeline passes the one it imported, which the fault and
-    hostile suites replace to make a handler fail)."""
+def admitted(ctx: MailContext, decision: Decision, *, person: bool) -> Handled | Run:
+    """``decision`` settled as far as it can be without a handler: a ``person``'s mail is
+    admitted first (the rate limit says so once an hour to the address, never for a full
+    domain: the notice would itself be the flood, one to each new address; then it stays
+    quiet); an ignored or not understood mail is answered. What is left is the :class:`Run`
+    for the caller to carry out (the pipeline, with :func:`execute`)."""
     if person:
         limited = admit(
             ctx.session, ctx.box, ctx.config, ctx.clock, ctx.msg.from_addr, ctx.msg.secret
@@ -161,7 +147,7 @@ def run(
         case NotUnderstood(note, unknown):
             return ctx.not_understood(note, unknown_code=unknown)
         case Run():
-            return (carry_out or execute)(ctx, decision)
+            return decision
     raise AssertionError(decision)  # pragma: no cover - the match is exhaustive
 
 

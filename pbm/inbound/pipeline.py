@@ -6,9 +6,10 @@
 2. :meth:`Inbound.process` handles one stored message in ONE transaction: understand it
    once (:func:`pbm.mail.understand.understand`: a bounce to record, automatic mail to ignore,
    a refusal to send, or a player's mail), route and decide in one call on that value
-   (:func:`pbm.inbound.dispatch.route`), then :func:`pbm.inbound.dispatch.run` admits it
-   (rate limit, "mailed again") and runs the registered command's handler, which queues the
-   reply in the outbox. The status moves from ``received`` to applied, rejected or ignored.
+   (:func:`pbm.inbound.dispatch.route`), then :func:`pbm.inbound.dispatch.admitted` admits it
+   (rate limit, "mailed again") and :func:`pbm.inbound.dispatch.execute` runs the registered
+   command's handler, which queues the reply in the outbox. The status moves from
+   ``received`` to applied, rejected or ignored.
 3. Any unexpected exception rolls that transaction back and, in a second one, marks the
    message ``shunted`` (a dead letter) with the traceback and alerts the GM. Nothing is
    dropped: :meth:`Inbound.retry` puts a dead letter back to ``received``.
@@ -42,7 +43,7 @@ from pbm.core.events import record
 from pbm.db.models import Competition, InboundMail, table_of
 from pbm.db.session import SKIP_LOCKED, is_postgres, transaction
 from pbm.inbound.context import Handled, MailContext, Status, StoredMail
-from pbm.inbound.dispatch import Decision, Run, execute, route, run
+from pbm.inbound.dispatch import Decision, Run, admitted, execute, route
 from pbm.inbound.intake import Incoming, message_key
 from pbm.inbound.routing import extract_secret
 from pbm.mail.understand import Kind, understand
@@ -330,7 +331,8 @@ class Inbound:
             if mail_is.refusal.answer is not None:
                 ctx.reply("refused", reason=mail_is.refusal.answer)
             return ctx.handled(Status(mail_is.refusal.status), mail_is.refusal.note)
-        return run(ctx, decision, person=mail_is.kind is Kind.PLAYER, carry_out=execute)
+        outcome = admitted(ctx, decision, person=mail_is.kind is Kind.PLAYER)
+        return execute(ctx, outcome) if isinstance(outcome, Run) else outcome
 
     def _games(self, s: Session, *, reload: bool = False) -> Mapping[str, str]:
         """Each competition's code (upper case) and its game, read once per process: neither

@@ -3,7 +3,7 @@
 
 Mail that proves who sent it (a seat's secret, or the GM's) is counted under the address:
 a proven seat's mail keeps its own bucket. Everything else is *unproven* and counted twice
-(:func:`rate_buckets`): under its base address (``?victim@third.test`` for every
+(:func:`admit`): under its base address (``?victim@third.test`` for every
 ``victim+k@third.test``, see :func:`base_address`) and under its domain (``?@third.test``).
 So forged mail in a player's name, which cannot carry their secret, fills only the unproven
 counts and cannot lock the player out of their own orders; and pbm cannot be used to flood
@@ -36,7 +36,6 @@ __all__ = [
     "admit",
     "base_address",
     "count_mail",
-    "rate_buckets",
     "rate_key",
     "window_start",
 ]
@@ -74,7 +73,8 @@ def admit(
 ) -> RateLimited | None:
     """Admission, one step for a person's mail: the sender wrote, so an address marked
     undeliverable works again (:func:`pbm.outbound.bounces.mailed_again`), and the mail is
-    counted in every bucket it falls in (:func:`rate_buckets`); the first full bucket, if
+    counted in every bucket it falls in (its own if the secret proves it theirs, else its base
+    address's and its domain's unproven ones); the first full bucket, if
     any, is returned. Every bucket is counted, also past the first that is full: a flood
     stays counted wherever it turns. One query reads what both need (the sender's seats'
     hashes and whether the address is marked)."""
@@ -93,15 +93,6 @@ def admit(
         if count > limit:
             return RateLimited(bucket.key, count, limit)
     return None
-
-
-def rate_buckets(
-    session: Session, box: SecretBox, gm: GmConfig, sender: str, secret: str | None
-) -> list[Bucket]:
-    """The counters a mail is counted under: the sender's own if ``secret`` proves the mail
-    theirs, else its base address's and its domain's unproven ones."""
-    hashes = [h for _, h in session.execute(_SENDER, {"sender": sender}) if h is not None]
-    return _buckets(box, gm, sender, secret, hashes)
 
 
 def _buckets(

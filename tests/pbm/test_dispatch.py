@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbm.core.errors import RateLimited
 from pbm.inbound.commands import Audience, registry
-from pbm.inbound.dispatch import Ignore, NotUnderstood, Run, check_rate, decide
+from pbm.inbound.dispatch import Ignore, NotUnderstood, Run, decide
 from pbm.inbound.intake import Incoming, read_incoming
 from pbm.testing import make_eml
 
@@ -57,14 +56,6 @@ def test_robots_and_bounces_are_never_answered() -> None:
     assert isinstance(decide(auto, "flungo"), Ignore)
     report = Incoming(None, (), "a@b", "", "", None, (), None, True, "report", ("x@y",))
     assert isinstance(decide(report, None), Ignore)
-
-
-def test_rate_limit_raises_the_declared_error() -> None:
-    """Past the hourly allowance, :func:`check_rate` raises ``RateLimited`` with the figures."""
-    check_rate("a@b", 20, 20)
-    with pytest.raises(RateLimited) as info:
-        check_rate("a@b", 21, 20)
-    assert (info.value.count, info.value.limit) == (21, 20)
 
 
 def test_every_command_has_help_and_an_audience() -> None:

@@ -17,6 +17,7 @@ from engine.lookalike import is_invisible, lookalike_key, skeleton
 from pbm.daemon import Daemon
 from pbm.db.models import Seat
 from pbm.db.session import transaction
+from pbm.games.flungo.mail import _LOOKALIKE_KEYS
 from pbm.testing import RecordingSender, body_of
 from tests.pbm.helpers import join, say
 
@@ -164,3 +165,21 @@ def test_the_skeleton_does_not_depend_on_normalisation(name: str) -> None:
     assert unicodedata.normalize("NFD", once) == once
     for form in ("NFC", "NFD"):
         assert skeleton(unicodedata.normalize(form, name)) == once
+
+
+def test_the_other_teams_lookalike_keys_are_kept_by_the_app(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """The look-alike keys of the names a naming mail compares are kept by the App's
+    ``Kept`` (not a module global), and a look-alike is refused the same when the other
+    team's key is read from there."""
+    one = join(daemon, sender, "one@example.test")
+    two = join(daemon, sender, "two@example.test")
+    shelf = daemon.app.kept.shelf(_LOOKALIKE_KEYS)
+    assert len(shelf) == 0
+    say(daemon, sender, f"SECRET {one}\nTEAM NAME {ROCK}\n", frm="one@example.test")
+    assert shelf.get(ROCK, None, lambda: ("", "")) == lookalike_key(ROCK)
+    mail = f"SECRET {two}\nTEAM NAME ROCK & ROLL'S\n"
+    [again] = say(daemon, sender, mail, frm="two@example.test")
+    assert TAKEN in body_of(again)
+    assert _team(daemon, 2).name != "ROCK & ROLL'S"

@@ -25,6 +25,7 @@ from engine.flungo.merge import kept_sentences
 from engine.flungo.orders import Orders, SquadNaming
 from engine.flungo.squad import Team
 from engine.flungo.turn import SeasonState, Stage
+from engine.lookalike import lookalike_key
 from pbm.core.errors import GameError
 from pbm.core.types import parse_utc
 from pbm.db.kept import ShelfOf, kept
@@ -265,7 +266,12 @@ def _refuse_lookalike(
     # The names alone, read in SQL: loading every seat's squad cost more than the mail.
     rows = session.execute(_OTHER_NAMES, {"b_comp": comp.id, "b_seat": seat.id})
     others = ((n, name) for n, name in rows if name != placeholder_team_name(n))
-    found = lookalike_of(naming.team_name, others)
+    shelf = kept(session).shelf(_LOOKALIKE_KEYS)
+    found = lookalike_of(
+        naming.team_name,
+        others,
+        lambda name: shelf.get(name, None, lambda: lookalike_key(name)),
+    )
     if found is None:
         return naming, None
     number, other = found
@@ -278,9 +284,13 @@ def _refuse_lookalike(
     )
     if line is not None:
         text = f"line {line}: {text}"
-    kept = replace(naming, team_name=None)
-    return (kept if kept.names else None), {"text": text, "line": line}
+    without = replace(naming, team_name=None)
+    return (without if without.names else None), {"text": text, "line": line}
 
+
+#: The look-alike keys of the team names a naming mail is compared with: a competition's
+#: other names are the same from mail to mail, and each key is some twenty skeletons' work.
+_LOOKALIKE_KEYS: ShelfOf[tuple[str, str]] = ShelfOf("lookalike keys", 4096)
 
 #: Built once: every other seat's number and team name in the competition, by number.
 _OTHER_NAMES = (

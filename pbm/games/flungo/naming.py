@@ -12,7 +12,7 @@ changed. :func:`apply_naming` applies a whole naming to the squad as generated.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from engine.errors import OrderError
@@ -116,13 +116,18 @@ def still_unnamed(team: Team, placeholders: Iterable[str], placeholder_team_name
     return out
 
 
-def lookalike_of(name: str, others: Iterable[tuple[int, str]]) -> tuple[int, str] | None:
+def lookalike_of(
+    name: str,
+    others: Iterable[tuple[int, str]],
+    key: Callable[[str], tuple[str, str]] = lookalike_key,
+) -> tuple[int, str] | None:
     """The first of ``others`` (seat number, team name) that a reader could not tell from
     ``name``: the same TS #39 skeleton, case folded or not (``engine.lookalike``), so a
-    Cyrillic о, an invisible joiner or a change of case does not make a second name."""
-    mine = lookalike_key(name)
+    Cyrillic о, an invisible joiner or a change of case does not make a second name.
+    ``key`` is ``lookalike_key`` or a caller's memo of it."""
+    mine = key(name)
     for number, other in others:
-        theirs = lookalike_key(other)
+        theirs = key(other)
         if mine[0] == theirs[0] or mine[1] == theirs[1]:
             return number, other
     return None
