@@ -24,7 +24,9 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     event,
+    func,
     inspect,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -201,6 +203,9 @@ class Player(Base):
     """A mail address that has joined something. Secrets live on seats, one per team."""
 
     __tablename__ = "players"
+    #: The address as compared (``lower(address) = ?``: HELP asks each game whether the
+    #: sender plays): the unique index on the address as written cannot serve that lookup.
+    __table_args__ = (Index("ix_players_address_lower", func.lower(text("address"))),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     address: Mapped[str] = mapped_column(String(320), unique=True)

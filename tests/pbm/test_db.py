@@ -67,3 +67,28 @@ def test_serve_refuses_an_unmigrated_database(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["serve", "--config", str(path)])
     assert result.exit_code == os.EX_NOINPUT
     assert "pbm db upgrade" in result.output
+
+
+def test_a_sender_is_looked_up_by_the_lower_case_address_index(db_url: str) -> None:
+    """HELP's "does this sender play" compares ``lower(players.address)``: the migrations
+    build an index on that expression, and SQLite's plan uses it rather than scanning."""
+    from sqlalchemy import func, inspect, select
+
+    from pbm.db.models import Player, Seat
+
+    db_engine = make_db_engine(db_url)
+    migrate.upgrade(db_engine)
+    with db_engine.connect() as c:
+        if db_engine.dialect.name == "sqlite":
+            query = (
+                select(Seat.id)
+                .join(Player, Player.id == Seat.player_id)
+                .where(func.lower(Player.address) == "ann@example.test")
+            )
+            sql = str(query.compile(db_engine, compile_kwargs={"literal_binds": True}))
+            plan = " ".join(str(row[-1]) for row in c.execute(text("EXPLAIN QUERY PLAN " + sql)))
+            assert "ix_players_address_lower" in plan, plan
+        else:
+            names = {i["name"] for i in inspect(c).get_indexes("players")}
+            assert "ix_players_address_lower" in names
+    db_engine.dispose()
