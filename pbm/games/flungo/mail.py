@@ -14,7 +14,17 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, Select, bindparam, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Row,
+    Subquery,
+    bindparam,
+    insert,
+    literal,
+    select,
+    union_all,
+    update,
+)
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -136,6 +146,9 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     base = base_squad(comp, seat.number)
     placeholder = placeholder_team_name(seat.number)
     placeholders = [p.name for p in base.players]
+    # in a statement after the seat's lock, not joined to it: on PostgreSQL (read committed)
+    # a locking read that waited sees the rows it joins as they were before it waited, so a
+    # version another mail of the seat just stored would be missed
     latest = current_orders(ctx.session, seat)
     # The mail replaces only the parts it gives; names change by slot.
     got = merge_mail(text, current, base, comp.format, latest, order_reader(ctx.session))
@@ -374,7 +387,8 @@ def _whats_next(
     from pbm.games.flungo.reports import deadline_text, will_play_ctx
     from pbm.games.flungo.turns import season_of
 
-    turn = ctx.session.execute(_OPEN_STAGE, {"b_comp": comp.id}).first()
+    stages = {row.open: row for row in ctx.session.execute(_STAGES, {"b_comp": comp.id})}
+    turn = stages.get(True)
     late = None
     fixtures = _fixture_lines(ctx.session, comp, season_of)
     player = ctx.session.get(Player, seat.player_id)
@@ -382,7 +396,7 @@ def _whats_next(
     outlook = outlook_of(ctx.session, comp, name) if comp.season_version else None
     if turn is not None:
         deadline = deadline_text(turn.deadline, player)
-        late = _too_late_note(ctx, comp, turn, player)
+        late = _too_late_note(ctx, turn, stages.get(False), player)
     elif fixtures is None:
         deadline = "the naming deadline, " + deadline_text(comp.naming_deadline, player)
     else:
@@ -398,22 +412,34 @@ def _whats_next(
     }
 
 
-def _stage_columns(*where: ColumnElement[bool]) -> Select[Any]:
-    """The newest stage ``where`` picks, with only what the answer reads: a done stage's row
-    also holds the season before and after it and its report, each as long as the season."""
+def _stage_columns(is_open: bool, where: ColumnElement[bool]) -> Subquery:
+    """The newest stage ``where`` picks, with only what the answer reads (a done stage's row
+    also holds the season before and after it and its report, each as long as the season),
+    and ``open``, which of the two it is."""
     t = table_of(Turn)
     return (
-        select(t.c.round, t.c.turn, t.c.selection, t.c.deadline, t.c.resolved_at)
-        .where(t.c.competition_id == bindparam("b_comp"), *where)
+        select(
+            t.c.round,
+            t.c.turn,
+            t.c.selection,
+            t.c.deadline,
+            t.c.resolved_at,
+            literal(is_open).label("open"),
+        )
+        .where(t.c.competition_id == bindparam("b_comp"), where)
         .order_by(t.c.position.desc(), t.c.generation.desc())
         .limit(1)
+        .subquery()
     )
 
 
-#: Built once (every orders mail asks both): the stage taking orders (or frozen, being
-#: resolved), as ``current_turn`` finds it, and the latest resolved one, as ``latest_done``.
-_OPEN_STAGE = _stage_columns(table_of(Turn).c.status.in_((TurnStatus.OPEN, TurnStatus.FROZEN)))
-_DONE_STAGE = _stage_columns(table_of(Turn).c.status == TurnStatus.DONE)
+#: Built once, one statement for both (every orders mail asks both): the stage taking orders
+#: (or frozen, being resolved), as ``current_turn`` finds it, and the latest resolved one, as
+#: ``latest_done``, for the note on a mail that came too late for it.
+_STAGES = union_all(
+    select(_stage_columns(True, table_of(Turn).c.status.in_((TurnStatus.OPEN, TurnStatus.FROZEN)))),
+    select(_stage_columns(False, table_of(Turn).c.status == TurnStatus.DONE)),
+)
 
 
 def _practice(
@@ -442,14 +468,13 @@ LATE_WINDOW = timedelta(hours=1)
 
 
 def _too_late_note(
-    ctx: MailContext, comp: Competition, turn: Row[Any], player: Player | None
+    ctx: MailContext, turn: Row[Any], done: Row[Any] | None, player: Player | None
 ) -> str | None:
     """A plain word for a mail that came after the stage before had run: early, once every
     team's orders were in (the sender still had time on the clock), or just after its deadline.
     The mail is not lost: it counts for the stage open now."""
     from pbm.games.flungo.reports import deadline_text
 
-    done = ctx.session.execute(_DONE_STAGE, {"b_comp": comp.id}).first()
     if done is None or done.resolved_at is None:
         return None
     now = ctx.clock.now()
