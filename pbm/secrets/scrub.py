@@ -336,38 +336,42 @@ def _own_unchanged(raw: bytes, values: list[str], lines: bool) -> bool:
 def _own_parts(raw: bytes) -> list[tuple[list[str], bytes | None]] | None:
     """Each part's header values and its text payload (None for the multipart), as compat32
     reads them; None when ``raw`` is not in one of pbm's shapes."""
+    single = _text_part(raw)
+    if single is not None:
+        return [single]
     head = _headers_of(raw, 0)
-    if head is None:
-        return None
-    fields, at = head
-    kind = _one(fields, "content-type")
-    if kind is not None and _TEXT_TYPE.fullmatch(kind):
-        if _one(fields, "content-transfer-encoding") != "quoted-printable":
-            return None
-        return [([v for _, v in fields], raw[at:])]
-    found = _ALTERNATIVE.fullmatch(kind or "")
-    if found is None:
+    found = _ALTERNATIVE.fullmatch(_one(head[0], "content-type") or "") if head else None
+    if head is None or found is None:
         return None
     sep = b"--" + found.group(1).encode("ascii")
-    body = raw[at:]
+    body = raw[head[1] :]
     if not body.startswith(sep + b"\n") or not body.endswith(b"\n" + sep + b"--\n"):
         return None  # no preamble, no epilogue
     chunks = body[len(sep) + 1 : -len(sep) - 4].split(b"\n" + sep + b"\n")
     if body.count(sep) != len(chunks) + 1:
         return None  # the boundary only where it separates the parts
-    parts: list[tuple[list[str], bytes | None]] = [([v for _, v in fields], None)]
+    parts: list[tuple[list[str], bytes | None]] = [([v for _, v in head[0]], None)]
     for chunk in chunks:
-        inner = _headers_of(chunk, 0)
-        if inner is None:
+        part = _text_part(chunk)
+        if part is None:
             return None
-        part_fields, part_at = inner
-        part_kind = _one(part_fields, "content-type")
-        if part_kind is None or not _TEXT_TYPE.fullmatch(part_kind):
-            return None
-        if _one(part_fields, "content-transfer-encoding") != "quoted-printable":
-            return None
-        parts.append(([v for _, v in part_fields], chunk[part_at:]))
+        parts.append(part)
     return parts
+
+
+def _text_part(raw: bytes) -> tuple[list[str], bytes | None] | None:
+    """The header values and payload of ``raw`` as one quoted-printable UTF-8 text part;
+    None for anything else."""
+    head = _headers_of(raw, 0)
+    if head is None:
+        return None
+    fields, at = head
+    kind = _one(fields, "content-type")
+    if kind is None or not _TEXT_TYPE.fullmatch(kind):
+        return None
+    if _one(fields, "content-transfer-encoding") != "quoted-printable":
+        return None
+    return [v for _, v in fields], raw[at:]
 
 
 def _headers_of(raw: bytes, at: int) -> tuple[list[tuple[str, str]], int] | None:
