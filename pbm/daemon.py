@@ -370,12 +370,15 @@ def _on_hangup(_signum: int, _frame: FrameType | None) -> None:
 
 
 def _warm_up(games: Sequence[Game] = GAMES) -> None:
-    """Load what each game's first mail would wait for (Flungo's order parser) now, and the
-    mail commands' table (it imports every handler's module: the first mail paid for it)."""
+    """Load what each game's first mail would wait for (Flungo's order parser) now, the
+    mail commands' table (it imports every handler's module: the first mail paid for it) and
+    every mail kind's templates (the first answer of each kind compiled its own)."""
     from pbm.inbound.commands import fallbacks, registry
+    from pbm.outbound.render import compile_templates
 
     registry()
     fallbacks()
+    compile_templates()
     for game in games:
         game.warm_up()
     # What is loaded by now (the parser's tables, the templates, the ORM's mappers) lives as

@@ -159,3 +159,22 @@ def test_the_warm_up_builds_the_command_table_before_the_first_mail() -> None:
         assert "JOIN" in registry() and "flungo" in fallbacks()
     finally:
         gc.unfreeze()
+
+
+def test_the_warm_up_compiles_every_mail_template() -> None:
+    """Every mail kind's templates are compiled by the warm-up: the first answer of a kind
+    (a JOIN's welcome, a naming's acknowledgement) does not wait for its compile."""
+    from pbm.outbound.render import email_kinds, environment, has_html
+
+    env = environment()
+    assert env.cache is not None
+    env.cache.clear()
+    gc.unfreeze()
+    try:
+        _warm_up()
+    finally:
+        gc.unfreeze()
+    cached = {key[1] for key in env.cache}
+    for kind in email_kinds():
+        assert f"email/{kind}/body.txt" in cached and f"email/{kind}/subject.txt" in cached
+        assert (f"email/{kind}/body.html" in cached) == has_html(kind)

@@ -1,12 +1,19 @@
 """Rendering: the one strict Jinja environment and the email templates."""
 
-from pbm.outbound.render.email import RenderedEmail, email_kinds, has_html, render_email
+from pbm.outbound.render.email import (
+    RenderedEmail,
+    compile_templates,
+    email_kinds,
+    has_html,
+    render_email,
+)
 from pbm.outbound.render.env import environment, templates_dir
 from pbm.outbound.render.images import InlineImage
 
 __all__ = [
     "InlineImage",
     "RenderedEmail",
+    "compile_templates",
     "email_kinds",
     "environment",
     "has_html",

@@ -15,7 +15,7 @@ from pbm.outbound.render.env import environment, oneline, templates_dir
 from pbm.outbound.render.html import inline_styles, within_limit
 from pbm.outbound.render.wrap import SOFT, flowing
 
-__all__ = ["RenderedEmail", "email_kinds", "has_html", "render_email"]
+__all__ = ["RenderedEmail", "compile_templates", "email_kinds", "has_html", "render_email"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,3 +62,16 @@ def email_kinds() -> list[str]:
     """Every email kind with templates."""
     root = templates_dir() / "email"
     return sorted(p.name for p in root.iterdir() if (p / "body.txt").is_file())
+
+
+def compile_templates() -> int:
+    """Compile every mail kind's templates now (the daemon's warm-up), so no mail waits for
+    its kind's first compile (some tens of milliseconds: the first answer of each kind, and a
+    share of every mail of a short burst); returns how many."""
+    env = environment()
+    count = 0
+    for kind in email_kinds():
+        for part in ("subject.txt", "body.txt", *(("body.html",) if has_html(kind) else ())):
+            env.get_template(f"email/{kind}/{part}")
+            count += 1
+    return count
