@@ -73,7 +73,7 @@ def test_the_characters_beyond_ascii_that_fold_to_a_symbol_are_all_known() -> No
     assert found == set(_FOLDING)
 
 
-@settings(max_examples=600)
+@settings(max_examples=600, deadline=None)
 @given(text=_texts, known=_known)
 def test_the_quick_search_answers_as_the_scrub_does(text: str, known: list[str]) -> None:
     """Whether a text would change under scrub_text is answered the same by the quick way."""
@@ -147,7 +147,7 @@ def _messages(draw: st.DrawFn) -> bytes:
     return raw
 
 
-@settings(max_examples=400)
+@settings(max_examples=400, deadline=None)
 @given(raw=_messages(), known=_known)
 def test_pbm_own_mail_is_scrubbed_to_the_package_bytes(raw: bytes, known: list[str]) -> None:
     """The outbox's scrub gives the bytes the email package's reading gives, for pbm's
@@ -158,7 +158,7 @@ def test_pbm_own_mail_is_scrubbed_to_the_package_bytes(raw: bytes, known: list[s
     )
 
 
-@settings(max_examples=400)
+@settings(max_examples=400, deadline=None)
 @given(raw=_messages())
 def test_pbm_own_mail_is_read_as_the_package_reads_it(raw: bytes) -> None:
     """Where the quick reading reads a message, it finds the package's header values and

@@ -174,7 +174,7 @@ _qp_pieces = st.sampled_from(
 )
 
 
-@settings(max_examples=500)
+@settings(max_examples=500, deadline=None)
 @given(st.lists(_qp_pieces | _words, max_size=12).map("".join))
 def test_the_quoted_printable_writer_gives_the_packages_bytes(text: str) -> None:
     """Quoting a body gives quoprimime's bytes for any text: line ends of every kind, blanks
