@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, time
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 
 from engine.flungo.squad import Team
@@ -535,6 +535,15 @@ def _silent(
     record_event(session, clock, "nmr-limit", comp, seat=seat.number, stages=limit)
 
 
+#: Built once: every JOIN asks it (and nearly always finds no offer); building the statement
+#: cost more than running it.
+_OFFER = select(Standby).where(
+    Standby.competition_id == bindparam("b_comp"),
+    Standby.address == bindparam("b_addr"),
+    Standby.offered_seat.is_not(None),
+)
+
+
 def accept_offer(ctx: MailContext, comp: Competition) -> Handled | None:
     """A JOIN from an address the standby list offered a team: it takes the team (None when
     the address was offered none)."""
@@ -542,11 +551,7 @@ def accept_offer(ctx: MailContext, comp: Competition) -> Handled | None:
     from pbm.games.flungo.turns import settings_for
 
     offer = ctx.session.scalars(
-        select(Standby).where(
-            Standby.competition_id == comp.id,
-            Standby.address == ctx.msg.from_addr.lower(),
-            Standby.offered_seat.is_not(None),
-        )
+        _OFFER, {"b_comp": comp.id, "b_addr": ctx.msg.from_addr.lower()}
     ).first()
     if offer is None or offer.offered_seat is None:
         return None
