@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.flungo import codec
 from engine.flungo.codec import decode, decoder, encode
 from engine.flungo.formats import Format
 from engine.flungo.match import MatchState, play_turn, start_match
@@ -99,3 +100,34 @@ def test_a_subclass_defined_after_the_decoder_is_still_read() -> None:
     assert read(encode(Base(3))) == Base(3)
     with pytest.raises(ValueError, match="expected Base, got Nobody"):
         read({"type": "Nobody", "n": 1})
+
+
+def test_a_late_subclass_is_built_once_for_its_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The decoder of a subclass defined after its base's decoder is built the first time a
+    value of it is read, not again for each value; a tag that names no subclass is refused
+    each time, and nothing is kept for it."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Root:
+        n: int
+
+    read = decoder(Root)
+
+    @dataclasses.dataclass(frozen=True)
+    class Leaf(Root):
+        m: int = 0
+
+    built: list[object] = []
+    real = codec.decoder
+
+    def counting(tp: object) -> object:
+        built.append(tp)
+        return real(tp)
+
+    monkeypatch.setattr(codec, "decoder", counting)
+    assert [read(encode(Leaf(i, i))) for i in range(3)] == [Leaf(i, i) for i in range(3)]
+    assert built == [Leaf]
+    for _ in range(2):
+        with pytest.raises(ValueError, match="expected Root, got Stranger"):
+            read({"type": "Stranger", "n": 1})
+    assert built == [Leaf]
