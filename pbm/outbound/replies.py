@@ -28,7 +28,7 @@ from pbm.mail.compose import (
 )
 from pbm.mail.headers import clean
 from pbm.mail.lists import LIST_KINDS, auto_submitted, list_headers
-from pbm.outbound.render import InlineImage, render_email
+from pbm.outbound.render import render_email
 
 __all__ = [
     "ReplyTo",
@@ -132,16 +132,15 @@ def _reply(
     from_name: str | None = None,
     kind: str = "",
     html: str | None = None,
-    images: Sequence[InlineImage] = (),
+    images: Sequence[Attachment] = (),
 ) -> Composed:
-    inline = tuple(Attachment(i.filename, "image", i.subtype, i.data, cid=i.cid) for i in images)
     out = OutboundEmail(
         to=to,
         subject=subject,
         text=text,
         flowed=flowed,
         html=html,
-        inline=inline if html is not None else (),
+        inline=tuple(images) if html is not None else (),
         from_addr=config.server.address,
         from_name=from_name or config.server.display_name,
         in_reply_to=reply_to.message_id if reply_to else None,
@@ -169,7 +168,7 @@ def queue_mail(
     ctx: dict[str, Any],
     reply_to: ReplyTo | None = None,
     inbound_id: int | None = None,
-    images: Sequence[InlineImage] = (),
+    images: Sequence[Attachment] = (),
 ) -> None:
     """Render ``kind`` with ``ctx`` and add the message to the outbox (not yet committed): a
     kind with an HTML twin goes as ``multipart/alternative``, its HTML showing ``images`` (each
@@ -188,7 +187,7 @@ def compose_mail(
     to: str,
     ctx: dict[str, Any],
     reply_to: ReplyTo | None = None,
-    images: Sequence[InlineImage] = (),
+    images: Sequence[Attachment] = (),
 ) -> Composed:
     """The message :func:`queue_mail` queues, composed but not queued (``pbm mail preview``
     writes it to a file)."""

@@ -2,10 +2,8 @@
 
 from pbm.outbound.render.email import RenderedEmail, email_kinds, has_html, render_email
 from pbm.outbound.render.env import environment, templates_dir
-from pbm.outbound.render.images import InlineImage
 
 __all__ = [
-    "InlineImage",
     "RenderedEmail",
     "email_kinds",
     "environment",
