@@ -169,12 +169,21 @@ def queue_mail(
     reply_to: ReplyTo | None = None,
     inbound_id: int | None = None,
     images: Sequence[Attachment] = (),
+    from_name: str | None = None,
 ) -> None:
     """Render ``kind`` with ``ctx`` and add the message to the outbox (not yet committed): a
     kind with an HTML twin goes as ``multipart/alternative``, its HTML showing ``images`` (each
-    referenced as ``cid:<cid>``); a kind without one goes as text alone."""
+    referenced as ``cid:<cid>``); a kind without one goes as text alone. ``from_name``: the
+    name a game that signs as itself (Hit for Six) sends and signs with (None: the server's)."""
     composed = compose_mail(
-        config, clock, kind=kind, to=to, ctx=ctx, reply_to=reply_to, images=images
+        config,
+        clock,
+        kind=kind,
+        to=to,
+        ctx=ctx,
+        reply_to=reply_to,
+        images=images,
+        from_name=from_name,
     )
     enqueue(session, clock, composed, kind=kind, to=to, inbound_id=inbound_id)
 
@@ -188,10 +197,12 @@ def compose_mail(
     ctx: dict[str, Any],
     reply_to: ReplyTo | None = None,
     images: Sequence[Attachment] = (),
+    from_name: str | None = None,
 ) -> Composed:
     """The message :func:`queue_mail` queues, composed but not queued (``pbm mail preview``
     writes it to a file)."""
-    rendered = render_email(kind, {"server": config.server, **ctx})
+    signed = {"sender_name": from_name} if from_name else {}
+    rendered = render_email(kind, {"server": config.server, **ctx, **signed})
     subject = rendered.subject
     competition = ctx.get("competition")
     tag = competition.get("code") if isinstance(competition, dict) else None
@@ -214,8 +225,7 @@ def compose_mail(
         flowed=True,
         answer=reply_to is not None,
         headers=extra,
-        # a game that signs as itself (Hit for Six) names its mail's sender in the context
-        from_name=ctx.get("sender_name"),
+        from_name=from_name,
         kind=kind,
         html=rendered.html,
         images=images,

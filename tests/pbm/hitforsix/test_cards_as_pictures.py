@@ -12,6 +12,7 @@ import zlib
 from email.message import EmailMessage
 
 from engine.hitforsix.colours import team_colours
+from pbm.cli.mail_preview import sender_of
 from pbm.core.config import ServerConfig
 from pbm.daemon import Daemon
 from pbm.games.hitforsix import solo
@@ -99,11 +100,12 @@ def test_a_hands_pictures_weigh_under_60_kb_and_are_made_once() -> None:
 
 
 def test_every_hit_for_six_kind_has_an_html_twin_signed_hit_for_six() -> None:
-    """Each h6 kind renders its HTML from the same context as its text: in Hit for Six's band
-    and sign-off, with nothing of Cosmic Celebrity Cricket, and its codes to copy in boxes
-    that do not wrap."""
+    """Each h6 kind renders its HTML from the same context as its text: in the band and
+    sign-off of the name it is sent from (Hit for Six), with nothing of Cosmic Celebrity
+    Cricket, and its codes to copy in boxes that do not wrap."""
     for kind in sorted(k for k in SAMPLES if k.startswith("h6-")):
-        html = render_email(kind, {"server": SERVER, "notes": [], **SAMPLES[kind]}).html
+        signed = {"server": SERVER, "notes": [], "sender_name": sender_of(kind)}
+        html = render_email(kind, {**signed, **SAMPLES[kind]}).html
         assert html is not None, kind
         assert "Hit for Six (pbm)" in html and "Cosmic Celebrity Cricket" not in html, kind
     reveal = render_email(
