@@ -58,7 +58,7 @@ def write_previews(out: Path, kinds: list[str] | None = None) -> list[Path]:
         gm = kind.startswith("gm-") or kind.endswith("digest")
         to = config.gm.address if gm else PLAYER
         # a Hit for Six hand's cards are pictures sent beside the HTML
-        images = hand_images(contexts[kind]) if kind.startswith("h6-") else ()
+        images = hand_images(kind, contexts[kind])
         composed = compose_mail(
             config, clock, kind=kind, to=to, ctx=contexts[kind], images=images,
             from_name=sender_of(kind),

@@ -23,7 +23,7 @@ from engine.hitforsix.scale import DeckScale
 from engine.hitforsix.svg import fingerprint_svg
 from pbm.games.hitforsix.decks.load import load_deck
 from pbm.mail.compose import Attachment
-from pbm.outbound.render.env import templates_dir
+from pbm.outbound.render import has_html, templates_dir
 
 __all__ = ["CARD_PX", "HAND_KEYS", "card_cid", "card_png", "hand_images"]
 
@@ -71,9 +71,12 @@ def _cids(rows: Iterable[Any]) -> Iterable[str]:
             yield row["cid"]
 
 
-def hand_images(ctx: Mapping[str, Any]) -> tuple[Attachment, ...]:
-    """The pictures of every card a mail's context shows (its rows under :data:`HAND_KEYS`
-    that carry a ``cid``), each once, in the order shown."""
+def hand_images(kind: str, ctx: Mapping[str, Any]) -> tuple[Attachment, ...]:
+    """The pictures of every card a mail of ``kind`` shows (its context's rows under
+    :data:`HAND_KEYS` that carry a ``cid``), each once, in the order shown; none, and no
+    picture made, for a kind without an HTML twin (its text shows no picture)."""
+    if not has_html(kind):
+        return ()
     wanted: dict[str, None] = {}
     for key in HAND_KEYS:
         rows = ctx.get(key)

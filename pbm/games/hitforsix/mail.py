@@ -54,7 +54,7 @@ def queue_replies(ctx: MailContext, replies: tuple[Reply, ...], note: str, ok: b
     """Queue every reply in the message's transaction: the sender's as a threaded reply, any
     other address's (another seat's over or reveal) as a new mail."""
     for r in replies:
-        images = hand_images(r.ctx)
+        images = hand_images(r.kind, r.ctx)
         if r.to in (None, ctx.msg.from_addr):
             ctx.reply(r.kind, images=images, from_name=SENDER, **r.ctx)
         else:

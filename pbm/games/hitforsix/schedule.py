@@ -92,5 +92,5 @@ def run(session: Session, config: Config, clock: Clock, wire: str) -> int:
     for r in replies:
         assert r.to is not None
         queue_mail(session, config, clock, kind=r.kind, to=r.to, ctx=r.ctx,
-                   images=hand_images(r.ctx), from_name=HitForSix.sender_name)  # fmt: skip
+                   images=hand_images(r.kind, r.ctx), from_name=HitForSix.sender_name)  # fmt: skip
     return len(replies)

@@ -89,14 +89,24 @@ def test_a_hands_pictures_weigh_under_60_kb_and_are_made_once() -> None:
     card_png.cache_clear()
     deal = solo.deal_game(20261204, "odi").ctx
     start = time.process_time()
-    first = hand_images(deal)
+    first = hand_images("h6-deal", deal)
     made = time.process_time() - start
     assert len(first) == 11 and len({i.cid for i in first}) == 11
     assert sum(len(i.data) for i in first) < 60_000
     start = time.process_time()
-    again = hand_images(deal)
+    again = hand_images("h6-deal", deal)
     assert again == first
     assert time.process_time() - start < made
+
+
+def test_a_kind_without_an_html_twin_makes_no_picture() -> None:
+    """The pictures are built only for a mail that has an HTML part to show them: for a kind
+    with none, a hand's cards give no picture, and no PNG is made for them."""
+    card_png.cache_clear()
+    deal = solo.deal_game(20261204, "odi").ctx
+    assert hand_images("h6-text-only", deal) == ()
+    assert card_png.cache_info().misses == 0
+    assert len(hand_images("h6-deal", deal)) == 11
 
 
 def test_every_hit_for_six_kind_has_an_html_twin_signed_hit_for_six() -> None:
