@@ -82,9 +82,13 @@ def test_state_text_round_trip_property(seed: int, fmt: Format, turns: int) -> N
     assert MatchState.from_text(text) == state and MatchState.from_text(text).to_text() == text
 
 
-def test_a_subclass_defined_after_the_decoder_is_still_read() -> None:
+def test_a_subclass_defined_after_the_decoder_is_still_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A decoder built before a subclass of its type existed reads a value of that subclass
-    (by its tag), as one built after does; an unknown tag is still refused."""
+    (by its tag), as one built after does, building the subclass's decoder the first time and
+    not again for each value; an unknown tag is still refused, each time, and nothing is kept
+    for it."""
 
     @dataclasses.dataclass(frozen=True)
     class Base:
@@ -96,27 +100,6 @@ def test_a_subclass_defined_after_the_decoder_is_still_read() -> None:
     class Later(Base):
         m: int = 0
 
-    assert read(encode(Later(1, 2))) == Later(1, 2)
-    assert read(encode(Base(3))) == Base(3)
-    with pytest.raises(ValueError, match="expected Base, got Nobody"):
-        read({"type": "Nobody", "n": 1})
-
-
-def test_a_late_subclass_is_built_once_for_its_class(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The decoder of a subclass defined after its base's decoder is built the first time a
-    value of it is read, not again for each value; a tag that names no subclass is refused
-    each time, and nothing is kept for it."""
-
-    @dataclasses.dataclass(frozen=True)
-    class Root:
-        n: int
-
-    read = decoder(Root)
-
-    @dataclasses.dataclass(frozen=True)
-    class Leaf(Root):
-        m: int = 0
-
     built: list[object] = []
     real = codec.decoder
 
@@ -125,9 +108,9 @@ def test_a_late_subclass_is_built_once_for_its_class(monkeypatch: pytest.MonkeyP
         return real(tp)
 
     monkeypatch.setattr(codec, "decoder", counting)
-    assert [read(encode(Leaf(i, i))) for i in range(3)] == [Leaf(i, i) for i in range(3)]
-    assert built == [Leaf]
+    assert [read(encode(Later(i, i))) for i in range(3)] == [Later(i, i) for i in range(3)]
+    assert read(encode(Base(3))) == Base(3)
     for _ in range(2):
-        with pytest.raises(ValueError, match="expected Root, got Stranger"):
-            read({"type": "Stranger", "n": 1})
-    assert built == [Leaf]
+        with pytest.raises(ValueError, match="expected Base, got Nobody"):
+            read({"type": "Nobody", "n": 1})
+    assert built == [Later]
