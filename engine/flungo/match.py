@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import TypeVar
 
 from engine.dice import Dice
 from engine.flungo.amend import amend
@@ -53,8 +54,10 @@ __all__ = [
     "play_match",
     "play_turn",
     "start_match",
+    "turn_dice",
 ]
 
+_D = TypeVar("_D", bound=Dice)
 SUPER_OVERS_MAX = 5  # then boundaries, then a coin (see docs/rules/flungo.md)
 _REVIEWS = 2
 
@@ -226,6 +229,12 @@ def _play(
     return replace(state, innings=innings, injuries=injuries, subs=subs), events
 
 
+def turn_dice(state: MatchState, kind: type[_D]) -> _D:
+    """The dice of turn ``state.turn``: ``Dice(seed).derive(f"turn {turn}")``, of ``kind``
+    (:class:`~engine.dice.UnrecordedDice` for a practice: the same stream, not written down)."""
+    return kind(state.setup.seed).derive(f"turn {state.turn}")
+
+
 def play_turn(
     state: MatchState,
     home: MatchOrders | None = None,
@@ -242,7 +251,7 @@ def play_turn(
         raise ValueError("the match is over: all four turns have been played")
     spec = state.setup.spec
     if dice is None:
-        dice = Dice(state.setup.seed).derive(f"turn {state.turn}")
+        dice = turn_dice(state, Dice)
     home, away = (
         None if given is None else _in_their_place(given, state.selections[side])
         for side, given in ((0, home), (1, away))

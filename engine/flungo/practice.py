@@ -44,7 +44,7 @@ from engine.flungo.events import Ball, BowlerChanged, Event, RuleFired, RuleSpen
 from engine.flungo.formats import Format, FormatSpec
 from engine.flungo.ground import Conditions
 from engine.flungo.innings import InningsState
-from engine.flungo.match import play_turn, start_match
+from engine.flungo.match import play_turn, start_match, turn_dice
 from engine.flungo.orders import (
     BowlingChange,
     BowlingRest,
@@ -170,8 +170,7 @@ def practise(
         while not state.is_over:
             # the turn's own stream, as the match draws it, but not written down: the
             # practice reads what each ball did, never the rolls behind it
-            dice = UnrecordedDice(seed_from_text(f"{state.setup.seed}:turn {state.turn}"))
-            res = play_turn(state, dice=dice)
+            res = play_turn(state, dice=turn_dice(state, UnrecordedDice))
             state = res.state
             turns.append(list(res.events))
         matches.append((state, turns))
