@@ -24,7 +24,8 @@ deal from the test vectors in ``tests/engine/test_dice.py`` and ``docs/rules/dic
   purpose)``. A coin is ``roll(2, ...)`` (1 = heads).
 * Text seeds become integers by ``seed_from_text``: the first 8 bytes, big-endian, of the
   SHA-256 of the UTF-8 text. ``derive(label)`` makes an independent child stream seeded by
-  ``seed_from_text(f"{seed}:{label}")``, e.g. one per turn: ``Dice(game_seed).derive("turn:3")``.
+  ``seed_from_text(f"{seed}:{label}")``, e.g. one per turn: ``Dice(game_seed).derive("turn:3")``;
+  the child is of the parent's kind (``UnrecordedDice`` derives ``UnrecordedDice``).
 
 Nothing here reads a clock or Python's global ``random``; the same seed gives the same numbers
 on every machine and every supported Python.
