@@ -147,7 +147,7 @@ class UnrecordedDice(Dice):
     drawn ahead in blocks by :func:`_outputs` (numpy, the same arithmetic mod 2**64, one
     vector for the block) and a roll is one multiply of the next of them: Lemire's
     multiply-shift and rejection exactly as :meth:`Dice.roll`. ``_state`` is the state before
-    the block's first output; the block grows, as a long innings draws more."""
+    the block's first output."""
 
     __slots__ = ("_block", "_i")
 
@@ -158,9 +158,8 @@ class UnrecordedDice(Dice):
         self._i = 0
 
     def _next_block(self) -> list[int]:
-        size = len(self._block)
-        self._state = (self._state + size * _GOLDEN) & MASK64
-        self._block = _outputs(self._state, min(max(2 * size, _FIRST_BLOCK), _LAST_BLOCK))
+        self._state = (self._state + len(self._block) * _GOLDEN) & MASK64
+        self._block = _outputs(self._state, _BLOCK)
         self._i = 0
         return self._block
 
@@ -188,9 +187,9 @@ class UnrecordedDice(Dice):
         return (m >> 64) + 1
 
 
-# A turn of a T20 innings draws some 150 numbers, of a 50-over innings some 400: blocks of
-# 128 doubling to 1024 keep the numbers drawn and never used few.
-_FIRST_BLOCK, _LAST_BLOCK = 128, 1024
+# A turn of a T20 innings draws some 150 numbers, of a 50-over innings some 400; numpy's
+# cost for a vector is mostly fixed up to a few hundred.
+_BLOCK = 256
 
 
 def _outputs(state: int, n: int) -> list[int]:

@@ -15,7 +15,9 @@ from engine.dice import Dice
 from engine.flungo.ball import (
     REVIEW_BATTING_FAILED,
     REVIEW_BOWLING_FAILED,
-    deliver,
+    SECOND_DIE,
+    SIMPLE,
+    follow,
 )
 from engine.flungo.events import Ball, BowlerChanged, Event, Injury, InningsEnd
 from engine.flungo.formats import FormatSpec
@@ -146,6 +148,7 @@ def play_innings(
     book = RuleBook(rules, st.rules)
     inn = st.index
     rolls = dice.rolls
+    roll, second_die, simple = dice.roll, SECOND_DIE, SIMPLE
     bowler = over_bowlers[-1] if over_bowlers and legal % bpo else ""
     bowl_h = bowl_skill.get(bowler, 0)
     if not plan and not st.over_bowlers and not st.super_over:
@@ -232,17 +235,22 @@ def play_innings(
         assert striker is not None and non_striker is not None
         style = styles[striker]
         mark = len(rolls)
-        d = deliver(
-            dice,
-            style,
-            10 + bowl_h - bat_skill[striker],
-            field,
-            keeper,
-            rev_bat > 0
-            and (pol_bat.mode is ReviewMode.ALL or review_allowed(pol_bat, striker, order)),
-            rev_bowl > 0
-            and (pol_bowl.mode is ReviewMode.ALL or review_allowed(pol_bowl, striker, order)),
-        )
+        # deliver(), its two dice here: seven balls in eight need no more (SIMPLE)
+        d1 = roll(6, "dice 1")
+        d2 = roll(second_die[style], "dice 2")
+        d = simple.get((style, d1, d2))
+        if d is None:  # the reviews matter only for an lbw: asked here, not every ball
+            d = follow(
+                dice,
+                d1,
+                d2,
+                style,
+                10 + bowl_h - bat_skill[striker],
+                field,
+                keeper,
+                rev_bat > 0 and review_allowed(pol_bat, striker, order),
+                rev_bowl > 0 and review_allowed(pol_bowl, striker, order),
+            )
         extra = d.extra
         if hundred and extra == "no_ball":
             d = d._replace(extra_runs=2)  # a no-ball is worth two runs in The Hundred
@@ -262,8 +270,8 @@ def play_innings(
                 striker,
                 non_striker,
                 style,
-                d.d1,
-                d.d2,
+                d1,
+                d2,
                 d.runs,
                 d.boundary,
                 extra,
