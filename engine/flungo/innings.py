@@ -19,7 +19,7 @@ from engine.flungo.ball import (
     SIMPLE,
     follow,
 )
-from engine.flungo.events import Ball, BowlerChanged, Event, Injury, InningsEnd
+from engine.flungo.events import Ball, BowlerChanged, Event, Injury, InningsEnd, MatchEvent
 from engine.flungo.formats import FormatSpec
 from engine.flungo.orders import BattingStyle, ReviewMode, ReviewPolicy, Rule
 from engine.flungo.plan import choose_bowler
@@ -109,12 +109,16 @@ def play_innings(
     sides: tuple[Side, Side],
     rules: tuple[tuple[Rule, ...], tuple[Rule, ...]],
     at_drinks: bool = False,
+    scores: list[tuple[MatchEvent, int, int]] | None = None,
 ) -> tuple[InningsState, list[Event], list[tuple[str, int, int]]]:
     """Play ``st`` until ``stop`` legal balls have been bowled or it closes.
 
     ``sides`` is (home, away); ``rules`` each side's conditional orders; ``at_drinks`` says this
     resumes after the drinks interval (``AT_DRINKS`` rules are tried once before the first ball).
     Returns the new state, the events, and the injuries as (name, points, substitute fielding).
+    With ``scores`` (a practice's), no ball is kept, neither as an event nor in the state, and
+    each event the conditional orders make is added to ``scores`` with the innings' runs and
+    wickets then: all a practice reads of the balls. The same dice give the same innings.
     """
     bat_i = st.batting_side
     bat, bowl = sides[bat_i], sides[1 - bat_i]
@@ -148,6 +152,7 @@ def play_innings(
     book = RuleBook(rules, st.rules)
     inn = st.index
     rolls = dice.rolls
+    keep = scores is None
     roll, second_die, simple = dice.roll, SECOND_DIE, SIMPLE
     bowler = over_bowlers[-1] if over_bowlers and legal % bpo else ""
     bowl_h = bowl_skill.get(bowler, 0)
@@ -190,7 +195,7 @@ def play_innings(
                     tuple(over_bowlers),
                     hundred,
                 )
-                events += obey(
+                said = obey(
                     firings,
                     book,
                     (sides[0].team, sides[1].team),
@@ -206,6 +211,9 @@ def play_innings(
                     len(over_bowlers),
                     limits,
                 )
+                events += said
+                if scores is not None:
+                    scores += [(e, runs, wickets) for e in said]
                 pol_bat, pol_bowl = pols
             wake = book.wake(max_balls, bpo, target, len(out))
             live = bool(book)
@@ -234,7 +242,7 @@ def play_innings(
             bowl_h = bowl_skill[bowler]
         assert striker is not None and non_striker is not None
         style = styles[striker]
-        mark = len(rolls)
+        mark = len(rolls) if keep else 0
         # deliver(), its two dice here: seven balls in eight need no more (SIMPLE)
         d1 = roll(6, "dice 1")
         d2 = roll(second_die[style], "dice 2")
@@ -255,36 +263,37 @@ def play_innings(
         if hundred and extra == "no_ball":
             d = d._replace(extra_runs=2)  # a no-ball is worth two runs in The Hundred
         is_legal = extra is None or extra == "bye" or extra == "leg_bye"
-        over_no = legal // bpo + 1
-        ball_no = legal % bpo + 1
         wicket = d.wicket
-        # tuple.__new__: a Ball without NamedTuple's keyword-handling constructor (a tenth
-        # of the ball's cost, some 600 times a match)
-        delivery: Ball = _new_ball(
-            Ball,
-            (
-                over_no,
-                ball_no,
-                is_legal,
-                bowler,
-                striker,
-                non_striker,
-                style,
-                d1,
-                d2,
-                d.runs,
-                d.boundary,
-                extra,
-                d.extra_runs,
-                wicket,
-                striker if wicket else None,
-                d.fielder,
-                tuple(rolls[mark:]) if len(rolls) > mark else (),
-                d.note,
-            ),
-        )
-        balls.append(delivery)
-        events.append(delivery)
+        if keep:  # the ball log; a practice reads none of it
+            over_no = legal // bpo + 1
+            ball_no = legal % bpo + 1
+            # tuple.__new__: a Ball without NamedTuple's keyword-handling constructor (a tenth
+            # of the ball's cost, some 600 times a match)
+            delivery: Ball = _new_ball(
+                Ball,
+                (
+                    over_no,
+                    ball_no,
+                    is_legal,
+                    bowler,
+                    striker,
+                    non_striker,
+                    style,
+                    d1,
+                    d2,
+                    d.runs,
+                    d.boundary,
+                    extra,
+                    d.extra_runs,
+                    wicket,
+                    striker if wicket else None,
+                    d.fielder,
+                    tuple(rolls[mark:]) if len(rolls) > mark else (),
+                    d.note,
+                ),
+            )
+            balls.append(delivery)
+            events.append(delivery)
         runs += d.runs + d.extra_runs
         if d.review:
             if d.review == REVIEW_BATTING_FAILED:

@@ -21,7 +21,7 @@ function of the state and the amendments, and a match of (seed, squads, orders).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from engine.dice import Dice
@@ -51,8 +51,10 @@ __all__ = [
     "MatchState",
     "Resolution",
     "Result",
+    "Settled",
     "play_match",
     "play_turn",
+    "settle",
     "start_match",
     "turn_dice",
 ]
@@ -62,10 +64,26 @@ SUPER_OVERS_MAX = 5  # then boundaries, then a coin (see docs/rules/flungo.md)
 _REVIEWS = 2
 
 
-def start_match(
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """Both sides' XIs and orders as a match on ``setup`` plays them, and the fixes made:
+    what :func:`start_match` settles before the toss. Nothing in it depends on the seed, so
+    matches that differ only in theirs (a practice's three) can share one."""
+
+    setup: MatchSetup
+    selections: tuple[Selection, Selection]
+    orders: tuple[MatchOrders, MatchOrders]
+    events: tuple[MatchEvent, ...]
+
+    def fits(self, setup: MatchSetup) -> bool:
+        """Whether a match on ``setup`` settles the same: only the seed may differ."""
+        return replace(setup, seed=self.setup.seed) == self.setup
+
+
+def settle(
     setup: MatchSetup, home: MatchOrders | None = None, away: MatchOrders | None = None
-) -> Resolution:
-    """Settle both XIs (defaults for anything missing or illegal) and toss the coin."""
+) -> Settled:
+    """Settle both XIs (defaults for anything missing or illegal) and the plans they play."""
     events: list[MatchEvent] = []
     sels: list[Selection] = []
     orders: list[MatchOrders] = []
@@ -93,6 +111,25 @@ def start_match(
                 styles=tuple(sorted(sel.styles)),
             )
         )
+    return Settled(setup, (sels[0], sels[1]), (orders[0], orders[1]), tuple(events))
+
+
+def start_match(
+    setup: MatchSetup,
+    home: MatchOrders | None = None,
+    away: MatchOrders | None = None,
+    *,
+    settled: Settled | None = None,
+) -> Resolution:
+    """Settle both XIs (defaults for anything missing or illegal) and toss the coin.
+    ``settled``: what :func:`settle` made of these orders for a match that differs from this
+    one only in its seed (``ValueError`` otherwise), instead of settling them again."""
+    if settled is None:
+        settled = settle(setup, home, away)
+    elif not settled.fits(setup):
+        raise ValueError("settled for another match: only the seed may differ")
+    events = list(settled.events)
+    sels = settled.selections
     dice = Dice(setup.seed).derive("toss")
     coin = dice.roll(2, "toss")
     winner = 0 if coin == 1 else 1
@@ -111,8 +148,8 @@ def start_match(
             events.append(SubstituteFielder(-1, 0, team.name, text, f"substitute {k + 1}", f))
     state = MatchState(
         setup=setup,
-        selections=(sels[0], sels[1]),
-        orders=(orders[0], orders[1]),
+        selections=sels,
+        orders=settled.orders,
         toss_winner=winner,
         batting_first=first,
         subs=tuple(subs),
@@ -215,13 +252,20 @@ def _new_innings(state: MatchState, index: int, side: int, super_over: bool) -> 
 
 
 def _play(
-    state: MatchState, inn: InningsState, stop: int, dice: Dice, at_drinks: bool
+    state: MatchState,
+    inn: InningsState,
+    stop: int,
+    dice: Dice,
+    at_drinks: bool,
+    scores: list[tuple[MatchEvent, int, int]] | None = None,
 ) -> tuple[MatchState, list[Event]]:
     sides = (_side(state, 0), _side(state, 1))
     rules = (state.orders[0].rules, state.orders[1].rules)
     if inn.super_over:
         rules = ((), ())
-    new, events, hurt = play_innings(inn, stop, dice, state.setup.spec, sides, rules, at_drinks)
+    new, events, hurt = play_innings(
+        inn, stop, dice, state.setup.spec, sides, rules, at_drinks, scores
+    )
     team = state.team(inn.batting_side).name
     injuries = state.injuries + tuple((team, n, pts) for n, pts, _ in hurt)
     subs = state.subs + tuple((team, f"sub ({n})", f, n) for n, _, f in hurt)
@@ -240,15 +284,21 @@ def play_turn(
     home: MatchOrders | None = None,
     away: MatchOrders | None = None,
     dice: Dice | None = None,
+    *,
+    scores: list[tuple[MatchEvent, int, int]] | None = None,
 ) -> Resolution:
     """Play turn ``state.turn`` (0..3) with these amendments; ``ValueError`` after the last.
 
     A turn in which nothing is left to play (the innings closed before drinks, or the match is
     decided) only applies the amendments. ``dice`` defaults to the turn's own stream,
-    ``Dice(seed).derive(f"turn {turn}")`` (tests pass scripted dice).
+    ``Dice(seed).derive(f"turn {turn}")`` (tests pass scripted dice). ``scores``: a practice's
+    turn, which keeps no ball (see :func:`~engine.flungo.innings.play_innings`); never in a
+    knockout, whose Super Overs count the boundaries in the balls.
     """
     if state.is_over:
         raise ValueError("the match is over: all four turns have been played")
+    if scores is not None and state.setup.knockout:
+        raise ValueError("a knockout keeps its balls: its Super Overs count their boundaries")
     spec = state.setup.spec
     if dice is None:
         dice = turn_dice(state, Dice)
@@ -271,7 +321,8 @@ def play_turn(
             if part == 1:
                 text = "play resumes after drinks"
                 events.append(Drinks(index, inn.legal, "", text, inn.runs, inn.wickets, True))
-            state, evs = _play(state, inn, drinks if part == 0 else spec.balls, dice, part == 1)
+            stop = drinks if part == 0 else spec.balls
+            state, evs = _play(state, inn, stop, dice, part == 1, scores)
             events += evs
             inn = state.innings[index]
             if part == 0 and not inn.closed:
