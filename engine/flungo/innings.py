@@ -9,7 +9,7 @@ loop works on plain local variables: it is the engine's hot path.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.dice import Dice
 from engine.flungo.ball import (
@@ -155,6 +155,7 @@ def play_innings(
     keep = scores is None
     roll, second_die, simple = dice.roll, SECOND_DIE, SIMPLE
     bowler = over_bowlers[-1] if over_bowlers and legal % bpo else ""
+    next_over = len(over_bowlers) * bpo  # legal balls when the next over's bowler is chosen
     bowl_h = bowl_skill.get(bowler, 0)
     if not plan and not st.over_bowlers and not st.super_over:
         text = "no bowling plan: default bowling"
@@ -218,7 +219,7 @@ def play_innings(
             wake = book.wake(max_balls, bpo, target, len(out))
             live = bool(book)
         first = False
-        if legal % bpo == 0 and len(over_bowlers) == legal // bpo:
+        if legal == next_over:  # the first ball of an over no one bowls yet
             over_no = legal // bpo + 1
             bowler, why = choose_bowler(
                 over_no,
@@ -238,6 +239,7 @@ def play_innings(
                     BowlerChanged(inn, legal, team_bowl, text, over_no, bowler, planned, why)
                 )
             over_bowlers.append(bowler)
+            next_over += bpo
             counts[bowler] = counts.get(bowler, 0) + 1
             bowl_h = bowl_skill[bowler]
         assert striker is not None and non_striker is not None
@@ -337,24 +339,30 @@ def play_innings(
     if closed:
         text = _closing_text(team_bat, runs, wickets, legal, bpo, closed)
         events.append(InningsEnd(inn, legal, team_bat, text, runs, wickets, legal, closed))
-    new = replace(
-        st,
-        order=tuple(order),
-        next_in=next_in,
-        striker=striker,
-        non_striker=non_striker,
-        styles=tuple(sorted(styles.items())),
-        plan=tuple(sorted(plan.items())),
-        reviews=(rev_bat, rev_bowl),
-        policies=(pol_bat, pol_bowl),
-        rules=book.snapshot(),
-        runs=runs,
-        wickets=wickets,
-        legal=legal,
-        out=tuple(out),
-        over_bowlers=tuple(over_bowlers),
-        balls=st.balls + tuple(balls),
-        closed=closed,
+    # InningsState(...) and not replace(): this runs at every turn of every match
+    new = InningsState(
+        st.index,
+        st.batting_side,
+        st.super_over,
+        st.max_balls,
+        st.max_wickets,
+        st.target,
+        tuple(order),
+        next_in,
+        striker,
+        non_striker,
+        tuple(sorted(styles.items())),
+        tuple(sorted(plan.items())),
+        (rev_bat, rev_bowl),
+        (pol_bat, pol_bowl),
+        book.snapshot(),
+        runs,
+        wickets,
+        legal,
+        tuple(out),
+        tuple(over_bowlers),
+        st.balls + tuple(balls) if balls else st.balls,
+        closed,
     )
     return new, events, injuries
 

@@ -183,7 +183,8 @@ def _side(state: MatchState, side: int) -> Side:
     team = state.team(side)
     sel = state.selections[side]
     cond = state.setup.conditions
-    players = [team.player(n) for n in sel.xi]
+    squad = {p.name: p for p in team.players}
+    players = [squad[n] for n in sel.xi]
     mods = {style: cond.modifier(style) for style in BowlingStyle}
     hurt = {name for t, name, _ in state.injuries if t == team.name}
     subs = [s for s in state.subs if s[0] == team.name]
@@ -196,7 +197,7 @@ def _side(state: MatchState, side: int) -> Side:
     field += [(s[1], s[2]) for s in subs if not s[3]]
     while len(field) < 10:  # only with many hurt and short XIs: the last substitute again
         field.append(field[-1] if field else ("substitute", 3))
-    keeper = team.player(sel.wicketkeeper)
+    keeper = squad[sel.wicketkeeper]
     k = sub_for[keeper.name] if keeper.name in hurt else (keeper.name, keeper.fielding)
     unable = [(sel.wicketkeeper, "keeps wicket")]
     unable += [(n, "is retired hurt, out of the match") for n in sel.xi if n in hurt]
