@@ -23,11 +23,12 @@ from engine.flungo.events import Ball, BowlerChanged, Event, Injury, InningsEnd,
 from engine.flungo.formats import FormatSpec
 from engine.flungo.orders import BattingStyle, ReviewMode, ReviewPolicy, Rule
 from engine.flungo.plan import choose_bowler
-from engine.flungo.rules import Limits, RuleBook, RulesSnapshot, Situation, Wake, obey
+from engine.flungo.rules import Limits, RuleBook, RulesSnapshot, Situation, obey
 
 __all__ = ["InningsState", "Side", "play_innings", "review_allowed"]
 
 _new_ball = tuple.__new__
+_NEVER = 1 << 62  # more balls, wickets, runs and batsmen out than an innings has
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,19 +163,12 @@ def play_innings(
         events.append(BowlerChanged(inn, legal, team_bowl, text, 0, "", None, "no bowling plan"))
     first = True
     default_plans: dict[tuple[str, ...], Mapping[int, str]] = {}  # choose_bowler's, this call's
-    # the rules are asked before a ball only when one of them may hold (RuleBook.wake)
-    wake: Wake | None = None
-    live = bool(book)  # the book changes only when asked, below
+    # the rules are asked before the first ball, then only once one of them may hold
+    # (RuleBook.wake: kept in locals, read before every ball); an empty book never again
+    w_legal = w_wickets = w_score = w_out = 0 if book else _NEVER
 
     while not closed and legal < stop:
-        if live and (
-            first
-            or wake is None
-            or legal >= wake.legal
-            or wickets >= wake.wickets
-            or runs >= wake.score
-            or len(out) >= wake.out
-        ):
+        if legal >= w_legal or wickets >= w_wickets or runs >= w_score or len(out) >= w_out:
             firings = book.step(
                 Situation(
                     legal,
@@ -216,8 +210,12 @@ def play_innings(
                 if scores is not None:
                     scores += [(e, runs, wickets) for e in said]
                 pol_bat, pol_bowl = pols
-            wake = book.wake(max_balls, bpo, target, len(out))
-            live = bool(book)
+            if not book:
+                w_legal = w_wickets = w_score = w_out = _NEVER
+            elif (wake := book.wake(max_balls, bpo, target, len(out))) is None:
+                w_legal = w_wickets = w_score = w_out = 0  # a rule to ask before every ball
+            else:
+                w_legal, w_wickets, w_score, w_out = wake
         first = False
         if legal == next_over:  # the first ball of an over no one bowls yet
             over_no = legal // bpo + 1

@@ -307,16 +307,18 @@ def play_turn(
         None if given is None else _in_their_place(given, state.selections[side])
         for side, given in ((0, home), (1, away))
     )
-    state, amend_events = amend(state, (home, away))
-    events: list[Event] = list(amend_events)
+    events: list[Event] = []
+    if home is not None or away is not None:  # a frozen state is costly to copy: not for nothing
+        state, amend_events = amend(state, (home, away))
+        events += amend_events
     index, part = divmod(state.turn, 2)
     if state.result is None:
-        if part == 0 and len(state.innings) == index:
-            side = state.batting_first if index == 0 else 1 - state.batting_first
-            state = replace(
-                state, innings=(*state.innings, _new_innings(state, index, side, False))
-            )
         inn = state.innings[index] if len(state.innings) > index else None
+        if part == 0 and inn is None:
+            side = state.batting_first if index == 0 else 1 - state.batting_first
+            inn = _new_innings(state, index, side, False)
+            if inn.closed:  # no one to bat with (else _play adds it, played)
+                state = replace(state, innings=(*state.innings, inn))
         if inn is not None and not inn.closed:
             drinks = spec.drinks_after * spec.balls_per_over
             if part == 1:
