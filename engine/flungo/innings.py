@@ -247,6 +247,21 @@ def play_innings(
         d1 = roll(6, "dice 1")
         d2 = roll(second_die[style], "dice 2")
         d = simple.get((style, d1, d2))
+        if d is not None and not keep:
+            # a practice's dot, one, two or four: no ball to log, no extra, no wicket, no
+            # review, so only the score, the strike and the end of the innings move
+            r = d.runs
+            runs += r
+            if r & 1:
+                striker, non_striker = non_striker, striker
+            legal += 1
+            if legal % swap_every == 0:
+                striker, non_striker = non_striker, striker
+            if target is not None and runs >= target:
+                closed = "target"
+            elif legal >= max_balls:
+                closed = "overs"
+            continue
         if d is None:  # the reviews matter only for an lbw: asked here, not every ball
             d = follow(
                 dice,

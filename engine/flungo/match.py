@@ -21,7 +21,7 @@ function of the state and the amendments, and a match of (seed, squads, orders).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from engine.dice import Dice
@@ -49,6 +49,7 @@ __all__ = [
     "TURNS",
     "MatchSetup",
     "MatchState",
+    "Quiet",
     "Resolution",
     "Result",
     "Settled",
@@ -78,6 +79,32 @@ class Settled:
     def fits(self, setup: MatchSetup) -> bool:
         """Whether a match on ``setup`` settles the same: only the seed may differ."""
         return replace(setup, seed=self.setup.seed) == self.setup
+
+
+@dataclass(slots=True)
+class Quiet:
+    """How a practice plays the turns of matches started from one :class:`Settled`: no ball
+    is kept (see :func:`~engine.flungo.innings.play_innings`), each event of the orders is
+    listed in ``scores`` with the runs and wickets then, and each side as an innings sees it
+    is worked out once for the matches and kept here (they share the XIs, the pitch and the
+    weather; only injuries and substitutes can tell them apart). It lives as long as the
+    practice that makes it."""
+
+    settled: Settled
+    scores: list[tuple[MatchEvent, int, int]] = field(default_factory=list)
+    sides: dict[tuple[int, tuple[object, ...], tuple[object, ...]], Side] = field(
+        default_factory=dict
+    )
+
+    def side(self, state: MatchState, side: int) -> Side:
+        """:func:`_side` of ``state``, kept for the next turn and match that can use it."""
+        if state.selections is not self.settled.selections:  # not started from it
+            return _side(state, side)
+        key = (side, state.injuries, state.subs)
+        known = self.sides.get(key)
+        if known is None:
+            known = self.sides[key] = _side(state, side)
+        return known
 
 
 def settle(
@@ -258,14 +285,24 @@ def _play(
     stop: int,
     dice: Dice,
     at_drinks: bool,
-    scores: list[tuple[MatchEvent, int, int]] | None = None,
+    quiet: Quiet | None = None,
 ) -> tuple[MatchState, list[Event]]:
-    sides = (_side(state, 0), _side(state, 1))
+    if quiet is None:
+        sides = (_side(state, 0), _side(state, 1))
+    else:
+        sides = (quiet.side(state, 0), quiet.side(state, 1))
     rules = (state.orders[0].rules, state.orders[1].rules)
     if inn.super_over:
         rules = ((), ())
     new, events, hurt = play_innings(
-        inn, stop, dice, state.setup.spec, sides, rules, at_drinks, scores
+        inn,
+        stop,
+        dice,
+        state.setup.spec,
+        sides,
+        rules,
+        at_drinks,
+        None if quiet is None else quiet.scores,
     )
     team = state.team(inn.batting_side).name
     injuries = state.injuries + tuple((team, n, pts) for n, pts, _ in hurt)
@@ -286,19 +323,19 @@ def play_turn(
     away: MatchOrders | None = None,
     dice: Dice | None = None,
     *,
-    scores: list[tuple[MatchEvent, int, int]] | None = None,
+    quiet: Quiet | None = None,
 ) -> Resolution:
     """Play turn ``state.turn`` (0..3) with these amendments; ``ValueError`` after the last.
 
     A turn in which nothing is left to play (the innings closed before drinks, or the match is
     decided) only applies the amendments. ``dice`` defaults to the turn's own stream,
-    ``Dice(seed).derive(f"turn {turn}")`` (tests pass scripted dice). ``scores``: a practice's
-    turn, which keeps no ball (see :func:`~engine.flungo.innings.play_innings`); never in a
-    knockout, whose Super Overs count the boundaries in the balls.
+    ``Dice(seed).derive(f"turn {turn}")`` (tests pass scripted dice). ``quiet``: a practice's
+    turn, which keeps no ball (see :class:`Quiet`); never in a knockout, whose Super Overs
+    count the boundaries in the balls.
     """
     if state.is_over:
         raise ValueError("the match is over: all four turns have been played")
-    if scores is not None and state.setup.knockout:
+    if quiet is not None and state.setup.knockout:
         raise ValueError("a knockout keeps its balls: its Super Overs count their boundaries")
     spec = state.setup.spec
     if dice is None:
@@ -325,7 +362,7 @@ def play_turn(
                 text = "play resumes after drinks"
                 events.append(Drinks(index, inn.legal, "", text, inn.runs, inn.wickets, True))
             stop = drinks if part == 0 else spec.balls
-            state, evs = _play(state, inn, stop, dice, part == 1, scores)
+            state, evs = _play(state, inn, stop, dice, part == 1, quiet)
             events += evs
             inn = state.innings[index]
             if part == 0 and not inn.closed:

@@ -44,7 +44,7 @@ from engine.flungo.events import BowlerChanged, Event, MatchEvent, RuleFired, Ru
 from engine.flungo.formats import Format, FormatSpec
 from engine.flungo.ground import Conditions
 from engine.flungo.innings import InningsState
-from engine.flungo.match import play_turn, settle, start_match, turn_dice
+from engine.flungo.match import Quiet, play_turn, settle, start_match, turn_dice
 from engine.flungo.orders import (
     BowlingChange,
     BowlingRest,
@@ -154,7 +154,7 @@ def practise(
         opponent = replace(opponent, name=f"{opponent.name} (practice)")
     opp = MatchOrders(xi=opponent_xi) if opponent_xi is not None else None
     matches: list[_Played] = []
-    settled = None
+    quiet = None
     for k in range(1, practices + 1):
         setup = MatchSetup(
             fmt,
@@ -165,18 +165,19 @@ def practise(
             knockout=False,
             no_consecutive_overs=no_consecutive_overs,
         )
-        # the XIs and plans settle alike in the three: only the seed differs
-        settled = settled or settle(setup, orders, opp)
-        state = start_match(setup, settled=settled).state
+        # the XIs and plans settle alike in the three (only the seed differs), and so do
+        # the sides as the innings see them: worked out once, for the three
+        quiet = quiet or Quiet(settle(setup, orders, opp))
+        quiet.scores = []
+        state = start_match(setup, settled=quiet.settled).state
         turns: list[list[Event]] = []
-        scores: list[tuple[MatchEvent, int, int]] = []
         while not state.is_over:
             # the turn's own stream, as the match draws it, but not written down, and no
             # ball kept: the practice reads what the orders did and the score then
-            res = play_turn(state, dice=turn_dice(state, UnrecordedDice), scores=scores)
+            res = play_turn(state, dice=turn_dice(state, UnrecordedDice), quiet=quiet)
             state = res.state
             turns.append(list(res.events))
-        matches.append(_Played(state, turns, _firings(state, scores)))
+        matches.append(_Played(state, turns, _firings(state, quiet.scores)))
     first = matches[0].state
     spec = first.setup.spec
     rules = first.orders[0].rules

@@ -13,7 +13,7 @@ from engine.dice import Dice, UnrecordedDice, seed_from_text
 from engine.flungo.events import Ball, Event, MatchEvent, RuleFired, RuleReverted, RuleSpent
 from engine.flungo.formats import FORMATS, Format
 from engine.flungo.ground import Conditions
-from engine.flungo.match import play_turn, start_match, turn_dice
+from engine.flungo.match import Quiet, play_turn, settle, start_match, turn_dice
 from engine.flungo.orders import MatchOrders
 from engine.flungo.practice import (
     BATTING,
@@ -140,16 +140,20 @@ def test_the_fast_practice_is_the_reference_practice(
 def test_a_turn_without_its_balls_is_the_turn_with_them(
     data: st.DataObject, fmt: Format, conditions: Conditions, seed: int
 ) -> None:
-    """A turn played for a practice (``scores``, unrecorded dice) leaves the state the turn
+    """A turn played for a practice (``quiet``, unrecorded dice) leaves the state the turn
     leaves, but for the balls; its events are the turn's but for the balls; and each event
     of the orders is listed with the runs and wickets the balls before it add up to."""
     orders = data.draw(st.none() | match_orders(FORMATS[fmt]))
     setup = MatchSetup(fmt, seed, conditions, TEAM, OPPONENT)
-    full = fast = start_match(setup, orders).state
+    quiet = Quiet(settle(setup, orders))
+    full = start_match(setup, orders).state
+    fast = start_match(setup, settled=quiet.settled).state
+    assert fast == full
     while not full.is_over:
         ref = play_turn(full)
         scores: list[tuple[MatchEvent, int, int]] = []
-        res = play_turn(fast, dice=turn_dice(fast, UnrecordedDice), scores=scores)
+        quiet.scores = scores
+        res = play_turn(fast, dice=turn_dice(fast, UnrecordedDice), quiet=quiet)
         no_balls = tuple(replace(i, balls=()) for i in ref.state.innings)
         assert res.state == replace(ref.state, innings=no_balls)
         assert res.events == tuple(e for e in ref.events if not isinstance(e, Ball))
@@ -176,4 +180,4 @@ def test_a_knockout_keeps_its_balls() -> None:
     setup = MatchSetup(Format.T20, 1, Conditions("The Gunge Bowl", 3, 1), TEAM, OPPONENT, True)
     state = start_match(setup).state
     with pytest.raises(ValueError, match="knockout"):
-        play_turn(state, scores=[])
+        play_turn(state, quiet=Quiet(settle(setup)))
