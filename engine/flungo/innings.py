@@ -111,6 +111,7 @@ def play_innings(
     rules: tuple[tuple[Rule, ...], tuple[Rule, ...]],
     at_drinks: bool = False,
     scores: list[tuple[MatchEvent, int, int]] | None = None,
+    plans: dict[tuple[str, ...], Mapping[int, str]] | None = None,
 ) -> tuple[InningsState, list[Event], list[tuple[str, int, int]]]:
     """Play ``st`` until ``stop`` legal balls have been bowled or it closes.
 
@@ -120,6 +121,8 @@ def play_innings(
     With ``scores`` (a practice's), no ball is kept, neither as an event nor in the state, and
     each event the conditional orders make is added to ``scores`` with the innings' runs and
     wickets then: all a practice reads of the balls. The same dice give the same innings.
+    ``plans``: the default bowling plans :func:`~engine.flungo.plan.choose_bowler` works out,
+    kept by a caller that plays more innings in one format (a practice), else by this call.
     """
     bat_i = st.batting_side
     bat, bowl = sides[bat_i], sides[1 - bat_i]
@@ -162,7 +165,7 @@ def play_innings(
         text = "no bowling plan: default bowling"
         events.append(BowlerChanged(inn, legal, team_bowl, text, 0, "", None, "no bowling plan"))
     first = True
-    default_plans: dict[tuple[str, ...], Mapping[int, str]] = {}  # choose_bowler's, this call's
+    default_plans = {} if plans is None else plans  # choose_bowler's
     # the rules are asked before the first ball, then only once one of them may hold
     # (RuleBook.wake: kept in locals, read before every ball); an empty book never again
     w_legal = w_wickets = w_score = w_out = 0 if book else _NEVER

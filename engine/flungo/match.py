@@ -87,14 +87,16 @@ class Quiet:
     is kept (see :func:`~engine.flungo.innings.play_innings`), each event of the orders is
     listed in ``scores`` with the runs and wickets then, and each side as an innings sees it
     is worked out once for the matches and kept here (they share the XIs, the pitch and the
-    weather; only injuries and substitutes can tell them apart). It lives as long as the
-    practice that makes it."""
+    weather; only injuries and substitutes can tell them apart), and so are the default
+    bowling plans (``plans``, by the bowlers able to bowl). It lives as long as the practice
+    that makes it."""
 
     settled: Settled
     scores: list[tuple[MatchEvent, int, int]] = field(default_factory=list)
     sides: dict[tuple[int, tuple[object, ...], tuple[object, ...]], Side] = field(
         default_factory=dict
     )
+    plans: dict[tuple[str, ...], Mapping[int, str]] = field(default_factory=dict)
 
     def side(self, state: MatchState, side: int) -> Side:
         """:func:`_side` of ``state``, kept for the next turn and match that can use it."""
@@ -303,6 +305,7 @@ def _play(
         rules,
         at_drinks,
         None if quiet is None else quiet.scores,
+        None if quiet is None else quiet.plans,
     )
     team = state.team(inn.batting_side).name
     injuries = state.injuries + tuple((team, n, pts) for n, pts, _ in hurt)

@@ -20,10 +20,11 @@ Algorithm (documented for players in ``docs/rules/dice.md`` and ``docs/players/o
   :func:`~engine.flungo.match.play_turn`: the same selection, toss, innings, rules and ball
   code as the match, each turn on the turn's own stream. Only what the answer reads is kept
   (:class:`~engine.flungo.match.Quiet`): no roll, no ball, the score when each order fired;
-  the XIs are settled once for the three (only their seeds differ). The manager's side plays the orders given; the opponent plays what is
-  known of it, which is never its orders (they are its secret): its XI when its selection has
-  been published (the match is under way), else the default XI, and always the default
-  bowling plan and everything else the engine gives a side that sent no orders.
+  the XIs are settled once for the three (only their seeds differ). The manager's side
+  plays the orders given; the opponent plays what is known of it, which is never its orders
+  (they are its secret): its XI when its selection has been published (the match is under
+  way), else the default XI, and always the default bowling plan and everything else the
+  engine gives a side that sent no orders.
 * **What is recorded.** For every conditional order (and each "but ..." chained to it), in
   every innings where it acts (a style change when the side bats, a bowling change when it
   bowls; a reviews change in both): the ball (``over.ball``, balls for The Hundred) and the
