@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -175,9 +176,24 @@ def test_a_turn_without_its_balls_is_the_turn_with_them(
 def test_a_knockout_keeps_its_balls() -> None:
     """A knockout's tie goes to Super Overs, decided on the boundaries in the balls: a turn
     of one is never played without them."""
-    import pytest
-
     setup = MatchSetup(Format.T20, 1, Conditions("The Gunge Bowl", 3, 1), TEAM, OPPONENT, True)
     state = start_match(setup).state
     with pytest.raises(ValueError, match="knockout"):
         play_turn(state, quiet=Quiet(settle(setup)))
+
+
+def test_a_settlement_serves_only_matches_that_differ_in_their_seed() -> None:
+    """What settle() made for one match starts another on another seed as start_match would
+    settle it itself; for another pitch, format or opponent it is refused."""
+    ground = Conditions("The Gunge Bowl", 3, 1)
+    setup = MatchSetup(Format.T20, 1, ground, TEAM, OPPONENT)
+    settled = settle(setup)
+    other_seed = replace(setup, seed=2)
+    assert start_match(other_seed, settled=settled) == start_match(other_seed)
+    for other in (
+        replace(setup, conditions=Conditions("The Gunge Bowl", 5, 6)),
+        replace(setup, format=Format.FIFTY),
+        replace(setup, away=generate_squad(Dice(3), "Snodge Stars")),
+    ):
+        with pytest.raises(ValueError, match="only the seed"):
+            start_match(other, settled=settled)
