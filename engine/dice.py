@@ -24,7 +24,8 @@ deal from the test vectors in ``tests/engine/test_dice.py`` and ``docs/rules/dic
   purpose)``. A coin is ``roll(2, ...)`` (1 = heads).
 * Text seeds become integers by ``seed_from_text``: the first 8 bytes, big-endian, of the
   SHA-256 of the UTF-8 text. ``derive(label)`` makes an independent child stream seeded by
-  ``seed_from_text(f"{seed}:{label}")``, e.g. one per turn: ``Dice(game_seed).derive("turn:3")``.
+  ``seed_from_text(f"{seed}:{label}")``, e.g. one per turn: ``Dice(game_seed).derive("turn:3")``;
+  the child is of the parent's kind (``UnrecordedDice`` derives ``UnrecordedDice``).
 
 Nothing here reads a clock or Python's global ``random``; the same seed gives the same numbers
 on every machine and every supported Python.
@@ -33,7 +34,7 @@ on every machine and every supported Python.
 from __future__ import annotations
 
 import hashlib
-from typing import NamedTuple
+from typing import NamedTuple, Self
 
 __all__ = ["MASK64", "Dice", "Roll", "UnrecordedDice", "seed_from_text"]
 
@@ -132,18 +133,72 @@ class Dice:
         """The rolls recorded since ``mark`` (see :meth:`mark`)."""
         return self.rolls[mark:]
 
-    def derive(self, label: str) -> Dice:
-        """An independent child stream for ``label`` (a turn, a match, a deal)."""
-        return Dice(seed_from_text(f"{self.seed}:{label}"))
+    def derive(self, label: str) -> Self:
+        """An independent child stream for ``label`` (a turn, a match, a deal), of this
+        stream's own kind: an unrecorded stream derives unrecorded ones."""
+        return type(self)(seed_from_text(f"{self.seed}:{label}"))
 
 
 class UnrecordedDice(Dice):
     """The same stream as :class:`Dice`, roll for roll, with no roll kept (``rolls`` stays
     empty): for a practice, whose answer shows what each ball did and never its dice.
-    Keeping the rolls of three practice matches was a fifth of their time."""
 
-    __slots__ = ()
+    SplitMix64's n-th output depends only on ``seed + n * golden``, so the raw outputs are
+    drawn ahead in blocks by :func:`_outputs` (numpy, the same arithmetic mod 2**64, one
+    vector for the block) and a roll is one multiply of the next of them: Lemire's
+    multiply-shift and rejection exactly as :meth:`Dice.roll`. ``_state`` is the state before
+    the block's first output."""
+
+    __slots__ = ("_block", "_i")
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
         self._keep = False
+        self._block: list[int] = []
+        self._i = 0
+
+    def _next_block(self) -> list[int]:
+        self._state = (self._state + len(self._block) * _GOLDEN) & MASK64
+        self._block = _outputs(self._state, _BLOCK)
+        self._i = 0
+        return self._block
+
+    def next_u64(self) -> int:
+        """The next raw 64-bit output of SplitMix64 (from the block drawn ahead)."""
+        i, block = self._i, self._block
+        if i == len(block):
+            block, i = self._next_block(), 0
+        self._i = i + 1
+        return block[i]
+
+    def roll(self, sides: int, purpose: str) -> int:
+        """As :meth:`Dice.roll`, from the block drawn ahead, and not recorded."""
+        if sides <= 0:
+            raise ValueError(f"below() needs a positive bound, got {sides}")
+        i, block = self._i, self._block
+        if i == len(block):
+            block, i = self._next_block(), 0
+        self._i = i + 1
+        m = block[i] * sides
+        if m & MASK64 < sides:  # Lemire's rejection, as in below(): rare
+            t = ((1 << 64) - sides) % sides
+            while m & MASK64 < t:
+                m = self.next_u64() * sides
+        return (m >> 64) + 1
+
+
+# A turn of a T20 innings draws some 150 numbers, of a 50-over innings some 400; numpy's
+# cost for a vector is mostly fixed up to a few hundred.
+_BLOCK = 256
+
+
+def _outputs(state: int, n: int) -> list[int]:
+    """SplitMix64's next ``n`` outputs after ``state``, computed as one numpy vector."""
+    import numpy as np  # here: only a practice needs it, and it costs an import
+
+    u64 = np.uint64
+    s = np.arange(1, n + 1, dtype=u64) * u64(_GOLDEN) + u64(state)
+    z = (s ^ (s >> u64(30))) * u64(_MUL1)
+    z = (z ^ (z >> u64(27))) * u64(_MUL2)
+    out: list[int] = (z ^ (z >> u64(31))).tolist()
+    return out

@@ -27,10 +27,12 @@ __all__ = [
     "REVIEW_BOWLING_OVERTURNED",
     "REVIEW_NONE",
     "SECOND_DIE",
+    "SIMPLE",
     "Delivery",
     "chance_threshold",
     "deliver",
     "effective_pair",
+    "follow",
 ]
 
 # Result codes of the 2D6 table.
@@ -119,8 +121,9 @@ class Delivery(NamedTuple):
 
 
 # Deliveries that need no more dice (dots, ones, twos, 4-4 fours) are values: built once.
+# (style, dice 1, dice 2) -> the delivery
 _SIMPLE_RUNS = {_DOT: 0, _ONE: 1, _TWO: 2, _FOUR: 4}
-_SIMPLE: dict[tuple[str, int, int], Delivery] = {
+SIMPLE: dict[tuple[str, int, int], Delivery] = {
     key: Delivery(
         key[1], key[2], _SIMPLE_RUNS[code], code == _FOUR, None, 0, None, None, -1, 0, 0, ""
     )
@@ -160,11 +163,29 @@ def deliver(
     roll = dice.roll
     d1 = roll(6, "dice 1")
     d2 = roll(SECOND_DIE[style], "dice 2")
-    key = (style, d1, d2)
-    simple = _SIMPLE.get(key)
+    simple = SIMPLE.get((style, d1, d2))
     if simple is not None:
         return simple
-    code = _CODES[key]
+    return follow(dice, d1, d2, style, h, field, keeper, bat_review, bowl_review)
+
+
+def follow(
+    dice: Dice,
+    d1: int,
+    d2: int,
+    style: str,
+    h: int,
+    field: tuple[tuple[str, int], ...],
+    keeper: tuple[str, int],
+    bat_review: bool,
+    bowl_review: bool,
+) -> Delivery:
+    """What :func:`deliver` does after dice 1 and 2 when they are not a :data:`SIMPLE`
+    delivery: the 3-3, the big hit, the extras, a HOWZAT. The innings rolls the two dice
+    itself (the simple ones are seven deliveries in eight) and works out whether each side
+    would review an lbw only for the others."""
+    roll = dice.roll
+    code = _CODES[(style, d1, d2)]
     if code == _THREE3:
         runs = _THREE3_RUNS[roll(6, "3-3 runs")]
         note = "all run four" if runs == 4 else ""

@@ -215,12 +215,13 @@ class _Decoders:
             if named != tp.__name__:
                 sub = subs.get(named)
                 if sub is None:
-                    # A subclass defined after this decoder was built: found now, built for
-                    # this value alone.
+                    # A subclass defined after this decoder was built: found and built now,
+                    # once for its class (the table grows with the program's classes, never
+                    # with what it reads: an unknown tag is refused, not kept).
                     late = _subclasses(tp).get(named)
                     if late is None or not dataclasses.is_dataclass(late):
                         raise ValueError(f"expected {tp.__name__}, got {named}")
-                    sub = decoder(late)
+                    sub = subs[named] = decoder(late)
                 return sub(data)
             kwargs = {name: one(data[name]) for name, one in fields if name in data}
             return tp(**kwargs)

@@ -72,7 +72,19 @@ class Conditions:
 
     def modifier(self, style: BowlingStyle) -> int:
         """Pitch plus weather modifier for a bowler of ``style``."""
+        known = _MODIFIERS.get((self.pitch_roll, self.weather_roll, style))
+        if known is not None:  # every real roll: the two tables are read every turn
+            return known
         return self.pitch.modifier(style) + self.weather.modifier(style)
+
+
+# Computed once from the two tables above (constants): every pair of rolls and style.
+_MODIFIERS: dict[tuple[int, int, BowlingStyle], int] = {
+    (p, w, style): _by_roll(PITCHES, p).modifier(style) + _by_roll(WEATHERS, w).modifier(style)
+    for p in range(1, 7)
+    for w in range(1, 7)
+    for style in BowlingStyle
+}
 
 
 def roll_conditions(dice: Dice, pitch_name: str) -> Conditions:

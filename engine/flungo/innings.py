@@ -9,23 +9,26 @@ loop works on plain local variables: it is the engine's hot path.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.dice import Dice
 from engine.flungo.ball import (
     REVIEW_BATTING_FAILED,
     REVIEW_BOWLING_FAILED,
-    deliver,
+    SECOND_DIE,
+    SIMPLE,
+    follow,
 )
-from engine.flungo.events import Ball, BowlerChanged, Event, Injury, InningsEnd
+from engine.flungo.events import Ball, BowlerChanged, Event, Injury, InningsEnd, MatchEvent
 from engine.flungo.formats import FormatSpec
 from engine.flungo.orders import BattingStyle, ReviewMode, ReviewPolicy, Rule
 from engine.flungo.plan import choose_bowler
-from engine.flungo.rules import Limits, RuleBook, RulesSnapshot, Situation, Wake, obey
+from engine.flungo.rules import Limits, RuleBook, RulesSnapshot, Situation, obey
 
 __all__ = ["InningsState", "Side", "play_innings", "review_allowed"]
 
 _new_ball = tuple.__new__
+_NEVER = 1 << 62  # more balls, wickets, runs and batsmen out than an innings has
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,12 +110,19 @@ def play_innings(
     sides: tuple[Side, Side],
     rules: tuple[tuple[Rule, ...], tuple[Rule, ...]],
     at_drinks: bool = False,
+    scores: list[tuple[MatchEvent, int, int]] | None = None,
+    plans: dict[tuple[str, ...], Mapping[int, str]] | None = None,
 ) -> tuple[InningsState, list[Event], list[tuple[str, int, int]]]:
     """Play ``st`` until ``stop`` legal balls have been bowled or it closes.
 
     ``sides`` is (home, away); ``rules`` each side's conditional orders; ``at_drinks`` says this
     resumes after the drinks interval (``AT_DRINKS`` rules are tried once before the first ball).
     Returns the new state, the events, and the injuries as (name, points, substitute fielding).
+    With ``scores`` (a practice's), no ball is kept, neither as an event nor in the state, and
+    each event the conditional orders make is added to ``scores`` with the innings' runs and
+    wickets then: all a practice reads of the balls. The same dice give the same innings.
+    ``plans``: the default bowling plans :func:`~engine.flungo.plan.choose_bowler` works out,
+    kept by a caller that plays more innings in one format (a practice), else by this call.
     """
     bat_i = st.batting_side
     bat, bowl = sides[bat_i], sides[1 - bat_i]
@@ -146,26 +156,22 @@ def play_innings(
     book = RuleBook(rules, st.rules)
     inn = st.index
     rolls = dice.rolls
+    keep = scores is None
+    roll, second_die, simple = dice.roll, SECOND_DIE, SIMPLE
     bowler = over_bowlers[-1] if over_bowlers and legal % bpo else ""
+    next_over = len(over_bowlers) * bpo  # legal balls when the next over's bowler is chosen
     bowl_h = bowl_skill.get(bowler, 0)
     if not plan and not st.over_bowlers and not st.super_over:
         text = "no bowling plan: default bowling"
         events.append(BowlerChanged(inn, legal, team_bowl, text, 0, "", None, "no bowling plan"))
     first = True
-    default_plans: dict[tuple[str, ...], Mapping[int, str]] = {}  # choose_bowler's, this call's
-    # the rules are asked before a ball only when one of them may hold (RuleBook.wake)
-    wake: Wake | None = None
-    live = bool(book)  # the book changes only when asked, below
+    default_plans = {} if plans is None else plans  # choose_bowler's
+    # the rules are asked before the first ball, then only once one of them may hold
+    # (RuleBook.wake: kept in locals, read before every ball); an empty book never again
+    w_legal = w_wickets = w_score = w_out = 0 if book else _NEVER
 
     while not closed and legal < stop:
-        if live and (
-            first
-            or wake is None
-            or legal >= wake.legal
-            or wickets >= wake.wickets
-            or runs >= wake.score
-            or len(out) >= wake.out
-        ):
+        if legal >= w_legal or wickets >= w_wickets or runs >= w_score or len(out) >= w_out:
             firings = book.step(
                 Situation(
                     legal,
@@ -187,7 +193,7 @@ def play_innings(
                     tuple(over_bowlers),
                     hundred,
                 )
-                events += obey(
+                said = obey(
                     firings,
                     book,
                     (sides[0].team, sides[1].team),
@@ -203,11 +209,18 @@ def play_innings(
                     len(over_bowlers),
                     limits,
                 )
+                events += said
+                if scores is not None:
+                    scores += [(e, runs, wickets) for e in said]
                 pol_bat, pol_bowl = pols
-            wake = book.wake(max_balls, bpo, target, len(out))
-            live = bool(book)
+            if not book:
+                w_legal = w_wickets = w_score = w_out = _NEVER
+            elif (wake := book.wake(max_balls, bpo, target, len(out))) is None:
+                w_legal = w_wickets = w_score = w_out = 0  # a rule to ask before every ball
+            else:
+                w_legal, w_wickets, w_score, w_out = wake
         first = False
-        if legal % bpo == 0 and len(over_bowlers) == legal // bpo:
+        if legal == next_over:  # the first ball of an over no one bowls yet
             over_no = legal // bpo + 1
             bowler, why = choose_bowler(
                 over_no,
@@ -227,56 +240,78 @@ def play_innings(
                     BowlerChanged(inn, legal, team_bowl, text, over_no, bowler, planned, why)
                 )
             over_bowlers.append(bowler)
+            next_over += bpo
             counts[bowler] = counts.get(bowler, 0) + 1
             bowl_h = bowl_skill[bowler]
         assert striker is not None and non_striker is not None
         style = styles[striker]
-        mark = len(rolls)
-        d = deliver(
-            dice,
-            style,
-            10 + bowl_h - bat_skill[striker],
-            field,
-            keeper,
-            rev_bat > 0
-            and (pol_bat.mode is ReviewMode.ALL or review_allowed(pol_bat, striker, order)),
-            rev_bowl > 0
-            and (pol_bowl.mode is ReviewMode.ALL or review_allowed(pol_bowl, striker, order)),
-        )
+        mark = len(rolls) if keep else 0
+        # deliver(), its two dice here: seven balls in eight need no more (SIMPLE)
+        d1 = roll(6, "dice 1")
+        d2 = roll(second_die[style], "dice 2")
+        d = simple.get((style, d1, d2))
+        if d is not None and not keep:
+            # a practice's dot, one, two or four: no ball to log, no extra, no wicket, no
+            # review, so only the score, the strike and the end of the innings move
+            r = d.runs
+            runs += r
+            if r & 1:
+                striker, non_striker = non_striker, striker
+            legal += 1
+            if legal % swap_every == 0:
+                striker, non_striker = non_striker, striker
+            if target is not None and runs >= target:
+                closed = "target"
+            elif legal >= max_balls:
+                closed = "overs"
+            continue
+        if d is None:  # the reviews matter only for an lbw: asked here, not every ball
+            d = follow(
+                dice,
+                d1,
+                d2,
+                style,
+                10 + bowl_h - bat_skill[striker],
+                field,
+                keeper,
+                rev_bat > 0 and review_allowed(pol_bat, striker, order),
+                rev_bowl > 0 and review_allowed(pol_bowl, striker, order),
+            )
         extra = d.extra
         if hundred and extra == "no_ball":
             d = d._replace(extra_runs=2)  # a no-ball is worth two runs in The Hundred
         is_legal = extra is None or extra == "bye" or extra == "leg_bye"
-        over_no = legal // bpo + 1
-        ball_no = legal % bpo + 1
         wicket = d.wicket
-        # tuple.__new__: a Ball without NamedTuple's keyword-handling constructor (a tenth
-        # of the ball's cost, some 600 times a match)
-        delivery: Ball = _new_ball(
-            Ball,
-            (
-                over_no,
-                ball_no,
-                is_legal,
-                bowler,
-                striker,
-                non_striker,
-                style,
-                d.d1,
-                d.d2,
-                d.runs,
-                d.boundary,
-                extra,
-                d.extra_runs,
-                wicket,
-                striker if wicket else None,
-                d.fielder,
-                tuple(rolls[mark:]) if len(rolls) > mark else (),
-                d.note,
-            ),
-        )
-        balls.append(delivery)
-        events.append(delivery)
+        if keep:  # the ball log; a practice reads none of it
+            over_no = legal // bpo + 1
+            ball_no = legal % bpo + 1
+            # tuple.__new__: a Ball without NamedTuple's keyword-handling constructor (a tenth
+            # of the ball's cost, some 600 times a match)
+            delivery: Ball = _new_ball(
+                Ball,
+                (
+                    over_no,
+                    ball_no,
+                    is_legal,
+                    bowler,
+                    striker,
+                    non_striker,
+                    style,
+                    d1,
+                    d2,
+                    d.runs,
+                    d.boundary,
+                    extra,
+                    d.extra_runs,
+                    wicket,
+                    striker if wicket else None,
+                    d.fielder,
+                    tuple(rolls[mark:]) if len(rolls) > mark else (),
+                    d.note,
+                ),
+            )
+            balls.append(delivery)
+            events.append(delivery)
         runs += d.runs + d.extra_runs
         if d.review:
             if d.review == REVIEW_BATTING_FAILED:
@@ -320,24 +355,30 @@ def play_innings(
     if closed:
         text = _closing_text(team_bat, runs, wickets, legal, bpo, closed)
         events.append(InningsEnd(inn, legal, team_bat, text, runs, wickets, legal, closed))
-    new = replace(
-        st,
-        order=tuple(order),
-        next_in=next_in,
-        striker=striker,
-        non_striker=non_striker,
-        styles=tuple(sorted(styles.items())),
-        plan=tuple(sorted(plan.items())),
-        reviews=(rev_bat, rev_bowl),
-        policies=(pol_bat, pol_bowl),
-        rules=book.snapshot(),
-        runs=runs,
-        wickets=wickets,
-        legal=legal,
-        out=tuple(out),
-        over_bowlers=tuple(over_bowlers),
-        balls=st.balls + tuple(balls),
-        closed=closed,
+    # InningsState(...) and not replace(): this runs at every turn of every match
+    new = InningsState(
+        st.index,
+        st.batting_side,
+        st.super_over,
+        st.max_balls,
+        st.max_wickets,
+        st.target,
+        tuple(order),
+        next_in,
+        striker,
+        non_striker,
+        tuple(sorted(styles.items())),
+        tuple(sorted(plan.items())),
+        (rev_bat, rev_bowl),
+        (pol_bat, pol_bowl),
+        book.snapshot(),
+        runs,
+        wickets,
+        legal,
+        tuple(out),
+        tuple(over_bowlers),
+        st.balls + tuple(balls) if balls else st.balls,
+        closed,
     )
     return new, events, injuries
 

@@ -21,7 +21,8 @@ function of the state and the amendments, and a match of (seed, squads, orders).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from engine.dice import Dice
 from engine.flungo.amend import amend
@@ -48,21 +49,70 @@ __all__ = [
     "TURNS",
     "MatchSetup",
     "MatchState",
+    "Quiet",
     "Resolution",
     "Result",
+    "Settled",
     "play_match",
     "play_turn",
+    "settle",
     "start_match",
+    "turn_dice",
 ]
 
+_D = TypeVar("_D", bound=Dice)
 SUPER_OVERS_MAX = 5  # then boundaries, then a coin (see docs/rules/flungo.md)
 _REVIEWS = 2
 
 
-def start_match(
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """Both sides' XIs and orders as a match on ``setup`` plays them, and the fixes made:
+    what :func:`start_match` settles before the toss. Nothing in it depends on the seed, so
+    matches that differ only in theirs (a practice's three) can share one."""
+
+    setup: MatchSetup
+    selections: tuple[Selection, Selection]
+    orders: tuple[MatchOrders, MatchOrders]
+    events: tuple[MatchEvent, ...]
+
+    def fits(self, setup: MatchSetup) -> bool:
+        """Whether a match on ``setup`` settles the same: only the seed may differ."""
+        return replace(setup, seed=self.setup.seed) == self.setup
+
+
+@dataclass(slots=True)
+class Quiet:
+    """How a practice plays the turns of matches started from one :class:`Settled`: no ball
+    is kept (see :func:`~engine.flungo.innings.play_innings`), each event of the orders is
+    listed in ``scores`` with the runs and wickets then, and each side as an innings sees it
+    is worked out once for the matches and kept here (they share the XIs, the pitch and the
+    weather; only injuries and substitutes can tell them apart), and so are the default
+    bowling plans (``plans``, by the bowlers able to bowl). It lives as long as the practice
+    that makes it."""
+
+    settled: Settled
+    scores: list[tuple[MatchEvent, int, int]] = field(default_factory=list)
+    sides: dict[tuple[int, tuple[object, ...], tuple[object, ...]], Side] = field(
+        default_factory=dict
+    )
+    plans: dict[tuple[str, ...], Mapping[int, str]] = field(default_factory=dict)
+
+    def side(self, state: MatchState, side: int) -> Side:
+        """:func:`_side` of ``state``, kept for the next turn and match that can use it."""
+        if state.selections is not self.settled.selections:  # not started from it
+            return _side(state, side)
+        key = (side, state.injuries, state.subs)
+        known = self.sides.get(key)
+        if known is None:
+            known = self.sides[key] = _side(state, side)
+        return known
+
+
+def settle(
     setup: MatchSetup, home: MatchOrders | None = None, away: MatchOrders | None = None
-) -> Resolution:
-    """Settle both XIs (defaults for anything missing or illegal) and toss the coin."""
+) -> Settled:
+    """Settle both XIs (defaults for anything missing or illegal) and the plans they play."""
     events: list[MatchEvent] = []
     sels: list[Selection] = []
     orders: list[MatchOrders] = []
@@ -90,6 +140,25 @@ def start_match(
                 styles=tuple(sorted(sel.styles)),
             )
         )
+    return Settled(setup, (sels[0], sels[1]), (orders[0], orders[1]), tuple(events))
+
+
+def start_match(
+    setup: MatchSetup,
+    home: MatchOrders | None = None,
+    away: MatchOrders | None = None,
+    *,
+    settled: Settled | None = None,
+) -> Resolution:
+    """Settle both XIs (defaults for anything missing or illegal) and toss the coin.
+    ``settled``: what :func:`settle` made of these orders for a match that differs from this
+    one only in its seed (``ValueError`` otherwise), instead of settling them again."""
+    if settled is None:
+        settled = settle(setup, home, away)
+    elif not settled.fits(setup):
+        raise ValueError("settled for another match: only the seed may differ")
+    events = list(settled.events)
+    sels = settled.selections
     dice = Dice(setup.seed).derive("toss")
     coin = dice.roll(2, "toss")
     winner = 0 if coin == 1 else 1
@@ -108,8 +177,8 @@ def start_match(
             events.append(SubstituteFielder(-1, 0, team.name, text, f"substitute {k + 1}", f))
     state = MatchState(
         setup=setup,
-        selections=(sels[0], sels[1]),
-        orders=(orders[0], orders[1]),
+        selections=sels,
+        orders=settled.orders,
         toss_winner=winner,
         batting_first=first,
         subs=tuple(subs),
@@ -143,7 +212,8 @@ def _side(state: MatchState, side: int) -> Side:
     team = state.team(side)
     sel = state.selections[side]
     cond = state.setup.conditions
-    players = [team.player(n) for n in sel.xi]
+    squad = {p.name: p for p in team.players}
+    players = [squad[n] for n in sel.xi]
     mods = {style: cond.modifier(style) for style in BowlingStyle}
     hurt = {name for t, name, _ in state.injuries if t == team.name}
     subs = [s for s in state.subs if s[0] == team.name]
@@ -156,7 +226,7 @@ def _side(state: MatchState, side: int) -> Side:
     field += [(s[1], s[2]) for s in subs if not s[3]]
     while len(field) < 10:  # only with many hurt and short XIs: the last substitute again
         field.append(field[-1] if field else ("substitute", 3))
-    keeper = team.player(sel.wicketkeeper)
+    keeper = squad[sel.wicketkeeper]
     k = sub_for[keeper.name] if keeper.name in hurt else (keeper.name, keeper.fielding)
     unable = [(sel.wicketkeeper, "keeps wicket")]
     unable += [(n, "is retired hurt, out of the match") for n in sel.xi if n in hurt]
@@ -212,13 +282,31 @@ def _new_innings(state: MatchState, index: int, side: int, super_over: bool) -> 
 
 
 def _play(
-    state: MatchState, inn: InningsState, stop: int, dice: Dice, at_drinks: bool
+    state: MatchState,
+    inn: InningsState,
+    stop: int,
+    dice: Dice,
+    at_drinks: bool,
+    quiet: Quiet | None = None,
 ) -> tuple[MatchState, list[Event]]:
-    sides = (_side(state, 0), _side(state, 1))
+    if quiet is None:
+        sides = (_side(state, 0), _side(state, 1))
+    else:
+        sides = (quiet.side(state, 0), quiet.side(state, 1))
     rules = (state.orders[0].rules, state.orders[1].rules)
     if inn.super_over:
         rules = ((), ())
-    new, events, hurt = play_innings(inn, stop, dice, state.setup.spec, sides, rules, at_drinks)
+    new, events, hurt = play_innings(
+        inn,
+        stop,
+        dice,
+        state.setup.spec,
+        sides,
+        rules,
+        at_drinks,
+        None if quiet is None else quiet.scores,
+        None if quiet is None else quiet.plans,
+    )
     team = state.team(inn.batting_side).name
     injuries = state.injuries + tuple((team, n, pts) for n, pts, _ in hurt)
     subs = state.subs + tuple((team, f"sub ({n})", f, n) for n, _, f in hurt)
@@ -226,43 +314,58 @@ def _play(
     return replace(state, innings=innings, injuries=injuries, subs=subs), events
 
 
+def turn_dice(state: MatchState, kind: type[_D]) -> _D:
+    """The dice of turn ``state.turn``: ``Dice(seed).derive(f"turn {turn}")``, of ``kind``
+    (:class:`~engine.dice.UnrecordedDice` for a practice: the same stream, not written down)."""
+    return kind(state.setup.seed).derive(f"turn {state.turn}")
+
+
 def play_turn(
     state: MatchState,
     home: MatchOrders | None = None,
     away: MatchOrders | None = None,
     dice: Dice | None = None,
+    *,
+    quiet: Quiet | None = None,
 ) -> Resolution:
     """Play turn ``state.turn`` (0..3) with these amendments; ``ValueError`` after the last.
 
     A turn in which nothing is left to play (the innings closed before drinks, or the match is
     decided) only applies the amendments. ``dice`` defaults to the turn's own stream,
-    ``Dice(seed).derive(f"turn {turn}")`` (tests pass scripted dice).
+    ``Dice(seed).derive(f"turn {turn}")`` (tests pass scripted dice). ``quiet``: a practice's
+    turn, which keeps no ball (see :class:`Quiet`); never in a knockout, whose Super Overs
+    count the boundaries in the balls.
     """
     if state.is_over:
         raise ValueError("the match is over: all four turns have been played")
+    if quiet is not None and state.setup.knockout:
+        raise ValueError("a knockout keeps its balls: its Super Overs count their boundaries")
     spec = state.setup.spec
     if dice is None:
-        dice = Dice(state.setup.seed).derive(f"turn {state.turn}")
+        dice = turn_dice(state, Dice)
     home, away = (
         None if given is None else _in_their_place(given, state.selections[side])
         for side, given in ((0, home), (1, away))
     )
-    state, amend_events = amend(state, (home, away))
-    events: list[Event] = list(amend_events)
+    events: list[Event] = []
+    if home is not None or away is not None:  # a frozen state is costly to copy: not for nothing
+        state, amend_events = amend(state, (home, away))
+        events += amend_events
     index, part = divmod(state.turn, 2)
     if state.result is None:
-        if part == 0 and len(state.innings) == index:
-            side = state.batting_first if index == 0 else 1 - state.batting_first
-            state = replace(
-                state, innings=(*state.innings, _new_innings(state, index, side, False))
-            )
         inn = state.innings[index] if len(state.innings) > index else None
+        if part == 0 and inn is None:
+            side = state.batting_first if index == 0 else 1 - state.batting_first
+            inn = _new_innings(state, index, side, False)
+            if inn.closed:  # no one to bat with (else _play adds it, played)
+                state = replace(state, innings=(*state.innings, inn))
         if inn is not None and not inn.closed:
             drinks = spec.drinks_after * spec.balls_per_over
             if part == 1:
                 text = "play resumes after drinks"
                 events.append(Drinks(index, inn.legal, "", text, inn.runs, inn.wickets, True))
-            state, evs = _play(state, inn, drinks if part == 0 else spec.balls, dice, part == 1)
+            stop = drinks if part == 0 else spec.balls
+            state, evs = _play(state, inn, stop, dice, part == 1, quiet)
             events += evs
             inn = state.innings[index]
             if part == 0 and not inn.closed:

@@ -18,10 +18,13 @@ Algorithm (documented for players in ``docs/rules/dice.md`` and ``docs/players/o
   on consecutive overs, never a knockout (a tie stands: no Super Over). It is played by the
   engine's own :func:`~engine.flungo.match.start_match` and four
   :func:`~engine.flungo.match.play_turn`: the same selection, toss, innings, rules and ball
-  code as the match. The manager's side plays the orders given; the opponent plays what is
-  known of it, which is never its orders (they are its secret): its XI when its selection has
-  been published (the match is under way), else the default XI, and always the default
-  bowling plan and everything else the engine gives a side that sent no orders.
+  code as the match, each turn on the turn's own stream. Only what the answer reads is kept
+  (:class:`~engine.flungo.match.Quiet`): no roll, no ball, the score when each order fired;
+  the XIs are settled once for the three (only their seeds differ). The manager's side
+  plays the orders given; the opponent plays what is known of it, which is never its orders
+  (they are its secret): its XI when its selection has been published (the match is under
+  way), else the default XI, and always the default bowling plan and everything else the
+  engine gives a side that sent no orders.
 * **What is recorded.** For every conditional order (and each "but ..." chained to it), in
   every innings where it acts (a style change when the side bats, a bowling change when it
   bowls; a reviews change in both): the ball (``over.ball``, balls for The Hundred) and the
@@ -40,11 +43,11 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from engine.dice import UnrecordedDice, seed_from_text
-from engine.flungo.events import Ball, BowlerChanged, Event, RuleFired, RuleSpent
+from engine.flungo.events import BowlerChanged, Event, MatchEvent, RuleFired, RuleSpent
 from engine.flungo.formats import Format, FormatSpec
 from engine.flungo.ground import Conditions
 from engine.flungo.innings import InningsState
-from engine.flungo.match import play_turn, start_match
+from engine.flungo.match import Quiet, play_turn, settle, start_match, turn_dice
 from engine.flungo.orders import (
     BowlingChange,
     BowlingRest,
@@ -153,7 +156,8 @@ def practise(
     if opponent.name == team.name:  # a practice against a copy of oneself: tell them apart
         opponent = replace(opponent, name=f"{opponent.name} (practice)")
     opp = MatchOrders(xi=opponent_xi) if opponent_xi is not None else None
-    matches: list[tuple[MatchState, list[list[Event]]]] = []
+    matches: list[_Played] = []
+    quiet = None
     for k in range(1, practices + 1):
         setup = MatchSetup(
             fmt,
@@ -164,24 +168,51 @@ def practise(
             knockout=False,
             no_consecutive_overs=no_consecutive_overs,
         )
-        res = start_match(setup, orders, opp)
-        state = res.state
+        # the XIs and plans settle alike in the three (only the seed differs), and so do
+        # the sides as the innings see them: worked out once, for the three
+        quiet = quiet or Quiet(settle(setup, orders, opp))
+        quiet.scores = []
+        state = start_match(setup, settled=quiet.settled).state
         turns: list[list[Event]] = []
         while not state.is_over:
-            # the turn's own stream, as the match draws it, but not written down: the
-            # practice reads what each ball did, never the rolls behind it
-            dice = UnrecordedDice(seed_from_text(f"{state.setup.seed}:turn {state.turn}"))
-            res = play_turn(state, dice=dice)
+            # the turn's own stream, as the match draws it, but not written down, and no
+            # ball kept: the practice reads what the orders did and the score then
+            res = play_turn(state, dice=turn_dice(state, UnrecordedDice), quiet=quiet)
             state = res.state
             turns.append(list(res.events))
-        matches.append((state, turns))
-    spec = matches[0][0].setup.spec
-    rules = matches[0][0].orders[0].rules
+        matches.append(_Played(state, turns, _firings(state, quiet.scores)))
+    first = matches[0].state
+    spec = first.setup.spec
+    rules = first.orders[0].rules
     found = [_rule_practice(rules, path, matches) for path in _paths(rules)]
-    bowling = tuple(_bowling(state, turns) for state, turns in matches)
-    scores = tuple(_scores(state) for state, _ in matches)
-    planned = bool(matches[0][0].orders[0].bowling_plan)
-    return Practice(seed, spec, tuple(found), bowling, scores, planned, opponent.name)
+    bowling = tuple(_bowling(m.state, m.turns) for m in matches)
+    scores_text = tuple(_scores(m.state) for m in matches)
+    planned = bool(first.orders[0].bowling_plan)
+    return Practice(seed, spec, tuple(found), bowling, scores_text, planned, opponent.name)
+
+
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """One practice match: its final state, each turn's events (no balls among them), and
+    the side's conditional orders as they fired or were spent, by (innings, rule number)."""
+
+    state: MatchState
+    turns: list[list[Event]]
+    firings: dict[tuple[int, str], Outcome]
+
+
+def _firings(
+    state: MatchState, scores: list[tuple[MatchEvent, int, int]]
+) -> dict[tuple[int, str], Outcome]:
+    """The first firing or spending of each of the side's orders in each innings, with the
+    wickets and runs at that ball."""
+    home = state.setup.home.name
+    out: dict[tuple[int, str], Outcome] = {}
+    for e, runs, wickets in scores:
+        if isinstance(e, RuleFired | RuleSpent) and e.team == home:
+            kind = OutcomeKind.FIRED if isinstance(e, RuleFired) else OutcomeKind.SPENT
+            out.setdefault((e.innings, e.rule), Outcome(kind, e.at_ball, wickets, runs))
+    return out
 
 
 def _paths(rules: tuple[Rule, ...]) -> list[tuple[int, ...]]:
@@ -215,46 +246,28 @@ def _label(rules: tuple[Rule, ...], path: tuple[int, ...]) -> str:
 
 
 def _rule_practice(
-    rules: tuple[Rule, ...],
-    path: tuple[int, ...],
-    matches: list[tuple[MatchState, list[list[Event]]]],
+    rules: tuple[Rule, ...], path: tuple[int, ...], matches: list[_Played]
 ) -> RulePractice:
     rule = rule_at(rules, path)
     number = ".".join(str(p + 1) for p in path)
+    parent = ".".join(str(p + 1) for p in path[:-1])
     per_side: dict[str, list[Outcome]] = {s: [] for s in _sides(rule)}
-    for state, turns in matches:
-        home = state.setup.home.name
-        for inn in state.innings[:2]:
+    for m in matches:
+        for inn in m.state.innings[:2]:
             side = BATTING if inn.batting_side == 0 else BOWLING
             if side not in per_side:
                 continue
-            seen = _seen(turns, inn.index, home, number)
+            seen = m.firings.get((inn.index, number))
             if seen is None:
-                parent = ".".join(str(p + 1) for p in path[:-1])
-                before = _seen(turns, inn.index, home, parent) if parent else None
+                before = m.firings.get((inn.index, parent)) if parent else None
                 waited = len(path) == 1 or (before is not None and before.kind is OutcomeKind.FIRED)
-                seen = _never(rule, inn, state, waited)
+                seen = _never(rule, inn, m.state, waited)
             per_side[side].append(seen)
     return RulePractice(
         path,
         _label(rules, path),
         tuple((s, tuple(o)) for s, o in per_side.items()),
     )
-
-
-def _seen(turns: list[list[Event]], index: int, team: str, number: str) -> Outcome | None:
-    """The rule's firing (or spending) in innings ``index``, with the score at that ball."""
-    runs = wickets = 0
-    for events in turns[2 * index : 2 * index + 2]:
-        for e in events:
-            if isinstance(e, Ball):
-                runs += e.runs + e.extra_runs
-                if e.wicket is not None and e.wicket != "retired hurt":
-                    wickets += 1
-            elif isinstance(e, RuleFired | RuleSpent) and e.team == team and e.rule == number:
-                kind = OutcomeKind.FIRED if isinstance(e, RuleFired) else OutcomeKind.SPENT
-                return Outcome(kind, e.at_ball, wickets, runs)
-    return None
 
 
 def _ball(legal: int, spec: FormatSpec) -> str:

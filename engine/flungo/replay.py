@@ -11,10 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.flungo.codec import decoder, encode
+from engine.flungo.codec import encode
 from engine.flungo.match import play_turn, start_match
-from engine.flungo.orders import MatchOrders
-from engine.flungo.stage import MatchTurn, seed_commitment
+from engine.flungo.stage import MatchTurn, played_orders, seed_commitment
 from engine.flungo.state import MatchSetup, MatchState
 from engine.flungo.summary import CompetitionError
 
@@ -84,12 +83,10 @@ def replay_from_document(doc: Mapping[str, Any]) -> Replayed:
     """Play the match of a :func:`replay_document` again and compare it with what it says."""
     if doc.get("replay") != REPLAY_VERSION:
         raise CompetitionError(f"not a replay document of version {REPLAY_VERSION}")
-    setup: MatchSetup = _SETUP_FROM(doc["setup"])
+    setup = MatchSetup.from_json(doc["setup"])
     seed = int(doc["seed"])
     setup = replace(setup, seed=seed)
-    stages_played = [
-        tuple(None if o is None else _ORDERS_FROM(o) for o in pair) for pair in doc["stages"]
-    ]
+    stages_played = [played_orders(pair) for pair in doc["stages"]]
     if not stages_played:
         raise CompetitionError("a replay needs at least the selection stage")
     state = start_match(setup, *stages_played[0]).state
@@ -99,8 +96,3 @@ def replay_from_document(doc: Mapping[str, Any]) -> Replayed:
         (state.result.text if state.result else "") == doc["result"]
     )
     return Replayed(state, seed_commitment(seed) == doc["seed_sha256"], same)
-
-
-# Built once, whole, at import: a replay reads its setup and every stage's orders.
-_SETUP_FROM = decoder(MatchSetup)
-_ORDERS_FROM = decoder(MatchOrders)

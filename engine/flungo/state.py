@@ -53,6 +53,12 @@ class MatchSetup:
             return dataclasses.replace(spec, max_consecutive=1)
         return spec
 
+    @classmethod
+    def from_json(cls, data: Any) -> MatchSetup:
+        """Read a setup as :func:`engine.flungo.codec.encode` writes it."""
+        setup: MatchSetup = _SETUP_FROM_JSON(data)
+        return setup
+
 
 @dataclass(frozen=True, slots=True)
 class Result:
@@ -148,5 +154,7 @@ class Resolution:
     events: tuple[Event, ...] = field(default=())
 
 
-# Read back for every stage of every match: its decoder is built once, whole, at import.
+# Read back for every stage of every match (and a setup by each match job and each replay):
+# the decoders are built once, whole, at import.
 _FROM_JSON = decoder(MatchState)
+_SETUP_FROM_JSON = decoder(MatchSetup)

@@ -205,7 +205,7 @@ class MatchJob:
             squads=(home, away),
             orders=played_orders(data["orders"]),
             defaults=tuple(str(t) for t in data["defaults"]),
-            setup=None if data["setup"] is None else _SETUP_FROM(data["setup"]),
+            setup=None if data["setup"] is None else MatchSetup.from_json(data["setup"]),
             spends=(spend_home, spend_away),
             helpers=(help_home, help_away),
             live=None if data["live"] is None else MatchState.from_json(data["live"]),
@@ -555,6 +555,5 @@ def resolve_stage(
     return assemble(state, stage, outcomes)
 
 
-# A stage's match jobs are read back by each worker: their decoders are built once, at import.
-_SETUP_FROM = decoder(MatchSetup)
+# A stage's match jobs are read back by each worker: the decoder is built once, at import.
 _SPEND_FROM = decoder(HelperSpend)

@@ -12,13 +12,14 @@ import click
 from pbm.core.clock import FixedClock
 from pbm.core.config import Config, DatabaseConfig, GmConfig, SecurityConfig, ServerConfig
 from pbm.games.flungo.previews import contexts as flungo_contexts
+from pbm.games.hitforsix import HitForSix
 from pbm.games.hitforsix.card_images import hand_images
 from pbm.games.hitforsix.previews import contexts as hitforsix_contexts
 from pbm.outbound.previews import contexts as own_contexts
 from pbm.outbound.render import email_kinds
 from pbm.outbound.replies import compose_mail
 
-__all__ = ["preview_contexts", "register", "write_previews"]
+__all__ = ["preview_contexts", "register", "sender_of", "write_previews"]
 
 PLAYER = "ann@players.test"
 
@@ -26,6 +27,12 @@ PLAYER = "ann@players.test"
 def preview_contexts() -> dict[str, dict[str, Any]]:
     """Every mail kind's made-up context, by kind: pbm's own and each game's."""
     return {**own_contexts(), **flungo_contexts(), **hitforsix_contexts()}
+
+
+def sender_of(kind: str) -> str | None:
+    """The name mail of ``kind`` is from and signed with, as its game sends it (Hit for Six's
+    kinds, ``h6-``: "Hit for Six"; None: the server's own)."""
+    return HitForSix.sender_name if kind.startswith("h6-") else None
 
 
 def preview_config() -> Config:
@@ -51,8 +58,11 @@ def write_previews(out: Path, kinds: list[str] | None = None) -> list[Path]:
         gm = kind.startswith("gm-") or kind.endswith("digest")
         to = config.gm.address if gm else PLAYER
         # a Hit for Six hand's cards are pictures sent beside the HTML
-        images = hand_images(contexts[kind]) if kind.startswith("h6-") else ()
-        composed = compose_mail(config, clock, kind=kind, to=to, ctx=contexts[kind], images=images)
+        images = hand_images(kind, contexts[kind])
+        composed = compose_mail(
+            config, clock, kind=kind, to=to, ctx=contexts[kind], images=images,
+            from_name=sender_of(kind),
+        )  # fmt: skip
         eml = out / f"{kind}.eml"
         eml.write_bytes(composed.raw)
         written.append(eml)

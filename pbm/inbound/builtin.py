@@ -38,18 +38,16 @@ def help_(ctx: MailContext, line: CommandLine) -> Handled:
     from pbm.games import GAMES
 
     game = ctx.competition.game if ctx.competition else None
-    kind, extra = "help", dict[str, Any]()
+    kind, from_name = "help", None
     if game is None:
         playing = [g for g in GAMES if g.plays(ctx.session, ctx.msg.from_addr)]
         if len(playing) == 1:
-            game, kind = playing[0].name, playing[0].help_kind
-            if playing[0].sender_name:
-                extra["sender_name"] = playing[0].sender_name
+            game, kind, from_name = playing[0].name, playing[0].help_kind, playing[0].sender_name
     ctx.reply(
         kind,
+        from_name=from_name,
         competitions=ctx.open_competitions(),
         commands=command_rows(is_gm(ctx), game),
-        **extra,
     )
     return ctx.handled(Status.APPLIED, "help")
 

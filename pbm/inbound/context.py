@@ -25,7 +25,7 @@ from pbm.db.models import (
     Seat,
 )
 from pbm.inbound.intake import Incoming
-from pbm.outbound.render import InlineImage
+from pbm.mail.compose import Attachment
 from pbm.outbound.replies import ReplyTo, queue_mail
 from pbm.secrets.seats import SecretBox
 
@@ -92,9 +92,16 @@ class MailContext:
         """A :class:`Handled` that also redacts the message's secret."""
         return Handled(status, note, self.secrets)
 
-    def reply(self, kind: str, *, images: Sequence[InlineImage] = (), **ctx: Any) -> None:
+    def reply(
+        self,
+        kind: str,
+        *,
+        images: Sequence[Attachment] = (),
+        from_name: str | None = None,
+        **ctx: Any,
+    ) -> None:
         """Queue a reply to the sender, noting ignored attachments and unreadable parts
-        (``images``: the pictures its HTML shows, see :func:`queue_mail`)."""
+        (``images`` and ``from_name``: see :func:`queue_mail`)."""
         notes = [*self.msg.notes, *self.notes]
         notes += [f"Part of your mail could not be read as sent: {p}" for p in self.msg.problems]
         if self.msg.attachments:
@@ -112,6 +119,7 @@ class MailContext:
             reply_to=self.reply_to,
             inbound_id=self.mail.id,
             images=images,
+            from_name=from_name,
         )
 
     def record(self, kind: str, **data: Any) -> None:

@@ -32,7 +32,8 @@ GENERATED = "auto-generated"
 
 #: The mail kinds sent to every team of a competition: list mail (answers never are).
 LIST_KINDS = frozenset({"fixtures", "reminder", "turn-report", "zine"})
-#: The kinds that are pbm's own whatever caused them: reports, reminders and digests.
+#: The kinds that are pbm's own whatever caused them: reports, reminders and digests (the
+#: outbox sends them after every answer that is due: ``pbm.outbound.outbox.BULK_KINDS``).
 GENERATED_KINDS = LIST_KINDS | {"digest", "turn-digest", "h6-test-reminder"}
 _ONE_LINE = 78
 _PLAIN_PHRASE = re.compile(r"^[A-Za-z0-9 !#$%&'*+\-/=?^_`{|}~.,:;()]{1,60}$")

@@ -38,6 +38,7 @@ from pbm.core.errors import DatabaseUnavailable, PbmError, SmtpError
 from pbm.db.models import OutboxMessage, Player, Seat
 from pbm.db.session import SKIP_LOCKED, transaction
 from pbm.mail.compose import SAFE_POLICY
+from pbm.mail.lists import GENERATED_KINDS
 from pbm.mail.ports import Envelope, Sender
 from pbm.ops.incidents import Backoff, Incidents
 from pbm.secrets.seats import HashLookup, SecretBox, has_placeholder
@@ -52,8 +53,9 @@ log = structlog.get_logger("pbm.outbound.outbox")
 RELAY_PROBE_MAX = 300.0
 #: The most rows a flush with a budget reads (a send takes a millisecond at the least).
 SLICE_ROWS = 2000
-#: Mail pbm sends in bulk, not in answer to a mail: sent after every answer that is due.
-BULK_KINDS = ("turn-report", "zine", "fixtures", "reminder", "digest", "turn-digest")
+#: Mail pbm sends in bulk, of its own accord whatever caused it (the one classification:
+#: :data:`pbm.mail.lists.GENERATED_KINDS`): sent after every answer that is due.
+BULK_KINDS = tuple(sorted(GENERATED_KINDS))
 
 
 def backoff(config: OutboxConfig, attempts: int) -> timedelta:

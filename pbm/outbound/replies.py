@@ -28,7 +28,7 @@ from pbm.mail.compose import (
 )
 from pbm.mail.headers import clean
 from pbm.mail.lists import LIST_KINDS, auto_submitted, list_headers
-from pbm.outbound.render import InlineImage, render_email
+from pbm.outbound.render import render_email
 
 __all__ = [
     "ReplyTo",
@@ -132,16 +132,15 @@ def _reply(
     from_name: str | None = None,
     kind: str = "",
     html: str | None = None,
-    images: Sequence[InlineImage] = (),
+    images: Sequence[Attachment] = (),
 ) -> Composed:
-    inline = tuple(Attachment(i.filename, "image", i.subtype, i.data, cid=i.cid) for i in images)
     out = OutboundEmail(
         to=to,
         subject=subject,
         text=text,
         flowed=flowed,
         html=html,
-        inline=inline if html is not None else (),
+        inline=tuple(images) if html is not None else (),
         from_addr=config.server.address,
         from_name=from_name or config.server.display_name,
         in_reply_to=reply_to.message_id if reply_to else None,
@@ -169,13 +168,22 @@ def queue_mail(
     ctx: dict[str, Any],
     reply_to: ReplyTo | None = None,
     inbound_id: int | None = None,
-    images: Sequence[InlineImage] = (),
+    images: Sequence[Attachment] = (),
+    from_name: str | None = None,
 ) -> None:
     """Render ``kind`` with ``ctx`` and add the message to the outbox (not yet committed): a
     kind with an HTML twin goes as ``multipart/alternative``, its HTML showing ``images`` (each
-    referenced as ``cid:<cid>``); a kind without one goes as text alone."""
+    referenced as ``cid:<cid>``); a kind without one goes as text alone. ``from_name``: the
+    name a game that signs as itself (Hit for Six) sends and signs with (None: the server's)."""
     composed = compose_mail(
-        config, clock, kind=kind, to=to, ctx=ctx, reply_to=reply_to, images=images
+        config,
+        clock,
+        kind=kind,
+        to=to,
+        ctx=ctx,
+        reply_to=reply_to,
+        images=images,
+        from_name=from_name,
     )
     enqueue(session, clock, composed, kind=kind, to=to, inbound_id=inbound_id)
 
@@ -188,11 +196,13 @@ def compose_mail(
     to: str,
     ctx: dict[str, Any],
     reply_to: ReplyTo | None = None,
-    images: Sequence[InlineImage] = (),
+    images: Sequence[Attachment] = (),
+    from_name: str | None = None,
 ) -> Composed:
     """The message :func:`queue_mail` queues, composed but not queued (``pbm mail preview``
     writes it to a file)."""
-    rendered = render_email(kind, {"server": config.server, **ctx})
+    signed = {"sender_name": from_name} if from_name else {}
+    rendered = render_email(kind, {"server": config.server, **ctx, **signed})
     subject = rendered.subject
     competition = ctx.get("competition")
     tag = competition.get("code") if isinstance(competition, dict) else None
@@ -215,8 +225,7 @@ def compose_mail(
         flowed=True,
         answer=reply_to is not None,
         headers=extra,
-        # a game that signs as itself (Hit for Six) names its mail's sender in the context
-        from_name=ctx.get("sender_name"),
+        from_name=from_name,
         kind=kind,
         html=rendered.html,
         images=images,

@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import select
 
 from pbm.app import App
+from pbm.cli.mail_preview import sender_of
 from pbm.db.models import OutboxMessage
 from pbm.db.session import transaction
 from pbm.outbound.render import email_kinds
@@ -53,7 +54,7 @@ def sent(app: App) -> Iterator[dict[tuple[str, bool], EmailMessage]]:
         for kind in email_kinds():
             for answering in (True, False):
                 queue_mail(s, app.config, app.clock, kind=kind, to=f"{kind}.{answering:d}@x.test",
-                           ctx={"notes": [], **SAMPLES[kind]},
+                           ctx={"notes": [], **SAMPLES[kind]}, from_name=sender_of(kind),
                            reply_to=ANSWERED if answering else None)  # fmt: skip
     with transaction(app.sessions) as s:
         out = {}

@@ -201,13 +201,15 @@ def _queue_bulk(daemon: Daemon, kind: str, subject: str, count: int) -> None:
             )
 
 
+@pytest.mark.parametrize("kind", ["fixtures", "h6-test-reminder"])
 def test_a_burst_is_answered_before_the_bulk_mail_waiting_for_it(
-    daemon: Daemon, sender: RecordingSender, demo: str
+    daemon: Daemon, sender: RecordingSender, demo: str, kind: str
 ) -> None:
     """Bulk mail queued before a burst of mail waits for the end of the pass: every answer
     of the burst goes first (bulk mail sent between the burst's mails made each of them wait
-    for a slice of it)."""
-    _queue_bulk(daemon, "fixtures", "fixtures", 5)
+    for a slice of it). Bulk is every kind pbm sends of its own accord whatever caused it, a
+    Test by Post's reminder as much as a league's fixtures."""
+    _queue_bulk(daemon, kind, "fixtures", 5)
     for n in range(3):
         daemon.store(
             make_eml("HELP\n", subject="help", sender=f"asker{n}@example.test"),

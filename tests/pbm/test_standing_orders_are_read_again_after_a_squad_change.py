@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from engine.flungo.orders import Orders
+from pbm.app import App
 from pbm.db.models import OrdersVersion
+from pbm.db.session import transaction
 from pbm.games.flungo.defaults import will_play
 from pbm.games.flungo.standing import merge_mail, read_standing, without_naming
 from tests.engine.orders.squad import fixture_team
@@ -19,19 +21,22 @@ from tests.engine.orders.test_email_examples import EMAILS
 STANDING = "toss: bat\ncaptain: Joe Root\nbowling: Jimmy Anderson overs 1, 3, 5\n"
 
 
-def test_a_standing_text_is_read_once_per_squad() -> None:
-    """The same text, squad and format give the very same reading; renaming a player gives a
-    new reading, in which the old name is no longer a squad member."""
+def test_a_standing_text_is_read_once_per_squad(app: App) -> None:
+    """The same text, squad and format give the very same reading, kept by the App; renaming
+    a player gives a new reading, in which the old name is no longer a squad member."""
     team = fixture_team()
     text = "captain: Joe Root"
-    first = read_standing(text, team, "50")
-    assert first.errors == () and first.orders.match is not None
-    assert read_standing(text, team, "50") is first
-    players = tuple(
-        replace(p, name="Jo Rooted") if p.name == "Joe Root" else p for p in team.players
-    )
-    renamed = read_standing(text, replace(team, players=players), "50")
+    with transaction(app.sessions) as s:
+        first = read_standing(text, team, "50", s)
+        assert first.errors == () and first.orders.match is not None
+    with transaction(app.sessions) as s:
+        assert read_standing(text, team, "50", s) is first
+        players = tuple(
+            replace(p, name="Jo Rooted") if p.name == "Joe Root" else p for p in team.players
+        )
+        renamed = read_standing(text, replace(team, players=players), "50", s)
     assert renamed is not first and renamed.errors != ()
+    assert read_standing(text, team, "50") == first  # without an App: the same, read afresh
 
 
 #: The corpus mails read against a named squad (a naming mail changes the squad, and its

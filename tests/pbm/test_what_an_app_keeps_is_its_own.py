@@ -6,6 +6,7 @@ no cache to clear between them."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from engine.flungo.language import Reader
 from pbm.app import App
 from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
@@ -21,6 +23,7 @@ from pbm.db.session import transaction
 from pbm.games.flungo.grammar import ORDER_READER, order_reader
 from pbm.games.flungo.mail import FIXTURE_LINES
 from pbm.games.flungo.outlook import OUTLOOKS
+from pbm.games.flungo.standing import _STANDINGS
 from pbm.testing import RecordingSender, body_of
 from tests.pbm.conftest import make_config
 from tests.pbm.season import MINI_TEAMS, START, Season, StoreDoor, new_competition
@@ -136,3 +139,26 @@ def test_each_app_reads_every_orders_mail_with_its_own_reader(
         readers.append(reader)
     assert readers[0] is not readers[1]
     assert len(first.daemon.app.kept.shelf(ORDER_READER)) == 1
+
+
+def _readers() -> int:
+    """How many order Readers the process holds."""
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if type(o) is Reader)
+
+
+def test_an_apps_reader_goes_with_the_app(tmp_path: Path) -> None:
+    """The standing orders an App reads again are kept by the App, so nothing in the process
+    holds its Reader once the App is gone (a process-wide memo of the readings kept every
+    Reader they were read with alive)."""
+    before = _readers()
+    season = _drawn(tmp_path, "gone", MINI_TEAMS)
+    address, _team, prefix = MINI_TEAMS[0]
+    for _ in range(2):  # the second reads the standing orders the first stored
+        season.orders(address, f"captain: {prefix} 1\ntoss: bat")
+    app = season.daemon.app
+    assert len(app.kept.shelf(_STANDINGS)) >= 1
+    assert _readers() > before
+    app.close()
+    del season, app
+    assert _readers() == before

@@ -140,8 +140,8 @@ class Flungo:
 
     def warm_up(self) -> None:
         """Load the order parser now (from its cache, or built once), not while a player
-        waits, and read one order through it."""
-        from engine.dice import Dice
+        waits, and read one order through it; and what the practice's dice draw with."""
+        from engine.dice import Dice, UnrecordedDice
         from engine.flungo.formats import Format
         from engine.flungo.language import Reader, parse_orders
         from engine.flungo.squad import generate_squad
@@ -149,6 +149,7 @@ class Flungo:
 
         reader = Reader(warm_order_parser())
         parse_orders("NAME 1 Warm Up", generate_squad(Dice(0)), Format.T20, reader=reader)
+        UnrecordedDice(0).roll(6, "warm up")  # numpy, imported by the first roll
 
     def __repr__(self) -> str:
         return "Flungo()"

@@ -53,11 +53,14 @@ class WillPlay:
 DEFAULT_SPEND = "+1 fielding for the six lowest fielders, as the rules say; it treats nobody"
 
 
-def standing_orders(text: str | None, team: Team, fmt: str) -> Orders | None:
-    """Canonical standing orders read against ``team`` (None when there are none)."""
+def standing_orders(
+    text: str | None, team: Team, fmt: str, session: Session | None = None
+) -> Orders | None:
+    """Canonical standing orders read against ``team`` (None when there are none; kept by
+    the App of ``session``, if given: :func:`read_standing`)."""
     if not text or not text.strip():
         return None
-    return read_standing(text, team, fmt).orders
+    return read_standing(text, team, fmt, session).orders
 
 
 def _on_the_field(match: MatchOrders | None, sel: Selection) -> MatchOrders:
@@ -196,5 +199,5 @@ def will_play_for_seat(
     if latest is True or latest is False:
         row = current_orders(session, seat)
         latest = (row.version, row.text) if row is not None else None
-    orders = standing_orders(latest[1] if latest else None, team, fmt)
+    orders = standing_orders(latest[1] if latest else None, team, fmt, session)
     return will_play(team, orders, fmt, latest[0] if latest else None, outlook)

@@ -58,7 +58,6 @@ from pbm.games.flungo.competitions import (
     naming_open,
     placeholder_team_name,
 )
-from pbm.games.flungo.grammar import order_reader
 from pbm.games.flungo.house_rules import SETTING_KEYS, parse_settings
 from pbm.games.flungo.naming import (
     apply_slots,
@@ -151,7 +150,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     # version another mail of the seat just stored would be missed
     latest = current_orders(ctx.session, seat)
     # The mail replaces only the parts it gives; names change by slot.
-    got = merge_mail(text, current, base, comp.format, latest, order_reader(ctx.session))
+    got = merge_mail(text, current, base, comp.format, latest, ctx.session)
     mail = got.mail
     naming = got.merged.orders.naming
     if naming is not None and naming.team_name is None and not naming.names:
@@ -408,7 +407,7 @@ def _whats_next(
         ),
         "deadline": deadline,
         "fixture": fixtures.get(name) if fixtures is not None else None,
-        "practice": _practice(comp, seat, outlook, latest, read),
+        "practice": _practice(ctx.session, comp, seat, outlook, latest, read),
     }
 
 
@@ -443,6 +442,7 @@ _STAGES = union_all(
 
 
 def _practice(
+    session: Session,
     comp: Competition,
     seat: Seat,
     outlook: Outlook | None,
@@ -459,7 +459,7 @@ def _practice(
         orders: Orders | None = read[1]
     else:
         text = latest[seat.id][1] if seat.id in latest else None
-        orders = standing_orders(text, outlook.order_squad(), comp.format)
+        orders = standing_orders(text, outlook.order_squad(), comp.format, session)
     return practice_for(outlook, orders, f"{comp.code}:{seat.number}")
 
 
@@ -530,7 +530,7 @@ def check_standing(
 ) -> None:
     """Warn when new names leave the standing orders (``latest``) naming squad members who
     are gone."""
-    if read_standing(latest.text, team, comp.format, order_reader(ctx.session)).errors:
+    if read_standing(latest.text, team, comp.format, ctx.session).errors:
         ctx.notes.append(
             f"Your standing orders (version {latest.version}) name squad members by names "
             "they no longer have, so they will not read as you meant: send your orders "

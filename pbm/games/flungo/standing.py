@@ -9,7 +9,6 @@ orders win, as in one mail).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
@@ -31,6 +30,7 @@ from engine.flungo.merge import Merged, merge_orders
 from engine.flungo.orders import Orders
 from engine.flungo.squad import Team
 from pbm.core.clock import Clock
+from pbm.db.kept import ShelfOf, kept
 from pbm.db.models import Competition, Flag, FlagStatus, OrdersVersion, Seat, table_of
 from pbm.games.flungo.grammar import order_reader
 
@@ -65,13 +65,24 @@ class MailOrders:
     not_understood: tuple[NotUnderstood, ...]
 
 
-@functools.lru_cache(maxsize=512)
-def read_standing(text: str, team: Team, fmt: str, reader: Reader | None = None) -> ParsedOrders:
-    """A stored orders text read against ``team`` (with the App's ``reader``, if given). Kept
-    (the reading is a pure function of its arguments, and immutable): a seat's standing text
-    is read again by each of its mails, by the preview of what it will play, and at the
-    freeze, and reads the same each time."""
-    return parse_orders(text, team, Format(fmt), reader=reader)
+#: The App's readings of stored standing texts, by text, squad and format.
+_STANDINGS: ShelfOf[ParsedOrders] = ShelfOf("flungo.standing", 512)
+
+
+def read_standing(text: str, team: Team, fmt: str, session: Session | None = None) -> ParsedOrders:
+    """A stored orders text read against ``team``. With a ``session``, read with its App's
+    Reader and kept by its App (:mod:`pbm.db.kept`): a seat's standing text is read again by
+    each of its mails, by the preview of what it will play and by its reports, and reads the
+    same each time (the reading is a pure function of text, squad and format, and
+    immutable). Without one (a stage resolved from its frozen inputs alone), read afresh."""
+    if session is None:
+        return parse_orders(text, team, Format(fmt))
+    reader = order_reader(session)
+    return (
+        kept(session)
+        .shelf(_STANDINGS)
+        .get((text, team, fmt), None, lambda: parse_orders(text, team, Format(fmt), reader=reader))
+    )
 
 
 def read_mail_orders(
@@ -213,7 +224,7 @@ def resolve_flag(
     assert seat is not None
     latest = current_orders(session, seat)
     reader = order_reader(session)
-    standing = read_standing(latest.text if latest else "", team, fmt, reader).orders
+    standing = read_standing(latest.text if latest else "", team, fmt, session).orders
     context = OrderContext(standing=standing.match)
     mine = parse_orders(text, team, Format(fmt), context=context, reader=reader)
     if mine.errors:
@@ -258,12 +269,13 @@ def merge_mail(
     base: Team,
     fmt: str,
     latest: OrdersVersion | None,
-    reader: Reader | None = None,
+    session: Session | None = None,
 ) -> MailMerge:
     """Read ``text`` against ``current`` (placeholders of ``base`` still name their slots),
-    with the App's ``reader`` if given, and merge it part by part into the orders of
-    ``latest`` (see ``engine.flungo.merge``)."""
-    before = read_standing(latest.text, current, fmt, reader).orders if latest else Orders()
+    with the App's Reader when given its ``session``, and merge it part by part into the
+    orders of ``latest`` (see ``engine.flungo.merge``)."""
+    reader = order_reader(session) if session is not None else None
+    before = read_standing(latest.text, current, fmt, session).orders if latest else Orders()
     context = OrderContext(standing=before.match, former_names=tuple(p.name for p in base.players))
     mail = read_mail_orders(text, current, fmt, context, reader)
     merged = merge_orders(without_naming(before), mail.parsed)

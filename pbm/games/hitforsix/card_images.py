@@ -2,8 +2,8 @@
 rays round the initials, in the colours of the country the man played for most: law 2.02) as
 a small PNG that Typst makes from the card's SVG, with no browser. Gmail and Outlook drop
 inline SVG and ``data:`` URLs, so the HTML mail carries the pictures as parts of their own,
-shown by Content-ID (:class:`pbm.outbound.render.InlineImage`); the card's figures stay text
-beside the picture, and its ``alt``.
+shown by Content-ID (each a :class:`pbm.mail.compose.Attachment` with its ``cid``); the
+card's figures stay text beside the picture, and its ``alt``.
 
 A picture is a pure function of the card, its deck's scale, the template and Typst: the same
 bytes every time, so it is memoised per card for the process's life (as a deck is), which
@@ -22,8 +22,8 @@ import typst
 from engine.hitforsix.scale import DeckScale
 from engine.hitforsix.svg import fingerprint_svg
 from pbm.games.hitforsix.decks.load import load_deck
-from pbm.outbound.render import InlineImage
-from pbm.outbound.render.env import templates_dir
+from pbm.mail.compose import Attachment
+from pbm.outbound.render import has_html, templates_dir
 
 __all__ = ["CARD_PX", "HAND_KEYS", "card_cid", "card_png", "hand_images"]
 
@@ -71,9 +71,12 @@ def _cids(rows: Iterable[Any]) -> Iterable[str]:
             yield row["cid"]
 
 
-def hand_images(ctx: Mapping[str, Any]) -> tuple[InlineImage, ...]:
-    """The pictures of every card a mail's context shows (its rows under :data:`HAND_KEYS`
-    that carry a ``cid``), each once, in the order shown."""
+def hand_images(kind: str, ctx: Mapping[str, Any]) -> tuple[Attachment, ...]:
+    """The pictures of every card a mail of ``kind`` shows (its context's rows under
+    :data:`HAND_KEYS` that carry a ``cid``), each once, in the order shown; none, and no
+    picture made, for a kind without an HTML twin (its text shows no picture)."""
+    if not has_html(kind):
+        return ()
     wanted: dict[str, None] = {}
     for key in HAND_KEYS:
         rows = ctx.get(key)
@@ -82,5 +85,5 @@ def hand_images(ctx: Mapping[str, Any]) -> tuple[InlineImage, ...]:
     images = []
     for cid in wanted:
         _, deck, index = cid.split(".")
-        images.append(InlineImage(cid, f"{cid}.png", card_png(deck, int(index))))
+        images.append(Attachment(f"{cid}.png", "image", "png", card_png(deck, int(index)), cid=cid))
     return tuple(images)

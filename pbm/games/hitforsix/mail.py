@@ -41,8 +41,8 @@ __all__ = [
 ]
 
 GAME = "hitforsix"
-#: Every Hit for Six mail is from "Hit for Six" (:func:`pbm.outbound.replies.queue_mail`).
-SIGNED = {"sender_name": HitForSix.sender_name}
+#: The name every Hit for Six mail is from and signed with (``queue_mail``'s ``from_name``).
+SENDER = HitForSix.sender_name
 
 #: The subject tag of a Test by Post mail: ``[H6 ABC123]`` (also ``[H6:ABC123]``, ``[h6-abc123]``).
 WIRE_TAG = re.compile(r"\[\s*H6[\s:-]+([A-Za-z0-9]{6})\s*\]", re.IGNORECASE)
@@ -54,14 +54,14 @@ def queue_replies(ctx: MailContext, replies: tuple[Reply, ...], note: str, ok: b
     """Queue every reply in the message's transaction: the sender's as a threaded reply, any
     other address's (another seat's over or reveal) as a new mail."""
     for r in replies:
-        images = hand_images(r.ctx)
+        images = hand_images(r.kind, r.ctx)
         if r.to in (None, ctx.msg.from_addr):
-            ctx.reply(r.kind, images=images, **{**r.ctx, **SIGNED})
+            ctx.reply(r.kind, images=images, from_name=SENDER, **r.ctx)
         else:
             assert r.to is not None
             queue_mail(ctx.session, ctx.config, ctx.clock, kind=r.kind, to=r.to,
-                       ctx={**r.ctx, **SIGNED}, inbound_id=ctx.mail.id,
-                       images=images)  # fmt: skip
+                       ctx=r.ctx, inbound_id=ctx.mail.id, images=images,
+                       from_name=SENDER)  # fmt: skip
     return ctx.handled(Status.APPLIED if ok else Status.REJECTED, note)
 
 

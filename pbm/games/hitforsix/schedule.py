@@ -91,6 +91,6 @@ def run(session: Session, config: Config, clock: Clock, wire: str) -> int:
     replies = tick_match(session, clock, match)
     for r in replies:
         assert r.to is not None
-        ctx = {**r.ctx, "sender_name": HitForSix.sender_name}
-        queue_mail(session, config, clock, kind=r.kind, to=r.to, ctx=ctx, images=hand_images(ctx))
+        queue_mail(session, config, clock, kind=r.kind, to=r.to, ctx=r.ctx,
+                   images=hand_images(r.kind, r.ctx), from_name=HitForSix.sender_name)  # fmt: skip
     return len(replies)

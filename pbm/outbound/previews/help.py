@@ -4,34 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbm.inbound.builtin import command_rows
 from pbm.outbound.previews._data import COMP
 
 
 def context() -> dict[str, Any]:
-    """The made-up context."""
-    return {
-        "competitions": [COMP],
-        "commands": [
-            {
-                "word": "JOIN",
-                "usage": "JOIN",
-                "help": "take a team in the competition",
-                "gm": False,
-            },
-            {
-                "word": "STATUS",
-                "usage": "STATUS",
-                "help": "where things stand and your orders",
-                "gm": False,
-            },
-            {"word": "TABLE", "usage": "TABLE", "help": "the standings", "gm": False},
-            {"word": "SQUAD", "usage": "SQUAD", "help": "your squad and its fitness", "gm": False},
-            {
-                "word": "ZONE",
-                "usage": "ZONE <Area/City>",
-                "help": "show deadlines in your time zone too",
-                "gm": False,
-            },
-        ],
-        "notes": [],
-    }
+    """The made-up context: a newcomer's HELP (every player's command of both games, the
+    very rows HELP lists, and the competitions open to join)."""
+    return {"competitions": [COMP], "commands": command_rows(False), "notes": []}

@@ -8,10 +8,8 @@ from pbm.outbound.render.email import (
     render_email,
 )
 from pbm.outbound.render.env import environment, templates_dir
-from pbm.outbound.render.images import InlineImage
 
 __all__ = [
-    "InlineImage",
     "RenderedEmail",
     "compile_templates",
     "email_kinds",

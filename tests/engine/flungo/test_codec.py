@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.flungo import codec
 from engine.flungo.codec import decode, decoder, encode
 from engine.flungo.formats import Format
 from engine.flungo.match import MatchState, play_turn, start_match
@@ -81,9 +82,13 @@ def test_state_text_round_trip_property(seed: int, fmt: Format, turns: int) -> N
     assert MatchState.from_text(text) == state and MatchState.from_text(text).to_text() == text
 
 
-def test_a_subclass_defined_after_the_decoder_is_still_read() -> None:
+def test_a_subclass_defined_after_the_decoder_is_still_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A decoder built before a subclass of its type existed reads a value of that subclass
-    (by its tag), as one built after does; an unknown tag is still refused."""
+    (by its tag), as one built after does, building the subclass's decoder the first time and
+    not again for each value; an unknown tag is still refused, each time, and nothing is kept
+    for it."""
 
     @dataclasses.dataclass(frozen=True)
     class Base:
@@ -95,7 +100,17 @@ def test_a_subclass_defined_after_the_decoder_is_still_read() -> None:
     class Later(Base):
         m: int = 0
 
-    assert read(encode(Later(1, 2))) == Later(1, 2)
+    built: list[object] = []
+    real = codec.decoder
+
+    def counting(tp: object) -> object:
+        built.append(tp)
+        return real(tp)
+
+    monkeypatch.setattr(codec, "decoder", counting)
+    assert [read(encode(Later(i, i))) for i in range(3)] == [Later(i, i) for i in range(3)]
     assert read(encode(Base(3))) == Base(3)
-    with pytest.raises(ValueError, match="expected Base, got Nobody"):
-        read({"type": "Nobody", "n": 1})
+    for _ in range(2):
+        with pytest.raises(ValueError, match="expected Base, got Nobody"):
+            read({"type": "Nobody", "n": 1})
+    assert built == [Later]

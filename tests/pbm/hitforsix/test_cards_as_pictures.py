@@ -12,6 +12,7 @@ import zlib
 from email.message import EmailMessage
 
 from engine.hitforsix.colours import team_colours
+from pbm.cli.mail_preview import sender_of
 from pbm.core.config import ServerConfig
 from pbm.daemon import Daemon
 from pbm.games.hitforsix import solo
@@ -88,22 +89,33 @@ def test_a_hands_pictures_weigh_under_60_kb_and_are_made_once() -> None:
     card_png.cache_clear()
     deal = solo.deal_game(20261204, "odi").ctx
     start = time.process_time()
-    first = hand_images(deal)
+    first = hand_images("h6-deal", deal)
     made = time.process_time() - start
     assert len(first) == 11 and len({i.cid for i in first}) == 11
     assert sum(len(i.data) for i in first) < 60_000
     start = time.process_time()
-    again = hand_images(deal)
+    again = hand_images("h6-deal", deal)
     assert again == first
     assert time.process_time() - start < made
 
 
+def test_a_kind_without_an_html_twin_makes_no_picture() -> None:
+    """The pictures are built only for a mail that has an HTML part to show them: for a kind
+    with none, a hand's cards give no picture, and no PNG is made for them."""
+    card_png.cache_clear()
+    deal = solo.deal_game(20261204, "odi").ctx
+    assert hand_images("h6-text-only", deal) == ()
+    assert card_png.cache_info().misses == 0
+    assert len(hand_images("h6-deal", deal)) == 11
+
+
 def test_every_hit_for_six_kind_has_an_html_twin_signed_hit_for_six() -> None:
-    """Each h6 kind renders its HTML from the same context as its text: in Hit for Six's band
-    and sign-off, with nothing of Cosmic Celebrity Cricket, and its codes to copy in boxes
-    that do not wrap."""
+    """Each h6 kind renders its HTML from the same context as its text: in the band and
+    sign-off of the name it is sent from (Hit for Six), with nothing of Cosmic Celebrity
+    Cricket, and its codes to copy in boxes that do not wrap."""
     for kind in sorted(k for k in SAMPLES if k.startswith("h6-")):
-        html = render_email(kind, {"server": SERVER, "notes": [], **SAMPLES[kind]}).html
+        signed = {"server": SERVER, "notes": [], "sender_name": sender_of(kind)}
+        html = render_email(kind, {**signed, **SAMPLES[kind]}).html
         assert html is not None, kind
         assert "Hit for Six (pbm)" in html and "Cosmic Celebrity Cricket" not in html, kind
     reveal = render_email(

@@ -5,8 +5,10 @@ Six alone, and one that plays both games hears of both."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from email.message import EmailMessage
 
+from pbm.core.clock import FixedClock
 from pbm.daemon import Daemon
 from pbm.testing import Conversation, RecordingSender, body_of
 from tests.pbm.helpers import join
@@ -39,6 +41,24 @@ def test_every_hit_for_six_mail_is_from_and_signed_hit_for_six(
         *_open_match(daemon, sender),
     ]
     assert len(mails) == 5
+    for mail in mails:
+        _signed_as_hit_for_six(mail)
+
+
+def test_the_schedulers_hit_for_six_mail_is_from_and_signed_hit_for_six(
+    daemon: Daemon, sender: RecordingSender, clock: FixedClock
+) -> None:
+    """The mail no player's mail caused (an over's reminder to both seats, then the sealed
+    over and the next over at its deadline) is from and signed "Hit for Six" too."""
+    _open_match(daemon, sender)
+    before = len(sender.sent)
+    clock.advance(timedelta(hours=37))  # a quarter of the over's 48 hours left
+    daemon.run_once()
+    clock.advance(timedelta(hours=12))  # past the deadline
+    daemon.run_once()
+    daemon.run_once()  # a loaded machine may leave some of the mails to the next pass
+    mails = [m for m in sender.sent[before:] if str(m["To"]) in (A, B)]
+    assert len(mails) >= 4, [str(m["Subject"]) for m in mails]
     for mail in mails:
         _signed_as_hit_for_six(mail)
 

@@ -321,8 +321,11 @@ def freeze(session: Session, clock: Clock, comp: Competition, turn: Turn) -> Non
     record_event(session, clock, "turn-frozen", comp, stage=turn.stage_key, sent=len(fresh))
 
 
-def played_orders(state: SeasonState, frozen: Mapping[str, str | None]) -> dict[str, Orders]:
-    """The frozen orders texts read against each squad as it stands in ``state``."""
+def played_orders(
+    state: SeasonState, frozen: Mapping[str, str | None], session: Session | None = None
+) -> dict[str, Orders]:
+    """The frozen orders texts read against each squad as it stands in ``state`` (kept by
+    the App of ``session``, if given, for the stage's reports that read them again)."""
     fmt = state.competition.format.value
     out: dict[str, Orders] = {}
     for name, text in sorted(frozen.items()):
@@ -330,7 +333,7 @@ def played_orders(state: SeasonState, frozen: Mapping[str, str | None]) -> dict[
             team = state.squad(name)
         except CompetitionError:
             continue
-        orders = standing_orders(text, team, fmt)
+        orders = standing_orders(text, team, fmt, session)
         if orders is not None:
             out[name] = orders
     return out
@@ -345,11 +348,12 @@ def frozen_state(turn: Turn) -> SeasonState:
     return state
 
 
-def resolve_inputs(turn: Turn) -> tuple[SeasonState, TurnReport]:
-    """Resolve a frozen stage's inputs (pure: the same inputs give the same bytes)."""
+def resolve_inputs(turn: Turn, session: Session | None = None) -> tuple[SeasonState, TurnReport]:
+    """Resolve a frozen stage's inputs (pure: the same inputs give the same bytes; the orders
+    read with the App of ``session``, if given)."""
     assert turn.orders is not None
     state = frozen_state(turn)
-    return resolve_stage(state, played_orders(state, turn.orders["teams"]))
+    return resolve_stage(state, played_orders(state, turn.orders["teams"], session))
 
 
 def reseed(state: SeasonState, seed: str) -> SeasonState:

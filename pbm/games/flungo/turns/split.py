@@ -75,7 +75,7 @@ def split_frozen(session: Session, config: Config, comp: Competition, turn: Turn
     if stage_size(state) < threshold:
         return 0
     assert turn.orders is not None
-    jobs = stage_matches(state, played_orders(state, turn.orders["teams"]))
+    jobs = stage_matches(state, played_orders(state, turn.orders["teams"], session))
     session.add_all(
         TurnMatch(
             turn_id=turn.id,
@@ -140,7 +140,7 @@ def resolve_frozen(
     next stage (or finish the competition). Returns the report and the next stage. A split
     stage is assembled from its matches' stored outcomes (all must be done)."""
     total, _ = _unfinished(session, turn)
-    state, report = _assembled(session, turn) if total else resolve_inputs(turn)
+    state, report = _assembled(session, turn) if total else resolve_inputs(turn, session)
     comp.issue += 1
     following = open_stage(session, config, clock, comp, state, turn.deadline)
     report = replace(

@@ -12,8 +12,6 @@ __all__ = ["contexts"]
 
 
 def contexts() -> dict[str, dict[str, Any]]:
-    """Every kind's made-up context, by kind, signed as the game's mail is
-    (:data:`pbm.games.hitforsix.mail.SIGNED`)."""
-    from pbm.games.hitforsix.mail import SIGNED
-
-    return {kind: {**ctx, **SIGNED} for kind, ctx in contexts_in(__name__, __path__).items()}
+    """Every kind's made-up context, by kind (sent, as the game's mail is, from
+    :data:`pbm.games.hitforsix.mail.SENDER`: ``pbm mail preview`` names it)."""
+    return contexts_in(__name__, __path__)
