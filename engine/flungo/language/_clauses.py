@@ -30,6 +30,11 @@ _STRONG = re.compile(
     r"(?![\w'])"
 )
 _DIGIT = re.compile(r"\d")
+# What a squad member is told to do: a remark about him with one of these may be his order.
+_ACTION = re.compile(
+    r"(?<![\w'])(?:bats?|batting|keeps?|opens?|captains?|bowl\w*|plays?|playing|selected|"
+    r"picked|stays?|goes|go|comes?|is\s+in)(?![\w'])"
+)
 _STYLE_WORD = re.compile(r"(?<![\w'])" + STYLES + r"(?![\w'])")
 _SEP = re.compile(
     r"(\s*[,;:]\s*|\s+(?=(?:since|because|which|whose|in\s+the\s+hope|so\s+that|as\s+befits)(?![\w'])))"
@@ -72,7 +77,7 @@ class Clauses:
             out += unit
         return out.strip(" ,;:")
 
-    def asides(self, is_name: re.Pattern[str] | None) -> list[frozenset[int]]:
+    def asides(self, is_name: re.Pattern[str] | None, others: bool = False) -> list[frozenset[int]]:
         """The groups of clauses that may be left out: a clause carrying no meaning, with the
         lone names before it ("Taylor, ..., must content himself": the aside's subject). A
         lone name with nothing after it to be the subject of stays ("Root aggressive,
@@ -88,7 +93,9 @@ class Clauses:
                 continue
             group = frozenset([*pending, i])
             pending = []
-            if is_name is not None and not self._named_elsewhere(group, is_name):
+            about_other = is_name is not None and not self._named_elsewhere(group, is_name)
+            said = " ".join(self.units[j] for j in group)
+            if about_other and (not others or _ACTION.search(said)):
                 continue  # an aside about another player may be an order for him: refused
             groups.append(group)
         return groups
@@ -102,9 +109,12 @@ class Clauses:
             for m in re.finditer(rf"(?<![\w']){is_name.pattern}(?![\w'])", inside)
         )
 
-    def drop_sets(self, is_name: re.Pattern[str] | None, limit: int = 6) -> list[list[str]]:
-        """Texts with asides left out, by how many are left out (fewest first)."""
-        groups = self.asides(is_name)[:limit]
+    def drop_sets(
+        self, is_name: re.Pattern[str] | None, limit: int = 4, others: bool = False
+    ) -> list[list[str]]:
+        """Texts with asides left out, by how many are left out (fewest first); ``others``:
+        a remark about another player too (its unknown words already weighed)."""
+        groups = self.asides(is_name, others)[:limit]
         out: list[list[str]] = []
         for k in range(1, len(groups) + 1):
             texts = []
@@ -151,7 +161,37 @@ def structure(text: str, is_name: re.Pattern[str] | None) -> str:
     text = units[0]
     for sep, unit in zip(seps, units[1:], strict=True):
         text += sep + unit
-    return _sequence(_lead_condition(_said_plainly(text, is_name)), is_name)
+    return _sequence(_time_first(_lead_condition(_said_plainly(text, is_name))), is_name)
+
+
+# A time that starts an order, said inside or after its condition: "if after 30 overs we
+# have lost 4", "if Stokes is in at the 35th over", "..., all aggressive from the 30th over".
+_START = re.compile(
+    r"(?<![\w'])(?<!until\s)(?<!till\s)(?:after\s+(?P<a>\d{1,3})\s+overs|at\s+drinks|"
+    r"(?:from|at)\s+the\s+(?P<n>\d{1,3})(?:st|nd|rd|th)\s+over(?:\s+on)?)(?![\w'])"
+)
+
+
+def _time_first(text: str) -> str:
+    """A condition ("if ...") and the one time the order starts at, said anywhere in the
+    line: the time first, then the condition it is checked at, as the guide writes it
+    ("after 30 overs, if 4 or fewer down: ..."). A line with a trigger of its own ("when",
+    "once") or two times is left as it is."""
+    if not re.match(r"if(?![\w'])", text) or re.search(r"(?<![\w'])(?:when|once)(?![\w'])", text):
+        return text
+    times = list(_START.finditer(text))
+    if len(times) != 1:
+        return text
+    m = times[0]
+    if m.group("a"):
+        time = f"after {m.group('a')} overs"
+    elif m.group("n"):
+        time = f"after {int(m.group('n')) - 1} overs"
+    else:
+        time = "at drinks"
+    rest = (text[: m.start()] + " " + text[m.end() :]).strip(" ,")
+    rest = re.sub(r"\s+,", ",", re.sub(r"\s{2,}", " ", rest))
+    return f"{time}, {rest}"
 
 
 # One batsman's (or a group's) styles in turn: "aggressive till the 6th goes, then back to
@@ -273,6 +313,12 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
             r"when \g<who> is out",
             text,
         )
+        # "should Root be out, ...": his wicket is the trigger
+        text = re.sub(
+            r"^(?:should|if)\s+(?P<who>" + is_name.pattern + r")\s+(?:be|get|gets)\s+out(?![\w'])",
+            r"when \g<who> is out",
+            text,
+        )
         text = re.sub(
             r"^(?P<who>" + is_name.pattern + r")\s+(?:is\s+)?in(?=\s+after\s+\d)",
             r"if \g<who> is in",
@@ -286,6 +332,15 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
     text = re.sub(
         r"^(?P<act>[^,:;]+?)\s+(?P<cond>if\s+[^,:;]+?)\s+(?P<time>at\s+drinks|after\s+\d{1,3}\s+overs)$",
         r"\g<cond> \g<time>: \g<act>",
+        text,
+    )
+    # "the required rate is over 7 an over": a rate is so much an over already
+    text = re.sub(r"(rate\s+(?:is\s+)?[a-z ]{0,12}\d{1,2})\s+an\s+over(?=\s*,|$)", r"\1", text)
+    # "when we have 250 after 40 overs": a score reached, so much or more
+    text = re.sub(
+        r"(?<![\w'])(?:if|when)\s+we\s+have\s+(?P<n>\d{2,3})(?:\s+runs)?(?:\s+or\s+more)?"
+        r"(?!\s*(?:overs?|balls?|wickets?|down|lost|left|an|or|\d))",
+        r"if score >= \g<n>",
         text,
     )
     if re.search(r"(?<![\w'])(?:need|needs|required\s+rate)(?![\w'])", text):

@@ -18,12 +18,13 @@ import difflib
 import importlib.resources
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.flungo.language._chatter import _TENS, number_words
 from engine.flungo.language._clauses import down_words, scores, structure, units
 from engine.flungo.language._grammar import by_grammar
+from engine.flungo.language._reader import kept
 from engine.flungo.language._reviews import reviews_line
 from engine.flungo.language._transform import _ORDINAL_WORDS
 
@@ -123,6 +124,7 @@ class Lexicon:
     phrases: dict[str, str]  # phrase -> canonical words
     phases: dict[str, str]  # phase name -> its kind (powerplay, middle, death)
     overs: dict[int, dict[str, tuple[int, int]]]  # innings overs -> kind -> (first, last)
+    carries: frozenset[str] = frozenset()  # words never let pass unknown (see _unknown)
 
 
 def _load_lexicon() -> Lexicon:
@@ -147,6 +149,7 @@ def _load_lexicon() -> Lexicon:
         phrases=dict(data["phrases"]),
         phases=phases,
         overs=overs,
+        carries=frozenset(w for words in data["carries"].values() for w in words),
     )
 
 
@@ -540,6 +543,8 @@ def _nicknames(text: str, protect: frozenset[str], known: frozenset[str]) -> str
         word = m.group(0)
         if word in protect or word in known:
             return word
+        if word.endswith("'s") and word[:-2] not in known:
+            word = word[:-2]  # "Stokesy's batting": his
         for end in _NICK_ENDS:
             base = word[: -len(end)]
             if word.endswith(end) and len(base) >= 3:
@@ -598,16 +603,13 @@ def reword(
     overs: int,
     names: tuple[str, ...] = (),
     kinds: Mapping[str, tuple[str, ...]] | None = None,
-    names_re: Callable[[], re.Pattern[str] | None] | None = None,
 ) -> Reworded:
     """``text`` in the canonical words (see the module's docstring).
 
     ``protect``: the words of the squads' names, lower case, which are never rewritten;
     ``overs``: the overs in an innings of the match (phases and windows count in them);
     ``names``: the squads' full names (to tell where one name ends and the next begins);
-    ``kinds``: the squad's bowlers by kind (``_plans.bowler_kinds``), for "the spinners";
-    ``names_re``: gives :func:`names_pattern` of ``protect`` (the caller's, kept for its
-    mail), asked only when a line gets as far as its clauses.
+    ``kinds``: the squad's bowlers by kind (``_plans.bowler_kinds``), for "the spinners".
     """
     from engine.flungo.language._plans import (
         batting_order,
@@ -685,8 +687,7 @@ def reword(
         s = _DOWN.sub(_down, down_words(s))
         parts = [c for c in _CLAUSE_BREAK.split(s) if c and c.strip() and _meaningful(c, protect)]
         s = _window(_tidy(", ".join(parts)), overs)
-        pattern = names_re() if names_re is not None else names_pattern(protect)
-        out.append(_tidy(structure(s, pattern)))
+        out.append(_tidy(structure(s, names_pattern(protect))))
     return Reworded(tuple(dict.fromkeys(o for o in out if o)), tuple(idioms), dropped)
 
 
@@ -729,9 +730,10 @@ def _down(m: re.Match[str]) -> str:
     return f"when the {ordinal(int(n))} wicket falls"
 
 
+@kept(maxsize=16)
 def names_pattern(protect: frozenset[str]) -> re.Pattern[str] | None:
-    """A run of squad names ("warne, anderson and stone"), to match a whole clause (built
-    once for a mail that needs it: ``re`` keeps the compiled pattern)."""
+    """A run of squad names ("warne, anderson and stone"), to match a whole clause (kept by
+    the Reader: built once for the squads that need it)."""
     if not protect:
         return None
     # a name's word, or the start of one ("fred" for Freddie), as :func:`is_name_word` reads:
