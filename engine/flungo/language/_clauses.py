@@ -17,18 +17,110 @@ from __future__ import annotations
 import itertools
 import re
 
-__all__ = ["Clauses", "carries_meaning", "scores", "structure"]
+__all__ = ["Clauses", "carries_meaning", "ordinal", "scores", "structure"]
 
 STYLES = r"(?:defensive|normal|aggressive|wahoo)(?:ly)?"
-# What makes a clause carry an order: never let pass, whatever else is in it.
-_STRONG = re.compile(
-    r"\d|[<>=]|(?<![\w'])(?:" + STYLES + r"|if|when|whenever|unless|until|after|before|once|"
-    r"while|not|never|no|none|nobody|don't|do\s+not|only|except|but|instead|odds?|evens?|every|each|"
-    r"apiece|spells?|rest|bowls?|bowling|bowled|keeps\s+wicket|captain|"
-    r"wicketkeeper|reviews?|treat|boost|xi|batting\s+order|opens?|openers|"
-    r"(?<!sits\s)(?<!sit\s)(?<!time\s)out(?!\s+of))"
+# The one list of the words that say a clause may carry an order (with digits, comparisons,
+# styles, guards and names), in two tiers. ``CORE_WORDS`` make a clause an order's: never an
+# aside to be left out. ``CLAUSE_WORDS`` (the core and the units and times an order counts
+# in) make a line no chatter: "last time he got out" is no order, but may not pass unread.
+CORE_WORDS = frozenset(
+    [
+        "apiece",
+        "boost",
+        "bowl",
+        "bowled",
+        "bowling",
+        "bowls",
+        "captain",
+        "each",
+        "even",
+        "evens",
+        "every",
+        "odd",
+        "odds",
+        "open",
+        "openers",
+        "opens",
+        "rest",
+        "review",
+        "reviews",
+        "spell",
+        "spells",
+        "treat",
+        "wicketkeeper",
+        "xi",
+    ]
+)
+CLAUSE_WORDS = CORE_WORDS | frozenset(
+    [
+        "anchor",
+        "ball",
+        "balls",
+        "batsman",
+        "batsmen",
+        "bowler",
+        "bowlers",
+        "chase",
+        "chasing",
+        "death",
+        "down",
+        "drinks",
+        "eleven",
+        "first",
+        "helper",
+        "keeper",
+        "last",
+        "lbw",
+        "middle",
+        "need",
+        "needed",
+        "needs",
+        "next",
+        "numbers",
+        "opening",
+        "order",
+        "over",
+        "overs",
+        "pace",
+        "physio",
+        "point",
+        "points",
+        "powerplay",
+        "rate",
+        "remaining",
+        "run",
+        "runs",
+        "score",
+        "seamers",
+        "side",
+        "spin",
+        "spinners",
+        "squad",
+        "tail",
+        "team",
+        "toss",
+        "treatment",
+        "wicket",
+        "wickets",
+    ]
+)
+# Words that start, end or guard an order: a clause with one is never let pass as chatter,
+# so a condition pbm cannot read ("when the pitch looks tricky") is refused, never dropped.
+GUARD = re.compile(
+    r"(?<![\w'])(?:if|when|whenever|unless|once|until|till|while|provided|should|in case|"
+    r"as long as|so long as|as soon as|except|but not|only|not|never|instead|rather than|"
+    r"(?P<negation>don't|dont|do not))"
     r"(?![\w'])"
 )
+# With these too, a clause is never an aside to be left out ("but normal after 40").
+_CORE_GUARD = re.compile(r"(?<![\w'])(?:after|before|but|no|none|nobody)(?![\w'])")
+# "out" is a wicket, or an order ("Root out"); not "sits out", "time out", "out of form"
+_OUT = re.compile(r"(?<![\w'])(?<!sits\s)(?<!sit\s)(?<!time\s)out(?!\s+of)(?![\w'])")
+_STRONG_MARK = re.compile(
+    r"\d|[<>=]|(?<![\w'])(?:" + STYLES + r"|keeps\s+wicket|batting\s+order)(?![\w'])"
+)
+_WORDS = re.compile(r"[\w']+")
 _DIGIT = re.compile(r"\d")
 # What a squad member is told to do: a remark about him with one of these may be his order.
 _ACTION = re.compile(
@@ -51,10 +143,16 @@ _GROUP = re.compile(r"^(?:the\s+remaining\s+batsmen|all\s+batsmen|the\s+rest)$")
 
 
 def carries_meaning(clause: str) -> bool:
-    """Whether a clause (in canonical words) may carry an order."""
+    """Whether a clause (in canonical words) may carry an order: a digit, a comparison, a
+    style, a guard or a word of :data:`CORE_WORDS`; a reason given for an order only with
+    a number, a style or a time ("since spin is good" is an aside)."""
     if _REASON.match(clause.strip()):
         return _REASON_STRONG.search(clause) is not None
-    return _STRONG.search(clause) is not None
+    if _STRONG_MARK.search(clause) or GUARD.search(clause) or _CORE_GUARD.search(clause):
+        return True
+    if _OUT.search(clause):
+        return True
+    return any(w in CORE_WORDS for w in _WORDS.findall(clause))
 
 
 class Clauses:
@@ -77,7 +175,9 @@ class Clauses:
             out += unit
         return out.strip(" ,;:")
 
-    def asides(self, is_name: re.Pattern[str] | None, others: bool = False) -> list[frozenset[int]]:
+    def asides(
+        self, is_name: re.Pattern[str] | None, others: frozenset[str] = frozenset()
+    ) -> list[frozenset[int]]:
         """The groups of clauses that may be left out: a clause carrying no meaning, with the
         lone names before it ("Taylor, ..., must content himself": the aside's subject). A
         lone name with nothing after it to be the subject of stays ("Root aggressive,
@@ -95,7 +195,8 @@ class Clauses:
             pending = []
             about_other = is_name is not None and not self._named_elsewhere(group, is_name)
             said = " ".join(self.units[j] for j in group)
-            if about_other and (not others or _ACTION.search(said)):
+            passed = others and any(w in others for w in re.findall(r"[\w']+", said))
+            if about_other and (not passed or _ACTION.search(said)):
                 continue  # an aside about another player may be an order for him: refused
             groups.append(group)
         return groups
@@ -110,10 +211,12 @@ class Clauses:
         )
 
     def drop_sets(
-        self, is_name: re.Pattern[str] | None, limit: int = 4, others: bool = False
+        self, is_name: re.Pattern[str] | None, limit: int = 4, others: frozenset[str] = frozenset()
     ) -> list[list[str]]:
-        """Texts with asides left out, by how many are left out (fewest first); ``others``:
-        a remark about another player too (its unknown words already weighed)."""
+        """Texts with asides left out, by how many are left out (fewest first). ``others``:
+        words that pass (:mod:`._unknown`); a remark about another player with one of them
+        and none of the words of what a player is told to do is an aside too ("Taylor, must
+        content himself with the drinks")."""
         groups = self.asides(is_name, others)[:limit]
         out: list[list[str]] = []
         for k in range(1, len(groups) + 1):
@@ -431,7 +534,8 @@ _CMP_WORDS = {
 }
 
 
-def _ordinal(n: int) -> str:
+def ordinal(n: int) -> str:
+    """6 -> "6th", 1 -> "1st", 22 -> "22nd"."""
     end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{end}"
 
@@ -446,7 +550,7 @@ def scores(text: str) -> str:
     def under(m: re.Match[str]) -> str:
         op = _CMP_WORDS[re.sub(r"\s+", " ", m.group("cmp1"))]
         return (
-            f"when the {_ordinal(int(m.group('wk')))} wicket falls, if score {op} {m.group('runs')}"
+            f"when the {ordinal(int(m.group('wk')))} wicket falls, if score {op} {m.group('runs')}"
         )
 
     text = _SCORE_UNDER.sub(under, text)
@@ -469,7 +573,7 @@ def scores(text: str) -> str:
         op = _CMP_WORDS.get(cmp1, "<" if "fewer" in cmp2 or "less" in cmp2 else "<=")
         if _WHEN.search(text):
             return m.group(0)
-        return f"when the {_ordinal(wk)} wicket falls, if score {op} {runs}"
+        return f"when the {ordinal(wk)} wicket falls, if score {op} {runs}"
 
     return _SCORE.sub(repl, text)
 
@@ -505,7 +609,7 @@ def units(text: str) -> str:
     # "when we have lost 5 wickets": the 5th wicket falling
     text = re.sub(
         r"(?<![\w'])(?:when|once|as\s+soon\s+as)\s+we\s+(?:have\s+)?lost\s+(\d{1,2})\s+wickets?(?![\w'])",
-        lambda m: f"when the {_ordinal(int(m.group(1)))} wicket falls",
+        lambda m: f"when the {ordinal(int(m.group(1)))} wicket falls",
         text,
     )
     # "until over 10, Root defensive": the order, until then
@@ -529,9 +633,7 @@ def units(text: str) -> str:
     text = re.sub(
         r"(?<![\w'])(?:if\s+|should\s+)?(?:we\s+)?lose\s+(?P<n>\d{1,2})(?:\s+wickets?)?\s+"
         r"(?:in|inside|within)\s+the\s+first\s+(?P<m>\d{1,3})(?:\s+overs)?(?![\w'])(?:\s+and)?",
-        lambda m: (
-            f"when the {_ordinal(int(m.group('n')))} wicket falls, if overs < {m.group('m')},"
-        ),
+        lambda m: f"when the {ordinal(int(m.group('n')))} wicket falls, if overs < {m.group('m')},",
         text,
     )
     text = re.sub(
@@ -573,7 +675,7 @@ def down_words(text: str) -> str:
     text = re.sub(r"(?<![\w'])(\d{1,2})\s+wickets?\s+(?:gone|lost)(?![\w'])", r"\1 down", text)
     text = re.sub(
         r"(?<![\w'])when\s+(?:we're\s+|we\s+are\s+)?(\d{1,2})\s+(?:wickets\s+)?down(?![\w'])",
-        lambda m: f"when the {_ordinal(int(m.group(1)))} wicket falls",
+        lambda m: f"when the {ordinal(int(m.group(1)))} wicket falls",
         text,
     )
     text = re.sub(
@@ -600,6 +702,6 @@ def down_words(text: str) -> str:
     )
     return re.sub(
         r"(?<![\w'])at\s+(\d{1,2})\s+down(?![\w'])",
-        lambda m: f"when the {_ordinal(int(m.group(1)))} wicket falls",
+        lambda m: f"when the {ordinal(int(m.group(1)))} wicket falls",
         text,
     )

@@ -22,7 +22,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.flungo.language._chatter import _TENS, number_words
-from engine.flungo.language._clauses import down_words, scores, structure, units
+from engine.flungo.language._clauses import (
+    CLAUSE_WORDS,
+    GUARD,
+    down_words,
+    ordinal,
+    scores,
+    structure,
+    units,
+)
 from engine.flungo.language._grammar import by_grammar
 from engine.flungo.language._reader import kept
 from engine.flungo.language._reviews import reviews_line
@@ -34,83 +42,6 @@ STYLE_WORDS = ("defensive", "normal", "aggressive", "wahoo")
 # The four styles written outright: where one is in a line, idioms beside it are emphasis.
 _EXPLICIT = re.compile(
     r"(?<![\w'])(?:defensive(?:ly)?|normal(?:ly)?|aggressive(?:ly)?|wahoo)(?![\w'])"
-)
-# Words that say a clause may be an order (with names, digits and styles): a clause with
-# none of them is chatter ("he is our anchor" is not: "anchor" is an idiom).
-_ORDER_WORDS = frozenset(
-    [
-        "over",
-        "overs",
-        "ball",
-        "balls",
-        "wicket",
-        "wickets",
-        "down",
-        "out",
-        "bowl",
-        "bowls",
-        "bowling",
-        "bowled",
-        "bowler",
-        "bowlers",
-        "bat",
-        "bats",
-        "batting",
-        "batsman",
-        "batsmen",
-        "open",
-        "opens",
-        "opening",
-        "openers",
-        "captain",
-        "wicketkeeper",
-        "keeper",
-        "toss",
-        "review",
-        "reviews",
-        "lbw",
-        "treat",
-        "treatment",
-        "boost",
-        "points",
-        "point",
-        "helper",
-        "physio",
-        "xi",
-        "eleven",
-        "drinks",
-        "score",
-        "runs",
-        "run",
-        "rate",
-        "need",
-        "needs",
-        "needed",
-        "chase",
-        "chasing",
-        "remaining",
-        "rest",
-        "next",
-        "last",
-        "first",
-        "tail",
-        "spin",
-        "spinners",
-        "pace",
-        "seamers",
-        "order",
-        "squad",
-        "side",
-        "team",
-        "numbers",
-        "odd",
-        "odds",
-        "even",
-        "evens",
-        "powerplay",
-        "death",
-        "middle",
-    ]
 )
 
 
@@ -166,7 +97,7 @@ def lexicon() -> Lexicon:
 def _meaning_words() -> frozenset[str]:
     """Every word the lexicon gives a meaning to (for naming a word it does not know)."""
     lex = lexicon()
-    words: set[str] = set(_ORDER_WORDS) | set(STYLE_WORDS) | {"we're", "we", "our", "i"}
+    words: set[str] = set(CLAUSE_WORDS) | set(STYLE_WORDS) | {"we're", "we", "our", "i"}
     for phrase in (*lex.spelling.values(), *lex.styles, *lex.phrases, *lex.phrases.values()):
         words.update(phrase.split())
     for phrase in (*lex.filler, *lex.phases):
@@ -235,16 +166,6 @@ _NOISE = re.compile(r"[^\w\s,;:.!?'()+/<>=&#-]")
 _WORD = re.compile(r"[\w']+")
 
 
-# Words that start, end or guard an order: a clause with one is never let pass as chatter,
-# so a condition pbm cannot read ("when the pitch looks tricky") is refused, never dropped.
-_GUARD = re.compile(
-    r"(?<![\w'])(?:if|when|whenever|unless|once|until|till|while|provided|should|in case|"
-    r"as long as|so long as|as soon as|except|but not|only|not|never|instead|rather than|"
-    r"(?P<negation>don't|dont|do not))"
-    r"(?![\w'])"
-)
-
-
 def _meaningful(
     clause: str,
     protect: frozenset[str],
@@ -258,10 +179,10 @@ def _meaningful(
     if digits and any(ch.isdigit() for ch in clause):
         return True
     # "don't touch" beside an order guards it; "Don't embarrass me!" alone is a cheer
-    if (guard := _GUARD.search(clause)) and (negation or not guard.group("negation")):
+    if (guard := GUARD.search(clause)) and (negation or not guard.group("negation")):
         return True
     for word in _WORD.findall(clause):
-        if (names and is_name_word(word, protect)) or word in _ORDER_WORDS or word in STYLE_WORDS:
+        if (names and is_name_word(word, protect)) or word in CLAUSE_WORDS or word in STYLE_WORDS:
             return True
     return bool(
         _patterns()["styles"].search(clause) or _patterns()["phases"].search(clause)
@@ -756,12 +677,6 @@ def _prefixes(word: str) -> str:
     for ch in reversed(word[3:]):
         tail = f"(?:{re.escape(ch)}{tail})?"
     return head + tail
-
-
-def ordinal(n: int) -> str:
-    """6 -> "6th", 1 -> "1st", 22 -> "22nd"."""
-    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{end}"
 
 
 def _mistyped_order(text: str) -> bool:

@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from engine.errors import IllegalOrder, InvalidOrder, MendedPlan, OrderError, Span
+from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
 from engine.flungo.formats import FormatSpec
 from engine.flungo.language._build import echo_lines
 from engine.flungo.language._chatter import (
@@ -150,7 +150,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
     st.errors += expand_items(st.items, fmt, context)
     check_items(st.items, team, fmt, context, st.errors)
     # a plan read as its nearest legal plan blocks nothing: the plan mended stands
-    wrong = {e.span.line for e in st.errors if e.span is not None and not isinstance(e, MendedPlan)}
+    wrong = {e.span.line for e in st.errors if e.span is not None and e.blocks}
     for item in st.items:
         if item.kind == "fresh" and item.line.number in wrong:
             item.ok = False  # its part is blocked: what stood before stands, whole
@@ -591,9 +591,10 @@ def _passing(
     a word left may carry meaning, or nothing reads, or two readings do."""
     protect = _protect(tuple(names))
     unknown = unknown_words(text, own, opponent, protect)
-    if any(may_carry(w, text, protect) for w in unknown):
+    if not unknown or any(may_carry(w, text, protect) for w in unknown):
         return None
-    for level in [[text], *Clauses(text).drop_sets(names_pattern(protect), others=True)]:
+    others = frozenset(unknown)
+    for level in [[text], *Clauses(text).drop_sets(names_pattern(protect), others=others)]:
         found: list[tuple[str, ReadState]] = []
         for t in level:
             rest = bare(t, unknown)

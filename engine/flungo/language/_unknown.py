@@ -30,6 +30,11 @@ __all__ = ["bare", "builds_order", "may_carry", "unknown_words"]
 
 _WORD = re.compile(r"(?<![\w'])[^\W\d_][\w']*")
 _NEGATED = re.compile(r"(?<![\w'])(?:don't|do\s+not|not|never|no)\s+$")
+# A word inside a condition or a limit: from its guard word to the clause's end.
+_GUARDED = re.compile(
+    r"(?<![\w'])(?:if|when|whenever|unless|once|until|till|provided|should|while|whilst|except|"
+    r"as\s+long\s+as|so\s+long\s+as)(?![\w'])(?:(?!\s+then(?![\w']))[^,;:.])*$"
+)
 _LAST_WORD = re.compile(r"([\w']+)\s+$")
 _STYLE_NEXT = re.compile(r"\s+(?:defensive|normal|aggressive|wahoo)(?:ly)?(?![\w'])")
 _NUMBER_NEXT = re.compile(r"\s+\d")
@@ -126,6 +131,8 @@ def may_carry(word: str, text: str, protect: frozenset[str]) -> bool:
     for m in re.finditer(rf"(?<![\w'-]){re.escape(word)}(?![\w'])", text):
         after = text[m.end() :]
         before = text[: m.start()]
+        if _GUARDED.search(before):
+            return True  # "if we're cruising at drinks": a condition the word may be all of
         if _NEGATED.search(before):
             return True  # "don't touch": what is not to be done may be an order
         if (last := _LAST_WORD.search(before)) and is_name_word(last.group(1), protect):
