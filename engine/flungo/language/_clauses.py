@@ -128,13 +128,22 @@ _ACTION = re.compile(
     r"picked|stays?|goes|go|comes?|is\s+in)(?![\w'])"
 )
 _STYLE_WORD = re.compile(r"(?<![\w'])" + STYLES + r"(?![\w'])")
+# A purpose said after an order ("... to get the runs quickly"): the order's reason
+_PURPOSE = (
+    r"(?:in\s+order\s+)?to\s+(?:get|make|keep|save|stop|avoid|help|give|win|build|put|take|"
+    r"reach|push|protect|use|see\s+us)"
+)
 _SEP = re.compile(
-    r"(\s*[,;:]\s*|\s+(?=(?:since|because|which|whose|in\s+the\s+hope|so\s+that|as\s+befits)(?![\w'])))"
+    r"(\s*[,;:]\s*|\s+(?=(?:since|because|which|whose|in\s+the\s+hope|so\s+that|as\s+befits|"
+    + _PURPOSE
+    + r")(?![\w'])))"
 )
 # A reason given for an order ("since spin is good", "so we don't collapse") is an aside
 # unless it says when or how: a negation in it is the reason's, not the order's.
 _REASON = re.compile(
-    r"^(?:as|since|because|which|whose|in\s+the\s+hope|so\s+that|as\s+befits)(?![\w'])"
+    r"^(?:as|since|because|which|whose|in\s+the\s+hope|so\s+that|as\s+befits|"
+    + _PURPOSE
+    + r")(?![\w'])"
 )
 _REASON_STRONG = re.compile(
     r"\d|[<>=]|(?<![\w'])(?:" + STYLES + r"|if|when|whenever|unless|until|after|before)(?![\w'])"
@@ -174,6 +183,17 @@ class Clauses:
                 out += self.seps[i - 1] if i - 1 < len(self.seps) else ", "
             out += unit
         return out.strip(" ,;:")
+
+    def without_reasons(self) -> str:
+        """The line without the reasons given for its orders ("so we don't collapse"): what
+        a reason says, a negation or a word pbm does not know, is the reason's own."""
+        return self.without(
+            frozenset(
+                i
+                for i, u in enumerate(self.units)
+                if i and _REASON.match(u.strip()) and not carries_meaning(u)
+            )
+        )
 
     def asides(
         self, is_name: re.Pattern[str] | None, others: frozenset[str] = frozenset()
@@ -264,7 +284,28 @@ def structure(text: str, is_name: re.Pattern[str] | None) -> str:
     text = units[0]
     for sep, unit in zip(seps, units[1:], strict=True):
         text += sep + unit
-    return _sequence(_time_first(_lead_condition(_said_plainly(text, is_name))), is_name)
+    text = _sequence(_time_first(_lead_condition(_said_plainly(text, is_name))), is_name)
+    return _except_his(text, is_name)
+
+
+def _except_his(text: str, is_name: re.Pattern[str] | None) -> str:
+    """ "everyone normal, except Fred, he stays aggressive": Fred's own style, then the rest's
+    with him left out, in one order (the time and the "until" stay the whole order's)."""
+    if is_name is None or "except" not in text:
+        return text
+    m = re.match(
+        r"^(?P<head>(?:[^:]*:\s*)?)(?P<group>all\s+batsmen|the\s+remaining\s+batsmen)(?:\s+bat)?\s+"
+        r"(?P<s1>" + STYLES + r"),?\s+except\s+(?P<who>" + is_name.pattern + r"),?\s+"
+        r"(?P=who)\s+(?:bats\s+)?(?P<s2>" + STYLES + r")(?P<tail>(?:,?\s+until\s+.*)?)$",
+        text,
+    )
+    if m is None or m.group("s1") == m.group("s2"):
+        return text
+    head = m.group("head") or "after 0 overs: "
+    return (
+        f"{head}{m.group('who')} bats {m.group('s2')}; {m.group('group')} bat {m.group('s1')} "
+        f"except {m.group('who')}{m.group('tail')}"
+    )
 
 
 # A time that starts an order, said inside or after its condition: "if after 30 overs we
@@ -671,6 +712,14 @@ def down_words(text: str) -> str:
     if not _DIGIT.search(text):
         return text
     text = re.sub(r"(?<![\w'])if\s+we\s+be\s+(?=\d{1,2}\s+(?:wickets\s+)?down)", "if ", text)
+    # "8 or 9 down": 8 or more (a 10th wicket ends the innings)
+    text = re.sub(
+        r"(?<![\w'])(\d)\s+or\s+(\d{1,2})\s+(?=(?:wickets\s+)?down(?![\w']))",
+        lambda m: (
+            f"{m.group(1)} or more " if int(m.group(2)) in (int(m.group(1)) + 1, 9) else m.group(0)
+        ),
+        text,
+    )
     # "6 wickets gone", "3 wickets lost": so many down; "when 6 down": the 6th falling
     text = re.sub(r"(?<![\w'])(\d{1,2})\s+wickets?\s+(?:gone|lost)(?![\w'])", r"\1 down", text)
     text = re.sub(

@@ -303,6 +303,8 @@ def _phases(text: str, overs: int, protect: frozenset[str]) -> str:
     table = lex.overs.get(overs, lex.overs[50] if overs > 20 else lex.overs[20])
 
     def repl(m: re.Match[str]) -> str:
+        if _AT_THE_CREASE.search(m.string, 0, m.start()):
+            return m.group(0)  # "the batsmen in the middle": at the crease, not a phase
         kind = lex.phases[m.group(0)]
         first, last = table[kind]
         if last == overs and first > 1:
@@ -312,6 +314,23 @@ def _phases(text: str, overs: int, protect: frozenset[str]) -> str:
         return f"overs {first} to {last}"
 
     return _patterns()["phases"].sub(repl, text)
+
+
+_AT_THE_CREASE = re.compile(r"(?:batsm[ae]n|batters?|who(?:ever)?\s+is|are|is)\s+in\s+$")
+# "after 40 overs, ... wahoo for the last 10": to the end, which an order lasts anyway
+_FOR_THE_LAST = re.compile(
+    r"\s*,?\s+for\s+the\s+(?:last|final|remaining)\s+(?P<n>\d{1,3})(?:\s+overs)?$"
+)
+
+
+def _to_the_end(text: str, overs: int) -> str:
+    """ "after 40 overs, ...: wahoo for the last 10" in a 50-over match: the last 10 are the
+    ones the order starts at, so the words say it again."""
+    start = re.match(r"after\s+(\d{1,3})\s+overs", text)
+    end = _FOR_THE_LAST.search(text)
+    if start and end and int(start.group(1)) + int(end.group("n")) == overs:
+        return text[: end.start()]
+    return text
 
 
 def _window(text: str, overs: int) -> str:
@@ -608,7 +627,7 @@ def reword(
         s = _DOWN.sub(_down, down_words(s))
         parts = [c for c in _CLAUSE_BREAK.split(s) if c and c.strip() and _meaningful(c, protect)]
         s = _window(_tidy(", ".join(parts)), overs)
-        out.append(_tidy(structure(s, names_pattern(protect))))
+        out.append(_tidy(_to_the_end(structure(s, names_pattern(protect)), overs)))
     return Reworded(tuple(dict.fromkeys(o for o in out if o)), tuple(idioms), dropped)
 
 

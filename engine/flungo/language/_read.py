@@ -590,6 +590,7 @@ def _passing(
     its asides left out (fewest first): the one reading of what is left, whole; None where
     a word left may carry meaning, or nothing reads, or two readings do."""
     protect = _protect(tuple(names))
+    text = Clauses(text).without_reasons()
     unknown = unknown_words(text, own, opponent, protect)
     if not unknown or any(may_carry(w, text, protect) for w in unknown):
         return None
