@@ -625,10 +625,75 @@ def reword(
         s = _FROM_NTH.sub(lambda m: f"from the {m.group('n')}th over", s)
         s = _NTH_WICKET.sub(lambda m: f"when the {ordinal(int(m.group('n')))} wicket falls", s)
         s = _DOWN.sub(_down, down_words(s))
+        if (steps := _steps(s, overs)) is not None:
+            out.append(steps)
+            continue
         parts = [c for c in _CLAUSE_BREAK.split(s) if c and c.strip() and _meaningful(c, protect)]
         s = _window(_tidy(", ".join(parts)), overs)
         out.append(_tidy(_to_the_end(structure(s, names_pattern(protect)), overs)))
     return Reworded(tuple(dict.fromkeys(o for o in out if o)), tuple(idioms), dropped)
+
+
+# Styles in steps over the innings: "first 6 all aggressive, normal 7 to 15, then wahoo",
+# "powerplay aggressive, middle overs normal, death wahoo" (the phases as overs by then)
+_STEP_CUT = re.compile(r"\s*[,;]\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+)?then\s+")
+_STEP_STYLE = re.compile(r"(?<![\w'])(defensive|normal|aggressive|wahoo)(?:ly)?(?![\w'])")
+_STEP_WINDOWS = (
+    (
+        "range",
+        re.compile(r"(?:overs?\s+)?(?P<a>\d{1,3})\s*(?:to|-|–)\s*(?P<b>\d{1,3})(?:\s+overs)?"),
+    ),
+    ("first", re.compile(r"(?:for\s+|in\s+)?the\s+first\s+(?P<b>\d{1,3})(?:\s+overs)?")),
+    ("last", re.compile(r"(?:for\s+|in\s+)?the\s+last\s+(?P<n>\d{1,3})(?:\s+overs)?")),
+    ("until", re.compile(r"until\s+after\s+(?P<b>\d{1,3})\s+overs")),
+    ("after", re.compile(r"after\s+(?P<a1>\d{1,3})\s+overs")),
+    ("from", re.compile(r"from\s+the\s+(?P<a>\d{1,3})(?:st|nd|rd|th)\s+over")),
+)
+_STEP_EMPTY = re.compile(r"(?:\s|(?<![\w'])(?:bats?|all|batsmen|the|for|in|and|overs?)(?![\w']))*")
+
+
+def _steps(text: str, overs: int) -> str | None:
+    """Styles in three or more steps over the innings, each over its overs, for the same
+    batsmen: one order for each step, from its first over (a later one wins, so none needs
+    an "until"). None unless every step is a style and its overs, and nothing else."""
+    if re.search(r"(?<![\w'])(?:if|when|whenever|unless|once|except|but|not)(?![\w'])", text):
+        return None
+    parts = [p for p in _STEP_CUT.split(text) if p.strip()]
+    if len(parts) < 3:
+        return None  # two styles in turn are one order with its "but" (``_clauses._sequence``)
+    out: list[str] = []
+    who, end, start = "all batsmen", 0, 0
+    for i, part in enumerate(parts):
+        styles = _STEP_STYLE.findall(part)
+        if len(styles) != 1:
+            return None
+        rest, mark = _STEP_STYLE.sub(" ", part), ""
+        for kind, pattern in _STEP_WINDOWS:
+            if (m := pattern.search(rest)) is None:
+                continue
+            rest = rest[: m.start()] + " " + rest[m.end() :]
+            groups = m.groupdict()
+            if kind == "last":
+                start, end = overs - int(groups["n"]) + 1, overs
+                mark = f"when {6 * int(groups['n'])} balls are left"
+            elif kind in ("after", "from"):
+                start = int(groups.get("a1") or 0) + 1 if kind == "after" else int(groups["a"])
+                end = overs
+            else:
+                start = int(groups["a"]) if groups.get("a") else (1 if kind == "first" else end + 1)
+                end = int(groups["b"])
+            break
+        else:
+            if i == 0:
+                return None  # the first step says when it starts
+            start, end = end + 1, overs
+        subject = _STEP_EMPTY.fullmatch(rest) is None
+        if (subject and i > 0) or not 1 <= start <= overs:
+            return None  # a word the steps do not have: the line is read another way
+        if subject:
+            who = rest.strip()
+        out.append(f"{mark or f'after {start - 1} overs'}: {who} bat {styles[0]}")
+    return ". ".join(out)
 
 
 # "at 30 overs", "by 15": when the overs are done

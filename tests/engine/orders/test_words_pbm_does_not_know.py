@@ -189,3 +189,29 @@ def test_the_core_words_make_a_clause_an_orders() -> None:
     """A clause with one of the core words is never an aside."""
     for word in sorted(CORE_WORDS):
         assert carries_meaning(f"he will {word} later"), word
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "powerplay aggressive, middle overs normal, death wahoo",
+        "first 6 overs everyone aggressive, then normal till 16, then wahoo",
+        "T20: first 6 all aggressive, normal 7 to 16, then wahoo",
+        "overs 1-6 aggressive, 7-16 normal, 17-20 wahoo",
+    ],
+)
+def test_styles_in_three_steps_are_an_order_for_each_step(line: str) -> None:
+    """Styles in steps over the innings, each over its overs: one order from each step's
+    first over (the later wins, so none needs an "until"); the phases are their overs."""
+    got = echo(line, T20)
+    assert got.startswith(
+        "after 0 overs: all batsmen bat aggressive\nafter 6 overs: all batsmen bat normal\n"
+    )
+    assert got.endswith(": all batsmen bat wahoo")
+    assert "after 16 overs" in got or "when 24 balls are left" in got
+
+
+def test_steps_with_a_condition_are_not_steps() -> None:
+    """A condition among the steps is the condition's to read: never split into steps."""
+    got = read("first 6 overs aggressive, if 3 down normal, then wahoo", T20)
+    assert "after 6 overs: all batsmen bat normal" not in got.echo_text()
