@@ -643,7 +643,8 @@ def units(text: str) -> str:
         text,
     )
     text = re.sub(
-        r"^(?P<n>\d)\s+(?:helper\s+)?points?\s+(?:to|on|for)\s+(?:treat\s+)?(?P<who>[a-z][\w' ]*)$",
+        r"^(?P<n>\d)\s+(?:helper\s+)?points?\s+(?:to|on|for)\s+(?:the\s+physio\s+for\s+|treat\s+)?"
+        r"(?P<who>[a-z][\w' ]*?)(?:\s+injury)?$",
         r"treat \g<who>: \g<n>",
         text,
     )
