@@ -145,6 +145,25 @@ _REASON = re.compile(
     + _PURPOSE
     + r")(?![\w'])"
 )
+# A remark that describes, "is not" and what he is not: negated, but no instruction (that is
+# "not to", "don't", "never to": those stay)
+_REMARK = re.compile(
+    r"^([\w' ]{1,40}?\s+)?(?:is|are|was|were)\s+(?:\w+\s+)?(?:not|never)\s+(?!to(?![\w']))(.*)$"
+)
+_UNITS_WORD = re.compile(r"(?<![\w'])(?:overs?|balls?|wickets?|runs?|down|out|in)(?![\w'])")
+
+
+def _describes_an_order(rest: str) -> bool:
+    """Whether what a remark says one is not may be an order's: a number, a style, a word
+    of the orders' core, a unit, or what a player is told to do."""
+    return bool(
+        _STRONG_MARK.search(rest)
+        or _ACTION.search(rest)
+        or _UNITS_WORD.search(rest)
+        or any(w in CORE_WORDS for w in _WORDS.findall(rest))
+    )
+
+
 _REASON_STRONG = re.compile(
     r"\d|[<>=]|(?<![\w'])(?:" + STYLES + r"|if|when|whenever|unless|until|after|before)(?![\w'])"
 )
@@ -185,13 +204,18 @@ class Clauses:
         return out.strip(" ,;:")
 
     def without_reasons(self) -> str:
-        """The line without the reasons given for its orders ("so we don't collapse"): what
-        a reason says, a negation or a word pbm does not know, is the reason's own."""
+        """The line without the reasons given for its orders ("so we don't collapse") and
+        the remarks that describe ("he is not a great batsman"): what a reason or a remark
+        says, a negation or a word pbm does not know, is its own, never the order's."""
         return self.without(
             frozenset(
                 i
                 for i, u in enumerate(self.units)
-                if i and _REASON.match(u.strip()) and not carries_meaning(u)
+                if i
+                and (
+                    (_REASON.match(u.strip()) and not carries_meaning(u))
+                    or ((m := _REMARK.match(u.strip())) and not _describes_an_order(m.group(2)))
+                )
             )
         )
 

@@ -590,10 +590,11 @@ def _passing(
     its asides left out (fewest first): the one reading of what is left, whole; None where
     a word left may carry meaning, or nothing reads, or two readings do."""
     protect = _protect(tuple(names))
-    text = Clauses(text).without_reasons()
-    unknown = unknown_words(text, own, opponent, protect)
-    if not unknown or any(may_carry(w, text, protect) for w in unknown):
+    said = Clauses(text).without_reasons()
+    unknown = unknown_words(said, own, opponent, protect)
+    if (not unknown and said == text) or any(may_carry(w, said, protect) for w in unknown):
         return None
+    text = said
     others = frozenset(unknown)
     for level in [[text], *Clauses(text).drop_sets(names_pattern(protect), others=others)]:
         found: list[tuple[str, ReadState]] = []

@@ -34,6 +34,8 @@ def echo(text: str, fmt: object = FIFTY) -> str:
         ("Wilson keeps wicket, Taylor can fetch the drinks", "wicketkeeper: Wilson"),
         ("Tom Smith defensive so that we do not crumble", "Tom Smith bats defensive"),
         ("Stokes goes wahoo to get the runs quickly", "Ben Stokes bats wahoo"),
+        ("Green wahoo, he is honestly not a great batsman", "Green bats wahoo"),
+        ("Root normal, the pitch is not great", "Joe Root bats normal"),
         ("if stokes out then root go defensive so we dont collapse", None),
     ],
 )
@@ -55,7 +57,7 @@ def test_a_word_that_carries_nothing_passes_when_the_rest_is_an_order(
         ("Root aggressive, don't touch him", "touch"),  # negated
         ("Root bats aggressive, approx 10 overs", "approx"),  # before a number
         ("Wilson keeps wicket, Taylor sits out", "sits"),
-        ("Green wahoo, he is honestly not a great batsman", "great"),  # a limit's word
+        ("Root aggressive, Stokes is not wahoo", "not"),  # a negated style is no remark
     ],
 )
 def test_a_word_that_may_carry_meaning_is_named_and_nothing_acted_on(line: str, word: str) -> None:
