@@ -615,6 +615,7 @@ def reword(
         s = _pronouns(s, name_runs(s, protect, names))
         s = _tidy(s)
         s = _FIRST.sub(lambda m: f"for the first {m.group('n')} overs", s, count=1)
+        s = _LAST_OVER.sub("in the last 1 overs", s)
         s = _ON.sub(lambda m: f"from the {m.group('n')}th over", s)
         s = _AT_OVERS.sub(lambda m: f"after {m.group('n')} overs", s)
         if _EXPLICIT.search(s):
@@ -696,6 +697,8 @@ def _steps(text: str, overs: int) -> str | None:
     return ". ".join(out)
 
 
+# "the last over" of a batting order: its six balls (a bowler's is read as a plan before)
+_LAST_OVER = re.compile(r"(?<![\w'])(?:in\s+)?(?:the\s+)?(?:last|final)\s+over(?![\w'])")
 # "at 30 overs", "by 15": when the overs are done
 _AT_OVERS = re.compile(r"(?<![\w'])(?:at|by)\s+(?P<n>\d{1,3})\s+overs(?![\w'])")
 # "at six", "batting at number 3", "at no. 4" beside a style: his place, said again

@@ -217,3 +217,11 @@ def test_steps_with_a_condition_are_not_steps() -> None:
     """A condition among the steps is the condition's to read: never split into steps."""
     got = read("first 6 overs aggressive, if 3 down normal, then wahoo", T20)
     assert "after 6 overs: all batsmen bat normal" not in got.echo_text()
+
+
+def test_the_last_over_is_its_six_balls() -> None:
+    """ "the last over" of a batting order is when 6 balls are left; "whoever is there" are
+    the batsmen."""
+    assert echo("Last over, if we need 12 or less, whoever is there, normal", T20) == echo(
+        "when 6 balls are left, if we need 12 or fewer: all batsmen bat normal", T20
+    )
