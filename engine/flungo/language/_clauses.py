@@ -672,6 +672,15 @@ def units(text: str) -> str:
         r"treat \g<who>: \g<n>",
         text,
     )
+    # "last one on Stokes's batting", "1 point on Anderson bowling": a boost is one point
+    # (two on one member is no boost, so it is left to be refused)
+    text = re.sub(
+        r"^(?:boost\s*:?\s*)?(?:(?:the\s+)?(?:last|remaining|final|other)\s+1|1)\s+(?:helper\s+)?"
+        r"(?:points?\s+)?(?:on|to|for)\s+(?:boost\s+)?(?P<who>[a-z][\w' ]*?)(?:'s)?\s+"
+        r"(?P<stat>batting|bowling|fielding)$",
+        r"boost \g<who>: \g<stat>",
+        text,
+    )
     # "when we have lost 5 wickets": the 5th wicket falling
     text = re.sub(
         r"(?<![\w'])(?:when|once|as\s+soon\s+as)\s+we\s+(?:have\s+)?lost\s+(\d{1,2})\s+wickets?(?![\w'])",

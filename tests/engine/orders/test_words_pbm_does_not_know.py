@@ -225,3 +225,11 @@ def test_the_last_over_is_its_six_balls() -> None:
     assert echo("Last over, if we need 12 or less, whoever is there, normal", T20) == echo(
         "when 6 balls are left, if we need 12 or fewer: all batsmen bat normal", T20
     )
+
+
+def test_the_last_helper_point_on_a_skill_is_a_boost() -> None:
+    """ "Last one on Stokesy's batting" is the one point a boost is; two points on one
+    member are no boost, and are refused."""
+    assert echo("Last one on Stokesy's batting") == echo("boost Ben Stokes: batting")
+    assert echo("Boost: 1 point on Anderson bowling") == echo("boost Jimmy Anderson: bowling")
+    assert read("Boost: 2 points on Anderson bowling.").errors
