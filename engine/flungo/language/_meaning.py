@@ -22,19 +22,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.flungo.language._chatter import _TENS, number_words
-from engine.flungo.language._clauses import (
-    CLAUSE_WORDS,
-    GUARD,
-    down_words,
-    ordinal,
-    scores,
-    structure,
-    units,
-)
+from engine.flungo.language._clauses import CLAUSE_WORDS, GUARD, ordinal, scores, structure
 from engine.flungo.language._grammar import by_grammar
 from engine.flungo.language._reader import kept
 from engine.flungo.language._reviews import reviews_line
 from engine.flungo.language._transform import _ORDINAL_WORDS
+from engine.flungo.language._units import down_words, units
 
 __all__ = ["STYLE_WORDS", "Lexicon", "Reworded", "lexicon", "meaning_words", "reword"]
 

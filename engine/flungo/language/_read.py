@@ -17,7 +17,7 @@ from engine.flungo.language._chatter import (
     number_words,
 )
 from engine.flungo.language._checks import check_items
-from engine.flungo.language._clauses import Clauses, carries_meaning
+from engine.flungo.language._clauses import Clauses, carries_meaning, style_only
 from engine.flungo.language._drafts import (
     BoostD,
     CaptainD,
@@ -563,8 +563,10 @@ def _in_parts(
     whole and plainly (no question, no error), or none."""
     for cut in (_PARTS, _COMMAS):
         parts = [p for p in cut.split(text) if p.strip()]
-        if not all(carries_meaning(p) for p in parts):
-            continue  # a part with nothing in it that makes an order ("Stokes", "xi: Root")
+        if not all(carries_meaning(p) for p in parts) or any(style_only(p) for p in parts):
+            # a part with nothing in it that makes an order ("Stokes", "xi: Root"), or a
+            # style alone beside another order: it is that order's, never everyone's
+            continue
         whole = ReadState(team=st.team, context=st.context)
         for part in parts if len(parts) > 1 else ():
             sub = _read_words(cl, part, own, opponent, fmt, st, names)

@@ -233,3 +233,30 @@ def test_the_last_helper_point_on_a_skill_is_a_boost() -> None:
     assert echo("Last one on Stokesy's batting") == echo("boost Ben Stokes: batting")
     assert echo("Boost: 1 point on Anderson bowling") == echo("boost Jimmy Anderson: bowling")
     assert read("Boost: 2 points on Anderson bowling.").errors
+
+
+ORDER = (
+    "batting order: Joe Root, Ben Stokes, Tom Smith, Steve Smith, Freddie Flintoff, Green, "
+    "Wilson, Grey, Shane Warne, Jimmy Anderson, Rock"
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "who", "style"),
+    [
+        ("Grey at 8, normal", "Grey", "normal"),
+        ("Wilson shuts up shop at 7. Defensive.", "Wilson", "defensive"),
+        ("green 6, play it straight, normal", "Green", "normal"),
+        ("Warney at 9 - tonk it. Full wahoo.", "Shane Warne", "wahoo"),
+    ],
+)
+def test_a_style_after_a_place_is_that_batsmans_never_everyones(
+    line: str, who: str, style: str
+) -> None:
+    """In a mail with the batting order, "Grey at 8, normal" is Grey's place and style: the
+    style said after it is his, never every batsman's (and "6" is no over to bowl)."""
+    got = read(ORDER + "\n" + line)
+    assert not got.errors
+    text = got.echo_text()
+    assert f"{who} ({style})" in text
+    assert text.count(f"bats {style}") == 0 and "bowls" not in text
