@@ -28,8 +28,10 @@ def entries(
 
 def plain_items(cl: CleanLine, p: Plain) -> list[Item]:
     end = len(cl.text)
-    items = [Item(cl, "style", s, 0, end) for s in p.styles]
-    items += [Item(cl, "all_style", s, 0, end) for s in p.all_styles]
+    # every batsman's style first, then each one's: in one line, the batsman named wins
+    # ("everyone aggressive, Stokes wahoo": Stokes wahoo, whichever is written first)
+    items = [Item(cl, "all_style", s, 0, end) for s in p.all_styles]
+    items += [Item(cl, "style", s, 0, end) for s in p.styles]
     items += [Item(cl, "plan", pair, a, b) for pair, (a, b) in zip(p.plan, p.where, strict=True)]
     items += [Item(cl, "reviews", r, 0, end) for r in p.reviews]
     if p.openers:

@@ -260,3 +260,15 @@ def test_a_style_after_a_place_is_that_batsmans_never_everyones(
     text = got.echo_text()
     assert f"{who} ({style})" in text
     assert text.count(f"bats {style}") == 0 and "bowls" not in text
+
+
+@pytest.mark.parametrize(
+    "line", ["everyone aggressive, Stokes wahoo", "Stokes wahoo, everyone aggressive"]
+)
+def test_in_one_line_the_batsman_named_wins_over_everyone(line: str) -> None:
+    """ "everyone aggressive, Stokes wahoo" in one line: Stokes wahoo, the rest aggressive,
+    whichever is written first (it made Stokes aggressive, silently)."""
+    got = read(ORDER + "\n" + line)
+    styles = dict(got.orders.match.styles) if got.orders.match else {}
+    assert styles["Ben Stokes"].value == "wahoo"
+    assert styles["Joe Root"].value == "aggressive"
