@@ -1,14 +1,15 @@
 """The reader measured on fans' lines: how many it reads exactly, asks, refuses, or misreads.
 
-Run from a checkout: .venv/bin/python bench/orders_corpus.py [PATH ...]
-(default: tests/corpus/orders/train.jsonl); ``--kind=bowling`` keeps only the lines of that
-kind (repeatable), ``--no-fire`` skips the fixed match, ``--in-mail`` reads each line (and its
+Run from a checkout: .venv/bin/python bench/orders_corpus.py [PATH ...] (default:
+tests/corpus/orders/train.jsonl); ``--kind=bowling`` keeps only the lines of that kind
+(repeatable), ``--no-fire`` skips the fixed match, ``--in-mail`` reads each line (and its
 label) after the fixture's batting order in one mail, as a line that leans on the mail's
-other lines is read (a style after a place, "everyone"): a diagnostic to read by eye, as
-the labels of such lines assume the writer's own batting order, not the fixture's. Each PATH is a JSON-lines file of
-labelled lines (the writers' rows merged with their labels, see bench/orders_corpus_merge.py and
-/work/wt/corpus/LABELLER.md for the keys). Each line is read on its own, as one mail, against
-the Gungers (with the Blobs as opponents), in its format.
+other lines is read (a style after a place, "everyone"): a diagnostic to read by eye, as the
+labels of such lines assume the writer's own batting order, not the fixture's. Each PATH is
+a JSON-lines file of labelled lines (the writers' rows merged with their labels, see
+bench/orders_corpus_merge.py and /work/wt/corpus/LABELLER.md for the keys). Each line is
+read on its own, as one mail, against the Gungers (with the Blobs as opponents), in its
+format.
 
 A line is, by what the reader did and what its label expects:
 
