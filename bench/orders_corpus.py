@@ -1,11 +1,15 @@
 """The reader measured on fans' lines: how many it reads exactly, asks, refuses, or misreads.
 
-Run from a checkout: .venv/bin/python bench/orders_corpus.py [PATH ...]
-(default: tests/corpus/orders/train.jsonl); ``--kind=bowling`` keeps only the lines of that
-kind (repeatable), ``--no-fire`` skips the fixed match. Each PATH is a JSON-lines file of
-labelled lines (the writers' rows merged with their labels, see bench/orders_corpus_merge.py and
-/work/wt/corpus/LABELLER.md for the keys). Each line is read on its own, as one mail, against
-the Gungers (with the Blobs as opponents), in its format.
+Run from a checkout: .venv/bin/python bench/orders_corpus.py [PATH ...] (default:
+tests/corpus/orders/train.jsonl); ``--kind=bowling`` keeps only the lines of that kind
+(repeatable), ``--no-fire`` skips the fixed match, ``--in-mail`` reads each line (and its
+label) after the fixture's batting order in one mail, as a line that leans on the mail's
+other lines is read (a style after a place, "everyone"): a diagnostic to read by eye, as the
+labels of such lines assume the writer's own batting order, not the fixture's. Each PATH is
+a JSON-lines file of labelled lines (the writers' rows merged with their labels, see
+bench/orders_corpus_merge.py and /work/wt/corpus/LABELLER.md for the keys). Each line is
+read on its own, as one mail, against the Gungers (with the Blobs as opponents), in its
+format.
 
 A line is, by what the reader did and what its label expects:
 
@@ -68,9 +72,13 @@ class Tally:
         return sum(self.counts.values())
 
 
+IN_MAIL: list[str] = []  # the lines read before each line (``--in-mail``)
+
+
 def read(text: str, overs: int) -> ParsedOrders:
     """``text`` read as a whole mail in the fixture context (a fresh read every time)."""
     fmt = Format.T20 if overs == 20 else Format.FIFTY
+    text = "\n".join([*IN_MAIL, text])
     return parse_orders(
         text, fixture_team(), FORMATS[fmt], context=OrderContext(opponent=opponent_team())
     )
@@ -106,7 +114,8 @@ def classify(row: dict[str, object]) -> tuple[str, str]:
             want = read(str(row.get("canonical", "")), overs)
             return ("exact" if got.orders == want.orders else "misread silently"), said
         if expect == "chatter":
-            return ("chatter right" if got.orders == Orders() else "misread silently"), said
+            alone = read("", overs).orders if IN_MAIL else Orders()
+            return ("chatter right" if got.orders == alone else "misread silently"), said
         return "misread silently", said
     if any(len(n.readings) >= 2 for n in got.not_understood) and not got.errors:
         return "asked", said
@@ -199,6 +208,8 @@ def main(argv: list[str]) -> int:
     kinds = {a.split("=", 1)[1] for a in argv if a.startswith("--kind=")}
     paths = [Path(a) for a in argv if not a.startswith("-")] or [DEFAULT]
     rows = [r for r in load(paths) if not kinds or r.get("kind") in kinds]
+    if "--in-mail" in argv:
+        IN_MAIL.append("batting order: " + ", ".join(XI))
     tallies = measure(rows, fire="--no-fire" not in argv)
     print(report(tallies))
     return 0
