@@ -42,6 +42,8 @@ _GLUE = frozenset(
         "an",
         "overs",
         "over",
+        "sets",
+        "set",
         "bowls",
         "bowl",
         "bowling",
@@ -250,6 +252,8 @@ _TOKEN = re.compile(
     r"|(?:his|their)\s+(?:full\s+)?(?P<c2>\d{1,3}))"
     r"|(?P<onward>(?:from|starting\s+(?:at|from|with))\s+(?:the\s+)?(?:over\s+)?(?P<o>\d{1,3})"
     r"(?:st|nd|rd|th)?(?:\s+over)?\s+(?:on|onwards?)(?![\w']))"
+    r"|(?P<start>(?:from|(?:comes\s+|come\s+)?on\s+at|starting\s+at)\s+(?:the\s+)?(?:over\s+)?"
+    r"(?P<s>\d{1,3})(?:st|nd|rd|th)?(?:\s+over)?)"
     r"|(?P<upto>(?:until|till|up\s+to|through\s+to)\s+(?:the\s+)?(?:over\s+)?(?P<u>\d{1,3})"
     r"(?:st|nd|rd|th)?)"
     r"|(?P<num>(?P<n>\d{1,3})(?:st|nd|rd|th)?)"
@@ -419,6 +423,11 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
             if g is None:
                 return None
             g.end = int(m.group("u"))
+        elif kind == "start":
+            if g is None:
+                return None
+            g.overs.append(int(m.group("s")))
+            g.started = True
         elif kind in ("num", "lastover"):
             o = int(m.group("n")) if kind == "num" else overs
             (pre if g is None else g.overs).append(o)

@@ -33,6 +33,7 @@ class Group:
     starts: bool = False  # "Flintoff begins": the first of a pair said before
     partner: list[str] = field(default_factory=list)  # "changing ends with Grey"
     alt: bool = False  # "alternate overs": every second over for one, in turn for a pair
+    started: bool = False  # "from the 11th", "on at 7": where a spell starts, not one over
 
 
 def bare(g: Group) -> bool:
@@ -145,6 +146,8 @@ def build(groups: list[Group], context: tuple[int, int] | None, overs: int) -> s
             g.overs = [1]
         elif g.opens and g.overs == [1] and g.count is None:
             g.overs = []  # "to open the bowling from the first over": opening is over 1
+        if g.started and g.overs and not (g.every or g.spell or g.count or g.end or g.partner):
+            return None  # "Anderson from the 11th": a spell whose length is not said
         if g.partner and g.span is not None and not g.every and g.parity is None:
             # "overs 1 to 10 in turn with Flintoff": the two in turn over the span
             g.names, g.partner = g.names + g.partner, []
