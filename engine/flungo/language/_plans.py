@@ -431,7 +431,7 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         elif kind in ("num", "lastover"):
             o = int(m.group("n")) if kind == "num" else overs
             (pre if g is None else g.overs).append(o)
-        elif kind in ("spell", "starts", "alt"):
+        elif kind in ("spell", "starts", "alt", "every"):
             if g is None:
                 return None
             setattr(g, kind, True)
@@ -440,10 +440,6 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
                 parity = 1 if kind == "odd" else 0
             else:
                 g.parity = 1 if kind == "odd" else 0
-        elif kind == "every":
-            if g is None:
-                return None
-            g.every = True
         elif kind == "had":
             if g is None:
                 return None

@@ -184,6 +184,14 @@ def build(groups: list[Group], context: tuple[int, int] | None, overs: int) -> s
             a, b = span if span is not None else (g.overs[0], overs)
             if not 1 <= a <= b <= overs:
                 return None
+            if (
+                len(g.names) > 1
+                and g.count is not None
+                and not (g.every or g.opens)
+                and g.parity is None
+                and g.count * len(g.names) != b - a + 1
+            ):
+                return None  # "11 to 30, 5 each": which ten of the twenty is not said
             if g.every:
                 if g.count is not None:
                     b = min(overs, a + 2 * (g.count - 1))

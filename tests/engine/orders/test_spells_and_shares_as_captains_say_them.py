@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.flungo.formats import FORMATS, Format
-from engine.flungo.language import OrderContext, ParsedOrders, parse_orders
+from engine.flungo.language import ParsedOrders
 from engine.flungo.language._plans import plan_words
 from engine.flungo.plan_check import PlanContext, is_legal
-from tests.engine.orders.squad import fixture_team, opponent_team
+from tests.engine.orders.test_bowling_plans_as_captains_say_them import _odd, read
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -25,18 +25,8 @@ from orders_corpus import DEFAULT, load, measure  # type: ignore[import-not-foun
 W5 = DEFAULT.with_name("train-w5.jsonl")
 
 
-def read(text: str, fmt: Format = Format.FIFTY) -> ParsedOrders:
-    return parse_orders(
-        text, fixture_team(), FORMATS[fmt], context=OrderContext(opponent=opponent_team())
-    )
-
-
 def plan(got: ParsedOrders) -> dict[int, str]:
     return dict(got.orders.match.bowling_plan) if got.orders.match else {}
-
-
-def _step(a: int, b: int) -> str:
-    return ", ".join(str(o) for o in range(a, b + 1, 2))
 
 
 @pytest.mark.parametrize(
@@ -46,17 +36,17 @@ def _step(a: int, b: int) -> str:
         (
             "Flintoff takes over from Warne at the 9th over and bowls every second over "
             "until the 19th.",
-            f"Freddie Flintoff bowls overs {_step(9, 19)}",
+            f"Freddie Flintoff bowls overs {_odd(9, 19)}",
         ),
         (
             "Grey comes on at 12 and bowls through to 20, alternate overs",
-            "Grey bowls overs " + _step(12, 20),
+            "Grey bowls overs " + _odd(12, 20),
         ),
         # a count from a start: a spell from one end
-        ("Warne bowls 5 overs from the 11th", f"Shane Warne bowls overs {_step(11, 19)}"),
+        ("Warne bowls 5 overs from the 11th", f"Shane Warne bowls overs {_odd(11, 19)}"),
         (
             "Anderson bowls the 7th over and every other over after that until he has bowled 5",
-            f"Jimmy Anderson bowls overs {_step(7, 15)}",
+            f"Jimmy Anderson bowls overs {_odd(7, 15)}",
         ),
         # a partner changing ends: the overs between the spell's
         (
@@ -66,7 +56,7 @@ def _step(a: int, b: int) -> str:
         ),
         (
             "Warne bowls overs 1 to 10 in turn with Flintoff",
-            f"Shane Warne bowls overs {_step(1, 9)}\nFreddie Flintoff bowls overs {_step(2, 10)}",
+            f"Shane Warne bowls overs {_odd(1, 9)}\nFreddie Flintoff bowls overs {_odd(2, 10)}",
         ),
         # a phase narrowed by a start, and who of the pair begins
         (
@@ -75,8 +65,7 @@ def _step(a: int, b: int) -> str:
         ),
         (
             "Flintoff and Warne bowl the death, Warne first",
-            f"Shane Warne bowls overs {_step(41, 49)}\nFreddie Flintoff bowls overs "
-            + _step(42, 50),
+            f"Shane Warne bowls overs {_odd(41, 49)}\nFreddie Flintoff bowls overs " + _odd(42, 50),
         ),
         # overs said before their bowler, by ordinal, in words, or as the last
         (
@@ -99,7 +88,7 @@ def _step(a: int, b: int) -> str:
         ),
         (
             "Anderson opens and bowls five overs on the trot",
-            "Jimmy Anderson bowls overs " + _step(1, 9),
+            "Jimmy Anderson bowls overs " + _odd(1, 9),
         ),
     ],
 )
@@ -120,6 +109,7 @@ def test_a_spell_reads_as_the_overs_the_captain_means(line: str, echo: str) -> N
         "Stone and Green bowl 10 overs each",
         "Warne bowls 4 overs, Grey 4, Green the remaining four",  # 4 is not the quota (10)
         "Flintoff begins",  # begins what? no pair said before
+        "Warne and Flintoff 11 to 30, 5 each",  # which ten of the twenty is not said
     ],
 )
 def test_a_plan_that_leaves_its_overs_unsaid_is_refused_with_a_word(line: str) -> None:
@@ -170,6 +160,16 @@ def test_the_rest_in_the_hundred_keeps_its_ends() -> None:
     got = read("Warne sets 1 2, Flintoff sets 3 4, Anderson and Stone the rest", Format.HUNDRED)
     assert not got.errors
     assert is_legal(plan(got), FORMATS[Format.HUNDRED])
+
+
+def test_bowl_through_in_a_rule_is_the_rest_of_the_overs() -> None:
+    """ "Anderson and Grey bowl through" in a conditional is "the rest" of the overs, from
+    the over the rule fires."""
+    got = read("after 15 overs, if 3 down: Anderson and Grey bowl through")
+    assert not got.errors
+    assert got.echo_text() == (
+        "after 15 overs, if wickets >= 3: Jimmy Anderson and Grey bowl the rest"
+    )
 
 
 def test_the_captains_phrases_are_the_lexicons_words() -> None:
