@@ -190,10 +190,11 @@ _GLUE = frozenset(
 
 def _load_words() -> tuple[re.Pattern[str], dict[str, str]]:
     """The lexicon's ``[bowling]`` phrases (numbers as digits, as the line has them), longest
-    first, and what each is read as."""
+    first, and what each is read as. Only that section is parsed (``_meaning`` reads the rest)."""
     text = importlib.resources.files(__package__).joinpath("lexicon.toml").read_text("utf-8")
-    table = {number_words(k).strip(): v for k, v in tomllib.loads(text)["bowling"].items()}
-    table = {re.sub(r"\s+", " ", k): v for k, v in table.items()}
+    section = text[text.index("\n[bowling]") :]
+    words = tomllib.loads(section)["bowling"]
+    table = {re.sub(r"\s+", " ", number_words(k).strip()): v for k, v in words.items()}
     alternation = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
     return re.compile(rf"(?<![\w']){alternation}(?![\w'])"), table
 
@@ -310,7 +311,10 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         r"^(?:the\s+)?(\d{1,3})(?:st|nd|rd|th)?\s+over\s+(?:is\s+)?(?:for\s+|to\s+)?(.+)$", text
     ):
         text = f"{m.group(2)} {m.group(1)}"
-    text = _FIRST_OVERS.sub(lambda m: "1st" if m.group(1) == "first" else "2nd", text)
+    if cue or re.search(r"\d(?:st|nd|rd|th)\b", text):
+        # "the first" is an over where the line speaks of bowling or of other overs by
+        # ordinal ("Root the first, Tom Smith the second" may be a batting order)
+        text = _FIRST_OVERS.sub(lambda m: "1st" if m.group(1) == "first" else "2nd", text)
     if _NOT_PLAN.search(_HAD.sub("", text)) or not re.search(
         r"\d|rest|left|remain|open|new ball|last", text
     ):
@@ -429,6 +433,8 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
             g.overs.append(int(m.group("s")))
             g.started = True
         elif kind in ("num", "lastover"):
+            if g is None and kind == "num" and m.group(0).isdigit():
+                return None  # "4 - Flintoff 1, 3": a bare number first is no over of his
             o = int(m.group("n")) if kind == "num" else overs
             (pre if g is None else g.overs).append(o)
         elif kind in ("spell", "starts", "alt", "every"):
