@@ -212,7 +212,11 @@ def plan_words(text: str) -> str:
 # "the first, third and fifth", "takes the second over": overs by ordinal ("first change",
 # "second spell", "every second over" and "the first 10 overs" are not)
 _FIRST_OVERS = re.compile(
-    r"(?<!every\s)(?<!each\s)(?<=\bthe\s)(first|second)(?=\s*(?:$|[,;&]|and\b|overs?\b))"
+    r"(?<!every\s)(?<!each\s)(?<!other\s)(?:(?<=\bthe\s)(first|second)(?=\s*(?:$|[,;&]|and\b))"
+    r"|(first|second)(?=\s+overs?\b))"
+)
+_ON_AT = re.compile(
+    r"\b(takes\s+over|comes?\s+on|brought\s+on|(?<![\w'])on)(\s+from\s+\uE000)?\s+at\s+(?=(?:the\s+)?(?:over\s+)?\d)"
 )
 _NAME_FIRST = re.compile(
     r"(?<=\uE000)\s+(?:to\s+)?(?:go\s+|goes\s+|bowls?\s+)?first(?=\s*(?:$|[,;]))"
@@ -243,7 +247,7 @@ _HAD = re.compile(
 )
 _TOKEN = re.compile(
     r"(?P<range>(?:from\s+)?(?:the\s+)?(?:over\s+)?(?P<a>\d{1,3})(?:st|nd|rd|th)?(?:\s+over)?"
-    r"\s*(?:to|-|–|until|till)\s*(?:the\s+)?(?:over\s+)?(?P<b>\d{1,3})(?:st|nd|rd|th)?)"
+    r"\s*(?:to|-|–|until|till|through)\s*(?:the\s+)?(?:over\s+)?(?P<b>\d{1,3})(?:st|nd|rd|th)?)"
     r"|(?P<lastn>(?:for\s+)?(?:the\s+)?(?:last|final)\s+(?P<l>\d{1,3})(?:\s+overs?)?)"
     r"|(?P<firstn>(?:for\s+)?(?:the\s+)?first\s+(?P<f>\d{1,3})\s+overs?)"
     r"|(?P<quota>(?:which\s+|that\s+)?complet\w*\s+(?:their|his)\s+(?:full\s+)?\d{1,3}\s+overs"
@@ -259,7 +263,7 @@ _TOKEN = re.compile(
     r"(?:st|nd|rd|th)?)"
     r"|(?P<num>(?P<n>\d{1,3})(?:st|nd|rd|th)?)"
     r"|(?P<odd>odd-numbered|odds?)|(?P<even>even-numbered|evens?)"
-    r"|(?P<every>every\s+(?:second|other|2nd|alternate)\s+over)"
+    r"|(?P<every>every\s+(?:second|other|2nd|alternate)(?:\s+over)?)"
     r"|(?P<alt>alternat(?:ely|ing|e)(?:\s+overs)?|in\s+alternation)"
     r"|(?P<had>(?:till|until)\s+he(?:'s|\s+is|\s+has)\s+(?:had|bowled)\s+(?P<h>\d{1,3}))"
     r"|(?P<lastover>(?:the\s+)?last\s+over(?:\s+of\s+the\s+innings)?|the\s+last(?=\s*(?:$|[,;]|and\b)))"
@@ -314,7 +318,7 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
     if cue or re.search(r"\d(?:st|nd|rd|th)\b", text):
         # "the first" is an over where the line speaks of bowling or of other overs by
         # ordinal ("Root the first, Tom Smith the second" may be a batting order)
-        text = _FIRST_OVERS.sub(lambda m: "1st" if m.group(1) == "first" else "2nd", text)
+        text = _FIRST_OVERS.sub(lambda m: "1st" if "first" in m.group(0) else "2nd", text)
     if _NOT_PLAN.search(_HAD.sub("", text)) or not re.search(
         r"\d|rest|left|remain|open|new ball|last", text
     ):
@@ -338,6 +342,8 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         return None
     # "Warne and Flintoff bowl the death, Warne first": he starts their overs
     marked = _NAME_FIRST.sub(" starts", marked)
+    # "comes on at 21", "takes over from Warne at the 9th": where a spell starts
+    marked = _ON_AT.sub(r"\1\2 from ", marked)
     groups: list[Group] = []
     context: tuple[int, int] | None = None  # a range said before any bowler ("the final ten")
     parity: int | None = None  # odd or even said before any bowler ("even overs 32-50: ...")

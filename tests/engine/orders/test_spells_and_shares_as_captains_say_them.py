@@ -42,6 +42,8 @@ def plan(got: ParsedOrders) -> dict[int, str]:
             "Grey comes on at 12 and bowls through to 20, alternate overs",
             "Grey bowls overs " + _odd(12, 20),
         ),
+        ("stone overs 10 thru 14 every other", "Stone bowls overs 10, 12, 14"),
+        ("warne bowls first over", "Shane Warne bowls over 1"),
         # a count from a start: a spell from one end
         ("Warne bowls 5 overs from the 11th", f"Shane Warne bowls overs {_odd(11, 19)}"),
         (
@@ -103,6 +105,8 @@ def test_a_spell_reads_as_the_overs_the_captain_means(line: str, echo: str) -> N
     "line",
     [
         "Anderson from the 11th",  # a spell with no length
+        "freddie takes over at 20",
+        "4 - Flintoff 1, 3",  # a number before the bowler is no over of his
         "Warne bowls until the 10th over",  # an end with no start
         "Anderson must bowl his 10 overs, all of them",  # a quota is not a plan
         "jimmy bowls his full 10",
