@@ -192,7 +192,9 @@ def _load_words() -> tuple[re.Pattern[str], dict[str, str]]:
     """The lexicon's ``[bowling]`` phrases (numbers as digits, as the line has them), longest
     first, and what each is read as. Only that section is parsed (``_meaning`` reads the rest)."""
     text = importlib.resources.files(__package__).joinpath("lexicon.toml").read_text("utf-8")
-    section = text[text.index("\n[bowling]") :]
+    start = text.index("\n[bowling]")
+    end = text.find("\n[", start + 1)
+    section = text[start : end if end > 0 else len(text)]
     words = tomllib.loads(section)["bowling"]
     table = {re.sub(r"\s+", " ", number_words(k).strip()): v for k, v in words.items()}
     alternation = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
