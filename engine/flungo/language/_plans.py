@@ -4,10 +4,13 @@ A captain's plan line is names and overs: "Flintoff the 41st, 43rd and 48th; War
 "Anderson and Grey 7 to 14 between em", "Tweaker Anderson on at 7, every second over till
 he's had 6", "the rest split between Stone and Green". Here the line is cut into its tokens
 (a bowler or a pair, overs by number or ordinal, a range, odd or even, every second over, a
-count of overs, the new ball, the rest) and the plan is built from their order, in the
+count of overs, where a spell starts and ends, a partner changing ends, who begins, the new
+ball, the rest), after the captain's phrases are put in the plan's words (the lexicon's
+``[bowling]`` section), and the plan is built from their order by ``_spells``, in the
 canonical words ("Jimmy Anderson bowls overs 7, 9, 11"). The canonical reader reads the result
-and checks it like any other plan line. A word this module does not know makes it give up, so
-the line is refused with that word named, never read without it.
+and checks it like any other plan line ("the rest" against the mail's other plan lines, in
+``_expand``). A word this module does not know makes it give up, so the line is refused with
+that word named, never read without it.
 """
 
 from __future__ import annotations
@@ -244,7 +247,8 @@ _OPENS_TOO = re.compile(r"\s+(?:sharing|shares|share|taking|takes|to\s+share)\s+
 # spell ends; "that should be his 4": his quota said again. None is a condition.
 _HAD = re.compile(
     r"(?:till|until)\s+he(?:'s|\s+is|\s+has)\s+(?:had|bowled)\s+\d{1,3}"
-    r"|(?:till|until)\s+(?:the\s+)?(?:over\s+)?\d{1,3}(?:st|nd|rd|th)?(?!\s*(?:runs?|wickets?|down))"
+    r"|(?:till|until)\s+(?:the\s+)?(?:over\s+)?\d{1,3}(?:st|nd|rd|th)?\b"
+    r"(?!\s*(?:runs?|wickets?|down|balls?))"
     r"|(?:that|which)\s+should\s+be\s+his\s+(?:full\s+)?\d{1,3}(?:\s+overs)?"
 )
 _TOKEN = re.compile(
