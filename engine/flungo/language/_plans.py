@@ -289,7 +289,7 @@ def _mark(text: str, names: list[str]) -> tuple[str, list[str]]:
     """``text`` with each squad name (longest first, whole words) as one marker character."""
     found: list[tuple[int, int, str]] = []
     taken = [False] * len(text)
-    for name in sorted(names, key=len, reverse=True):
+    for name in sorted(set(names), key=len, reverse=True):  # a name said 200 times: once
         for m in re.finditer(rf"(?<![\w']){re.escape(name)}(?![\w'])", text):
             if not any(taken[m.start() : m.end()]):
                 found.append((m.start(), m.end(), name))

@@ -113,14 +113,11 @@ def build(groups: list[Group], context: tuple[int, int] | None, overs: int) -> s
     for i, g in enumerate(groups):
         # "Anderson and Grey in harness from the 11th to the 26th, Anderson taking the odd
         # overs and Grey the even": the pair's span, then how they share it
+        if len(g.names) < 2 or g.span is None or g.overs or g.parity is not None:
+            continue
         later = [h for h in groups[i + 1 :] if h.names and set(h.names) <= set(g.names)]
-        if (
-            len(g.names) > 1
-            and g.span is not None
-            and not g.overs
-            and g.parity is None
-            and {n for h in later for n in h.names} == set(g.names)
-            and all(h.span is None and not h.overs and h.parity is not None for h in later)
+        if {n for h in later for n in h.names} == set(g.names) and all(
+            h.span is None and not h.overs and h.parity is not None for h in later
         ):
             shared.add(i)
             for h in later:
