@@ -1,11 +1,15 @@
 """The reader measured on fans' lines: how many it reads exactly, asks, refuses, or misreads.
 
-Run from a checkout: .venv/bin/python bench/orders_corpus.py [PATH ...]
-(default: tests/corpus/orders/train.jsonl); ``--kind=bowling`` keeps only the lines of that
-kind (repeatable), ``--no-fire`` skips the fixed match. Each PATH is a JSON-lines file of
-labelled lines (the writers' rows merged with their labels, see bench/orders_corpus_merge.py and
-/work/wt/corpus/LABELLER.md for the keys). Each line is read on its own, as one mail, against
-the Gungers (with the Blobs as opponents), in its format.
+Run from a checkout: .venv/bin/python bench/orders_corpus.py [PATH ...] (default:
+tests/corpus/orders/train.jsonl); ``--kind=bowling`` keeps only the lines of that kind
+(repeatable), ``--no-fire`` skips the fixed match, ``--in-mail`` reads each line (and its
+label) after the fixture's batting order in one mail, as a line that leans on the mail's
+other lines is read (a style after a place, "everyone"): a diagnostic to read by eye, as the
+labels of such lines assume the writer's own batting order, not the fixture's. Each PATH is
+a JSON-lines file of labelled lines (the writers' rows merged with their labels, see
+bench/orders_corpus_merge.py and /work/wt/corpus/LABELLER.md for the keys). Each line is
+read on its own, as one mail, against the Gungers (with the Blobs as opponents), in its
+format.
 
 A line is, by what the reader did and what its label expects:
 
@@ -29,7 +33,7 @@ import json
 import re
 import sys
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +47,17 @@ from engine.flungo.orders import MatchOrders, Orders  # noqa: E402
 from tests.engine.orders.squad import XI, fixture_team, opponent_team  # noqa: E402
 
 DEFAULT = ROOT / "tests" / "corpus" / "orders" / "train.jsonl"
-OUTCOMES = ("exact", "chatter right", "asked", "refused", "misread silently", "refused, no word")
+OUTCOMES = (
+    "exact",
+    "chatter right",
+    "asked",
+    "refused",
+    "misread silently",
+    "refused, no word",
+    "context held out",
+)
+_CONTEXT = re.compile(r"(?:^|;\s*)context:")  # the label's note: it leans on other lines
+_HELD_OUT = re.compile(r"\bheld-out\b")
 _QUOTED = re.compile(r"(?<![\w'])'([^']+)'(?!\w)")
 
 
@@ -68,9 +82,13 @@ class Tally:
         return sum(self.counts.values())
 
 
+IN_MAIL: list[str] = []  # the lines read before each line (``--in-mail``)
+
+
 def read(text: str, overs: int) -> ParsedOrders:
     """``text`` read as a whole mail in the fixture context (a fresh read every time)."""
     fmt = Format.T20 if overs == 20 else Format.FIFTY
+    text = "\n".join([*IN_MAIL, text])
     return parse_orders(
         text, fixture_team(), FORMATS[fmt], context=OrderContext(opponent=opponent_team())
     )
@@ -84,12 +102,25 @@ def _names_a_word(result: ParsedOrders, text: str) -> bool:
     return any(_QUOTED.search(n.reason) for n in result.not_understood)
 
 
-def classify(row: dict[str, object]) -> tuple[str, str]:
-    """The outcome for one labelled line, and what the reader said (echo or first error)."""
+def classify(row: dict[str, object], before: tuple[str, ...] = ()) -> tuple[str, str]:
+    """The outcome for one labelled line, and what the reader said (echo or first error).
+
+    ``before``: canonical lines read ahead of the line and of its label, in one mail, for a
+    line whose label leans on the writer's other lines (see :func:`context_lines`).
+    """
     text = str(row["text"])
     overs = int(str(row.get("format", 50)))
-    got = read(text, overs)
+    head = "".join(b + "\n" for b in before)
+    got = read(head + text, overs)
     expect = row.get("expect")
+    if before:
+        # what the reader says of the context lines is not this line's
+        mine = len(before) + 1
+        got = replace(
+            got,
+            errors=tuple(e for e in got.errors if e.span is None or e.span.line >= mine),
+            not_understood=tuple(n for n in got.not_understood if n.line >= mine),
+        )
     flagged = bool(got.errors or got.not_understood)
     said = got.echo_text().replace("\n", " / ")
     if got.errors:
@@ -103,10 +134,11 @@ def classify(row: dict[str, object]) -> tuple[str, str]:
         said = "ASK " + n.reason + "".join(f" [{r}]" for r in n.readings)
     if not flagged:
         if expect == "orders":
-            want = read(str(row.get("canonical", "")), overs)
+            want = read(head + str(row.get("canonical", "")), overs)
             return ("exact" if got.orders == want.orders else "misread silently"), said
         if expect == "chatter":
-            return ("chatter right" if got.orders == Orders() else "misread silently"), said
+            alone = read("", overs).orders if IN_MAIL else Orders()
+            return ("chatter right" if got.orders == alone else "misread silently"), said
         return "misread silently", said
     if any(len(n.readings) >= 2 for n in got.not_understood) and not got.errors:
         return "asked", said
@@ -130,7 +162,6 @@ def firing(orders: Orders, overs: int) -> tuple[tuple[int, int, str], ...]:
     fmt = Format.T20 if overs == 20 else Format.FIFTY
     s = _setup()
     s = MatchSetup(fmt, s.seed, s.conditions, s.home, s.away)
-    from dataclasses import replace
 
     home = replace(match, xi=match.xi or XI)
     res = play_match(s, home, None)
@@ -141,11 +172,43 @@ def firing(orders: Orders, overs: int) -> tuple[tuple[int, int, str], ...]:
     )
 
 
-def measure(rows: list[dict[str, object]], fire: bool = False) -> dict[str, Tally]:
-    """Tallies per writer and ``"all"``."""
+def context_lines(row: dict[str, object], rows: list[dict[str, object]]) -> tuple[str, ...]:
+    """For a bowling line whose label leans on the writer's other lines (its note says
+    "context:", e.g. "the rest"), the canonical labels of his earlier plan lines of the same
+    match, which the label was computed with; ``()`` for any other line. A context line that
+    is not among ``rows`` (a held-out line) is missing, and the line may then differ."""
+    if row.get("kind") != "bowling" or not _CONTEXT.search(str(row.get("note", ""))):
+        return ()
+    return tuple(
+        str(r["canonical"])
+        for r in rows
+        if r.get("writer") == row.get("writer")
+        and r.get("kind") == "bowling"
+        and r.get("expect") == "orders"
+        and r.get("format") == row.get("format")
+        and int(str(r["n"])) < int(str(row["n"]))
+    )
+
+
+def measure(
+    rows: list[dict[str, object]], fire: bool = False, every: list[dict[str, object]] | None = None
+) -> dict[str, Tally]:
+    """Tallies per writer and ``"all"``; ``every``: the rows a line's context is taken from
+    (default ``rows``)."""
     out: dict[str, Tally] = {"all": Tally()}
     for row in rows:
-        outcome, said = classify(row)
+        before = context_lines(row, rows if every is None else every)
+        outcome, said = classify(row, before)
+        note = str(row.get("note", ""))
+        if (
+            outcome == "misread silently"
+            and row.get("kind") == "bowling"
+            and _CONTEXT.search(note)
+            and _HELD_OUT.search(note)
+        ):
+            # a plan whose label was computed with held-out lines of the writer's mail ("the
+            # rest" of them), which the files read do not hold: it cannot be measured here
+            outcome = "context held out"
         for key in (str(row["writer"]), "all"):
             out.setdefault(key, Tally()).add(outcome, row, said)
         if fire and outcome == "exact" and row.get("kind") == "conditional":
@@ -199,6 +262,8 @@ def main(argv: list[str]) -> int:
     kinds = {a.split("=", 1)[1] for a in argv if a.startswith("--kind=")}
     paths = [Path(a) for a in argv if not a.startswith("-")] or [DEFAULT]
     rows = [r for r in load(paths) if not kinds or r.get("kind") in kinds]
+    if "--in-mail" in argv:
+        IN_MAIL.append("batting order: " + ", ".join(XI))
     tallies = measure(rows, fire="--no-fire" not in argv)
     print(report(tallies))
     return 0

@@ -37,6 +37,9 @@ class OrderError(EngineError, ValueError):
     """An order that cannot be accepted, located in the text the player sent."""
 
     kind = "error"
+    # whether the error stops what its line says (and the parts of the orders that line
+    # speaks to) from being taken: an order mended to its nearest legal form does not
+    blocks = True
 
     def __init__(
         self,
@@ -89,6 +92,8 @@ class IllegalOrder(OrderError):
 class MendedPlan(IllegalOrder):
     """A bowling plan that breaks a limit, read as the nearest legal plan: the error says what
     was mended, and the plan mended stands (it blocks nothing of the mail)."""
+
+    blocks = False
 
 
 class AmbiguousOrder(OrderError):

@@ -4,9 +4,9 @@ A mail changes only the parts it speaks to; the rest stand. The parts are the te
 each squad slot's name, the XI, captain, wicketkeeper, toss, batting order, styles, bowling
 plan, batting reviews, bowling reviews, conditional orders, helper points and notes. A part
 with an error in the mail is *blocked*: what stood before stands, and the report says so, so
-an error costs only its own part; a bowling plan mended to its nearest legal plan
-(``MendedPlan``) is not blocked: the plan mended is taken. "No conditional orders" (and the
-like) clears a part.
+an error costs only its own part; an error that does not ``block`` (a bowling plan mended
+to its nearest legal plan, ``MendedPlan``) is not blocked: the plan mended is taken. "No
+conditional orders" (and the like) clears a part.
 
 Within a part, a mail that names some overs or some batsmen changes those and keeps the rest
 (the report's ``kept`` says what): the bowling plan by over ("Lenny Henry bowls overs 14 and
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from engine.errors import MendedPlan
 from engine.flungo.language import ParsedOrders
 from engine.flungo.language._canonical import overs_text
 from engine.flungo.orders import HelperSpend, MatchOrders, Orders, SquadNaming
@@ -98,7 +97,7 @@ def _spoken(mail: ParsedOrders) -> tuple[dict[str, list[int]], dict[str, list[in
     by_line = dict(mail.line_parts)
     bad: dict[str, list[int]] = {}
     for e in mail.errors:
-        if e.span is None or e.span.line in flagged or isinstance(e, MendedPlan):
+        if e.span is None or e.span.line in flagged or not e.blocks:
             continue  # a plan mended to the nearest legal one is taken as mended
         for p in by_line.get(e.span.line, ()):
             bad.setdefault(p, []).append(e.span.line)

@@ -17,28 +17,153 @@ from __future__ import annotations
 import itertools
 import re
 
-__all__ = ["Clauses", "carries_meaning", "scores", "structure"]
+__all__ = ["Clauses", "carries_meaning", "ordinal", "scores", "structure", "style_only"]
 
 STYLES = r"(?:defensive|normal|aggressive|wahoo)(?:ly)?"
-# What makes a clause carry an order: never let pass, whatever else is in it.
-_STRONG = re.compile(
-    r"\d|[<>=]|(?<![\w'])(?:" + STYLES + r"|if|when|whenever|unless|until|after|before|once|"
-    r"while|not|never|no|none|nobody|don't|do\s+not|only|except|but|instead|odds?|evens?|every|each|"
-    r"apiece|spells?|rest|bowls?|bowling|bowled|keeps\s+wicket|captain|"
-    r"wicketkeeper|reviews?|treat|boost|xi|batting\s+order|opens?|openers|"
-    r"(?<!sits\s)(?<!sit\s)(?<!time\s)out(?!\s+of))"
+# The one list of the words that say a clause may carry an order (with digits, comparisons,
+# styles, guards and names), in two tiers. ``CORE_WORDS`` make a clause an order's: never an
+# aside to be left out. ``CLAUSE_WORDS`` (the core and the units and times an order counts
+# in) make a line no chatter: "last time he got out" is no order, but may not pass unread.
+CORE_WORDS = frozenset(
+    [
+        "apiece",
+        "boost",
+        "bowl",
+        "bowled",
+        "bowling",
+        "bowls",
+        "captain",
+        "each",
+        "even",
+        "evens",
+        "every",
+        "odd",
+        "odds",
+        "open",
+        "openers",
+        "opens",
+        "rest",
+        "review",
+        "reviews",
+        "spell",
+        "spells",
+        "treat",
+        "wicketkeeper",
+        "xi",
+    ]
+)
+CLAUSE_WORDS = CORE_WORDS | frozenset(
+    [
+        "anchor",
+        "ball",
+        "balls",
+        "batsman",
+        "batsmen",
+        "bowler",
+        "bowlers",
+        "chase",
+        "chasing",
+        "death",
+        "down",
+        "drinks",
+        "eleven",
+        "first",
+        "helper",
+        "keeper",
+        "last",
+        "lbw",
+        "middle",
+        "need",
+        "needed",
+        "needs",
+        "next",
+        "numbers",
+        "opening",
+        "order",
+        "over",
+        "overs",
+        "pace",
+        "physio",
+        "point",
+        "points",
+        "powerplay",
+        "rate",
+        "remaining",
+        "run",
+        "runs",
+        "score",
+        "seamers",
+        "side",
+        "spin",
+        "spinners",
+        "squad",
+        "tail",
+        "team",
+        "toss",
+        "treatment",
+        "wicket",
+        "wickets",
+    ]
+)
+# Words that start, end or guard an order: a clause with one is never let pass as chatter,
+# so a condition pbm cannot read ("when the pitch looks tricky") is refused, never dropped.
+GUARD = re.compile(
+    r"(?<![\w'])(?:if|when|whenever|unless|once|until|till|while|provided|should|in case|"
+    r"as long as|so long as|as soon as|except|but not|only|not|never|instead|rather than|"
+    r"(?P<negation>don't|dont|do not))"
     r"(?![\w'])"
 )
+# With these too, a clause is never an aside to be left out ("but normal after 40").
+_CORE_GUARD = re.compile(r"(?<![\w'])(?:after|before|but|no|none|nobody)(?![\w'])")
+# "out" is a wicket, or an order ("Root out"); not "sits out", "time out", "out of form"
+_OUT = re.compile(r"(?<![\w'])(?<!sits\s)(?<!sit\s)(?<!time\s)out(?!\s+of)(?![\w'])")
+_STRONG_MARK = re.compile(
+    r"\d|[<>=]|(?<![\w'])(?:" + STYLES + r"|keeps\s+wicket|batting\s+order)(?![\w'])"
+)
+_WORDS = re.compile(r"[\w']+")
 _DIGIT = re.compile(r"\d")
+# What a squad member is told to do: a remark about him with one of these may be his order.
+_ACTION = re.compile(
+    r"(?<![\w'])(?:bats?|batting|keeps?|opens?|captains?|bowl\w*|plays?|playing|selected|"
+    r"picked|stays?|goes|go|comes?|is\s+in)(?![\w'])"
+)
 _STYLE_WORD = re.compile(r"(?<![\w'])" + STYLES + r"(?![\w'])")
+# A purpose said after an order ("... to get the runs quickly"): the order's reason
+_PURPOSE = (
+    r"(?:in\s+order\s+)?to\s+(?:get|make|keep|save|stop|avoid|help|give|win|build|put|take|"
+    r"reach|push|protect|use|see\s+us)"
+)
 _SEP = re.compile(
-    r"(\s*[,;:]\s*|\s+(?=(?:since|because|which|whose|in\s+the\s+hope|so\s+that|as\s+befits)(?![\w'])))"
+    r"(\s*[,;:]\s*|\s+(?=(?:since|because|which|whose|in\s+the\s+hope|so\s+that|as\s+befits|"
+    + _PURPOSE
+    + r")(?![\w'])))"
 )
 # A reason given for an order ("since spin is good", "so we don't collapse") is an aside
 # unless it says when or how: a negation in it is the reason's, not the order's.
 _REASON = re.compile(
-    r"^(?:as|since|because|which|whose|in\s+the\s+hope|so\s+that|as\s+befits)(?![\w'])"
+    r"^(?:as|since|because|which|whose|in\s+the\s+hope|so\s+that|as\s+befits|"
+    + _PURPOSE
+    + r")(?![\w'])"
 )
+# A remark that describes, "is not" and what he is not: negated, but no instruction (that is
+# "not to", "don't", "never to": those stay)
+_REMARK = re.compile(
+    r"^([\w' ]{1,40}?\s+)?(?:is|are|was|were)\s+(?:\w+\s+)?(?:not|never)\s+(?!to(?![\w']))(.*)$"
+)
+_UNITS_WORD = re.compile(r"(?<![\w'])(?:overs?|balls?|wickets?|runs?|down|out|in)(?![\w'])")
+
+
+def _describes_an_order(rest: str) -> bool:
+    """Whether what a remark says one is not may be an order's: a number, a style, a word
+    of the orders' core, a unit, or what a player is told to do."""
+    return bool(
+        _STRONG_MARK.search(rest)
+        or _ACTION.search(rest)
+        or _UNITS_WORD.search(rest)
+        or any(w in CORE_WORDS for w in _WORDS.findall(rest))
+    )
+
+
 _REASON_STRONG = re.compile(
     r"\d|[<>=]|(?<![\w'])(?:" + STYLES + r"|if|when|whenever|unless|until|after|before)(?![\w'])"
 )
@@ -46,10 +171,16 @@ _GROUP = re.compile(r"^(?:the\s+remaining\s+batsmen|all\s+batsmen|the\s+rest)$")
 
 
 def carries_meaning(clause: str) -> bool:
-    """Whether a clause (in canonical words) may carry an order."""
+    """Whether a clause (in canonical words) may carry an order: a digit, a comparison, a
+    style, a guard or a word of :data:`CORE_WORDS`; a reason given for an order only with
+    a number, a style or a time ("since spin is good" is an aside)."""
     if _REASON.match(clause.strip()):
         return _REASON_STRONG.search(clause) is not None
-    return _STRONG.search(clause) is not None
+    if _STRONG_MARK.search(clause) or GUARD.search(clause) or _CORE_GUARD.search(clause):
+        return True
+    if _OUT.search(clause):
+        return True
+    return any(w in CORE_WORDS for w in _WORDS.findall(clause))
 
 
 class Clauses:
@@ -72,7 +203,25 @@ class Clauses:
             out += unit
         return out.strip(" ,;:")
 
-    def asides(self, is_name: re.Pattern[str] | None) -> list[frozenset[int]]:
+    def without_reasons(self) -> str:
+        """The line without the reasons given for its orders ("so we don't collapse") and
+        the remarks that describe ("he is not a great batsman"): what a reason or a remark
+        says, a negation or a word pbm does not know, is its own, never the order's."""
+        return self.without(
+            frozenset(
+                i
+                for i, u in enumerate(self.units)
+                if i
+                and (
+                    (_REASON.match(u.strip()) and not carries_meaning(u))
+                    or ((m := _REMARK.match(u.strip())) and not _describes_an_order(m.group(2)))
+                )
+            )
+        )
+
+    def asides(
+        self, is_name: re.Pattern[str] | None, others: frozenset[str] = frozenset()
+    ) -> list[frozenset[int]]:
         """The groups of clauses that may be left out: a clause carrying no meaning, with the
         lone names before it ("Taylor, ..., must content himself": the aside's subject). A
         lone name with nothing after it to be the subject of stays ("Root aggressive,
@@ -88,7 +237,10 @@ class Clauses:
                 continue
             group = frozenset([*pending, i])
             pending = []
-            if is_name is not None and not self._named_elsewhere(group, is_name):
+            about_other = is_name is not None and not self._named_elsewhere(group, is_name)
+            said = " ".join(self.units[j] for j in group)
+            passed = others and any(w in others for w in re.findall(r"[\w']+", said))
+            if about_other and (not passed or _ACTION.search(said)):
                 continue  # an aside about another player may be an order for him: refused
             groups.append(group)
         return groups
@@ -102,9 +254,14 @@ class Clauses:
             for m in re.finditer(rf"(?<![\w']){is_name.pattern}(?![\w'])", inside)
         )
 
-    def drop_sets(self, is_name: re.Pattern[str] | None, limit: int = 6) -> list[list[str]]:
-        """Texts with asides left out, by how many are left out (fewest first)."""
-        groups = self.asides(is_name)[:limit]
+    def drop_sets(
+        self, is_name: re.Pattern[str] | None, limit: int = 4, others: frozenset[str] = frozenset()
+    ) -> list[list[str]]:
+        """Texts with asides left out, by how many are left out (fewest first). ``others``:
+        words that pass (:mod:`._unknown`); a remark about another player with one of them
+        and none of the words of what a player is told to do is an aside too ("Taylor, must
+        content himself with the drinks")."""
+        groups = self.asides(is_name, others)[:limit]
         out: list[list[str]] = []
         for k in range(1, len(groups) + 1):
             texts = []
@@ -116,7 +273,8 @@ class Clauses:
         return out
 
 
-def _style_only(unit: str) -> str | None:
+def style_only(unit: str) -> str | None:
+    """The style a clause is, alone ("normal", "bat wahoo only"), or None."""
     m = re.fullmatch(r"(?:bats?\s+|all\s+)?(" + STYLES + r")(?:\s+only)?", unit.strip())
     return m.group(1) if m else None
 
@@ -129,7 +287,7 @@ def structure(text: str, is_name: re.Pattern[str] | None) -> str:
     units, seps = cl.units, cl.seps
     i = 1
     while i < len(units):
-        style = _style_only(units[i])
+        style = style_only(units[i])
         prev = re.sub(r"\s+(?:bats?|to\s+bat)$", "", units[i - 1].strip())
         who = is_name is not None and (
             re.search(rf"(?:^|\s)(?:{is_name.pattern})$", prev) is not None
@@ -137,6 +295,20 @@ def structure(text: str, is_name: re.Pattern[str] | None) -> str:
             is not None
         )
         who = who and not re.search(r"(?<![\w'])" + STYLES, prev)
+        # "Grey at 8, normal", "green 6, normal": his place, then his style
+        placed = (
+            is_name is not None
+            and style is not None
+            and re.fullmatch(
+                rf"(?P<who>{is_name.pattern})\s+(?:at\s+)?(?:number\s+|no\.?\s*)?(?P<n>\d{{1,2}})",
+                prev,
+            )
+        )
+        if placed and seps[i - 1].strip() in (",", ";", ":", "-"):
+            units[i - 1] = f"{placed.group('who')} at {placed.group('n')} {style}"
+            del units[i]
+            del seps[i - 1]
+            continue
         if style and who and seps[i - 1].strip() in (",", ";", ":"):
             units[i - 1] = f"{prev} {style}"
             del units[i]
@@ -151,7 +323,58 @@ def structure(text: str, is_name: re.Pattern[str] | None) -> str:
     text = units[0]
     for sep, unit in zip(seps, units[1:], strict=True):
         text += sep + unit
-    return _sequence(_lead_condition(_said_plainly(text, is_name)), is_name)
+    text = _sequence(_time_first(_lead_condition(_said_plainly(text, is_name))), is_name)
+    return _except_his(text, is_name)
+
+
+def _except_his(text: str, is_name: re.Pattern[str] | None) -> str:
+    """ "everyone normal, except Fred, he stays aggressive": Fred's own style, then the rest's
+    with him left out, in one order (the time and the "until" stay the whole order's)."""
+    if is_name is None or "except" not in text:
+        return text
+    m = re.match(
+        r"^(?P<head>(?:[^:]*:\s*)?)(?P<group>all\s+batsmen|the\s+remaining\s+batsmen)(?:\s+bat)?\s+"
+        r"(?P<s1>" + STYLES + r"),?\s+except\s+(?P<who>" + is_name.pattern + r"),?\s+"
+        r"(?P=who)\s+(?:bats\s+)?(?P<s2>" + STYLES + r")(?P<tail>(?:,?\s+until\s+.*)?)$",
+        text,
+    )
+    if m is None or m.group("s1") == m.group("s2"):
+        return text
+    head = m.group("head") or "after 0 overs: "
+    return (
+        f"{head}{m.group('who')} bats {m.group('s2')}; {m.group('group')} bat {m.group('s1')} "
+        f"except {m.group('who')}{m.group('tail')}"
+    )
+
+
+# A time that starts an order, said inside or after its condition: "if after 30 overs we
+# have lost 4", "if Stokes is in at the 35th over", "..., all aggressive from the 30th over".
+_START = re.compile(
+    r"(?<![\w'])(?<!until\s)(?<!till\s)(?:after\s+(?P<a>\d{1,3})\s+overs|at\s+drinks|"
+    r"(?:from|at)\s+the\s+(?P<n>\d{1,3})(?:st|nd|rd|th)\s+over(?:\s+on)?)(?![\w'])"
+)
+
+
+def _time_first(text: str) -> str:
+    """A condition ("if ...") and the one time the order starts at, said anywhere in the
+    line: the time first, then the condition it is checked at, as the guide writes it
+    ("after 30 overs, if 4 or fewer down: ..."). A line with a trigger of its own ("when",
+    "once") or two times is left as it is."""
+    if not re.match(r"if(?![\w'])", text) or re.search(r"(?<![\w'])(?:when|once)(?![\w'])", text):
+        return text
+    times = list(_START.finditer(text))
+    if len(times) != 1:
+        return text
+    m = times[0]
+    if m.group("a"):
+        time = f"after {m.group('a')} overs"
+    elif m.group("n"):
+        time = f"after {int(m.group('n')) - 1} overs"
+    else:
+        time = "at drinks"
+    rest = (text[: m.start()] + " " + text[m.end() :]).strip(" ,")
+    rest = re.sub(r"\s+,", ",", re.sub(r"\s{2,}", " ", rest))
+    return f"{time}, {rest}"
 
 
 # One batsman's (or a group's) styles in turn: "aggressive till the 6th goes, then back to
@@ -273,6 +496,12 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
             r"when \g<who> is out",
             text,
         )
+        # "should Root be out, ...": his wicket is the trigger
+        text = re.sub(
+            r"^(?:should|if)\s+(?P<who>" + is_name.pattern + r")\s+(?:be|get|gets)\s+out(?![\w'])",
+            r"when \g<who> is out",
+            text,
+        )
         text = re.sub(
             r"^(?P<who>" + is_name.pattern + r")\s+(?:is\s+)?in(?=\s+after\s+\d)",
             r"if \g<who> is in",
@@ -286,6 +515,15 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
     text = re.sub(
         r"^(?P<act>[^,:;]+?)\s+(?P<cond>if\s+[^,:;]+?)\s+(?P<time>at\s+drinks|after\s+\d{1,3}\s+overs)$",
         r"\g<cond> \g<time>: \g<act>",
+        text,
+    )
+    # "the required rate is over 7 an over": a rate is so much an over already
+    text = re.sub(r"(rate\s+(?:is\s+)?[a-z ]{0,12}\d{1,2})\s+an\s+over(?=\s*,|$)", r"\1", text)
+    # "when we have 250 after 40 overs": a score reached, so much or more
+    text = re.sub(
+        r"(?<![\w'])(?:if|when)\s+we\s+have\s+(?P<n>\d{2,3})(?:\s+runs)?(?:\s+or\s+more)?"
+        r"(?!\s*(?:overs?|balls?|wickets?|down|lost|left|an|or|\d))",
+        r"if score >= \g<n>",
         text,
     )
     if re.search(r"(?<![\w'])(?:need|needs|required\s+rate)(?![\w'])", text):
@@ -376,7 +614,8 @@ _CMP_WORDS = {
 }
 
 
-def _ordinal(n: int) -> str:
+def ordinal(n: int) -> str:
+    """6 -> "6th", 1 -> "1st", 22 -> "22nd"."""
     end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{end}"
 
@@ -391,7 +630,7 @@ def scores(text: str) -> str:
     def under(m: re.Match[str]) -> str:
         op = _CMP_WORDS[re.sub(r"\s+", " ", m.group("cmp1"))]
         return (
-            f"when the {_ordinal(int(m.group('wk')))} wicket falls, if score {op} {m.group('runs')}"
+            f"when the {ordinal(int(m.group('wk')))} wicket falls, if score {op} {m.group('runs')}"
         )
 
     text = _SCORE_UNDER.sub(under, text)
@@ -414,137 +653,6 @@ def scores(text: str) -> str:
         op = _CMP_WORDS.get(cmp1, "<" if "fewer" in cmp2 or "less" in cmp2 else "<=")
         if _WHEN.search(text):
             return m.group(0)
-        return f"when the {_ordinal(wk)} wicket falls, if score {op} {runs}"
+        return f"when the {ordinal(wk)} wicket falls, if score {op} {runs}"
 
     return _SCORE.sub(repl, text)
-
-
-def units(text: str) -> str:
-    """Overs and wickets said the way fans say them, in the grammar's words: "the 6th goes"
-    (a wicket), "at over 15" (after 14), "before over 8" (an "if" on the overs bowled),
-    "till 40" (until after 40 overs)."""
-    if not _DIGIT.search(text):
-        return text  # every form here counts overs or wickets
-    text = re.sub(
-        r"(?<![\w'])(\d{1,2}(?:st|nd|rd|th))\s+(?:wicket\s+)?goes(?![\w'])",
-        r"\1 wicket falls",
-        text,
-    )
-    # "goes above 10", "climbs over 7": a number rising or falling past a mark
-    text = re.sub(
-        r"(?<![\w'])(?:goes|gets|climbs|rises|falls|drops|creeps)\s+(?=(?:above|over|below|under)\s+\d)",
-        "",
-        text,
-    )
-    # "treat Rock with 2 points", "2 points to treat Rock": the helper's order
-    text = re.sub(
-        r"^treat\s+(?P<who>[a-z][\w' ]*?)\s+with\s+(?P<n>\d)\s+(?:helper\s+)?points?$",
-        r"treat \g<who>: \g<n>",
-        text,
-    )
-    text = re.sub(
-        r"^(?P<n>\d)\s+(?:helper\s+)?points?\s+(?:to|on|for)\s+(?:treat\s+)?(?P<who>[a-z][\w' ]*)$",
-        r"treat \g<who>: \g<n>",
-        text,
-    )
-    # "when we have lost 5 wickets": the 5th wicket falling
-    text = re.sub(
-        r"(?<![\w'])(?:when|once|as\s+soon\s+as)\s+we\s+(?:have\s+)?lost\s+(\d{1,2})\s+wickets?(?![\w'])",
-        lambda m: f"when the {_ordinal(int(m.group(1)))} wicket falls",
-        text,
-    )
-    # "until over 10, Root defensive": the order, until then
-    text = re.sub(
-        r"^until\s+(?:over\s+)?(\d{1,3})(?:\s+overs)?\s*,?\s+(?P<rest>.+)$",
-        r"\g<rest> until \1",
-        text,
-    )
-    # "50 needed off 30 balls": what we need; "after 10," at a clause's end: overs
-    text = re.sub(
-        r"(?<![\w'])(\d{1,3})\s+(?:runs\s+)?needed\s+(?=off|from|in)", r"we need \1 ", text
-    )
-    text = re.sub(r"(?<![\w'])after\s+(\d{1,3})(?=\s*[,:]|$)", r"after \1 overs", text)
-    # "with 10 left", "10 overs to go": overs left, unless balls are said
-    text = re.sub(
-        r"(?<![\w'])(\d{1,2})(?:\s+overs)?\s+(?:left|to\s+go|remaining|still\s+to\s+come)(?![\w'])",
-        r"\1 overs left",
-        text,
-    )
-    # "lose 3 inside the first 10": the wicket, while the overs are fewer
-    text = re.sub(
-        r"(?<![\w'])(?:if\s+|should\s+)?(?:we\s+)?lose\s+(?P<n>\d{1,2})(?:\s+wickets?)?\s+"
-        r"(?:in|inside|within)\s+the\s+first\s+(?P<m>\d{1,3})(?:\s+overs)?(?![\w'])(?:\s+and)?",
-        lambda m: (
-            f"when the {_ordinal(int(m.group('n')))} wicket falls, if overs < {m.group('m')},"
-        ),
-        text,
-    )
-    text = re.sub(
-        r"(?<![\w'])at\s+over\s+(\d{1,3})(?![\w'])",
-        lambda m: f"after {int(m.group(1)) - 1} overs",
-        text,
-    )
-    if not re.search(r"\d\s+(?:wickets\s+)?down(?![\w'])", text):
-        # "if 7 down before over 16" reads two ways (down before the 16th; down, checked
-        # at the 16th): only a trigger that is an event itself takes the "before"
-        text = re.sub(
-            r"\s*(?<![\w'])before\s+(?:over\s+(?P<a>\d{1,3})|the\s+(?P<b>\d{1,3})(?:st|nd|rd|th)"
-            r"\s+over|(?P<c>\d{1,3})\s+overs)(?![\w'])",
-            _overs_before,
-            text,
-        )
-    return re.sub(
-        r"(?<![\w'])until\s+(\d{1,3})(?!\d|st\b|nd\b|rd\b|th\b)"
-        r"(?!\s*(?:overs?|balls?|wickets?|runs?|down|an|for|or)(?![\w']))",
-        r"until after \1 overs",
-        text,
-    )
-
-
-def _overs_before(m: re.Match[str]) -> str:
-    """ "before over 8" is before its first ball (under 7 bowled); "before 30 overs", under 30."""
-    if m.group("c"):
-        return f", if overs < {m.group('c')}"
-    return f", if overs < {int(m.group('a') or m.group('b')) - 1}"
-
-
-def down_words(text: str) -> str:
-    """ "2 down or less" is "2 or fewer down"; "at 6 down" is when the 6th wicket falls;
-    "if we be 5 wickets down" (the "should we be" of a formal letter) is "if 5 wickets down"."""
-    if not _DIGIT.search(text):
-        return text
-    text = re.sub(r"(?<![\w'])if\s+we\s+be\s+(?=\d{1,2}\s+(?:wickets\s+)?down)", "if ", text)
-    # "6 wickets gone", "3 wickets lost": so many down; "when 6 down": the 6th falling
-    text = re.sub(r"(?<![\w'])(\d{1,2})\s+wickets?\s+(?:gone|lost)(?![\w'])", r"\1 down", text)
-    text = re.sub(
-        r"(?<![\w'])when\s+(?:we're\s+|we\s+are\s+)?(\d{1,2})\s+(?:wickets\s+)?down(?![\w'])",
-        lambda m: f"when the {_ordinal(int(m.group(1)))} wicket falls",
-        text,
-    )
-    text = re.sub(
-        r"(?<![\w'])(?P<cmp>less|fewer|more)\s+than\s+(?P<n>\d{1,2})\s+(?:wickets\s+)?down(?![\w'])",
-        lambda m: f"wickets {'>' if m.group('cmp') == 'more' else '<'} {m.group('n')}",
-        text,
-    )
-    # "after 10 overs with 2 or fewer down": the wickets are a condition
-    text = re.sub(
-        r"\s*(?<![\w'])with\s+(?=\d{1,2}\s+(?:or\s+(?:fewer|more)\s+)?(?:wickets\s+)?down)",
-        ", if ",
-        text,
-    )
-    text = re.sub(r"^(\d{1,2})\s+down\s+(?=(?:after|at)\s)", r"if \1 down ", text)
-    # "if 4 down at drinks": the time first, then the wickets it looks at
-    text = re.sub(
-        r"(?<![\w'])if\s+(?P<n>\d{1,2})\s+(?:wickets\s+)?down\s+(?P<when>at\s+drinks|after\s+\d{1,3}\s+overs)"
-        r"(?![\w'])",
-        r"\g<when>, if wickets >= \g<n>",
-        text,
-    )
-    text = re.sub(
-        r"(?<![\w'])(\d{1,2})\s+down\s+(or\s+(?:fewer|more))(?![\w'])", r"\1 \2 down", text
-    )
-    return re.sub(
-        r"(?<![\w'])at\s+(\d{1,2})\s+down(?![\w'])",
-        lambda m: f"when the {_ordinal(int(m.group(1)))} wicket falls",
-        text,
-    )

@@ -253,10 +253,10 @@ def _rest(items: list[Item], fmt: FormatSpec, ctx: OrderContext) -> None:
         return
     taken = {o for o, _ in ctx.bowled}
     plan: dict[int, str] = dict(ctx.bowled)
+    # "the rest" is what the mail's other plan lines leave, those after it as well as before
+    plan.update(i.value for i in items if i.kind == "plan" and i.ok)
     out: list[Item] = []
     for item in items:
-        if item.kind == "plan" and item.ok:
-            plan[item.value[0]] = item.value[1]
         if item.kind != "rest" or not item.ok:
             out.append(item)
             continue
@@ -268,8 +268,7 @@ def _rest(items: list[Item], fmt: FormatSpec, ctx: OrderContext) -> None:
                 continue
             for k in range(len(bowlers)):
                 b = bowlers[(turn + k) % len(bowlers)]
-                recent = [plan.get(over - j) for j in range(1, fmt.max_consecutive + 1)]
-                if counts[b] >= fmt.max_overs_per_bowler or all(r == b for r in recent):
+                if counts[b] >= fmt.max_overs_per_bowler or not _fits(plan, over, b, fmt):
                     continue
                 plan[over] = b
                 counts[b] += 1
@@ -277,6 +276,20 @@ def _rest(items: list[Item], fmt: FormatSpec, ctx: OrderContext) -> None:
                 turn = (turn + k + 1) % len(bowlers)
                 break
     items[:] = out
+
+
+def _fits(plan: dict[int, str], over: int, b: str, fmt: FormatSpec) -> bool:
+    """Whether ``b`` may bowl ``over`` beside the plan's overs on either side of it: no run
+    longer than the format's, and in The Hundred no set carried on to the other end."""
+    before = next(j for j in range(over - 1, -2, -1) if plan.get(j) != b)
+    after = next(j for j in range(over + 1, fmt.overs + 3) if plan.get(j) != b)
+    if after - before - 1 > fmt.max_consecutive:
+        return False
+    # The Hundred's ends change after every second set: sets 3, 5, ... start a new ten
+    return not fmt.is_hundred or (
+        not (over % 2 == 1 and plan.get(over - 1) == b)
+        and not (over % 2 == 0 and plan.get(over + 1) == b)
+    )
 
 
 def _other_styles(items: list[Item], ctx: OrderContext) -> None:

@@ -360,10 +360,12 @@ def _explain(
             hint = f"did you mean '{right}'?"
     elif isinstance(exc, UnexpectedToken):
         index = exc.token.start_pos or 0
-        word = text[index : exc.token.end_pos or index + 1]
+        end = exc.token.end_pos or index + 1
+        while end < min(len(text), len(masked)) and masked[end] == " " and text[end].isalpha():
+            end += 1  # a number written as a word is its digits and padding: the whole word
+        word = text[index:end]
         message = f"I don't understand '{word}' here"
         hint = f"I expected {_expected(accepts or exc.expected)}"
-        end = exc.token.end_pos or index + 1
         close = difflib.get_close_matches(word.lower(), _words(accepts or exc.expected), 1, 0.75)
         if close:  # a misspelt word of the orders ("aggresive")
             hint = f"did you mean '{close[0]}'?"

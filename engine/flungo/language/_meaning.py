@@ -18,14 +18,16 @@ import difflib
 import importlib.resources
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.flungo.language._chatter import _TENS, number_words
-from engine.flungo.language._clauses import down_words, scores, structure, units
+from engine.flungo.language._clauses import CLAUSE_WORDS, GUARD, ordinal, scores, structure
 from engine.flungo.language._grammar import by_grammar
+from engine.flungo.language._reader import kept
 from engine.flungo.language._reviews import reviews_line
 from engine.flungo.language._transform import _ORDINAL_WORDS
+from engine.flungo.language._units import down_words, units
 
 __all__ = ["STYLE_WORDS", "Lexicon", "Reworded", "lexicon", "meaning_words", "reword"]
 
@@ -33,83 +35,6 @@ STYLE_WORDS = ("defensive", "normal", "aggressive", "wahoo")
 # The four styles written outright: where one is in a line, idioms beside it are emphasis.
 _EXPLICIT = re.compile(
     r"(?<![\w'])(?:defensive(?:ly)?|normal(?:ly)?|aggressive(?:ly)?|wahoo)(?![\w'])"
-)
-# Words that say a clause may be an order (with names, digits and styles): a clause with
-# none of them is chatter ("he is our anchor" is not: "anchor" is an idiom).
-_ORDER_WORDS = frozenset(
-    [
-        "over",
-        "overs",
-        "ball",
-        "balls",
-        "wicket",
-        "wickets",
-        "down",
-        "out",
-        "bowl",
-        "bowls",
-        "bowling",
-        "bowled",
-        "bowler",
-        "bowlers",
-        "bat",
-        "bats",
-        "batting",
-        "batsman",
-        "batsmen",
-        "open",
-        "opens",
-        "opening",
-        "openers",
-        "captain",
-        "wicketkeeper",
-        "keeper",
-        "toss",
-        "review",
-        "reviews",
-        "lbw",
-        "treat",
-        "treatment",
-        "boost",
-        "points",
-        "point",
-        "helper",
-        "physio",
-        "xi",
-        "eleven",
-        "drinks",
-        "score",
-        "runs",
-        "run",
-        "rate",
-        "need",
-        "needs",
-        "needed",
-        "chase",
-        "chasing",
-        "remaining",
-        "rest",
-        "next",
-        "last",
-        "first",
-        "tail",
-        "spin",
-        "spinners",
-        "pace",
-        "seamers",
-        "order",
-        "squad",
-        "side",
-        "team",
-        "numbers",
-        "odd",
-        "odds",
-        "even",
-        "evens",
-        "powerplay",
-        "death",
-        "middle",
-    ]
 )
 
 
@@ -123,6 +48,7 @@ class Lexicon:
     phrases: dict[str, str]  # phrase -> canonical words
     phases: dict[str, str]  # phase name -> its kind (powerplay, middle, death)
     overs: dict[int, dict[str, tuple[int, int]]]  # innings overs -> kind -> (first, last)
+    carries: frozenset[str] = frozenset()  # words never let pass unknown (see _unknown)
 
 
 def _load_lexicon() -> Lexicon:
@@ -147,6 +73,7 @@ def _load_lexicon() -> Lexicon:
         phrases=dict(data["phrases"]),
         phases=phases,
         overs=overs,
+        carries=frozenset(w for words in data["carries"].values() for w in words),
     )
 
 
@@ -163,7 +90,7 @@ def lexicon() -> Lexicon:
 def _meaning_words() -> frozenset[str]:
     """Every word the lexicon gives a meaning to (for naming a word it does not know)."""
     lex = lexicon()
-    words: set[str] = set(_ORDER_WORDS) | set(STYLE_WORDS) | {"we're", "we", "our", "i"}
+    words: set[str] = set(CLAUSE_WORDS) | set(STYLE_WORDS) | {"we're", "we", "our", "i"}
     for phrase in (*lex.spelling.values(), *lex.styles, *lex.phrases, *lex.phrases.values()):
         words.update(phrase.split())
     for phrase in (*lex.filler, *lex.phases):
@@ -232,16 +159,6 @@ _NOISE = re.compile(r"[^\w\s,;:.!?'()+/<>=&#-]")
 _WORD = re.compile(r"[\w']+")
 
 
-# Words that start, end or guard an order: a clause with one is never let pass as chatter,
-# so a condition pbm cannot read ("when the pitch looks tricky") is refused, never dropped.
-_GUARD = re.compile(
-    r"(?<![\w'])(?:if|when|whenever|unless|once|until|till|while|provided|should|in case|"
-    r"as long as|so long as|as soon as|except|but not|only|not|never|instead|rather than|"
-    r"(?P<negation>don't|dont|do not))"
-    r"(?![\w'])"
-)
-
-
 def _meaningful(
     clause: str,
     protect: frozenset[str],
@@ -255,10 +172,10 @@ def _meaningful(
     if digits and any(ch.isdigit() for ch in clause):
         return True
     # "don't touch" beside an order guards it; "Don't embarrass me!" alone is a cheer
-    if (guard := _GUARD.search(clause)) and (negation or not guard.group("negation")):
+    if (guard := GUARD.search(clause)) and (negation or not guard.group("negation")):
         return True
     for word in _WORD.findall(clause):
-        if (names and is_name_word(word, protect)) or word in _ORDER_WORDS or word in STYLE_WORDS:
+        if (names and is_name_word(word, protect)) or word in CLAUSE_WORDS or word in STYLE_WORDS:
             return True
     return bool(
         _patterns()["styles"].search(clause) or _patterns()["phases"].search(clause)
@@ -379,6 +296,8 @@ def _phases(text: str, overs: int, protect: frozenset[str]) -> str:
     table = lex.overs.get(overs, lex.overs[50] if overs > 20 else lex.overs[20])
 
     def repl(m: re.Match[str]) -> str:
+        if _AT_THE_CREASE.search(m.string, 0, m.start()):
+            return m.group(0)  # "the batsmen in the middle": at the crease, not a phase
         kind = lex.phases[m.group(0)]
         first, last = table[kind]
         if last == overs and first > 1:
@@ -388,6 +307,23 @@ def _phases(text: str, overs: int, protect: frozenset[str]) -> str:
         return f"overs {first} to {last}"
 
     return _patterns()["phases"].sub(repl, text)
+
+
+_AT_THE_CREASE = re.compile(r"(?:batsm[ae]n|batters?|who(?:ever)?\s+is|are|is)\s+in\s+$")
+# "after 40 overs, ... wahoo for the last 10": to the end, which an order lasts anyway
+_FOR_THE_LAST = re.compile(
+    r"\s*,?\s+for\s+the\s+(?:last|final|remaining)\s+(?P<n>\d{1,3})(?:\s+overs)?$"
+)
+
+
+def _to_the_end(text: str, overs: int) -> str:
+    """ "after 40 overs, ...: wahoo for the last 10" in a 50-over match: the last 10 are the
+    ones the order starts at, so the words say it again."""
+    start = re.match(r"after\s+(\d{1,3})\s+overs", text)
+    end = _FOR_THE_LAST.search(text)
+    if start and end and int(start.group(1)) + int(end.group("n")) == overs:
+        return text[: end.start()]
+    return text
 
 
 def _window(text: str, overs: int) -> str:
@@ -540,6 +476,8 @@ def _nicknames(text: str, protect: frozenset[str], known: frozenset[str]) -> str
         word = m.group(0)
         if word in protect or word in known:
             return word
+        if word.endswith("'s") and word[:-2] not in known:
+            word = word[:-2]  # "Stokesy's batting": his
         for end in _NICK_ENDS:
             base = word[: -len(end)]
             if word.endswith(end) and len(base) >= 3:
@@ -598,16 +536,13 @@ def reword(
     overs: int,
     names: tuple[str, ...] = (),
     kinds: Mapping[str, tuple[str, ...]] | None = None,
-    names_re: Callable[[], re.Pattern[str] | None] | None = None,
 ) -> Reworded:
     """``text`` in the canonical words (see the module's docstring).
 
     ``protect``: the words of the squads' names, lower case, which are never rewritten;
     ``overs``: the overs in an innings of the match (phases and windows count in them);
     ``names``: the squads' full names (to tell where one name ends and the next begins);
-    ``kinds``: the squad's bowlers by kind (``_plans.bowler_kinds``), for "the spinners";
-    ``names_re``: gives :func:`names_pattern` of ``protect`` (the caller's, kept for its
-    mail), asked only when a line gets as far as its clauses.
+    ``kinds``: the squad's bowlers by kind (``_plans.bowler_kinds``), for "the spinners".
     """
     from engine.flungo.language._plans import (
         batting_order,
@@ -673,6 +608,7 @@ def reword(
         s = _pronouns(s, name_runs(s, protect, names))
         s = _tidy(s)
         s = _FIRST.sub(lambda m: f"for the first {m.group('n')} overs", s, count=1)
+        s = _LAST_OVER.sub("in the last 1 overs", s)
         s = _ON.sub(lambda m: f"from the {m.group('n')}th over", s)
         s = _AT_OVERS.sub(lambda m: f"after {m.group('n')} overs", s)
         if _EXPLICIT.search(s):
@@ -683,13 +619,79 @@ def reword(
         s = _FROM_NTH.sub(lambda m: f"from the {m.group('n')}th over", s)
         s = _NTH_WICKET.sub(lambda m: f"when the {ordinal(int(m.group('n')))} wicket falls", s)
         s = _DOWN.sub(_down, down_words(s))
+        if (steps := _steps(s, overs)) is not None:
+            out.append(steps)
+            continue
         parts = [c for c in _CLAUSE_BREAK.split(s) if c and c.strip() and _meaningful(c, protect)]
         s = _window(_tidy(", ".join(parts)), overs)
-        pattern = names_re() if names_re is not None else names_pattern(protect)
-        out.append(_tidy(structure(s, pattern)))
+        out.append(_tidy(_to_the_end(structure(s, names_pattern(protect)), overs)))
     return Reworded(tuple(dict.fromkeys(o for o in out if o)), tuple(idioms), dropped)
 
 
+# Styles in steps over the innings: "first 6 all aggressive, normal 7 to 15, then wahoo",
+# "powerplay aggressive, middle overs normal, death wahoo" (the phases as overs by then)
+_STEP_CUT = re.compile(r"\s*[,;]\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+)?then\s+")
+_STEP_STYLE = re.compile(r"(?<![\w'])(defensive|normal|aggressive|wahoo)(?:ly)?(?![\w'])")
+_STEP_WINDOWS = (
+    (
+        "range",
+        re.compile(r"(?:overs?\s+)?(?P<a>\d{1,3})\s*(?:to|-|–)\s*(?P<b>\d{1,3})(?:\s+overs)?"),
+    ),
+    ("first", re.compile(r"(?:for\s+|in\s+)?the\s+first\s+(?P<b>\d{1,3})(?:\s+overs)?")),
+    ("last", re.compile(r"(?:for\s+|in\s+)?the\s+last\s+(?P<n>\d{1,3})(?:\s+overs)?")),
+    ("until", re.compile(r"until\s+after\s+(?P<b>\d{1,3})\s+overs")),
+    ("after", re.compile(r"after\s+(?P<a1>\d{1,3})\s+overs")),
+    ("from", re.compile(r"from\s+the\s+(?P<a>\d{1,3})(?:st|nd|rd|th)\s+over")),
+)
+_STEP_EMPTY = re.compile(r"(?:\s|(?<![\w'])(?:bats?|all|batsmen|the|for|in|and|overs?)(?![\w']))*")
+
+
+def _steps(text: str, overs: int) -> str | None:
+    """Styles in three or more steps over the innings, each over its overs, for the same
+    batsmen: one order for each step, from its first over (a later one wins, so none needs
+    an "until"). None unless every step is a style and its overs, and nothing else."""
+    if re.search(r"(?<![\w'])(?:if|when|whenever|unless|once|except|but|not)(?![\w'])", text):
+        return None
+    parts = [p for p in _STEP_CUT.split(text) if p.strip()]
+    if len(parts) < 3:
+        return None  # two styles in turn are one order with its "but" (``_clauses._sequence``)
+    out: list[str] = []
+    who, end, start = "all batsmen", 0, 0
+    for i, part in enumerate(parts):
+        styles = _STEP_STYLE.findall(part)
+        if len(styles) != 1:
+            return None
+        rest, mark = _STEP_STYLE.sub(" ", part), ""
+        for kind, pattern in _STEP_WINDOWS:
+            if (m := pattern.search(rest)) is None:
+                continue
+            rest = rest[: m.start()] + " " + rest[m.end() :]
+            groups = m.groupdict()
+            if kind == "last":
+                start, end = overs - int(groups["n"]) + 1, overs
+                mark = f"when {6 * int(groups['n'])} balls are left"
+            elif kind in ("after", "from"):
+                start = int(groups.get("a1") or 0) + 1 if kind == "after" else int(groups["a"])
+                end = overs
+            else:
+                start = int(groups["a"]) if groups.get("a") else (1 if kind == "first" else end + 1)
+                end = int(groups["b"])
+            break
+        else:
+            if i == 0:
+                return None  # the first step says when it starts
+            start, end = end + 1, overs
+        subject = _STEP_EMPTY.fullmatch(rest) is None
+        if (subject and i > 0) or not 1 <= start <= overs:
+            return None  # a word the steps do not have: the line is read another way
+        if subject:
+            who = rest.strip()
+        out.append(f"{mark or f'after {start - 1} overs'}: {who} bat {styles[0]}")
+    return ". ".join(out)
+
+
+# "the last over" of a batting order: its six balls (a bowler's is read as a plan before)
+_LAST_OVER = re.compile(r"(?<![\w'])(?:in\s+)?(?:the\s+)?(?:last|final)\s+over(?![\w'])")
 # "at 30 overs", "by 15": when the overs are done
 _AT_OVERS = re.compile(r"(?<![\w'])(?:at|by)\s+(?P<n>\d{1,3})\s+overs(?![\w'])")
 # "at six", "batting at number 3", "at no. 4" beside a style: his place, said again
@@ -729,9 +731,10 @@ def _down(m: re.Match[str]) -> str:
     return f"when the {ordinal(int(n))} wicket falls"
 
 
+@kept(maxsize=16)
 def names_pattern(protect: frozenset[str]) -> re.Pattern[str] | None:
-    """A run of squad names ("warne, anderson and stone"), to match a whole clause (built
-    once for a mail that needs it: ``re`` keeps the compiled pattern)."""
+    """A run of squad names ("warne, anderson and stone"), to match a whole clause (kept by
+    the Reader: built once for the squads that need it)."""
     if not protect:
         return None
     # a name's word, or the start of one ("fred" for Freddie), as :func:`is_name_word` reads:
@@ -754,12 +757,6 @@ def _prefixes(word: str) -> str:
     for ch in reversed(word[3:]):
         tail = f"(?:{re.escape(ch)}{tail})?"
     return head + tail
-
-
-def ordinal(n: int) -> str:
-    """6 -> "6th", 1 -> "1st", 22 -> "22nd"."""
-    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{end}"
 
 
 def _mistyped_order(text: str) -> bool:

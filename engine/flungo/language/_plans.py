@@ -4,19 +4,25 @@ A captain's plan line is names and overs: "Flintoff the 41st, 43rd and 48th; War
 "Anderson and Grey 7 to 14 between em", "Tweaker Anderson on at 7, every second over till
 he's had 6", "the rest split between Stone and Green". Here the line is cut into its tokens
 (a bowler or a pair, overs by number or ordinal, a range, odd or even, every second over, a
-count of overs, the new ball, the rest) and the plan is built from their order, in the
+count of overs, where a spell starts and ends, a partner changing ends, who begins, the new
+ball, the rest), after the captain's phrases are put in the plan's words (the lexicon's
+``[bowling]`` section), and the plan is built from their order by ``_spells``, in the
 canonical words ("Jimmy Anderson bowls overs 7, 9, 11"). The canonical reader reads the result
-and checks it like any other plan line. A word this module does not know makes it give up, so
-the line is refused with that word named, never read without it.
+and checks it like any other plan line ("the rest" against the mail's other plan lines, in
+``_expand``). A word this module does not know makes it give up, so the line is refused with
+that word named, never read without it.
 """
 
 from __future__ import annotations
 
+import importlib.resources
 import re
+import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+from engine.flungo.language._chatter import number_words
+from engine.flungo.language._spells import Group, bare, build
 from engine.flungo.orders import MatchOrders
 from engine.flungo.squad import BowlingStyle, Player
 
@@ -39,6 +45,8 @@ _GLUE = frozenset(
         "an",
         "overs",
         "over",
+        "sets",
+        "set",
         "bowls",
         "bowl",
         "bowling",
@@ -100,8 +108,6 @@ _GLUE = frozenset(
         "taking",
         "turns",
         "turn",
-        "alternately",
-        "alternate",
         "harness",
         "tandem",
         "pairs",
@@ -175,8 +181,52 @@ _GLUE = frozenset(
         "complete",
         "completing",
         "their",
+        "he",
+        "she",
+        "they",
+        "any",
+        "case",
+        "whole",
     ]
 )
+
+
+def _load_words() -> tuple[re.Pattern[str], dict[str, str]]:
+    """The lexicon's ``[bowling]`` phrases (numbers as digits, as the line has them), longest
+    first, and what each is read as. Only that section is parsed (``_meaning`` reads the rest)."""
+    text = importlib.resources.files(__package__).joinpath("lexicon.toml").read_text("utf-8")
+    start = text.index("\n[bowling]")
+    end = text.find("\n[", start + 1)
+    section = text[start : end if end > 0 else len(text)]
+    words = tomllib.loads(section)["bowling"]
+    table = {re.sub(r"\s+", " ", number_words(k).strip()): v for k, v in words.items()}
+    alternation = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
+    return re.compile(rf"(?<![\w']){alternation}(?![\w'])"), table
+
+
+# A table made from the shipped lexicon at import, never changed (no Reader need keep it).
+_WORDS, _WORD_TABLE = _load_words()
+
+
+def plan_words(text: str) -> str:
+    """``text`` with the captain's phrases of the lexicon's ``[bowling]`` section in the plan's
+    own words ("whatever is left" -> "the rest", "changing ends with" -> "in turn with")."""
+    return re.sub(r"\s{2,}", " ", _WORDS.sub(lambda m: _WORD_TABLE[m.group(0)], text)).strip()
+
+
+# "the first, third and fifth", "takes the second over": overs by ordinal ("first change",
+# "second spell", "every second over" and "the first 10 overs" are not)
+_FIRST_OVERS = re.compile(
+    r"(?<!every\s)(?<!each\s)(?<!other\s)(?:(?<=\bthe\s)(first|second)(?=\s*(?:$|[,;&]|and\b))"
+    r"|(first|second)(?=\s+overs?\b))"
+)
+_ON_AT = re.compile(
+    r"\b(takes\s+over|comes?\s+on|brought\s+on|(?<![\w'])on)(\s+from\s+\uE000)?\s+at\s+(?=(?:the\s+)?(?:over\s+)?\d)"
+)
+_NAME_FIRST = re.compile(
+    r"(?<=\uE000)\s+(?:to\s+)?(?:go\s+|goes\s+|bowls?\s+)?first(?=\s*(?:$|[,;]))"
+)
+
 # Words that make a line something other than a plan: a condition, a quota, a style.
 _NOT_PLAN = re.compile(
     r"(?<![\w'])(?:if|when|whenever|unless|once|until|till|while|before|after|provided|should|"
@@ -193,11 +243,17 @@ _OPEN = re.compile(r"(?<![\w'])open(?:s|ing)?(?![\w'])")
 _PLACE = re.compile(r"(?<![\w'])(?:at|number|no\.?|num|#)\s*\d{1,2}(?:st|nd|rd|th)?(?![\w'])")
 # "with Flintoff sharing the new ball": the partner opens too (else "with" names a reference)
 _OPENS_TOO = re.compile(r"\s+(?:sharing|shares|share|taking|takes|to\s+share)\s+the\s+new\s+ball")
-# "till he's had 6": a count of overs, not a condition
-_HAD = re.compile(r"(?:till|until)\s+he(?:'s|\s+is|\s+has)\s+had\s+\d{1,3}")
+# "till he's had 6": a count of overs, not a condition; "until the 19th (over)": where a
+# spell ends; "that should be his 4": his quota said again. None is a condition.
+_HAD = re.compile(
+    r"(?:till|until)\s+he(?:'s|\s+is|\s+has)\s+(?:had|bowled)\s+\d{1,3}"
+    r"|(?:till|until)\s+(?:the\s+)?(?:over\s+)?\d{1,3}(?:st|nd|rd|th)?\b"
+    r"(?!\s*(?:runs?|wickets?|down|balls?))"
+    r"|(?:that|which)\s+should\s+be\s+his\s+(?:full\s+)?\d{1,3}(?:\s+overs)?"
+)
 _TOKEN = re.compile(
     r"(?P<range>(?:from\s+)?(?:the\s+)?(?:over\s+)?(?P<a>\d{1,3})(?:st|nd|rd|th)?(?:\s+over)?"
-    r"\s*(?:to|-|–|until|till)\s*(?:the\s+)?(?:over\s+)?(?P<b>\d{1,3})(?:st|nd|rd|th)?)"
+    r"\s*(?:to|-|–|until|till|through)\s*(?:the\s+)?(?:over\s+)?(?P<b>\d{1,3})(?:st|nd|rd|th)?)"
     r"|(?P<lastn>(?:for\s+)?(?:the\s+)?(?:last|final)\s+(?P<l>\d{1,3})(?:\s+overs?)?)"
     r"|(?P<firstn>(?:for\s+)?(?:the\s+)?first\s+(?P<f>\d{1,3})\s+overs?)"
     r"|(?P<quota>(?:which\s+|that\s+)?complet\w*\s+(?:their|his)\s+(?:full\s+)?\d{1,3}\s+overs"
@@ -205,44 +261,35 @@ _TOKEN = re.compile(
     r"|(?P<lasting>(?:is\s+to\s+|to\s+|will\s+|should\s+)last\s+(?:for\s+)?(?P<d>\d{1,3})\s+overs)"
     r"|(?P<count>(?P<c>\d{1,3})\s+(?:overs?\s+)?(?:each|apiece|in\s+all|overs?)"
     r"|(?:his|their)\s+(?:full\s+)?(?P<c2>\d{1,3}))"
+    r"|(?P<onward>(?:from|starting\s+(?:at|from|with))\s+(?:the\s+)?(?:over\s+)?(?P<o>\d{1,3})"
+    r"(?:st|nd|rd|th)?(?:\s+over)?\s+(?:on|onwards?)(?![\w']))"
+    r"|(?P<start>(?:from|(?:comes\s+|come\s+)?on\s+at|starting\s+at)\s+(?:the\s+)?(?:over\s+)?"
+    r"(?P<s>\d{1,3})(?:st|nd|rd|th)?(?:\s+over)?)"
+    r"|(?P<upto>(?:until|till|up\s+to|through\s+to)\s+(?:the\s+)?(?:over\s+)?(?P<u>\d{1,3})"
+    r"(?:st|nd|rd|th)?)"
     r"|(?P<num>(?P<n>\d{1,3})(?:st|nd|rd|th)?)"
     r"|(?P<odd>odd-numbered|odds?)|(?P<even>even-numbered|evens?)"
-    r"|(?P<every>every\s+(?:second|other|2nd|alternate)\s+over)"
-    r"|(?P<had>(?:till|until)\s+he(?:'s|\s+is|\s+has)\s+had\s+(?P<h>\d{1,3}))"
-    r"|(?P<lastover>(?:the\s+)?last\s+over(?:\s+of\s+the\s+innings)?)"
-    r"|(?P<rest>the\s+rest|whatever\s+is\s+left|the\s+overs\s+which\s+remain|the\s+remaining"
-    r"(?:\s+overs)?|any\s+overs\s+that\s+i\s+have\s+failed\s+to\s+account\s+for)"
+    r"|(?P<every>every\s+(?:second|other|2nd|alternate)(?:\s+over)?)"
+    r"|(?P<alt>alternat(?:ely|ing|e)(?:\s+overs)?|in\s+alternation)"
+    r"|(?P<had>(?:till|until)\s+he(?:'s|\s+is|\s+has)\s+(?:had|bowled)\s+(?P<h>\d{1,3}))"
+    r"|(?P<lastover>(?:the\s+)?last\s+over(?:\s+of\s+the\s+innings)?|the\s+last(?=\s*(?:$|[,;]|and\b)))"
+    r"|(?P<rest>the\s+rest(?:\s+of\s+the\s+overs)?)"
+    r"|(?P<spell>in\s+a\s+spell)|(?P<starts>starts)"
     r"|(?P<open>open(?:s|ing)?(?:\s+the\s+bowling)?|(?:take|takes|sharing|share)\s+the\s+new\s+ball"
     r"|new\s+ball)"
+    r"|(?P<partner>in\s+turn\s+with\s+\uE000)"
     r"|(?P<ref>(?:to|with|from|than)\s+(?P<refname>\uE000))"
+    r"|(?P<comma>,)"
     r"|(?P<name>\uE000)"
     r"|(?P<word>[\w'’-]+)"
 )
-
-
-@dataclass
-class _Group:
-    names: list[str]
-    overs: list[int] = field(default_factory=list)
-    span: tuple[int, int] | None = None
-    parity: int | None = None  # 1 odd, 0 even
-    every: bool = False
-    count: int | None = None
-    opens: bool = False
-    rest: bool = False
-    joint: bool = False  # "with Flintoff": a partner, an opener if the line says so
-
-
-def _bare(g: _Group) -> bool:
-    """Whether nothing is said yet of ``g`` but its names ("Anderson and ..." joins them)."""
-    return not g.overs and g.span is None and g.parity is None and not g.every and not g.rest
 
 
 def _mark(text: str, names: list[str]) -> tuple[str, list[str]]:
     """``text`` with each squad name (longest first, whole words) as one marker character."""
     found: list[tuple[int, int, str]] = []
     taken = [False] * len(text)
-    for name in sorted(names, key=len, reverse=True):
+    for name in sorted(set(names), key=len, reverse=True):  # a name said 200 times: once
         for m in re.finditer(rf"(?<![\w']){re.escape(name)}(?![\w'])", text):
             if not any(taken[m.start() : m.end()]):
                 found.append((m.start(), m.end(), name))
@@ -264,7 +311,8 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
     ``names``: the words that name squad members as the line writes them (lower case), each
     standing for one bowler; ``overs``: the overs in the innings.
     """
-    text = re.sub(r"(?:,?\s*and)?\s+no\s+more$", "", text)
+    cue = _BOWLING_CUE.search(text) is not None  # said before the captain's words are read
+    text = plan_words(re.sub(r"(?:,?\s*and)?\s+no\s+more$", "", text))
     # the captain's reason ("since spin is good", "coz the pitch is cracked") is no plan
     text = re.sub(r"\s+(?:since|because|coz|cos|cause)\s+[^,;:]*", "", text)
     # a lone letter is an initial or "a"/"i", never a bowler on its own
@@ -273,11 +321,15 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         r"^(?:the\s+)?(\d{1,3})(?:st|nd|rd|th)?\s+over\s+(?:is\s+)?(?:for\s+|to\s+)?(.+)$", text
     ):
         text = f"{m.group(2)} {m.group(1)}"
+    if cue or re.search(r"\d(?:st|nd|rd|th)\b", text):
+        # "the first" is an over where the line speaks of bowling or of other overs by
+        # ordinal ("Root the first, Tom Smith the second" may be a batting order)
+        text = _FIRST_OVERS.sub(lambda m: "1st" if "first" in m.group(0) else "2nd", text)
     if _NOT_PLAN.search(_HAD.sub("", text)) or not re.search(
-        r"\d|rest|left|remain|open|new ball", text
+        r"\d|rest|left|remain|open|new ball|last", text
     ):
         return None
-    if not _BOWLING_CUE.search(text) and (_OPEN.search(text) or _PLACE.search(text)):
+    if not cue and (_OPEN.search(text) or _PLACE.search(text)):
         # "Root and Stokes to open, Tom Smith at 3": openers and places are the batting's as
         # much as the bowling's; with no word of bowling the line is not a plain plan
         return None
@@ -286,16 +338,23 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
     text = ", ".join(
         p
         for p in parts
-        if re.search(r"\d|rest|left|remain|open|new ball|odd|even|every", p)
+        if re.search(
+            r"\d|rest|left|remain|open|new ball|odd|even|every|alternat|spell|starts|last", p
+        )
         or any(re.search(rf"(?<![\w']){re.escape(n)}(?![\w'])", p) for n in names)
     )
     marked, order = _mark(text, names)
     if not order:
         return None
-    groups: list[_Group] = []
+    # "Warne and Flintoff bowl the death, Warne first": he starts their overs
+    marked = _NAME_FIRST.sub(" starts", marked)
+    # "comes on at 21", "takes over from Warne at the 9th": where a spell starts
+    marked = _ON_AT.sub(r"\1\2 from ", marked)
+    groups: list[Group] = []
     context: tuple[int, int] | None = None  # a range said before any bowler ("the final ten")
     parity: int | None = None  # odd or even said before any bowler ("even overs 32-50: ...")
     opening = False  # "the opening spell ...", said before any bowler
+    pre: list[int] = []  # overs said before their bowler ("the last over ... is for Warne")
     pending_and = False
     who = iter(order)
     for m in _TOKEN.finditer(marked):
@@ -303,22 +362,32 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         g = groups[-1] if groups else None
         if kind == "name":
             name = next(who)
-            if g is not None and pending_and and _bare(g):
+            if g is not None and pending_and and bare(g) and name not in g.names:
                 g.names.append(name)
             else:
-                groups.append(_Group([name], parity=parity))
+                groups.append(Group([name], parity=parity, overs=list(dict.fromkeys(pre))))
+                pre = []
             pending_and = False
+            continue
+        if kind == "comma":
+            # "Anderson, Grey and Rock": a list of bowlers, while nothing is said of them
+            pending_and = pending_and or (g is not None and bare(g))
+            continue
+        if kind == "partner":
+            if g is None or not g.names:
+                return None
+            g.partner.append(next(who))
             continue
         if kind == "ref":
             name = next(who)
             if (
                 m.group(0).startswith("with")
                 and g is not None
-                and not g.overs
+                and g.overs in ([], [1])
                 and (g.opens or _OPENS_TOO.match(marked, m.end()))
             ):
                 # "Warne to open, with Flintoff sharing the new ball", "jimmy opens with warne"
-                groups.append(_Group([name], opens=g.opens, joint=True))
+                groups.append(Group([name], opens=g.opens, joint=True))
             # else "at the other end to Stone", "takes over from Warne": a reference
             continue
         if kind == "quota":
@@ -349,7 +418,7 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
                 else (1, int(m.group("f")))
             )
             if g is None:
-                context = span
+                context = span if context is None else _within(context, span)
             elif g.overs:
                 pass  # "Freddie 17 and 19 at death": the overs say it
             else:
@@ -360,30 +429,42 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
                 context = (1, c) if context is None else context
             else:
                 g.count = c
-        elif kind == "num":
+        elif kind == "onward":
+            span = (int(m.group("o")), overs)
+            if g is None:
+                context = span if context is None else _within(context, span)
+            else:
+                g.span = span
+        elif kind == "upto":
             if g is None:
                 return None
-            g.overs.append(int(m.group("n")))
-        elif kind == "lastover":
+            g.end = int(m.group("u"))
+        elif kind == "start":
             if g is None:
                 return None
-            g.overs.append(overs)
+            g.overs.append(int(m.group("s")))
+            g.started = True
+        elif kind in ("num", "lastover"):
+            if g is None and kind == "num" and m.group(0).isdigit():
+                return None  # "4 - Flintoff 1, 3": a bare number first is no over of his
+            o = int(m.group("n")) if kind == "num" else overs
+            (pre if g is None else g.overs).append(o)
+        elif kind in ("spell", "starts", "alt", "every"):
+            if g is None:
+                return None
+            setattr(g, kind, True)
         elif kind in ("odd", "even"):
             if g is None:
                 parity = 1 if kind == "odd" else 0
             else:
                 g.parity = 1 if kind == "odd" else 0
-        elif kind == "every":
-            if g is None:
-                return None
-            g.every = True
         elif kind == "had":
             if g is None:
                 return None
             g.count = int(m.group("h"))
         elif kind == "rest":
             if g is None:
-                groups.append(_Group([], rest=True))
+                groups.append(Group([], rest=True))
             else:
                 g.rest = True
         elif kind == "open":
@@ -391,7 +472,14 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
                 opening = True
             else:
                 g.opens = True
-    return _build(groups, context, overs)
+    if pre:
+        return None  # overs said and no bowler after them
+    return build(groups, context, overs)
+
+
+def _within(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """ "the death overs from the 45th on": the overs both say."""
+    return (max(a[0], b[0]), min(a[1], b[1]))
 
 
 def open_with(text: str) -> str | None:
@@ -403,97 +491,6 @@ def open_with(text: str) -> str | None:
     text = re.sub(r"\s+(?:since|because|coz|cos|cause)\s+[^,;:]*", "", text).strip()
     m = re.fullmatch(r"(?P<a>[^,;:]+?)\s+opens?\s+with\s+(?P<b>[^,;:]+?)", text)
     return f"{m.group('a')} and {m.group('b')} open" if m else None
-
-
-def _build(groups: list[_Group], context: tuple[int, int] | None, overs: int) -> str | None:
-    out: list[str] = []
-    given: dict[int, str] = {}
-    openers: list[str] = []
-    rest_names: list[str] = []
-    pending_rest = False
-    shared: set[int] = set()
-    for i, g in enumerate(groups):
-        # "Anderson and Grey in harness from the 11th to the 26th, Anderson taking the odd
-        # overs and Grey the even": the pair's span, then how they share it
-        later = [h for h in groups[i + 1 :] if h.names and set(h.names) <= set(g.names)]
-        if (
-            len(g.names) > 1
-            and g.span is not None
-            and not g.overs
-            and g.parity is None
-            and {n for h in later for n in h.names} == set(g.names)
-            and all(h.span is None and not h.overs and h.parity is not None for h in later)
-        ):
-            shared.add(i)
-            for h in later:
-                h.span = g.span
-    for i, g in enumerate(groups):
-        if i in shared:
-            continue
-        if not g.names:
-            pending_rest = pending_rest or g.rest
-            continue
-        if pending_rest:
-            g.rest, pending_rest = True, False
-        if g.rest:
-            if g.overs or g.span:
-                return None
-            rest_names += g.names
-            continue
-        span = g.span or (
-            context if (g.parity is not None or g.every or len(g.names) > 1) else None
-        )
-        if g.opens and not g.overs and span is None:
-            if g.count is not None:
-                # "Warne and Flintoff to open, two overs each": in turn from the first over
-                span = (1, g.count * len(g.names))
-            else:
-                openers += g.names
-                continue
-        mine: list[int]
-        if g.overs and span is None and g.parity is None and not g.every:
-            mine = g.overs
-            if g.count is not None and g.count != len(mine):
-                return None
-        elif span is not None or (g.every and g.overs):
-            a, b = span if span is not None else (g.overs[0], overs)
-            if not 1 <= a <= b <= overs:
-                return None
-            if g.every:
-                if g.count is not None:
-                    b = min(overs, a + 2 * (g.count - 1))
-                mine = list(range(a, b + 1, 2))
-            elif g.parity is not None:
-                mine = [o for o in range(a, b + 1) if o % 2 == g.parity]
-            else:
-                mine = list(range(a, b + 1))
-            if len(g.names) > 1 and g.parity is None and not g.every:
-                # a pair over a range: in turn, from both ends
-                text = " and ".join(g.names) + f" bowl overs {a}-{b}"
-                for i, o in enumerate(mine):
-                    if given.setdefault(o, g.names[i % len(g.names)]) != g.names[i % len(g.names)]:
-                        return None
-                out.append(text)
-                continue
-            if g.count is not None and g.count != len(mine) and not g.every:
-                return None
-        else:
-            return None  # a bowler with no overs: nothing to build (a quota is not a plan)
-        if len(g.names) != 1 or not mine:
-            return None
-        for o in mine:
-            if not 1 <= o <= overs or given.setdefault(o, g.names[0]) != g.names[0]:
-                return None  # an over given to two bowlers in one line: not plain
-        out.append(f"{g.names[0]} overs {', '.join(map(str, mine))}")
-    if openers:
-        if len(openers) != 2:
-            return None
-        out.insert(0, f"{openers[0]} opens the bowling with {openers[1]}")
-    if rest_names:
-        out.append(" and ".join(rest_names) + " the rest")
-    if pending_rest or not out:
-        return None
-    return ", ".join(out)
 
 
 _SHEET = re.compile(

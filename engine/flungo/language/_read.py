@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from engine.errors import IllegalOrder, InvalidOrder, MendedPlan, OrderError, Span
+from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
 from engine.flungo.formats import FormatSpec
 from engine.flungo.language._build import echo_lines
 from engine.flungo.language._chatter import (
@@ -17,7 +17,7 @@ from engine.flungo.language._chatter import (
     number_words,
 )
 from engine.flungo.language._checks import check_items
-from engine.flungo.language._clauses import Clauses, carries_meaning
+from engine.flungo.language._clauses import Clauses, carries_meaning, style_only
 from engine.flungo.language._drafts import (
     BoostD,
     CaptainD,
@@ -28,7 +28,6 @@ from engine.flungo.language._drafts import (
     OpenersD,
     OrderD,
     PositionD,
-    Ref,
     RuleD,
     TossD,
     TreatD,
@@ -54,8 +53,8 @@ from engine.flungo.language._lines import (
     mask_near_miss,
     match_free_text,
 )
-from engine.flungo.language._lower import Lowerer, Plain
-from engine.flungo.language._meaning import meaning_words, name_runs, names_pattern, reword
+from engine.flungo.language._lower import Lowerer
+from engine.flungo.language._meaning import name_runs, names_pattern, reword
 from engine.flungo.language._model import (
     MAX_LINE_LENGTH,
     EchoLine,
@@ -66,9 +65,11 @@ from engine.flungo.language._model import (
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._naming import apply_naming
 from engine.flungo.language._reader import kept
+from engine.flungo.language._sections import entries, number_error, plain_items
 from engine.flungo.language._state import ReadState, result_of
 from engine.flungo.language._transform import read_line
-from engine.flungo.orders import BattingStyle, Rule
+from engine.flungo.language._unknown import bare, builds_order, may_carry, unknown_words
+from engine.flungo.orders import Rule
 from engine.flungo.squad import Team
 
 __all__ = ["Item", "read_orders"]
@@ -149,7 +150,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
     st.errors += expand_items(st.items, fmt, context)
     check_items(st.items, team, fmt, context, st.errors)
     # a plan read as its nearest legal plan blocks nothing: the plan mended stands
-    wrong = {e.span.line for e in st.errors if e.span is not None and not isinstance(e, MendedPlan)}
+    wrong = {e.span.line for e in st.errors if e.span is not None and e.blocks}
     for item in st.items:
         if item.kind == "fresh" and item.line.number in wrong:
             item.ok = False  # its part is blocked: what stood before stands, whole
@@ -349,7 +350,7 @@ def _order_line(
             st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), exc.message))
         return None
     except NumberError as exc:
-        st.errors.append(_number_error(cl, exc))
+        st.errors.append(number_error(cl, exc))
         return None
     low = Lowerer(cl, own, opponent, fmt)
     low.team = st.team
@@ -383,8 +384,7 @@ def _order_line(
     elif isinstance(draft, TossD):
         items.append(Item(cl, "toss", draft.choice, 0, end))
     elif isinstance(draft, OrderD):
-        entries = _entries(low, draft.entries)
-        items.append(Item(cl, "order", entries, 0, end))
+        items.append(Item(cl, "order", entries(low, draft.entries), 0, end))
     elif isinstance(draft, TreatD):
         items.append(Item(cl, "treat", (low.name(draft.ref), draft.points), draft.ref.start, end))
     elif isinstance(draft, BoostD):
@@ -421,7 +421,7 @@ def _order_line(
                         )
                     )
                     break
-            items += _plain_items(cl, result)
+            items += plain_items(cl, result)
     if low.errors:
         unread = [e for e in low.errors if not isinstance(e, IllegalOrder)]
         if (
@@ -457,7 +457,7 @@ def _meaning_line(
 
     xi = known_xi(st.items, st.context.standing)
     kinds = bowler_kinds(st.team.players, xi) if st.team is not None else None
-    rw = reword(cl.text, protect, fmt.overs, tuple(names), kinds, lambda: _names_re(st, protect))
+    rw = reword(cl.text, protect, fmt.overs, tuple(names), kinds)
     if not rw.texts:
         # nothing in it carries an order: cheering, thanks, a remark; it costs nothing
         st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
@@ -500,6 +500,13 @@ def _meaning_line(
         return True
     if signed_off or (cl.chatter and not name_runs(rw.texts[0], protect, tuple(names))):
         return False  # a greeting or a signature with no squad member in it stays chatter
+    if len(rw.texts) == 1 and (passed := _passing(cl, rw.texts[0], own, opponent, fmt, st, names)):
+        st.items += passed.items
+        return True
+    if not any(builds_order(t, protect) for t in rw.texts):
+        # no squad member, style, order word, or overs with a condition: a remark
+        st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
+        return True
     if cl.chatter:
         # a greeting before a squad member's name ("Greetings, and once more: Stokes opens
         # with Root"): what follows the greeting may be an order, so never let it pass
@@ -509,18 +516,11 @@ def _meaning_line(
         (old.hint or "").startswith("did you mean") or quota_error(cl, own) is not None
     ):
         return False  # a misspelt order word, a quota: the canonical reader's word says more
-    if _unknown(rw.texts[0], own, opponent, protect):
+    if unknown_words(rw.texts[0], own, opponent, protect):
         return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why)
     if old is not None and _names_word(old, cl):
         return False  # the canonical reader's own error names the word, caret under it
     return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why, old)
-
-
-def _names_re(st: ReadState, protect: frozenset[str]) -> re.Pattern[str] | None:
-    """The squads' names as one pattern, built when first needed in the mail."""
-    if protect not in st.names_re:
-        st.names_re[protect] = names_pattern(protect)
-    return st.names_re[protect]
 
 
 def _without_asides(
@@ -536,7 +536,7 @@ def _without_asides(
     """The readings of ``text`` with its asides left out (clauses that carry no order, see
     :mod:`._clauses`): those with the fewest left out that read, or none. More than one
     reading there is a question, never a choice."""
-    for texts in Clauses(text).drop_sets(_names_re(st, protect)):
+    for texts in Clauses(text).drop_sets(names_pattern(protect)):
         read = [(t, _read_words(cl, t, own, opponent, fmt, st, names)) for t in texts]
         good = [(t, s) for t, s in read if not s.errors and (s.items or s.not_understood)]
         if good:
@@ -563,8 +563,10 @@ def _in_parts(
     whole and plainly (no question, no error), or none."""
     for cut in (_PARTS, _COMMAS):
         parts = [p for p in cut.split(text) if p.strip()]
-        if not all(carries_meaning(p) for p in parts):
-            continue  # a part with nothing in it that makes an order ("Stokes", "xi: Root")
+        if not all(carries_meaning(p) for p in parts) or any(style_only(p) for p in parts):
+            # a part with nothing in it that makes an order ("Stokes", "xi: Root"), or a
+            # style alone beside another order: it is that order's, never everyone's
+            continue
         whole = ReadState(team=st.team, context=st.context)
         for part in parts if len(parts) > 1 else ():
             sub = _read_words(cl, part, own, opponent, fmt, st, names)
@@ -577,18 +579,37 @@ def _in_parts(
     return []
 
 
-def _unknown(
-    text: str, own: NameBook, opponent: NameBook | None, protect: frozenset[str]
-) -> list[str]:
-    """The words of ``text`` that may carry meaning and that pbm does not know."""
-    known = keywords() | meaning_words() | protect
-    return [
-        w
-        for w in _UNKNOWN_WORD.findall(text)
-        if w not in known
-        and len(w) > 1
-        and not (len(w) >= 3 and (own.candidates(w) or (opponent and opponent.candidates(w))))
-    ]
+def _passing(
+    cl: CleanLine,
+    text: str,
+    own: NameBook,
+    opponent: NameBook | None,
+    fmt: FormatSpec,
+    st: ReadState,
+    names: list[str],
+) -> ReadState | None:
+    """``text`` read with its unknown words let pass (:mod:`._unknown`), and if need be
+    its asides left out (fewest first): the one reading of what is left, whole; None where
+    a word left may carry meaning, or nothing reads, or two readings do."""
+    protect = _protect(tuple(names))
+    said = Clauses(text).without_reasons()
+    unknown = unknown_words(said, own, opponent, protect)
+    if (not unknown and said == text) or any(may_carry(w, said, protect) for w in unknown):
+        return None
+    text = said
+    others = frozenset(unknown)
+    for level in [[text], *Clauses(text).drop_sets(names_pattern(protect), others=others)]:
+        found: list[tuple[str, ReadState]] = []
+        for t in level:
+            rest = bare(t, unknown)
+            sub = _read_words(cl, rest, own, opponent, fmt, st, names)
+            if not sub.errors and not sub.not_understood and sub.items:
+                found.append((rest, sub))
+            elif rest != t and (parts := _in_parts(cl, rest, own, opponent, fmt, st, names)):
+                found += parts
+        if found:
+            return found[0][1] if len({_echo(s, st) for _, s in found}) == 1 else None
+    return None
 
 
 def _names_word(err: OrderError, cl: CleanLine) -> bool:
@@ -652,7 +673,7 @@ def _refuse(
 ) -> bool:
     """A line with meaning pbm cannot read: the word it does not know, with the caret under
     it and what pbm reads without it; or, when every word is known, where it breaks."""
-    unknown = _unknown(text, own, opponent, protect)
+    unknown = unknown_words(text, own, opponent, protect)
     nearest = ""
     if unknown:
         bare = " ".join(w for w in text.split() if w.strip(",;:.") not in unknown)
@@ -721,34 +742,6 @@ def _refuse(
     return True
 
 
-def _entries(
-    low: Lowerer, entries: tuple[tuple[Ref, BattingStyle | None], ...]
-) -> tuple[tuple[str, BattingStyle | None], ...]:
-    """Batting-order entries resolved; names written without commas share the style given."""
-    out: list[tuple[str, BattingStyle | None]] = []
-    for ref, style in entries:
-        names = low.many(ref)
-        if len(names) == 1:  # most often
-            out.append((names[0], style))
-            continue
-        out += [(n, style if i == len(names) - 1 else None) for i, n in enumerate(names)]
-    return tuple(out)
-
-
-def _plain_items(cl: CleanLine, p: Plain) -> list[Item]:
-    end = len(cl.text)
-    items = [Item(cl, "style", s, 0, end) for s in p.styles]
-    items += [Item(cl, "all_style", s, 0, end) for s in p.all_styles]
-    items += [Item(cl, "plan", pair, a, b) for pair, (a, b) in zip(p.plan, p.where, strict=True)]
-    items += [Item(cl, "reviews", r, 0, end) for r in p.reviews]
-    if p.openers:
-        items.append(Item(cl, "openers", tuple(p.openers), 0, end))
-    items += [Item(cl, "others_style", s, 0, end) for s in p.others_styles]
-    items += [Item(cl, "except_style", x, 0, end) for x in p.except_styles]
-    items += [Item(cl, "rest", r, 0, end) for r in p.rest]
-    return items
-
-
 def _section_line(
     cl: CleanLine,
     masked: str,
@@ -767,12 +760,12 @@ def _section_line(
     parsed = _parse(cl, masked, found, "entries", names)
     if parsed is None:
         return False
-    entries = parsed[0]
-    if isinstance(entries, NumberError):
+    said = parsed[0]
+    if isinstance(said, NumberError):
         return False
     st.section_lines[cl.number] = section.kind
     low = Lowerer(cl, own, opponent, fmt)
-    resolved = _entries(low, entries)
+    resolved = entries(low, said)
     if section.kind == "xi" and any(s is not None for _, s in resolved):
         low.errors.append(
             low.invalid("a batting style belongs in the batting order, not the XI", 0, len(cl.text))
@@ -789,11 +782,3 @@ def _section_line(
 
 
 _BARE_NUMBER = re.compile(r"\d{1,2}\s+(?=[^\W\d_]|[\ue100-\ue8ff])")
-
-
-def _number_error(cl: CleanLine, exc: NumberError) -> InvalidOrder:
-    return InvalidOrder(
-        str(exc),
-        source_line=cl.raw,
-        span=Span(cl.number, cl.column(exc.start), cl.column(max(exc.end, exc.start + 1))),
-    )

@@ -28,8 +28,6 @@ class ReadState:
     team: Team | None = None
     context: OrderContext = field(default_factory=OrderContext)
     section_lines: dict[int, str] = field(default_factory=dict)  # line -> heading's kind
-    # the squads' names as one pattern, built once for the mail (by the words they protect)
-    names_re: dict[frozenset[str], re.Pattern[str] | None] = field(default_factory=dict)
 
 
 def result_of(st: ReadState) -> ParsedOrders:

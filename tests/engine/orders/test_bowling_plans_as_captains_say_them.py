@@ -170,9 +170,10 @@ def test_a_bowler_not_in_the_xi_is_one_error_for_the_line() -> None:
     assert [e.message for e in got.errors] == ["Grey is not in the XI"]
 
 
-# The bowling lines of the training corpus when this reading was merged: 36 of 43 exact;
+# The bowling lines of the training corpus: 36 of 43 exact when this reading was merged, 39
+# since spells and shares are read by their structure (issue 24, s36);
 # the rest lean on other lines of their mail or are conditions (see the report).
-BOWLING_FLOOR = 36 / 43
+BOWLING_FLOOR = 39 / 43
 
 
 @pytest.mark.slow

@@ -46,8 +46,8 @@ def read(text: str, fmt: object = FIFTY) -> ParsedOrders:
 
 # The figures on the training corpus when this reader was merged: the floor for exact
 # reading only rises (the issue's target is 90%; see the report and bench/orders_corpus.py).
-EXACT_FLOOR = 0.70
-W5_FLOOR = 0.27
+EXACT_FLOOR = 0.74
+W5_FLOOR = 0.50
 
 
 @pytest.mark.slow
@@ -65,8 +65,8 @@ def test_training_corpus_no_silent_misread_and_every_refusal_names_a_word() -> N
 
 @pytest.mark.slow
 def test_w5_lines_never_misread_silently() -> None:
-    """On w5's lines (a second-language writer, never tuned on): none is misread silently,
-    and the exact share does not fall below the figure reached."""
+    """On w5's lines (a second-language writer; measured untuned, then tuned on from issue
+    24's second round): none is misread silently, and the exact share does not fall."""
     tally = measure(load([DEFAULT.with_name("train-w5.jsonl")]))["all"]
     assert tally.counts["misread silently"] == 0, [
         m for m in tally.misses if m[0].startswith("mis")

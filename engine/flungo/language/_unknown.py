@@ -1,0 +1,269 @@
+"""Words pbm does not know in a line it reads for meaning: which may pass, which never.
+
+A fan's sentence holds words no lexicon will ever list ("negotiated", "endeavour",
+"quickly"). Refusing every one of them refuses most sentences; letting every one pass reads
+"Root bats less aggressive" as "Root bats aggressive". The rule, reviewed
+(``docs/rules/orders-unknown-words.md``), is by what a word could do to an order:
+
+- a word that may carry meaning is never let pass: the lexicon's ``[carries]`` list
+  (negations, limits, comparisons, conditions and times, exceptions), a word ending in
+  "n't", a near miss of a word of the orders or of a squad member's name (a typo of
+  "aggressive" is no filler), a word joined by a hyphen to a word of the orders
+  ("vice-captain"), a word just before a style ("semi aggressive") or a number ("approx
+  100");
+- any other unknown word passes, when the line without it reads whole, as one reading.
+
+Where a word that may carry meaning is not understood, the line is refused naming it, with
+what pbm reads without it (the caller's :func:`._read._refuse`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from engine.flungo.language._grammar import ORDER_WORDS, by_grammar, keywords
+from engine.flungo.language._meaning import STYLE_WORDS, is_name_word, lexicon, meaning_words
+from engine.flungo.language._names import NameBook
+
+__all__ = ["bare", "builds_order", "may_carry", "unknown_words"]
+
+_WORD = re.compile(r"(?<![\w'])[^\W\d_][\w']*")
+_NEGATED = re.compile(r"(?<![\w'])(?:don't|do\s+not|not|never|no)\s+$")
+# A word inside a condition or a limit: from its guard word to the clause's end.
+_GUARDED = re.compile(
+    r"(?<![\w'])(?:if|when|whenever|unless|once|until|till|provided|should|while|whilst|except|"
+    r"as\s+long\s+as|so\s+long\s+as)(?![\w'])(?:(?!\s+then(?![\w']))[^,;:.])*$"
+)
+_LAST_WORD = re.compile(r"([\w']+)\s+$")
+_STYLE_NEXT = re.compile(r"\s+(?:defensive|normal|aggressive|wahoo)(?:ly)?(?![\w'])")
+_NUMBER_NEXT = re.compile(r"\s+\d")
+# Words of the orders common in any sentence: a word close to one of them is no typo of an
+# order ("much" is not "match", "he" not "the").
+_PLAIN = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "but",
+        "by",
+        "do",
+        "for",
+        "get",
+        "gets",
+        "go",
+        "goes",
+        "going",
+        "got",
+        "had",
+        "has",
+        "have",
+        "i",
+        "if",
+        "in",
+        "is",
+        "it",
+        "its",
+        "my",
+        "of",
+        "off",
+        "on",
+        "one",
+        "or",
+        "our",
+        "so",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "they",
+        "this",
+        "to",
+        "up",
+        "us",
+        "we",
+        "will",
+        "with",
+        "would",
+    ]
+)
+
+
+def unknown_words(
+    text: str, own: NameBook, opponent: NameBook | None, protect: frozenset[str]
+) -> list[str]:
+    """The words of ``text`` (a line in canonical words) that pbm does not know."""
+    known = keywords() | meaning_words() | protect
+    return [
+        w
+        for w in _WORD.findall(text)
+        if w not in known
+        and len(w) > 1
+        and not (len(w) >= 3 and (own.candidates(w) or (opponent and opponent.candidates(w))))
+    ]
+
+
+@by_grammar
+def _order_vocabulary(words: frozenset[str]) -> list[str]:
+    """The words an unknown word may be a typo of: the grammar's and the lexicon's words
+    that say something in an order, and the words the lexicon says may carry meaning."""
+    lex = lexicon()
+    out = {w for w in words if len(w) >= 4} - _PLAIN
+    out |= set(STYLE_WORDS) | set(ORDER_WORDS)
+    out |= {w for idiom in lex.styles for w in idiom.split() if len(w) >= 4}
+    return sorted(out)
+
+
+def may_carry(word: str, text: str, protect: frozenset[str]) -> bool:
+    """Whether the unknown ``word`` of ``text`` may carry meaning (see the module)."""
+    if word in lexicon().carries or word.endswith("n't"):
+        return True
+    # a typo of a word of the orders: one letter of five changed is a word of its own
+    # ("great", "treat"), two letters swapped in seven is a typo ("captian")
+    if len(word) >= 4 and difflib.get_close_matches(word, _order_vocabulary(keywords()), 1, 0.84):
+        return True
+    if len(word) >= 4 and difflib.get_close_matches(word, sorted(protect), 1, 0.8):
+        return True  # a squad member's name mistyped
+    for m in re.finditer(rf"(?<![\w'-]){re.escape(word)}(?![\w'])", text):
+        after = text[m.end() :]
+        before = text[: m.start()]
+        if _GUARDED.search(before):
+            return True  # "if we're cruising at drinks": a condition the word may be all of
+        if _NEGATED.search(before):
+            return True  # "don't touch": what is not to be done may be an order
+        if (last := _LAST_WORD.search(before)) and is_name_word(last.group(1), protect):
+            return True  # "Taylor sits out": what a squad member does may be an order
+        if after.startswith("-") or text[: m.start()].endswith("-"):
+            return True  # "vice-captain", "non-striker": the word changes the next
+        if _STYLE_NEXT.match(after) or _NUMBER_NEXT.match(after):
+            return True  # "semi aggressive", "approx 100"
+    return False
+
+
+# Words that say nothing of their own: beside a word that passes they go with it ("he can
+# hit a little bit", "is enough", "so we don't collapse"), so that what is left reads. Never
+# a word that says when (at, in, for, after ...), nor a negation but the one just before the
+# word that passes, which is all it negates ("don't embarrass me").
+_EMPTY = frozenset(
+    [
+        "we",
+        "they",
+        "he",
+        "she",
+        "it",
+        "i",
+        "you",
+        "me",
+        "him",
+        "them",
+        "us",
+        "our",
+        "their",
+        "his",
+        "her",
+        "its",
+        "my",
+        "your",
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "these",
+        "those",
+        "which",
+        "who",
+        "whom",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "must",
+        "can",
+        "could",
+        "should",
+        "would",
+        "will",
+        "shall",
+        "may",
+        "might",
+        "to",
+        "of",
+        "with",
+        "on",
+        "so",
+        "very",
+        "really",
+        "quite",
+        "just",
+        "some",
+        "any",
+    ]
+)
+_NEGATION = frozenset(["don't", "not", "never", "no", "didn't", "doesn't", "won't", "can't"])
+_TOKEN = re.compile(r"[\w'-]+|[^\w\s]")
+
+
+def bare(text: str, words: list[str]) -> str:
+    """``text`` without ``words`` and the empty words beside them, up to a word that says
+    something or a comma; spaces and commas tidied."""
+    drop = set(words)
+    tokens = _TOKEN.findall(text)
+    gone = [t in drop for t in tokens]
+    for i, t in enumerate(tokens):
+        if t not in drop:
+            continue
+        j = i - 1
+        if j >= 0 and tokens[j] in _NEGATION:
+            gone[j] = True
+            j -= 1
+        while j >= 0 and (tokens[j] in _EMPTY or tokens[j] in drop):
+            gone[j] = True
+            j -= 1
+        j = i + 1
+        while j < len(tokens) and (tokens[j] in _EMPTY or tokens[j] in drop):
+            gone[j] = True
+            j += 1
+    out = " ".join(t for t, g in zip(tokens, gone, strict=True) if not g)
+    out = re.sub(r"\s+([,;:.])", r"\1", out)
+    out = re.sub(r"([,;:])(?:\s*[,;:.])+", r"\1", out)
+    return re.sub(r"\s+", " ", out).strip(" ,;:.")
+
+
+# What an order is built from: who (a squad member, a group of batsmen), how (a style), or
+# what (a word that starts an order of its own); or a count of overs or wickets in a condition.
+_BUILDER = re.compile(
+    r"(?<![\w'])(?:defensive|normal|aggressive|wahoo|all\s+batsmen|remaining\s+batsmen|the\s+rest|"
+    r"xi|captain|wicketkeeper|keeps\s+wicket|keeper|toss|batting\s+order|bowls?|bowling|bowled|"
+    r"bowlers?|spells?|reviews?|treat|treatment|boost|helper|points?|opens?|openers|opening|"
+    r"twelfth)(?![\w'])"
+)
+_CONDITION = re.compile(
+    r"(?<![\w'])(?:if|when|whenever|once|unless|until|after|before|at\s+drinks|from)(?![\w'])"
+    r".*\d|\d.*(?<![\w'])(?:overs?|balls?|wickets?|down|runs?)(?![\w'])"
+)
+
+
+def builds_order(text: str, protect: frozenset[str]) -> bool:
+    """Whether ``text`` (a line in canonical words) holds what an order is built from: a
+    squad member, a group of batsmen, a style, a word of an order of its own, or overs and
+    wickets with a condition. A line with none of them is chatter, whatever else it holds."""
+    from engine.flungo.language._plans import names_a_kind
+
+    if _BUILDER.search(text) or _CONDITION.search(text) or names_a_kind(text):
+        return True
+    names = sorted(protect)
+    return any(
+        is_name_word(w, protect) or (len(w) >= 4 and difflib.get_close_matches(w, names, 1, 0.75))
+        for w in _WORD.findall(text)
+    )
