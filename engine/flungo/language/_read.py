@@ -249,6 +249,19 @@ _FIRST_WORD = re.compile(r"[^\W\d_][\w'’\-]*")
 _WEAK_STARTERS = frozenset(["i", "we", "i'll", "we'll", "i've", "we've", "i'd", "we'd", "they"])
 
 
+def _misspelt_command(text: str) -> bool:
+    """Whether ``text`` starts with a near miss of an order's first word and holds a number:
+    a typed command, never a remark to let pass ("NAMEE 2 Zippy"; "Great win!" has none)."""
+    m = _FIRST_WORD.match(text)
+    if m is None or not any(c.isdigit() for c in text):
+        return False
+    word = m.group(0).lower()
+    if len(word) < 4 or word in keywords() or word in starters():
+        return False
+    long_words = [w for w in ORDER_WORDS if len(w) >= 4]
+    return bool(difflib.get_close_matches(word, long_words, n=1, cutoff=0.8))
+
+
 def _first_word_error(cl: CleanLine, own: NameBook, exc: InvalidOrder) -> InvalidOrder:
     """An unknown first word is reported as an unknown order, with "did you mean"."""
     m = _FIRST_WORD.match(cl.text)
@@ -503,6 +516,8 @@ def _meaning_line(
     if len(rw.texts) == 1 and (passed := _passing(cl, rw.texts[0], own, opponent, fmt, st, names)):
         st.items += passed.items
         return True
+    if _misspelt_command(cl.text):
+        return False  # "NAMEE 2 Zippy": the canonical reader says "did you mean 'name'?"
     if not any(builds_order(t, protect) for t in rw.texts):
         # no squad member, style, order word, or overs with a condition: a remark
         st.chatter.append(EchoLine(cl.number, cl.raw.strip()))

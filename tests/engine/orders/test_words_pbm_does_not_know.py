@@ -272,3 +272,20 @@ def test_in_one_line_the_batsman_named_wins_over_everyone(line: str) -> None:
     styles = dict(got.orders.match.styles) if got.orders.match else {}
     assert styles["Ben Stokes"].value == "wahoo"
     assert styles["Joe Root"].value == "aggressive"
+
+
+@pytest.mark.parametrize("line", ["NAMEE 2 Zippy", "Bowlng: 3 overs for Anderson", "Captian 7"])
+def test_a_misspelt_order_word_with_a_number_is_named_not_let_pass_as_chatter(line: str) -> None:
+    """A near miss of an order's first word followed by a number is a typed order gone wrong:
+    it is refused naming the word, never counted as a remark that builds no order."""
+    got = read(line)
+    assert got.errors and line.split()[0].rstrip(":") in str(got.errors[0]), got
+    assert not got.chatter
+
+
+@pytest.mark.parametrize("line", ["Great win everyone!", "Nice one team", "Namely, good luck all"])
+def test_a_remark_near_an_order_word_with_no_number_stays_chatter(line: str) -> None:
+    """The misspelt-order rule needs a number: a remark whose first word is near an order word
+    ("Great" and "treat", "Namely" and "name") is still free chatter."""
+    got = read(line)
+    assert not got.errors and got.chatter, got
