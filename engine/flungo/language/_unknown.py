@@ -36,6 +36,7 @@ _GUARDED = re.compile(
     r"as\s+long\s+as|so\s+long\s+as)(?![\w'])(?:(?!\s+then(?![\w']))[^,;:.])*$"
 )
 _LAST_WORD = re.compile(r"([\w']+)\s+$")
+_FIRST_WORD_AFTER = re.compile(r"\s+([\w']+)")
 _STYLE_NEXT = re.compile(r"\s+(?:defensive|normal|aggressive|wahoo)(?:ly)?(?![\w'])")
 _NUMBER_NEXT = re.compile(r"\s+\d")
 # Words of the orders common in any sentence: a word close to one of them is no typo of an
@@ -139,6 +140,8 @@ def may_carry(word: str, text: str, protect: frozenset[str]) -> bool:
             return True  # "don't touch": what is not to be done may be an order
         if (last := _LAST_WORD.search(before)) and is_name_word(last.group(1), protect):
             return True  # "Taylor sits out": what a squad member does may be an order
+        if (first := _FIRST_WORD_AFTER.match(after)) and is_name_word(first.group(1), protect):
+            return True  # "Joe Root" in a squad with "Jo Rooted": the word may be half a name
         if after.startswith("-") or text[: m.start()].endswith("-"):
             return True  # "vice-captain", "non-striker": the word changes the next
         if _STYLE_NEXT.match(after) or _NUMBER_NEXT.match(after):

@@ -289,3 +289,17 @@ def test_a_remark_near_an_order_word_with_no_number_stays_chatter(line: str) -> 
     ("Great" and "treat", "Namely" and "name") is still free chatter."""
     got = read(line)
     assert not got.errors and got.chatter, got
+
+
+def test_an_unknown_word_before_a_name_may_be_half_a_name_and_is_named() -> None:
+    """With 'Jo Rooted' in the squad, "captain: Joe Root" is no order for Jo Rooted: 'Joe' may
+    be the first half of a name pbm does not have, so it never passes unread."""
+    from dataclasses import replace
+
+    team = fixture_team()
+    players = tuple(
+        replace(p, name="Jo Rooted") if p.name == "Joe Root" else p for p in team.players
+    )
+    got = parse_orders("captain: Joe Root", replace(team, players=players), FIFTY)
+    assert got.errors and "Joe Root" in str(got.errors[0]), got
+    assert got.orders.match is None
