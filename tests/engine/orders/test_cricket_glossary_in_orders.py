@@ -100,6 +100,7 @@ def test_a_style_written_beside_an_idiom_between_two_decides() -> None:
         ("captain root (c)", "captain: Joe Root", FIFTY),
         ("Root (c), Wilson (wk)", "captain: Joe Root\nwicketkeeper: Wilson", FIFTY),
         ("Root skipper", "captain: Joe Root", FIFTY),
+        ("if we win the toss insert them", "toss: bowl", FIFTY),
         ("Wilson wicky", "wicketkeeper: Wilson", FIFTY),
         ("Root aggro", "Joe Root bats aggressive", FIFTY),
         (
@@ -169,6 +170,9 @@ def test_a_line_of_text_speak_is_chatter(line: str) -> None:
         ("if sr < 100: Root aggressive", "sr"),
         ("Root aggressive maybe", "maybe"),
         ("Root perhaps aggressive", "perhaps"),
+        ("Root aggressive against the quicks", "against"),
+        ("Root defensive on a turner", "turner"),
+        ("pp2 everyone normal", "pp2"),
     ],
 )
 def test_a_word_the_model_cannot_express_is_named(line: str, word: str) -> None:
