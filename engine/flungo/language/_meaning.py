@@ -232,9 +232,9 @@ def _styles(text: str, protect: frozenset[str]) -> tuple[list[str], list[tuple[s
             )
         )
         if len(styles) <= 1:
-            variants.append(
-                [pattern.sub(lambda m: lex.styles[m.group(0)] if own(m) else m.group(0), clause)]
-            )
+            out = pattern.sub(lambda m: lex.styles[m.group(0)] if own(m) else m.group(0), clause)
+            # two idioms of one style ("nudge and nurdle") say the style once
+            variants.append([_SAID_TWICE.sub(r"\1", out)])
             continue
         variants.append(
             [
@@ -257,6 +257,7 @@ def _styles(text: str, protect: frozenset[str]) -> tuple[list[str], list[tuple[s
     return texts, found
 
 
+_SAID_TWICE = re.compile(r"(?<![\w'])(defensive|normal|aggressive|wahoo)\s+and\s+\1(?![\w'])")
 # "overs 11 to 40", "overs 11-40", "from over 11 to 40", "between the 30th and 40th overs"
 _RANGE = re.compile(
     r"(?:(?:in|for|during|from|between)\s+)?(?:the\s+)?"

@@ -77,6 +77,11 @@ def test_an_idiom_between_two_styles_asks_both(idiom: str, styles: str) -> None:
     assert got.orders == read("").orders
 
 
+def test_two_idioms_of_one_style_say_it_once() -> None:
+    """ "Root nudge and nurdle": two idioms, one style; Root bats normal, nothing else."""
+    reads_exactly("Root nudge and nurdle", "Joe Root bats normal")
+
+
 def test_a_style_written_beside_an_idiom_between_two_decides() -> None:
     """ "Root tee off, aggressive": the style written outright decides; nothing is asked."""
     reads_exactly("Root tee off, aggressive", "Joe Root bats aggressive")

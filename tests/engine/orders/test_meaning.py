@@ -28,6 +28,10 @@ CHATTER = [
     "Cheers, ta for running it.",
     "G'day mate,",
     "Might I ask whether it ever rains?",
+    # text-speak from the glossary round (issue 24, R3)
+    "c'mon lads, fingers crossed!",
+    "thx pls, ty gm",
+    "cheers ta, imo we win this btw",
 ]
 CANONICAL = [
     "xi: " + ", ".join(XI),
