@@ -55,14 +55,29 @@ _ROLE_SAID = {
 }
 
 
+# the name a mark follows: the words from the clause's start, one to three of them
+_MARKED = re.compile(r"(?:^|(?<=[,;:]))\s*(?P<name>[\w'.]+(?:\s+[\w'.]+){0,2})\s*$")
+
+
 def markers(text: str) -> str:
-    """``text`` with a scorecard's marks read as the roles they mark ("root captain")."""
+    """``text`` with a scorecard's marks read as the roles they mark ("root captain"). A
+    mark with an order after it ("root (c) to bat aggressive") is said as its own clause
+    at the line's end ("root to bat aggressive, root captain"), so both are read."""
     if "(" not in text:
         return text
     unmarked = _MARK.sub(" ", text)
+    tail: list[str] = []
 
     def repl(m: re.Match[str]) -> str:
         role = "keeper" if m.group("m") == "wk" else "captain"
-        return "" if _ROLE_SAID[role].search(unmarked) else f" {role}"
+        if _ROLE_SAID[role].search(unmarked):
+            return ""
+        more = re.match(r"\s*[a-z]", text[m.end() :])
+        name = _MARKED.search(text, 0, m.start())
+        if more and name:
+            tail.append(f"{name.group('name')} {role}")
+            return ""
+        return f" {role}"
 
-    return _MARK.sub(repl, text)
+    out = _MARK.sub(repl, text)
+    return ", ".join([out, *tail]) if tail else out

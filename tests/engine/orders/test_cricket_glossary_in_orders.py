@@ -104,6 +104,7 @@ def test_a_style_written_beside_an_idiom_between_two_decides() -> None:
         ("Root (c)", "captain: Joe Root", FIFTY),
         ("captain root (c)", "captain: Joe Root", FIFTY),
         ("Root (c), Wilson (wk)", "captain: Joe Root\nwicketkeeper: Wilson", FIFTY),
+        ("Root (c) to bat aggressive", "Joe Root bats aggressive\ncaptain: Joe Root", FIFTY),
         ("Root skipper", "captain: Joe Root", FIFTY),
         ("if we win the toss insert them", "toss: bowl", FIFTY),
         ("Wilson wicky", "wicketkeeper: Wilson", FIFTY),
