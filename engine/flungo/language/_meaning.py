@@ -26,10 +26,18 @@ from engine.flungo.language._clauses import CLAUSE_WORDS, GUARD, ordinal, scores
 from engine.flungo.language._grammar import by_grammar
 from engine.flungo.language._reader import kept
 from engine.flungo.language._reviews import reviews_line
+from engine.flungo.language._tags import FORMAT_IN, FORMAT_LEAD, markers, other_format
 from engine.flungo.language._transform import _ORDINAL_WORDS
 from engine.flungo.language._units import down_words, units
 
-__all__ = ["STYLE_WORDS", "Lexicon", "Reworded", "lexicon", "meaning_words", "reword"]
+__all__ = [
+    "STYLE_WORDS",
+    "Lexicon",
+    "Reworded",
+    "lexicon",
+    "meaning_words",
+    "reword",
+]
 
 STYLE_WORDS = ("defensive", "normal", "aggressive", "wahoo")
 # The four styles written outright: where one is in a line, idioms beside it are emphasis.
@@ -44,7 +52,7 @@ class Lexicon:
 
     spelling: dict[str, str]
     filler: tuple[str, ...]
-    styles: dict[str, str]  # idiom -> one of STYLE_WORDS
+    styles: dict[str, str]  # idiom -> one of STYLE_WORDS, or two joined by "|" (it asks)
     phrases: dict[str, str]  # phrase -> canonical words
     phases: dict[str, str]  # phase name -> its kind (powerplay, middle, death)
     overs: dict[int, dict[str, tuple[int, int]]]  # innings overs -> kind -> (first, last)
@@ -56,6 +64,12 @@ def _load_lexicon() -> Lexicon:
     text = importlib.resources.files(__package__).joinpath("lexicon.toml").read_text("utf-8")
     data = tomllib.loads(text)
     styles = {idiom: style for style, idioms in data["styles"].items() for idiom in idioms}
+    # an idiom between two styles ("tee off": aggressive or wahoo) reads as both, and asks
+    styles |= {
+        idiom: pair.replace("_or_", "|")
+        for pair, idioms in data["between"].items()
+        for idiom in idioms
+    }
     phases = {
         name: kind
         for kind, names in data["phases"].items()
@@ -210,12 +224,17 @@ def _styles(text: str, protect: frozenset[str]) -> tuple[list[str], list[tuple[s
             variants.append([out])
             continue
         styles = list(
-            dict.fromkeys(lex.styles[m.group(0)] for m in pattern.finditer(clause) if own(m))
+            dict.fromkeys(
+                s
+                for m in pattern.finditer(clause)
+                if own(m)
+                for s in lex.styles[m.group(0)].split("|")
+            )
         )
         if len(styles) <= 1:
-            variants.append(
-                [pattern.sub(lambda m: lex.styles[m.group(0)] if own(m) else m.group(0), clause)]
-            )
+            out = pattern.sub(lambda m: lex.styles[m.group(0)] if own(m) else m.group(0), clause)
+            # two idioms of one style ("nudge and nurdle") say the style once
+            variants.append([_SAID_TWICE.sub(r"\1", out)])
             continue
         variants.append(
             [
@@ -223,7 +242,7 @@ def _styles(text: str, protect: frozenset[str]) -> tuple[list[str], list[tuple[s
                     lambda m, style=style: (
                         m.group(0)
                         if not own(m)
-                        else (style if lex.styles[m.group(0)] == style else "\x00")
+                        else (style if style in lex.styles[m.group(0)].split("|") else "\x00")
                     ),
                     clause,
                 )
@@ -238,6 +257,7 @@ def _styles(text: str, protect: frozenset[str]) -> tuple[list[str], list[tuple[s
     return texts, found
 
 
+_SAID_TWICE = re.compile(r"(?<![\w'])(defensive|normal|aggressive|wahoo)\s+and\s+\1(?![\w'])")
 # "overs 11 to 40", "overs 11-40", "from over 11 to 40", "between the 30th and 40th overs"
 _RANGE = re.compile(
     r"(?:(?:in|for|during|from|between)\s+)?(?:the\s+)?"
@@ -366,16 +386,7 @@ _CONTRACTIONS = (
     (re.compile(r"(?<![\w'])we (?:r|are)(?![\w'])"), "we're"),
 )
 _NICK_ENDS = ("'s", "sy", "ey", "y", "ie", "o", "s")
-_FORMAT_LEAD = re.compile(
-    r"^(?:for\s+|in\s+)?(?:the\s+)?(?:t20|odi|twenty20|short\s+format|(?:20|50|twenty|fifty)[\s-]*(?:overs?|ovr)"
-    r"(?:\s+(?:game|match|one|1|format))?)(?:\s+(?:game|match|mein|format|one|1))?\s*(?:[:,-]\s*|\s+)"
-)
-# The match named inside or at the end of a line ("Stokes skippers the 20 over one", "Flintoff
-# at 5 in the ODI"): the mail says which match it is.
-_FORMAT_IN = re.compile(
-    r"\s*(?<![\w'])(?:for\s+|in\s+)?the\s+(?:(?:20|50|twenty|fifty)[\s-]*(?:overs?|ovr)\s+"
-    r"(?:game|match|one|1|format)|t20|odi|twenty20)(?![\w'])"
-)
+
 _HEAD_PRONOUN = re.compile(r"(?:^|(?<=, ))(?:he|him|she)(?![\w'])")
 _HE = re.compile(r"(?<![\w'])(?:he|him)(?![\w'])")
 
@@ -514,13 +525,16 @@ def prepare(text: str, protect: frozenset[str], overs: int) -> str:
     t = number_words(t)
     t = _NOISE.sub(" ", t)
     t = re.sub(r"(?<=\w)'(?!\w)|(?<!\w)'(?=\w)", " ", t)  # 'quoted' words
+    t = markers(t)
     t = _sub("spelling", t, protect, {k.replace("_", " "): v for k, v in lex.spelling.items()})
     for pattern, repl in _CONTRACTIONS:
         t = pattern.sub(repl, t)
     t = _nicknames(t, protect, meaning_words())
     t = re.sub(r"(?<![\w'])([a-z])\.\s+(?=[a-z])", r"\1 ", t)  # "t. smith": an initial
     t = _SPACES.sub(" ", t).strip()
-    return _FORMAT_IN.sub("", _FORMAT_LEAD.sub("", t))
+    if other_format(t, overs):
+        return t
+    return FORMAT_IN.sub("", FORMAT_LEAD.sub("", t))
 
 
 _QUESTION = re.compile(
@@ -556,6 +570,8 @@ def reword(
 
     lex = lexicon()
     t = prepare(text, protect, overs)
+    if other_format(t, overs):
+        return Reworded((t,), (), ())  # refused as written, its format named
     # a question to the GM ("Might I ask whether ...?", "Q - can Rock play?") is no order
     t = _QUESTION.sub(" ", t).strip()
     if "?" in t:

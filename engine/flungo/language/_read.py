@@ -67,6 +67,7 @@ from engine.flungo.language._naming import apply_naming
 from engine.flungo.language._reader import kept
 from engine.flungo.language._sections import entries, number_error, plain_items
 from engine.flungo.language._state import ReadState, result_of
+from engine.flungo.language._tags import other_format
 from engine.flungo.language._transform import read_line
 from engine.flungo.language._unknown import bare, builds_order, may_carry, unknown_words
 from engine.flungo.orders import Rule
@@ -475,6 +476,8 @@ def _meaning_line(
         # nothing in it carries an order: cheering, thanks, a remark; it costs nothing
         st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
         return True
+    if other_format(rw.texts[0], fmt.overs):  # "T20:" in a 50-over match: not this match's
+        return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, None)
     results = [(text, _read_words(cl, text, own, opponent, fmt, st, names)) for text in rw.texts]
     good = [(t, s) for t, s in results if not s.errors and (s.items or s.not_understood)]
     readings = tuple(dict.fromkeys(_echo(s, st) for _, s in good))
@@ -688,6 +691,13 @@ def _refuse(
 ) -> bool:
     """A line with meaning pbm cannot read: the word it does not know, with the caret under
     it and what pbm reads without it; or, when every word is known, where it breaks."""
+    if tag := other_format(text, fmt.overs):
+        at = max(cl.text.lower().find(tag), 0)
+        span = Span(cl.number, cl.column(at), cl.column(at + len(tag)))
+        message = f"'{tag}' says this line is for another match: this one is {fmt.title}"
+        hint = "send it with that match's orders"
+        st.errors.append(InvalidOrder(message, source_line=cl.raw, span=span, hint=hint))
+        return True
     unknown = unknown_words(text, own, opponent, protect)
     nearest = ""
     if unknown:

@@ -28,6 +28,10 @@ CHATTER = [
     "Cheers, ta for running it.",
     "G'day mate,",
     "Might I ask whether it ever rains?",
+    # text-speak from the glossary round (issue 24, R3)
+    "c'mon lads, fingers crossed!",
+    "thx pls, ty gm",
+    "cheers ta, imo we win this btw",
 ]
 CANONICAL = [
     "xi: " + ", ".join(XI),
@@ -92,12 +96,13 @@ def test_a_greeting_before_an_order_is_not_chatter() -> None:
     assert read("Hi GM, thanks").chatter and not read("Hi GM, thanks").errors
 
 
-@pytest.mark.parametrize(
-    ("idiom", "style"), sorted(lexicon().styles.items()), ids=sorted(lexicon().styles)
-)
+_ONE_STYLE = sorted((i, s) for i, s in lexicon().styles.items() if "|" not in s)
+
+
+@pytest.mark.parametrize(("idiom", "style"), _ONE_STYLE, ids=[i for i, _ in _ONE_STYLE])
 def test_every_style_idiom_reads_as_its_entry_says(idiom: str, style: str) -> None:
     """ "Root <idiom>" reads as Root batting the idiom's style, or is refused with a word
-    named; never another style."""
+    named; never another style (an idiom between two styles asks: test_glossary)."""
     got = read(f"Root {idiom}")
     if got.errors or got.not_understood:
         assert any("'" in e.message for e in got.errors) or got.not_understood

@@ -1,0 +1,83 @@
+"""Tags a fan writes on a line beside its order: the format it is for, a scorecard's marks.
+
+"T20: Root aggressive", "ODI - ...", "Flintoff at 5 in the ODI": the line says which match
+it is for. Where that is the match being read, the tag says nothing more and goes; where it
+is another ("T20:" in a 50-over match), the line is for another match and is never read for
+this one (issue 24: a wrong reading is worse than a refusal). "Root (c)", "Wilson (wk)":
+the captain and the keeper, as a scorecard marks them.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["FORMAT_IN", "FORMAT_LEAD", "markers", "other_format"]
+
+FORMAT_LEAD = re.compile(
+    r"^(?:for\s+|in\s+)?(?:the\s+)?(?:t20i?|odi|twenty20|short\s+format|(?:20|40|50|twenty|forty|fifty)[\s-]*(?:overs?|ovr)"
+    r"(?:\s+(?:game|match|one|1|format))?)(?:\s+(?:game|match|mein|format|one|1))?\s*(?:[:,-]\s*|\s+)"
+)
+# The match named inside or at the end of a line ("Stokes skippers the 20 over one", "Flintoff
+# at 5 in the ODI"): the mail says which match it is.
+FORMAT_IN = re.compile(
+    r"\s*(?<![\w'])(?:for\s+|in\s+)?the\s+(?:(?:20|40|50|twenty|forty|fifty)[\s-]*(?:overs?|ovr)\s+"
+    r"(?:game|match|one|1|format)|t20i?|odi|twenty20)(?![\w'])"
+)
+_TAG_OVERS = (
+    (re.compile(r"t20|twenty|20|short"), 20),
+    (re.compile(r"forty|40"), 40),
+    (re.compile(r"odi|fifty|50"), 50),
+)
+_TAG_WORD = re.compile(
+    r"t20i?|twenty20|odi|short\s+format|(?:20|40|50|twenty|forty|fifty)[\s-]*(?:overs?|ovr)"
+)
+
+
+def other_format(text: str, overs: int) -> str:
+    """The format ``text`` names ("T20:", "in the ODI") where it is not the match's, as
+    written (lower case); "" where it names none or the match's own. Such a line is for
+    another match of the writer's, and is never read for this one."""
+    for tag in (FORMAT_LEAD.match(text), FORMAT_IN.search(text)):
+        if tag is None:
+            continue
+        said = next((n for p, n in _TAG_OVERS if p.search(tag.group(0))), overs)
+        if said != overs and (word := _TAG_WORD.search(tag.group(0))):
+            return word.group(0)
+    return ""
+
+
+# A scorecard's marks after a name: "Root (c)", "Wilson (wk)"; where the line says the role
+# in words as well ("captain root (c)"), the mark says it again.
+_MARK = re.compile(r"\s*\((?P<m>c|capt|wk)\)(?![\w'])")
+_ROLE_SAID = {
+    "captain": re.compile(r"(?<![\w'])(?:captain|capt|skipper|skip|captains)(?![\w'])"),
+    "keeper": re.compile(r"(?<![\w'/])(?:wicketkeeper|keeper|keeps|wk|w/k)(?![\w'])"),
+}
+
+
+# the name a mark follows: the words from the clause's start, one to three of them
+_MARKED = re.compile(r"(?:^|(?<=[,;:]))\s*(?P<name>[\w'.]+(?:\s+[\w'.]+){0,2})\s*$")
+
+
+def markers(text: str) -> str:
+    """``text`` with a scorecard's marks read as the roles they mark ("root captain"). A
+    mark with an order after it ("root (c) to bat aggressive") is said as its own clause
+    at the line's end ("root to bat aggressive, root captain"), so both are read."""
+    if "(" not in text:
+        return text
+    unmarked = _MARK.sub(" ", text)
+    tail: list[str] = []
+
+    def repl(m: re.Match[str]) -> str:
+        role = "keeper" if m.group("m") == "wk" else "captain"
+        if _ROLE_SAID[role].search(unmarked):
+            return ""
+        more = re.match(r"\s*[a-z]", text[m.end() :])
+        name = _MARKED.search(text, 0, m.start())
+        if more and name:
+            tail.append(f"{name.group('name')} {role}")
+            return ""
+        return f" {role}"
+
+    out = _MARK.sub(repl, text)
+    return ", ".join([out, *tail]) if tail else out
