@@ -36,3 +36,18 @@ def test_own_words_mail_is_read_for_meaning_and_chatter_is_free(
     with transaction(daemon.app.sessions) as s:
         [flag] = list(s.scalars(select(Flag)))
         assert flag.line == 7 and "two ways" in flag.reason
+
+
+def test_a_sure_typo_is_read_and_the_answer_says_so(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """A plain typo of an order word ("ovres") is read as the word, and the answer says on
+    which line and as what, so the player sees it before the deadline; no error is counted."""
+    secret = join(daemon, sender, "player1@example.test")
+    body = f"SECRET {secret}\ntoss: bat\nafter 10 ovres all batsmen aggressive\n"
+    [reply] = say(daemon, sender, body)
+    subject, text = str(reply["Subject"]), body_of(reply)
+    assert "error" not in subject
+    words = " ".join(text.split())
+    assert "after 10 overs: all batsmen bat aggressive" in words
+    assert "Line 3: read 'ovres' as 'overs'." in words

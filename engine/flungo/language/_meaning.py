@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from engine.flungo.language._chatter import _TENS, number_words
 from engine.flungo.language._clauses import CLAUSE_WORDS, GUARD, ordinal, scores, structure
 from engine.flungo.language._grammar import by_grammar
+from engine.flungo.language._inflect import inflected
 from engine.flungo.language._reader import kept
 from engine.flungo.language._reviews import reviews_line
 from engine.flungo.language._tags import FORMAT_IN, FORMAT_LEAD, markers, other_format
@@ -70,6 +71,8 @@ def _load_lexicon() -> Lexicon:
         for pair, idioms in data["between"].items()
         for idiom in idioms
     }
+    fixed = frozenset(data["uninflected"]["words"])
+    styles = {f: s for i, s in styles.items() for f in inflected(i, fixed)} | styles
     phases = {
         name: kind
         for kind, names in data["phases"].items()

@@ -89,6 +89,9 @@ class ParsedOrders:
     clears: tuple[str, ...] = ()
     # (line, parts) for every line that spoke to a part of the orders (see merge.PARTS)
     line_parts: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    # what the reader read otherwise than written, by line ("read 'ovres' as 'overs'"): said
+    # in the answer so that the player sees it before the deadline, never an error
+    notes: tuple[EchoLine, ...] = ()
 
     @property
     def ok(self) -> bool:

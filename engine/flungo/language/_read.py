@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import difflib
 import re
 from dataclasses import replace
-from typing import Any
 
 from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
 from engine.flungo.formats import FormatSpec
@@ -37,10 +37,7 @@ from engine.flungo.language._expand import expand_items, numbered_names, squad_n
 from engine.flungo.language._forms import NEW_WHOLE, fresh_part, quota_error, split_selection
 from engine.flungo.language._grammar import (
     ORDER_WORDS,
-    START_HINT,
     keywords,
-    parse_line,
-    starters,
 )
 from engine.flungo.language._items import Item
 from engine.flungo.language._lines import (
@@ -68,7 +65,15 @@ from engine.flungo.language._reader import kept
 from engine.flungo.language._sections import entries, number_error, plain_items
 from engine.flungo.language._state import ReadState, result_of
 from engine.flungo.language._tags import other_format
-from engine.flungo.language._transform import read_line
+from engine.flungo.language._tries import (
+    Unparsed,
+    first_word_error,
+    forgiving_parse,
+    misspelt_command,
+    parse,
+    said_or_raise,
+)
+from engine.flungo.language._typos import corrected, offered, sure_typos, typos
 from engine.flungo.language._unknown import bare, builds_order, may_carry, unknown_words
 from engine.flungo.orders import Rule
 from engine.flungo.squad import Team
@@ -130,14 +135,14 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             continue
         if cl.number in fresh:
             st.items.append(fresh[cl.number])
-        masked, found = mask_names(cl.text, all_names)
-        masked = number_words(masked)
-        masked = squad_numbers(masked, found, own.names)
-        if section is not None and _section_line(
-            cl, masked, found, section, own, opponent, fmt, st, all_names
-        ):
-            continue
-        section = _order_line(cl, masked, found, own, opponent, fmt, st, signed_off, all_names)
+        mark = st.mark()
+        ahead = _line(cl, section, own, opponent, fmt, st, signed_off, all_names)
+        if len(st.errors) > mark[1] or len(st.not_understood) > mark[2]:
+            ahead = _typo_line(
+                cl, section, own, opponent, fmt, st, signed_off, all_names, mark, ahead
+            )
+        if not ahead[0]:
+            section = ahead[1]
     for item in st.items:
         if item.kind in ("order", "xi") and item.value == ():
             what = "batting order" if item.kind == "order" else "XI"
@@ -156,6 +161,61 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
         if item.kind == "fresh" and item.line.number in wrong:
             item.ok = False  # its part is blocked: what stood before stands, whole
     return result_of(st)
+
+
+def _line(
+    cl: CleanLine,
+    section: Item | None,
+    own: NameBook,
+    opponent: NameBook | None,
+    fmt: FormatSpec,
+    st: ReadState,
+    signed_off: bool,
+    all_names: list[str],
+) -> tuple[bool, Item | None]:
+    """Read one line: whether it was read under ``section`` (which then goes on), and the
+    section it starts, if any."""
+    masked, found = mask_names(cl.text, all_names)
+    masked = squad_numbers(number_words(masked), found, own.names)
+    if section is not None and _section_line(
+        cl, masked, found, section, own, opponent, fmt, st, all_names
+    ):
+        return True, section
+    return False, _order_line(cl, masked, found, own, opponent, fmt, st, signed_off, all_names)
+
+
+def _typo_line(
+    cl: CleanLine,
+    section: Item | None,
+    own: NameBook,
+    opponent: NameBook | None,
+    fmt: FormatSpec,
+    st: ReadState,
+    signed_off: bool,
+    all_names: list[str],
+    mark: tuple[int, int, int, int, dict[int, str]],
+    ahead: tuple[bool, Item | None],
+) -> tuple[bool, Item | None]:
+    """A line refused, read again with its plain typos put right (:mod:`._typos`): kept,
+    with a note for each, when it then reads whole; else the refusal stands as it was."""
+    choices = typos(cl.text, own, opponent, _protect(tuple(all_names)))
+    for k in range(mark[1], len(st.errors)):
+        err = st.errors[k]
+        two = [w for w, got in choices.items() if len(got) > 1 and f"'{w}'" in err.message.lower()]
+        if two:  # "bals": ball or balls, never a guess; the error may be kept: a copy
+            st.errors[k] = copy.copy(err)
+            st.errors[k].hint = offered(choices[two[0]])
+    sure = sure_typos(choices)
+    if not sure:
+        return ahead
+    tried = replace(cl, text=corrected(cl.text, sure), plain=corrected(cl.plain, sure))
+    st.undo(mark)
+    again = _line(tried, section, own, opponent, fmt, st, signed_off, all_names)
+    if len(st.errors) == mark[1] and len(st.not_understood) == mark[2] and len(st.items) > mark[0]:
+        st.notes += [EchoLine(cl.number, f"read '{w}' as '{r}'") for w, r in sure.items()]
+        return again
+    st.undo(mark)
+    return _line(cl, section, own, opponent, fmt, st, signed_off, all_names)
 
 
 def _clean(number: int, raw: str, st: ReadState) -> CleanLine | None:
@@ -180,115 +240,6 @@ def _clean(number: int, raw: str, st: ReadState) -> CleanLine | None:
         )
         return None
     return clean_line(number, raw)
-
-
-class _Unparsed(Exception):
-    """A line that does not parse. Saying why costs more than the parse (what lark would
-    have taken where it broke), so the error is made only for a line that is reported: a
-    greeting, a signature or a line tried as names under a heading is not."""
-
-    def __init__(self, cl: CleanLine, masked: str, start: str) -> None:
-        super().__init__(masked)
-        self.cl, self.masked, self.start = cl, masked, start
-
-    def error(self) -> InvalidOrder:
-        """The parse error, located in the player's line."""
-        try:
-            parse_line(self.cl, self.masked, self.start)
-        except InvalidOrder as exc:
-            return exc
-        raise AssertionError("the line parses")  # pragma: no cover
-
-
-def _forgiving_parse(
-    cl: CleanLine, masked: str, found: dict[int, str], names: list[str], start: str = "start"
-) -> tuple[Any, str, dict[int, str]]:
-    """Read the line; where it breaks next to a near miss of a name, read that as a name.
-
-    The near miss then fails to match anyone and gets "did you mean", which says more than
-    "I don't understand '1' here". Returns what the line says (see :func:`read_line`: a
-    ``NumberError`` is returned, for :func:`_said` to raise) with the masked text and names
-    it was read with; raises :class:`_Unparsed` when that does not help.
-    """
-    said = read_line(masked, start, found)
-    if not isinstance(said, int):
-        return said, masked, found
-    first = masked
-    found = dict(found)
-    for _ in range(24):  # one near miss per try; a line has only so many names
-        near = mask_near_miss(masked, names, said, len(names) + len(found))
-        if near is None:
-            break
-        masked, words = near
-        found[len(names) + len(found)] = words
-        said = read_line(masked, start, found)
-        if not isinstance(said, int):
-            return said, masked, found
-    raise _Unparsed(cl, first, start)  # the first error is the one to report
-
-
-def _said(said: Any) -> Any:
-    """What a line says, or its ``NumberError`` raised."""
-    if isinstance(said, NumberError):
-        # remembered and raised again for each line alike: without its last traceback, so
-        # that a line sent a thousand times does not grow one
-        raise said.with_traceback(None)
-    return said
-
-
-def _parse(
-    cl: CleanLine, masked: str, found: dict[int, str], start: str, names: list[str]
-) -> tuple[Any, str, dict[int, str]] | None:
-    try:
-        return _forgiving_parse(cl, masked, found, names, start)
-    except _Unparsed:
-        return None
-
-
-_FIRST_WORD = re.compile(r"[^\W\d_][\w'’\-]*")
-# Words an order may start with ("we'll bowl") that start many a sentence that is no order.
-_WEAK_STARTERS = frozenset(["i", "we", "i'll", "we'll", "i've", "we've", "i'd", "we'd", "they"])
-
-
-def _misspelt_command(text: str) -> bool:
-    """Whether ``text`` starts with a near miss of an order's first word and holds a number:
-    a typed command, never a remark to let pass ("NAMEE 2 Zippy"; "Great win!" has none)."""
-    m = _FIRST_WORD.match(text)
-    if m is None or not any(c.isdigit() for c in text):
-        return False
-    word = m.group(0).lower()
-    if len(word) < 4 or word in keywords() or word in starters():
-        return False
-    long_words = [w for w in ORDER_WORDS if len(w) >= 4]
-    return bool(difflib.get_close_matches(word, long_words, n=1, cutoff=0.8))
-
-
-def _first_word_error(cl: CleanLine, own: NameBook, exc: InvalidOrder) -> InvalidOrder:
-    """An unknown first word is reported as an unknown order, with "did you mean"."""
-    m = _FIRST_WORD.match(cl.text)
-    if m is None or exc.span is None or exc.span.column == cl.column(0):
-        return exc
-    word = m.group(0)
-    weak = word.lower() in _WEAK_STARTERS
-    if (word.lower() in starters() and not weak) or own.candidates(word):
-        return exc
-    if word.lower() in keywords():
-        return InvalidOrder(
-            "this line is not an order I know",
-            source_line=cl.raw,
-            span=Span(cl.number, cl.column(0), cl.column(len(word))),
-            hint=START_HINT,
-        )
-    close = difflib.get_close_matches(word.lower(), ORDER_WORDS, n=1, cutoff=0.7)
-    hint = f"did you mean '{close[0]}'?" if close else None
-    if not close:
-        hint = own.unknown(word, source_line=cl.raw, span=exc.span).hint or START_HINT
-    return InvalidOrder(
-        f"unknown order '{word}'",
-        source_line=cl.raw,
-        span=Span(cl.number, cl.column(0), cl.column(len(word))),
-        hint=hint,
-    )
 
 
 def _order_line(
@@ -329,16 +280,16 @@ def _order_line(
             )
         return None
     try:
-        said, masked, found = _forgiving_parse(cl, masked, found, names or [])
-        draft = _said(said)
+        said, masked, found = forgiving_parse(cl, masked, found, names or [])
+        draft = said_or_raise(said)
         if isinstance(draft, PositionD) and not own.candidates(draft.ref.text):
             # "Batsmen 3 aggressive" is a near miss of "Batsman 3", not a place in the order
             near = mask_near_miss(masked, names or [], draft.ref.start, len(names or []))
             if near is not None:
                 found = {**found, len(names or []): near[1]}
-                said, masked, found = _forgiving_parse(cl, near[0], found, names or [])
-                draft = _said(said)
-    except _Unparsed as unparsed:
+                said, masked, found = forgiving_parse(cl, near[0], found, names or [])
+                draft = said_or_raise(said)
+    except Unparsed as unparsed:
         if reworded:
             st.errors.append(unparsed.error())
             return None
@@ -352,7 +303,7 @@ def _order_line(
             # a greeting, a remark, or the signature under "Thanks," or "Regards"
             st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
             return None
-        exc = _first_word_error(cl, own, unparsed.error())
+        exc = first_word_error(cl, own, unparsed.error())
         quota = quota_error(cl, own)
         if quota is not None:
             # told plainly, and sent to the GM: the player meant something we cannot do
@@ -461,7 +412,7 @@ def _meaning_line(
     signed_off: bool,
     names: list[str],
     why: OrderError | None = None,
-    unparsed: _Unparsed | None = None,
+    unparsed: Unparsed | None = None,
 ) -> bool:
     """Read a line the canonical words do not read, for its meaning; False to let the
     canonical reader report it as it would (a misspelt order word with its "did you mean",
@@ -519,7 +470,7 @@ def _meaning_line(
     if len(rw.texts) == 1 and (passed := _passing(cl, rw.texts[0], own, opponent, fmt, st, names)):
         st.items += passed.items
         return True
-    if _misspelt_command(cl.text):
+    if misspelt_command(cl.text):
         return False  # "NAMEE 2 Zippy": the canonical reader says "did you mean 'name'?"
     if not any(builds_order(t, protect) for t in rw.texts):
         # no squad member, style, order word, or overs with a condition: a remark
@@ -529,7 +480,7 @@ def _meaning_line(
         # a greeting before a squad member's name ("Greetings, and once more: Stokes opens
         # with Root"): what follows the greeting may be an order, so never let it pass
         return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why)
-    old = _first_word_error(cl, own, unparsed.error()) if unparsed is not None else why
+    old = first_word_error(cl, own, unparsed.error()) if unparsed is not None else why
     if old is not None and (
         (old.hint or "").startswith("did you mean") or quota_error(cl, own) is not None
     ):
@@ -782,7 +733,7 @@ def _section_line(
     if m := _BARE_NUMBER.match(cl.text):  # "1 Root": numbered without a full stop
         cl = replace(cl, text=cl.text[m.end() :], offset=cl.offset + m.end())
         masked = masked[m.end() :]
-    parsed = _parse(cl, masked, found, "entries", names)
+    parsed = parse(cl, masked, found, "entries", names)
     if parsed is None:
         return False
     said = parsed[0]

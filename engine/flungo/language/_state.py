@@ -28,6 +28,23 @@ class ReadState:
     team: Team | None = None
     context: OrderContext = field(default_factory=OrderContext)
     section_lines: dict[int, str] = field(default_factory=dict)  # line -> heading's kind
+    notes: list[EchoLine] = field(default_factory=list)  # "read 'ovres' as 'overs'", by line
+
+    def mark(self) -> tuple[int, int, int, int, dict[int, str]]:
+        """Where the reading stands, for :meth:`undo` (a line tried one way, then another)."""
+        return (
+            len(self.items),
+            len(self.errors),
+            len(self.not_understood),
+            len(self.chatter),
+            dict(self.section_lines),
+        )
+
+    def undo(self, mark: tuple[int, int, int, int, dict[int, str]]) -> None:
+        """Forget what was read since ``mark``."""
+        del self.items[mark[0] :], self.errors[mark[1] :], self.not_understood[mark[2] :]
+        del self.chatter[mark[3] :]
+        self.section_lines = dict(mark[4])
 
 
 def result_of(st: ReadState) -> ParsedOrders:
@@ -48,6 +65,7 @@ def result_of(st: ReadState) -> ParsedOrders:
         chatter=tuple(sorted(st.chatter, key=lambda e: e.line)),
         clears=clears,
         line_parts=_line_parts(st),
+        notes=tuple(st.notes),
     )
 
 

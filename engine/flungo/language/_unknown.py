@@ -26,12 +26,20 @@ from engine.flungo.language._grammar import ORDER_WORDS, by_grammar, keywords
 from engine.flungo.language._meaning import STYLE_WORDS, is_name_word, lexicon, meaning_words
 from engine.flungo.language._names import NameBook
 
-__all__ = ["bare", "builds_order", "may_carry", "unknown_words"]
+__all__ = [
+    "GUARDED",
+    "NEGATED",
+    "bare",
+    "builds_order",
+    "may_carry",
+    "order_vocabulary",
+    "unknown_words",
+]
 
 _WORD = re.compile(r"(?<![\w'])[^\W\d_][\w']*")
-_NEGATED = re.compile(r"(?<![\w'])(?:don't|do\s+not|not|never|no)\s+$")
+NEGATED = re.compile(r"(?<![\w'])(?:don't|do\s+not|not|never|no)\s+$")
 # A word inside a condition or a limit: from its guard word to the clause's end.
-_GUARDED = re.compile(
+GUARDED = re.compile(
     r"(?<![\w'])(?:if|when|whenever|unless|once|until|till|provided|should|while|whilst|except|"
     r"as\s+long\s+as|so\s+long\s+as)(?![\w'])(?:(?!\s+then(?![\w']))[^,;:.])*$"
 )
@@ -111,7 +119,7 @@ def unknown_words(
 
 
 @by_grammar
-def _order_vocabulary(words: frozenset[str]) -> list[str]:
+def order_vocabulary(words: frozenset[str]) -> list[str]:
     """The words an unknown word may be a typo of: the grammar's and the lexicon's words
     that say something in an order, and the words the lexicon says may carry meaning."""
     lex = lexicon()
@@ -127,16 +135,16 @@ def may_carry(word: str, text: str, protect: frozenset[str]) -> bool:
         return True
     # a typo of a word of the orders: one letter of five changed is a word of its own
     # ("great", "treat"), two letters swapped in seven is a typo ("captian")
-    if len(word) >= 4 and difflib.get_close_matches(word, _order_vocabulary(keywords()), 1, 0.84):
+    if len(word) >= 4 and difflib.get_close_matches(word, order_vocabulary(keywords()), 1, 0.84):
         return True
     if len(word) >= 4 and difflib.get_close_matches(word, sorted(protect), 1, 0.8):
         return True  # a squad member's name mistyped
     for m in re.finditer(rf"(?<![\w'-]){re.escape(word)}(?![\w'])", text):
         after = text[m.end() :]
         before = text[: m.start()]
-        if _GUARDED.search(before):
+        if GUARDED.search(before):
             return True  # "if we're cruising at drinks": a condition the word may be all of
-        if _NEGATED.search(before):
+        if NEGATED.search(before):
             return True  # "don't touch": what is not to be done may be an order
         if (last := _LAST_WORD.search(before)) and is_name_word(last.group(1), protect):
             return True  # "Taylor sits out": what a squad member does may be an order

@@ -34,7 +34,8 @@ def _read(email: dict[str, Any], text: str) -> ParsedOrders:
 
 @pytest.mark.parametrize("email", EMAILS, ids=[e["name"] for e in EMAILS])
 def test_email(email: dict[str, Any]) -> None:
-    """An email reads to exactly the echo, errors and not-understood lines written beside it."""
+    """An email reads to exactly the echo, errors, not-understood lines and notes (a typo read
+    as the word it is one edit from) written beside it."""
     result = _read(email, email["text"])
     assert result.echo_text() == email["echo"].rstrip("\n")
     errors = [
@@ -43,6 +44,7 @@ def test_email(email: dict[str, Any]) -> None:
     ]
     assert errors == email["errors"]
     assert [n.line for n in result.not_understood] == email["not_understood"]
+    assert [f"line {n.line}: {n.text}" for n in result.notes] == email.get("notes", [])
 
 
 @pytest.mark.parametrize("email", EMAILS, ids=[e["name"] for e in EMAILS])

@@ -451,8 +451,8 @@ def test_misspelt_order_word_is_read_as_a_fan_means_it(team: Team, t20: FormatSp
 @pytest.mark.parametrize(
     ("text", "column", "word", "right"),
     [
-        ("Root bats normel", 11, "normel", "normal"),
-        ("after 10 overs: Root defensiv", 22, "defensiv", "defensive"),
+        ("Root bats normle", 11, "normle", "normal"),
+        ("after 10 overs: Root dfensiv", 22, "dfensiv", "defensive"),
     ],
 )
 def test_misspelt_last_word_after_a_name_gets_did_you_mean(

@@ -290,7 +290,7 @@ def test_naming(team: Team, fifty: FormatSpec) -> None:
 
 def test_errors_are_all_reported_with_location(team: Team, fifty: FormatSpec) -> None:
     """Three kinds of error, each with line, column and caret; good lines still count."""
-    r = read("captian Stokes\nSmith aggressive\ncaptain Root\nboost Moss fielding", team, fifty)
+    r = read("capitan Stokes\nSmith aggressive\ncaptain Root\nboost Moss fielding", team, fifty)
     kinds = [(type(e), e.span.line if e.span else 0) for e in r.errors]
     assert kinds == [(InvalidOrder, 1), (AmbiguousOrder, 2), (IllegalOrder, 4)]
     assert r.errors[0].hint == "did you mean 'captain'?"

@@ -251,7 +251,7 @@ def test_forwarded_text_is_not_read_as_orders() -> None:
 def test_a_misspelt_order_is_still_an_error() -> None:
     """Chatter is kept narrow: a misspelt order word or a quota still gets its error (a
     misspelt style the lexicon knows, "Root agressive", is read: see test_forgiving)."""
-    assert read("captian Root").errors
+    assert read("capitan Root").errors
     assert read("Anderson to bowl 4 overs").errors
 
 

@@ -13,7 +13,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from engine.dice import Dice
 from engine.flungo.formats import FORMATS, Format
-from engine.flungo.language import OrderContext, _grammar, _read, _transform, parse_orders
+from engine.flungo.language import OrderContext, _grammar, _transform, _tries, parse_orders
 from engine.flungo.language._drafts import NumberError
 from engine.flungo.language._lalr import FastParser
 from engine.flungo.squad import generate_squad
@@ -61,7 +61,7 @@ def corpus_reads() -> list[tuple[str, str, tuple[tuple[int, str], ...]]]:
         return _transform.said(masked, start, found)
 
     mp.setattr(_grammar, "_parsed", record)
-    mp.setattr(_read, "read_line", record_read)
+    mp.setattr(_tries, "read_line", record_read)
     try:
         context = OrderContext(opponent=opponent_team())
         emails = tomllib.loads((HERE / "email_examples.toml").read_text("utf-8"))["email"]

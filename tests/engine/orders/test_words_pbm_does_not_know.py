@@ -274,7 +274,7 @@ def test_in_one_line_the_batsman_named_wins_over_everyone(line: str) -> None:
     assert styles["Joe Root"].value == "aggressive"
 
 
-@pytest.mark.parametrize("line", ["NAMEE 2 Zippy", "Bowlng: 3 overs for Anderson", "Captian 7"])
+@pytest.mark.parametrize("line", ["NAMEE 2 Zippy", "Bowlng: 3 overs for Anderson", "Capitan 7"])
 def test_a_misspelt_order_word_with_a_number_is_named_not_let_pass_as_chatter(line: str) -> None:
     """A near miss of an order's first word followed by a number is a typed order gone wrong:
     it is refused naming the word, never counted as a remark that builds no order."""
