@@ -182,10 +182,10 @@ def stages_ms(mails: list[tuple[str, Team]]) -> tuple[float, float]:
     """Of a fresh mail's median milliseconds (CPU), how many went to reading its lines (the
     lexer, the LALR parse and the drafts, in one pass: ``read_line``) and how many to the
     rest (cleaning, masking names, looking them up, lowering, the checks, the echo)."""
-    from engine.flungo.language import _read
+    from engine.flungo.language import _tries
 
     fmt = FORMATS[Format.FIFTY]
-    inner = _read.read_line
+    inner = _tries.read_line
     spent = [0.0]
 
     def timed(masked: str, start: str, found: dict[int, str]) -> object:
@@ -196,7 +196,7 @@ def stages_ms(mails: list[tuple[str, Team]]) -> tuple[float, float]:
             spent[0] += time.process_time() - c
 
     reading, rest = [], []
-    _read.read_line = timed
+    _tries.read_line = timed
     try:
         for text, team in mails:
             reader = Reader()
@@ -207,7 +207,7 @@ def stages_ms(mails: list[tuple[str, Team]]) -> tuple[float, float]:
             reading.append(spent[0])
             rest.append(total - spent[0])
     finally:
-        _read.read_line = inner
+        _tries.read_line = inner
     return statistics.median(reading) * 1e3, statistics.median(rest) * 1e3
 
 

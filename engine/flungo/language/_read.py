@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
@@ -136,11 +138,19 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
         if cl.number in fresh:
             st.items.append(fresh[cl.number])
         mark = st.mark()
-        ahead = _line(cl, section, own, opponent, fmt, st, signed_off, all_names)
+        read_one = functools.partial(
+            _line,
+            section=section,
+            own=own,
+            opponent=opponent,
+            fmt=fmt,
+            st=st,
+            signed_off=signed_off,
+            all_names=all_names,
+        )
+        ahead = read_one(cl)
         if len(st.errors) > mark[1] or len(st.not_understood) > mark[2]:
-            ahead = _typo_line(
-                cl, section, own, opponent, fmt, st, signed_off, all_names, mark, ahead
-            )
+            ahead = _typo_line(cl, read_one, st, mark, ahead, own, opponent, all_names)
         if not ahead[0]:
             section = ahead[1]
     for item in st.items:
@@ -186,15 +196,13 @@ def _line(
 
 def _typo_line(
     cl: CleanLine,
-    section: Item | None,
-    own: NameBook,
-    opponent: NameBook | None,
-    fmt: FormatSpec,
+    read_one: Callable[[CleanLine], tuple[bool, Item | None]],
     st: ReadState,
-    signed_off: bool,
-    all_names: list[str],
     mark: tuple[int, int, int, int, dict[int, str]],
     ahead: tuple[bool, Item | None],
+    own: NameBook,
+    opponent: NameBook | None,
+    all_names: list[str],
 ) -> tuple[bool, Item | None]:
     """A line refused, read again with its plain typos put right (:mod:`._typos`): kept,
     with a note for each, when it then reads whole; else the refusal stands as it was."""
@@ -210,12 +218,12 @@ def _typo_line(
         return ahead
     tried = replace(cl, text=corrected(cl.text, sure), plain=corrected(cl.plain, sure))
     st.undo(mark)
-    again = _line(tried, section, own, opponent, fmt, st, signed_off, all_names)
+    again = read_one(tried)
     if len(st.errors) == mark[1] and len(st.not_understood) == mark[2] and len(st.items) > mark[0]:
         st.notes += [EchoLine(cl.number, f"read '{w}' as '{r}'") for w, r in sure.items()]
         return again
     st.undo(mark)
-    return _line(cl, section, own, opponent, fmt, st, signed_off, all_names)
+    return read_one(cl)
 
 
 def _clean(number: int, raw: str, st: ReadState) -> CleanLine | None:
