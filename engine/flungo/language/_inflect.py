@@ -51,3 +51,16 @@ def inflected(idiom: str, fixed: frozenset[str]) -> tuple[str, ...]:
     ):
         return ()
     return tuple(f"{form} {rest}".strip() for form in _forms(first))
+
+
+def alternation(forms: dict[str, tuple[str, ...]]) -> re.Pattern[str]:
+    """A pattern for the idioms (``forms``: each with its inflected forms), one alternative
+    per idiom with its verb's forms grouped, so that inflecting adds no alternative to try at
+    every position of a line. Longer idioms first; a verb's longer forms first."""
+    alternatives = []
+    for idiom, made in sorted(forms.items(), key=lambda kv: (-len(kv[0]), kv[0])):
+        first, _, rest = idiom.partition(" ")
+        heads = {first, *(f.partition(" ")[0] for f in made)}
+        group = "|".join(re.escape(h) for h in sorted(heads, key=lambda h: (-len(h), h)))
+        alternatives.append(f"(?:{group})" + (re.escape(" " + rest) if rest else ""))
+    return re.compile(rf"(?<![\w'&+])(?:{'|'.join(alternatives)})(?![\w'])")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from engine.flungo.language._chatter import _TENS, number_words
 from engine.flungo.language._clauses import CLAUSE_WORDS, GUARD, ordinal, scores, structure
 from engine.flungo.language._grammar import by_grammar
-from engine.flungo.language._inflect import inflected
+from engine.flungo.language._inflect import alternation, inflected
 from engine.flungo.language._reader import kept
 from engine.flungo.language._reviews import reviews_line
 from engine.flungo.language._tags import FORMAT_IN, FORMAT_LEAD, markers, other_format
@@ -54,6 +54,7 @@ class Lexicon:
     spelling: dict[str, str]
     filler: tuple[str, ...]
     styles: dict[str, str]  # idiom -> one of STYLE_WORDS, or two joined by "|" (it asks)
+    forms: dict[str, tuple[str, ...]]  # an idiom of the file -> its inflected forms
     phrases: dict[str, str]  # phrase -> canonical words
     phases: dict[str, str]  # phase name -> its kind (powerplay, middle, death)
     overs: dict[int, dict[str, tuple[int, int]]]  # innings overs -> kind -> (first, last)
@@ -72,7 +73,8 @@ def _load_lexicon() -> Lexicon:
         for idiom in idioms
     }
     fixed = frozenset(data["uninflected"]["words"])
-    styles = {f: s for i, s in styles.items() for f in inflected(i, fixed)} | styles
+    forms = {i: tuple(f for f in inflected(i, fixed) if f not in styles) for i in styles}
+    styles = {f: styles[i] for i, made in forms.items() for f in made} | styles
     phases = {
         name: kind
         for kind, names in data["phases"].items()
@@ -87,6 +89,7 @@ def _load_lexicon() -> Lexicon:
         spelling=dict(data["spelling"]),
         filler=tuple(w for words in data["filler"].values() for w in words),
         styles=styles,
+        forms=forms,
         phrases=dict(data["phrases"]),
         phases=phases,
         overs=overs,
@@ -143,7 +146,7 @@ def _make_patterns() -> dict[str, re.Pattern[str]]:
     return {
         "spelling": _alternation([k.replace("_", " ") for k in lex.spelling]),
         "filler": _alternation(list(lex.filler)),
-        "styles": _alternation(list(lex.styles)),
+        "styles": alternation(lex.forms),
         "phrases": _alternation(list(lex.phrases)),
         "phases": _alternation(list(lex.phases)),
     }

@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from engine.flungo.language._grammar import keywords
+from engine.flungo.language._grammar import by_grammar, keywords
 from engine.flungo.language._lines import CHATTER_WORDS
 from engine.flungo.language._meaning import is_name_word, lexicon, meaning_words
 from engine.flungo.language._names import NameBook
@@ -48,11 +48,11 @@ def _candidates(word: str) -> tuple[str, ...]:
     return tuple(sorted({v for v in vocabulary if one_edit(word, v)}))
 
 
-@kept(maxsize=64)
-def _known() -> frozenset[str]:
-    """Words pbm lists: never a typo, whatever they are near."""
+@by_grammar
+def _known_of(words: frozenset[str]) -> frozenset[str]:
+    """Words pbm lists: never a typo, whatever they are near (made once, not per Reader)."""
     lex = lexicon()
-    return keywords() | meaning_words() | lex.carries | CHATTER_WORDS | frozenset(lex.spelling)
+    return words | meaning_words() | lex.carries | CHATTER_WORDS | frozenset(lex.spelling)
 
 
 def typos(
@@ -64,9 +64,10 @@ def typos(
     low = text.lower()
     out: dict[str, tuple[str, ...]] = {}
     names = sorted(protect)
+    known = _known_of(keywords())
     for m in _WORD.finditer(low):
         word = m.group(0)
-        if len(word) < 4 or word in _known() or word in protect:
+        if len(word) < 4 or word in known or word in protect:
             continue
         got = _candidates(word)
         if not got:
