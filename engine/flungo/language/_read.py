@@ -210,9 +210,10 @@ def _typo_line(
     for k in range(mark[1], len(st.errors)):
         err = st.errors[k]
         two = [w for w, got in choices.items() if len(got) > 1 and f"'{w}'" in err.message.lower()]
-        if two:  # "bals": ball or balls, never a guess; the error may be kept: a copy
+        hint = offered(choices[two[0]], err.hint) if two else err.hint
+        if hint != err.hint:  # "bals": ball or balls, never a guess; the error may be kept
             st.errors[k] = copy.copy(err)
-            st.errors[k].hint = offered(choices[two[0]])
+            st.errors[k].hint = hint
     sure = sure_typos(choices)
     if not sure:
         return ahead

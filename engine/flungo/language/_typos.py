@@ -13,9 +13,9 @@ from __future__ import annotations
 import difflib
 import re
 
-from engine.flungo.language._grammar import by_grammar, keywords
+from engine.flungo.language._grammar import ORDER_WORDS, by_grammar, keywords
 from engine.flungo.language._lines import CHATTER_WORDS
-from engine.flungo.language._meaning import is_name_word, lexicon, meaning_words
+from engine.flungo.language._meaning import STYLE_WORDS, is_name_word, lexicon, meaning_words
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._reader import kept
 from engine.flungo.language._unknown import GUARDED, NEGATED, order_vocabulary
@@ -24,6 +24,7 @@ __all__ = ["corrected", "offered", "one_edit", "sure_typos", "typos"]
 
 _WORD = re.compile(r"(?<![\w'-])[^\W\d_][\w']*(?![\w'-])")
 _UNITS = ("over", "overs", "ball", "balls", "wicket", "wickets", "runs")
+_CORE = frozenset((*_UNITS, *STYLE_WORDS, *ORDER_WORDS))
 
 
 def one_edit(a: str, b: str) -> bool:
@@ -90,9 +91,17 @@ def sure_typos(choices: dict[str, tuple[str, ...]]) -> dict[str, str]:
     return {w: got[0] for w, got in choices.items() if len(got) == 1}
 
 
-def offered(choices: tuple[str, ...]) -> str:
-    """The hint for a typo one edit from two words or more: all of them, never a guess."""
-    return "did you mean " + " or ".join(f"'{c}'" for c in choices) + "?"
+def offered(choices: tuple[str, ...], hint: str | None) -> str | None:
+    """The hint for a typo one edit from two words or more: all of them, never a guess. A
+    "did you mean" is widened to them all; another hint only takes them when two are core
+    words of the orders ("bals": ball, balls), never for an English word pbm does not list
+    ("makes": make, takes), which is no typo."""
+    said = "did you mean " + " or ".join(f"'{c}'" for c in choices) + "?"
+    if (hint or "").startswith("did you mean"):
+        return said
+    if sum(c in _CORE for c in choices) < 2:
+        return hint
+    return f"{said} {hint}" if hint and hint.startswith("without it") else said
 
 
 def corrected(text: str, typos: dict[str, str]) -> str:
