@@ -87,6 +87,7 @@ def report_json(result: ParsedOrders) -> dict[str, Any]:
         "not_understood": [
             {"line": n.line, "text": n.text, "reason": n.reason} for n in result.not_understood
         ],
+        "notes": [{"line": n.line, "text": n.text} for n in result.notes],
     }
 
 
@@ -98,6 +99,7 @@ def report_text(result: ParsedOrders) -> str:
         out += [f"  {e.line:>3}: {e.text}" for e in result.echo]
     else:
         out.append("No orders understood.")
+    out += [f"  {n.line:>3}: {n.text}" for n in result.notes]  # "read 'ovres' as 'overs'"
     if result.errors:
         out.append("")
         out.append(f"{len(result.errors)} error(s):")

@@ -33,12 +33,22 @@ def test_good_orders_exit_0_with_echo(tmp_path: Path) -> None:
 
 def test_errors_exit_1_with_carets(tmp_path: Path) -> None:
     """Orders with errors print each with its line, caret and hint, and exit 1."""
-    args = _files(tmp_path, "captian Stokes\nSmith aggressive\n")
+    args = _files(tmp_path, "capitan Stokes\nSmith aggressive\n")
     result = CliRunner().invoke(main, ["orders", "check", *args])
     assert result.exit_code == 1
-    assert "[invalid] line 1, column 1: unknown order 'captian'" in result.output
+    assert "[invalid] line 1, column 1: unknown order 'capitan'" in result.output
     assert "did you mean 'captain'?" in result.output
     assert "Smith aggressive\n^^^^^" in result.output
+
+
+def test_a_sure_typo_is_said_beside_the_echo(tmp_path: Path) -> None:
+    """A typo read as its order word is said on its line, beside the echo of what was read;
+    the orders are good, so the exit code is 0."""
+    args = _files(tmp_path, "toss: bat\nafter 10 ovres all batsmen aggressive\n")
+    result = CliRunner().invoke(main, ["orders", "check", *args])
+    assert result.exit_code == 0, result.output
+    assert "2: after 10 overs: all batsmen bat aggressive" in result.output
+    assert "2: read 'ovres' as 'overs'" in result.output
 
 
 def test_json_output(tmp_path: Path) -> None:

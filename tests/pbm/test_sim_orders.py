@@ -78,9 +78,9 @@ def test_orders_take_effect(tmp_path: Path) -> None:
 
 def test_orders_with_errors_stop_the_match(tmp_path: Path) -> None:
     """Orders with errors are printed with their carets and the match is not played."""
-    result = _run(tmp_path, HOME.replace("Thanks", "captian: Root\nThanks"), AWAY)
+    result = _run(tmp_path, HOME.replace("Thanks", "capitan: Root\nThanks"), AWAY)
     assert result.exit_code == 1
-    assert "unknown order 'captian'" in result.output
+    assert "unknown order 'capitan'" in result.output
     assert "innings" not in result.output
 
 
