@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import difflib
 import functools
 import re
@@ -211,9 +210,11 @@ def _typo_line(
         err = st.errors[k]
         two = [w for w, got in choices.items() if len(got) > 1 and f"'{w}'" in err.message.lower()]
         hint = offered(choices[two[0]], err.hint) if two else err.hint
-        if hint != err.hint:  # "bals": ball or balls, never a guess; the error may be kept
-            st.errors[k] = copy.copy(err)
-            st.errors[k].hint = hint
+        if hint != err.hint and type(err) is InvalidOrder:
+            # "bals": ball or balls, never a guess; a new error, as the old may be kept
+            st.errors[k] = InvalidOrder(
+                err.message, source_line=err.source_line, span=err.span, hint=hint
+            )
     sure = sure_typos(choices)
     if not sure:
         return ahead
