@@ -11,10 +11,10 @@ One pass (shared by ``pbm run --once`` for cron and the ``pbm serve`` loop):
    deadlines);
 4. flush the outbox.
 
-The loop waits only when a pass did nothing: on the mailbox's IDLE when there is one, else on
-an event that the SMTP listener's store sets. Signals: a first SIGTERM or SIGINT asks for a
-warm stop (finish the current message, then exit); a second exits at once. SIGHUP reopens the
-log file (``[logging] file``, for logrotate).
+The loop waits only when a pass did nothing: on the mailbox when there is one (IDLE, or NOOPs
+while mail flows), else on an event that the SMTP listener's store sets. Signals: a first
+SIGTERM or SIGINT asks for a warm stop (finish the current message, then exit); a second exits
+at once. SIGHUP reopens the log file (``[logging] file``, for logrotate).
 
 Outages (docs/ops/operations.md, "Outages"): a mailbox that cannot be reached is tried again
 with exponential backoff (``retry_first`` doubling to ``retry_max`` seconds) while everything

@@ -40,7 +40,8 @@ class Mailbox(Protocol):
         ...
 
     def wait(self, timeout: float) -> bool:
-        """Block up to ``timeout`` seconds for news (IMAP IDLE, or a sleep when polling).
+        """Block up to ``timeout`` seconds for news (IMAP: IDLE, NOOPs while mail flows, or a
+        sleep when polling).
 
         Returns True if new mail may have arrived.
         """
