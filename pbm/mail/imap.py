@@ -331,7 +331,7 @@ class ImapMailbox:
                         return False
                 if self.use_idle and b"IDLE" in self._caps:
                     return self._idle_until(deadline)
-                return self._poll_until(deadline)
+                return self._poll_until(deadline, self.poll_interval, self._has_unseen_uids)
             except ImapError as exc:
                 log.warning("imap: wait: %s", exc)
                 self._interrupt.wait(min(_TROUBLE_PAUSE, max(0.0, deadline - time.monotonic())))
@@ -463,14 +463,16 @@ class ImapMailbox:
         found = c.search(["UID", f"{start}:*", "NOT", "DELETED"])
         return any(int(u) >= start for u in found)
 
-    def _poll_until(self, deadline: float) -> bool:
+    def _poll_until(self, until: float, interval: float, check: Callable[[Any], bool]) -> bool:
+        """Every ``interval`` s until ``until``, True once ``check`` finds mail (False if
+        interrupted or out of time)."""
         while True:
-            remaining = deadline - time.monotonic()
+            remaining = until - time.monotonic()
             if remaining <= 0:
                 return False
-            if self._interrupt.wait(min(self.poll_interval, remaining)):
+            if self._interrupt.wait(min(interval, remaining)):
                 return False
-            if self._run("poll", self._has_unseen_uids):
+            if self._run("poll", check):
                 return True
 
     def _hot_poll_until(self, until: float) -> bool:
@@ -487,14 +489,7 @@ class ImapMailbox:
             _text, responses = c.noop()
             return _has_exists(responses) or self._connects != connects
 
-        while True:
-            remaining = until - time.monotonic()
-            if remaining <= 0:
-                return False
-            if self._interrupt.wait(min(self.hot_poll_interval, remaining)):
-                return False
-            if self._run("poll", saw_mail):
-                return True
+        return self._poll_until(until, self.hot_poll_interval, saw_mail)
 
     def _idle_until(self, deadline: float) -> bool:
         c = self._client
