@@ -43,7 +43,8 @@ class Mailbox(Protocol):
         """Block up to ``timeout`` seconds for news (IMAP: IDLE, NOOPs while mail flows, or a
         sleep when polling).
 
-        Returns True if new mail may have arrived.
+        Returns True if new mail may have arrived; at once if mail came since the last
+        ``fetch_new`` (the daemon relies on it after a pass that handled mail).
         """
         ...
 
