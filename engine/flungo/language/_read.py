@@ -37,10 +37,8 @@ from engine.flungo.language._expand import expand_items, numbered_names, squad_n
 from engine.flungo.language._forms import NEW_WHOLE, fresh_part, quota_error, split_selection
 from engine.flungo.language._grammar import (
     ORDER_WORDS,
-    START_HINT,
     keywords,
     parse_line,
-    starters,
 )
 from engine.flungo.language._items import Item
 from engine.flungo.language._lines import (
@@ -69,7 +67,14 @@ from engine.flungo.language._sections import entries, number_error, plain_items
 from engine.flungo.language._state import ReadState, result_of
 from engine.flungo.language._tags import other_format
 from engine.flungo.language._transform import read_line
-from engine.flungo.language._unknown import bare, builds_order, may_carry, unknown_words
+from engine.flungo.language._unknown import (
+    bare,
+    builds_order,
+    first_word_error,
+    may_carry,
+    misspelt_command,
+    unknown_words,
+)
 from engine.flungo.orders import Rule
 from engine.flungo.squad import Team
 
@@ -245,52 +250,6 @@ def _parse(
         return None
 
 
-_FIRST_WORD = re.compile(r"[^\W\d_][\w'’\-]*")
-# Words an order may start with ("we'll bowl") that start many a sentence that is no order.
-_WEAK_STARTERS = frozenset(["i", "we", "i'll", "we'll", "i've", "we've", "i'd", "we'd", "they"])
-
-
-def _misspelt_command(text: str) -> bool:
-    """Whether ``text`` starts with a near miss of an order's first word and holds a number:
-    a typed command, never a remark to let pass ("NAMEE 2 Zippy"; "Great win!" has none)."""
-    m = _FIRST_WORD.match(text)
-    if m is None or not any(c.isdigit() for c in text):
-        return False
-    word = m.group(0).lower()
-    if len(word) < 4 or word in keywords() or word in starters():
-        return False
-    long_words = [w for w in ORDER_WORDS if len(w) >= 4]
-    return bool(difflib.get_close_matches(word, long_words, n=1, cutoff=0.8))
-
-
-def _first_word_error(cl: CleanLine, own: NameBook, exc: InvalidOrder) -> InvalidOrder:
-    """An unknown first word is reported as an unknown order, with "did you mean"."""
-    m = _FIRST_WORD.match(cl.text)
-    if m is None or exc.span is None or exc.span.column == cl.column(0):
-        return exc
-    word = m.group(0)
-    weak = word.lower() in _WEAK_STARTERS
-    if (word.lower() in starters() and not weak) or own.candidates(word):
-        return exc
-    if word.lower() in keywords():
-        return InvalidOrder(
-            "this line is not an order I know",
-            source_line=cl.raw,
-            span=Span(cl.number, cl.column(0), cl.column(len(word))),
-            hint=START_HINT,
-        )
-    close = difflib.get_close_matches(word.lower(), ORDER_WORDS, n=1, cutoff=0.7)
-    hint = f"did you mean '{close[0]}'?" if close else None
-    if not close:
-        hint = own.unknown(word, source_line=cl.raw, span=exc.span).hint or START_HINT
-    return InvalidOrder(
-        f"unknown order '{word}'",
-        source_line=cl.raw,
-        span=Span(cl.number, cl.column(0), cl.column(len(word))),
-        hint=hint,
-    )
-
-
 def _order_line(
     cl: CleanLine,
     masked: str,
@@ -352,7 +311,7 @@ def _order_line(
             # a greeting, a remark, or the signature under "Thanks," or "Regards"
             st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
             return None
-        exc = _first_word_error(cl, own, unparsed.error())
+        exc = first_word_error(cl, own, unparsed.error())
         quota = quota_error(cl, own)
         if quota is not None:
             # told plainly, and sent to the GM: the player meant something we cannot do
@@ -519,7 +478,7 @@ def _meaning_line(
     if len(rw.texts) == 1 and (passed := _passing(cl, rw.texts[0], own, opponent, fmt, st, names)):
         st.items += passed.items
         return True
-    if _misspelt_command(cl.text):
+    if misspelt_command(cl.text):
         return False  # "NAMEE 2 Zippy": the canonical reader says "did you mean 'name'?"
     if not any(builds_order(t, protect) for t in rw.texts):
         # no squad member, style, order word, or overs with a condition: a remark
@@ -529,7 +488,7 @@ def _meaning_line(
         # a greeting before a squad member's name ("Greetings, and once more: Stokes opens
         # with Root"): what follows the greeting may be an order, so never let it pass
         return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why)
-    old = _first_word_error(cl, own, unparsed.error()) if unparsed is not None else why
+    old = first_word_error(cl, own, unparsed.error()) if unparsed is not None else why
     if old is not None and (
         (old.hint or "").startswith("did you mean") or quota_error(cl, own) is not None
     ):
