@@ -178,5 +178,7 @@ def make_mailboxes(config: Config) -> list[Mailbox]:
             timeout=im.timeout,
             use_idle=im.idle,
             poll_interval=im.poll_seconds,
+            hot_poll_interval=im.hot_poll_seconds,
+            hot_seconds=im.hot_seconds,
         )
     ]

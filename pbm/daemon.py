@@ -11,10 +11,11 @@ One pass (shared by ``pbm run --once`` for cron and the ``pbm serve`` loop):
    deadlines);
 4. flush the outbox.
 
-The loop waits only when a pass did nothing: on the mailbox's IDLE when there is one, else on
-an event that the SMTP listener's store sets. Signals: a first SIGTERM or SIGINT asks for a
-warm stop (finish the current message, then exit); a second exits at once. SIGHUP reopens the
-log file (``[logging] file``, for logrotate).
+The loop waits when a pass did nothing, or did nothing but handle the one mailbox's mail with
+nothing else due: on the mailbox when there is one (IDLE, or NOOPs while mail flows; its wait
+returns at once for mail that came meanwhile), else on an event that the SMTP listener's store
+sets. Signals: a first SIGTERM or SIGINT asks for a warm stop (finish the current message, then
+exit); a second exits at once. SIGHUP reopens the log file (``[logging] file``, for logrotate).
 
 Outages (docs/ops/operations.md, "Outages"): a mailbox that cannot be reached is tried again
 with exponential backoff (``retry_first`` doubling to ``retry_max`` seconds) while everything
@@ -100,7 +101,8 @@ class Stats:
 
     @property
     def busy(self) -> bool:
-        """Whether the pass did anything (if so, the loop goes again without waiting)."""
+        """Whether the pass did anything (if so, the loop goes again without waiting, unless it
+        only handled the mailbox's mail)."""
         return bool(self.fetched or self.processed or self.jobs or self.sent or self.failed)
 
 
@@ -283,6 +285,11 @@ class Daemon:
     # -- the loop --------------------------------------------------------------------------
 
     def _wait_seconds(self) -> float:
+        return max(0.05, self._until_due())
+
+    def _until_due(self) -> float:
+        """Seconds until the scheduler or the outbox has work (at most ``max_wait``; 0 or
+        less: now)."""
         now = self.app.clock.now()
         with transaction(self.app.sessions) as s:
             until = [next_wake(s, self.app.config, now, self.app.games)]
@@ -290,7 +297,22 @@ class Daemon:
         if due is not None:
             until.append(due)
         seconds = min((t - now).total_seconds() for t in until)
-        return max(0.05, min(seconds, self.max_wait))
+        return min(seconds, self.max_wait)
+
+    def _mail_only(self, stats: Stats) -> bool:
+        """Whether a busy pass only handled the one mailbox's mail (and sent the answers).
+
+        Then the loop need not pass again at once to find what came meanwhile: the mailbox's
+        wait returns at once for mail newer than its last fetch, a listener's store wakes it,
+        and anything else due now is seen by ``_until_due``. Passing again cost an empty
+        pass (the scheduler's and the outbox's queries) for every mail that came alone, as
+        mail does while the IMAP door polls (bench/RESULTS.md, "Ack latency").
+        """
+        return (
+            len(self.mailboxes) == 1
+            and stats.fetched > 0
+            and not (stats.jobs or stats.failed or stats.errors)
+        )
 
     def _wait(self, timeout: float) -> None:
         if self._wake.is_set():
@@ -310,7 +332,7 @@ class Daemon:
         self._wake.clear()
 
     def run(self) -> None:
-        """Loop until stopped; waits only when a pass did nothing."""
+        """Loop until stopped; waits when a pass did nothing, or only handled mail."""
         previous: dict[signal.Signals, object] = {}
         if self.handle_signals and threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGTERM, signal.SIGINT):
@@ -334,9 +356,12 @@ class Daemon:
                 self.notify.ping()  # each pass of the loop feeds systemd's watchdog
                 try:
                     stats = self.run_once()
-                    if stats.busy or self.stopping:
+                    if self.stopping or (stats.busy and not self._mail_only(stats)):
                         continue
-                    timeout = self._wait_seconds()
+                    until = self._until_due()
+                    if stats.busy and until <= 0:
+                        continue  # the pass left work that is due now
+                    timeout = max(0.05, until)
                 except DatabaseUnavailable as exc:
                     self._database_down(exc)
                     continue

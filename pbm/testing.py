@@ -39,7 +39,7 @@ _counter = itertools.count(1)
 
 def run_pass(daemon: Daemon, max_passes: int = 50) -> None:
     """One pass of ``daemon``, then more while mail is due for sending, as the daemon's loop
-    does (it waits only after a pass that did nothing): a pass sends bulk mail for half a
+    does (it goes again at once while something is due): a pass sends bulk mail for half a
     second, so a stage's reports may need several on a slow relay. Stops at ``max_passes``
     (a relay that is down keeps its mail due)."""
     daemon.run_once()

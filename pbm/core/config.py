@@ -139,6 +139,9 @@ class ImapConfig:
     poll_seconds: float = 60.0
     timeout: float = 30.0
     idle: bool = True
+    # While mail flows: a NOOP every hot_poll_seconds, for hot_seconds after the last mail.
+    hot_poll_seconds: float = 0.05
+    hot_seconds: float = 10.0
     ca_file: str | None = None
     verify: bool = True
 
@@ -451,6 +454,8 @@ def parse_config(
             poll_seconds=im.number("poll_seconds", 60.0, lo=0.1),
             timeout=im.number("timeout", 30.0, lo=0.1),
             idle=im.flag("idle", True),
+            hot_poll_seconds=im.number("hot_poll_seconds", 0.05, lo=0.0),
+            hot_seconds=im.number("hot_seconds", 10.0, lo=0.0),
             ca_file=_optional_path(im.text("ca_file", ""), base),
             verify=im.flag("verify", True),
         )

@@ -14,6 +14,11 @@ imapclient and imaplib raise a zoo of exceptions (``imaplib.IMAP4.error`` and ``
 imapclient's subclasses, ``socket.timeout``, ``ssl.SSLError``, ``OSError``). All of them are
 translated to :class:`pbm.core.errors.ImapError` here, so nothing foreign reaches the daemon.
 
+While mail flows, ``wait`` polls with NOOP instead of IDLE: Dovecot holds a mailbox's change
+notifications back for half a second before IDLE reports them, while a NOOP makes it look at
+once. After ``hot_seconds`` without new mail the door is back on IDLE, which costs the server
+nothing (docs/ops/mail-doors.md).
+
 One ``ImapMailbox`` belongs to one thread; only :meth:`ImapMailbox.interrupt` may be called
 from another thread (or a signal handler) to cut a :meth:`ImapMailbox.wait` short.
 """
@@ -26,6 +31,7 @@ import ssl
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from imapclient import IMAPClient
@@ -36,7 +42,7 @@ from pbm.mail._tls import SECURITY_MODES, BadCaFile, Security, make_ssl_context,
 from pbm.mail.oauth2 import Mechanism, TokenSource
 from pbm.mail.ports import FetchedMessage
 
-__all__ = ["ImapMailbox", "translate_imap_error"]
+__all__ = ["ImapMailbox", "WaitCounts", "translate_imap_error"]
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +95,14 @@ def _text(exc: BaseException) -> str:
     return arg.decode("utf-8", "replace") if isinstance(arg, bytes) else str(arg)
 
 
+@dataclass
+class WaitCounts:
+    """What the door's waits have asked of the server since it was made (its cost there)."""
+
+    idles: int = 0  # IDLE commands issued
+    hot_polls: int = 0  # NOOPs issued to look for mail while mail was flowing
+
+
 class _ConnectionLost(Exception):
     """IDLE noticed the server hung up (imapclient swallows the EOF there)."""
 
@@ -102,6 +116,9 @@ class ImapMailbox:
     ``poll_interval`` seconds instead) and MOVE (COPY + \\Deleted + EXPUNGE instead) for servers
     whose implementation misbehaves. ``fetch_new`` returns at most ``batch_size`` messages.
     ``defer_moves=False`` makes ``mark_processed`` move at once instead of batching.
+    For ``hot_seconds`` after a fetch that found mail, ``wait`` issues a NOOP every
+    ``hot_poll_interval`` seconds instead of IDLE (or instead of the ``poll_interval`` sleep);
+    either at 0 turns that off. ``wait_counts`` tells how often it idled and polled.
     With ``oauth2`` (a :class:`~pbm.mail.oauth2.TokenSource`) it logs in by SASL ``mechanism``
     (``xoauth2`` or ``oauthbearer``) with an access token instead of the password.
     """
@@ -126,6 +143,8 @@ class ImapMailbox:
         defer_moves: bool = True,
         poll_interval: float = 30.0,
         batch_size: int = 500,
+        hot_poll_interval: float = 0.05,
+        hot_seconds: float = 10.0,
     ) -> None:
         if security not in SECURITY_MODES:
             raise ValueError(f"security must be one of {SECURITY_MODES}, not {security!r}")
@@ -146,6 +165,11 @@ class ImapMailbox:
         self.defer_moves = defer_moves
         self.poll_interval = poll_interval
         self.batch_size = batch_size
+        self.hot_poll_interval = hot_poll_interval
+        self.hot_seconds = hot_seconds
+        self.wait_counts = WaitCounts()
+        self._hot_until = 0.0  # monotonic: wait polls instead of idling until then
+        self._connects = 0  # connections made, so a poll notices one made under it
         self._client: Any = None  # IMAPClient is untyped; kept behind this class
         self._caps: frozenset[bytes] = frozenset()
         self._uidvalidity: int | None = None
@@ -199,6 +223,8 @@ class ImapMailbox:
             uids = sorted(int(u) for u in c.search(["NOT", "DELETED"]))[: self.batch_size]
             if not uids:
                 return []
+            if self.hot_poll_interval > 0:
+                self._hot_until = time.monotonic() + self.hot_seconds
             data = c.fetch(uids, [b"BODY.PEEK[]"])
             out = []
             for uid in uids:
@@ -280,7 +306,9 @@ class ImapMailbox:
     def wait(self, timeout: float) -> bool:
         """Block up to ``timeout`` s until new mail may have arrived; True if it may have.
 
-        Uses IDLE where the server offers it (woken by an EXISTS; Dovecot's "Still here"
+        Within ``hot_seconds`` of the last fetch that found mail it NOOPs every
+        ``hot_poll_interval`` s (True at the first EXISTS); after that, or when it was quiet,
+        it uses IDLE where the server offers it (woken by an EXISTS; Dovecot's "Still here"
         keepalives are ignored), else sleeps and polls every ``poll_interval`` s. Mail that
         arrived since the last ``fetch_new`` returns True at once. ``interrupt()`` ends the
         wait early with False. Connection trouble is not raised here: the wait pauses a
@@ -296,9 +324,14 @@ class ImapMailbox:
             try:
                 if self._run("check for new mail", self._has_unseen_uids):
                     return True
+                if time.monotonic() < self._hot_until:
+                    if self._hot_poll_until(min(deadline, self._hot_until)):
+                        return True
+                    if self._interrupt.is_set() or time.monotonic() >= deadline:
+                        return False
                 if self.use_idle and b"IDLE" in self._caps:
                     return self._idle_until(deadline)
-                return self._poll_until(deadline)
+                return self._poll_until(deadline, self.poll_interval, self._has_unseen_uids)
             except ImapError as exc:
                 log.warning("imap: wait: %s", exc)
                 self._interrupt.wait(min(_TROUBLE_PAUSE, max(0.0, deadline - time.monotonic())))
@@ -381,6 +414,7 @@ class ImapMailbox:
             self._handed_out_max = 0
         self._uidvalidity = validity
         self._client = client
+        self._connects += 1
         log.info(
             "imap: connected to %s:%s (%s) as %s, folder %s, UIDVALIDITY %s, IDLE %s, MOVE %s",
             self.host,
@@ -429,20 +463,39 @@ class ImapMailbox:
         found = c.search(["UID", f"{start}:*", "NOT", "DELETED"])
         return any(int(u) >= start for u in found)
 
-    def _poll_until(self, deadline: float) -> bool:
+    def _poll_until(self, until: float, interval: float, check: Callable[[Any], bool]) -> bool:
+        """Every ``interval`` s until ``until``, True once ``check`` finds mail (False if
+        interrupted or out of time)."""
         while True:
-            remaining = deadline - time.monotonic()
+            remaining = until - time.monotonic()
             if remaining <= 0:
                 return False
-            if self._interrupt.wait(min(self.poll_interval, remaining)):
+            if self._interrupt.wait(min(interval, remaining)):
                 return False
-            if self._run("poll", self._has_unseen_uids):
+            if self._run("poll", check):
                 return True
+
+    def _hot_poll_until(self, until: float) -> bool:
+        """NOOP every ``hot_poll_interval`` s until ``until``; True once one reports an EXISTS.
+
+        A NOOP has Dovecot sync the session at once, so it reports a new message within a
+        poll interval; IDLE would wait for the mailbox watch's delay. A reconnect meanwhile
+        also returns True: the new session's NOOPs report nothing that came before it.
+        """
+        connects = self._connects
+
+        def saw_mail(c: Any) -> bool:
+            self.wait_counts.hot_polls += 1
+            _text, responses = c.noop()
+            return _has_exists(responses) or self._connects != connects
+
+        return self._poll_until(until, self.hot_poll_interval, saw_mail)
 
     def _idle_until(self, deadline: float) -> bool:
         c = self._client
         woke = False
         try:
+            self.wait_counts.idles += 1
             c.idle()
             try:
                 while not woke and not self._interrupt.is_set():

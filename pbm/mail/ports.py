@@ -40,9 +40,11 @@ class Mailbox(Protocol):
         ...
 
     def wait(self, timeout: float) -> bool:
-        """Block up to ``timeout`` seconds for news (IMAP IDLE, or a sleep when polling).
+        """Block up to ``timeout`` seconds for news (IMAP: IDLE, NOOPs while mail flows, or a
+        sleep when polling).
 
-        Returns True if new mail may have arrived.
+        Returns True if new mail may have arrived; at once if mail came since the last
+        ``fetch_new`` (the daemon relies on it after a pass that handled mail).
         """
         ...
 

@@ -1,4 +1,5 @@
-"""ImapMailbox against a real Dovecot: fetch, move after processing, UIDVALIDITY, IDLE, TLS."""
+"""ImapMailbox against a real Dovecot: fetch, move after processing, UIDVALIDITY, IDLE, polling
+while mail flows, TLS."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from imapclient import IMAPClient
 
 from pbm.core.errors import ImapError
-from pbm.mail.imap import ImapMailbox
+from pbm.mail.imap import ImapMailbox, WaitCounts
 from pbm.mail.ports import Mailbox
 from tests.services import DovecotInstance, own_dovecot
 
@@ -241,13 +242,15 @@ def _later(delay: float, action: Callable[[], None]) -> threading.Thread:
 def test_idle_wakes_on_append(
     server: DovecotInstance, folder: str, mailbox: MailboxFactory
 ) -> None:
-    """wait() returns True (woken by IDLE's EXISTS, not the timeout) after an APPEND."""
+    """wait() returns True (woken by IDLE's EXISTS, not the timeout) after an APPEND; a door
+    that has seen no mail issues no NOOP while it waits."""
     mb = mailbox()
     assert mb.fetch_new() == []
     assert b"IDLE" in mb.capabilities
     t = _later(0.3, lambda: append(server, folder, make_raw("idle")))
     assert mb.wait(30) is True
     t.join()
+    assert mb.wait_counts == WaitCounts(idles=1, hot_polls=0)
     assert len(mb.fetch_new()) == 1
 
 
@@ -312,6 +315,101 @@ def test_poll_fallback_sees_new_mail(
     t = _later(0.3, lambda: append(server, folder, make_raw("polled")))
     assert mb.wait(30) is True
     t.join()
+
+
+# -- while mail flows the door looks for the next with NOOP: Dovecot holds IDLE's news back for
+# half a second (docs/ops/mail-doors.md); after a quiet spell it is back on IDLE.
+
+
+def handle_one(mb: ImapMailbox) -> None:
+    """Fetch the one message there and mark it processed, as the daemon's pass does."""
+    (got,) = mb.fetch_new()
+    mb.mark_processed(got.uid)
+
+
+def test_after_a_mail_the_next_is_seen_by_noop_without_idle(
+    server: DovecotInstance, folder: str, mailbox: MailboxFactory
+) -> None:
+    """After a fetch that found mail the door polls: a second mail appended meanwhile ends the
+    wait by a NOOP's EXISTS, with no IDLE issued, and is fetched."""
+    mb = mailbox(hot_seconds=600)
+    append(server, folder, make_raw("first"))
+    handle_one(mb)
+    t = _later(0.3, lambda: append(server, folder, make_raw("second")))
+    assert mb.wait(30) is True
+    t.join()
+    assert mb.wait_counts.idles == 0
+    assert mb.wait_counts.hot_polls >= 1
+    (second,) = mb.fetch_new()
+    assert b"Subject: second" in second.raw
+
+
+def test_after_a_quiet_spell_the_door_is_back_on_idle(
+    server: DovecotInstance, folder: str, mailbox: MailboxFactory
+) -> None:
+    """Once hot_seconds pass without mail the wait goes on in IDLE (one IDLE, no more NOOPs
+    however long it lasts), and IDLE's EXISTS wakes the next wait."""
+    mb = mailbox(hot_seconds=1.0)
+    append(server, folder, make_raw("first"))
+    handle_one(mb)
+    assert mb.wait(2.5) is False  # polled for the hot second, then idled to the end
+    polls = mb.wait_counts.hot_polls
+    assert polls >= 1 and mb.wait_counts.idles == 1
+    t = _later(0.3, lambda: append(server, folder, make_raw("after the quiet")))
+    assert mb.wait(30) is True
+    t.join()
+    assert mb.wait_counts == WaitCounts(idles=2, hot_polls=polls)
+    assert len(mb.fetch_new()) == 1
+
+
+def test_hot_polling_off_waits_on_idle_at_once(
+    server: DovecotInstance, folder: str, mailbox: MailboxFactory
+) -> None:
+    """hot_poll_interval=0 turns the polling off: after a mail the door idles straight away."""
+    mb = mailbox(hot_poll_interval=0, hot_seconds=600)
+    append(server, folder, make_raw("first"))
+    handle_one(mb)
+    t = _later(0.3, lambda: append(server, folder, make_raw("second")))
+    assert mb.wait(30) is True
+    t.join()
+    assert mb.wait_counts == WaitCounts(idles=1, hot_polls=0)
+
+
+def test_interrupt_ends_a_hot_poll(
+    server: DovecotInstance, folder: str, mailbox: MailboxFactory
+) -> None:
+    """interrupt() from another thread ends a polling wait with False, as it ends IDLE."""
+    mb = mailbox(hot_seconds=600)
+    append(server, folder, make_raw("first"))
+    handle_one(mb)
+    t = _later(0.3, mb.interrupt)
+    assert mb.wait(60) is False
+    t.join()
+    assert mb.wait_counts.idles == 0
+
+
+def test_a_connection_lost_while_polling_ends_the_wait(
+    server: DovecotInstance, folder: str, mailbox: MailboxFactory
+) -> None:
+    """A mail that came while the connection was being lost is not left for the end of the
+    hot period: the poll reconnects and the wait returns True, so the next fetch finds it
+    (the new session's NOOPs would never report a mail that came before it). The polls are a
+    second apart so that the link is lost before any poll reports the mail."""
+    mb = mailbox(hot_seconds=600, hot_poll_interval=1.0)
+    append(server, folder, make_raw("first"))
+    handle_one(mb)
+    client = mb._client
+
+    def lose_the_link() -> None:
+        append(server, folder, make_raw("while it was lost"))
+        client.shutdown()
+
+    t = _later(0.3, lose_the_link)
+    assert mb.wait(30) is True
+    t.join()
+    assert mb.wait_counts.idles == 0
+    (got,) = mb.fetch_new()
+    assert b"Subject: while it was lost" in got.raw
 
 
 def test_imaps_with_unverified_self_signed_cert(server: DovecotInstance, folder: str) -> None:

@@ -67,6 +67,10 @@ def test_example_documents_every_key() -> None:
             {"imap": {"host": "h", "username": "u", "password": "p", "tls": "ssl"}},
             "imap.tls: expected one of",
         ),
+        (
+            {"imap": {"host": "h", "username": "u", "password": "p", "hot_poll_seconds": -1}},
+            "imap.hot_poll_seconds: must be at least 0",
+        ),
         ({"logging": {"format": "xml"}}, "logging.format"),
         ({"security": {"secret_key": "short"}}, "security.secret_key: too short"),
     ],
@@ -82,6 +86,23 @@ def test_errors_name_the_key(tmp_path: Path, change: dict[str, Any], message: st
     with pytest.raises(ConfigError) as info:
         parse_config(data, env={})
     assert message in str(info.value)
+
+
+def test_imap_hot_polling_reaches_the_door(tmp_path: Path) -> None:
+    """``[imap] hot_poll_seconds`` and ``hot_seconds`` are the door's polling while mail flows;
+    left out, the door polls every 0.05 s for 10 s after the last mail."""
+    from pbm.app import make_mailboxes
+    from pbm.mail.imap import ImapMailbox
+
+    data = config_data("sqlite:///x.db", tmp_path)
+    data["imap"] = {"host": "h", "username": "u", "password": "p"}
+    (door,) = make_mailboxes(parse_config(data, env={}))
+    assert isinstance(door, ImapMailbox)
+    assert (door.hot_poll_interval, door.hot_seconds) == (0.05, 10.0)
+    data["imap"] |= {"hot_poll_seconds": 0, "hot_seconds": 2.5}
+    (door,) = make_mailboxes(parse_config(data, env={}))
+    assert isinstance(door, ImapMailbox)
+    assert (door.hot_poll_interval, door.hot_seconds) == (0.0, 2.5)
 
 
 def test_send_lease_must_outlast_the_smtp_timeout(tmp_path: Path) -> None:

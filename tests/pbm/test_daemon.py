@@ -14,6 +14,7 @@ from pbm.core.errors import ImapError
 from pbm.daemon import Daemon, _warm_up
 from pbm.db.models import InboundMail
 from pbm.db.session import transaction
+from pbm.mail.ports import FetchedMessage
 from pbm.testing import FakeMailbox, RecordingSender, make_eml
 
 
@@ -104,6 +105,40 @@ def test_loop_waits_on_mailbox_and_closes_it(app: App, sender: RecordingSender, 
     d.request_stop()
     t.join(20)
     assert not t.is_alive() and mb.closed
+
+
+class CallsMailbox(FakeMailbox):
+    """A FakeMailbox that notes each fetch and each wait, in order; ``on_wait`` is called at
+    each wait."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+        self.on_wait = lambda: None
+
+    def fetch_new(self) -> list[FetchedMessage]:
+        self.calls.append("fetch")
+        return super().fetch_new()
+
+    def wait(self, timeout: float) -> bool:
+        self.calls.append("wait")
+        self.on_wait()
+        return super().wait(timeout)
+
+
+def test_a_pass_that_only_handled_mail_is_followed_by_a_wait(
+    app: App, sender: RecordingSender, demo: str
+) -> None:
+    """After a pass that handled the mailbox's mail (and answered it) with nothing else due,
+    the loop waits on the mailbox (whose wait returns at once for newer mail) instead of an
+    empty pass: the pass's own second fetch found nothing, a third would find nothing too."""
+    mb = CallsMailbox()
+    mb.deliver(make_eml("JOIN\n", subject="[DEMO] join"))
+    d = Daemon(app, sender, [mb], max_wait=30)
+    mb.on_wait = d.request_stop  # its wake ends the wait at once
+    d.run()
+    assert len(sender.sent) == 1
+    assert mb.calls == ["fetch", "fetch", "wait"]
 
 
 def test_first_signal_is_warm_second_is_immediate(app: App, sender: RecordingSender) -> None:

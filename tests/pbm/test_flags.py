@@ -20,7 +20,7 @@ from pbm.testing import RecordingSender, body_of
 from tests.pbm.conftest import GM, GM_SECRET
 from tests.pbm.helpers import join, naming_text, say
 
-BANANAS = "after 10 overs if we have lost 2 wickets or less then everyone will go bananas"
+DOOLALLY = "after 10 overs if we have lost 2 wickets or less then everyone will go doolally"
 RULE = "after 10 overs, if wickets <= 2: all batsmen bat aggressive"
 
 
@@ -64,9 +64,9 @@ def _deliver(daemon: Daemon, sender: RecordingSender) -> EmailMessage:
     return sender.sent[-1]
 
 
-def _orders_with_bananas(daemon: Daemon, sender: RecordingSender) -> tuple[str, EmailMessage]:
+def _orders_with_doolally(daemon: Daemon, sender: RecordingSender) -> tuple[str, EmailMessage]:
     secret = join(daemon, sender, "player1@example.test")
-    [reply] = say(daemon, sender, f"SECRET {secret}\ntoss: bat\n{BANANAS}\n")
+    [reply] = say(daemon, sender, f"SECRET {secret}\ntoss: bat\n{DOOLALLY}\n")
     return secret, reply
 
 
@@ -74,14 +74,14 @@ def test_unreadable_conditional_is_returned_and_flagged(
     daemon: Daemon, sender: RecordingSender, demo: str
 ) -> None:
     """A conditional the parser can't read is answered as sent to the GM, and stored as a flag."""
-    _, reply = _orders_with_bananas(daemon, sender)
+    _, reply = _orders_with_doolally(daemon, sender)
     body = body_of(reply)
     assert "Orders received (version 1), 1 sentence(s) sent to the GM" in str(reply["Subject"])
     words = " ".join(body.split())  # the sentence is wrapped to fit a phone
-    assert f"line 3: {BANANAS}" in words  # the mail's own numbering: SECRET is line 1
+    assert f"line 3: {DOOLALLY}" in words  # the mail's own numbering: SECRET is line 1
     assert "not understood — sent to the GM, who will read it and enter its meaning" in body
     [flag] = _flags(daemon)
-    assert (flag.line, flag.text, flag.status) == (3, BANANAS, "open")
+    assert (flag.line, flag.text, flag.status) == (3, DOOLALLY, "open")
     [v1] = _standing(daemon)
     assert v1.text == "toss: bat" and v1.inbound_id == flag.inbound_id
 
@@ -102,7 +102,7 @@ def test_later_mail_replaces_orders_and_supersedes_flags(
 ) -> None:
     """A later mail is a new version that replaces only the parts it gives: a new toss leaves
     the flagged sentence open; new conditional orders supersede it."""
-    secret, _ = _orders_with_bananas(daemon, sender)
+    secret, _ = _orders_with_doolally(daemon, sender)
     [reply] = say(daemon, sender, f"SECRET {secret}\ntoss: bowl\n")
     assert "Orders received (version 2)" in str(reply["Subject"])
     assert [v.text for v in _standing(daemon)] == ["toss: bat", "toss: bowl"]
@@ -116,7 +116,7 @@ def test_naming_only_mail_leaves_standing_orders(
     daemon: Daemon, sender: RecordingSender, demo: str
 ) -> None:
     """A mail of names alone does not replace the standing orders."""
-    secret, _ = _orders_with_bananas(daemon, sender)
+    secret, _ = _orders_with_doolally(daemon, sender)
     say(daemon, sender, naming_text(secret))
     assert len(_standing(daemon)) == 1 and [f.status for f in _flags(daemon)] == ["open"]
 
@@ -150,7 +150,7 @@ def test_mail_with_errors_keeps_the_rest_and_flags_the_sentence(
     """An error costs only its own line: the toss is kept and the unreadable sentence is
     flagged; the reply lists the error."""
     secret = join(daemon, sender, "player1@example.test")
-    [reply] = say(daemon, sender, f"SECRET {secret}\ntoss: bat\nNAMEE 2 Zippy\n{BANANAS}\n")
+    [reply] = say(daemon, sender, f"SECRET {secret}\ntoss: bat\nNAMEE 2 Zippy\n{DOOLALLY}\n")
     body = body_of(reply)
     assert "Orders received (version 1), 1 error(s), 1 sentence(s)" in str(reply["Subject"])
     assert "line 3, column 1: unknown order 'NAMEE'" in body
@@ -171,11 +171,11 @@ def test_secret_is_never_stored_in_a_flag(
 
 def test_digest_lists_open_flags(daemon: Daemon, sender: RecordingSender, demo: str) -> None:
     """The GM digest lists each open flag with its team and the sentence."""
-    _orders_with_bananas(daemon, sender)
+    _orders_with_doolally(daemon, sender)
     [digest] = say(daemon, sender, f"SECRET {GM_SECRET}\nDIGEST\n", frm=GM, subject="digest")
     body = body_of(digest)
     assert "Sentences for the GM to read (open flags, all): 1" in body
-    assert '[DEMO] team 1 "Team 1", line 3:' in body and BANANAS in body
+    assert '[DEMO] team 1 "Team 1", line 3:' in body and DOOLALLY in body
 
 
 def test_gm_resolves_a_flag_and_the_player_is_told(
@@ -183,10 +183,10 @@ def test_gm_resolves_a_flag_and_the_player_is_told(
 ) -> None:
     """``pbm gm resolve`` appends the canonical rule to the standing orders, closes the flag
     and mails the player the canonical line; ``pbm gm flags`` lists it until then."""
-    _orders_with_bananas(daemon, sender)
+    _orders_with_doolally(daemon, sender)
     [flag] = _flags(daemon)
     r = _cli(config, tmp_path, "gm", "flags", "DEMO")
-    assert r.exit_code == 0 and BANANAS[:30] in r.output and str(flag.id) in r.output
+    assert r.exit_code == 0 and DOOLALLY[:30] in r.output and str(flag.id) in r.output
     r = _cli(
         config,
         tmp_path,
@@ -210,10 +210,10 @@ def test_bad_canonical_text_is_refused(
     daemon: Daemon, sender: RecordingSender, demo: str, config: Config, tmp_path: Path
 ) -> None:
     """A resolution with errors is refused with the errors shown, and changes nothing."""
-    _orders_with_bananas(daemon, sender)
+    _orders_with_doolally(daemon, sender)
     [flag] = _flags(daemon)
-    r = _cli(config, tmp_path, "gm", "resolve", str(flag.id), "after 10 overs go bananas")
-    assert r.exit_code == os.EX_DATAERR and "not resolved" in r.output and "bananas" in r.output
+    r = _cli(config, tmp_path, "gm", "resolve", str(flag.id), "after 10 overs go doolally")
+    assert r.exit_code == os.EX_DATAERR and "not resolved" in r.output and "doolally" in r.output
     assert [f.status for f in _flags(daemon)] == ["open"] and len(_standing(daemon)) == 1
 
 
@@ -221,7 +221,7 @@ def test_resolution_touches_only_the_flagged_seat(
     daemon: Daemon, sender: RecordingSender, demo: str, config: Config, tmp_path: Path
 ) -> None:
     """Resolving one seat's flag leaves another seat's standing orders as they were."""
-    _orders_with_bananas(daemon, sender)
+    _orders_with_doolally(daemon, sender)
     other = join(daemon, sender, "player2@example.test")
     say(daemon, sender, f"SECRET {other}\ntoss: bowl\n", frm="player2@example.test")
     [flag] = _flags(daemon)
@@ -234,7 +234,7 @@ def test_gm_drops_a_flag_with_a_note(
     daemon: Daemon, sender: RecordingSender, demo: str, config: Config, tmp_path: Path
 ) -> None:
     """``--drop`` closes the flag without changing the orders and tells the player why."""
-    _orders_with_bananas(daemon, sender)
+    _orders_with_doolally(daemon, sender)
     [flag] = _flags(daemon)
     r = _cli(config, tmp_path, "gm", "resolve", str(flag.id), "--drop", "bananas is no style")
     assert r.exit_code == 0, r.output

@@ -66,16 +66,16 @@ from engine.flungo.language._reader import kept
 from engine.flungo.language._sections import entries, number_error, plain_items
 from engine.flungo.language._state import ReadState, result_of
 from engine.flungo.language._tags import other_format
-from engine.flungo.language._tries import (
-    Unparsed,
-    first_word_error,
-    forgiving_parse,
-    misspelt_command,
-    parse,
-    said_or_raise,
-)
+from engine.flungo.language._tries import Unparsed, forgiving_parse, parse, said_or_raise
 from engine.flungo.language._typos import corrected, offered, sure_typos, typos
-from engine.flungo.language._unknown import bare, builds_order, may_carry, unknown_words
+from engine.flungo.language._unknown import (
+    bare,
+    builds_order,
+    first_word_error,
+    may_carry,
+    misspelt_command,
+    unknown_words,
+)
 from engine.flungo.orders import Rule
 from engine.flungo.squad import Team
 

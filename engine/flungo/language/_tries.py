@@ -1,29 +1,17 @@
 """Trying a line against the canonical grammar: its parse, forgiving a near miss of a name,
-and the error for a line that starts with a word that is no order ("did you mean")."""
+and the parse error made only for a line that is reported."""
 
 from __future__ import annotations
 
-import difflib
-import re
 from typing import Any
 
-from engine.errors import InvalidOrder, Span
+from engine.errors import InvalidOrder
 from engine.flungo.language._drafts import NumberError
-from engine.flungo.language._grammar import ORDER_WORDS, START_HINT, keywords, parse_line, starters
+from engine.flungo.language._grammar import parse_line
 from engine.flungo.language._lines import CleanLine, mask_near_miss
-from engine.flungo.language._names import NameBook
 from engine.flungo.language._transform import read_line
 
-__all__ = [
-    "FIRST_WORD",
-    "WEAK_STARTERS",
-    "Unparsed",
-    "first_word_error",
-    "forgiving_parse",
-    "misspelt_command",
-    "parse",
-    "said_or_raise",
-]
+__all__ = ["Unparsed", "forgiving_parse", "parse", "said_or_raise"]
 
 
 class Unparsed(Exception):
@@ -87,49 +75,3 @@ def parse(
         return forgiving_parse(cl, masked, found, names, start)
     except Unparsed:
         return None
-
-
-FIRST_WORD = re.compile(r"[^\W\d_][\w'’\-]*")
-# Words an order may start with ("we'll bowl") that start many a sentence that is no order.
-WEAK_STARTERS = frozenset(["i", "we", "i'll", "we'll", "i've", "we've", "i'd", "we'd", "they"])
-
-
-def misspelt_command(text: str) -> bool:
-    """Whether ``text`` starts with a near miss of an order's first word and holds a number:
-    a typed command, never a remark to let pass ("NAMEE 2 Zippy"; "Great win!" has none)."""
-    m = FIRST_WORD.match(text)
-    if m is None or not any(c.isdigit() for c in text):
-        return False
-    word = m.group(0).lower()
-    if len(word) < 4 or word in keywords() or word in starters():
-        return False
-    long_words = [w for w in ORDER_WORDS if len(w) >= 4]
-    return bool(difflib.get_close_matches(word, long_words, n=1, cutoff=0.8))
-
-
-def first_word_error(cl: CleanLine, own: NameBook, exc: InvalidOrder) -> InvalidOrder:
-    """An unknown first word is reported as an unknown order, with "did you mean"."""
-    m = FIRST_WORD.match(cl.text)
-    if m is None or exc.span is None or exc.span.column == cl.column(0):
-        return exc
-    word = m.group(0)
-    weak = word.lower() in WEAK_STARTERS
-    if (word.lower() in starters() and not weak) or own.candidates(word):
-        return exc
-    if word.lower() in keywords():
-        return InvalidOrder(
-            "this line is not an order I know",
-            source_line=cl.raw,
-            span=Span(cl.number, cl.column(0), cl.column(len(word))),
-            hint=START_HINT,
-        )
-    close = difflib.get_close_matches(word.lower(), ORDER_WORDS, n=1, cutoff=0.7)
-    hint = f"did you mean '{close[0]}'?" if close else None
-    if not close:
-        hint = own.unknown(word, source_line=cl.raw, span=exc.span).hint or START_HINT
-    return InvalidOrder(
-        f"unknown order '{word}'",
-        source_line=cl.raw,
-        span=Span(cl.number, cl.column(0), cl.column(len(word))),
-        hint=hint,
-    )

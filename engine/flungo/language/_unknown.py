@@ -22,7 +22,15 @@ from __future__ import annotations
 import difflib
 import re
 
-from engine.flungo.language._grammar import ORDER_WORDS, by_grammar, keywords
+from engine.errors import InvalidOrder, Span
+from engine.flungo.language._grammar import (
+    ORDER_WORDS,
+    START_HINT,
+    by_grammar,
+    keywords,
+    starters,
+)
+from engine.flungo.language._lines import CleanLine
 from engine.flungo.language._meaning import STYLE_WORDS, is_name_word, lexicon, meaning_words
 from engine.flungo.language._names import NameBook
 
@@ -31,7 +39,9 @@ __all__ = [
     "NEGATED",
     "bare",
     "builds_order",
+    "first_word_error",
     "may_carry",
+    "misspelt_command",
     "order_vocabulary",
     "unknown_words",
 ]
@@ -278,3 +288,49 @@ def builds_order(text: str, protect: frozenset[str]) -> bool:
         is_name_word(w, protect) or (len(w) >= 4 and difflib.get_close_matches(w, names, 1, 0.75))
         for w in _WORD.findall(text)
     )
+
+
+_FIRST_WORD = re.compile(r"[^\W\d_][\w'’\-]*")
+# Words an order may start with ("we'll bowl") that start many a sentence that is no order.
+_WEAK_STARTERS = frozenset(["i", "we", "i'll", "we'll", "i've", "we've", "i'd", "we'd", "they"])
+
+
+def first_word_error(cl: CleanLine, own: NameBook, exc: InvalidOrder) -> InvalidOrder:
+    """An unknown first word is reported as an unknown order, with "did you mean"."""
+    m = _FIRST_WORD.match(cl.text)
+    if m is None or exc.span is None or exc.span.column == cl.column(0):
+        return exc
+    word = m.group(0)
+    weak = word.lower() in _WEAK_STARTERS
+    if (word.lower() in starters() and not weak) or own.candidates(word):
+        return exc
+    if word.lower() in keywords():
+        return InvalidOrder(
+            "this line is not an order I know",
+            source_line=cl.raw,
+            span=Span(cl.number, cl.column(0), cl.column(len(word))),
+            hint=START_HINT,
+        )
+    close = difflib.get_close_matches(word.lower(), ORDER_WORDS, n=1, cutoff=0.7)
+    hint = f"did you mean '{close[0]}'?" if close else None
+    if not close:
+        hint = own.unknown(word, source_line=cl.raw, span=exc.span).hint or START_HINT
+    return InvalidOrder(
+        f"unknown order '{word}'",
+        source_line=cl.raw,
+        span=Span(cl.number, cl.column(0), cl.column(len(word))),
+        hint=hint,
+    )
+
+
+def misspelt_command(text: str) -> bool:
+    """Whether ``text`` starts with a near miss of an order's first word and holds a number:
+    a typed command, never a remark to let pass ("NAMEE 2 Zippy"; "Great win!" has none)."""
+    m = _FIRST_WORD.match(text)
+    if m is None or not any(c.isdigit() for c in text):
+        return False
+    word = m.group(0).lower()
+    if len(word) < 4 or word in keywords() or word in starters():
+        return False
+    long_words = [w for w in ORDER_WORDS if len(w) >= 4]
+    return bool(difflib.get_close_matches(word, long_words, n=1, cutoff=0.8))
