@@ -73,7 +73,6 @@ from engine.flungo.language._unknown import (
     builds_order,
     first_word_error,
     may_carry,
-    misspelt_command,
     unknown_words,
 )
 from engine.flungo.orders import Rule
@@ -480,8 +479,6 @@ def _meaning_line(
     if len(rw.texts) == 1 and (passed := _passing(cl, rw.texts[0], own, opponent, fmt, st, names)):
         st.items += passed.items
         return True
-    if misspelt_command(cl.text):
-        return False  # "NAMEE 2 Zippy": the canonical reader says "did you mean 'name'?"
     if not any(builds_order(t, protect) for t in rw.texts):
         # no squad member, style, order word, or overs with a condition: a remark
         st.chatter.append(EchoLine(cl.number, cl.raw.strip()))

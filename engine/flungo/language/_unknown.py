@@ -41,7 +41,6 @@ __all__ = [
     "builds_order",
     "first_word_error",
     "may_carry",
-    "misspelt_command",
     "order_vocabulary",
     "unknown_words",
 ]
@@ -283,6 +282,8 @@ def builds_order(text: str, protect: frozenset[str]) -> bool:
 
     if _BUILDER.search(text) or _CONDITION.search(text) or names_a_kind(text):
         return True
+    if _misspelt_command(text):
+        return True  # "NAMEE 2 Zippy": a typed order gone wrong, named with "did you mean"
     names = sorted(protect)
     return any(
         is_name_word(w, protect) or (len(w) >= 4 and difflib.get_close_matches(w, names, 1, 0.75))
@@ -323,7 +324,7 @@ def first_word_error(cl: CleanLine, own: NameBook, exc: InvalidOrder) -> Invalid
     )
 
 
-def misspelt_command(text: str) -> bool:
+def _misspelt_command(text: str) -> bool:
     """Whether ``text`` starts with a near miss of an order's first word and holds a number:
     a typed command, never a remark to let pass ("NAMEE 2 Zippy"; "Great win!" has none)."""
     m = _FIRST_WORD.match(text)
