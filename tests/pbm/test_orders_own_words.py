@@ -3,6 +3,8 @@ typos are read, two readings are asked and flagged to the GM with both."""
 
 from __future__ import annotations
 
+from html import unescape
+
 from sqlalchemy import select
 
 from pbm.daemon import Daemon
@@ -51,3 +53,17 @@ def test_a_sure_typo_is_read_and_the_answer_says_so(
     words = " ".join(text.split())
     assert "after 10 overs: all batsmen bat aggressive" in words
     assert "Line 3: read 'ovres' as 'overs'." in words
+
+
+def test_a_typo_read_is_said_beside_the_reading_it_changed(
+    daemon: Daemon, sender: RecordingSender, demo: str
+) -> None:
+    """The typo's note stands under "as pbm read it", before what will play, in the text and
+    the HTML alike: a player checks the reading and what pbm made of his word together."""
+    secret = join(daemon, sender, "player1@example.test")
+    body = f"SECRET {secret}\ntoss: bat\nafter 10 ovres all batsmen aggressive\n"
+    [reply] = say(daemon, sender, body)
+    page = next(p.get_content() for p in reply.walk() if p.get_content_type() == "text/html")
+    for text in (body_of(reply), unescape(page)):
+        read_it = text.index("as pbm read it")
+        assert read_it < text.index("read 'ovres' as 'overs'") < text.index("will play"), text

@@ -175,13 +175,13 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     if naming is None and not match and not errors:
         return ctx.not_understood("no orders")
     note_chatter(ctx, mail)
-    for n in mail.parsed.notes:  # a typo read as the word it is one edit from: seen in time
-        ctx.notes.append(redact(f"Line {n.line}: {n.text}.", secrets))
     if outlook is not None:
         note_sitting_out(ctx, outlook, mail)
     reply: dict[str, Any] = {
         "competition": competition_ctx(comp),
         "echo": mail.parsed.echo_text(),
+        # a typo read as the word it is one edit from: shown beside the reading it changed
+        "read_as": [redact(f"Line {n.line}: {n.text}.", secrets) for n in mail.parsed.notes],
         "named": seat.named,
         "version": seat.naming_version,
         "naming": naming is not None,

@@ -31,6 +31,8 @@ def context() -> dict[str, Any]:
         "accepted": True,
         "errors": [],
         "echo": echo,
+        # a sure typo read as the order word it is one edit from (the mail said "ovres")
+        "read_as": ["Line 4: read 'ovres' as 'overs'."],
         "practice": _practice(echo),
         "changes": [],
         "squad": d.squad(),
