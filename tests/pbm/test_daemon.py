@@ -5,16 +5,19 @@ from __future__ import annotations
 import gc
 import signal
 import threading
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
 
 from pbm.app import App
+from pbm.core.clock import FixedClock
 from pbm.core.errors import ImapError
 from pbm.daemon import Daemon, _warm_up
 from pbm.db.models import InboundMail
 from pbm.db.session import transaction
 from pbm.mail.ports import FetchedMessage
+from pbm.scheduler import next_wake
 from pbm.testing import FakeMailbox, RecordingSender, make_eml
 
 
@@ -139,6 +142,32 @@ def test_a_pass_that_only_handled_mail_is_followed_by_a_wait(
     d.run()
     assert len(sender.sent) == 1
     assert mb.calls == ["fetch", "fetch", "wait"]
+
+
+@pytest.mark.parametrize("ahead", [10.0, 3 * 3600.0])
+def test_the_wait_after_a_mail_only_pass_ends_by_the_next_deadline(
+    app: App, sender: RecordingSender, demo: str, clock: FixedClock, ahead: float
+) -> None:
+    """A pass that only handled mail is followed by a wait on the mailbox, but never past the
+    scheduler's next wake: with the next deadline 10 s (or three hours) away, the wait's
+    timeout is at most that, so a turn still falls due on time while mail flows."""
+    with transaction(app.sessions) as s:
+        wake = next_wake(s, app.config, clock.now(), app.games)
+    clock.set(wake - timedelta(seconds=ahead))
+    timeouts: list[float] = []
+
+    class Timed(CallsMailbox):
+        def wait(self, timeout: float) -> bool:
+            timeouts.append(timeout)
+            return super().wait(timeout)
+
+    mb = Timed()
+    mb.deliver(make_eml("JOIN\n", subject="[DEMO] join"))
+    d = Daemon(app, sender, [mb], max_wait=6 * 3600)
+    mb.on_wait = d.request_stop
+    d.run()
+    assert len(sender.sent) == 1 and mb.calls[-1] == "wait"
+    assert timeouts and 0 < timeouts[0] <= ahead
 
 
 def test_first_signal_is_warm_second_is_immediate(app: App, sender: RecordingSender) -> None:
