@@ -327,3 +327,14 @@ def _other_styles(items: list[Item], ctx: OrderContext) -> None:
             out.append(replace(item, kind="placed"))  # nobody left to style: said, kept
         styled |= set(chosen)
     items[:] = out
+
+
+def order_in_force(items: list[Item], ctx: OrderContext) -> tuple[str, ...]:
+    """The batting order at the end of ``items`` (the mail's lines read so far): its batting
+    order with the places given since, else its XI's order or the order that stands."""
+    copies = [
+        replace(i) for i in items if i.ok and i.kind in ("order", "xi", "openers", "position")
+    ]
+    if any(i.kind in ("openers", "position") for i in copies):
+        _places(copies, ctx, [])
+    return batting_names(copies, len(copies), ctx)

@@ -24,13 +24,18 @@ _NOT = r"(?:not|don't|dont|no|never)"
 _LAST = re.compile(_NOT + r"\b.*?\b(?:the|our)\s+last\s+(?P<n>\d{1,2})(?![\w'])")
 _TOP = re.compile(r"(?<![\w'])top\s+(?P<n>\d{1,2})(?![\w'])")
 _ALL = re.compile(r"(?<![\w'])(?:all|any|every|both|always|use\s+them|go\s+for\s+it)(?![\w'])")
+# A number of reviews, or some kept back ("keep one review back", "only use the first one on
+# anyone else"): the model has no count of reviews, so the line is not read here.
+_COUNTED = re.compile(
+    r"(?<![\w'])(?:keep|keeping|save|saving|hold|holding|spare|back|first|second)(?![\w'])"
+)
 _NEVER = re.compile(r"(?<![\w'])(?:none|never|no\s+reviews?|don't\s+review|dont\s+review)(?![\w'])")
 
 
 def reviews_line(text: str, runs: list[str]) -> str | None:
     """The canonical review order ``text`` gives, or ``None`` when it is no review order or
     is one this cannot read whole. ``runs``: the squad names it writes, in order."""
-    if not _REVIEW.search(text) or _TIMED.search(text):
+    if not _REVIEW.search(text) or _TIMED.search(text) or _COUNTED.search(text):
         return None
     bowling, batting = bool(_BOWLING.search(text)), bool(_BATTING.search(text))
     if bowling and batting:

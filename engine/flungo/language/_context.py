@@ -1,0 +1,647 @@
+"""Lines that lean on the mail's other lines (issue 24): a change to the XI, a batting place
+said as cricket says it, a group of batting places, a pronoun.
+
+Fans write a mail, not a list of independent lines. What each form is read against is
+decided in ``docs/rules/orders-in-a-mail.md``:
+
+* a change to the XI ("Rock in for Tom Smith", "drop Green, bring in White", "same side"):
+  read against the mail's XI (wherever it stands in the mail) or else the XI that stands; with
+  neither, refused naming what is missing. Its echo is the whole XI it gives, with a note
+  saying what it was built from;
+* a batting place ("Grey first drop", "Jones in at 5", "move Wilson up to 4") and a group of
+  places ("the top order", "numbers 8 to 11", "the tail" in a line with no "when"): read
+  against the batting order in force at that line (the mail's lines above it, else the order
+  that stands, else the XI's order); unknown, refused naming the group;
+* a pronoun ("he", "him", "they", "them") in a line that does not read without it: the squad
+  member named before it in the line, else in the line before, when exactly one can be meant;
+  two, and the line is asked about with both readings.
+
+The words are data (``lexicon.toml``, section ``[context]``, from cricket's glossary).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import re
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from engine.errors import IllegalOrder, OrderError, Span
+from engine.flungo.language._expand import order_in_force
+from engine.flungo.language._items import Item
+from engine.flungo.language._lines import CleanLine
+from engine.flungo.language._model import EchoLine, NotUnderstood, OrderContext
+from engine.flungo.language._names import NameBook, strip_marks
+from engine.flungo.language._reader import kept
+from engine.flungo.language._state import ReadState
+
+__all__ = ["Change", "find_changes", "groups_text", "pronoun_texts", "resolve_changes"]
+
+_LEX = tomllib.loads(
+    importlib.resources.files(__package__).joinpath("lexicon.toml").read_text("utf-8")
+)["context"]
+
+
+def _alt(words: Sequence[str]) -> str:
+    """Phrases as one regex alternative, longest first, any run of spaces between words."""
+    return "|".join(
+        r"\s+".join(re.escape(w) for w in p.split()) for p in sorted(words, key=len, reverse=True)
+    )
+
+
+# One squad member as the masked line has him: a masked many-word name, or one or two words
+# (a surname, "T. Smith"); which words are a name is the squad's to say (NameBook).
+_W = r"[^\W\d_][\w.'’-]*"
+_NAME = "\x01\x02*"  # a squad member, as :func:`_marked` writes him
+
+
+def _n(group: str) -> str:
+    return f"(?P<{group}>{_NAME})"
+
+
+_SAME = _alt(_LEX["same_xi"])
+_COMES_IN = _alt(_LEX["comes_in"])
+_GOES_OUT = _alt(_LEX["goes_out"])
+_PICK = _alt(_LEX["pick"])
+_DROP = _alt(_LEX["drop"])
+_REPLACES = _alt(_LEX["replaces"])
+_SEP = r"\s*(?:[,;/&-]|\band\b|\bbut\b|\bwith\b|\bthen\b)*\s*"
+# Each form gives who comes in (a) and who goes out (b), or two for a swap (s, t).
+_FORMS = [
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        rf"(?:bring\s+|brings\s+|get\s+)?{_n('a')}\s+(?:(?:{_COMES_IN})\s+)?in\s+for\s+{_n('b')}",
+        rf"(?:bring|brings|get)\s+in\s+{_n('a')}\s+for\s+{_n('b')}",
+        rf"{_n('a')}\s+(?:{_REPLACES})\s+{_n('b')}",
+        rf"replace\s+{_n('b')}\s+(?:with|by)\s+{_n('a')}",
+        rf"{_n('b')}\s+makes\s+way\s+for\s+{_n('a')}",
+        rf"{_n('b')}\s+(?:{_GOES_OUT}){_SEP}{_n('a')}\s+(?:{_COMES_IN})",
+        rf"{_n('a')}\s+(?:{_COMES_IN}){_SEP}{_n('b')}\s+(?:{_GOES_OUT})",
+        rf"(?:{_DROP})\s+{_n('b')}{_SEP}(?:{_PICK})\s+{_n('a')}",
+        rf"(?:{_PICK})\s+{_n('a')}{_SEP}(?:{_DROP})\s+{_n('b')}",
+        rf"(?:{_DROP})\s+{_n('b')}\s+for\s+{_n('a')}",
+        rf"swap\s+{_n('b')}\s+for\s+{_n('a')}",
+        rf"swap\s+{_n('s')}\s+(?:and|with|&)\s+{_n('t')}",
+        rf"{_n('a')}\s+for\s+{_n('b')}",
+    )
+]
+_SAME_RE = re.compile(rf"(?<![\w'])(?:{_SAME})(?![\w'])", re.IGNORECASE)
+# what may stand beside a change and say nothing more ("same side but", "for the T20 game")
+_JOINERS = re.compile(r"^(?:[\s,;:.!()/&-]|\b(?:and|but|also|then|so|with|except|xi)\b)*$", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One line's changes to the XI: (in, out) pairs, or a swap to read by who plays."""
+
+    pairs: tuple[tuple[str, str], ...]
+    swaps: tuple[tuple[str, str], ...] = ()
+    same: bool = False  # "same side", "unchanged XI": the XI as it stands, said again
+    said: str = ""  # the player's words, for the note
+
+
+def _who(text: str, found: dict[int, str], own: NameBook) -> str | None:
+    """The one squad member a matched name means, else None."""
+    if "\ue100" <= text[0] <= "\ue8ff":
+        name = found.get(ord(text[0]) - 0xE100)
+        return name if name in own.names else None
+    got = own.candidates(text)
+    return got[0] if len(got) == 1 else None
+
+
+# Every form of a change has one of these words: a line with none is looked at no further.
+_HINT = re.compile(
+    r"(?<![\w'])(?:for|replac\w*|instead|place|swap\w*|out|drop\w*|rest\w*|way|stands?|"
+    r"bench\w*|omit\w*|leave|left|miss\w*|same|unchanged|were|changes?)(?![\w'])",
+    re.IGNORECASE,
+)
+
+
+def find_changes(
+    text: str, masked: str, found: dict[int, str], own: NameBook
+) -> tuple[Change, str] | None:
+    """The changes to the XI a line gives, and the line with them blanked (same length, for
+    the rest of it to be read as usual), or None when it gives none."""
+    if _HINT.search(masked) is None:
+        return None
+    return _changes(text, masked, tuple(sorted(found.items())), own.names)
+
+
+@kept(maxsize=4096)
+def _changes(
+    text: str, masked: str, found_items: tuple[tuple[int, str], ...], names: tuple[str, ...]
+) -> tuple[Change, str] | None:
+    marked, who = _marked(masked, dict(found_items), NameBook(names))
+    pairs: list[tuple[str, str]] = []
+    swaps: list[tuple[str, str]] = []
+    spans: list[tuple[int, int]] = []
+    if len(who) >= 2:
+        at = 0
+        while True:
+            hits = [m for f in _FORMS if (m := f.search(marked, at)) is not None]
+            if not hits:
+                break
+            m = min(hits, key=lambda h: h.start())
+            if _TRIGGER.search(masked, 0, m.start()):
+                break  # "if Root out, Stokes in": a change in a rule is no order pbm has
+            got = {g: who[m.start(g)] for g, v in m.groupdict().items() if v}
+            if "s" in got:
+                swaps.append((got["s"], got["t"]))
+            else:
+                pairs.append((got["a"], got["b"]))
+            spans.append(m.span())
+            at = m.end()
+    same = _SAME_RE.search(masked)
+    if same is not None:
+        spans.append(same.span())
+    if not pairs and not swaps and same is None:
+        return None
+    blank = list(text)
+    for start, end in spans:
+        blank[start:end] = " " * (end - start)
+    said = "; ".join(" ".join(text[s:e].split()) for s, e in sorted(spans))
+    return Change(tuple(pairs), tuple(swaps), same is not None, said), "".join(blank)
+
+
+_WORDS = re.compile(r"[\ue100-\ue8ff]\ue000*|" + _W)
+# the words of the forms themselves, never read as a name ("in" is no prefix of "Inzamam")
+_FORM_WORDS = frozenset(
+    w
+    for key in ("same_xi", "comes_in", "goes_out", "pick", "drop", "replaces")
+    for phrase in _LEX[key]
+    for w in phrase.split()
+) | {"and", "but", "with", "by", "swap", "replace", "makes", "way", "bring", "brings", "get"}
+
+
+@kept(maxsize=64)
+def _prefixes(names: tuple[str, ...]) -> frozenset[str]:
+    """Every start of a word of the squad's names (what a word must be to name anyone, but
+    for initials): a word that is none is looked up no further."""
+    return frozenset(
+        w[:k] for n in names for w in strip_marks(n).lower().split() for k in range(1, len(w) + 1)
+    )
+
+
+def _may_name(word: str, starts: frozenset[str]) -> bool:
+    w = strip_marks(word).lower().removesuffix("'s").rstrip(".")
+    return len(w) <= 1 or w in starts
+
+
+def _marked(masked: str, found: dict[int, str], own: NameBook) -> tuple[str, dict[int, str]]:
+    """``masked`` with each squad member it names written as one mark (\\x01, then \\x02 to
+    its length), and who each mark, by where it starts, is."""
+    words = list(_WORDS.finditer(masked))
+    starts = _prefixes(own.names)
+    out = list(masked)
+    who: dict[int, str] = {}
+    k = 0
+    while k < len(words):
+        w = words[k]
+        name, end = None, w.end()
+        if "\ue100" <= w.group(0)[0] <= "\ue8ff":
+            name = found.get(ord(w.group(0)[0]) - 0xE100)
+            name = name if name in own.names else None
+        elif w.group(0).lower() not in _FORM_WORDS and _may_name(w.group(0), starts):
+            if k + 1 < len(words) and not masked[w.end() : words[k + 1].start()].strip():
+                nxt = words[k + 1]
+                if nxt.group(0).lower() not in _FORM_WORDS and nxt.group(0)[0] < "\ue100":
+                    two = own.candidates(masked[w.start() : nxt.end()])
+                    if len(two) == 1:
+                        name, end = two[0], nxt.end()
+                        k += 1
+            if name is None:
+                one = own.candidates(w.group(0))
+                name = one[0] if len(one) == 1 else None
+        if name is not None:
+            who[w.start()] = name
+            out[w.start() : end] = "\x01" + "\x02" * (end - w.start() - 1)
+        k += 1
+    return "".join(out), who
+
+
+def _edges(text: str, start: int, end: int) -> bool:
+    """A change stands as words of its own: no word character just outside it."""
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    return not (before.isalnum() or after.isalnum() or after in "\ue000'")
+
+
+def leftover(blanked: str) -> bool:
+    """Whether a line's text beside its changes may still say something."""
+    return _JOINERS.match(blanked) is None
+
+
+def resolve_changes(
+    items: list[Item], ctx: OrderContext, notes: list[EchoLine]
+) -> list[OrderError]:
+    """Each change to the XI read against the mail's XI, else the XI that stands: in place,
+    an "xi" item of the whole XI it gives, with a note; the errors."""
+    changes = [i for i in items if i.kind == "xi_change"]
+    if not changes:
+        return []
+    errors: list[OrderError] = []
+    plain = [i for i in items if i.kind == "xi" and i.ok]
+    if plain:
+        xi = list(plain[-1].value)
+        source = f"line {plain[-1].line.number}'s XI"
+    elif ctx.standing is not None and ctx.standing.xi:
+        xi, source = list(ctx.standing.xi), "the XI that stands"
+    else:
+        for item in changes:
+            errors.append(
+                item.error(
+                    IllegalOrder,
+                    f"'{item.value.said}' changes an XI, but there is none in this mail and "
+                    "none stands yet",
+                    hint="give the whole XI, e.g. 'xi: Root, Stokes, ...'",
+                )
+            )
+        return errors
+    for item in changes:
+        change: Change = item.value
+        if not item.ok:
+            continue
+        why = _apply(xi, change)
+        if why is not None:
+            errors.append(item.error(IllegalOrder, why, hint=f"the XI it changes is {source}"))
+            continue
+        item.kind, item.value = "xi", tuple(xi)
+        notes.append(EchoLine(item.line.number, f"the XI built from {source}: {change.said}"))
+    if plain and changes[-1].kind == "xi" and items.index(plain[-1]) > items.index(changes[-1]):
+        plain[-1].value = tuple(xi)  # the XI given below its changes is the XI they change
+    return errors
+
+
+def _apply(xi: list[str], change: Change) -> str | None:
+    """``xi`` changed in place, the incoming player in the outgoing one's slot; or why not."""
+    pairs = list(change.pairs)
+    for s, t in change.swaps:
+        if (s in xi) == (t in xi):
+            where = "both in" if s in xi else "both out of"
+            return f"'swap {s} and {t}': they are {where} the XI, so who comes in is not said"
+        pairs.append((t, s) if s in xi else (s, t))
+    for new, old in pairs:
+        if old not in xi:
+            return f"{old} is not in the XI, so {new} cannot come in for him"
+        if new in xi:
+            return f"{new} is already in the XI"
+        xi[xi.index(old)] = new
+    return None
+
+
+# --- batting places and groups of places, read against the batting order in force ---
+
+_NUMBERS = {w: k for k, w in enumerate(_LEX["numbers"], start=1)}
+_NUM = r"(?:\d{1,2}|" + "|".join(_NUMBERS) + ")"
+
+
+def _int(word: str) -> int:
+    return int(word) if word.isdigit() else _NUMBERS[word.lower()]
+
+
+_PLACES = {" ".join(k.split()): v for k, v in _LEX["places"].items()}
+_PLACE_RE = re.compile(
+    rf"(?<![\w'])(?:bats\s+|batting\s+|comes\s+in\s+|come\s+in\s+|goes\s+in\s+|as\s+)?"
+    rf"(?:the\s+)?({_alt(list(_PLACES))})(?![\w'])",
+    re.IGNORECASE,
+)
+_IN_AT = re.compile(
+    rf"(?<![\w'])(?:(?:comes?|goes|go|walks?)\s+)?in\s+at\s+(?:(?:number|no\.?|#)\s*)?(?={_NUM}\b)",
+    re.IGNORECASE,
+)
+_MOVE = re.compile(
+    rf"^(?:(?:{_alt(_LEX['move'])})\s+)(?P<who>.+?)\s+(?:(?:up|down)\s+)?to\s+"
+    rf"(?:(?:number|no\.?|#)\s*)?(?P<n>{_NUM})(?![\w'])",
+    re.IGNORECASE,
+)
+_MOVES = re.compile(
+    rf"^(?P<who>.+?)\s+(?:(?:{_alt(_LEX['moves'])})\s+)(?:up\s+|down\s+)?to\s+"
+    rf"(?:(?:number|no\.?|#)\s*)?(?P<n>{_NUM})(?![\w'])",
+    re.IGNORECASE,
+)
+_OPEN_WITH = re.compile(r"^(?P<a>.+?)\s+to\s+open\s+with\s+(?P<b>.+?)$", re.IGNORECASE)
+_VAGUE = re.compile(rf"(?<![\w'])(?:{_alt(_LEX['vague_places'])})(?![\w'])", re.IGNORECASE)
+
+
+def places_text(text: str) -> str | None:
+    """A batting place said as cricket says it, in the guide's words ("X at 3"), or None."""
+    out = _PLACE_RE.sub(lambda m: f"at {_PLACES[' '.join(m.group(1).lower().split())]}", text)
+    out = _IN_AT.sub("at ", out)
+    if m := _MOVE.match(out) or _MOVES.match(out):
+        out = f"{m.group('who')} at {m.group('n')}{out[m.end() :]}"
+    if m := _OPEN_WITH.match(out):
+        out = f"{m.group('a')} and {m.group('b')} open"
+    return None if out == text else out
+
+
+def vague_place(text: str) -> str | None:
+    """Words that move a batsman with no place ("down the order"): what to name, or None."""
+    m = _VAGUE.search(text)
+    return m.group(0) if m else None
+
+
+_GROUPS = {" ".join(k.split()): tuple(v) for k, v in _LEX["groups"].items()}
+_GROUP_RE = re.compile(
+    rf"(?<![\w'])(?:(?:all\s+)?(?:the|our|both)\s+)?(?:{_alt(list(_GROUPS))})(?![\w'])",
+    re.IGNORECASE,
+)
+_RANGE = re.compile(
+    rf"(?<![\w'])(?:(?:the\s+)?(?:batsmen\s+at\s+)?(?:numbers|nos\.?|no\.?|places|positions)\s+)"
+    rf"(?P<a>{_NUM})\s*(?:to|-|through|thru|till)\s*(?P<b>{_NUM})(?![\w'])",
+    re.IGNORECASE,
+)
+# "the top 6", "the bottom three", "the first four batsmen" ("the first 10" alone is overs)
+_TOP = re.compile(
+    rf"(?<![\w'])(?:the\s+|our\s+)?(?:(?P<end>top|bottom)\s+(?P<n>{_NUM})(?!\s+overs?\b)"
+    rf"(?:\s+(?:batsmen|batters|in\s+the\s+order))?|(?P<end2>first|last)\s+(?P<n2>{_NUM})"
+    r"\s+(?:batsmen|batters|in\s+the\s+order))(?![\w'])",
+    re.IGNORECASE,
+)
+_OTHERS = re.compile(rf"(?<![\w'])(?:{_alt(_LEX['others'])})(?![\w'])", re.IGNORECASE)
+_TRIGGER = re.compile(r"(?<![\w'])(?:if|when|whenever|once|after|until|till|unless)(?![\w'])", re.I)
+_STYLE = re.compile(r"(?<![\w'])(?:defensive\w*|normal\w*|aggressive\w*|wahoo)(?![\w'])", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A group of batting places a line names, and the names it stands for (or why none)."""
+
+    said: str
+    text: str | None  # the line with the group written as the names, or None: refused
+    note: str
+
+
+def groups_text(text: str, order_of: Callable[[], tuple[str, ...]]) -> Group | None:
+    """A line's group of batting places ("the top order", "numbers 8 to 11") written as the
+    batsmen at those places of the order ``order_of`` gives; None when it names no group."""
+    found: list[tuple[int, int, int, int]] = []  # start, end, first place, last place
+    if not _STYLE.search(text):
+        return None  # a group is read for a batting style ("the openers" may be bowlers)
+    for m in _GROUP_RE.finditer(text):
+        key = " ".join(m.group(0).lower().split()).removeprefix("all ")
+        for lead in ("the ", "our ", "both "):
+            key = key.removeprefix(lead)
+        if key in _GROUPS and (key not in _LEX["tail"] or not _TRIGGER.search(text)):
+            a, b = _GROUPS[key]
+            found.append((m.start(), m.end(), a, b))
+    for m in _RANGE.finditer(text):
+        found.append((m.start(), m.end(), _int(m.group("a")), _int(m.group("b"))))
+    for m in _TOP.finditer(text):
+        n = _int(m.group("n") or m.group("n2"))
+        if (m.group("end") or m.group("end2")).lower() in ("top", "first"):
+            found.append((m.start(), m.end(), 1, n))
+        else:
+            found.append((m.start(), m.end(), -n, -1))
+    if not found:
+        if not _TRIGGER.search(text) and (o := _OTHERS.search(text)):
+            rest = text[: o.start()] + "everyone else" + text[o.end() :]
+            return Group(o.group(0), rest, f"read '{o.group(0)}' as everyone else")
+        return None
+    found.sort()
+    said = text[found[0][0] : found[0][1]]
+    order = order_of()
+    if not order:
+        return Group(said, None, "")
+    out, at, parts = [], 0, []
+    for start, end, a, b in found:
+        if start < at:
+            continue
+        if a < 0:
+            a, b = len(order) + a + 1, len(order) + b + 1
+        if not 1 <= a <= b <= len(order):
+            return Group(text[start:end], None, "")
+        names = order[a - 1 : b]
+        joined = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+        out += [text[at:start], joined]
+        parts.append(
+            f"'{' '.join(text[start:end].split())}' as {', '.join(names)} (places {a}-{b})"
+        )
+        at = end
+    out.append(text[at:])
+    return Group(said, "".join(out), "read " + "; ".join(parts) + " of the batting order")
+
+
+# --- pronouns ---
+
+_HE = re.compile(r"(?<![\w'])(?:he|him)(?![\w'])", re.IGNORECASE)
+_THEY = re.compile(r"(?<![\w'])(?:they|them)(?![\w'])", re.IGNORECASE)
+
+
+def _named(masked: str, found: dict[int, str], own: NameBook) -> list[str]:
+    """The squad members a masked line names, in order (each once)."""
+    out: list[str] = []
+    for m in re.finditer(r"[\ue100-\ue8ff]\ue000*|" + _W, masked):
+        word = m.group(0)
+        if len(word) < 3 and not "\ue100" <= word[0] <= "\ue8ff":
+            continue
+        who = _who(word, found, own) if "\ue100" <= word[0] <= "\ue8ff" else None
+        if who is None and word[0].isupper():
+            got = own.candidates(word)
+            who = got[0] if len(got) == 1 else None
+        if who is not None and who not in out:
+            out.append(who)
+    return out
+
+
+def pronoun_texts(
+    text: str,
+    masked: str,
+    found: dict[int, str],
+    before: Callable[[], list[str]],
+    own: NameBook,
+) -> tuple[str, tuple[str, ...]] | None:
+    """The line with its pronoun written as the squad member(s) meant, one text for each who
+    could be meant: (the pronoun, texts), or None when it has none or nobody is named."""
+    m = _HE.search(text) or _THEY.search(text)
+    if m is None:
+        return None
+    named = _named(masked[: m.start()], found, own) or before()
+    if not named:
+        return None
+    if m.re is _THEY:
+        who = [", ".join(named[:-1]) + " and " + named[-1]] if len(named) > 1 else []
+    else:
+        who = named
+    if not who:
+        return None
+    texts = tuple(text[: m.start()] + w + text[m.end() :] for w in who)
+    return m.group(0), texts
+
+
+def lines_named(cl: CleanLine | None, own: NameBook, names: list[str]) -> list[str]:
+    """The squad members a line names (for a pronoun on the next line)."""
+    if cl is None:
+        return []
+    from engine.flungo.language._lines import mask_names
+
+    masked, found = mask_names(cl.text, names)
+    return _named(masked, found, own)
+
+
+def refusal(cl: CleanLine, said: str, message: str, hint: str) -> OrderError:
+    """An error for a line that leans on what the mail does not give, caret under ``said``."""
+    at = max(cl.text.lower().find(said.lower()), 0)
+    span = Span(cl.number, cl.column(at), cl.column(at + max(len(said), 1)))
+    return IllegalOrder(message, source_line=cl.raw, span=span, hint=hint)
+
+
+def asked(cl: CleanLine, readings: tuple[str, ...]) -> NotUnderstood:
+    return NotUnderstood(
+        cl.number, cl.raw.strip(), "this can be read two ways, so it is not acted on", readings
+    )
+
+
+def with_text(cl: CleanLine, text: str) -> CleanLine:
+    return replace(cl, text=text, plain=text)
+
+
+# --- reading a refused line again, with what it leans on written out ---
+
+Mark = tuple[int, int, int, int, dict[int, str]]
+
+
+def failed(st: ReadState, mark: Mark) -> bool:
+    return len(st.errors) > mark[1] or len(st.not_understood) > mark[2]
+
+
+def lean_again(
+    cl: CleanLine,
+    read_one: Callable[[CleanLine], tuple[bool, Item | None]],
+    st: ReadState,
+    mark: Mark,
+    ahead: tuple[bool, Item | None],
+    own: NameBook,
+    names: list[str],
+    before: Callable[[], list[str]],
+) -> tuple[bool, Item | None]:
+    """A refused line read again with what it leans on written out (a batting place in the
+    guide's words, a group of places as its batsmen, a pronoun as its squad member): kept,
+    with a note, when it then reads whole; asked, when a pronoun can mean two; else the
+    refusal stands (or, for a group with no batting order to read it by, says so)."""
+    text = cl.text
+    tries: list[tuple[str, str]] = []  # (text, note)
+    if (placed := places_text(text)) is not None:
+        tries.append((placed, ""))
+        text = placed
+    order = functools.cache(functools.partial(order_in_force, st.items, st.context))
+    if (group := groups_text(text, order)) is not None:
+        if group.text is None and _reads_with_an_order(cl, text, read_one, st, mark):
+            st.undo(mark)
+            what = "the batting order" if not order() else f"a batting order of {len(order())}"
+            st.errors.append(
+                refusal(
+                    cl,
+                    group.said,
+                    f"'{' '.join(group.said.split())}' is read by the places of the batting "
+                    f"order, and this needs {what}",
+                    "give the batting order in this mail (above this line), or name them",
+                )
+            )
+            return False, None
+        if group.text is not None:
+            tries.append((group.text, group.note))
+            text = group.text
+    from engine.flungo.language._lines import mask_names
+
+    if _HE.search(text) is None and _THEY.search(text) is None:
+        pro = None
+    else:
+        masked, found = mask_names(text, names)
+        pro = pronoun_texts(text, masked, found, before, own)
+    if pro is not None:
+        word, texts = pro
+        if len(texts) > 1:
+            readings = [_reading(cl, t, read_one, st, mark) for t in texts]
+            if all(readings):
+                # two squad members it can mean: never a guess, both shown
+                who = named_in(texts)
+                shown = tuple(f"('{word}' as {w}) {r}" for w, r in zip(who, readings, strict=True))
+                st.not_understood.append(asked(cl, shown))
+                return False, None
+            return read_one(cl)  # (reading them undid the refusal: it is read again)
+        note = tries[-1][1] if tries else ""
+        tries.append(
+            (
+                texts[0],
+                "; ".join(filter(None, [note, f"read '{word}' as {_who_in(texts[0], text)}"])),
+            )
+        )
+    if not tries:
+        if (vague := vague_place(cl.text)) is not None:
+            st.undo(mark)
+            st.errors.append(
+                refusal(
+                    cl,
+                    vague,
+                    f"'{vague}' moves a batsman but gives no place in the batting order",
+                    "give the place, e.g. 'Jones at 7'",
+                )
+            )
+            return False, None
+        return ahead
+    final, note = tries[-1]
+    st.undo(mark)
+    again = read_one(with_text(cl, final))
+    if not failed(st, mark) and len(st.items) > mark[0]:
+        if note:
+            st.notes.append(EchoLine(cl.number, note))
+        return again
+    st.undo(mark)
+    return read_one(cl)
+
+
+def named_in(texts: tuple[str, ...]) -> list[str]:
+    """What each text has in the pronoun's place (they differ only there)."""
+    first = texts[0]
+    return [_who_in(t, first) if t != first else _who_in(first, texts[-1]) for t in texts]
+
+
+def _reads_with_an_order(
+    cl: CleanLine,
+    text: str,
+    read_one: Callable[[CleanLine], tuple[bool, Item | None]],
+    st: ReadState,
+    mark: Mark,
+) -> bool:
+    """Whether the group is all that stops the line: it reads whole with an order of the
+    squad's first eleven (a stand-in, never used)."""
+    if st.team is None:
+        return False
+    stand_in = tuple(p.name for p in st.team.players[:11])
+    group = groups_text(text, lambda: stand_in)
+    if group is None or group.text is None:
+        return False
+    ok = _reading(cl, group.text, read_one, st, mark) is not None
+    read_one(cl)  # (reading it undid the refusal: it is read again)
+    return ok
+
+
+def _who_in(new: str, old: str) -> str:
+    """The words ``new`` has where ``old`` had a pronoun."""
+    start = next((k for k, (a, b) in enumerate(zip(new, old, strict=False)) if a != b), 0)
+    tail = len(old) - start
+    for k in range(len(old) - start + 1):
+        if new.endswith(old[len(old) - k :]):
+            tail = k
+    return new[start : len(new) - tail].strip() if tail else new[start:].strip()
+
+
+def _reading(
+    cl: CleanLine,
+    text: str,
+    read_one: Callable[[CleanLine], tuple[bool, Item | None]],
+    st: ReadState,
+    mark: Mark,
+) -> str | None:
+    """``text`` read as ``cl``, whole: its echo, or None; what it read is undone."""
+    from engine.flungo.language._build import echo_lines
+
+    st.undo(mark)
+    read_one(with_text(cl, text))
+    got = None
+    if not failed(st, mark) and len(st.items) > mark[0]:
+        got = "\n".join(t for _, t in echo_lines(st.items[mark[0] :], st.context.standing))
+    st.undo(mark)
+    return got
