@@ -74,16 +74,15 @@ _FORMS = [
     for p in (
         rf"(?:bring\s+|brings\s+|get\s+)?{_n('a')}\s+(?:(?:{_COMES_IN})\s+)?in\s+for\s+{_n('b')}",
         rf"(?:bring|brings|get)\s+in\s+{_n('a')}\s+for\s+{_n('b')}",
-        rf"{_n('a')}\s+(?:{_REPLACES})\s+{_n('b')}",
+        rf"{_n('a')}\s+(?:(?:{_COMES_IN})\s+)?(?:{_REPLACES})\s+{_n('b')}",
         rf"replace\s+{_n('b')}\s+(?:with|by)\s+{_n('a')}",
-        rf"{_n('b')}\s+makes\s+way\s+for\s+{_n('a')}",
+        rf"{_n('b')}\s+(?:makes|make|to\s+make)\s+way\s+for\s+{_n('a')}",
         rf"{_n('b')}\s+(?:{_GOES_OUT}){_SEP}{_n('a')}\s+(?:{_COMES_IN})",
         rf"{_n('a')}\s+(?:{_COMES_IN}){_SEP}{_n('b')}\s+(?:{_GOES_OUT})",
         rf"(?:{_DROP})\s+{_n('b')}{_SEP}(?:{_PICK})\s+{_n('a')}",
         rf"(?:{_PICK})\s+{_n('a')}{_SEP}(?:{_DROP})\s+{_n('b')}",
         rf"(?:{_DROP})\s+{_n('b')}\s+for\s+{_n('a')}",
-        rf"swap\s+{_n('b')}\s+for\s+{_n('a')}",
-        rf"swap\s+{_n('s')}\s+(?:and|with|&)\s+{_n('t')}",
+        rf"swap\s+{_n('s')}\s+(?:and|with|for|&)\s+{_n('t')}",
         rf"{_n('a')}\s+for\s+{_n('b')}",
     )
 ]
@@ -311,6 +310,12 @@ _IN_AT = re.compile(
     rf"(?<![\w'])(?:(?:comes?|goes|go|walks?)\s+)?in\s+at\s+(?:(?:number|no\.?|#)\s*)?(?={_NUM}\b)",
     re.IGNORECASE,
 )
+# "Flintoff bats 6", "Grey batting at number eight": a place (a batsman bats no overs)
+_BATS_AT = re.compile(
+    rf"(?<![\w'])(?:bats|batting|to\s+bat|will\s+bat)\s+(?:at\s+)?(?:(?:number|no\.?|#)\s*)?"
+    rf"(?={_NUM}(?![\w'])(?!\s*(?:overs?|balls?|ovs?)\b))",
+    re.IGNORECASE,
+)
 _MOVE = re.compile(
     rf"^(?:(?:{_alt(_LEX['move'])})\s+)(?P<who>.+?)\s+(?:(?:up|down)\s+)?to\s+"
     rf"(?:(?:number|no\.?|#)\s*)?(?P<n>{_NUM})(?![\w'])",
@@ -329,6 +334,7 @@ def places_text(text: str) -> str | None:
     """A batting place said as cricket says it, in the guide's words ("X at 3"), or None."""
     out = _PLACE_RE.sub(lambda m: f"at {_PLACES[' '.join(m.group(1).lower().split())]}", text)
     out = _IN_AT.sub("at ", out)
+    out = _BATS_AT.sub("at ", out)
     if m := _MOVE.match(out) or _MOVES.match(out):
         out = f"{m.group('who')} at {m.group('n')}{out[m.end() :]}"
     if m := _OPEN_WITH.match(out):
