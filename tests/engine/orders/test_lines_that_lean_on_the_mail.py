@@ -310,3 +310,12 @@ def test_a_review_line_that_counts_reviews_is_never_read_as_only_for(line: str) 
     got = _read(line)
     assert _m(got).batting_reviews is None and _m(got).bowling_reviews is None
     assert got.errors
+
+
+def test_a_place_for_a_man_not_in_the_xi_says_so() -> None:
+    """ "Grey at 8" with Grey out of the XI names him, not "12 batsmen"; brought in, he reads."""
+    got = _read("Grey at 8", standing=True)
+    assert "Grey is not in the XI" in got.errors[0].message
+    got = _read("Grey in for White\nGrey at 8", standing=True)
+    assert got.errors == ()
+    assert _m(got).batting_order == (*XI[:7], "Grey", *(n for n in XI[7:] if n != "White"))
