@@ -204,16 +204,17 @@ def _places(items: list[Item], ctx: OrderContext, errors: list[OrderError]) -> N
         if not names and ctx.standing is not None:
             names = ctx.standing.batting_order or ctx.standing.xi or ()
         base = [(n, None) for n in names]
-    known = [i for i in items if i.kind == "xi" and i.ok]
-    xi = tuple(known[-1].value) if known else (ctx.standing.xi if ctx.standing else None) or ()
+    mail_xi = [i for i in items if i.kind == "xi" and i.ok]
+    standing_xi = ctx.standing.xi if ctx.standing is not None else None
+    xi: tuple[str, ...] = tuple(mail_xi[-1].value) if mail_xi else standing_xi or ()
     for item in placed:
         names = item.value if item.kind == "openers" else (item.value[0],)
-        if out := [n for n in names if xi and n not in xi]:
+        if away := [n for n in names if xi and n not in xi]:
             # "Grey at 8" with Grey not in the XI: said so, not "12 batsmen"
             errors.append(
                 item.error(
                     IllegalOrder,
-                    f"{out[0]} is not in the XI, so he has no place in its batting order",
+                    f"{away[0]} is not in the XI, so he has no place in its batting order",
                     hint="put him in the XI ('Grey in for White'), or give another place",
                 )
             )
