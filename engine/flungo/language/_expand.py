@@ -206,10 +206,10 @@ def _places(items: list[Item], ctx: OrderContext, errors: list[OrderError]) -> N
         base = [(n, None) for n in names]
     mail_xi = [i for i in items if i.kind == "xi" and i.ok]
     standing_xi = ctx.standing.xi if ctx.standing is not None else None
-    xi: tuple[str, ...] = tuple(mail_xi[-1].value) if mail_xi else standing_xi or ()
+    side: tuple[str, ...] = tuple(mail_xi[-1].value) if mail_xi else standing_xi or ()
     for item in placed:
-        names = item.value if item.kind == "openers" else (item.value[0],)
-        if away := [n for n in names if xi and n not in xi]:
+        said = item.value if item.kind == "openers" else (item.value[0],)
+        if away := [n for n in said if side and n not in side]:
             # "Grey at 8" with Grey not in the XI: said so, not "12 batsmen"
             errors.append(
                 item.error(
