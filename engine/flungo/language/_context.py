@@ -113,7 +113,7 @@ def _who(text: str, found: dict[int, str], own: NameBook) -> str | None:
 # Every form of a change has one of these words: a line with none is looked at no further.
 _HINT = re.compile(
     r"(?<![\w'])(?:for|replac\w*|instead|place|swap\w*|out|drop\w*|rest\w*|way|stands?|"
-    r"bench\w*|omit\w*|leave|left|miss\w*|same|unchanged|were|changes?)(?![\w'])",
+    r"bench\w*|omit\w*|leave|left\s+out|miss\w*|same|unchanged|were|changes?)(?![\w'])",
     re.IGNORECASE,
 )
 
@@ -174,25 +174,19 @@ _FORM_WORDS = frozenset(
 ) | {"and", "but", "with", "by", "swap", "replace", "makes", "way", "bring", "brings", "get"}
 
 
-@kept(maxsize=64)
-def _prefixes(names: tuple[str, ...]) -> frozenset[str]:
-    """Every start of a word of the squad's names (what a word must be to name anyone, but
-    for initials): a word that is none is looked up no further."""
-    return frozenset(
-        w[:k] for n in names for w in strip_marks(n).lower().split() for k in range(1, len(w) + 1)
-    )
-
-
-def _may_name(word: str, starts: frozenset[str]) -> bool:
+def _may_name(word: str, names: str) -> bool:
+    """Whether ``word`` starts a word of the squad's ``names`` (one string, each word after a
+    space): a word that starts none names nobody (but for an initial), so it is looked up no
+    further."""
     w = strip_marks(word).lower().removesuffix("'s").rstrip(".")
-    return len(w) <= 1 or w in starts
+    return len(w) <= 1 or " " + w in names
 
 
 def _marked(masked: str, found: dict[int, str], own: NameBook) -> tuple[str, dict[int, str]]:
     """``masked`` with each squad member it names written as one mark (\\x01, then \\x02 to
     its length), and who each mark, by where it starts, is."""
     words = list(_WORDS.finditer(masked))
-    starts = _prefixes(own.names)
+    starts = " " + " ".join(strip_marks(" ".join(own.names)).lower().split())
     out = list(masked)
     who: dict[int, str] = {}
     k = 0
