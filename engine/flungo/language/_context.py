@@ -29,9 +29,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from engine.errors import IllegalOrder, OrderError, Span
+from engine.flungo.language._build import echo_lines
 from engine.flungo.language._expand import order_in_force
 from engine.flungo.language._items import Item
-from engine.flungo.language._lines import CleanLine
+from engine.flungo.language._lines import CleanLine, mask_names
 from engine.flungo.language._model import EchoLine, NotUnderstood, OrderContext
 from engine.flungo.language._names import NameBook, strip_marks
 from engine.flungo.language._reader import kept
@@ -310,16 +311,10 @@ _BATS_AT = re.compile(
     rf"(?={_NUM}(?![\w'])(?!\s*(?:overs?|balls?|ovs?)\b))",
     re.IGNORECASE,
 )
-_MOVE = re.compile(
-    rf"^(?:(?:{_alt(_LEX['move'])})\s+)(?P<who>.+?)\s+(?:(?:up|down)\s+)?to\s+"
-    rf"(?:(?:number|no\.?|#)\s*)?(?P<n>{_NUM})(?![\w'])",
-    re.IGNORECASE,
-)
-_MOVES = re.compile(
-    rf"^(?P<who>.+?)\s+(?:(?:{_alt(_LEX['moves'])})\s+)(?:up\s+|down\s+)?to\s+"
-    rf"(?:(?:number|no\.?|#)\s*)?(?P<n>{_NUM})(?![\w'])",
-    re.IGNORECASE,
-)
+# "... up to number 3": where a move takes a batsman
+_TO_PLACE = rf"(?:up\s+|down\s+)?to\s+(?:(?:number|no\.?|#)\s*)?(?P<n>{_NUM})(?![\w'])"
+_MOVE = re.compile(rf"^(?:{_alt(_LEX['move'])})\s+(?P<who>.+?)\s+{_TO_PLACE}", re.I)
+_MOVES = re.compile(rf"^(?P<who>.+?)\s+(?:{_alt(_LEX['moves'])})\s+{_TO_PLACE}", re.I)
 _OPEN_WITH = re.compile(r"^(?P<a>.+?)\s+to\s+open\s+with\s+(?P<b>.+?)$", re.IGNORECASE)
 _VAGUE = re.compile(rf"(?<![\w'])(?:{_alt(_LEX['vague_places'])})(?![\w'])", re.IGNORECASE)
 
@@ -474,8 +469,6 @@ def lines_named(cl: CleanLine | None, own: NameBook, names: list[str]) -> list[s
     """The squad members a line names (for a pronoun on the next line)."""
     if cl is None:
         return []
-    from engine.flungo.language._lines import mask_names
-
     masked, found = mask_names(cl.text, names)
     return _named(masked, found, own)
 
@@ -543,8 +536,6 @@ def lean_again(
         if group.text is not None:
             tries.append((group.text, group.note))
             text = group.text
-    from engine.flungo.language._lines import mask_names
-
     if _HE.search(text) is None and _THEY.search(text) is None:
         pro = None
     else:
@@ -636,8 +627,6 @@ def _reading(
     mark: Mark,
 ) -> str | None:
     """``text`` read as ``cl``, whole: its echo, or None; what it read is undone."""
-    from engine.flungo.language._build import echo_lines
-
     st.undo(mark)
     read_one(with_text(cl, text))
     got = None
