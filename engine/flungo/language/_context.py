@@ -27,10 +27,12 @@ import re
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from engine.errors import IllegalOrder, OrderError, Span
 from engine.flungo.language._build import echo_lines
-from engine.flungo.language._expand import order_in_force
+from engine.flungo.language._chatter import number_words
+from engine.flungo.language._expand import order_in_force, squad_numbers
 from engine.flungo.language._items import Item
 from engine.flungo.language._lines import CleanLine, mask_names
 from engine.flungo.language._model import EchoLine, NotUnderstood, OrderContext
@@ -222,19 +224,48 @@ def _edges(text: str, start: int, end: int) -> bool:
     return not (before.isalnum() or after.isalnum() or after in "\ue000'")
 
 
-def leftover(blanked: str) -> bool:
-    """Whether a line's text beside its changes may still say something."""
-    return _JOINERS.match(blanked) is None
+class Rest(NamedTuple):
+    """What a line says beside its change to the XI (``line`` None: nothing), masked."""
+
+    line: CleanLine | None
+    masked: str
+    found: dict[int, str]
+
+
+def take_change(
+    cl: CleanLine,
+    masked: str,
+    found: dict[int, str],
+    own: NameBook,
+    st: ReadState,
+    names: list[str],
+) -> Rest | None:
+    """A line's change to the XI as an item (worked out once the mail is read, by
+    :func:`resolve_changes`), and the rest of the line to read as usual; None: no change."""
+    got = find_changes(cl.text, masked, found, own)
+    if got is None:
+        return None
+    change, blanked = got
+    st.items.append(Item(cl, "xi_change", change, 0, len(cl.text)))
+    if _JOINERS.match(blanked) is not None:
+        return Rest(None, "", {})  # "same side but": nothing else in it
+    rest = replace(cl, text=blanked, plain=blanked)
+    masked, found = mask_names(blanked, names)
+    return Rest(rest, squad_numbers(number_words(masked), found, own.names), found)
 
 
 def resolve_changes(
-    items: list[Item], ctx: OrderContext, notes: list[EchoLine]
+    items: list[Item], ctx: OrderContext, notes: list[EchoLine], said: list[OrderError]
 ) -> list[OrderError]:
     """Each change to the XI read against the mail's XI, else the XI that stands: in place,
-    an "xi" item of the whole XI it gives, with a note; the errors."""
+    an "xi" item of the whole XI it gives, with a note; the errors. A change on a line with
+    an error (``said``) is not acted on: the rest of its line was refused."""
     changes = [i for i in items if i.kind == "xi_change"]
     if not changes:
         return []
+    wrong = {e.span.line for e in said if e.span is not None and e.blocks}
+    for item in changes:
+        item.ok = item.ok and item.line.number not in wrong
     errors: list[OrderError] = []
     plain = [i for i in items if i.kind == "xi" and i.ok]
     if plain:
@@ -507,13 +538,14 @@ def lean_again(
     ahead: tuple[bool, Item | None],
     own: NameBook,
     names: list[str],
-    before: Callable[[], list[str]],
+    prev: CleanLine | None,
 ) -> tuple[bool, Item | None]:
     """A refused line read again with what it leans on written out (a batting place in the
     guide's words, a group of places as its batsmen, a pronoun as its squad member): kept,
     with a note, when it then reads whole; asked, when a pronoun can mean two; else the
     refusal stands (or, for a group with no batting order to read it by, says so)."""
     text = cl.text
+    before = functools.partial(lines_named, prev, own, names)
     tries: list[tuple[str, str]] = []  # (text, note)
     if (placed := places_text(text)) is not None:
         tries.append((placed, ""))

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
 from engine.flungo.formats import FormatSpec
+from engine.flungo.language import _context as leaning
 from engine.flungo.language._build import echo_lines
 from engine.flungo.language._chatter import (
     forwarded_from,
@@ -19,14 +20,6 @@ from engine.flungo.language._chatter import (
 )
 from engine.flungo.language._checks import check_items
 from engine.flungo.language._clauses import Clauses, carries_meaning, style_only
-from engine.flungo.language._context import (
-    failed,
-    find_changes,
-    lean_again,
-    leftover,
-    lines_named,
-    resolve_changes,
-)
 from engine.flungo.language._drafts import (
     BoostD,
     CaptainD,
@@ -157,11 +150,9 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
         ahead = read_one(cl)
         if len(st.errors) > mark[1] or len(st.not_understood) > mark[2]:
             ahead = _typo_line(cl, read_one, st, mark, ahead, own, opponent, all_names)
-        if failed(st, mark):  # a line that leans on the mail's others (:mod:`._context`)
-            before = functools.partial(
-                lines_named, lines[number - 2] if number > 1 else None, own, all_names
-            )
-            ahead = lean_again(cl, read_one, st, mark, ahead, own, all_names, before)
+        if leaning.failed(st, mark):  # it may lean on the mail's other lines
+            prev = lines[number - 2] if number > 1 else None
+            ahead = leaning.lean_again(cl, read_one, st, mark, ahead, own, all_names, prev)
         if not ahead[0]:
             section = ahead[1]
     for item in st.items:
@@ -174,7 +165,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
                     hint="put the names on the same line or on the lines just below",
                 )
             )
-    st.errors += resolve_changes(st.items, context, st.notes)
+    st.errors += leaning.resolve_changes(st.items, context, st.notes, st.errors)
     st.errors += expand_items(st.items, fmt, context)
     check_items(st.items, team, fmt, context, st.errors)
     # a plan read as its nearest legal plan blocks nothing: the plan mended stands
@@ -203,18 +194,10 @@ def _line(
         cl, masked, found, section, own, opponent, fmt, st, all_names
     ):
         return True, section
-    if (change := find_changes(cl.text, masked, found, own)) is not None:
-        # "Rock in for Tom Smith": the XI it gives is worked out once the mail is read
-        st.items.append(item := Item(cl, "xi_change", change[0], 0, len(cl.text)))
-        if not leftover(change[1]):
+    if (rest := leaning.take_change(cl, masked, found, own, st, all_names)) is not None:
+        if rest.line is None:  # "Rock in for Tom Smith": the XI is worked out at the end
             return False, None
-        cl = replace(cl, text=change[1], plain=change[1])
-        masked, found = mask_names(cl.text, all_names)
-        masked = squad_numbers(number_words(masked), found, own.names)
-        wrong = len(st.errors)
-        _order_line(cl, masked, found, own, opponent, fmt, st, signed_off, all_names)
-        item.ok = len(st.errors) == wrong  # a line refused is not acted on, its change neither
-        return False, None
+        cl, masked, found = rest.line, rest.masked, rest.found  # the rest, read as usual
     return False, _order_line(cl, masked, found, own, opponent, fmt, st, signed_off, all_names)
 
 
