@@ -150,11 +150,11 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
         ahead = read_one(cl)
         if len(st.errors) > mark[1] or len(st.not_understood) > mark[2]:
             ahead = _typo_line(cl, read_one, st, mark, ahead, own, opponent, all_names)
-        if leaning.failed(st, mark):  # it may lean on the mail's other lines
-            prev = lines[number - 2] if number > 1 else None
-            ahead = leaning.lean_again(cl, read_one, st, mark, ahead, own, all_names, prev)
         if not ahead[0]:
             section = ahead[1]
+        if leaning.failed(st, mark):  # it may lean on the mail's other lines: read again
+            prev = lines[number - 2] if number > 1 else None
+            leaning.lean_again(cl, read_one, st, mark, ahead, own, all_names, prev)
     for item in st.items:
         if item.kind in ("order", "xi") and item.value == ():
             what = "batting order" if item.kind == "order" else "XI"
