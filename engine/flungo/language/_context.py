@@ -121,12 +121,20 @@ _HINT = re.compile(
 )
 
 
+# (the same words as plain substrings: most lines have none, and a look for each is cheap)
+_HINT_KEYS = (
+    "for", "replac", "instead", "place", "swap", "out", "drop", "rest", "way", "stand",
+    "bench", "omit", "left", "miss", "same", "unchanged", "were", "change",
+)  # fmt: skip
+
+
 def find_changes(
     text: str, masked: str, found: dict[int, str], own: NameBook
 ) -> tuple[Change, str] | None:
     """The changes to the XI a line gives, and the line with them blanked (same length, for
     the rest of it to be read as usual), or None when it gives none."""
-    if _HINT.search(masked) is None:
+    low = masked.lower()
+    if not any(k in low for k in _HINT_KEYS) or _HINT.search(low) is None:
         return None
     return _changes(text, masked, tuple(sorted(found.items())), own.names)
 
@@ -327,6 +335,7 @@ def _int(word: str) -> int:
 
 
 _PLACES = {" ".join(k.split()): v for k, v in _LEX["places"].items()}
+_PLACE_ENDS = frozenset(k.split()[-1] for k in _PLACES)  # "drop"
 _PLACE_RE = re.compile(
     rf"(?<![\w'])(?:bats\s+|batting\s+|comes\s+in\s+|come\s+in\s+|goes\s+in\s+|as\s+)?"
     rf"(?:the\s+)?({_alt(list(_PLACES))})(?![\w'])",
@@ -352,18 +361,26 @@ _VAGUE = re.compile(rf"(?<![\w'])(?:{_alt(_LEX['vague_places'])})(?![\w'])", re.
 
 def places_text(text: str) -> str | None:
     """A batting place said as cricket says it, in the guide's words ("X at 3"), or None."""
-    out = _PLACE_RE.sub(lambda m: f"at {_PLACES[' '.join(m.group(1).lower().split())]}", text)
-    out = _IN_AT.sub("at ", out)
-    out = _BATS_AT.sub("at ", out)
-    if m := _MOVE.match(out) or _MOVES.match(out):
+    low = text.lower()  # (each pattern only where its word is: most lines have none)
+    out = text
+    if any(w in low for w in _PLACE_ENDS):
+        out = _PLACE_RE.sub(lambda m: f"at {_PLACES[' '.join(m.group(1).lower().split())]}", out)
+    if " at " in low:
+        out = _IN_AT.sub("at ", out)
+    if "bat" in low:
+        out = _BATS_AT.sub("at ", out)
+    if " to " in low and (m := _MOVE.match(out) or _MOVES.match(out)):
         out = f"{m.group('who')} at {m.group('n')}{out[m.end() :]}"
-    if m := _OPEN_WITH.match(out):
+    if "open" in low and (m := _OPEN_WITH.match(out)):
         out = f"{m.group('a')} and {m.group('b')} open"
     return None if out == text else out
 
 
 def vague_place(text: str) -> str | None:
     """Words that move a batsman with no place ("down the order"): what to name, or None."""
+    low = text.lower()
+    if "order" not in low and "further" not in low and "higher" not in low:
+        return None
     m = _VAGUE.search(text)
     return m.group(0) if m else None
 
