@@ -468,8 +468,23 @@ def groups_text(text: str, order_of: Callable[[], tuple[str, ...]]) -> Group | N
 
 # --- pronouns ---
 
-_HE = re.compile(r"(?<![\w'])(?:he|him)(?![\w'])", re.IGNORECASE)
-_THEY = re.compile(r"(?<![\w'])(?:they|them)(?![\w'])", re.IGNORECASE)
+# "he's" is "he is" (the name then takes the verb: "when Root is out"), as "they're" is
+_HE = re.compile(r"(?<![\w'])(?:he|him|he's|hes)(?![\w'])", re.IGNORECASE)
+_THEY = re.compile(r"(?<![\w'])(?:they|them|they're)(?![\w'])", re.IGNORECASE)
+_IS = {"he's": " is", "hes": " is", "they're": " are"}
+# a pronoun as a clause's subject ("he bats", "and he goes", "if he is out"): in a line that
+# reads whole, only such a one is checked ("let him off the leash" is an idiom's)
+_SUBJECT_ANY = re.compile(
+    r"(?:^|[,;:.!-]\s*|(?<![\w'])(?:and|then|but|so|if|when|whenever|once|unless|until|till|"
+    r"should|while)\s+)(?P<p>he|he's|hes|they|they're)(?![\w'])",
+    re.IGNORECASE,
+)
+# a pronoun as the subject of a condition: who is out, who is in, is what the order waits for
+_SUBJECT = re.compile(
+    r"(?<![\w'])(?:if|when|whenever|once|unless|until|till|should|while)\s+"
+    r"(?:he|he's|hes|they|they're)(?![\w'])",
+    re.IGNORECASE,
+)
 
 
 def _named(masked: str, found: dict[int, str], own: NameBook) -> list[str]:
@@ -494,23 +509,83 @@ def pronoun_texts(
     found: dict[int, str],
     before: Callable[[], list[str]],
     own: NameBook,
+    subject: bool = False,
 ) -> tuple[str, tuple[str, ...]] | None:
-    """The line with its pronoun written as the squad member(s) meant, one text for each who
-    could be meant: (the pronoun, texts), or None when it has none or nobody is named."""
-    m = _HE.search(text) or _THEY.search(text)
+    """The line with its pronoun (``subject``: a clause's subject) written as the squad
+    member(s) meant, one text for each who could be meant: (the pronoun, texts), or None when
+    it has none or nobody is named."""
+    if subject:
+        s = _SUBJECT_ANY.search(text)
+        m = _HE.match(text, s.start("p")) or _THEY.match(text, s.start("p")) if s else None
+    else:
+        m = _HE.search(text) or _THEY.search(text)
     if m is None:
         return None
     named = _named(masked[: m.start()], found, own) or before()
     if not named:
         return None
-    if m.re is _THEY:
+    if m.group(0).lower().startswith("the"):
         who = [", ".join(named[:-1]) + " and " + named[-1]] if len(named) > 1 else []
     else:
         who = named
     if not who:
         return None
-    texts = tuple(text[: m.start()] + w + text[m.end() :] for w in who)
+    verb = _IS.get(m.group(0).lower(), "")
+    texts = tuple(text[: m.start()] + w + verb + text[m.end() :] for w in who)
     return m.group(0), texts
+
+
+def pronoun_read(
+    cl: CleanLine,
+    read_one: Callable[[CleanLine], tuple[bool, Item | None]],
+    st: ReadState,
+    mark: Mark,
+    own: NameBook,
+    names: list[str],
+    prev: CleanLine | None,
+) -> None:
+    """A line read whole with a pronoun in it, checked: the pronoun is never let pass when
+    the squad member it means changes the reading ("Root wahoo" then "if he is out, Stokes
+    defensive" is when Root is out, not Stokes). Read as its one squad member, with a note;
+    asked when it can be two; refused when it is a condition's subject and nobody is named."""
+    if _SUBJECT_ANY.search(cl.text) is None:
+        return
+    masked, found = mask_names(cl.text, names)
+    before = functools.partial(lines_named, prev, own, names)
+    pro = pronoun_texts(cl.text, masked, found, before, own, subject=True)
+    if pro is None:
+        if (m := _SUBJECT.search(cl.text)) is not None:
+            word = m.group(0).split()[-1]
+            st.undo(mark)
+            st.errors.append(
+                refusal(
+                    cl,
+                    word,
+                    f"'{word}' is what this order waits for, but no squad member is named "
+                    "before it",
+                    "write his name for it, e.g. 'if Root is out'",
+                )
+            )
+        return
+    word, texts = pro
+    written = "\n".join(t for _, t in echo_lines(st.items[mark[0] :], st.context.standing))
+    readings = [_reading(cl, t, read_one, st, mark) for t in texts]
+    if all(r == written for r in readings):
+        read_one(cl)  # the pronoun changes nothing: the line as read stands
+        return
+    if len(texts) > 1:
+        shown = tuple(
+            f"('{word}' as {w}) {r}"
+            for w, r in zip(named_in(texts), readings, strict=True)
+            if r is not None
+        )
+        st.not_understood.append(asked(cl, shown))  # never a guess: both shown, asked
+        return
+    if readings[0] is None:
+        read_one(cl)  # (the pronoun written out reads nothing: the line as read stands)
+        return
+    read_one(with_text(cl, texts[0]))
+    st.notes.append(EchoLine(cl.number, f"read '{word}' as {_who_in(texts[0], cl.text)}"))
 
 
 def lines_named(cl: CleanLine | None, own: NameBook, names: list[str]) -> list[str]:

@@ -319,3 +319,27 @@ def test_a_place_for_a_man_not_in_the_xi_says_so() -> None:
     got = _read("Grey in for White\nGrey at 8", standing=True)
     assert got.errors == ()
     assert _m(got).batting_order == (*XI[:7], "Grey", *(n for n in XI[7:] if n != "White"))
+
+
+def test_a_pronoun_that_reads_is_still_the_one_it_means() -> None:
+    """ "if he is out" read whole once took its batsman from the next name (Stokes, silently):
+    it is the squad member named before it, with a note."""
+    got = _read("Root wahoo\nif he is out, Stokes defensive")
+    want = _read("Root wahoo\nwhen Root is out: Stokes bats defensive")
+    assert got.errors == () and got.orders == want.orders
+    assert any(n.line == 2 and "'he' as Joe Root" in n.text for n in got.notes)
+
+
+def test_a_pronoun_waited_for_with_nobody_named_is_refused_naming_it() -> None:
+    """ "if he is out" with no squad member before it: refused, the pronoun named."""
+    got = _read("if he is out, Stokes defensive")
+    assert _m(got).rules == ()
+    assert "'he' is what this order waits for" in got.errors[0].message
+
+
+def test_a_pronoun_read_whole_that_could_mean_two_is_asked() -> None:
+    """ "when he's out" after two openers: both readings, neither acted on."""
+    got = _read("Root and Stokes open\nwhen he's out, Jones aggressive")
+    assert _m(got).rules == ()
+    asked = [n for n in got.not_understood if n.readings]
+    assert len(asked) == 1 and len(asked[0].readings) == 2
