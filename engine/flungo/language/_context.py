@@ -618,6 +618,25 @@ def with_text(cl: CleanLine, text: str) -> CleanLine:
 Mark = tuple[int, int, int, int, dict[int, str]]
 
 
+def after_line(
+    cl: CleanLine,
+    read_one: Callable[[CleanLine], tuple[bool, Item | None]],
+    st: ReadState,
+    mark: Mark,
+    own: NameBook,
+    names: list[str],
+    before: Sequence[CleanLine | None],
+) -> None:
+    """A line just read, looked at again for what it leans on (``before``: the line before
+    it, if any): refused, read with it written out (:func:`lean_again`); read whole, its
+    pronoun checked (:func:`pronoun_read`)."""
+    prev = before[0] if before else None
+    if failed(st, mark):
+        lean_again(cl, read_one, st, mark, (False, None), own, names, prev)
+    else:
+        pronoun_read(cl, read_one, st, mark, own, names, prev)
+
+
 def failed(st: ReadState, mark: Mark) -> bool:
     return len(st.errors) > mark[1] or len(st.not_understood) > mark[2]
 

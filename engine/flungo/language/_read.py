@@ -152,11 +152,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             ahead = _typo_line(cl, read_one, st, mark, ahead, own, opponent, all_names)
         if not ahead[0]:
             section = ahead[1]
-        prev = lines[number - 2] if number > 1 else None
-        if leaning.failed(st, mark):  # it may lean on the mail's other lines: read again
-            leaning.lean_again(cl, read_one, st, mark, ahead, own, all_names, prev)
-        else:  # a pronoun read whole is checked against whom it can mean
-            leaning.pronoun_read(cl, read_one, st, mark, own, all_names, prev)
+        leaning.after_line(cl, read_one, st, mark, own, all_names, lines[number - 2 : number - 1])
     for item in st.items:
         if item.kind in ("order", "xi") and item.value == ():
             what = "batting order" if item.kind == "order" else "XI"
