@@ -39,7 +39,7 @@ import structlog
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.core.errors import PbmError
+from pbm.core.errors import MessageParseError, PbmError
 from pbm.db.models import InboundMail, MailStatus
 from pbm.db.session import LOCK_WAIT_MS, is_busy, make_session_factory, transaction
 from pbm.inbound.pipeline import Arrival, Inbound, Stored
@@ -226,11 +226,16 @@ class DoorStore:
         when neither could take it (the door answers "try again later")."""
         if self._quick is None or self.spool is None:
             return self.inbound.store(raw, door, envelope_from, list(envelope_to))
-        try:
-            return self._quick.store(raw, door, envelope_from, list(envelope_to))
-        except Exception as exc:
-            if not is_busy(exc):
-                raise
+        if not raw.strip():  # nothing to store, answer or retry (as Inbound.store says)
+            raise MessageParseError("an empty message: nothing to store")
+        # While mail waits in the spool, what comes after it goes there too: the import gives
+        # rows in the order of arrival, and a player's later orders are handled later.
+        if not self.spool.files():
+            try:
+                return self._quick.store(raw, door, envelope_from, list(envelope_to))
+            except Exception as exc:
+                if not is_busy(exc):
+                    raise
         arrival = Arrival(
             raw, door, envelope_from or None, tuple(envelope_to), self.inbound.clock.now()
         )

@@ -7,14 +7,12 @@ handling a long mail holds it), not by load."""
 from __future__ import annotations
 
 import json
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from click.testing import CliRunner
-from sqlalchemy import select, text
+from sqlalchemy import select
 
 from pbm.cli import main
 from pbm.db.models import InboundMail, OutboxMessage
@@ -22,29 +20,15 @@ from pbm.db.session import transaction
 from pbm.inbound.spool import DEAD, Spool
 from tests.hostile.conftest import Doors, eml
 from tests.hostile.test_doors import join
-from tests.pbm.conftest import GM
+from tests.pbm.conftest import GM, a_writer_holds
 
 HOLD_SECONDS = 3.0
 
 
-@contextmanager
-def write_lock_held(doors: Doors, seconds: float = HOLD_SECONDS) -> Iterator[None]:
-    """Hold the database's write lock for ``seconds`` in another thread, as a long pass does."""
-    taken = threading.Event()
-
-    def hold() -> None:
-        with transaction(doors.app.sessions) as s:
-            s.execute(text("SELECT 1"))  # BEGIN IMMEDIATE: the write lock is ours
-            taken.set()
-            time.sleep(seconds)
-
-    worker = threading.Thread(target=hold)
-    worker.start()
-    assert taken.wait(10)
-    try:
-        yield
-    finally:
-        worker.join(seconds + 30)
+def write_lock_held(doors: Doors, seconds: float = HOLD_SECONDS) -> AbstractContextManager[None]:
+    """The database's write lock held for ``seconds`` in another thread, as a long pass holds
+    it."""
+    return a_writer_holds(doors.app, seconds)
 
 
 def spool(doors: Doors) -> Spool:
@@ -188,3 +172,17 @@ def test_the_spool_lives_beside_the_sqlite_file(doors: Doors) -> None:
     assert spool(doors).files() == [] and len(doors.inbound()) == 1
     with transaction(doors.app.sessions) as s:
         assert s.scalar(select(InboundMail.door)) == "smtp"
+
+
+def test_mail_after_a_spooled_one_keeps_its_place(doors: Doors, demo: str) -> None:
+    """A mail that comes once the lock is free, while an earlier one still waits in the spool,
+    goes to the spool too: the pass stores and handles them in the order they came (a
+    player's later orders stand)."""
+    with write_lock_held(doors, 1.0):
+        assert doors.smtp(eml("HELP\n", frm="first@example.test"), "first@example.test")[0] == 250
+    assert doors.smtp(eml("HELP\n", frm="second@example.test"), "second@example.test")[0] == 250
+    assert len(spool(doors).files()) == 2 and doors.inbound() == []
+    wires = doors.run()
+    assert [w.rcpt_tos for w in wires] == [["first@example.test"], ["second@example.test"]]
+    froms = [r.envelope_from for r in doors.inbound()]
+    assert froms == ["first@example.test", "second@example.test"]

@@ -4,10 +4,7 @@ and never spools."""
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from pbm.app import App
@@ -16,37 +13,7 @@ from pbm.db.models import InboundMail
 from pbm.db.session import transaction
 from pbm.inbound.spool import DoorStore, Spool, import_spool
 from pbm.testing import make_eml
-from tests.pbm.conftest import config_data
-
-
-@contextmanager
-def a_writer_holds(app: App, seconds: float = 2.0) -> Iterator[None]:
-    """Another transaction has written a row and stays open for ``seconds``."""
-    taken = threading.Event()
-
-    def hold() -> None:
-        with transaction(app.sessions) as s:
-            s.add(
-                InboundMail(
-                    key="<held@example.test>",
-                    door="smtp",
-                    raw=b"x",
-                    status="ignored",
-                    received_at=app.clock.now(),
-                    attempts=0,
-                )
-            )
-            s.flush()
-            taken.set()
-            time.sleep(seconds)
-
-    worker = threading.Thread(target=hold)
-    worker.start()
-    assert taken.wait(10)
-    try:
-        yield
-    finally:
-        worker.join(seconds + 30)
+from tests.pbm.conftest import a_writer_holds, config_data
 
 
 def test_a_door_spools_on_sqlite_and_stores_on_postgresql(app: App, tmp_path: Path) -> None:
