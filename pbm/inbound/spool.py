@@ -119,7 +119,12 @@ class Spool:
 
     def read(self, path: Path) -> Arrival:
         """The mail in ``path``; :class:`SpoolCorrupt` if it cannot be read back."""
-        data = path.read_bytes()
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise  # imported meanwhile by another process: not a fault of the file
+        except OSError as exc:  # no permission, a folder by the name, EIO
+            raise SpoolCorrupt(f"unreadable spool file {path.name}: {exc}") from exc
         try:
             plain = self.sealer.unseal(data)
             line, _, raw = plain.partition(b"\n")
@@ -301,5 +306,9 @@ def _dead_letter(spool: Spool, inbound: Inbound, path: Path, error: str) -> None
             mail_id, told = found.id, found.error is not None
     if not told:
         inbound.shunt(mail_id, f"{error} (kept as {spool.path / DEAD / path.name})")
-    target = spool.bury(path)
+    try:
+        target = spool.bury(path)
+    except OSError as exc:  # told once; tried again each pass, never alerted again
+        log.error("inbound.spool_unmovable", id=mail_id, file=str(path), error=str(exc))
+        return
     log.error("inbound.spool_dead", id=mail_id, file=str(target), error=error)

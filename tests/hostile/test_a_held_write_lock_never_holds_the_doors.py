@@ -90,8 +90,9 @@ def test_a_spooled_secret_is_never_on_disk_in_clear(doors: Doors, demo: str) -> 
 
 
 def test_an_unreadable_spool_file_becomes_a_dead_letter_once(doors: Doors, demo: str) -> None:
-    """A truncated spool file and one of garbage: each is moved to dead/, recorded once as a
-    dead letter and the GM alerted once; a good file beside them is handled as usual."""
+    """A truncated spool file, one of garbage and a folder by a spool file's name: each is
+    moved to dead/, recorded once as a dead letter and the GM alerted once; a good file beside
+    them is handled as usual."""
     with write_lock_held(doors, 1.0):
         assert (
             doors.smtp(eml("HELP\n", frm="player2@example.test"), "player2@example.test")[0] == 250
@@ -103,19 +104,21 @@ def test_an_unreadable_spool_file_becomes_a_dead_letter_once(doors: Doors, demo:
     cut.write_bytes(cut.read_bytes()[:40])
     junk = spool(doors).path / "00000000000000000001-1-dead.mail"
     junk.write_bytes(b"\x00not a sealed mail")
+    folder = spool(doors).path / "00000000000000000002-1-folder.mail"
+    folder.mkdir()
     wires = doors.run()
     to = sorted(r for w in wires for r in w.rcpt_tos)
-    assert to == sorted([GM, GM, "player2@example.test"]), to
+    assert to == sorted([GM, GM, GM, "player2@example.test"]), to
     assert spool(doors).files() == []
     dead = sorted(p.name for p in (spool(doors).path / DEAD).iterdir())
-    assert dead == sorted([cut.name, junk.name])
+    assert dead == sorted([cut.name, junk.name, folder.name])
     shunted = [r for r in doors.inbound() if r.status == "shunted"]
     assert sorted(r.key for r in shunted) == sorted(f"spool:{n}" for n in dead)
     assert all(r.door == "spool" and "unreadable spool file" in (r.error or "") for r in shunted)
     assert doors.run() == []
     with transaction(doors.app.sessions) as s:
         alerts = s.scalars(select(OutboxMessage.id).where(OutboxMessage.kind == "gm-alert"))
-        assert len(list(alerts)) == 2
+        assert len(list(alerts)) == 3
 
 
 def test_ingest_spools_while_the_lock_is_held(doors: Doors, demo: str) -> None:
