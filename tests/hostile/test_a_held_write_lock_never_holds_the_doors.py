@@ -115,6 +115,8 @@ def test_an_unreadable_spool_file_becomes_a_dead_letter_once(doors: Doors, demo:
     shunted = [r for r in doors.inbound() if r.status == "shunted"]
     assert sorted(r.key for r in shunted) == sorted(f"spool:{n}" for n in dead)
     assert all(r.door == "spool" and "unreadable spool file" in (r.error or "") for r in shunted)
+    shown = doors.cli("mail", "show", str(shunted[0].id))
+    assert shown.exit_code == 0 and "unreadable spool file" in shown.output, shown.output
     assert doors.run() == []
     with transaction(doors.app.sessions) as s:
         alerts = s.scalars(select(OutboxMessage.id).where(OutboxMessage.kind == "gm-alert"))
