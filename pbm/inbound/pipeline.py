@@ -205,7 +205,8 @@ class Inbound:
             else:
                 first.add(item.key)
                 out.append(Stored(rows[item.key].id, True, Status.RECEIVED))
-                log.info("inbound.stored", id=rows[item.key].id, door=door, bytes=len(item.raw))
+                row = rows[item.key]
+                log.info("inbound.stored", id=row.id, door=row.door, bytes=len(item.raw))
         crash_point("after-store")
         return out
 
