@@ -17,7 +17,7 @@ import importlib.resources
 import re
 import tomllib
 
-__all__ = ["shorthand"]
+__all__ = ["shorthand", "written_as"]
 
 
 def _load() -> dict[str, str]:
@@ -79,6 +79,21 @@ _DASH_PAIR = re.compile(
 _BARE_WINDOW = re.compile(
     r"(?<![\w'])(first|last)\s+(\d{1,3})(?=\s*(?:[,:;)]|\.(?!\d)|\x03|->|=|$))"
 )
+# "need 50 off 30": runs off balls, as commentary says them
+_OFF = re.compile(
+    r"(?<![\w'])(\d{1,3})(\s+runs)?\s+off\s+(\d{1,3})(?!\s*(?:balls?|overs?|ovs?|b)(?![\w']))"
+)
+# a range at the line's start before its order: overs, when past a batting order's places
+_BARE_RANGE = re.compile(r"^\s*(\d{1,3})\s*(?:-|–|to)\s*(\d{1,3})(?=\s*(?::|\x03|->|=(?!\s*\d)))")
+# a form's label and its value ("Capt - Root", "toss = bat", "WK - Wilson"): the order's colon
+_LABEL = re.compile(
+    r"^\s*(capt|captain|skipper|keeper|wicketkeeper|wk|toss|xi|batting\s+order|bowling)\s*(?:[-–=]|\x03)\s*"
+)
+# a window of overs heading a condition ("ovs 31-40: if 3 down, ..."): the seed's "after 30
+# overs, if ...", lasting to the window's end
+_WINDOW_FIRST = re.compile(
+    r"^\s*(?:in\s+)?(?:overs?|ovs?)\s+(\d{1,3})\s*(?:-|–|to)\s*(\d{1,3})\s*[:,]?\s*(?=if\s)"
+)
 _PLUS_AFTER = re.compile(r"(?<=\d)\s*\+(?!\s*\d)")
 _PLUS_BETWEEN = re.compile(r"(?<=[a-z'])\s*\+\s*(?=[a-z])")
 _TILDE = re.compile(r"~\s*")
@@ -131,15 +146,18 @@ def shorthand(text: str, protect: frozenset[str] = frozenset(), overs: int = 50)
     t = _JOINED.sub(lambda m: f"{m[1]} {_JOINED_UNITS[m[2]]}", t)
     t = _SPACED.sub(lambda m: f"{m[1]} {_JOINED_UNITS[m[2]]}", t)
     t = _DASH_PAIR.sub(lambda m: _dash_pair(m, overs), t)
-    # "last 5 ->", "first 10:": a window's overs, as a scorer leaves them unsaid
+    # "last 5 ->", "first 10:", "41 to 50:": a window's overs, as a scorer leaves them unsaid
     t = _BARE_WINDOW.sub(r"\1 \2 overs", t)
+    t = _BARE_RANGE.sub(lambda m: _bare_range(m, overs), t)
+    t = _OFF.sub(r"\1\2 off \3 balls", t)
     t = _PLUS_AFTER.sub(" or more", t)
     t = _PLUS_BETWEEN.sub(" and ", t)
     t = re.sub(r"\s*&\s*", " and ", t)
     t = _WORD_RE.sub(lambda m: m[0] if m[0] in protect else _WORDS[m[0]], t)
     t = _SLASH_WORDS.sub(lambda m: _slash(m, protect), t)
     t = _RATE_CMP.sub(lambda m: f"{m['rate']} {'<' if m['cmp'].startswith(_BELOW) else '>'} ", t)
-    t = _arrows(t)
+    t = _LABEL.sub(r"\1: ", t)
+    t = _window_first(_arrows(t), overs)
     return _leading_place(t, protect)
 
 
@@ -152,6 +170,20 @@ def _dash_pair(m: re.Match[str], overs: int) -> str:
     if m["lead"] is None and (b <= 10 < a or a <= 10 < overs < b):
         return f"{a}/{b}"
     return m[0]
+
+
+def _window_first(text: str, overs: int) -> str:
+    m = _WINDOW_FIRST.match(text)
+    if m is None or not 1 <= int(m[1]) <= int(m[2]) <= overs or "until" in text:
+        return text
+    until = "" if int(m[2]) == overs else f" until after {m[2]} overs"
+    return f"after {int(m[1]) - 1} overs, {text[m.end() :].rstrip(' .,;')}{until}"
+
+
+def _bare_range(m: re.Match[str], overs: int) -> str:
+    """ "41 to 50:" is overs 41 to 50; "1-6:" may be the top six batsmen, and stays."""
+    a, b = int(m[1]), int(m[2])
+    return f"overs {a}-{b}" if 11 < b <= overs and a <= b else m[0]
 
 
 def _slash(m: re.Match[str], protect: frozenset[str]) -> str:
@@ -224,3 +256,22 @@ def _leading_place(text: str, protect: frozenset[str]) -> str:
     if end == 0:
         return text
     return f"{rest[:end].strip()} at {m[1]}{rest[end:]}"
+
+
+# The symbol a player wrote for a word this pass put in its place: a refusal names it as
+# written ("~", not "approx"), with the caret under it.
+_WRITTEN = {
+    "approx": re.compile(r"~"),
+    "twice": re.compile(r"(?<![\w])(?:x\s?2|2\s?x)(?![\w])", re.I),
+    "times": re.compile(r"(?<![\w])(?:x\s?\d{1,2}|\d{1,2}\s?x)(?![\w])", re.I),
+}
+
+
+def written_as(word: str, line: str) -> str:
+    """``word`` as the player wrote it in ``line``: the symbol this pass read as it, where
+    the word itself is not in the line ("~" for "approx"); else ``word``."""
+    pattern = _WRITTEN.get(word)
+    if pattern is None or re.search(rf"(?<![\w']){re.escape(word)}(?![\w'])", line, re.I):
+        return word
+    m = pattern.search(line)
+    return m.group(0).lower() if m else word
