@@ -253,8 +253,9 @@ def _leading_place(text: str, protect: frozenset[str]) -> str:
     rest, end = text[m.end() :], 0
     while (w := re.match(r"\s*([a-z][\w']*)", rest[end:])) and w[1] in protect:
         end += w.end()
-    if end == 0:
-        return text
+    more = re.match(r"\s*(?:and|or|&|,)\s*([a-z][\w']*)", rest[end:])
+    if end == 0 or " and " in rest[:end] or (more and more[1] in protect | {"and", "or"}):
+        return text  # "4 Green and White": one place for two men is no place
     return f"{rest[:end].strip()} at {m[1]}{rest[end:]}"
 
 

@@ -303,3 +303,24 @@ def test_every_shorthand_entry_reads_as_its_entry_says() -> None:
         assert shorthand(word) == said, word
         assert shorthand(f"x {word} y") == f"x {said} y", word
         assert shorthand(word, frozenset({word})) == word
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "4 Green and White defensive",
+        "9 Warne, Stone wahoo",
+        "Root -> Stokes",
+        "Root > Stokes",
+        "Stokes = captain",
+        "Root aggressive/wahoo",
+        "Root/Stokes captain",
+        "Warne 4-0-30-1",
+    ],
+)
+def test_a_symbol_that_says_no_order_plainly_acts_on_nothing(line: str) -> None:
+    """One place for two men, an arrow between two names, "=" before a role, a slash
+    between two styles, bowling figures: refused, nothing acted on, never half read."""
+    got = read(line)
+    assert got.errors
+    assert got.orders == read("").orders
