@@ -87,7 +87,8 @@ _OFF = re.compile(
 _BARE_RANGE = re.compile(r"^\s*(\d{1,3})\s*(?:-|–|to)\s*(\d{1,3})(?=\s*(?::|\x03|->|=(?!\s*\d)))")
 # a form's label and its value ("Capt - Root", "toss = bat", "WK - Wilson"): the order's colon
 _LABEL = re.compile(
-    r"^\s*(capt|captain|skipper|keeper|wicketkeeper|wk|toss|xi|batting\s+order|bowling)\s*(?:[-–=]|\x03)\s*"
+    r"^(\s*(?:[(\[]?(?:t-?20i?|odi)[)\]]?\s*[:-]?\s+)?)"  # a format's tag before it stays
+    r"(capt|captain|skipper|keeper|wicketkeeper|wk|toss|xi|batting\s+order|bowling)\s*(?:[-–=]|\x03)\s*"
 )
 # a window of overs heading a condition ("ovs 31-40: if 3 down, ..."): the seed's "after 30
 # overs, if ...", lasting to the window's end
@@ -156,7 +157,7 @@ def shorthand(text: str, protect: frozenset[str] = frozenset(), overs: int = 50)
     t = _WORD_RE.sub(lambda m: m[0] if m[0] in protect else _WORDS[m[0]], t)
     t = _SLASH_WORDS.sub(lambda m: _slash(m, protect), t)
     t = _RATE_CMP.sub(lambda m: f"{m['rate']} {'<' if m['cmp'].startswith(_BELOW) else '>'} ", t)
-    t = _LABEL.sub(r"\1: ", t)
+    t = _LABEL.sub(r"\1\2: ", t)
     t = _window_first(_arrows(t), overs)
     return _leading_place(t, protect)
 
