@@ -97,7 +97,15 @@ _WINDOW_FIRST = re.compile(
 )
 _PLUS_AFTER = re.compile(r"(?<=\d)\s*\+(?!\s*\d)")
 _PLUS_BETWEEN = re.compile(r"(?<=[a-z'])\s*\+\s*(?=[a-z])")
-_TILDE = re.compile(r"~\s*")
+_TILDE = re.compile(r"[~≈]\s*|(?<![\w.])(?:c\.|ca\.|circa)\s*(?=\d)")
+# signs and marks no order says, as words the reader refuses by name: "not" equal, a share
+_UNSAID = (
+    (re.compile(r"\s*(?:!=|≠|<>)\s*"), " not "),
+    (re.compile(r"\s*%"), " percent "),
+    (re.compile(r"½"), " half "),
+    (re.compile(r"¼"), " quarter "),
+    (re.compile(r"¾"), " quarters "),
+)
 _TIMES = re.compile(r"(?<![\w])(?:x\s?(?P<a>\d{1,2})|(?P<b>\d{1,2})\s?x)(?![\w])")
 _SLASH_WORDS = re.compile(r"(?<![\w'/])(?P<a>[a-z][a-z']+)\s*/\s*(?P<b>[a-z][a-z']+)(?![\w'/])")
 # a condition's words: a state that an arrow's left side says ("2 wkts in the pp ->")
@@ -140,6 +148,10 @@ def shorthand(text: str, protect: frozenset[str] = frozenset(), overs: int = 50)
     t = re.sub(r"(?<![\w])s/r(?![\w])", " sr ", t)
     t = re.sub(r"\s*@\s*", " at ", t)
     t = _TILDE.sub(" approx ", t)
+    for pattern, word in _UNSAID:
+        t = pattern.sub(word, t)
+    t = t.replace("†", " (wk)")  # a scorecard's keeper mark
+    t = re.sub(r"(?<![\w'])1st\s+(?=\d)", "first ", t)  # "1st 10 ovs": the first ten
     t = _TIMES.sub(
         lambda m: " twice " if (m["a"] or m["b"]) == "2" else f" {m['a'] or m['b']} times ", t
     )
@@ -263,7 +275,12 @@ def _leading_place(text: str, protect: frozenset[str]) -> str:
 # The symbol a player wrote for a word this pass put in its place: a refusal names it as
 # written ("~", not "approx"), with the caret under it.
 _WRITTEN = {
-    "approx": re.compile(r"~"),
+    "approx": re.compile(r"[~≈]|(?<![\w.])(?:c\.|ca\.|circa)(?=\s*\d)", re.I),
+    "not": re.compile(r"!=|≠|<>"),
+    "percent": re.compile(r"%"),
+    "half": re.compile(r"½"),
+    "quarter": re.compile(r"¼"),
+    "quarters": re.compile(r"¾"),
     "twice": re.compile(r"(?<![\w])(?:x\s?2|2\s?x)(?![\w])", re.I),
     "times": re.compile(r"(?<![\w])(?:x\s?\d{1,2}|\d{1,2}\s?x)(?![\w])", re.I),
 }

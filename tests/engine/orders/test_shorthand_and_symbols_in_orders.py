@@ -87,6 +87,9 @@ ABBREVIATIONS = [
         "2 wkts inside the pp -> all normal",
         "when the 2nd wicket falls, if overs < 10: all batsmen bat normal",
     ),
+    ("Root agg, Stokes norm", "Joe Root bats aggressive\nBen Stokes bats normal"),
+    ("1st 10 ovs: Root defensive", "after 0 overs: Joe Root bats defensive, until after 10 overs"),
+    ("Wilson†", "wicketkeeper: Wilson"),
 ]
 
 
@@ -103,12 +106,17 @@ def test_office_and_scorecard_shorthand_reads_as_its_words(line: str, echo: str)
         ("Jimmy econ over 6 -> Stone on", "econ"),
         ("~150 at 30 overs: all aggressive", "~"),
         ("Root aggressive x3", "x3"),
+        ("Warne bowls 50% of the overs", "%"),
+        ("Root aggressive for ½ the innings", "½"),
+        ("≈150 at 30 ovs: all aggressive", "≈"),
+        ("c. 150 at 30 ovs: all aggressive", "c."),
+        ("if wkts != 0 -> Root aggressive", "!"),
     ],
 )
 def test_shorthand_the_model_cannot_say_is_named(line: str, word: str) -> None:
     """A strike rate, an economy rate, an approximate number ("~") or a count of times is
-    never let pass (the "~" was once dropped as noise, leaving the number): refused, named
-    as written."""
+    never let pass (the "~" and the "%" were once dropped as noise, leaving the number:
+    "Warne bowls 50% of the overs" was over 50): refused, named as written."""
     refused_naming(line, word)
 
 
