@@ -34,7 +34,9 @@ _WORD_RE = re.compile(
 )
 
 # Typography for the same marks: arrows, comparison signs, multiplication
-_TYPE = str.maketrans({"→": "\x03", "⇒": "\x03", "➔": "\x03", "≥": "\x01", "≤": "\x02", "×": "x"})
+_TYPE = str.maketrans(
+    {"–": "-", "→": "\x03", "⇒": "\x03", "➔": "\x03", "≥": "\x01", "≤": "\x02", "×": "x"}
+)
 _ARROW = re.compile(r"\s*(?:-+>|=+>(?!\s*\d)|>>+|\x03)\s*")
 # "=>" and "=<" before a number: ">=" and "<=" typed the other way round
 _GE = re.compile(r"=>\s*(?=\d)|\x01")
@@ -97,7 +99,7 @@ _WINDOW_FIRST = re.compile(
 )
 _PLUS_AFTER = re.compile(r"(?<=\d)\s*\+(?!\s*\d)")
 _PLUS_BETWEEN = re.compile(r"(?<=[a-z'])\s*\+\s*(?=[a-z])")
-_TILDE = re.compile(r"[~≈]\s*|(?<![\w.])(?:c\.|ca\.|circa)\s*(?=\d)")
+_TILDE = re.compile(r"[~≈±]\s*|(?<![\w.])(?:c\.|ca\.|circa)\s*(?=\d)")
 # signs and marks no order says, as words the reader refuses by name: "not" equal, a share
 _UNSAID = (
     (re.compile(r"\s*(?:!=|≠|<>)\s*"), " not "),
@@ -275,7 +277,7 @@ def _leading_place(text: str, protect: frozenset[str]) -> str:
 # The symbol a player wrote for a word this pass put in its place: a refusal names it as
 # written ("~", not "approx"), with the caret under it.
 _WRITTEN = {
-    "approx": re.compile(r"[~≈]|(?<![\w.])(?:c\.|ca\.|circa)(?=\s*\d)", re.I),
+    "approx": re.compile(r"[~≈±]|(?<![\w.])(?:c\.|ca\.|circa)(?=\s*\d)", re.I),
     "not": re.compile(r"!=|≠|<>"),
     "percent": re.compile(r"%"),
     "half": re.compile(r"½"),

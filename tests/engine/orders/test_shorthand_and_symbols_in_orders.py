@@ -267,12 +267,21 @@ COUNTS = [
         "ovs 11-20 = Stokes aggressive",
         "after 10 overs: Ben Stokes bats aggressive, until after 20 overs",
     ),
+    (
+        "overs 31–40: Root aggressive",
+        "after 30 overs: Joe Root bats aggressive, until after 40 overs",
+    ),
+    (
+        "if 120–3 at 30 ovs, all aggressive",
+        "after 30 overs, if score >= 120 and wickets <= 3: all batsmen bat aggressive",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("line", "echo"), COUNTS)
 def test_scores_and_counts_in_compact_forms(line: str, echo: str) -> None:
-    """ "150-4" is runs then wickets, "4-150" (past the innings' overs) wickets then runs;
+    """ "150-4" is runs then wickets, "4-150" (past the innings' overs) wickets then runs
+    (an en dash, as a mail program makes it, the same);
     a range of ordinals or of overs past a batting order's places is overs; "last 5" and
     "first 10" are overs; "60 off 30" is runs off balls."""
     reads_exactly(line, echo)
