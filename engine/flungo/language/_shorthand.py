@@ -99,7 +99,13 @@ _WINDOW_FIRST = re.compile(
 )
 _PLUS_AFTER = re.compile(r"(?<=\d)\s*\+(?!\s*\d)")
 _PLUS_BETWEEN = re.compile(r"(?<=[a-z'])\s*\+\s*(?=[a-z])")
-_TILDE = re.compile(r"[~≈±]\s*|(?<![\w.])(?:c\.|ca\.|circa)\s*(?=\d)")
+_DIGIT = re.compile(r"\d")
+_SIGN = re.compile(r"[^\w\s,.':;()\"-]")
+_CONNECTIVE = re.compile(r"[-=>\x03]")
+_AND = re.compile(r"\s*&\s*")
+_FIRST = re.compile(r"(?<![\w'])1st\s+(?=\d)")
+_TILDE = re.compile(r"[~≈±]\s*")
+_CIRCA = re.compile(r"(?<![\w.])(?:c\.|ca\.|circa)\s*(?=\d)")
 # signs and marks no order says, as words the reader refuses by name: "not" equal, a share
 _UNSAID = (
     (re.compile(r"\s*(?:!=|≠|<>)\s*"), " not "),
@@ -107,6 +113,20 @@ _UNSAID = (
     (re.compile(r"½"), " half "),
     (re.compile(r"¼"), " quarter "),
     (re.compile(r"¾"), " quarters "),
+)
+# the signs in the order they are read: "|" parts two wishes; b/c, w/o, w/, r/r, s/r; "@" is
+# at; "~" about; the signs no order says; "†" the keeper's mark
+_SIGNS = (
+    (re.compile(r"\|"), ";"),
+    (re.compile(r"(?<![\w])b/c(?![\w])"), " because "),
+    (re.compile(r"(?<![\w])w/o(?![\w])"), " without "),
+    (re.compile(r"(?<![\w])w/(?=\s|[a-z])(?!k)"), " with "),
+    (re.compile(r"(?<![\w])(?:r/r|c/rr)(?![\w])"), " run rate "),
+    (re.compile(r"(?<![\w])s/r(?![\w])"), " sr "),
+    (re.compile(r"\s*@\s*"), " at "),
+    (_TILDE, " approx "),
+    *_UNSAID,
+    (re.compile(r"†"), " (wk)"),
 )
 _TIMES = re.compile(r"(?<![\w])(?:x\s?(?P<a>\d{1,2})|(?P<b>\d{1,2})\s?x)(?![\w])")
 _SLASH_WORDS = re.compile(r"(?<![\w'/])(?P<a>[a-z][a-z']+)\s*/\s*(?P<b>[a-z][a-z']+)(?![\w'/])")
@@ -138,22 +158,33 @@ def shorthand(text: str, protect: frozenset[str] = frozenset(), overs: int = 50)
     """``text`` (lower case, numbers as digits) with shorthand and symbols in words;
     ``protect``: the squads' name words, never rewritten (a player called "Ov" stays);
     ``overs``: the overs of an innings of the match (a pair past them is no range)."""
-    t = text.translate(_TYPE)
-    t = _GE.sub(">= ", t)
-    t = _LE.sub("<= ", t)
-    t = _WEEK.sub(r"\1 week", t)
-    t = t.replace("|", ";")
-    t = re.sub(r"(?<![\w])b/c(?![\w])", " because ", t)
-    t = re.sub(r"(?<![\w])w/o(?![\w])", " without ", t)
-    t = re.sub(r"(?<![\w])w/(?=\s|[a-z])(?!k)", " with ", t)
-    t = re.sub(r"(?<![\w])(?:r/r|c/rr)(?![\w])", " run rate ", t)
-    t = re.sub(r"(?<![\w])s/r(?![\w])", " sr ", t)
-    t = re.sub(r"\s*@\s*", " at ", t)
-    t = _TILDE.sub(" approx ", t)
-    for pattern, word in _UNSAID:
-        t = pattern.sub(word, t)
-    t = t.replace("†", " (wk)")  # a scorecard's keeper mark
-    t = re.sub(r"(?<![\w'])1st\s+(?=\d)", "first ", t)  # "1st 10 ovs": the first ten
+    t = _WEEK.sub(r"\1 week", text.translate(_TYPE))
+    digits = _DIGIT.search(t) is not None
+    if _SIGN.search(t):  # most lines hold no symbol: their passes are skipped
+        t = _GE.sub(">= ", t)
+        t = _LE.sub("<= ", t)
+        for pattern, said in _SIGNS:
+            t = pattern.sub(said, t)
+    if digits:
+        t = _counts(t, overs)
+    if "+" in t or "&" in t:
+        t = _PLUS_BETWEEN.sub(" and ", _AND.sub(" and ", t))
+    t = _WORD_RE.sub(lambda m: m[0] if m[0] in protect else _WORDS[m[0]], t)
+    if "/" in t:
+        t = _SLASH_WORDS.sub(lambda m: _slash(m, protect), t)
+    if digits:
+        t = _RATE_CMP.sub(
+            lambda m: f"{m['rate']} {'<' if m['cmp'].startswith(_BELOW) else '>'} ", t
+        )
+    if _CONNECTIVE.search(t):
+        t = _arrows(_LABEL.sub(r"\1\2: ", t))
+    return _leading_place(_window_first(t, overs), protect) if digits else t
+
+
+def _counts(t: str, overs: int) -> str:
+    """Numbers in a scorecard's compact forms, in words (see :func:`shorthand`)."""
+    t = _FIRST.sub("first ", t)  # "1st 10 ovs": the first ten
+    t = _CIRCA.sub(" approx ", t)
     t = _TIMES.sub(
         lambda m: " twice " if (m["a"] or m["b"]) == "2" else f" {m['a'] or m['b']} times ", t
     )
@@ -165,15 +196,7 @@ def shorthand(text: str, protect: frozenset[str] = frozenset(), overs: int = 50)
     t = _BARE_WINDOW.sub(r"\1 \2 overs", t)
     t = _BARE_RANGE.sub(lambda m: _bare_range(m, overs), t)
     t = _OFF.sub(r"\1\2 off \3 balls", t)
-    t = _PLUS_AFTER.sub(" or more", t)
-    t = _PLUS_BETWEEN.sub(" and ", t)
-    t = re.sub(r"\s*&\s*", " and ", t)
-    t = _WORD_RE.sub(lambda m: m[0] if m[0] in protect else _WORDS[m[0]], t)
-    t = _SLASH_WORDS.sub(lambda m: _slash(m, protect), t)
-    t = _RATE_CMP.sub(lambda m: f"{m['rate']} {'<' if m['cmp'].startswith(_BELOW) else '>'} ", t)
-    t = _LABEL.sub(r"\1\2: ", t)
-    t = _window_first(_arrows(t), overs)
-    return _leading_place(t, protect)
+    return _PLUS_AFTER.sub(" or more", t)
 
 
 def _dash_pair(m: re.Match[str], overs: int) -> str:
