@@ -70,6 +70,10 @@ _RATE_CMP = re.compile(
     r"(?:is\s+|goes\s+|gets\s+)?(?P<cmp>below|under|less\s+than|lower\s+than|above|over|more\s+than|"
     r"higher\s+than|greater\s+than)\s+(?=\d)"
 )
+_RATE_UNIT = re.compile(
+    r"(?<![\w'])((?:rrr|rr|crr|run\s+rate|required\s+rate|req\s+rate)\s*(?:[<>]=?|=)\s*\d{1,2}(?:\.\d+)?)"
+    r"\s+(?:an|a|per)\s+over(?![\w'])"
+)
 _BELOW = ("below", "under", "less", "lower")
 _ORDINAL_RANGE = re.compile(
     r"(?<![\w'])(?:the\s+)?(\d{1,3})(?:st|nd|rd|th)\s*(?:-|–|to)\s*(?:the\s+)?(\d{1,3})(?:st|nd|rd|th)"
@@ -97,6 +101,15 @@ _LABEL = re.compile(
 _WINDOW_FIRST = re.compile(
     r"^\s*(?:in\s+)?(?:overs?|ovs?)\s+(\d{1,3})\s*(?:-|–|to)\s*(\d{1,3})\s*[:,]?\s*(?=if\s)"
 )
+# "2-down", "3-wkts": a number hyphened to its unit; "6/over", "6 r/o": runs an over; "ovs
+# 41+" (never "over 41+", a comparison): from the 41st over on
+_HYPHEN_UNIT = re.compile(
+    r"(?<![\w.-])(\d{1,3})-(down|up|wkts?|wickets?|overs|ovs?|balls?|runs?)(?![\w'-])"
+)
+_PER_OVER = re.compile(
+    r"(?<![\w.])(\d{1,2}(?:\.\d)?)\s*(?:runs?\s*)?(?:/\s*(?:over|ov|o)|r/o|rpo)(?![\w'/])"
+)
+_OVERS_ON = re.compile(r"(?<![\w'])(?:overs|ovs|ov)\s+(\d{1,3})\s*\+(?!\s*\d)")
 _PLUS_AFTER = re.compile(r"(?<=\d)\s*\+(?!\s*\d)")
 _PLUS_BETWEEN = re.compile(r"(?<=[a-z'])\s*\+\s*(?=[a-z])")
 _DIGIT = re.compile(r"\d")
@@ -123,6 +136,7 @@ _SIGNS = (
     (re.compile(r"(?<![\w])w/(?=\s|[a-z])(?!k)"), " with "),
     (re.compile(r"(?<![\w])(?:r/r|c/rr)(?![\w])"), " run rate "),
     (re.compile(r"(?<![\w])s/r(?![\w])"), " sr "),
+    (re.compile(r"(?<![\w])p/ship(?![\w])"), " partnership "),
     (re.compile(r"\s*@\s*"), " at "),
     (_TILDE, " approx "),
     *_UNSAID,
@@ -176,6 +190,7 @@ def shorthand(text: str, protect: frozenset[str] = frozenset(), overs: int = 50)
         t = _RATE_CMP.sub(
             lambda m: f"{m['rate']} {'<' if m['cmp'].startswith(_BELOW) else '>'} ", t
         )
+        t = _RATE_UNIT.sub(r"\1", t)  # "RR < 6 an over": a rate is runs an over already
     if _CONNECTIVE.search(t):
         t = _arrows(_LABEL.sub(r"\1\2: ", t))
     return _leading_place(_window_first(t, overs), protect) if digits else t
@@ -196,6 +211,9 @@ def _counts(t: str, overs: int) -> str:
     t = _BARE_WINDOW.sub(r"\1 \2 overs", t)
     t = _BARE_RANGE.sub(lambda m: _bare_range(m, overs), t)
     t = _OFF.sub(r"\1\2 off \3 balls", t)
+    t = _HYPHEN_UNIT.sub(r"\1 \2", t)
+    t = _PER_OVER.sub(r"\1 an over", t)
+    t = _OVERS_ON.sub(lambda m: f"after {int(m[1]) - 1} overs", t)
     return _PLUS_AFTER.sub(" or more", t)
 
 

@@ -275,6 +275,19 @@ COUNTS = [
         "if 120–3 at 30 ovs, all aggressive",
         "after 30 overs, if score >= 120 and wickets <= 3: all batsmen bat aggressive",
     ),
+    ("overs 41+ -> all wahoo", "after 40 overs: all batsmen bat wahoo"),
+    (
+        "if 2-down at 10 ovs -> Root defensive",
+        "after 10 overs, if wickets >= 2: Joe Root bats defensive",
+    ),
+    (
+        "RR under 6/over at 30 ovs -> all aggressive",
+        "after 30 overs, if run rate < 6: all batsmen bat aggressive",
+    ),
+    (
+        "RRR > 9 per over at 40 ovs -> all wahoo",
+        "after 40 overs, if required rate > 9: all batsmen bat wahoo",
+    ),
 ]
 
 
