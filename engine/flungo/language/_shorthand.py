@@ -152,13 +152,14 @@ _GUARDED = re.compile(
 # a state said in words, beside a number: what an arrow or a dash may follow
 _STATE_WORD = re.compile(
     r"(?<![\w'])(?:down|out|gone|falls?|lost|wickets?|score|rate|rr|rrr|crr|need|needed|runs|"
-    r"up|behind|ahead)(?![\w'])"
+    r"up|behind|ahead|left|remaining|to\s+go)(?![\w'])"
 )
 # a window of overs: a phase, a range, the first or last so many
 _WINDOW = re.compile(
     r"(?<![\w'])(?:pp\d?|powerplay|power\s+play|death|middle|mid|(?:first|last)\s+\d{1,3}|"
     r"overs?\s+\d{1,3}|\d{1,3}\s*(?:-|to)\s*\d{1,3})(?![\w'])"
 )
+_LEFT = re.compile(r"(?<![\w'])(?:left|to\s+go|remaining)(?![\w'])")
 _NUMBER = re.compile(r"(?<![\w.])\d")
 # a score ("4 for under 80", "120/3"): the reader's rule for scores says its own "if"
 _SCORE_FIRST = re.compile(r"\s*\d{1,3}\s*(?:for|/)\s*(?:under|over|less\s+than|more\s+than)?\s*\d")
@@ -270,7 +271,7 @@ def _arrows(text: str) -> str:
         if _WINDOW.search(left) and not _STATE_WORD.search(left):
             out = f"{out}: {right}"  # "death (43-50) = Warne and Freddie": when, then what
         elif _stated(left):
-            out = f"{head}if {left}, {right}"
+            out = f"{head}{_guard(left)} {left}, {right}"
         elif _NUMBER.search(left) or _STATE_WORD.search(left) or not _STYLE_NEXT.match(right):
             out = f"{out}, {right}"
         else:
@@ -286,6 +287,12 @@ def _stated(left: str) -> bool:
     return bool(_NUMBER.search(left) or _STATE_WORD.search(left))
 
 
+def _guard(left: str) -> str:
+    """ "4 ovs left ->" is when four overs are left (a moment, as "Root out ->" is); any
+    other state is a condition ("if")."""
+    return "when" if _LEFT.search(left) else "if"
+
+
 def _dash(text: str) -> str:
     """ "2 wkts in the pp - everyone normal": a dash after a state said with no word to
     start it is the arrow's "then" ("if 2 wickets in the pp, everyone normal"); any other
@@ -297,7 +304,7 @@ def _dash(text: str) -> str:
     left = m["left"][head.end() :] if head else m["left"]
     if not _stated(left) or not _STATE_WORD.search(left):
         return text
-    return f"{m['left'][: len(m['left']) - len(left)]}if {left}, {m['right']}"
+    return f"{m['left'][: len(m['left']) - len(left)]}{_guard(left)} {left}, {m['right']}"
 
 
 def _leading_place(text: str, protect: frozenset[str]) -> str:

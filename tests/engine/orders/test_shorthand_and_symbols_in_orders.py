@@ -134,12 +134,15 @@ SYMBOLS = [
     ("Root aggressive | Stokes normal", "Joe Root bats aggressive\nBen Stokes bats normal"),
     ("overs 41-50 → everyone wahoo", "after 40 overs: all batsmen bat wahoo"),
     ("Jones = wahoo", "Jones bats wahoo"),
+    ("4 ovs left = wahoo", "when 24 balls are left: all batsmen bat wahoo"),
+    ("10 overs to go - all aggressive", "when 60 balls are left: all batsmen bat aggressive"),
 ]
 
 
 @pytest.mark.parametrize(("line", "echo"), SYMBOLS)
 def test_symbols_read_as_connectives(line: str, echo: str) -> None:
-    """An arrow or "=" after a state is its condition's "then", before a style the style of
+    """An arrow or "=" after a state is its condition's "then" (after overs left, the moment
+    they are left: "if 4 overs left" would be 24 balls or more), before a style the style of
     who is named; "&", "+" and "/" between squad members are both; "@" is at; "N+" is N or
     more; "|" parts two orders."""
     reads_exactly(line, echo)
