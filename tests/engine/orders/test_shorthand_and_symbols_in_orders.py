@@ -218,10 +218,15 @@ def test_a_number_before_a_name_is_his_batting_place(line: str, place: str) -> N
         ("the longer format - Root aggressive", FIFTY),
         ("50 ov: Root aggressive", FIFTY),
         ("ODI: Root aggressive", FIFTY),
+        ("T20 only: Root aggressive", T20),
+        ("both games: Root aggressive", T20),
+        ("T20 & ODI - Root aggressive", FIFTY),
+        ("ODI/T20: Root aggressive", T20),
     ],
 )
 def test_a_tag_for_the_match_being_read_says_nothing_more(line: str, fmt: object) -> None:
-    """A format tag in any position, for the match being read, is taken off."""
+    """A format tag in any position, for the match being read ("only" says no more), or a
+    tag for every match ("both games", "T20 & ODI"), is taken off."""
     reads_exactly(line, "Joe Root bats aggressive", fmt)
 
 
@@ -234,6 +239,7 @@ def test_a_tag_for_the_match_being_read_says_nothing_more(line: str, fmt: object
         ("one-dayer: Root aggressive", T20, "one-dayer"),
         ("Root aggressive in the longer game", T20, "longer game"),
         ("50 ov: Root aggressive", T20, "50 over"),
+        ("ODI only: Root aggressive", T20, "odi"),
     ],
 )
 def test_a_tag_for_another_format_is_refused_by_name(line: str, fmt: object, tag: str) -> None:
