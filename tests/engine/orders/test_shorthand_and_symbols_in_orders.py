@@ -17,9 +17,8 @@ from pathlib import Path
 import pytest
 
 from engine.flungo.formats import FORMATS, Format
-from engine.flungo.language import OrderContext, ParsedOrders, canonical, parse_orders
 from engine.flungo.language._shorthand import shorthand
-from tests.engine.orders.squad import fixture_team, opponent_team
+from tests.engine.orders.test_cricket_glossary_in_orders import read, reads_exactly
 
 FIFTY = FORMATS[Format.FIFTY]
 T20 = FORMATS[Format.T20]
@@ -28,21 +27,6 @@ ORDER = (
     "Freddie Flintoff, Green, White, Shane Warne, Jimmy Anderson"
 )
 LEXICON = Path(__file__).resolve().parents[3] / "engine" / "flungo" / "language" / "lexicon.toml"
-
-
-def read(text: str, fmt: object = FIFTY) -> ParsedOrders:
-    return parse_orders(text, fixture_team(), fmt, context=OrderContext(opponent=opponent_team()))  # type: ignore[arg-type]
-
-
-def reads_exactly(text: str, echo: str, fmt: object = FIFTY) -> None:
-    """``text`` reads to ``echo`` with no error and nothing asked, and the echo reads back
-    to itself."""
-    got = read(text, fmt)
-    assert got.errors == () and got.not_understood == (), [e.message for e in got.errors]
-    assert got.echo_text() == echo
-    again = read(echo, fmt)
-    assert again.errors == () and again.echo_text() == echo
-    assert canonical(again.orders) == canonical(got.orders)
 
 
 def refused_naming(text: str, word: str, fmt: object = FIFTY) -> None:
@@ -226,26 +210,10 @@ def test_a_number_before_a_name_is_his_batting_place(line: str, place: str) -> N
 )
 def test_a_tag_for_the_match_being_read_says_nothing_more(line: str, fmt: object) -> None:
     """A format tag in any position, for the match being read ("only" says no more), or a
-    tag for every match ("both games", "T20 & ODI"), is taken off."""
+    tag for every match ("both games", "T20 & ODI"), is taken off (a tag for another match
+    is refused by name: test_cricket_glossary_in_orders holds those cases, these among
+    them)."""
     reads_exactly(line, "Joe Root bats aggressive", fmt)
-
-
-@pytest.mark.parametrize(
-    ("line", "fmt", "tag"),
-    [
-        ("(T20) Root aggressive", FIFTY, "t20"),
-        ("Root aggressive (T20)", FIFTY, "t20"),
-        ("Root aggressive in the shorter game", FIFTY, "shorter game"),
-        ("one-dayer: Root aggressive", T20, "one-dayer"),
-        ("Root aggressive in the longer game", T20, "longer game"),
-        ("50 ov: Root aggressive", T20, "50 over"),
-        ("ODI only: Root aggressive", T20, "odi"),
-    ],
-)
-def test_a_tag_for_another_format_is_refused_by_name(line: str, fmt: object, tag: str) -> None:
-    """A line tagged for another format is for another match: refused, the tag named."""
-    refused_naming(line, tag, fmt)
-    assert "another match" in read(line, fmt).errors[0].message
 
 
 COUNTS = [
