@@ -20,6 +20,7 @@ from pbm.db.kept import Kept
 from pbm.db.session import make_db_engine, make_session_factory
 from pbm.games import GAMES, Game
 from pbm.inbound import Inbound
+from pbm.inbound.spool import DoorStore, Spool
 from pbm.mail.oauth2 import TokenSource
 from pbm.mail.ports import Mailbox, Sender
 from pbm.ops.incidents import Incidents
@@ -63,6 +64,11 @@ class App:
         self.kept: Kept = self.sessions.kw["info"]["kept"]
         self.box = SecretBox(self.config.security)
         self.inbound = Inbound(self.sessions, self.config, self.clock, self.box)
+        # The doors that answer at once store through this: the database if its write lock
+        # is free soon, else the spool, which every pass imports first (SQLite).
+        db = self.config.database
+        self.spool = Spool(db.spool_dir, self.inbound.sealer) if db.spool_dir else None
+        self.doors = DoorStore(self.inbound, self.spool, db.door_wait_ms)
 
     @classmethod
     def from_config(

@@ -6,7 +6,8 @@ One pass (shared by ``pbm run --once`` for cron and the ``pbm serve`` loop):
    each message: handle it in its own transaction, mark it processed on the server only after
    that commit, and send its reply;
 2. handle every stored message still pending (the SMTP listener's and ``pbm ingest``'s, and
-   any left by a crash);
+   any left by a crash); before step 1, the spool (:mod:`pbm.inbound.spool`: what those doors
+   accepted while a pass held SQLite's write lock) is imported, so it is pending too;
 3. the scheduler tick (daily GM digest, naming deadlines, Test by Post's reminders and over
    deadlines);
 4. flush the outbox.
@@ -50,6 +51,7 @@ from pbm.core.errors import DatabaseUnavailable, MailError
 from pbm.db.models import MailStatus
 from pbm.db.session import transaction
 from pbm.games import GAMES, Game
+from pbm.inbound.spool import import_spool
 from pbm.mail.ports import Mailbox, Sender
 from pbm.ops.incidents import Backoff
 from pbm.ops.logs import request_reopen
@@ -146,8 +148,9 @@ class Daemon:
     # -- doors -----------------------------------------------------------------------------
 
     def store(self, raw: bytes, mail_from: str, rcpt_tos: list[str]) -> None:
-        """Store a message from a listener, durably, and wake the loop to handle it."""
-        self.app.inbound.store(raw, "smtp", envelope_from=mail_from, envelope_to=rcpt_tos)
+        """Store a message from a listener, durably (the database, or the spool while a pass
+        holds SQLite's write lock), and wake the loop to handle it."""
+        self.app.doors.store(raw, "smtp", mail_from, rcpt_tos)
         self.wake()
 
     def wake(self) -> None:
@@ -189,6 +192,9 @@ class Daemon:
         # Turns fall due by this moment, not by the scheduler's: every mail that reached the
         # mailbox or a door before it is fetched and handled in this pass, before any freeze.
         began = self.app.clock.now()
+        # What the doors spooled while a pass held the database comes first, as if stored.
+        if self.app.spool is not None:
+            import_spool(self.app.spool, inbound)
         # Drain the mailboxes (bounded) before the scheduler runs: mail that reached the
         # server while a burst was being handled is fetched and handled before a deadline's
         # freeze, instead of waiting behind it and counting as late.

@@ -6,7 +6,9 @@ process reaches that point it kills itself with SIGKILL, as a power cut would. P
 * ``after-store``: the raw message is committed, its effects are not;
 * ``before-commit``: the effects and the reply are written but not committed;
 * ``after-commit``: the effects and the reply are committed, the reply is not sent;
-* ``after-send``: the reply was handed to the sender, the outbox row is not marked sent.
+* ``after-send``: the reply was handed to the sender, the outbox row is not marked sent;
+* ``spool-before-commit``: a pass read the spool's files, nothing of them is stored;
+* ``spool-after-commit``: the spool's mail is committed, its files are not removed.
 
 ``PBM_TEST_FAIL_AT=<point>`` raises a plain bug instead (:func:`fail_point`), to show how the
 CLI's edge meets an error nobody foresaw. Points: ``cli`` (a command, before it runs).

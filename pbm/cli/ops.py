@@ -17,7 +17,8 @@ from rich.table import Table
 from pbm.cli._common import config_option, load
 from pbm.cli._console import make_console
 from pbm.core.clock import SystemClock
-from pbm.db.session import make_db_engine, make_session_factory, transaction
+from pbm.db.session import READ_ONLY, make_db_engine, make_session_factory, transaction
+from pbm.inbound.spool import SpoolState, spool_state
 from pbm.ops.status import MAX_DEAD_LETTERS, health, status
 
 __all__ = ["COMMANDS"]
@@ -32,11 +33,22 @@ def status_cmd(as_json: bool, config_path: Path | None) -> None:
     config = load(config_path, logs=False)
     db_engine = make_db_engine(config.database.url)
     stale = timedelta(seconds=config.workers.stale_seconds)
+    now = SystemClock().now()
     try:
-        with transaction(make_session_factory(db_engine)) as s:
-            st = status(s, SystemClock().now(), stale_after=stale)
+        # Read only: it answers while a pass holds SQLite's write lock.
+        reader = db_engine.execution_options(**{READ_ONLY: True})
+        with transaction(make_session_factory(reader)) as s:
+            st = status(s, now, stale_after=stale)
     finally:
         db_engine.dispose()
+    spooled = _spool(config.database.spool_dir)
+    age = spooled.oldest_seconds(now)
+    st["spool"] = {
+        "count": spooled.count,
+        "oldest": spooled.oldest.isoformat() if spooled.oldest is not None else None,
+        "oldest_seconds": round(age, 1) if age is not None else None,
+        "dead": spooled.dead,
+    }
     if as_json:
         click.echo(json.dumps(st, indent=2, sort_keys=True))
         return
@@ -50,6 +62,14 @@ def status_cmd(as_json: bool, config_path: Path | None) -> None:
     for name in ("pending", "not_yet_due", "failed"):
         queues.add_row("outbox", name.replace("_", " "), str(st["outbox"][name]))
     queues.add_row("dead letters", "shunted", str(st["dead_letters"]))
+    oldest = st["spool"]["oldest_seconds"]
+    queues.add_row(
+        "spool",
+        "waiting" + (f" (oldest {oldest:.0f} s)" if oldest is not None else ""),
+        str(st["spool"]["count"]),
+    )
+    if st["spool"]["dead"]:
+        queues.add_row("spool", "unreadable (dead/)", str(st["spool"]["dead"]))
     for name, count in st["turn_matches"].items():
         queues.add_row("turn matches", name, str(count))
     for name, count in st["turn_mails"].items():
@@ -115,7 +135,8 @@ def health_cmd(max_dead: int | None, config_path: Path | None) -> None:
     per reason (for systemd, cron, monitoring): a worker's heartbeat is fresh ([health]
     heartbeat_seconds: `pbm serve` runs), the database answers and is at head, the outbox is
     not stuck nor past [health] max_outbox, no door (IMAP, SMTP, the database) is down for
-    over 30 minutes, dead letters are not past [health] max_dead_letters."""
+    over 30 minutes, dead letters are not past [health] max_dead_letters, no mail has waited
+    in the spool past [health] max_spool_seconds."""
     config = load(config_path, logs=False)
     limits = config.health
     verdict = health(
@@ -124,6 +145,8 @@ def health_cmd(max_dead: int | None, config_path: Path | None) -> None:
         limits.max_dead_letters if max_dead is None else max_dead,
         fresh_within=timedelta(seconds=limits.heartbeat_seconds),
         max_outbox=limits.max_outbox,
+        spool=_spool(config.database.spool_dir),
+        max_spool_age=timedelta(seconds=limits.max_spool_seconds),
     )
     if verdict.ok:
         click.echo("ok")
@@ -131,6 +154,10 @@ def health_cmd(max_dead: int | None, config_path: Path | None) -> None:
     for problem in verdict.problems:
         click.echo(f"unhealthy: {problem}", err=True)
     sys.exit(os.EX_UNAVAILABLE)
+
+
+def _spool(path: Path | None) -> SpoolState:
+    return spool_state(path) if path is not None else SpoolState(0, None, 0)
 
 
 COMMANDS = [status_cmd, health_cmd]

@@ -111,7 +111,8 @@ def ingest(
 ) -> None:
     """Store one message from FILE or stdin (an MTA pipe: Postfix, procmail).
 
-    Exit status: 0 stored (or already stored), 75 temporary failure (the MTA retries later),
+    Exit status: 0 stored (or already stored, or spooled while the database was busy: the
+    next pass stores it), 75 temporary failure (the MTA retries later),
     78 bad configuration, 65 unreadable input. The running daemon handles the stored message.
     """
     try:
@@ -137,7 +138,9 @@ def ingest(
         if envelope_sender is not None and envelope_sender.strip() in ("", "<>"):
             envelope_sender = "<>"  # the null reverse-path, as the SMTP door records it
         try:
-            stored = app.inbound.store(raw, "ingest", envelope_from=envelope_sender)
+            # The database if its write lock is free soon, else the spool (SQLite): an MTA's
+            # pipe is not held while a pass handles a long mail.
+            stored = app.doors.store(raw, "ingest", envelope_sender)
         except MessageParseError as exc:
             click.echo(f"pbm ingest: {exc}", err=True)
             sys.exit(EX_DATAERR)
@@ -149,7 +152,11 @@ def ingest(
         sys.exit(EX_TEMPFAIL)
     finally:
         app.close()
-    click.echo(f"stored #{stored.id}" + ("" if stored.created else " (already had it)"), err=True)
+    if stored is None:
+        click.echo("spooled (the database was busy; the next pass stores it)", err=True)
+    else:
+        said = "" if stored.created else " (already had it)"
+        click.echo(f"stored #{stored.id}{said}", err=True)
     sys.exit(EX_OK)
 
 

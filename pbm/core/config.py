@@ -66,9 +66,15 @@ class ServerConfig:
 
 @dataclass(frozen=True, slots=True)
 class DatabaseConfig:
-    """Where state lives: an SQLAlchemy URL (SQLite file or PostgreSQL with psycopg)."""
+    """Where state lives: an SQLAlchemy URL (SQLite file or PostgreSQL with psycopg).
+
+    On SQLite the doors that answer at once (the SMTP listener, ``pbm ingest``) wait at most
+    ``door_wait_ms`` for the write lock, then put the mail in the spool, ``spool_dir``
+    (default: ``spool`` beside the database file); see docs/ops/mail-doors.md."""
 
     url: str
+    spool_dir: Path | None = None
+    door_wait_ms: int = 250
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,11 +273,13 @@ class RetentionConfig:
 class HealthConfig:
     """What ``pbm health`` tolerates: ``heartbeat_seconds``, the age past which a worker's
     heartbeat is not fresh (with ``pbm run --once`` from cron, above the cron interval);
-    ``max_outbox``, mail due and unsent; ``max_dead_letters``, mail that failed to be handled."""
+    ``max_outbox``, mail due and unsent; ``max_dead_letters``, mail that failed to be handled;
+    ``max_spool_seconds``, the age of the oldest mail in the spool (every pass empties it)."""
 
     heartbeat_seconds: float = 120.0
     max_outbox: int = 500
     max_dead_letters: int = 10
+    max_spool_seconds: float = 120.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +363,18 @@ def _sqlite_url_from(url: str, base: Path | None) -> str:
     return u.set(database=str(base / u.database)).render_as_string(hide_password=False)
 
 
+def _beside_sqlite(url: str, name: str) -> Path | None:
+    """``name`` in the folder of a SQLite file's URL (None for PostgreSQL or memory)."""
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    if not u.drivername.startswith("sqlite") or not u.database or u.database == ":memory:":
+        return None
+    if u.database.startswith("file:"):
+        return None
+    return Path(u.database).absolute().parent / name
+
+
 def _path_from(value: str, base: Path | None) -> Path:
     """``value`` as a path, a relative one taken from ``base`` (the config's directory)."""
     path = Path(value).expanduser()
@@ -390,7 +410,13 @@ def parse_config(
     url = d.text("url")
     if not url.startswith(("sqlite", "postgresql")):
         raise ConfigError("database.url", f"expected a sqlite:// or postgresql:// URL, got {url!r}")
-    database = DatabaseConfig(url=_sqlite_url_from(url, base))
+    url = _sqlite_url_from(url, base)
+    spool = d.text("spool_dir", "")
+    database = DatabaseConfig(
+        url=url,
+        spool_dir=_path_from(spool, base) if spool else _beside_sqlite(url, "spool"),
+        door_wait_ms=d.integer("door_wait_ms", 250, lo=1, hi=60_000),
+    )
     d.done()
 
     g = table(root, "gm", required=True)
@@ -582,6 +608,7 @@ def parse_config(
             heartbeat_seconds=he.number("heartbeat_seconds", 120.0, lo=1.0),
             max_outbox=he.integer("max_outbox", 500, lo=0),
             max_dead_letters=he.integer("max_dead_letters", 10, lo=0),
+            max_spool_seconds=he.number("max_spool_seconds", 120.0, lo=1.0),
         )
         he.done()
 

@@ -15,7 +15,7 @@ from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from pbm.core.errors import DatabaseNotReady, DatabaseUnavailable
 from pbm.db import migrate
-from pbm.db.session import make_db_engine
+from pbm.db.session import READ_ONLY, make_db_engine
 
 __all__ = ["Readiness", "ensure_ready", "readiness"]
 
@@ -69,7 +69,7 @@ def readiness(url: str) -> tuple[Readiness, str]:
         heads = set(script.get_heads())
         known = {rev.revision for rev in script.walk_revisions()}
         try:
-            with db_engine.connect() as conn:
+            with db_engine.execution_options(**{READ_ONLY: True}).connect() as conn:
                 current = set(MigrationContext.configure(conn).get_current_heads())
         except OperationalError as exc:
             first = (str(exc.orig or exc).strip().splitlines() or ["no answer"])[0]

@@ -15,6 +15,7 @@ back; callers retry it later instead of treating it as the work's own failure.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -27,7 +28,10 @@ from pbm.core.errors import ConfigError, DatabaseUnavailable
 from pbm.db.kept import Kept
 
 __all__ = [
+    "LOCK_WAIT_MS",
+    "READ_ONLY",
     "SKIP_LOCKED",
+    "is_busy",
     "is_db_outage",
     "is_postgres",
     "make_db_engine",
@@ -36,6 +40,14 @@ __all__ = [
 ]
 
 SQLITE_BUSY_TIMEOUT_MS = 15_000
+#: An engine's execution option (SQLite): how long a transaction waits for the write lock, in
+#: milliseconds, instead of ``SQLITE_BUSY_TIMEOUT_MS``. The doors that must answer at once take
+#: it short (``db_engine.execution_options(**{LOCK_WAIT_MS: 250})``) and spool what cannot wait.
+LOCK_WAIT_MS = "pbm_lock_wait_ms"
+#: An engine's execution option (SQLite): its transactions only read, so they begin deferred
+#: and never wait for the write lock (in WAL mode a reader does not wait for a writer): the
+#: CLI's readiness check and ``pbm status`` answer while a pass holds the lock.
+READ_ONLY = "pbm_read_only"
 #: Seconds to wait for PostgreSQL to accept a connection: a host that drops packets must not
 #: hold the daemon for the kernel's TCP timeout (minutes).
 PG_CONNECT_TIMEOUT = 10
@@ -78,10 +90,18 @@ def make_db_engine(url: str, **kwargs: Any) -> Engine:
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.close()
+            _record.info[LOCK_WAIT_MS] = SQLITE_BUSY_TIMEOUT_MS
 
         @event.listens_for(db_engine, "begin")
         def _on_begin(conn: Any) -> None:
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            # A pooled connection keeps its busy timeout: set it only when this engine (or an
+            # option engine sharing its pool) wants another one.
+            wait = conn.get_execution_options().get(LOCK_WAIT_MS, SQLITE_BUSY_TIMEOUT_MS)
+            if conn.info.get(LOCK_WAIT_MS) != wait:
+                conn.exec_driver_sql(f"PRAGMA busy_timeout={int(wait)}")
+                conn.info[LOCK_WAIT_MS] = wait
+            read_only = conn.get_execution_options().get(READ_ONLY, False)
+            conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
         return db_engine
     if url.startswith("postgresql"):
@@ -125,6 +145,17 @@ def is_db_outage(exc: BaseException, dialect: str = "postgresql") -> bool:
     if exc.connection_invalidated:
         return True
     return dialect == "postgresql" and isinstance(exc, OperationalError | InterfaceError)
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite's "database is locked": the write lock was not free within the
+    connection's busy timeout (another transaction holds it), not a fault of the statement."""
+    if not isinstance(exc, OperationalError):
+        return False
+    code = getattr(exc.orig, "sqlite_errorcode", None)
+    if code is not None:
+        return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return "database is locked" in str(exc.orig)
 
 
 def _first_line(exc: DBAPIError) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 import structlog
@@ -52,7 +53,7 @@ from pbm.outbound.replies import queue_mail
 from pbm.secrets import Sealer, SecretBox, known_secrets, redact
 from pbm.testhooks import crash_point
 
-__all__ = ["Inbound", "Stored"]
+__all__ = ["Arrival", "Inbound", "Stored"]
 
 log = structlog.get_logger("pbm.inbound")
 
@@ -67,6 +68,20 @@ class _Item:
     key: str
     envelope_from: str | None
     envelope_to: str | None
+    door: str | None = None  # the batch's door when None
+    received_at: datetime | None = None  # now when None
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """A mail a door accepted earlier, kept outside the database (the spool): the raw bytes,
+    the door, its envelope and when it came."""
+
+    raw: bytes
+    door: str
+    envelope_from: str | None
+    envelope_to: tuple[str, ...]
+    received_at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +147,23 @@ class Inbound:
         items = [_Item(raw, message_key(raw), None, None) for raw in raws]
         return self._store(items, door) if items else []
 
+    def store_arrivals(self, arrivals: Sequence[Arrival]) -> list[Stored]:
+        """Commit mail the doors spooled (:mod:`pbm.inbound.spool`) in ONE transaction,
+        idempotent by the same key as :meth:`store`, each row with its own door, envelope and
+        time of arrival."""
+        items = [
+            _Item(
+                a.raw,
+                message_key(a.raw),
+                a.envelope_from or None,
+                " ".join(a.envelope_to) or None,
+                a.door,
+                a.received_at,
+            )
+            for a in arrivals
+        ]
+        return self._store(items, "spool") if items else []
+
     def _store(self, items: list[_Item], door: str) -> list[Stored]:
         try:
             with transaction(self.sessions) as s:
@@ -143,11 +175,11 @@ class Inbound:
                         continue
                     rows[item.key] = InboundMail(
                         key=item.key,
-                        door=door,
+                        door=item.door or door,
                         raw=item.raw,
                         sealed=self.sealer.seal(item.raw),
                         status=Status.RECEIVED,
-                        received_at=now,
+                        received_at=item.received_at or now,
                         envelope_from=item.envelope_from,
                         envelope_to=item.envelope_to,
                         attempts=0,
@@ -173,7 +205,8 @@ class Inbound:
             else:
                 first.add(item.key)
                 out.append(Stored(rows[item.key].id, True, Status.RECEIVED))
-                log.info("inbound.stored", id=rows[item.key].id, door=door, bytes=len(item.raw))
+                row = rows[item.key]
+                log.info("inbound.stored", id=row.id, door=row.door, bytes=len(item.raw))
         crash_point("after-store")
         return out
 
@@ -344,6 +377,11 @@ class Inbound:
         return self._known_games
 
     # -- 3. the shunt ------------------------------------------------------------------------
+
+    def shunt(self, mail_id: int, error: str) -> None:
+        """Make a stored message a dead letter with ``error`` and tell the GM (the spool's
+        unreadable files come here too)."""
+        self._shunt(mail_id, error)
 
     def _shunt(self, mail_id: int, tb: str) -> None:
         with transaction(self.sessions) as s:

@@ -7,7 +7,9 @@ configured addresses and domains (550 otherwise), and the size limit is enforced
 (SIZE in EHLO, 552 at MAIL FROM or DATA).
 
 aiosmtpd runs its own event loop in a thread; ``store`` is synchronous (SQLAlchemy) and runs
-in that loop's thread pool, so a slow commit does not stall other sessions.
+in that loop's thread pool, so a slow commit does not stall other sessions. The daemon's
+``store`` does not wait for a long pass either: on SQLite it waits for the write lock a short
+while, then writes the mail to the spool (:mod:`pbm.inbound.spool`), durably, and returns.
 """
 
 from __future__ import annotations

@@ -71,6 +71,9 @@ def footprint(config: Config) -> list[Entry]:
     db = sqlite_path(config.database.url)
     if db is not None:
         out.append(_created("database", db.absolute(), False, "`pbm db upgrade`"))
+    if config.database.spool_dir is not None:
+        spool = config.database.spool_dir.absolute()
+        out.append(_created("spool", spool, True, "the first mail a busy database spools"))
     if config.maildir is not None:
         out.append(_created("maildir", config.maildir.path.absolute(), True, "the first mail"))
     if config.zine.archive_dir is not None:

@@ -51,7 +51,8 @@ from pbm.db.models import (
     TurnStatus,
     Worker,
 )
-from pbm.db.session import make_db_engine, make_session_factory, transaction
+from pbm.db.session import READ_ONLY, make_db_engine, make_session_factory, transaction
+from pbm.inbound.spool import SpoolState
 
 __all__ = [
     "Health",
@@ -281,16 +282,20 @@ def health(
     *,
     fresh_within: timedelta | None = timedelta(seconds=120),
     max_outbox: int | None = None,
+    spool: SpoolState | None = None,
+    max_spool_age: timedelta = timedelta(seconds=120),
 ) -> Health:
     """Check the database answers, is migrated, that a worker beats (its heartbeat younger
     than ``fresh_within``; None skips it) and that mail flows (the outbox not stuck nor above
-    ``max_outbox`` due rows, dead letters not above ``max_dead``); never raises."""
+    ``max_outbox`` due rows, dead letters not above ``max_dead``, the ``spool``'s oldest mail
+    not older than ``max_spool_age``: every pass imports it); never raises."""
     db_engine = make_db_engine(url)
     try:
         try:
-            if not migrate.is_current(db_engine):
+            reader = db_engine.execution_options(**{READ_ONLY: True})  # no wait on a pass
+            if not migrate.is_current(reader):
                 return Health(False, ("the migrations are not at head: run `pbm db upgrade`",))
-            with transaction(make_session_factory(db_engine)) as s:
+            with transaction(make_session_factory(reader)) as s:
                 st = status(s, now, turns=0)
                 beating = (
                     _heartbeat_problem(s, now, fresh_within) if fresh_within is not None else None
@@ -313,6 +318,12 @@ def health(
                 f"the {inc['door']} door has been down since {inc['since']} "
                 f"({inc['attempts']} attempts; last: {inc['error']})"
             )
+    age = spool.oldest_seconds(now) if spool is not None else None
+    if age is not None and age > max_spool_age.total_seconds():
+        problems.append(
+            f"the spool holds {spool.count if spool else 0} mails, the oldest {age:.0f} s old "
+            f"(limit {max_spool_age.total_seconds():g} s): no pass is importing it"
+        )
     if st["dead_letters"] > max_dead:
         problems.append(
             f"{st['dead_letters']} dead letters (more than {max_dead}): see `pbm mail list --dead`"

@@ -161,18 +161,32 @@ def test_too_many_unreadable_sentences_make_no_flags(doors: Doors, demo: str) ->
 
 
 def test_smtp_door_answers_while_a_long_mail_is_handled(doors: Doors, demo: str) -> None:
-    """While the pass handles a mail at the line limit, another SMTP delivery gets 250 at once."""
+    """While the pass handles a mail at the line limit (seconds, holding SQLite's write lock),
+    another SMTP delivery gets 250 long before the pass ends (the spool), and is then answered
+    once. The bound is half the pass (at most 3 s), not a second: here the pass's CPU shares
+    the process and the shared machine's disk delays the spool's fsyncs; the lock held on
+    purpose, with a one-second bound: test_a_held_write_lock_never_holds_the_doors."""
     secret = join(doors)
     body = f"SECRET {secret}\n" + "BAT Root aggressive\n" * 399
     doors.smtp(eml(body, subject="[DEMO] orders"))
-    worker = threading.Thread(target=doors.daemon.run_once)
+    spent: list[float] = []
+
+    def a_pass() -> None:
+        started = time.monotonic()
+        doors.daemon.run_once()
+        spent.append(time.monotonic() - started)
+
+    worker = threading.Thread(target=a_pass)
     worker.start()
     time.sleep(0.1)
     started = time.monotonic()
-    code, _ = doors.smtp(eml("HELP\n", frm="player2@example.test"))
+    code, _ = doors.smtp(eml("HELP\n", frm="player2@example.test"), "player2@example.test")
     waited = time.monotonic() - started
     worker.join(60)
-    assert code == 250 and waited < 10
+    assert code == 250 and waited < min(3.0, spent[0] / 2), (code, waited, spent)
+    doors.run()
+    answered = [w.rcpt_tos for w in doors.sink.wire if w.rcpt_tos == ["player2@example.test"]]
+    assert len(answered) == 1
 
 
 # -- 10. log lines ------------------------------------------------------------------------------

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
+import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -43,6 +46,40 @@ def config_data(db_url: str, tmp_path: Path, **sections: dict[str, Any]) -> dict
     }
     data.update(sections)
     return data
+
+
+@contextmanager
+def a_writer_holds(app: App, seconds: float = 3.0) -> Iterator[None]:
+    """Another transaction writes a row and stays open for ``seconds``, then rolls back: on
+    SQLite it holds the write lock (BEGIN IMMEDIATE) as a pass handling a long mail does."""
+    from pbm.db.models import InboundMail
+
+    taken = threading.Event()
+
+    def hold() -> None:
+        with app.sessions() as s:
+            s.add(
+                InboundMail(
+                    key="<held@example.test>",
+                    door="smtp",
+                    raw=b"x",
+                    status="ignored",
+                    received_at=app.clock.now(),
+                    attempts=0,
+                )
+            )
+            s.flush()
+            taken.set()
+            time.sleep(seconds)
+            s.rollback()
+
+    worker = threading.Thread(target=hold)
+    worker.start()
+    assert taken.wait(10)
+    try:
+        yield
+    finally:
+        worker.join(seconds + 30)
 
 
 def toml_text(data: dict[str, Any]) -> str:

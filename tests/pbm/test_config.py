@@ -222,6 +222,7 @@ def test_check_config_lists_what_it_would_create_where(tmp_path: Path) -> None:
     lines = result.output.splitlines()
     for what, where, by in [
         ("database", etc / "state/pbm.sqlite3", "`pbm db upgrade`"),
+        ("spool", etc / "state/spool", "the first mail a busy database spools"),
         ("maildir", etc / "mail/out", "the first mail"),
         ("archive", etc / "zine", "the first issue"),
         ("log file", etc / "log/pbm.log", "start"),

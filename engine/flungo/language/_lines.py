@@ -101,8 +101,11 @@ def is_sign_off(raw: str) -> bool:
 
 # Bullets (nested ones too, "- * "), numbers ("1.", "2)", "#3") and letters with a bracket
 # ("a)", "(b)"; not "a." which is an initial: "J. Root").
+# Bullets and numbering of any kind (issue 24, shorthand): "-", "•", "→", "1.", "1)", "(a)",
+# "ii.", "(iv)", "#1", "No. 1:" (a number with its own stop; "No. 4 Root" is his place).
 _BULLET = re.compile(
-    r"^\s*(?:(?:[-*•·‣▪◦–—>+]+\s*)+|\(?\d{1,3}[.):](?=\s|$)\s*|\(?[a-z]\)\s+|#\d{1,3}\s+)",
+    r"^\s*(?:(?:[-*•·‣▪◦–—>+→⇒»►▸✓✔]+\s*)+|\(?\d{1,3}[.):](?=\s|$)\s*|\(?[a-z]\)\s+|"
+    r"\(?(?:i{1,3}|iv|vi{0,3}|ix|x)[.)]\s+|#\d{1,3}\s+|no\.?\s*\d{1,3}[.):]\s+)",
     re.IGNORECASE,
 )
 # A title over the orders ("Orders for match 3", "My orders v the Blobs"): skipped.

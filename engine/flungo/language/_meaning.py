@@ -27,6 +27,7 @@ from engine.flungo.language._grammar import by_grammar
 from engine.flungo.language._inflect import alternation, inflected
 from engine.flungo.language._reader import kept
 from engine.flungo.language._reviews import reviews_line
+from engine.flungo.language._shorthand import shorthand
 from engine.flungo.language._tags import FORMAT_IN, FORMAT_LEAD, markers, other_format
 from engine.flungo.language._transform import _ORDINAL_WORDS
 from engine.flungo.language._units import down_words, units
@@ -528,8 +529,7 @@ def prepare(text: str, protect: frozenset[str], overs: int) -> str:
     ("T20:", "20 over game") taken off: the mail says which match it is."""
     lex = lexicon()
     t = _compound_ordinals(text.replace("’", "'").lower())
-    t = number_words(t)
-    t = _NOISE.sub(" ", t)
+    t = _NOISE.sub(" ", shorthand(number_words(t), protect, overs))
     t = re.sub(r"(?<=\w)'(?!\w)|(?<!\w)'(?=\w)", " ", t)  # 'quoted' words
     t = markers(t)
     t = _sub("spelling", t, protect, {k.replace("_", " "): v for k, v in lex.spelling.items()})

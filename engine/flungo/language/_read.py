@@ -65,6 +65,7 @@ from engine.flungo.language._names import NameBook
 from engine.flungo.language._naming import apply_naming
 from engine.flungo.language._reader import kept
 from engine.flungo.language._sections import entries, number_error, plain_items
+from engine.flungo.language._shorthand import written_as
 from engine.flungo.language._state import ReadState, result_of
 from engine.flungo.language._tags import other_format
 from engine.flungo.language._tries import Unparsed, forgiving_parse, parse, said_or_raise
@@ -705,7 +706,7 @@ def _refuse(
             reason = f"{message}; {hint}"
             st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), reason))
         return True
-    word = unknown[0]
+    word = written_as(unknown[0], cl.text)  # "~", not the "approx" it was read as
     close = difflib.get_close_matches(word, [*ORDER_WORDS, *_STYLES], n=1, cutoff=0.75)
     at = cl.text.lower().find(word)
     span = Span(cl.number, cl.column(max(at, 0)), cl.column(max(at, 0) + len(word)))

@@ -13,24 +13,39 @@ import re
 
 __all__ = ["FORMAT_IN", "FORMAT_LEAD", "markers", "other_format"]
 
+# A format's names (issue 24, shorthand): scorecards' "T20", "T20I", "ODI", "50 ov", and
+# the words fans use, "one-dayer", "the shorter game", "the longer format".
+_CORE = (
+    r"(?:t[\s-]?20i?|odi|twenty[\s-]?20|20[/-]20|one[\s-]?day(?:er|\s+game|\s+match)?|"
+    r"(?:short|shorter|long|longer)\s+(?:format|game|one|match)|"
+    r"(?:20|40|50|twenty|forty|fifty)[\s-]*(?:overs?|ovr|ov))"
+)
+_NAME = rf"(?:{_CORE}(?:\s+(?:game|match|one|1|format))?)"
+# A line for every match ("both games:", "T20 & ODI -", "all formats"): it names no other.
+_EVERY = (
+    rf"(?:both\s+(?:games|matches|formats)|all\s+(?:games|matches|formats)|"
+    rf"(?:the\s+)?{_NAME}\s*(?:and|&|/|\+)\s*(?:the\s+)?{_NAME})"
+)
 FORMAT_LEAD = re.compile(
-    r"^(?:for\s+|in\s+)?(?:the\s+)?(?:t20i?|odi|twenty20|short\s+format|(?:20|40|50|twenty|forty|fifty)[\s-]*(?:overs?|ovr)"
-    r"(?:\s+(?:game|match|one|1|format))?)(?:\s+(?:game|match|mein|format|one|1))?\s*(?:[:,-]\s*|\s+)"
+    rf"^(?:for\s+|in\s+)?(?:the\s+)?(?:(?P<every>{_EVERY})|[(\[]?{_NAME}[)\]]?"
+    r"(?:\s+(?:game|match|mein|format|one|1))?)(?:\s+only)?\s*(?:[:,-]\s*|\s+)"
 )
 # The match named inside or at the end of a line ("Stokes skippers the 20 over one", "Flintoff
-# at 5 in the ODI"): the mail says which match it is.
+# at 5 in the ODI", "Root aggressive (T20)"): the mail says which match it is.
 FORMAT_IN = re.compile(
-    r"\s*(?<![\w'])(?:for\s+|in\s+)?the\s+(?:(?:20|40|50|twenty|forty|fifty)[\s-]*(?:overs?|ovr)\s+"
-    r"(?:game|match|one|1|format)|t20i?|odi|twenty20)(?![\w'])"
+    r"\s*(?<![\w'])(?:(?:for\s+|in\s+)?the\s+(?:(?:20|40|50|twenty|forty|fifty)[\s-]*(?:overs?|ovr)\s+"
+    r"(?:game|match|one|1|format)|t20i?|odi|twenty20|one[\s-]?dayer|(?:short|shorter|long|longer)\s+"
+    r"(?:format|game|one))|[(\[](?:t[\s-]?20i?|odi|twenty[\s-]?20|20[/-]20|one[\s-]?dayer)[)\]])"
+    r"(?:\s+only)?(?![\w'])"
 )
-_TAG_OVERS = (
-    (re.compile(r"t20|twenty|20|short"), 20),
+# what each name says of the overs: a number, or "long" (any match longer than a Twenty20)
+_TAG_OVERS: tuple[tuple[re.Pattern[str], int], ...] = (
+    (re.compile(r"t[\s-]?20|twenty|20|short"), 20),
     (re.compile(r"forty|40"), 40),
     (re.compile(r"odi|fifty|50"), 50),
+    (re.compile(r"one[\s-]?day|long"), 0),
 )
-_TAG_WORD = re.compile(
-    r"t20i?|twenty20|odi|short\s+format|(?:20|40|50|twenty|forty|fifty)[\s-]*(?:overs?|ovr)"
-)
+_TAG_WORD = re.compile(_CORE)
 
 
 def other_format(text: str, overs: int) -> str:
@@ -38,9 +53,11 @@ def other_format(text: str, overs: int) -> str:
     written (lower case); "" where it names none or the match's own. Such a line is for
     another match of the writer's, and is never read for this one."""
     for tag in (FORMAT_LEAD.match(text), FORMAT_IN.search(text)):
-        if tag is None:
+        if tag is None or tag.groupdict().get("every"):
             continue
         said = next((n for p, n in _TAG_OVERS if p.search(tag.group(0))), overs)
+        if said == 0:
+            said = overs if overs > 20 else 0  # "one-dayer", "the longer game": not a T20
         if said != overs and (word := _TAG_WORD.search(tag.group(0))):
             return word.group(0)
     return ""

@@ -72,9 +72,11 @@ def units(text: str) -> str:
         r"\1 overs left",
         text,
     )
-    # "lose 3 inside the first 10": the wicket, while the overs are fewer
+    # "lose 3 inside the first 10", "2 wickets in the first 10" (a scorer's "2 wkts in the
+    # pp"): the wicket, while the overs are fewer
     text = re.sub(
-        r"(?<![\w'])(?:if\s+|should\s+)?(?:we\s+)?lose\s+(?P<n>\d{1,2})(?:\s+wickets?)?\s+"
+        r"(?<![\w'])(?:if\s+|should\s+)?(?:we\s+)?(?:(?:we're\s+|we\s+are\s+)?(?=\d{1,2}\s+(?:wickets?|down))|lose\s+)"
+        r"(?P<n>\d{1,2})(?:\s+wickets?)?(?:\s+down)?\s+"
         r"(?:in|inside|within)\s+the\s+first\s+(?P<m>\d{1,3})(?:\s+overs)?(?![\w'])(?:\s+and)?",
         lambda m: f"when the {ordinal(int(m.group('n')))} wicket falls, if overs < {m.group('m')},",
         text,

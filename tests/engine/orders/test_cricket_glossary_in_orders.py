@@ -197,6 +197,14 @@ def test_a_word_the_model_cannot_express_is_named(line: str, word: str) -> None:
         ("odi: Root aggressive", T20, "odi"),
         ("50 over game: Root aggressive", T20, "50 over"),
         ("Root aggressive in the ODI", T20, "odi"),
+        # in any position and by any name (issue 24, shorthand)
+        ("(T20) Root aggressive", FIFTY, "t20"),
+        ("Root aggressive (T20)", FIFTY, "t20"),
+        ("Root aggressive in the shorter game", FIFTY, "shorter game"),
+        ("one-dayer: Root aggressive", T20, "one-dayer"),
+        ("Root aggressive in the longer game", T20, "longer game"),
+        ("50 ov: Root aggressive", T20, "50 over"),
+        ("ODI only: Root aggressive", T20, "odi"),
     ],
 )
 def test_a_line_tagged_for_another_format_is_not_read(line: str, fmt: object, tag: str) -> None:

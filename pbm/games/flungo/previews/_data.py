@@ -63,7 +63,7 @@ def will_play() -> dict[str, Any]:
             f"keeper: {n[6]}",
             "toss: bat",
             "batting order: " + ", ".join(n[:11]),
-            f"if we are 50 for 3 after 10 overs: {n[0]} bats aggressive",
+            f"after 10 overs, if score >= 50 and wickets <= 3: {n[0]} bats aggressive",
         ],
         "notes": ["bowling: the default plan (the best bowlers for the pitch, 4 overs each)"],
         "fitness": [],

@@ -25,7 +25,10 @@ def context() -> dict[str, Any]:
     """The made-up context."""
     n = d.names()
     wp = d.will_play()
-    echo = f"captain: {n[1]}\ntoss: bat\nif we are 50 for 3 after 10 overs: {n[0]} bats aggressive"
+    echo = (
+        f"captain: {n[1]}\ntoss: bat\n"
+        f"after 10 overs, if score >= 50 and wickets <= 3: {n[0]} bats aggressive"
+    )
     return {
         "competition": d.COMP,
         "accepted": True,

@@ -1,0 +1,314 @@
+"""The spool: mail a door accepted while the database's write lock was held by a long pass.
+
+On SQLite a pass handles each mail in one ``BEGIN IMMEDIATE`` transaction, so it holds the
+database's one write lock while it parses, plays and renders; a mail at the line limit takes
+seconds. The doors that must answer at once (the SMTP listener, ``pbm ingest``) therefore
+store through :class:`DoorStore`: the database with a short lock wait
+(``[database] door_wait_ms``), and when the lock is not free in that time, a file in the
+spool, and then the answer (250, exit 0). Nothing is answered before it is durable: the file
+is written under a temporary name, fsync'd, renamed, and the folder fsync'd.
+
+A spool file holds nothing in clear: it is one token of the :class:`~pbm.secrets.Sealer`
+(the key that seals a stored row's ``sealed`` copy) over a JSON line (the door, the
+envelope, the time of arrival) and the raw bytes. A SECRET line never reaches the disk.
+
+Every pass (:meth:`pbm.daemon.Daemon.run_once`) first imports the spool
+(:func:`import_spool`): every readable file in one commit, de-duplicated by the key the
+store uses (:meth:`Inbound.store_arrivals`), then the files are removed. A crash before the
+commit leaves the files (imported next pass); one after it leaves files whose keys are
+stored (the next import finds them and only removes them). A file that cannot be read
+(truncated, corrupt, sealed under a key no longer configured) is moved to ``dead/`` in the
+spool and recorded as a dead letter, which tells the GM: never retried, never dropped.
+
+PostgreSQL takes row locks, so a door there never waits on a pass: it stores as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import structlog
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from pbm.core.errors import MessageParseError, PbmError
+from pbm.db.models import InboundMail, MailStatus
+from pbm.db.session import LOCK_WAIT_MS, is_busy, make_session_factory, transaction
+from pbm.inbound.pipeline import Arrival, Inbound, Stored
+from pbm.secrets import Sealer
+from pbm.testhooks import crash_point
+
+__all__ = ["DoorStore", "Spool", "SpoolState", "import_spool", "spool_state"]
+
+log = structlog.get_logger("pbm.inbound.spool")
+
+SUFFIX = ".mail"
+TMP_PREFIX = ".tmp-"
+DEAD = "dead"
+#: Files per import: one pass's commit stays bounded after a long outage of the lock.
+IMPORT_BATCH = 500
+#: A temporary file older than this was left by a writer that died before its rename: it was
+#: never acknowledged (the 250 comes after the rename), so it is removed.
+STALE_TMP_SECONDS = 3600.0
+
+
+class SpoolCorrupt(PbmError):
+    """A spool file that cannot be read back: it goes to the dead letters."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpoolState:
+    """How many mails wait in the spool, and since when the oldest (None: empty); ``dead``
+    counts the unreadable files kept aside."""
+
+    count: int
+    oldest: datetime | None
+    dead: int
+
+    def oldest_seconds(self, now: datetime) -> float | None:
+        """The oldest file's age at ``now`` (None: empty)."""
+        return None if self.oldest is None else max(0.0, (now - self.oldest).total_seconds())
+
+
+class Spool:
+    """One folder of sealed mail files, named by the time they were written."""
+
+    def __init__(self, path: Path, sealer: Sealer) -> None:
+        self.path = path
+        self.sealer = sealer
+
+    def __repr__(self) -> str:
+        return f"Spool({str(self.path)!r})"
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def put(self, arrival: Arrival) -> Path:
+        """Write ``arrival`` durably (sealed); raises ``OSError`` if it cannot."""
+        head = {
+            "door": arrival.door,
+            "from": arrival.envelope_from,
+            "to": list(arrival.envelope_to),
+            "at": arrival.received_at.isoformat(),
+        }
+        token = self.sealer.seal(json.dumps(head).encode() + b"\n" + arrival.raw)
+        self.path.mkdir(parents=True, exist_ok=True)
+        # The wall clock names the file: the spool's age is read against it (pbm status).
+        name = f"{time.time_ns():020d}-{os.getpid()}-{secrets.token_hex(4)}"
+        tmp, final = self.path / f"{TMP_PREFIX}{name}", self.path / f"{name}{SUFFIX}"
+        _write_synced(tmp, token)
+        tmp.rename(final)
+        _sync_dir(self.path)
+        return final
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def files(self) -> list[Path]:
+        """The spooled mail files, oldest first."""
+        try:
+            return sorted(p for p in self.path.iterdir() if p.name.endswith(SUFFIX))
+        except FileNotFoundError:
+            return []
+
+    def read(self, path: Path) -> Arrival:
+        """The mail in ``path``; :class:`SpoolCorrupt` if it cannot be read back."""
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise  # imported meanwhile by another process: not a fault of the file
+        except OSError as exc:  # no permission, a folder by the name, EIO
+            raise SpoolCorrupt(f"unreadable spool file {path.name}: {exc}") from exc
+        try:
+            plain = self.sealer.unseal(data)
+            line, _, raw = plain.partition(b"\n")
+            head = json.loads(line)
+            arrival = Arrival(
+                raw=raw,
+                door=str(head["door"])[:16],
+                envelope_from=head["from"],
+                envelope_to=tuple(str(a) for a in head["to"]),
+                received_at=datetime.fromisoformat(head["at"]),
+            )
+        except (PbmError, ValueError, KeyError, TypeError) as exc:
+            raise SpoolCorrupt(f"unreadable spool file {path.name}: {exc}") from exc
+        if not raw.strip() or arrival.received_at.tzinfo is None:
+            raise SpoolCorrupt(f"unreadable spool file {path.name}: no message in it")
+        return arrival
+
+    def state(self) -> SpoolState:
+        """What waits in the spool (see :func:`spool_state`)."""
+        return spool_state(self.path)
+
+    def bury(self, path: Path) -> Path:
+        """Move an unreadable file to ``dead/`` (kept for the operator, never read again)."""
+        dead = self.path / DEAD
+        dead.mkdir(exist_ok=True)
+        target = dead / path.name
+        path.rename(target)
+        _sync_dir(dead)
+        _sync_dir(self.path)
+        return target
+
+    def sweep_tmp(self, now_wall: float) -> None:
+        """Remove temporary files a writer left when it died before its rename."""
+        try:
+            for p in self.path.iterdir():
+                if p.name.startswith(TMP_PREFIX):
+                    with contextlib.suppress(FileNotFoundError):
+                        if now_wall - p.stat().st_mtime > STALE_TMP_SECONDS:
+                            p.unlink()
+        except FileNotFoundError:
+            return
+
+
+def spool_state(path: Path) -> SpoolState:
+    """What waits in the spool at ``path``; no file is opened, as names carry their time."""
+    try:
+        files = sorted(p.name for p in path.iterdir() if p.name.endswith(SUFFIX))
+    except FileNotFoundError:
+        return SpoolState(0, None, 0)
+    oldest = None
+    if files:
+        with contextlib.suppress(ValueError):
+            oldest = datetime.fromtimestamp(int(files[0].split("-", 1)[0]) / 1e9, UTC)
+    dead = path / DEAD
+    return SpoolState(len(files), oldest, sum(1 for _ in dead.iterdir()) if dead.is_dir() else 0)
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _sync_dir(path: Path) -> None:
+    # The rename is durable only once the folder's entry is on disk.
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# -- the doors' store -------------------------------------------------------------------------
+
+
+class DoorStore:
+    """How the doors that answer at once store a mail: the database if its write lock is free
+    within ``wait_ms``, else the spool (SQLite only; with no spool, the database as before)."""
+
+    def __init__(self, inbound: Inbound, spool: Spool | None, wait_ms: int) -> None:
+        self.inbound = inbound
+        self.spool = spool
+        self._quick: Inbound | None = None
+        bind = inbound.sessions.kw.get("bind")
+        if spool is not None and bind is not None and bind.dialect.name == "sqlite":
+            sessions: sessionmaker[Session] = make_session_factory(
+                bind.execution_options(**{LOCK_WAIT_MS: wait_ms})
+            )
+            self._quick = Inbound(sessions, inbound.config, inbound.clock, inbound.box)
+
+    def store(
+        self,
+        raw: bytes,
+        door: str,
+        envelope_from: str | None = None,
+        envelope_to: Sequence[str] = (),
+    ) -> Stored | None:
+        """Store durably; the stored row, or None when the mail went to the spool. Raises
+        when neither could take it (the door answers "try again later")."""
+        if self._quick is None or self.spool is None:
+            return self.inbound.store(raw, door, envelope_from, list(envelope_to))
+        if not raw.strip():  # nothing to store, answer or retry (as Inbound.store says)
+            raise MessageParseError("an empty message: nothing to store")
+        # While mail waits in the spool, what comes after it goes there too: the import gives
+        # rows in the order of arrival, and a player's later orders are handled later.
+        if not self.spool.files():
+            try:
+                return self._quick.store(raw, door, envelope_from, list(envelope_to))
+            except Exception as exc:
+                if not is_busy(exc):
+                    raise
+        arrival = Arrival(
+            raw, door, envelope_from or None, tuple(envelope_to), self.inbound.clock.now()
+        )
+        path = self.spool.put(arrival)
+        log.info("inbound.spooled", door=door, file=path.name, bytes=len(raw))
+        return None
+
+
+# -- the import, at the start of every pass ---------------------------------------------------
+
+
+def import_spool(spool: Spool, inbound: Inbound) -> int:
+    """Store what the spool holds (one commit), then remove the files; unreadable files become
+    dead letters. Returns how many mails it stored anew."""
+    spool.sweep_tmp(time.time())
+    files = spool.files()[:IMPORT_BATCH]
+    if not files:
+        return 0
+    read: list[tuple[Path, Arrival]] = []
+    for path in files:
+        try:
+            read.append((path, spool.read(path)))
+        except FileNotFoundError:
+            continue  # another process imported it meanwhile
+        except SpoolCorrupt as exc:
+            _dead_letter(spool, inbound, path, str(exc))
+    crash_point("spool-before-commit")
+    stored = inbound.store_arrivals([a for _, a in read])
+    crash_point("spool-after-commit")
+    for path, _ in read:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+    if read:
+        _sync_dir(spool.path)
+    fresh = sum(1 for s in stored if s.created)
+    log.info("inbound.spool_imported", files=len(read), stored=fresh)
+    return fresh
+
+
+def _dead_letter(spool: Spool, inbound: Inbound, path: Path, error: str) -> None:
+    """Record ``path`` as a dead letter (the GM is told), then move it aside. In that order:
+    a crash between the two finds the file again, and its dead letter already there."""
+    key = f"spool:{path.name}"
+    with transaction(inbound.sessions) as s:
+        found = s.execute(
+            select(InboundMail.id, InboundMail.error).where(InboundMail.key == key)
+        ).first()
+        if found is None:
+            # Shunted from the start: no pass ever claims it as mail to handle.
+            row = InboundMail(
+                key=key,
+                door="spool",
+                raw=b"",
+                status=MailStatus.SHUNTED,
+                received_at=inbound.clock.now(),
+                note="an unreadable spool file",
+                attempts=0,
+            )
+            s.add(row)
+            s.flush()
+            mail_id, told = row.id, False
+        else:
+            mail_id, told = found.id, found.error is not None
+    if not told:
+        inbound.shunt(mail_id, f"{error} (kept as {spool.path / DEAD / path.name})")
+    try:
+        target = spool.bury(path)
+    except OSError as exc:  # told once; tried again each pass, never alerted again
+        log.error("inbound.spool_unmovable", id=mail_id, file=str(path), error=str(exc))
+        return
+    log.error("inbound.spool_dead", id=mail_id, file=str(target), error=error)
