@@ -1,0 +1,165 @@
+"""Remarks and words read past, with a note on the line: what pbm read without them.
+
+A fan writes an order and a remark in one line ("Root - normal. he's the anchor, not a
+fireworks display"; "Stokes bats aggressive, don't care how ugly"). A line refused for its
+remark alone is read again without the clauses that build no order, and when what is left
+reads whole, as one reading, that reading stands and the answer says, on its line, what was
+passed over. A clause that builds an order but does not read still refuses the line; a line
+with no order clause is chatter already (``docs/rules/orders-unknown-words.md``, "Notes").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+
+from engine.flungo.language._items import Item
+from engine.flungo.language._lines import CleanLine
+from engine.flungo.language._meaning import lexicon, reword
+from engine.flungo.language._model import EchoLine
+from engine.flungo.language._state import Mark, ReadState
+from engine.flungo.language._tags import FORMAT_LEAD, other_format
+from engine.flungo.language._unknown import builds_order
+
+__all__ = ["passed_over", "read_without", "remarks", "without_remarks"]
+
+# Where a clause ends: a sentence's end, a semicolon, a dash between spaces (never a hyphen
+# or an arrow "->"), a parenthesis.
+_BREAK = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\s+[-–—]+\s+|\s*[–—]\s*|\s*\(\s*|\s*\)\s*")
+_LETTER = re.compile(r"[^\W\d_]")
+# A remark after an order that starts with a negation: what is not wanted, said in passing
+# ("don't care how ugly", "not a fireworks display", "nothing fancy", "no heroics").
+_NEGATED_START = re.compile(
+    r"^(?:no|not|nothing|never|none|don't|dont|do\s+not|doesn't|won't|can't)(?![\w'])", re.I
+)
+_NEGATIONS = frozenset(lexicon().carries) & frozenset(
+    ["not", "no", "never", "nor", "neither", "none", "nobody", "nothing", "without", "cannot"]
+)
+_WORD = re.compile(r"[^\W\d_][\w']*")
+_JOINED = re.compile(r"^\s*(?:(?:and|but|so|oh|also)\s+)+", re.I)
+
+
+def _builds(clause: str, protect: frozenset[str], overs: int, names: tuple[str, ...]) -> bool:
+    """Whether ``clause`` holds what an order is built from (:func:`._unknown.builds_order`,
+    on the clause in canonical words), or a number, which may be all of an order."""
+    if any(c.isdigit() for c in clause) or not _LETTER.search(clause):
+        return True  # "1." of a numbered line, "97 to defend": never passed over
+    if FORMAT_LEAD.match(clause.lower() + " "):
+        return True  # "ODI - Root aggressive": the tag says which match the line is for
+    texts = reword(clause, protect, overs, names).texts
+    return any(builds_order(t, protect) for t in texts)
+
+
+def _negated_remark(part: str, protect: frozenset[str], overs: int, names: tuple[str, ...]) -> bool:
+    """A part that starts with a negation and holds no style, number, unit, order word,
+    squad name, condition or limit: a remark ("don't care how ugly")."""
+    if not _NEGATED_START.match(part.strip()) or _builds(part, protect, overs, names):
+        return False
+    carries = lexicon().carries - _NEGATIONS
+    return not any(w.lower() in carries for w in _WORD.findall(part))
+
+
+def remarks(
+    text: str, protect: frozenset[str], overs: int, names: tuple[str, ...]
+) -> tuple[str, tuple[str, ...]] | None:
+    """``text`` without the clauses that build no order, and those clauses; None when every
+    clause builds one, or none does (a line of chatter is chatter already)."""
+    if other_format(text.lower(), overs):
+        return None  # a line for another match is refused as a whole, its tag named
+    cuts = [0]
+    for m in _BREAK.finditer(text):
+        cuts += [m.start(), m.end()]
+    cuts.append(len(text))
+    clauses = [(cuts[i], cuts[i + 1]) for i in range(0, len(cuts), 2)]
+    keep: list[tuple[int, int]] = []
+    passed: list[str] = []
+    for a, b in clauses:
+        clause = text[a:b].strip(" ,.!")
+        if not clause:
+            continue
+        if _builds(clause, protect, overs, names):
+            keep.append((a, b))
+        else:
+            passed.append(clause)
+    if not keep:
+        return None
+    parts = []
+    for k, (a, b) in enumerate(keep):
+        sep = text[keep[k - 1][1] : a] if k else ""
+        parts.append((", " if sep and ("(" in sep or ")" in sep) else sep) + text[a:b])
+    rest = "".join(parts)
+    if keep[0][0] > 0:  # "good luck us - and Root bats normal": the "and" joined the remark
+        rest = _JOINED.sub("", rest)
+    # after the order, a part after a comma that only says what is not wanted
+    pieces = rest.split(",")
+    while len(pieces) > 1 and _negated_remark(pieces[-1], protect, overs, names):
+        passed.append(pieces.pop().strip(" .!"))
+    if not passed:
+        return None
+    return ",".join(pieces).strip(" ,"), tuple(passed)
+
+
+def passed_over(clause: str) -> str:
+    """The note for a clause passed over, its first words only."""
+    words = clause.split()
+    said = " ".join(words[:6]) + (" ..." if len(words) > 6 else "")
+    return f"passed over: '{said}'"
+
+
+def read_without(raw: str, words: list[str]) -> str:
+    """The note for unknown words read past: adjacent ones together, in the line's order
+    ("read without 'fireworks display'")."""
+    low = raw.lower()
+    spans = sorted(
+        (m.start(), m.end())
+        for w in dict.fromkeys(words)
+        for m in re.finditer(rf"(?<![\w'-]){re.escape(w)}(?![\w'])", low)
+    )
+    groups: list[list[int]] = []
+    for a, b in spans:
+        if groups and not low[groups[-1][1] : a].strip():
+            groups[-1][1] = b
+        else:
+            groups.append([a, b])
+    said = [raw[a:b] for a, b in groups] or list(words)
+    return "read without " + ", ".join(f"'{s}'" for s in dict.fromkeys(said))
+
+
+def without_remarks(
+    cl: CleanLine,
+    read_one: Callable[[CleanLine], tuple[bool, Item | None]],
+    st: ReadState,
+    mark: Mark,
+    ahead: tuple[bool, Item | None],
+    protect: frozenset[str],
+    overs: int,
+    names: tuple[str, ...],
+) -> tuple[bool, Item | None]:
+    """A line refused, read again without its remarks: kept, with a note for each, when
+    it then reads whole; else the refusal stands as it was."""
+    split = remarks(cl.text, protect, overs, names)
+    if split is None:
+        return ahead
+    rest, passed = split
+    was = (
+        st.items[mark[0] :],
+        st.errors[mark[1] :],
+        st.not_understood[mark[2] :],
+        st.chatter[mark[3] :],
+        dict(st.section_lines),
+        st.notes[mark[5] :],
+    )
+    st.undo(mark)
+    again = read_one(replace(cl, text=rest, plain=rest))
+    if len(st.errors) == mark[1] and len(st.not_understood) == mark[2] and len(st.items) > mark[0]:
+        st.notes += [EchoLine(cl.number, passed_over(c)) for c in passed]
+        return again
+    st.undo(mark)
+    st.items += was[0]
+    st.errors += was[1]
+    st.not_understood += was[2]
+    st.chatter += was[3]
+    st.section_lines = was[4]
+    st.notes += was[5]
+    return ahead
