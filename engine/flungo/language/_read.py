@@ -63,7 +63,7 @@ from engine.flungo.language._model import (
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._naming import apply_naming
 from engine.flungo.language._reader import kept
-from engine.flungo.language._remarks import read_without, without_remarks
+from engine.flungo.language._remarks import read_without, their_error, without_remarks
 from engine.flungo.language._sections import entries, number_error, plain_items
 from engine.flungo.language._state import Mark, ReadState, result_of
 from engine.flungo.language._tags import other_format
@@ -190,6 +190,10 @@ def _line(
 ) -> tuple[bool, Item | None]:
     """Read one line: whether it was read under ``section`` (which then goes on), and the
     section it starts, if any."""
+    if (their := their_error(cl, _protect(tuple(all_names)))) is not None:
+        st.errors.append(their)  # "once they're 4 down": the other side's, not ours to wait on
+        st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), their.message))
+        return False, None
     masked, found = mask_names(cl.text, all_names)
     masked = squad_numbers(number_words(masked), found, own.names)
     if section is not None and _section_line(
@@ -673,7 +677,8 @@ def _refuse(
     unknown.sort(key=lambda w: closed_filler(w, text))  # a pronoun is never the word named
     nearest = ""
     plain = " ".join(w for w in text.split() if w.strip(",;:.") not in unknown)
-    for without in dict.fromkeys([plain, bare(text, unknown)] if unknown else []):
+    wide = [plain, bare(text, unknown), bare(text, unknown, wide=True)]
+    for without in dict.fromkeys(wide if unknown else []):
         sub = _read_words(cl, without, own, opponent, fmt, st, names)
         if not sub.errors and sub.items:
             nearest = _echo(sub, st)

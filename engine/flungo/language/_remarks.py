@@ -14,15 +14,16 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from engine.errors import InvalidOrder, Span
 from engine.flungo.language._items import Item
 from engine.flungo.language._lines import CleanLine
 from engine.flungo.language._meaning import lexicon, reword
 from engine.flungo.language._model import EchoLine
 from engine.flungo.language._state import Mark, ReadState
 from engine.flungo.language._tags import FORMAT_LEAD, other_format
-from engine.flungo.language._unknown import builds_order
+from engine.flungo.language._unknown import builds_order, their_condition
 
-__all__ = ["passed_over", "read_without", "remarks", "without_remarks"]
+__all__ = ["passed_over", "read_without", "remarks", "their_error", "without_remarks"]
 
 # Where a clause ends: a sentence's end, a semicolon, a dash between spaces (never a hyphen
 # or an arrow "->"), a parenthesis.
@@ -163,3 +164,20 @@ def without_remarks(
     st.section_lines = was[4]
     st.notes += was[5]
     return ahead
+
+
+def their_error(cl: CleanLine, protect: frozenset[str]) -> InvalidOrder | None:
+    """The refusal of a condition on "they" (:func:`._unknown.their_condition`) in a line
+    that builds an order, the caret under the word; None where the line has none."""
+    m = their_condition(cl.text)
+    if m is None or not builds_order(cl.text.lower(), protect):
+        return None
+    span = Span(cl.number, cl.column(m.start(1)), cl.column(m.end(1)))
+    return InvalidOrder(
+        f"'{m.group(1)}' in a condition is the other side, or someone the line does not name:"
+        " no order can wait on them",
+        source_line=cl.raw,
+        span=span,
+        hint="say it of your own side or name the batsman, e.g. 'when we are 4 down' or"
+        " 'when Root is out'",
+    )

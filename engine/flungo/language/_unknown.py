@@ -46,6 +46,7 @@ __all__ = [
     "may_carry",
     "opened",
     "order_vocabulary",
+    "their_condition",
     "unknown_words",
 ]
 
@@ -227,6 +228,19 @@ def opened(text: str) -> str:
     return text
 
 
+_THEIR_CONDITION = re.compile(
+    r"(?<![\w'])(?:if|when|whenever|once|unless|until|till|provided|should|while|whilst|"
+    r"as\s+soon\s+as)\s+(they|they're|they've|they'd|their|them)(?![\w'])",
+    re.I,
+)
+
+
+def their_condition(text: str) -> re.Match[str] | None:
+    """A condition whose subject is "they" (the other side, or someone the line does not
+    name: "once they're 4 down", "if they're bowling spin"): no order waits on them."""
+    return _THEIR_CONDITION.search(text.replace("’", "'"))
+
+
 def closed_filler(word: str, text: str) -> bool:
     """Whether the unknown ``word`` of ``text`` is of English's closed classes and says
     nothing for an order there: a pronoun, a contraction, an auxiliary, an article, a
@@ -310,9 +324,18 @@ _NEGATION = frozenset(["don't", "not", "never", "no", "didn't", "doesn't", "won'
 _TOKEN = re.compile(r"[\w'-]+|[^\w\s]")
 
 
-def bare(text: str, words: list[str]) -> str:
+# For the nearest reading of a line refused (shown, never acted on): the prepositions and
+# guards beside a word left out go with it ("in the fixture", "unless it rains").
+_WIDE = _EMPTY | frozenset(
+    ["in", "at", "for", "by", "from", "into", "onto", "over", "under", "if", "when", "unless"]
+)
+
+
+def bare(text: str, words: list[str], wide: bool = False) -> str:
     """``text`` without ``words`` and the empty words beside them, up to a word that says
-    something or a comma; spaces and commas tidied."""
+    something or a comma; spaces and commas tidied. ``wide``: the prepositions and guards
+    beside them too (for the reading shown with a refusal, never for one acted on)."""
+    empty = _WIDE if wide else _EMPTY
     drop = set(words)
     tokens = _TOKEN.findall(text)
     gone = [t in drop for t in tokens]
@@ -323,11 +346,11 @@ def bare(text: str, words: list[str]) -> str:
         if j >= 0 and tokens[j] in _NEGATION:
             gone[j] = True
             j -= 1
-        while j >= 0 and (tokens[j] in _EMPTY or tokens[j] in drop):
+        while j >= 0 and (tokens[j] in empty or tokens[j] in drop):
             gone[j] = True
             j -= 1
         j = i + 1
-        while j < len(tokens) and (tokens[j] in _EMPTY or tokens[j] in drop):
+        while j < len(tokens) and (tokens[j] in empty or tokens[j] in drop):
             gone[j] = True
             j += 1
     out = " ".join(t for t, g in zip(tokens, gone, strict=True) if not g)
