@@ -63,7 +63,12 @@ from engine.flungo.language._model import (
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._naming import apply_naming
 from engine.flungo.language._reader import kept
-from engine.flungo.language._remarks import read_without, their_error, without_remarks
+from engine.flungo.language._remarks import (
+    read_past,
+    read_without,
+    their_error,
+    without_remarks,
+)
 from engine.flungo.language._sections import entries, number_error, plain_items
 from engine.flungo.language._state import Mark, ReadState, result_of
 from engine.flungo.language._tags import other_format
@@ -76,6 +81,7 @@ from engine.flungo.language._unknown import (
     first_word_error,
     may_carry,
     opened,
+    unguarded,
     unknown_words,
 )
 from engine.flungo.orders import Rule
@@ -484,6 +490,7 @@ def _meaning_line(
         st.items += sub.items
         st.not_understood += sub.not_understood
         st.chatter += sub.chatter
+        st.notes += read_past(cl, rw, good[0][0], own, opponent, protect)
         return True
     if signed_off or (cl.chatter and not name_runs(rw.texts[0], protect, tuple(names))):
         return False  # a greeting or a signature with no squad member in it stays chatter
@@ -678,6 +685,7 @@ def _refuse(
     nearest = ""
     plain = " ".join(w for w in text.split() if w.strip(",;:.") not in unknown)
     wide = [plain, bare(text, unknown), bare(text, unknown, wide=True)]
+    wide += [unguarded(text, unknown[0])] if unknown else []
     for without in dict.fromkeys(wide if unknown else []):
         sub = _read_words(cl, without, own, opponent, fmt, st, names)
         if not sub.errors and sub.items:

@@ -17,13 +17,27 @@ from dataclasses import replace
 from engine.errors import InvalidOrder, Span
 from engine.flungo.language._items import Item
 from engine.flungo.language._lines import CleanLine
-from engine.flungo.language._meaning import lexicon, reword
+from engine.flungo.language._meaning import Reworded, lexicon, reword
 from engine.flungo.language._model import EchoLine
+from engine.flungo.language._names import NameBook
 from engine.flungo.language._state import Mark, ReadState
 from engine.flungo.language._tags import FORMAT_LEAD, other_format
-from engine.flungo.language._unknown import builds_order, their_condition
+from engine.flungo.language._unknown import (
+    builds_order,
+    closed_filler,
+    opened,
+    their_condition,
+    unknown_words,
+)
 
-__all__ = ["passed_over", "read_without", "remarks", "their_error", "without_remarks"]
+__all__ = [
+    "passed_over",
+    "read_past",
+    "read_without",
+    "remarks",
+    "their_error",
+    "without_remarks",
+]
 
 # Where a clause ends: a sentence's end, a semicolon, a dash between spaces (never a hyphen
 # or an arrow "->"), a parenthesis.
@@ -127,6 +141,52 @@ def read_without(raw: str, words: list[str]) -> str:
     return "read without " + ", ".join(f"'{s}'" for s in dict.fromkeys(said))
 
 
+def _as_written(clause: str, raw: str) -> str:
+    """``clause`` (in the reader's lower case, contractions opened) as the player wrote it:
+    from its first word to its last in his line, where both are found in order."""
+    words = clause.split()
+    if not words:
+        return clause
+    low = raw.lower()
+    first = re.search(rf"(?<![\w'-]){re.escape(words[0])}(?![\w'])", low)
+    if first is None:
+        return clause
+    ends = list(re.finditer(rf"{re.escape(words[-1])}(?![\w'-])", low[first.start() :]))
+    last = ends[-1] if ends else None
+    if last is None or last.end() > 2 * len(clause) + 8:
+        return clause
+    return raw[first.start() : first.start() + last.end()]
+
+
+def read_past(
+    cl: CleanLine,
+    rw: Reworded,
+    read: str,
+    own: NameBook,
+    opponent: NameBook | None,
+    protect: frozenset[str],
+) -> list[EchoLine]:
+    """The notes for a line read for its meaning as ``read`` (canonical words): each clause
+    reworded away with a word pbm does not know in it ("passed over: ..."), and the words it
+    does not know that the reading left out ("read without ..."). Words of English's closed
+    classes and the lexicon's filler say nothing, and are never noted."""
+    notes = [
+        EchoLine(cl.number, passed_over(_as_written(c, cl.raw)))
+        for c in rw.dropped
+        if any(not closed_filler(w, c) for w in unknown_words(c, own, opponent, protect))
+    ]
+    said = set(_WORD.findall(read))
+    words = [
+        w
+        for t in rw.texts[:1]
+        for w in unknown_words(t, own, opponent, protect)
+        if w not in said and not closed_filler(w, t)
+    ]
+    if words:
+        notes.append(EchoLine(cl.number, read_without(cl.raw, words)))
+    return notes
+
+
 def without_remarks(
     cl: CleanLine,
     read_one: Callable[[CleanLine], tuple[bool, Item | None]],
@@ -137,12 +197,16 @@ def without_remarks(
     overs: int,
     names: tuple[str, ...],
 ) -> tuple[bool, Item | None]:
-    """A line refused, read again without its remarks: kept, with a note for each, when
-    it then reads whole; else the refusal stands as it was."""
-    split = remarks(cl.text, protect, overs, names)
-    if split is None:
+    """A line refused, read again with its contractions opened ("once I'm 2 down": once
+    we're 2 down, as the orders' words say it), then without its remarks: kept, with a note
+    for each remark, when it then reads whole; else the refusal stands as it was."""
+    tries: list[tuple[str, tuple[str, ...]]] = []
+    if (text := opened(cl.text)) != cl.text:
+        tries.append((text, ()))
+    if (split := remarks(text, protect, overs, names)) is not None:
+        tries.append(split)
+    if not tries:
         return ahead
-    rest, passed = split
     was = (
         st.items[mark[0] :],
         st.errors[mark[1] :],
@@ -151,11 +215,13 @@ def without_remarks(
         dict(st.section_lines),
         st.notes[mark[5] :],
     )
-    st.undo(mark)
-    again = read_one(replace(cl, text=rest, plain=rest))
-    if len(st.errors) == mark[1] and len(st.not_understood) == mark[2] and len(st.items) > mark[0]:
-        st.notes += [EchoLine(cl.number, passed_over(c)) for c in passed]
-        return again
+    for rest, passed in tries:
+        st.undo(mark)
+        again = read_one(replace(cl, text=rest, plain=rest))
+        whole = len(st.errors) == mark[1] and len(st.not_understood) == mark[2]
+        if whole and len(st.items) > mark[0]:
+            st.notes += [EchoLine(cl.number, passed_over(c)) for c in passed]
+            return again
     st.undo(mark)
     st.items += was[0]
     st.errors += was[1]

@@ -47,6 +47,7 @@ __all__ = [
     "opened",
     "order_vocabulary",
     "their_condition",
+    "unguarded",
     "unknown_words",
 ]
 
@@ -239,6 +240,18 @@ def their_condition(text: str) -> re.Match[str] | None:
     """A condition whose subject is "they" (the other side, or someone the line does not
     name: "once they're 4 down", "if they're bowling spin"): no order waits on them."""
     return _THEIR_CONDITION.search(text.replace("’", "'"))
+
+
+def unguarded(text: str, word: str) -> str:
+    """``text`` without the condition ``word`` stands in, from its guard word to the end of
+    its clause (for the reading shown with a refusal, never for one acted on)."""
+    for m in re.finditer(rf"(?<![\w'-]){re.escape(word)}(?![\w'])", text):
+        guard = GUARDED.search(text[: m.start()])
+        if guard is not None:
+            end = _CLAUSE_END.search(text, m.end())
+            cut = end.start() if end else len(text)
+            return (text[: guard.start()] + text[cut:]).strip(" ,;:.")
+    return text
 
 
 def closed_filler(word: str, text: str) -> bool:
