@@ -490,7 +490,7 @@ def _meaning_line(
         st.items += sub.items
         st.not_understood += sub.not_understood
         st.chatter += sub.chatter
-        st.notes += read_past(cl, rw, good[0][0], own, opponent, protect)
+        st.notes += read_past(cl, rw, good[0][0], own, opponent, protect, fmt.overs)
         return True
     if signed_off or (cl.chatter and not name_runs(rw.texts[0], protect, tuple(names))):
         return False  # a greeting or a signature with no squad member in it stays chatter

@@ -17,7 +17,7 @@ from dataclasses import replace
 from engine.errors import InvalidOrder, Span
 from engine.flungo.language._items import Item
 from engine.flungo.language._lines import CleanLine
-from engine.flungo.language._meaning import Reworded, lexicon, reword
+from engine.flungo.language._meaning import Reworded, lexicon, prepare, reword
 from engine.flungo.language._model import EchoLine
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._state import Mark, ReadState
@@ -148,7 +148,7 @@ def _as_written(clause: str, raw: str) -> str:
     if not words:
         return clause
     low = raw.lower()
-    first = re.search(rf"(?<![\w'-]){re.escape(words[0])}(?![\w'])", low)
+    first = re.search(rf"(?<![\w'-]){re.escape(words[0])}(?!\w)", low)
     if first is None:
         return clause
     ends = list(re.finditer(rf"{re.escape(words[-1])}(?![\w'-])", low[first.start() :]))
@@ -165,6 +165,7 @@ def read_past(
     own: NameBook,
     opponent: NameBook | None,
     protect: frozenset[str],
+    overs: int,
 ) -> list[EchoLine]:
     """The notes for a line read for its meaning as ``read`` (canonical words): each clause
     reworded away with a word pbm does not know in it ("passed over: ..."), and the words it
@@ -176,11 +177,14 @@ def read_past(
         if any(not closed_filler(w, c) for w in unknown_words(c, own, opponent, protect))
     ]
     said = set(_WORD.findall(read))
+    passed = {w for c in rw.dropped for w in _WORD.findall(c)}
+    # the whole line as the reader saw it: a clause a reading took one order from ("toss:
+    # bat, don't care what anyone says") may hold words it never read
+    line = prepare(opened(cl.text), protect, overs)
     words = [
         w
-        for t in rw.texts[:1]
-        for w in unknown_words(t, own, opponent, protect)
-        if w not in said and not closed_filler(w, t)
+        for w in unknown_words(line, own, opponent, protect)
+        if w not in said and w not in passed and not closed_filler(w, line)
     ]
     if words:
         notes.append(EchoLine(cl.number, read_without(cl.raw, words)))
