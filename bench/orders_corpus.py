@@ -212,7 +212,7 @@ def measure(
         outcome, said = classify(row, before)
         note = str(row.get("note", ""))
         if (
-            outcome == "misread silently"
+            outcome in ("misread silently", "misread, noted")
             and row.get("kind") == "bowling"
             and _CONTEXT.search(note)
             and _HELD_OUT.search(note)

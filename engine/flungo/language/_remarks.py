@@ -143,19 +143,18 @@ def read_without(raw: str, words: list[str]) -> str:
 
 def _as_written(clause: str, raw: str) -> str:
     """``clause`` (in the reader's lower case, contractions opened) as the player wrote it:
-    from its first word to its last in his line, where both are found in order."""
+    from its first word to its last in his line, the span nearest its length."""
     words = clause.split()
     if not words:
         return clause
     low = raw.lower()
-    first = re.search(rf"(?<![\w'-]){re.escape(words[0])}(?!\w)", low)
-    if first is None:
+    ends = [m.end() for m in re.finditer(rf"{re.escape(words[-1])}(?![\w'-])", low)]
+    starts = [m.start() for m in re.finditer(rf"(?<![\w'-]){re.escape(words[0])}(?!\w)", low)]
+    spans = [(a, b) for a in starts for b in ends if a < b <= a + 2 * len(clause) + 8]
+    if not spans:
         return clause
-    ends = list(re.finditer(rf"{re.escape(words[-1])}(?![\w'-])", low[first.start() :]))
-    last = ends[-1] if ends else None
-    if last is None or last.end() > 2 * len(clause) + 8:
-        return clause
-    return raw[first.start() : first.start() + last.end()]
+    a, b = min(spans, key=lambda s: abs(s[1] - s[0] - len(clause)))
+    return raw[a:b]
 
 
 def read_past(
@@ -177,18 +176,34 @@ def read_past(
         if any(not closed_filler(w, c) for w in unknown_words(c, own, opponent, protect))
     ]
     said = set(_WORD.findall(read))
-    passed = {w for c in rw.dropped for w in _WORD.findall(c)}
-    # the whole line as the reader saw it: a clause a reading took one order from ("toss:
-    # bat, don't care what anyone says") may hold words it never read
-    line = prepare(opened(cl.text), protect, overs)
     words = [
         w
-        for w in unknown_words(line, own, opponent, protect)
-        if w not in said and w not in passed and not closed_filler(w, line)
+        for t in rw.texts[:1]
+        for w in unknown_words(t, own, opponent, protect)
+        if w not in said and not closed_filler(w, t)
     ]
     if words:
         notes.append(EchoLine(cl.number, read_without(cl.raw, words)))
+    # a clause of the line the reading shares no word with, and that holds a word pbm does
+    # not know: a reading that took one order from the line ("toss: bat, don't care what
+    # anyone says") passed it over
+    dropped = {w for c in rw.dropped for w in _WORD.findall(c)} | set(words)
+    shared = {w for w in said if len(w) > 2} | set(re.findall(r"\d+", read))
+    for c in _CLAUSE.split(prepare(opened(cl.text), protect, overs)):
+        own_words = {w for w in _WORD.findall(c) if len(w) > 2 and not closed_filler(w, c)}
+        if own_words & shared or set(re.findall(r"\d+", c)) & shared:
+            continue
+        new = [
+            w
+            for w in unknown_words(c, own, opponent, protect)
+            if w not in dropped and not closed_filler(w, c)
+        ]
+        if new:
+            notes.append(EchoLine(cl.number, passed_over(_as_written(c.strip(), cl.raw))))
     return notes
+
+
+_CLAUSE = re.compile(r"[,;:.!?()]|\s[-–—]+\s")
 
 
 def without_remarks(

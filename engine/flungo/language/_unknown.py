@@ -257,16 +257,23 @@ def unguarded(text: str, word: str) -> str:
 def closed_filler(word: str, text: str) -> bool:
     """Whether the unknown ``word`` of ``text`` is of English's closed classes and says
     nothing for an order there: a pronoun, a contraction, an auxiliary, an article, a
-    determiner (anywhere), or a third person outside a condition (inside one it may be the
-    opponents or a batsman, whom no condition can ask about)."""
+    determiner (anywhere), or a third person but as a condition's subject ("when he's on
+    40": the opponents or a batsman, whom no condition can ask about)."""
     if word in _CLOSED:
         return True
     if word not in _PERSONS:
         return False
     return not any(
-        GUARDED.search(text[: m.start()])
+        _SUBJECT.search(text[: m.start()])
         for m in re.finditer(rf"(?<![\w'-]){re.escape(word)}(?![\w'])", text)
     )
+
+
+# a condition's subject: the word just after its guard ("when he's", "if they")
+_SUBJECT = re.compile(
+    r"(?<![\w'])(?:if|when|whenever|unless|once|until|till|provided|should|while|whilst|"
+    r"as\s+long\s+as|so\s+long\s+as|as\s+soon\s+as)\s+$"
+)
 
 
 # Words that say nothing of their own: beside a word that passes they go with it ("he can
