@@ -43,6 +43,7 @@ __all__ = [
 # or an arrow "->"), a parenthesis.
 _BREAK = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\s+[-–—]+\s+|\s*[–—]\s*|\s*\(\s*|\s*\)\s*")
 _LETTER = re.compile(r"[^\W\d_]")
+_DASH = re.compile(r"\s+[-–—]+\s+|\s*[–—]\s*")
 # A remark after an order that starts with a negation: what is not wanted, said in passing
 # ("don't care how ugly", "not a fireworks display", "nothing fancy", "no heroics").
 _NEGATED_START = re.compile(
@@ -89,11 +90,15 @@ def remarks(
     clauses = [(cuts[i], cuts[i + 1]) for i in range(0, len(cuts), 2)]
     keep: list[tuple[int, int]] = []
     passed: list[str] = []
-    for a, b in clauses:
+    for k, (a, b) in enumerate(clauses):
         clause = text[a:b].strip(" ,.!")
         if not clause:
             continue
-        if _builds(clause, protect, overs, names):
+        keyed = len(clauses) > 1 and _DASH.fullmatch(text[clauses[0][1] : clauses[1][0]])
+        short = len(text[clauses[0][0] : clauses[0][1]].split()) <= 2
+        if (keyed and short and k <= 1) or _builds(clause, protect, overs, names):
+            # a line's head before a dash is its key ("Capt - Root", "toss - BAT") and what
+            # follows it its value, never a remark, as lists in mail write them
             keep.append((a, b))
         else:
             passed.append(clause)
@@ -113,6 +118,18 @@ def remarks(
     if not passed:
         return None
     return ",".join(pieces).strip(" ,"), tuple(passed)
+
+
+def _says(clause: str) -> bool:
+    """Whether ``clause`` holds a word that is neither the lexicon's filler ("obvs",
+    "cheers") nor of the closed classes: only such a clause is worth a note."""
+    return any(
+        w.lower() not in _FILLER and not closed_filler(w.lower(), clause.lower())
+        for w in _WORD.findall(clause)
+    )
+
+
+_FILLER = frozenset(w for phrase in lexicon().filler for w in phrase.split())
 
 
 def passed_over(clause: str) -> str:
@@ -236,10 +253,11 @@ def without_remarks(
     )
     for rest, passed in tries:
         st.undo(mark)
-        again = read_one(replace(cl, text=rest, plain=rest))
+        # a final full stop is no part of an order, as the line's cleaning has it
+        again = read_one(replace(cl, text=rest.rstrip(" .,;"), plain=rest))
         whole = len(st.errors) == mark[1] and len(st.not_understood) == mark[2]
         if whole and len(st.items) > mark[0]:
-            st.notes += [EchoLine(cl.number, passed_over(c)) for c in passed]
+            st.notes += [EchoLine(cl.number, passed_over(c)) for c in passed if _says(c)]
             return again
     st.undo(mark)
     st.items += was[0]

@@ -253,3 +253,21 @@ def test_a_remark_never_changes_the_orders_of_the_mail(chatter: str) -> None:
     order_only = chatter.split(";")[0].split(",")[0]
     alone = read(f"{base}\n{order_only}")
     assert with_remark == (alone.orders if not alone.errors else read(base).orders)
+
+
+@pytest.mark.parametrize(
+    ("line", "echo", "said"),
+    [
+        ("Capt - Root. Obvs.", "captain: Joe Root", []),
+        ("toss - BAT. the pitch will only get worse", "toss: bat", ["the pitch will only"]),
+        ("keeper - Wilson. safest hands we have", "wicketkeeper: Wilson", ["safest hands"]),
+    ],
+)
+def test_a_key_before_a_dash_is_never_a_remark(line: str, echo: str, said: list[str]) -> None:
+    """ "Capt - Root", "toss - BAT": a line's short head before a dash is its key and what
+    follows its value, as lists in mail write them; a remark after them is passed over, and
+    a remark of the lexicon's filler alone ("Obvs.") is no note."""
+    got = acted(line)
+    assert got.echo_text() == echo
+    assert [n for n in notes(got) if not any(s in n for s in said)] == [], notes(got)
+    assert all(any(s in n for n in notes(got)) for s in said), notes(got)
