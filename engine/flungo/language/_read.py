@@ -237,7 +237,7 @@ def _typo_line(
     tried = replace(cl, text=corrected(cl.text, sure), plain=corrected(cl.plain, sure))
     st.undo(mark)
     again = read_one(tried)
-    if len(st.errors) == mark[1] and len(st.not_understood) == mark[2] and len(st.items) > mark[0]:
+    if st.reads_whole(mark):
         st.notes += [EchoLine(cl.number, f"read '{w}' as '{r}'") for w, r in sure.items()]
         return again
     st.undo(mark)

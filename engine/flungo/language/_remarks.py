@@ -255,8 +255,7 @@ def without_remarks(
         st.undo(mark)
         # a final full stop is no part of an order, as the line's cleaning has it
         again = read_one(replace(cl, text=rest.rstrip(" .,;"), plain=rest))
-        whole = len(st.errors) == mark[1] and len(st.not_understood) == mark[2]
-        if whole and len(st.items) > mark[0]:
+        if st.reads_whole(mark):
             st.notes += [EchoLine(cl.number, passed_over(c)) for c in passed if _says(c)]
             return again
     st.undo(mark)

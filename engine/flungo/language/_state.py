@@ -44,6 +44,11 @@ class ReadState:
             len(self.notes),
         )
 
+    def reads_whole(self, mark: Mark) -> bool:
+        """Whether what was read since ``mark`` is orders, with no error and no question."""
+        unchanged = len(self.errors) == mark[1] and len(self.not_understood) == mark[2]
+        return unchanged and len(self.items) > mark[0]
+
     def undo(self, mark: Mark) -> None:
         """Forget what was read since ``mark`` (its notes too: a line read another way)."""
         del self.items[mark[0] :], self.errors[mark[1] :], self.not_understood[mark[2] :]
