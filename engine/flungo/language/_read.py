@@ -63,12 +63,7 @@ from engine.flungo.language._model import (
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._naming import apply_naming
 from engine.flungo.language._reader import kept
-from engine.flungo.language._remarks import (
-    read_past,
-    read_without,
-    their_error,
-    without_remarks,
-)
+from engine.flungo.language._remarks import read_past, read_without, their_error, without_remarks
 from engine.flungo.language._sections import entries, number_error, plain_items
 from engine.flungo.language._state import Mark, ReadState, result_of
 from engine.flungo.language._tags import other_format
@@ -81,8 +76,8 @@ from engine.flungo.language._unknown import (
     first_word_error,
     may_carry,
     opened,
-    unguarded,
     unknown_words,
+    withouts,
 )
 from engine.flungo.orders import Rule
 from engine.flungo.squad import Team
@@ -160,8 +155,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             ahead = _typo_line(cl, read_one, st, mark, ahead, own, opponent, all_names)
         if len(st.errors) > mark[1]:  # a remark beside the order: read without it, noted
             protect = _protect(tuple(all_names))
-            names = tuple(all_names)
-            ahead = without_remarks(cl, read_one, st, mark, ahead, protect, fmt.overs, names)
+            ahead = without_remarks(cl, read_one, st, mark, ahead, protect, fmt.overs, all_names)
         if not ahead[0]:
             section = ahead[1]
     for item in st.items:
@@ -683,10 +677,7 @@ def _refuse(
     unknown = unknown_words(text, own, opponent, protect)
     unknown.sort(key=lambda w: closed_filler(w, text))  # a pronoun is never the word named
     nearest = ""
-    plain = " ".join(w for w in text.split() if w.strip(",;:.") not in unknown)
-    wide = [plain, bare(text, unknown), bare(text, unknown, wide=True)]
-    wide += [unguarded(text, unknown[0])] if unknown else []
-    for without in dict.fromkeys(wide if unknown else []):
+    for without in withouts(text, unknown):
         sub = _read_words(cl, without, own, opponent, fmt, st, names)
         if not sub.errors and sub.items:
             nearest = _echo(sub, st)

@@ -231,7 +231,7 @@ def without_remarks(
     ahead: tuple[bool, Item | None],
     protect: frozenset[str],
     overs: int,
-    names: tuple[str, ...],
+    all_names: list[str],
 ) -> tuple[bool, Item | None]:
     """A line refused, read again with its contractions opened ("once I'm 2 down": once
     we're 2 down, as the orders' words say it), then without its remarks: kept, with a note
@@ -239,7 +239,7 @@ def without_remarks(
     tries: list[tuple[str, tuple[str, ...]]] = []
     if (text := opened(cl.text)) != cl.text:
         tries.append((text, ()))
-    if (split := remarks(text, protect, overs, names)) is not None:
+    if (split := remarks(text, protect, overs, tuple(all_names))) is not None:
         tries.append(split)
     if not tries:
         return ahead

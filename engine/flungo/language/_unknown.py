@@ -49,6 +49,7 @@ __all__ = [
     "their_condition",
     "unguarded",
     "unknown_words",
+    "withouts",
 ]
 
 _WORD = re.compile(r"(?<![\w'])[^\W\d_][\w']*")
@@ -252,6 +253,22 @@ def unguarded(text: str, word: str) -> str:
             cut = end.start() if end else len(text)
             return (text[: guard.start()] + text[cut:]).strip(" ,;:.")
     return text
+
+
+def withouts(text: str, unknown: list[str]) -> list[str]:
+    """The texts a refusal's reading without its unknown words is tried on, nearest first:
+    the words alone left out, with the empty words beside them, with the prepositions and
+    guards beside them ("in the fixture"), and without the condition the first stands in."""
+    if not unknown:
+        return []
+    plain = " ".join(w for w in text.split() if w.strip(",;:.") not in unknown)
+    tries = [
+        plain,
+        bare(text, unknown),
+        bare(text, unknown, wide=True),
+        unguarded(text, unknown[0]),
+    ]
+    return list(dict.fromkeys(tries))
 
 
 def closed_filler(word: str, text: str) -> bool:
