@@ -10,6 +10,7 @@ with no order clause is chatter already (``docs/rules/orders-unknown-words.md``,
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -17,7 +18,7 @@ from dataclasses import replace
 from engine.errors import InvalidOrder, Span
 from engine.flungo.language._items import Item
 from engine.flungo.language._lines import CleanLine
-from engine.flungo.language._meaning import Reworded, lexicon, prepare, reword
+from engine.flungo.language._meaning import Reworded, is_name_word, lexicon, prepare, reword
 from engine.flungo.language._model import EchoLine
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._state import Mark, ReadState
@@ -64,7 +65,24 @@ def _builds(clause: str, protect: frozenset[str], overs: int, names: tuple[str, 
     if FORMAT_LEAD.match(clause.lower() + " "):
         return True  # "ODI - Root aggressive": the tag says which match the line is for
     texts = reword(clause, protect, overs, names).texts
-    return any(builds_order(t, protect) for t in texts)
+    if not any(builds_order(t, protect) for t in texts):
+        return False
+    if len(clause.split()) < _SENTENCE or any(builds_order(t, frozenset()) for t in texts):
+        return True
+    # built only of a squad name or a near miss of one: in a sentence of its own, a near
+    # miss written in lower case is an English word ("improve with wear"), not "Warne"
+    words = _WORD.findall(clause)
+    if any(is_name_word(w.lower(), protect) for w in words):
+        return True
+    return any(not w.islower() for w in words if _near_name(w.lower(), protect))
+
+
+_SENTENCE = 6  # words: a clause this long is a sentence, not a name with a word or two
+
+
+def _near_name(word: str, protect: frozenset[str]) -> bool:
+    """A near miss of a word of the squads' names, as the chatter test has it."""
+    return len(word) >= 4 and bool(difflib.get_close_matches(word, sorted(protect), 1, 0.75))
 
 
 def _negated_remark(part: str, protect: frozenset[str], overs: int, names: tuple[str, ...]) -> bool:

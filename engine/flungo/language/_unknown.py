@@ -218,12 +218,17 @@ _OPENED = (
     (re.compile(r"(?<![\w'])(\w+)['’]ve\s+got(?![\w'])", re.I), r"\1 have"),
     (re.compile(r"(?<![\w'])(ha(?:ve|s))\s+got(?![\w'])", re.I), r"\1"),
     (re.compile(r"(?<![\w'])(\w+)['’]ve(?![\w'])", re.I), r"\1 have"),
+    # the inverted conditional of the first person: "should we win the toss" is "if we win"
+    (re.compile(r"(?<![\w'])should\s+(we|i)(?![\w'])", re.I), r"if \1"),
 )
+
+
+_MAY_OPEN = re.compile(r"['’]|\sgot\b|\sam\b|should\s", re.I)
 
 
 def opened(text: str) -> str:
     """``text`` with the auxiliaries' contractions opened ("we've lost 5": we have lost 5)."""
-    if "'" not in text and "’" not in text and " got" not in text and " am" not in text:
+    if not _MAY_OPEN.search(text):
         return text
     for pattern, repl in _OPENED:
         text = pattern.sub(repl, text)

@@ -113,6 +113,17 @@ def test_a_condition_on_them_is_refused_naming_the_word(line: str, word: str) ->
         ("captain: Root. He earned it last week", "captain: Joe Root", "He earned"),
         ("Stokes bats wahoo. What a hitter that man is", "Ben Stokes bats wahoo", "What a hitter"),
         ("Root bats normal. I have never seen a pitch like it", "Joe Root bats normal", "I have"),
+        (  # the issue's own: "should we" is "if we", and the second clause is chatter
+            "Should we win the toss, we shall bat; I have never yet known a cracked pitch "
+            "improve with wear",
+            "toss: bat",
+            "I have never yet known",
+        ),
+        (  # in a sentence of its own, "greener" in lower case is English, not Green
+            "Root bats normal. I have never seen a greener pitch",
+            "Joe Root bats normal",
+            "greener",
+        ),
         ("Tom Smith defensive - the lad needs time", "Tom Smith bats defensive", "lad"),
         (
             "Root bats aggressive, he is in splendid nick",
@@ -143,7 +154,7 @@ def test_a_clause_that_builds_no_order_is_passed_over_with_a_note(
     [
         "Root bats normal; Stokes is to bowl at the death twice",  # a name: an order clause
         "Root aggressive - Stokes sits this one out",
-        "Root bats normal. I have never seen a greener pitch",  # a near miss of Green
+        "Root bats normal. Honestly I think Flintof deserves a go",  # a near miss of a name
         "Stokes wahoo (Green too)",
         "Root defensive. Stokes can please himself",
         "Root bats normal; Stokes has the gloves",
