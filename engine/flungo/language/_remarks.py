@@ -254,11 +254,11 @@ def without_remarks(
     """A line refused, read again with its contractions opened ("once I'm 2 down": once
     we're 2 down, as the orders' words say it), then without its remarks: kept, with a note
     for each remark, when it then reads whole; else the refusal stands as it was."""
-    tries: list[tuple[str, tuple[str, ...]]] = []
-    if (text := opened(cl.text)) != cl.text:
-        tries.append((text, ()))
-    if (split := remarks(text, protect, overs, tuple(all_names))) is not None:
-        tries.append(split)
+    if all(e.kind == "illegal" for e in st.errors[mark[1] :]):
+        return ahead  # read, and breaking a rule: no remark left out mends that
+    text = opened(cl.text)
+    split = remarks(text, protect, overs, tuple(all_names))
+    tries = [split] if split is not None else [(text, ())] if text != cl.text else []
     if not tries:
         return ahead
     was = (
