@@ -20,6 +20,9 @@ A line is, by what the reader did and what its label expects:
   which rule the order breaks (an illegal order: "'all batsmen' needs the batting order");
 - **misread silently**: anything else with no error and no question: orders acted on that
   the label does not have, or a line with meaning let pass as if it were chatter;
+- **misread, noted**: the same, but the answer says on the line what pbm read past ("read
+  without 'fireworks'", "passed over: '...'"), so the player sees it before the deadline; a
+  noted reading that equals the label is exact (and counted in "noted" beside the figure);
 - **refused, no word**: an error that quotes no word of the line.
 
 For a conditional the label reads exactly, the rules also play a fixed match (seed 2026, the
@@ -53,6 +56,7 @@ OUTCOMES = (
     "asked",
     "refused",
     "misread silently",
+    "misread, noted",
     "refused, no word",
     "context held out",
 )
@@ -69,11 +73,14 @@ class Tally:
     orders: int = 0  # lines labelled orders
     misses: list[tuple[str, dict[str, object], str]] = field(default_factory=list)
     fired: Counter[str] = field(default_factory=Counter)  # conditionals: alike / differ
+    noted: int = 0  # exact lines read with a note (a word or a remark read past)
 
     def add(self, outcome: str, row: dict[str, object], said: str) -> None:
         self.counts[outcome] += 1
         if row.get("expect") == "orders":
             self.orders += 1
+        if outcome == "exact" and "[" in said:
+            self.noted += 1
         if outcome not in ("exact", "chatter right"):
             self.misses.append((outcome, row, said))
 
@@ -133,13 +140,17 @@ def classify(row: dict[str, object], before: tuple[str, ...] = ()) -> tuple[str,
         n = got.not_understood[0]
         said = "ASK " + n.reason + "".join(f" [{r}]" for r in n.readings)
     if not flagged:
+        mine = len(before) + 1
+        noted = [n.text for n in got.notes if n.line >= mine]
+        wrong = "misread, noted" if noted else "misread silently"
+        said += "".join(f" [{n}]" for n in noted)
         if expect == "orders":
             want = read(head + str(row.get("canonical", "")), overs)
-            return ("exact" if got.orders == want.orders else "misread silently"), said
+            return ("exact" if got.orders == want.orders else wrong), said
         if expect == "chatter":
             alone = read("", overs).orders if IN_MAIL else Orders()
-            return ("chatter right" if got.orders == alone else "misread silently"), said
-        return "misread silently", said
+            return ("chatter right" if got.orders == alone else wrong), said
+        return wrong, said
     if any(len(n.readings) >= 2 for n in got.not_understood) and not got.errors:
         return "asked", said
     if _names_a_word(got, text) or any(e.kind == "illegal" for e in got.errors):
@@ -201,7 +212,7 @@ def measure(
         outcome, said = classify(row, before)
         note = str(row.get("note", ""))
         if (
-            outcome == "misread silently"
+            outcome in ("misread silently", "misread, noted")
             and row.get("kind") == "bowling"
             and _CONTEXT.search(note)
             and _HELD_OUT.search(note)
@@ -241,7 +252,8 @@ def report(tallies: dict[str, Tally]) -> str:
         share = f"{exact}/{t.orders} = {exact / t.orders:.0%}" if t.orders else "-"
         cells = "".join(f"{t.counts[o]:>18}" for o in OUTCOMES)
         fired = f"  fires alike {t.fired['alike']}/{sum(t.fired.values())}" if t.fired else ""
-        lines.append(f"{key:<14}{t.total:>6}{t.orders:>7}{cells}   exact {share}{fired}")
+        noted = f" ({t.noted} noted)" if t.noted else ""
+        lines.append(f"{key:<14}{t.total:>6}{t.orders:>7}{cells}   exact {share}{noted}{fired}")
     lines.append("")
     lines.append("misses:")
     for outcome, row, said in tallies["all"].misses:

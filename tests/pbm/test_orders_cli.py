@@ -51,6 +51,22 @@ def test_a_sure_typo_is_said_beside_the_echo(tmp_path: Path) -> None:
     assert "2: read 'ovres' as 'overs'" in result.output
 
 
+def test_orders_check_says_what_was_read_past(tmp_path: Path) -> None:
+    """`pbm orders check` prints the note on its line beside the echo, and exits 0; a word
+    that may carry meaning is refused with what pbm reads without it, and exits 1."""
+    args = _files(tmp_path, "Root bats normal, no drama\nStokes aggressive. What a hitter\n")
+    result = CliRunner().invoke(main, ["orders", "check", *args])
+    assert result.exit_code == 0, result.output
+    assert "1: Joe Root bats normal" in result.output
+    assert "1: passed over: 'no drama'" in result.output
+    assert "2: passed over: 'What a hitter'" in result.output
+    args = _files(tmp_path, "Stokes bats wahoo in the fixture\n")
+    result = CliRunner().invoke(main, ["orders", "check", *args])
+    assert result.exit_code == 1
+    assert "'fixture'" in result.output
+    assert "without it, pbm reads: Ben Stokes bats wahoo" in result.output
+
+
 def test_json_output(tmp_path: Path) -> None:
     """--json prints one document with the echo and located errors."""
     args = _files(tmp_path, "toss: bat\nwhen the moon is full: wahoo\n")

@@ -64,18 +64,22 @@ from engine.flungo.language._model import (
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._naming import apply_naming
 from engine.flungo.language._reader import kept
+from engine.flungo.language._remarks import read_past, read_without, their_error, without_remarks
 from engine.flungo.language._sections import entries, number_error, plain_items
 from engine.flungo.language._shorthand import written_as
-from engine.flungo.language._state import ReadState, result_of
+from engine.flungo.language._state import Mark, ReadState, result_of
 from engine.flungo.language._tags import other_format
 from engine.flungo.language._tries import Unparsed, forgiving_parse, parse, said_or_raise
 from engine.flungo.language._typos import corrected, offered, sure_typos, typos
 from engine.flungo.language._unknown import (
     bare,
     builds_order,
+    closed_filler,
     first_word_error,
     may_carry,
+    opened,
     unknown_words,
+    withouts,
 )
 from engine.flungo.orders import Rule
 from engine.flungo.squad import Team
@@ -151,6 +155,9 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
         ahead = read_one(cl)
         if len(st.errors) > mark[1] or len(st.not_understood) > mark[2]:
             ahead = _typo_line(cl, read_one, st, mark, ahead, own, opponent, all_names)
+        if len(st.errors) > mark[1]:  # a remark beside the order: read without it, noted
+            protect = _protect(tuple(all_names))
+            ahead = without_remarks(cl, read_one, st, mark, ahead, protect, fmt.overs, all_names)
         if not ahead[0]:
             section = ahead[1]
         leaning.after_line(cl, read_one, st, mark, own, all_names, lines[number - 2 : number - 1])
@@ -187,6 +194,10 @@ def _line(
 ) -> tuple[bool, Item | None]:
     """Read one line: whether it was read under ``section`` (which then goes on), and the
     section it starts, if any."""
+    if (their := their_error(cl, _protect(tuple(all_names)))) is not None:
+        st.errors.append(their)  # "once they're 4 down": the other side's, not ours to wait on
+        st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), their.message))
+        return False, None
     masked, found = mask_names(cl.text, all_names)
     masked = squad_numbers(number_words(masked), found, own.names)
     if section is not None and _section_line(
@@ -204,7 +215,7 @@ def _typo_line(
     cl: CleanLine,
     read_one: Callable[[CleanLine], tuple[bool, Item | None]],
     st: ReadState,
-    mark: tuple[int, int, int, int, dict[int, str]],
+    mark: Mark,
     ahead: tuple[bool, Item | None],
     own: NameBook,
     opponent: NameBook | None,
@@ -228,7 +239,7 @@ def _typo_line(
     tried = replace(cl, text=corrected(cl.text, sure), plain=corrected(cl.plain, sure))
     st.undo(mark)
     again = read_one(tried)
-    if len(st.errors) == mark[1] and len(st.not_understood) == mark[2] and len(st.items) > mark[0]:
+    if st.reads_whole(mark):
         st.notes += [EchoLine(cl.number, f"read '{w}' as '{r}'") for w, r in sure.items()]
         return again
     st.undo(mark)
@@ -439,7 +450,7 @@ def _meaning_line(
 
     xi = known_xi(st.items, st.context.standing)
     kinds = bowler_kinds(st.team.players, xi) if st.team is not None else None
-    rw = reword(cl.text, protect, fmt.overs, tuple(names), kinds)
+    rw = reword(opened(cl.text), protect, fmt.overs, tuple(names), kinds)
     if not rw.texts:
         # nothing in it carries an order: cheering, thanks, a remark; it costs nothing
         st.chatter.append(EchoLine(cl.number, cl.raw.strip()))
@@ -481,11 +492,13 @@ def _meaning_line(
         st.items += sub.items
         st.not_understood += sub.not_understood
         st.chatter += sub.chatter
+        st.notes += read_past(cl, rw, good[0][0], own, opponent, protect, fmt.overs)
         return True
     if signed_off or (cl.chatter and not name_runs(rw.texts[0], protect, tuple(names))):
         return False  # a greeting or a signature with no squad member in it stays chatter
     if len(rw.texts) == 1 and (passed := _passing(cl, rw.texts[0], own, opponent, fmt, st, names)):
         st.items += passed.items
+        st.notes += passed.notes
         return True
     if not any(builds_order(t, protect) for t in rw.texts):
         # no squad member, style, order word, or overs with a condition: a remark
@@ -578,7 +591,8 @@ def _passing(
     protect = _protect(tuple(names))
     said = Clauses(text).without_reasons()
     unknown = unknown_words(said, own, opponent, protect)
-    if (not unknown and said == text) or any(may_carry(w, said, protect) for w in unknown):
+    content = [w for w in unknown if not closed_filler(w, said)]  # a pronoun passes unsaid
+    if (not unknown and said == text) or any(may_carry(w, said, protect, cl.raw) for w in content):
         return None
     text = said
     others = frozenset(unknown)
@@ -591,8 +605,12 @@ def _passing(
                 found.append((rest, sub))
             elif rest != t and (parts := _in_parts(cl, rest, own, opponent, fmt, st, names)):
                 found += parts
+        if found and len({_echo(s, st) for _, s in found}) == 1:
+            if content:  # said on its line, so that the player sees what was left out
+                found[0][1].notes.append(EchoLine(cl.number, read_without(cl.raw, content)))
+            return found[0][1]
         if found:
-            return found[0][1] if len({_echo(s, st) for _, s in found}) == 1 else None
+            return None
     return None
 
 
@@ -665,12 +683,13 @@ def _refuse(
         st.errors.append(InvalidOrder(message, source_line=cl.raw, span=span, hint=hint))
         return True
     unknown = unknown_words(text, own, opponent, protect)
+    unknown.sort(key=lambda w: closed_filler(w, text))  # a pronoun is never the word named
     nearest = ""
-    if unknown:
-        bare = " ".join(w for w in text.split() if w.strip(",;:.") not in unknown)
-        sub = _read_words(cl, bare, own, opponent, fmt, st, names)
+    for without in withouts(text, unknown):
+        sub = _read_words(cl, without, own, opponent, fmt, st, names)
         if not sub.errors and sub.items:
             nearest = _echo(sub, st)
+            break
     if not unknown and why is not None:
         st.errors.append(why)
         if _CONDITIONAL.search(cl.text):
@@ -712,7 +731,7 @@ def _refuse(
     span = Span(cl.number, cl.column(max(at, 0)), cl.column(max(at, 0) + len(word)))
     if nearest:
         message = f"I don't know what '{word}' means in an order, so this line is not acted on"
-        hint = "without it I read: " + nearest.replace("\n", " / ")
+        hint = "without it, pbm reads: " + nearest.replace("\n", " / ")
     elif close:
         message = f"I don't know what '{word}' means in an order"
         hint = f"did you mean '{close[0]}'?"

@@ -14,7 +14,10 @@ from engine.flungo.language._model import EchoLine, NotUnderstood, OrderContext,
 from engine.flungo.orders import BattingStyle
 from engine.flungo.squad import Team
 
-__all__ = ["ReadState", "result_of"]
+__all__ = ["Mark", "ReadState", "result_of"]
+
+# where a reading stands: items, errors, questions, chatter, the section lines, notes
+Mark = tuple[int, int, int, int, dict[int, str], int]
 
 
 @dataclass
@@ -30,7 +33,7 @@ class ReadState:
     section_lines: dict[int, str] = field(default_factory=dict)  # line -> heading's kind
     notes: list[EchoLine] = field(default_factory=list)  # "read 'ovres' as 'overs'", by line
 
-    def mark(self) -> tuple[int, int, int, int, dict[int, str]]:
+    def mark(self) -> Mark:
         """Where the reading stands, for :meth:`undo` (a line tried one way, then another)."""
         return (
             len(self.items),
@@ -38,12 +41,18 @@ class ReadState:
             len(self.not_understood),
             len(self.chatter),
             dict(self.section_lines),
+            len(self.notes),
         )
 
-    def undo(self, mark: tuple[int, int, int, int, dict[int, str]]) -> None:
-        """Forget what was read since ``mark``."""
+    def reads_whole(self, mark: Mark) -> bool:
+        """Whether what was read since ``mark`` is orders, with no error and no question."""
+        unchanged = len(self.errors) == mark[1] and len(self.not_understood) == mark[2]
+        return unchanged and len(self.items) > mark[0]
+
+    def undo(self, mark: Mark) -> None:
+        """Forget what was read since ``mark`` (its notes too: a line read another way)."""
         del self.items[mark[0] :], self.errors[mark[1] :], self.not_understood[mark[2] :]
-        del self.chatter[mark[3] :]
+        del self.chatter[mark[3] :], self.notes[mark[5] :]
         self.section_lines = dict(mark[4])
 
 

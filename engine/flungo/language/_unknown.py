@@ -20,7 +20,9 @@ what pbm reads without it (the caller's :func:`._read._refuse`).
 from __future__ import annotations
 
 import difflib
+import importlib.resources
 import re
+import tomllib
 
 from engine.errors import InvalidOrder, Span
 from engine.flungo.language._grammar import (
@@ -39,10 +41,15 @@ __all__ = [
     "NEGATED",
     "bare",
     "builds_order",
+    "closed_filler",
     "first_word_error",
     "may_carry",
+    "opened",
     "order_vocabulary",
+    "their_condition",
+    "unguarded",
     "unknown_words",
+    "withouts",
 ]
 
 _WORD = re.compile(r"(?<![\w'])[^\W\d_][\w']*")
@@ -138,8 +145,9 @@ def order_vocabulary(words: frozenset[str]) -> list[str]:
     return sorted(out)
 
 
-def may_carry(word: str, text: str, protect: frozenset[str]) -> bool:
-    """Whether the unknown ``word`` of ``text`` may carry meaning (see the module)."""
+def may_carry(word: str, text: str, protect: frozenset[str], raw: str = "") -> bool:
+    """Whether the unknown ``word`` of ``text`` may carry meaning (see the module).
+    ``raw``: the player's line as written, where a capital says a word may be a name."""
     if word in lexicon().carries or word.endswith("n't"):
         return True
     # a typo of a word of the orders: one letter of five changed is a word of its own
@@ -151,19 +159,143 @@ def may_carry(word: str, text: str, protect: frozenset[str]) -> bool:
     for m in re.finditer(rf"(?<![\w'-]){re.escape(word)}(?![\w'])", text):
         after = text[m.end() :]
         before = text[: m.start()]
-        if GUARDED.search(before):
+        if GUARDED.search(before) and not _counted(before, after):
             return True  # "if we're cruising at drinks": a condition the word may be all of
         if NEGATED.search(before):
             return True  # "don't touch": what is not to be done may be an order
         if (last := _LAST_WORD.search(before)) and is_name_word(last.group(1), protect):
-            return True  # "Taylor sits out": what a squad member does may be an order
-        if (first := _FIRST_WORD_AFTER.match(after)) and is_name_word(first.group(1), protect):
-            return True  # "Joe Root" in a squad with "Jo Rooted": the word may be half a name
+            return True  # "Taylor sits out": what a squad member does may be his order
+        first = _FIRST_WORD_AFTER.match(after)
+        if first and is_name_word(first.group(1), protect) and _capital(word, raw):
+            return True  # "Joe Root" in a squad with "Jo Rooted": it may be half a name
         if after.startswith("-") or text[: m.start()].endswith("-"):
             return True  # "vice-captain", "non-striker": the word changes the next
         if _STYLE_NEXT.match(after) or _NUMBER_NEXT.match(after):
             return True  # "semi aggressive", "approx 100"
     return False
+
+
+_CLAUSE_END = re.compile(r"[,;:.]")
+
+
+def _counted(before: str, after: str) -> bool:
+    """Whether the condition around a word holds a count (overs, wickets, a score): then
+    the condition stands without the word ("if we've lost 5 before the 25 over mark"); a
+    condition with none may be the word alone ("if we're cruising")."""
+    guard = GUARDED.search(before)
+    head = before[guard.start() :] if guard else ""
+    end = _CLAUSE_END.search(after)
+    return any(c.isdigit() for c in head + (after[: end.start()] if end else after))
+
+
+def _capital(word: str, raw: str) -> bool:
+    """Whether ``word`` is written with a capital in the player's line (or the line is not
+    given): a capital just before a name may be a forename."""
+    if not raw:
+        return True
+    return bool(re.search(rf"(?<![\w'-]){re.escape(word.capitalize())}(?![\w'])", raw))
+
+
+def _load_closed() -> tuple[frozenset[str], frozenset[str]]:
+    """The lexicon's closed word classes: those filler everywhere, and the third persons."""
+    path = importlib.resources.files(__package__).joinpath("lexicon.toml")
+    data = tomllib.loads(path.read_text("utf-8"))["closed"]
+    persons = frozenset(data["persons"]["words"])
+    rest = frozenset(w for v in data.values() if isinstance(v, list) for w in v)
+    return rest, persons
+
+
+# constants of the package, read once at import like the lexicon itself
+_CLOSED, _PERSONS = _load_closed()
+
+
+# The contractions of the primary auxiliaries opened, and "have got" as "have" (its informal
+# twin in British English), as a grammar gives them; a captain's "I" speaks for his side, as
+# in the seed's own "if I have lost 3 wickets" ("I'm 3 down": we're 3 down).
+_OPENED = (
+    (re.compile(r"(?<![\w'])i'm(?![\w'])", re.I), "we're"),
+    (re.compile(r"(?<![\w'])i\s+am(?![\w'])", re.I), "we are"),
+    (re.compile(r"(?<![\w'])(\w+)['’]ve\s+got(?![\w'])", re.I), r"\1 have"),
+    (re.compile(r"(?<![\w'])(ha(?:ve|s))\s+got(?![\w'])", re.I), r"\1"),
+    (re.compile(r"(?<![\w'])(\w+)['’]ve(?![\w'])", re.I), r"\1 have"),
+    # the inverted conditional of the first person: "should we win the toss" is "if we win"
+    (re.compile(r"(?<![\w'])should\s+(we|i)(?![\w'])", re.I), r"if \1"),
+)
+
+
+_MAY_OPEN = re.compile(r"['’]|\sgot\b|\sam\b|should\s", re.I)
+
+
+def opened(text: str) -> str:
+    """``text`` with the auxiliaries' contractions opened ("we've lost 5": we have lost 5)."""
+    if not _MAY_OPEN.search(text):
+        return text
+    for pattern, repl in _OPENED:
+        text = pattern.sub(repl, text)
+    return text
+
+
+_THEIR_CONDITION = re.compile(
+    r"(?<![\w'])(?:if|when|whenever|once|unless|until|till|provided|should|while|whilst|"
+    r"as\s+soon\s+as)\s+(they|they're|they've|they'd|their|them)(?![\w'])",
+    re.I,
+)
+
+
+def their_condition(text: str) -> re.Match[str] | None:
+    """A condition whose subject is "they" (the other side, or someone the line does not
+    name: "once they're 4 down", "if they're bowling spin"): no order waits on them."""
+    return _THEIR_CONDITION.search(text.replace("’", "'"))
+
+
+def unguarded(text: str, word: str) -> str:
+    """``text`` without the condition ``word`` stands in, from its guard word to the end of
+    its clause (for the reading shown with a refusal, never for one acted on)."""
+    for m in re.finditer(rf"(?<![\w'-]){re.escape(word)}(?![\w'])", text):
+        guard = GUARDED.search(text[: m.start()])
+        if guard is not None:
+            end = _CLAUSE_END.search(text, m.end())
+            cut = end.start() if end else len(text)
+            return (text[: guard.start()] + text[cut:]).strip(" ,;:.")
+    return text
+
+
+def withouts(text: str, unknown: list[str]) -> list[str]:
+    """The texts a refusal's reading without its unknown words is tried on, nearest first:
+    the words alone left out, with the empty words beside them, with the prepositions and
+    guards beside them ("in the fixture"), and without the condition the first stands in."""
+    if not unknown:
+        return []
+    plain = " ".join(w for w in text.split() if w.strip(",;:.") not in unknown)
+    tries = [
+        plain,
+        bare(text, unknown),
+        bare(text, unknown, wide=True),
+        unguarded(text, unknown[0]),
+    ]
+    return list(dict.fromkeys(tries))
+
+
+def closed_filler(word: str, text: str) -> bool:
+    """Whether the unknown ``word`` of ``text`` is of English's closed classes and says
+    nothing for an order there: a pronoun, a contraction, an auxiliary, an article, a
+    determiner (anywhere), or a third person but as a condition's subject ("when he's on
+    40": the opponents or a batsman, whom no condition can ask about)."""
+    if word in _CLOSED:
+        return True
+    if word not in _PERSONS:
+        return False
+    return not any(
+        _SUBJECT.search(text[: m.start()])
+        for m in re.finditer(rf"(?<![\w'-]){re.escape(word)}(?![\w'])", text)
+    )
+
+
+# a condition's subject: the word just after its guard ("when he's", "if they")
+_SUBJECT = re.compile(
+    r"(?<![\w'])(?:if|when|whenever|unless|once|until|till|provided|should|while|whilst|"
+    r"as\s+long\s+as|so\s+long\s+as|as\s+soon\s+as)\s+$"
+)
 
 
 # Words that say nothing of their own: beside a word that passes they go with it ("he can
@@ -234,9 +366,18 @@ _NEGATION = frozenset(["don't", "not", "never", "no", "didn't", "doesn't", "won'
 _TOKEN = re.compile(r"[\w'-]+|[^\w\s]")
 
 
-def bare(text: str, words: list[str]) -> str:
+# For the nearest reading of a line refused (shown, never acted on): the prepositions and
+# guards beside a word left out go with it ("in the fixture", "unless it rains").
+_WIDE = _EMPTY | frozenset(
+    ["in", "at", "for", "by", "from", "into", "onto", "over", "under", "if", "when", "unless"]
+)
+
+
+def bare(text: str, words: list[str], wide: bool = False) -> str:
     """``text`` without ``words`` and the empty words beside them, up to a word that says
-    something or a comma; spaces and commas tidied."""
+    something or a comma; spaces and commas tidied. ``wide``: the prepositions and guards
+    beside them too (for the reading shown with a refusal, never for one acted on)."""
+    empty = _WIDE if wide else _EMPTY
     drop = set(words)
     tokens = _TOKEN.findall(text)
     gone = [t in drop for t in tokens]
@@ -247,11 +388,11 @@ def bare(text: str, words: list[str]) -> str:
         if j >= 0 and tokens[j] in _NEGATION:
             gone[j] = True
             j -= 1
-        while j >= 0 and (tokens[j] in _EMPTY or tokens[j] in drop):
+        while j >= 0 and (tokens[j] in empty or tokens[j] in drop):
             gone[j] = True
             j -= 1
         j = i + 1
-        while j < len(tokens) and (tokens[j] in _EMPTY or tokens[j] in drop):
+        while j < len(tokens) and (tokens[j] in empty or tokens[j] in drop):
             gone[j] = True
             j += 1
     out = " ".join(t for t, g in zip(tokens, gone, strict=True) if not g)

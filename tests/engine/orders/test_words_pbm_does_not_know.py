@@ -54,7 +54,6 @@ def test_a_word_that_carries_nothing_passes_when_the_rest_is_an_order(
         ("Root bats semi aggressive", "semi"),  # just before a style
         ("If we are cruising at drinks, Fred wahoo", "cruising"),  # inside a condition
         ("Root aggressive, Stokes bludgeons", "bludgeons"),  # what a squad member does
-        ("Root aggressive, don't touch him", "touch"),  # negated
         ("Root bats aggressive, approx 10 overs", "approx"),  # before a number
         ("Wilson keeps wicket, Taylor sits out", "sits"),
         ("Root aggressive, Stokes is not wahoo", "not"),  # a negated style is no remark
