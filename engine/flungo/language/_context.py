@@ -16,317 +16,47 @@ decided in ``docs/rules/orders-in-a-mail.md``:
   member named before it in the line, else in the line before, when exactly one can be meant;
   two, and the line is asked about with both readings.
 
-The words are data (``lexicon.toml``, section ``[context]``, from cricket's glossary).
+The words are data (``lexicon.toml``, section ``[context]``, from cricket's glossary). The
+changes to the XI are :mod:`._xi_changes`'s; this module hands them to the reader too.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import re
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import NamedTuple
 
 from engine.errors import IllegalOrder, OrderError, Span
 from engine.flungo.language._build import echo_lines
-from engine.flungo.language._chatter import number_words
-from engine.flungo.language._expand import order_in_force, squad_numbers
+from engine.flungo.language._expand import order_in_force
 from engine.flungo.language._items import Item
 from engine.flungo.language._lines import CleanLine, mask_names
-from engine.flungo.language._model import EchoLine, NotUnderstood, OrderContext
-from engine.flungo.language._names import NameBook, strip_marks
-from engine.flungo.language._reader import kept
-from engine.flungo.language._state import ReadState
-
-__all__ = ["Change", "find_changes", "groups_text", "pronoun_texts", "resolve_changes"]
-
-_LEX = tomllib.loads(
-    importlib.resources.files(__package__).joinpath("lexicon.toml").read_text("utf-8")
-)["context"]
-
-
-def _alt(words: Sequence[str]) -> str:
-    """Phrases as one regex alternative, longest first, any run of spaces between words."""
-    return "|".join(
-        r"\s+".join(re.escape(w) for w in p.split()) for p in sorted(words, key=len, reverse=True)
-    )
-
-
-# One squad member as the masked line has him: a masked many-word name, or one or two words
-# (a surname, "T. Smith"); which words are a name is the squad's to say (NameBook).
-_W = r"[^\W\d_][\w.'’-]*"
-_NAME = "\x01\x02*"  # a squad member, as :func:`_marked` writes him
-
-
-def _n(group: str) -> str:
-    return f"(?P<{group}>{_NAME})"
-
-
-_SAME = _alt(_LEX["same_xi"])
-_COMES_IN = _alt(_LEX["comes_in"])
-_GOES_OUT = _alt(_LEX["goes_out"])
-_PICK = _alt(_LEX["pick"])
-_DROP = _alt(_LEX["drop"])
-_REPLACES = _alt(_LEX["replaces"])
-_SEP = r"\s*(?:[,;/&-]|\band\b|\bbut\b|\bwith\b|\bthen\b)*\s*"
-# Each form gives who comes in (a) and who goes out (b), or two for a swap (s, t).
-_FORMS = [
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        rf"(?:bring\s+|brings\s+|get\s+)?{_n('a')}\s+(?:(?:{_COMES_IN})\s+)?in\s+for\s+{_n('b')}",
-        rf"(?:bring|brings|get)\s+in\s+{_n('a')}\s+for\s+{_n('b')}",
-        rf"{_n('a')}\s+(?:(?:{_COMES_IN})\s+)?(?:{_REPLACES})\s+{_n('b')}",
-        rf"replace\s+{_n('b')}\s+(?:with|by)\s+{_n('a')}",
-        rf"{_n('b')}\s+(?:makes|make|to\s+make)\s+way\s+for\s+{_n('a')}",
-        rf"{_n('b')}\s+(?:{_GOES_OUT}){_SEP}{_n('a')}\s+(?:{_COMES_IN})",
-        rf"{_n('a')}\s+(?:{_COMES_IN}){_SEP}{_n('b')}\s+(?:{_GOES_OUT})",
-        rf"(?:{_DROP})\s+{_n('b')}{_SEP}(?:{_PICK})\s+{_n('a')}",
-        rf"(?:{_PICK})\s+{_n('a')}{_SEP}(?:{_DROP})\s+{_n('b')}",
-        rf"(?:{_DROP})\s+{_n('b')}\s+for\s+{_n('a')}",
-        rf"swap\s+{_n('s')}\s+(?:and|with|for|&)\s+{_n('t')}",
-        rf"{_n('a')}\s+for\s+{_n('b')}",
-    )
-]
-_SAME_RE = re.compile(rf"(?<![\w'])(?:{_SAME})(?![\w'])", re.IGNORECASE)
-# what may stand beside a change and say nothing more ("same side but", "for the T20 game")
-_JOINERS = re.compile(r"^(?:[\s,;:.!()/&-]|\b(?:and|but|also|then|so|with|except|xi)\b)*$", re.I)
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One line's changes to the XI: (in, out) pairs, or a swap to read by who plays."""
-
-    pairs: tuple[tuple[str, str], ...]
-    swaps: tuple[tuple[str, str], ...] = ()
-    same: bool = False  # "same side", "unchanged XI": the XI as it stands, said again
-    said: str = ""  # the player's words, for the note
-
-
-def _who(text: str, found: dict[int, str], own: NameBook) -> str | None:
-    """The one squad member a matched name means, else None."""
-    if "\ue100" <= text[0] <= "\ue8ff":
-        name = found.get(ord(text[0]) - 0xE100)
-        return name if name in own.names else None
-    got = own.candidates(text)
-    return got[0] if len(got) == 1 else None
-
-
-# Every form of a change has one of these words: a line with none is looked at no further.
-_HINT = re.compile(
-    r"(?<![\w'])(?:for|replac\w*|instead|place|swap\w*|out|drop\w*|rest\w*|way|stands?|"
-    r"bench\w*|omit\w*|leave|left\s+out|miss\w*|same|unchanged|were|changes?)(?![\w'])",
-    re.IGNORECASE,
+from engine.flungo.language._model import EchoLine, NotUnderstood
+from engine.flungo.language._names import NameBook
+from engine.flungo.language._state import Mark, ReadState
+from engine.flungo.language._xi_changes import (
+    LEX,
+    NAME_WORDS,
+    TRIGGER,
+    alt,
+    one_named,
+    resolve_changes,
+    take_change,
 )
 
-
-# (the same words as plain substrings: most lines have none, and a look for each is cheap)
-_HINT_KEYS = (
-    "for", "replac", "instead", "place", "swap", "out", "drop", "rest", "way", "stand",
-    "bench", "omit", "left", "miss", "same", "unchanged", "were", "change",
-)  # fmt: skip
-
-
-def find_changes(
-    text: str, masked: str, found: dict[int, str], own: NameBook
-) -> tuple[Change, str] | None:
-    """The changes to the XI a line gives, and the line with them blanked (same length, for
-    the rest of it to be read as usual), or None when it gives none."""
-    low = masked.lower()
-    if not any(k in low for k in _HINT_KEYS) or _HINT.search(low) is None:
-        return None
-    return _changes(text, masked, tuple(sorted(found.items())), own.names)
-
-
-@kept(maxsize=4096)
-def _changes(
-    text: str, masked: str, found_items: tuple[tuple[int, str], ...], names: tuple[str, ...]
-) -> tuple[Change, str] | None:
-    marked, who = _marked(masked, dict(found_items), NameBook(names))
-    pairs: list[tuple[str, str]] = []
-    swaps: list[tuple[str, str]] = []
-    spans: list[tuple[int, int]] = []
-    if len(who) >= 2:
-        at = 0
-        while True:
-            hits = [m for f in _FORMS if (m := f.search(marked, at)) is not None]
-            if not hits:
-                break
-            m = min(hits, key=lambda h: h.start())
-            if _TRIGGER.search(masked, 0, m.start()):
-                break  # "if Root out, Stokes in": a change in a rule is no order pbm has
-            got = {g: who[m.start(g)] for g, v in m.groupdict().items() if v}
-            if "s" in got:
-                swaps.append((got["s"], got["t"]))
-            else:
-                pairs.append((got["a"], got["b"]))
-            spans.append(m.span())
-            at = m.end()
-    same = _SAME_RE.search(masked)
-    if same is not None:
-        spans.append(same.span())
-    if not pairs and not swaps and same is None:
-        return None
-    blank = list(text)
-    for start, end in spans:
-        blank[start:end] = " " * (end - start)
-    said = "; ".join(" ".join(text[s:e].split()) for s, e in sorted(spans))
-    return Change(tuple(pairs), tuple(swaps), same is not None, said), "".join(blank)
-
-
-_WORDS = re.compile(r"[\ue100-\ue8ff]\ue000*|" + _W)
-# the words of the forms themselves, never read as a name ("in" is no prefix of "Inzamam")
-_FORM_WORDS = frozenset(
-    w
-    for key in ("same_xi", "comes_in", "goes_out", "pick", "drop", "replaces")
-    for phrase in _LEX[key]
-    for w in phrase.split()
-) | {"and", "but", "with", "by", "swap", "replace", "makes", "way", "bring", "brings", "get"}
-
-
-def _may_name(word: str, names: str) -> bool:
-    """Whether ``word`` starts a word of the squad's ``names`` (one string, each word after a
-    space): a word that starts none names nobody (but for an initial), so it is looked up no
-    further."""
-    w = strip_marks(word).lower().removesuffix("'s").rstrip(".")
-    return len(w) <= 1 or " " + w in names
-
-
-def _marked(masked: str, found: dict[int, str], own: NameBook) -> tuple[str, dict[int, str]]:
-    """``masked`` with each squad member it names written as one mark (\\x01, then \\x02 to
-    its length), and who each mark, by where it starts, is."""
-    words = list(_WORDS.finditer(masked))
-    starts = " " + " ".join(strip_marks(" ".join(own.names)).lower().split())
-    out = list(masked)
-    who: dict[int, str] = {}
-    k = 0
-    while k < len(words):
-        w = words[k]
-        name, end = None, w.end()
-        if "\ue100" <= w.group(0)[0] <= "\ue8ff":
-            name = found.get(ord(w.group(0)[0]) - 0xE100)
-            name = name if name in own.names else None
-        elif w.group(0).lower() not in _FORM_WORDS and _may_name(w.group(0), starts):
-            if k + 1 < len(words) and not masked[w.end() : words[k + 1].start()].strip():
-                nxt = words[k + 1]
-                if nxt.group(0).lower() not in _FORM_WORDS and nxt.group(0)[0] < "\ue100":
-                    two = own.candidates(masked[w.start() : nxt.end()])
-                    if len(two) == 1:
-                        name, end = two[0], nxt.end()
-                        k += 1
-            if name is None:
-                one = own.candidates(w.group(0))
-                name = one[0] if len(one) == 1 else None
-        if name is not None:
-            who[w.start()] = name
-            out[w.start() : end] = "\x01" + "\x02" * (end - w.start() - 1)
-        k += 1
-    return "".join(out), who
-
-
-def _edges(text: str, start: int, end: int) -> bool:
-    """A change stands as words of its own: no word character just outside it."""
-    before = text[start - 1] if start else " "
-    after = text[end] if end < len(text) else " "
-    return not (before.isalnum() or after.isalnum() or after in "\ue000'")
-
-
-class Rest(NamedTuple):
-    """What a line says beside its change to the XI (``line`` None: nothing), masked."""
-
-    line: CleanLine | None
-    masked: str
-    found: dict[int, str]
-
-
-def take_change(
-    cl: CleanLine,
-    masked: str,
-    found: dict[int, str],
-    own: NameBook,
-    st: ReadState,
-    names: list[str],
-) -> Rest | None:
-    """A line's change to the XI as an item (worked out once the mail is read, by
-    :func:`resolve_changes`), and the rest of the line to read as usual; None: no change."""
-    got = find_changes(cl.text, masked, found, own)
-    if got is None:
-        return None
-    change, blanked = got
-    st.items.append(Item(cl, "xi_change", change, 0, len(cl.text)))
-    if _JOINERS.match(blanked) is not None:
-        return Rest(None, "", {})  # "same side but": nothing else in it
-    rest = replace(cl, text=blanked, plain=blanked)
-    masked, found = mask_names(blanked, names)
-    return Rest(rest, squad_numbers(number_words(masked), found, own.names), found)
-
-
-def resolve_changes(
-    items: list[Item], ctx: OrderContext, notes: list[EchoLine], said: list[OrderError]
-) -> list[OrderError]:
-    """Each change to the XI read against the mail's XI, else the XI that stands: in place,
-    an "xi" item of the whole XI it gives, with a note; the errors. A change on a line with
-    an error (``said``) is not acted on: the rest of its line was refused."""
-    changes = [i for i in items if i.kind == "xi_change"]
-    if not changes:
-        return []
-    wrong = {e.span.line for e in said if e.span is not None and e.blocks}
-    for item in changes:
-        item.ok = item.ok and item.line.number not in wrong
-    errors: list[OrderError] = []
-    plain = [i for i in items if i.kind == "xi" and i.ok]
-    if plain:
-        xi = list(plain[-1].value)
-        source = f"line {plain[-1].line.number}'s XI"
-    elif ctx.standing is not None and ctx.standing.xi:
-        xi, source = list(ctx.standing.xi), "the XI that stands"
-    else:
-        for item in changes:
-            errors.append(
-                item.error(
-                    IllegalOrder,
-                    f"'{item.value.said}' changes an XI, but there is none in this mail and "
-                    "none stands yet",
-                    hint="give the whole XI, e.g. 'xi: Root, Stokes, ...'",
-                )
-            )
-        return errors
-    for item in changes:
-        change: Change = item.value
-        if not item.ok:
-            continue
-        why = _apply(xi, change)
-        if why is not None:
-            errors.append(item.error(IllegalOrder, why, hint=f"the XI it changes is {source}"))
-            continue
-        item.kind, item.value = "xi", tuple(xi)
-        notes.append(EchoLine(item.line.number, f"the XI built from {source}: {change.said}"))
-    if plain and changes[-1].kind == "xi" and items.index(plain[-1]) > items.index(changes[-1]):
-        plain[-1].value = tuple(xi)  # the XI given below its changes is the XI they change
-    return errors
-
-
-def _apply(xi: list[str], change: Change) -> str | None:
-    """``xi`` changed in place, the incoming player in the outgoing one's slot; or why not."""
-    pairs = list(change.pairs)
-    for s, t in change.swaps:
-        if (s in xi) == (t in xi):
-            where = "both in" if s in xi else "both out of"
-            return f"'swap {s} and {t}': they are {where} the XI, so who comes in is not said"
-        pairs.append((t, s) if s in xi else (s, t))
-    for new, old in pairs:
-        if old not in xi:
-            return f"{old} is not in the XI, so {new} cannot come in for him"
-        if new in xi:
-            return f"{new} is already in the XI"
-        xi[xi.index(old)] = new
-    return None
-
+__all__ = [
+    "after_line",
+    "groups_text",
+    "places_text",
+    "pronoun_texts",
+    "resolve_changes",
+    "take_change",
+]
 
 # --- batting places and groups of places, read against the batting order in force ---
 
-_NUMBERS = {w: k for k, w in enumerate(_LEX["numbers"], start=1)}
+_NUMBERS = {w: k for k, w in enumerate(LEX["numbers"], start=1)}
 _NUM = r"(?:\d{1,2}|" + "|".join(_NUMBERS) + ")"
 
 
@@ -334,11 +64,11 @@ def _int(word: str) -> int:
     return int(word) if word.isdigit() else _NUMBERS[word.lower()]
 
 
-_PLACES = {" ".join(k.split()): v for k, v in _LEX["places"].items()}
+_PLACES = {" ".join(k.split()): v for k, v in LEX["places"].items()}
 _PLACE_ENDS = frozenset(k.split()[-1] for k in _PLACES)  # "drop"
 _PLACE_RE = re.compile(
     rf"(?<![\w'])(?:bats\s+|batting\s+|comes\s+in\s+|come\s+in\s+|goes\s+in\s+|as\s+)?"
-    rf"(?:the\s+)?({_alt(list(_PLACES))})(?![\w'])",
+    rf"(?:the\s+)?({alt(list(_PLACES))})(?![\w'])",
     re.IGNORECASE,
 )
 _IN_AT = re.compile(
@@ -353,10 +83,10 @@ _BATS_AT = re.compile(
 )
 # "... up to number 3": where a move takes a batsman
 _TO_PLACE = rf"(?:up\s+|down\s+)?to\s+(?:(?:number|no\.?|#)\s*)?(?P<n>{_NUM})(?![\w'])"
-_MOVE = re.compile(rf"^(?:{_alt(_LEX['move'])})\s+(?P<who>.+?)\s+{_TO_PLACE}", re.I)
-_MOVES = re.compile(rf"^(?P<who>.+?)\s+(?:{_alt(_LEX['moves'])})\s+{_TO_PLACE}", re.I)
+_MOVE = re.compile(rf"^(?:{alt(LEX['move'])})\s+(?P<who>.+?)\s+{_TO_PLACE}", re.I)
+_MOVES = re.compile(rf"^(?P<who>.+?)\s+(?:{alt(LEX['moves'])})\s+{_TO_PLACE}", re.I)
 _OPEN_WITH = re.compile(r"^(?P<a>.+?)\s+to\s+open\s+with\s+(?P<b>.+?)$", re.IGNORECASE)
-_VAGUE = re.compile(rf"(?<![\w'])(?:{_alt(_LEX['vague_places'])})(?![\w'])", re.IGNORECASE)
+_VAGUE = re.compile(rf"(?<![\w'])(?:{alt(LEX['vague_places'])})(?![\w'])", re.IGNORECASE)
 
 
 def places_text(text: str) -> str | None:
@@ -385,9 +115,9 @@ def vague_place(text: str) -> str | None:
     return m.group(0) if m else None
 
 
-_GROUPS = {" ".join(k.split()): tuple(v) for k, v in _LEX["groups"].items()}
+_GROUPS = {" ".join(k.split()): tuple(v) for k, v in LEX["groups"].items()}
 _GROUP_RE = re.compile(
-    rf"(?<![\w'])(?:(?:all\s+)?(?:the|our|both)\s+)?(?:{_alt(list(_GROUPS))})(?![\w'])",
+    rf"(?<![\w'])(?:(?:all\s+)?(?:the|our|both)\s+)?(?:{alt(list(_GROUPS))})(?![\w'])",
     re.IGNORECASE,
 )
 _RANGE = re.compile(
@@ -402,8 +132,7 @@ _TOP = re.compile(
     r"\s+(?:batsmen|batters|in\s+the\s+order))(?![\w'])",
     re.IGNORECASE,
 )
-_OTHERS = re.compile(rf"(?<![\w'])(?:{_alt(_LEX['others'])})(?![\w'])", re.IGNORECASE)
-_TRIGGER = re.compile(r"(?<![\w'])(?:if|when|whenever|once|after|until|till|unless)(?![\w'])", re.I)
+_OTHERS = re.compile(rf"(?<![\w'])(?:{alt(LEX['others'])})(?![\w'])", re.IGNORECASE)
 _STYLE = re.compile(r"(?<![\w'])(?:defensive\w*|normal\w*|aggressive\w*|wahoo)(?![\w'])", re.I)
 
 
@@ -426,7 +155,7 @@ def groups_text(text: str, order_of: Callable[[], tuple[str, ...]]) -> Group | N
         key = " ".join(m.group(0).lower().split()).removeprefix("all ")
         for lead in ("the ", "our ", "both "):
             key = key.removeprefix(lead)
-        if key in _GROUPS and (key not in _LEX["tail"] or not _TRIGGER.search(text)):
+        if key in _GROUPS and (key not in LEX["tail"] or not TRIGGER.search(text)):
             a, b = _GROUPS[key]
             found.append((m.start(), m.end(), a, b))
     for m in _RANGE.finditer(text):
@@ -438,7 +167,7 @@ def groups_text(text: str, order_of: Callable[[], tuple[str, ...]]) -> Group | N
         else:
             found.append((m.start(), m.end(), -n, -1))
     if not found:
-        if not _TRIGGER.search(text) and (o := _OTHERS.search(text)):
+        if not TRIGGER.search(text) and (o := _OTHERS.search(text)):
             rest = text[: o.start()] + "everyone else" + text[o.end() :]
             return Group(o.group(0), rest, f"read '{o.group(0)}' as everyone else")
         return None
@@ -490,11 +219,11 @@ _SUBJECT = re.compile(
 def _named(masked: str, found: dict[int, str], own: NameBook) -> list[str]:
     """The squad members a masked line names, in order (each once)."""
     out: list[str] = []
-    for m in re.finditer(r"[\ue100-\ue8ff]\ue000*|" + _W, masked):
+    for m in NAME_WORDS.finditer(masked):
         word = m.group(0)
         if len(word) < 3 and not "\ue100" <= word[0] <= "\ue8ff":
             continue
-        who = _who(word, found, own) if "\ue100" <= word[0] <= "\ue8ff" else None
+        who = one_named(word, found, own) if "\ue100" <= word[0] <= "\ue8ff" else None
         if who is None and word[0].isupper():
             got = own.candidates(word)
             who = got[0] if len(got) == 1 else None
@@ -571,19 +300,19 @@ def pronoun_read(
     written = "\n".join(t for _, t in echo_lines(st.items[mark[0] :], st.context.standing))
     readings = [_reading(cl, t, read_one, st, mark) for t in texts]
     if all(r == written for r in readings):
-        read_one(cl)  # the pronoun changes nothing: the line as read stands
-        return
+        return  # the pronoun changes nothing: the line as read stands
     if len(texts) > 1:
         shown = tuple(
             f"('{word}' as {w}) {r}"
             for w, r in zip(named_in(texts), readings, strict=True)
             if r is not None
         )
+        st.undo(mark)
         st.not_understood.append(asked(cl, shown))  # never a guess: both shown, asked
         return
     if readings[0] is None:
-        read_one(cl)  # (the pronoun written out reads nothing: the line as read stands)
-        return
+        return  # (the pronoun written out reads nothing: the line as read stands)
+    st.undo(mark)
     read_one(with_text(cl, texts[0]))
     st.notes.append(EchoLine(cl.number, f"read '{word}' as {_who_in(texts[0], cl.text)}"))
 
@@ -614,8 +343,6 @@ def with_text(cl: CleanLine, text: str) -> CleanLine:
 
 
 # --- reading a refused line again, with what it leans on written out ---
-
-Mark = tuple[int, int, int, int, dict[int, str]]
 
 
 def after_line(
@@ -692,9 +419,10 @@ def lean_again(
                 # two squad members it can mean: never a guess, both shown
                 who = named_in(texts)
                 shown = tuple(f"('{word}' as {w}) {r}" for w, r in zip(who, readings, strict=True))
+                st.undo(mark)
                 st.not_understood.append(asked(cl, shown))
                 return False, None
-            return read_one(cl)  # (reading them undid the refusal: it is read again)
+            return ahead
         note = tries[-1][1] if tries else ""
         tries.append(
             (
@@ -716,14 +444,15 @@ def lean_again(
             return False, None
         return ahead
     final, note = tries[-1]
+    kept = _keep(st, mark)
     st.undo(mark)
     again = read_one(with_text(cl, final))
     if not failed(st, mark) and len(st.items) > mark[0]:
         if note:
             st.notes.append(EchoLine(cl.number, note))
         return again
-    st.undo(mark)
-    return read_one(cl)
+    _put_back(st, mark, kept)  # the refusal as it was
+    return ahead
 
 
 def named_in(texts: tuple[str, ...]) -> list[str]:
@@ -747,9 +476,7 @@ def _reads_with_an_order(
     group = groups_text(text, lambda: stand_in)
     if group is None or group.text is None:
         return False
-    ok = _reading(cl, group.text, read_one, st, mark) is not None
-    read_one(cl)  # (reading it undid the refusal: it is read again)
-    return ok
+    return _reading(cl, group.text, read_one, st, mark) is not None
 
 
 def _who_in(new: str, old: str) -> str:
@@ -769,11 +496,45 @@ def _reading(
     st: ReadState,
     mark: Mark,
 ) -> str | None:
-    """``text`` read as ``cl``, whole: its echo, or None; what it read is undone."""
+    """``text`` read as ``cl``, whole: its echo, or None; the line stays as it was read."""
+    kept = _keep(st, mark)
     st.undo(mark)
     read_one(with_text(cl, text))
     got = None
     if not failed(st, mark) and len(st.items) > mark[0]:
         got = "\n".join(t for _, t in echo_lines(st.items[mark[0] :], st.context.standing))
-    st.undo(mark)
+    _put_back(st, mark, kept)
     return got
+
+
+Kept = tuple[
+    list[Item],
+    list[OrderError],
+    list[NotUnderstood],
+    list[EchoLine],
+    list[EchoLine],
+    dict[int, str],
+]
+
+
+def _keep(st: ReadState, mark: Mark) -> Kept:
+    """What the line read since ``mark`` (for :func:`_put_back` after another reading)."""
+    return (
+        st.items[mark[0] :],
+        st.errors[mark[1] :],
+        st.not_understood[mark[2] :],
+        st.chatter[mark[3] :],
+        st.notes[mark[5] :],
+        dict(st.section_lines),
+    )
+
+
+def _put_back(st: ReadState, mark: Mark, kept: Kept) -> None:
+    """The line as it was read (all of its passes), after another reading of it."""
+    st.undo(mark)
+    st.section_lines = dict(kept[5])
+    st.items += kept[0]
+    st.errors += kept[1]
+    st.not_understood += kept[2]
+    st.chatter += kept[3]
+    st.notes += kept[4]
