@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.flungo.language._chatter import number_words
+from engine.flungo.language._plan_forms import ends, in_order, joined
 from engine.flungo.language._spells import Group, bare, build
 from engine.flungo.orders import MatchOrders
 from engine.flungo.squad import BowlingStyle, Player
@@ -274,7 +275,7 @@ _TOKEN = re.compile(
     r"|(?P<had>(?:till|until)\s+he(?:'s|\s+is|\s+has)\s+(?:had|bowled)\s+(?P<h>\d{1,3}))"
     r"|(?P<lastover>(?:the\s+)?last\s+over(?:\s+of\s+the\s+innings)?|the\s+last(?=\s*(?:$|[,;]|and\b)))"
     r"|(?P<rest>the\s+rest(?:\s+of\s+the\s+overs)?)"
-    r"|(?P<spell>in\s+a\s+spell)|(?P<starts>starts)"
+    r"|(?P<spell>in\s+a\s+spell)|(?P<starts>starts)|(?P<ends>(?:from|at)\s+both\s+ends)"
     r"|(?P<open>open(?:s|ing)?(?:\s+the\s+bowling)?|(?:take|takes|sharing|share)\s+the\s+new\s+ball"
     r"|new\s+ball)"
     r"|(?P<partner>in\s+turn\s+with\s+\uE000)"
@@ -312,6 +313,8 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
     standing for one bowler; ``overs``: the overs in the innings.
     """
     cue = _BOWLING_CUE.search(text) is not None  # said before the captain's words are read
+    # the line's shape first: "Stone + Green", "Warne from one end, Flintoff from the other"
+    text = ends(joined(text), names)
     text = plan_words(re.sub(r"(?:,?\s*and)?\s+no\s+more$", "", text))
     # the captain's reason ("since spin is good", "coz the pitch is cracked") is no plan
     text = re.sub(r"\s+(?:since|because|coz|cos|cause)\s+[^,;:]*", "", text)
@@ -326,7 +329,7 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         # ordinal ("Root the first, Tom Smith the second" may be a batting order)
         text = _FIRST_OVERS.sub(lambda m: "1st" if "first" in m.group(0) else "2nd", text)
     if _NOT_PLAN.search(_HAD.sub("", text)) or not re.search(
-        r"\d|rest|left|remain|open|new ball|last", text
+        r"\d|rest|left|remain|open|new ball|last|both ends", text
     ):
         return None
     if not cue and (_OPEN.search(text) or _PLACE.search(text)):
@@ -343,6 +346,8 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         )
         or any(re.search(rf"(?<![\w']){re.escape(n)}(?![\w'])", p) for n in names)
     )
+    # "the last 4 overs warne, rock, warne, flintoff": one over each, in the order written
+    text = in_order(text, names, overs)
     marked, order = _mark(text, names)
     if not order:
         return None
@@ -365,13 +370,23 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
             if g is not None and pending_and and bare(g) and name not in g.names:
                 g.names.append(name)
             else:
-                groups.append(Group([name], parity=parity, overs=list(dict.fromkeys(pre))))
+                # "Open: Warne & Freddie", "the opening pair is ...": said before the first
+                # bowler, the opening is his
+                groups.append(
+                    Group(
+                        [name],
+                        parity=parity,
+                        overs=list(dict.fromkeys(pre)),
+                        opens=opening and not groups and context is None,
+                    )
+                )
                 pre = []
             pending_and = False
             continue
         if kind == "comma":
             # "Anderson, Grey and Rock": a list of bowlers, while nothing is said of them
-            pending_and = pending_and or (g is not None and bare(g))
+            # (not after an opener: "Warne opens with Rock, Warne overs 1 and 3" says them again)
+            pending_and = pending_and or (g is not None and bare(g) and not g.opens)
             continue
         if kind == "partner":
             if g is None or not g.names:
@@ -449,7 +464,7 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
                 return None  # "4 - Flintoff 1, 3": a bare number first is no over of his
             o = int(m.group("n")) if kind == "num" else overs
             (pre if g is None else g.overs).append(o)
-        elif kind in ("spell", "starts", "alt", "every"):
+        elif kind in ("spell", "starts", "alt", "every", "ends"):
             if g is None:
                 return None
             setattr(g, kind, True)

@@ -34,6 +34,7 @@ class Group:
     partner: list[str] = field(default_factory=list)  # "changing ends with Grey"
     alt: bool = False  # "alternate overs": every second over for one, in turn for a pair
     started: bool = False  # "from the 11th", "on at 7": where a spell starts, not one over
+    ends: bool = False  # "from both ends", "X from one end, Y from the other": a pair in turn
 
 
 def bare(g: Group) -> bool:
@@ -98,12 +99,54 @@ def _between(mine: list[int], taken: dict[int, str]) -> list[int]:
     return [o for o in range(min(mine) + 1, max(mine)) if o not in mine and o not in taken]
 
 
+def _same(a: str, b: str) -> bool:
+    """Whether two names as written are one bowler said twice ("jimmy", "jimmy anderson")."""
+    x, y = set(a.split()), set(b.split())
+    return x <= y or y <= x
+
+
+def _restated(groups: list[Group]) -> tuple[list[Group], list[str]] | None:
+    """ "Warne opens with Rock, Warne overs 1 and 3, Rock 2 and 4", "the opening pair is Warne
+    and Freddie, ... overs 1 to 6 between them": bowlers named first with nothing said of them
+    but that they open (or bowl from both ends), then named again with their overs. The first
+    naming is dropped; the openers it said are returned, to be checked against the overs."""
+    out: list[Group] = []
+    openers: list[str] = []
+    for i, g in enumerate(groups):
+        later = [h for h in groups[i + 1 :] if h.names and not bare(h)]
+        plain = bare(g) and not (g.partner or g.started or g.end is not None or g.starts)
+        if (
+            plain
+            and later
+            and g.names
+            and all(any(_same(n, m) for h in later for m in h.names) for n in g.names)
+        ):
+            if g.opens:
+                openers += g.names
+            continue
+        out.append(g)
+    if len(openers) > 2:
+        return None
+    return out, openers
+
+
+def _opened_by(given: dict[int, str], openers: list[str]) -> bool:
+    """Whether the overs built give the first over (and the second, for a pair) to the
+    bowlers the line said open."""
+    return all(
+        o in given and any(_same(given[o], n) for n in openers) for o in range(1, len(openers) + 1)
+    )
+
+
 def build(groups: list[Group], context: tuple[int, int] | None, overs: int) -> str | None:
     """The groups of a plan line as canonical plan words, ``None`` if not plain."""
     found = _starts(groups)
     if found is None or not _counts_to_rest(found, overs // 5):
         return None
-    groups = found
+    restated = _restated(found)
+    if restated is None:
+        return None
+    groups, said_open = restated
     out: list[str] = []
     given: dict[int, str] = {}
     openers: list[str] = []
@@ -138,6 +181,9 @@ def build(groups: list[Group], context: tuple[int, int] | None, overs: int) -> s
         if (g.alt or g.spell) and len(g.names) == 1 and g.parity is None:
             # "alternate overs", "in one spell": one bowler's overs from one end
             g.every = g.every or g.span is not None or g.end is not None
+        if len(g.names) > 1 and g.started and len(g.overs) == 1 and g.count and g.span is None:
+            # "Jimmy and Grey from over 11, 6 each": in turn from there, each his count
+            g.span, g.overs = (g.overs[0], g.overs[0] + g.count * len(g.names) - 1), []
         if g.opens and len(g.names) == 1 and g.count is not None and not g.overs:
             # "Anderson opens, five overs on the trot": his spell from the first over
             g.overs = [1]
@@ -230,7 +276,7 @@ def build(groups: list[Group], context: tuple[int, int] | None, overs: int) -> s
         out.insert(0, f"{openers[0]} opens the bowling with {openers[1]}")
     if rest_names:
         out.append(_listed(rest_names) + " the rest")
-    if pending_rest or not out:
+    if pending_rest or not out or (said_open and not _opened_by(given, said_open)):
         return None
     return ", ".join(out)
 
