@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from engine.flungo.language._chatter import number_words
+
 __all__ = ["ends", "in_order", "joined"]
 
 # "+" or "/" between two words: a pair written in a list or a note, never a score here (a
@@ -27,9 +29,14 @@ __all__ = ["ends", "in_order", "joined"]
 _SIGN = re.compile(r"(?<=[a-z])\s*[+/]\s*(?=[a-z])")
 
 
+# "a 5-over spell", "a four-over burst": a compound adjective of a count and its unit
+_COMPOUND = re.compile(r"(?<![\w'])(\w+)-(?=overs?\b)")
+
+
 def joined(text: str) -> str:
-    """``text`` with "Stone + Green", "Stone/Green" as "Stone and Green"."""
-    return _SIGN.sub(" and ", text)
+    """``text`` with "Stone + Green", "Stone/Green" as "Stone and Green", "5-over" and
+    "four-over" as "5 over" and "4 over"."""
+    return _COMPOUND.sub(lambda m: number_words(m.group(1)).strip() + " ", _SIGN.sub(" and ", text))
 
 
 def _names(names: Iterable[str]) -> str:

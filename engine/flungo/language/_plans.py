@@ -188,6 +188,14 @@ _GLUE = frozenset(
         "any",
         "case",
         "whole",
+        # prepositions of time before a span ("through the middle overs", "during 11-20")
+        "through",
+        "throughout",
+        "during",
+        "across",
+        # "the opening bowlers: ...", "our bowlers": the plan's own subject
+        "bowler",
+        "bowlers",
     ]
 )
 
@@ -361,6 +369,7 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
     opening = False  # "the opening spell ...", said before any bowler
     pre: list[int] = []  # overs said before their bowler ("the last over ... is for Warne")
     pending_and = False
+    counted: Group | None = None  # a group whose one over so far is a plain number ("gets 6")
     who = iter(order)
     for m in _TOKEN.finditer(marked):
         kind = m.lastgroup
@@ -387,6 +396,7 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
             # "Anderson, Grey and Rock": a list of bowlers, while nothing is said of them
             # (not after an opener: "Warne opens with Rock, Warne overs 1 and 3" says them again)
             pending_and = pending_and or (g is not None and bare(g) and not g.opens)
+            counted = None
             continue
         if kind == "partner":
             if g is None or not g.names:
@@ -410,7 +420,7 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         if kind == "word":
             word = m.group(0)
             if word == "and":
-                pending_and = True
+                pending_and, counted = True, None
                 continue
             if word not in _GLUE:
                 return None
@@ -457,6 +467,9 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         elif kind == "start":
             if g is None:
                 return None
+            if counted is g and g.count is None:
+                # "Grey gets 6 from over 20": the number before where he starts is his count
+                g.count, g.overs = g.overs[0], []
             g.overs.append(int(m.group("s")))
             g.started = True
         elif kind in ("num", "lastover"):
@@ -464,6 +477,8 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
                 return None  # "4 - Flintoff 1, 3": a bare number first is no over of his
             o = int(m.group("n")) if kind == "num" else overs
             (pre if g is None else g.overs).append(o)
+            plain = g is not None and g.overs == [o] and m.group(0).isdigit() and not g.started
+            counted = g if plain else None
         elif kind in ("spell", "starts", "alt", "every", "ends"):
             if g is None:
                 return None
