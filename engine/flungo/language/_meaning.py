@@ -606,14 +606,14 @@ def reword(
         return Reworded((reviews,), (), dropped)
     t = ", ".join(kept)
     t = _phases(t, overs, protect)
-    if (plan := bowling_line(t, runs, overs)) is not None:
-        return Reworded((plan,), (), dropped)
+    if (plan := bowling_line(t, runs, overs)) is not None:  # one reading a line, or two
+        return Reworded(tuple(plan.split("\n")), (), dropped)
     if (pair := open_with(t)) is not None:
         return Reworded((pair,), (), dropped)
     # "spin from both ends", "the quicks": the squad's bowlers of that kind, when plain
     tk = name_kinds(t, kinds) if kinds else None
     if tk is not None and (plan := bowling_line(tk, name_runs(tk, protect, names), overs)):
-        return Reworded((plan,), (), dropped)
+        return Reworded(tuple(plan.split("\n")), (), dropped)
     t = _scores(scores(t))
     texts, idioms = _styles(t, protect)
     out = []

@@ -10,6 +10,7 @@ mail's other plan lines by the reader). Anything the groups leave unsaid or say 
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 __all__ = ["Group", "bare", "build"]
@@ -139,13 +140,29 @@ def _opened_by(given: dict[int, str], openers: list[str]) -> bool:
 
 
 def build(groups: list[Group], context: tuple[int, int] | None, overs: int) -> str | None:
-    """The groups of a plan line as canonical plan words, ``None`` if not plain."""
+    """The groups of a plan line as canonical plan words, ``None`` if not plain; two readings
+    on two lines where one bowler is given a phase and which end is not said."""
+    first, ends = _build(copy.deepcopy(groups), context, overs, False)
+    if first is None or not ends:
+        return first
+    # "Flintoff at the death": a bowler bowls from one end, every second over; from the
+    # phase's first over or its second is not said, so both are shown and asked
+    second, _ = _build(groups, context, overs, True)
+    return first if second is None or second == first else f"{first}\n{second}"
+
+
+def _build(
+    groups: list[Group], context: tuple[int, int] | None, overs: int, second_end: bool
+) -> tuple[str | None, bool]:
+    """``build``'s reading, and whether a bowler's end was left unsaid; ``second_end``: read
+    such a bowler from the phase's second over."""
+    one_end = False
     found = _starts(groups)
     if found is None or not _counts_to_rest(found, overs // 5):
-        return None
+        return None, False
     restated = _restated(found)
     if restated is None:
-        return None
+        return None, False
     groups, said_open = restated
     out: list[str] = []
     given: dict[int, str] = {}
@@ -175,7 +192,7 @@ def build(groups: list[Group], context: tuple[int, int] | None, overs: int) -> s
             g.rest, pending_rest = True, False
         if g.rest:
             if g.overs or g.span or g.partner:
-                return None
+                return None, False
             rest_names += g.names
             continue
         if (g.alt or g.spell) and len(g.names) == 1 and g.parity is None:
@@ -190,14 +207,14 @@ def build(groups: list[Group], context: tuple[int, int] | None, overs: int) -> s
         elif g.opens and g.overs == [1] and g.count is None:
             g.overs = []  # "to open the bowling from the first over": opening is over 1
         if g.started and g.overs and not (g.every or g.spell or g.count or g.end or g.partner):
-            return None  # "Anderson from the 11th": a spell whose length is not said
+            return None, False  # "Anderson from the 11th": a spell whose length is not said
         if g.partner and g.span is not None and not g.every and g.parity is None:
             # "overs 1 to 10 in turn with Flintoff": the two in turn over the span
             g.names, g.partner = g.names + g.partner, []
         if g.end is not None and g.span is None:
             # "from the 9th ... until the 19th": where he starts to where he ends
             if len(g.overs) != 1:
-                return None
+                return None, False
             g.span, g.overs = (g.overs[0], g.end), []
             g.every = g.every or g.spell
         if len(g.overs) == 1 and g.count is not None and g.count > 1 and g.span is None:
@@ -206,7 +223,7 @@ def build(groups: list[Group], context: tuple[int, int] | None, overs: int) -> s
         if g.overs and g.span is not None and not g.every and g.parity is None:
             # "death overs 17 and 19": the overs said, inside the phase said with them
             if not all(g.span[0] <= o <= g.span[1] for o in g.overs):
-                return None
+                return None, False
             g.span = None
         span = g.span or (
             context if (g.parity is not None or g.every or len(g.names) > 1) else None
@@ -222,11 +239,11 @@ def build(groups: list[Group], context: tuple[int, int] | None, overs: int) -> s
         if g.overs and span is None and g.parity is None and not g.every:
             mine = g.overs
             if g.count is not None and g.count != len(mine):
-                return None
+                return None, False
         elif span is not None or (g.every and g.overs):
             a, b = span if span is not None else (g.overs[0], overs)
             if not 1 <= a <= b <= overs:
-                return None
+                return None, False
             if (
                 len(g.names) > 1
                 and g.count is not None
@@ -234,51 +251,54 @@ def build(groups: list[Group], context: tuple[int, int] | None, overs: int) -> s
                 and g.parity is None
                 and g.count * len(g.names) != b - a + 1
             ):
-                return None  # "11 to 30, 5 each": which ten of the twenty is not said
+                return None, False  # "11 to 30, 5 each": which ten of the twenty is not said
             if g.every:
                 if g.count is not None:
                     b = min(overs, a + 2 * (g.count - 1))
                 mine = list(range(a, b + 1, 2))
             elif g.parity is not None:
                 mine = [o for o in range(a, b + 1) if o % 2 == g.parity]
+            elif len(g.names) == 1 and b - a > 1 and g.count is None:
+                one_end = True
+                mine = list(range(a + int(second_end), b + 1, 2))
             else:
                 mine = list(range(a, b + 1))
             if len(g.names) > 1 and g.parity is None and not g.every:
                 # a pair over a range: in turn, from both ends
                 if g.partner:
-                    return None
+                    return None, False
                 text = " and ".join(g.names) + f" bowl overs {a}-{b}"
                 for k, o in enumerate(mine):
                     if given.setdefault(o, g.names[k % len(g.names)]) != g.names[k % len(g.names)]:
-                        return None
+                        return None, False
                 out.append(text)
                 continue
             if g.count is not None and g.count != len(mine) and not g.every:
-                return None
+                return None, False
         else:
-            return None  # a bowler with no overs: nothing to build (a quota is not a plan)
+            return None, False  # a bowler with no overs: nothing to build (a quota is not a plan)
         if len(g.names) != 1 or not mine or len(g.partner) > 1:
-            return None
+            return None, False
         for o in mine:
             if not 1 <= o <= overs or given.setdefault(o, g.names[0]) != g.names[0]:
-                return None  # an over given to two bowlers in one line: not plain
+                return None, False  # an over given to two bowlers in one line: not plain
         out.append(f"{g.names[0]} overs {', '.join(map(str, mine))}")
         if g.partner:
             # "changing ends with Grey": Grey bowls the overs between his, at the other end
             theirs = _between(mine, given)
             if not theirs:
-                return None
+                return None, False
             given.update((o, g.partner[0]) for o in theirs)
             out.append(f"{g.partner[0]} overs {', '.join(map(str, theirs))}")
     if openers:
         if len(openers) != 2:
-            return None
+            return None, False
         out.insert(0, f"{openers[0]} opens the bowling with {openers[1]}")
     if rest_names:
         out.append(_listed(rest_names) + " the rest")
     if pending_rest or not out or (said_open and not _opened_by(given, said_open)):
-        return None
-    return ", ".join(out)
+        return None, False
+    return ", ".join(out), one_end
 
 
 def _listed(names: list[str]) -> str:

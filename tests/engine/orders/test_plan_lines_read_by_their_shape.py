@@ -212,3 +212,30 @@ FRESH = [
 def test_ten_fresh_plan_lines_read_exactly(line: str, fmt: Format, echo: str) -> None:
     """Ten lines of our own in the forms this module reads, never tuned on."""
     assert _plan(line, fmt) == echo
+
+
+@pytest.mark.parametrize(
+    ("line", "fmt", "first", "second"),
+    [
+        ("Flintoff at the death", Format.FIFTY, _odd(41, 49), _odd(42, 50)),
+        ("Warne in the powerplay", Format.T20, "1, 3, 5", "2, 4, 6"),
+    ],
+)
+def test_one_bowler_over_a_phase_asks_which_end(
+    line: str, fmt: Format, first: str, second: str
+) -> None:
+    """One bowler given a phase bowls from one end, every second over; from its first over
+    or its second is not said, so both readings are shown and neither is acted on."""
+    got = read(line, fmt)
+    assert not got.errors
+    [asked] = got.not_understood
+    name = "Freddie Flintoff" if "Flintoff" in line else "Shane Warne"
+    assert asked.readings == (f"{name} bowls overs {first}", f"{name} bowls overs {second}")
+    assert got.orders.match is None or not got.orders.match.bowling_plan
+
+
+def test_one_bowler_over_a_phase_takes_the_end_the_line_leaves() -> None:
+    """Where the line gives the other end's overs, one reading is left and it is read."""
+    assert _plan("Stone overs 42, 44, 46, 48, 50; Flintoff at the death") == (
+        f"Freddie Flintoff bowls overs {_odd(41, 49)}\nStone bowls overs {_odd(42, 50)}"
+    )
