@@ -567,7 +567,7 @@ def reword(
     from engine.flungo.language._plans import (
         batting_order,
         bowling_line,
-        name_kinds,
+        kind_plan,
         names_a_kind,
         open_with,
         team_sheet,
@@ -611,8 +611,7 @@ def reword(
     if (pair := open_with(t)) is not None:
         return Reworded((pair,), (), dropped)
     # "spin from both ends", "the quicks": the squad's bowlers of that kind, when plain
-    tk = name_kinds(t, kinds) if kinds else None
-    if tk is not None and (plan := bowling_line(tk, name_runs(tk, protect, names), overs)):
+    if kinds and (plan := kind_plan(t, kinds, lambda x: name_runs(x, protect, names), overs)):
         return Reworded(tuple(plan.split("\n")), (), dropped)
     t = _scores(scores(t))
     texts, idioms = _styles(t, protect)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib.resources
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from engine.flungo.language._chatter import number_words
@@ -200,6 +200,13 @@ _GLUE = frozenset(
 )
 
 
+# A kind of bowler passes only as a word for the name after it ("Tweaker Anderson on at 7");
+# said alone it stands for a bowler, and is read by ``kind_plan`` or refused
+_KIND_ALONE = re.compile(
+    r"(?<![\w'])(?:tweaker|quick|quickie|paceman|spinner|seamer|quicks)(?![\w'])(?!\s*\uE000)"
+)
+
+
 def _load_words() -> tuple[re.Pattern[str], dict[str, str]]:
     """The lexicon's ``[bowling]`` phrases (numbers as digits, as the line has them), longest
     first, and what each is read as. Only that section is parsed (``_meaning`` reads the rest)."""
@@ -360,6 +367,8 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
     if not order:
         return None
     # "Warne and Flintoff bowl the death, Warne first": he starts their overs
+    if _KIND_ALONE.search(marked):
+        return None  # "the spinner 41, 43": a bowler said by his kind (``kind_plan``)
     marked = _NAME_FIRST.sub(" starts", marked)
     # "comes on at 21", "takes over from Warne at the 9th": where a spell starts
     marked = _ON_AT.sub(r"\1\2 from ", marked)
@@ -632,14 +641,27 @@ def batting_order(text: str, names: list[str]) -> str | None:
 # A bowler, for "the spinners": bowling 13 or more, which no batsman (2d6) or keeper (d6)
 # of the seed's squad table reaches and every all-rounder and bowler does.
 BOWLER_SKILL = 13
+# Kinds of bowler as cricket's glossary names them (spin: slow bowlers who turn the ball;
+# pace: fast and medium, the seamers), the kind as a whole or its bowlers in the plural...
 _KIND_WORDS = {
     "spin": re.compile(
-        r"(?<![\w'])(?:the\s+)?(?:spin(?:\s+twins|\s+bowlers)?|spinners|tweakers|slow\s+bowlers)"
-        r"(?![\w'])"
+        r"(?<![\w'])(?:the\s+|our\s+)?(?:spin(?:\s+twins|\s+bowlers|\s+attack)?|spinners|"
+        r"tweakers|twirlers|slow\s+bowlers|slow\s+men)(?![\w'])"
     ),
     "pace": re.compile(
-        r"(?<![\w'])(?:the\s+)?(?:pace(?:\s+bowlers)?|pacemen|quicks|seamers|fast\s+bowlers)"
-        r"(?![\w'])"
+        r"(?<![\w'])(?:the\s+|our\s+)?(?:pace(?:\s+bowlers|\s+attack)?|pacemen|pacers|quicks|"
+        r"quickies|speedsters|seamers|seam\s+bowlers|fast\s+bowlers|fast\s+men)(?![\w'])"
+    ),
+}
+# ... and one bowler of the kind ("our spinner", "the quick"): the one, where the squad has
+# one; where it has two, either could be meant, and both readings are asked
+_ONE_OF_KIND = {
+    "spin": re.compile(
+        r"(?<![\w'])(?:the\s+|our\s+)?(?:spinner|tweaker|twirler|slow\s+bowler)(?![\w'])"
+    ),
+    "pace": re.compile(
+        r"(?<![\w'])(?:(?:the|our)\s+quick|(?:the\s+|our\s+)?(?:paceman|pacer|quickie|"
+        r"speedster|seamer|fast\s+bowler))(?![\w'])"
     ),
 }
 
@@ -669,7 +691,26 @@ def known_xi(items: Iterable[Any], standing: MatchOrders | None) -> tuple[str, .
 
 def names_a_kind(text: str) -> bool:
     """Whether ``text`` names a kind of bowler ("the spinners 11 to 26" is no chatter)."""
-    return any(p.search(text) is not None for p in _KIND_WORDS.values())
+    return any(p.search(text) is not None for p in (*_KIND_WORDS.values(), *_ONE_OF_KIND.values()))
+
+
+def kind_plan(
+    text: str, kinds: Mapping[str, tuple[str, ...]], runs: Callable[[str], list[str]], overs: int
+) -> str | None:
+    """A plan line that names bowlers by kind, in canonical words (``bowling_line``): "the
+    spinners" as the squad's, "our spinner" as its one; where he is one of two, each is
+    read, and the readings that are plans come back on separate lines (two: asked).
+    ``runs``: the squad names a text writes (``name_runs``)."""
+    texts = [t] if (t := name_kinds(text, kinds)) is not None else []
+    for kind, pattern in _ONE_OF_KIND.items():
+        if pattern.search(text) is None or len(texts) > 1:
+            continue
+        who = kinds.get(kind, ())
+        if not 1 <= len(who) <= 2:
+            return None  # which of many is the manager's to say
+        texts = [pattern.sub(w, x) for w in who for x in texts or [text]]
+    plans = [p for x in texts if (p := bowling_line(x, runs(x), overs)) is not None]
+    return "\n".join(dict.fromkeys(plans)) if plans else None
 
 
 def name_kinds(text: str, kinds: Mapping[str, tuple[str, ...]]) -> str | None:

@@ -239,3 +239,40 @@ def test_one_bowler_over_a_phase_takes_the_end_the_line_leaves() -> None:
     assert _plan("Stone overs 42, 44, 46, 48, 50; Flintoff at the death") == (
         f"Freddie Flintoff bowls overs {_odd(41, 49)}\nStone bowls overs {_odd(42, 50)}"
     )
+
+
+@pytest.mark.parametrize(
+    "line", ["twirlers 11 to 16", "our spinners share overs 11 to 16", "spin attack 11-16"]
+)
+def test_the_glossarys_words_for_spin_are_the_squads_spinners(line: str) -> None:
+    """Cricket's words for the slow bowlers, in the plural, are the squad's two spinners."""
+    assert _plan(line) == (
+        f"Jimmy Anderson bowls overs {_odd(11, 15)}\nGrey bowls overs {_odd(12, 16)}"
+    )
+
+
+def test_one_spinner_of_two_is_asked() -> None:
+    """ "Our spinner" where the squad has two: either could be meant, both are shown; the
+    line's other overs never make one silently."""
+    got = read("Stone overs 42, 44, 46; the spinner 41, 43, 45")
+    assert not got.errors
+    [asked] = got.not_understood
+    assert [r.splitlines()[0] for r in asked.readings] == [
+        "Jimmy Anderson bowls overs 41, 43, 45",
+        "Grey bowls overs 41, 43, 45",
+    ]
+
+
+def test_one_spinner_of_the_xis_one_is_him() -> None:
+    """With an XI that holds one spinner, "our spinner" is he."""
+    xi = "xi: Root, Stokes, Tom Smith, Jones, Ant and Dec, Wilson, Flintoff, Green, White, "
+    got = read(xi + "Warne, Anderson\nour spinner overs 11, 13, 15")
+    assert not got.errors and not got.not_understood
+    assert got.echo_text().splitlines()[-1] == "Jimmy Anderson bowls overs 11, 13, 15"
+
+
+def test_one_of_many_seamers_is_not_guessed() -> None:
+    """Seven pace bowlers: "our seamer" is refused, not given to the best of them."""
+    got = read("our seamer bowls overs 1, 3, 5")
+    assert got.errors or got.not_understood
+    assert got.orders.match is None or not got.orders.match.bowling_plan
