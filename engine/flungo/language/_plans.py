@@ -641,29 +641,32 @@ def batting_order(text: str, names: list[str]) -> str | None:
 # A bowler, for "the spinners": bowling 13 or more, which no batsman (2d6) or keeper (d6)
 # of the seed's squad table reaches and every all-rounder and bowler does.
 BOWLER_SKILL = 13
-# Kinds of bowler as cricket's glossary names them (spin: slow bowlers who turn the ball;
-# pace: fast and medium, the seamers), the kind as a whole or its bowlers in the plural...
-_KIND_WORDS = {
-    "spin": re.compile(
-        r"(?<![\w'])(?:the\s+|our\s+)?(?:spin(?:\s+twins|\s+bowlers|\s+attack)?|spinners|"
-        r"tweakers|twirlers|slow\s+bowlers|slow\s+men)(?![\w'])"
-    ),
-    "pace": re.compile(
-        r"(?<![\w'])(?:the\s+|our\s+)?(?:pace(?:\s+bowlers|\s+attack)?|pacemen|pacers|quicks|"
-        r"quickies|speedsters|seamers|seam\s+bowlers|fast\s+bowlers|fast\s+men)(?![\w'])"
-    ),
-}
-# ... and one bowler of the kind ("our spinner", "the quick"): the one, where the squad has
-# one; where it has two, either could be meant, and both readings are asked
-_ONE_OF_KIND = {
-    "spin": re.compile(
-        r"(?<![\w'])(?:the\s+|our\s+)?(?:spinner|tweaker|twirler|slow\s+bowler)(?![\w'])"
-    ),
-    "pace": re.compile(
-        r"(?<![\w'])(?:(?:the|our)\s+quick|(?:the\s+|our\s+)?(?:paceman|pacer|quickie|"
-        r"speedster|seamer|fast\s+bowler))(?![\w'])"
-    ),
-}
+
+
+def _kind_patterns(one: bool) -> dict[str, re.Pattern[str]]:
+    """The lexicon's ``[kinds]``: each kind's words as one pattern, "the" or "our" before
+    them; ``one``: the words for one bowler of the kind ("our spinner"), else for all."""
+    text = importlib.resources.files(__package__).joinpath("lexicon.toml").read_text("utf-8")
+    start = text.index("\n[kinds]")
+    end = text.find("\n[", start + 1)
+    words = tomllib.loads(text[start : end if end > 0 else len(text)])["kinds"]
+    out = {}
+    for kind in ("spin", "pace"):
+        said = sorted(words[f"{kind}_one" if one else kind], key=len, reverse=True)
+        alts = "|".join(
+            re.escape(w).replace(r"\ ", r"\s+")
+            if w.startswith(("the ", "our "))
+            else r"(?:the\s+|our\s+)?" + re.escape(w).replace(r"\ ", r"\s+")
+            for w in said
+        )
+        out[kind] = re.compile(rf"(?<![\w'])(?:{alts})(?![\w'])")
+    return out
+
+
+# Made from the shipped lexicon at import, never changed: "the spinners" (all of a kind) and
+# "our spinner" (one of it, the one where the squad has one, both asked where it has two)
+_KIND_WORDS = _kind_patterns(one=False)
+_ONE_OF_KIND = _kind_patterns(one=True)
 
 
 def bowler_kinds(
