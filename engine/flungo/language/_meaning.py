@@ -568,6 +568,7 @@ def reword(
         batting_order,
         bowling_line,
         kind_plan,
+        kinds_in_rule,
         names_a_kind,
         open_with,
         team_sheet,
@@ -613,7 +614,7 @@ def reword(
     # "spin from both ends", "the quicks": the squad's bowlers of that kind, when plain
     if kinds and (plan := kind_plan(t, kinds, lambda x: name_runs(x, protect, names), overs)):
         return Reworded(tuple(plan.split("\n")), (), dropped)
-    t = _scores(scores(t))
+    t = _scores(scores(kinds_in_rule(t, kinds)))  # "the spinners bowl the rest" in a rule
     texts, idioms = _styles(t, protect)
     out = []
     for s in texts:

@@ -697,6 +697,18 @@ def names_a_kind(text: str) -> bool:
     return any(p.search(text) is not None for p in (*_KIND_WORDS.values(), *_ONE_OF_KIND.values()))
 
 
+_RULE_BOWLS = re.compile(r"(?<![\w'])(?:bowl|bowls|bowling)(?![\w'])")
+
+
+def kinds_in_rule(text: str, kinds: Mapping[str, tuple[str, ...]] | None) -> str:
+    """ "if 7 down, the spinners bowl the rest": in a line that says who bowls, a kind of
+    bowler the squad makes plain is its bowlers; anywhere else ("attack the spinners") and
+    where it is not plain, the line is left as written."""
+    if not kinds or _RULE_BOWLS.search(text) is None:
+        return text
+    return name_kinds(text, kinds) or text
+
+
 def kind_plan(
     text: str, kinds: Mapping[str, tuple[str, ...]], runs: Callable[[str], list[str]], overs: int
 ) -> str | None:

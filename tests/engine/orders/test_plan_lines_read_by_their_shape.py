@@ -276,3 +276,30 @@ def test_one_of_many_seamers_is_not_guessed() -> None:
     got = read("our seamer bowls overs 1, 3, 5")
     assert got.errors or got.not_understood
     assert got.orders.match is None or not got.orders.match.bowling_plan
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        (
+            "after 30 overs: the spinners bowl the rest",
+            "after 30 overs: Jimmy Anderson and Grey bowl the rest",
+        ),
+        (
+            "when the 7th wicket falls the spinners bowl the rest",
+            "when the 7th wicket falls: Jimmy Anderson and Grey bowl the rest",
+        ),
+    ],
+)
+def test_a_kind_of_bowler_in_a_rule_is_the_squads(line: str, echo: str) -> None:
+    """In a rule that says who bowls, "the spinners" are the squad's two, as in a plan."""
+    got = read(line)
+    assert not got.errors and not got.not_understood
+    assert got.echo_text().strip() == echo
+
+
+def test_a_kind_of_bowler_in_a_rule_is_never_guessed_from_many() -> None:
+    """ "pace" with seven pace bowlers in a rule: refused, never two of them chosen."""
+    got = read("after 30 overs: pace bowls the rest")
+    assert got.errors or got.not_understood
+    assert not got.orders.match or not got.orders.match.rules
