@@ -277,6 +277,10 @@ _TOKEN = re.compile(
     r"|(?P<lasting>(?:is\s+to\s+|to\s+|will\s+|should\s+)last\s+(?:for\s+)?(?P<d>\d{1,3})\s+overs)"
     r"|(?P<count>(?P<c>\d{1,3})\s+(?:overs?\s+)?(?:each|apiece|in\s+all|overs?)"
     r"|(?:his|their)\s+(?:full\s+)?(?P<c2>\d{1,3}))"
+    # his whole quota said in cricket's words: "bowls out" (a bowler "bowled out" has bowled
+    # his last allowed over), "his full quota", "his allocation"
+    r"|(?P<full>bowls?\s+out(?![\w'])|(?:his|their)\s+(?:full\s+)?(?:quota|allocation|allotment"
+    r"|complement|whack)(?:\s+of\s+overs)?)"
     r"|(?P<onward>(?:from|starting\s+(?:at|from|with))\s+(?:the\s+)?(?:over\s+)?(?P<o>\d{1,3})"
     r"(?:st|nd|rd|th)?(?:\s+over)?\s+(?:on|onwards?)(?![\w']))"
     r"|(?P<start>(?:from|(?:comes\s+|come\s+)?on\s+at|starting\s+at)\s+(?:the\s+)?(?:over\s+)?"
@@ -357,7 +361,9 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         p
         for p in parts
         if re.search(
-            r"\d|rest|left|remain|open|new ball|odd|even|every|alternat|spell|starts|last", p
+            r"\d|rest|left|remain|open|new ball|odd|even|every|alternat|spell|starts|last"
+            r"|quota|allocation|allotment|complement|whack|bowls? out",
+            p,
         )
         or any(re.search(rf"(?<![\w']){re.escape(n)}(?![\w'])", p) for n in names)
     )
@@ -457,8 +463,8 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
                 pass  # "Freddie 17 and 19 at death": the overs say it
             else:
                 g.span = span
-        elif kind == "count":
-            c = int(m.group("c") or m.group("c2"))
+        elif kind in ("count", "full"):
+            c = overs // 5 if kind == "full" else int(m.group("c") or m.group("c2"))
             if g is None:
                 context = (1, c) if context is None else context
             else:

@@ -303,3 +303,38 @@ def test_a_kind_of_bowler_in_a_rule_is_never_guessed_from_many() -> None:
     got = read("after 30 overs: pace bowls the rest")
     assert got.errors or got.not_understood
     assert not got.orders.match or not got.orders.match.rules
+
+
+@pytest.mark.parametrize(
+    ("line", "fmt", "echo"),
+    [
+        (
+            "Anderson on at 11 and bowls out",
+            Format.FIFTY,
+            f"Jimmy Anderson bowls overs {_odd(11, 29)}",
+        ),
+        (
+            "Anderson from the 11th, bowls his quota",
+            Format.FIFTY,
+            f"Jimmy Anderson bowls overs {_odd(11, 29)}",
+        ),
+        (
+            "Warne on at 5, bowls his full allocation",
+            Format.T20,
+            "Shane Warne bowls overs 5, 7, 9, 11",
+        ),
+    ],
+)
+def test_his_whole_quota_in_cricket_words_is_a_spells_length(
+    line: str, fmt: Format, echo: str
+) -> None:
+    """ "Bowls out", "his quota", "his full allocation": the format's quota, as a spell's
+    length from where he comes on."""
+    assert _plan(line, fmt) == echo
+
+
+def test_his_whole_quota_with_no_overs_is_still_refused() -> None:
+    """ "Anderson bowls out" alone says how many, not which: refused with a word, as before."""
+    got = read("Anderson bowls out")
+    assert got.errors or got.not_understood
+    assert got.orders.match is None or not got.orders.match.bowling_plan
