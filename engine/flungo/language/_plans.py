@@ -200,6 +200,7 @@ _GLUE = frozenset(
 )
 
 
+_STARTS_NEXT = re.compile(r"\s*starts(?![\w'])")
 # A kind of bowler passes only as a word for the name after it ("Tweaker Anderson on at 7");
 # said alone it stands for a bowler, and is read by ``kind_plan`` or refused
 _KIND_ALONE = re.compile(
@@ -428,6 +429,12 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
             ):
                 # "Warne to open, with Flintoff sharing the new ball", "jimmy opens with warne"
                 groups.append(Group([name], opens=g.opens, joint=True))
+            elif m.group(0).startswith("with") and _STARTS_NEXT.match(marked, m.end()):
+                groups.append(Group([name]))  # "with Rock first": he starts the pair's overs
+            elif m.group(0).startswith("to") and g is None and (pre or context):
+                # "overs 11 to 14 go to Stone and Rock", "give the 49th to Warne": the bowler
+                groups.append(Group([name], parity=parity, overs=list(dict.fromkeys(pre))))
+                pre = []
             # else "at the other end to Stone", "takes over from Warne": a reference
             continue
         if kind == "quota":

@@ -338,3 +338,36 @@ def test_his_whole_quota_with_no_overs_is_still_refused() -> None:
     got = read("Anderson bowls out")
     assert got.errors or got.not_understood
     assert got.orders.match is None or not got.orders.match.bowling_plan
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        (
+            "Stone and Rock bowl overs 11-20 with Rock first",
+            f"Rock bowls overs {_odd(11, 19)}\nStone bowls overs {_odd(12, 20)}",
+        ),
+        (
+            "Stone and Rock bowl overs 11-20, Rock starting",
+            f"Rock bowls overs {_odd(11, 19)}\nStone bowls overs {_odd(12, 20)}",
+        ),
+        (
+            "overs 11 to 14 go to Stone and Rock",
+            "Stone bowls overs 11, 13\nRock bowls overs 12, 14",
+        ),
+        ("give the 49th and 50th to Warne", "Shane Warne bowls overs 49, 50"),
+        (
+            "Stone partnered by Rock, overs 11 to 16",
+            "Stone bowls overs 11, 13, 15\nRock bowls overs 12, 14, 16",
+        ),
+        (
+            "Anderson and Grey operate in tandem from 21 to 30",
+            f"Jimmy Anderson bowls overs {_odd(21, 29)}\nGrey bowls overs {_odd(22, 30)}",
+        ),
+    ],
+)
+def test_who_starts_and_whom_overs_go_to(line: str, echo: str) -> None:
+    """Who of a pair starts ("with Rock first", "Rock starting": never let pass, which read
+    Stone first), overs said first and then "to" their bowler, and a pair in cricket's words
+    ("partnered by", "operate in tandem")."""
+    assert _plan(line) == echo
