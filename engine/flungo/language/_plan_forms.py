@@ -85,10 +85,10 @@ def in_order(text: str, names: Iterable[str], overs: int) -> str:
     "in that order") is one over each, in the order written."""
     n = _names(names)
     listed = rf"(?P<who>{n}(?:\s*,\s*(?:and\s+)?{n}|\s+and\s+{n})+)"
-    after = re.compile(rf"{_SPAN}\s*:?\s*(?:bowled\s+by\s+)?{listed}{_IN_ORDER}?(?=\s*(?:$|[,;]))")
-    before = re.compile(
-        rf"{listed}\s+(?:(?:to\s+)?bowl\s+|take\s+)?{_SPAN}{_IN_ORDER}(?=\s*(?:$|[,;]))"
-    )
+    # the list must end where the match does: "overs 17-20: a, b, a, c, d" is no sequence
+    end = rf"(?=\s*(?:$|[,;]))(?!\s*,?\s*(?:and\s+)?{n})"
+    after = re.compile(rf"{_SPAN}\s*:?\s*(?:bowled\s+by\s+)?{listed}{_IN_ORDER}?{end}")
+    before = re.compile(rf"{listed}\s+(?:(?:to\s+)?bowl\s+|take\s+)?{_SPAN}{_IN_ORDER}{end}")
     name = re.compile(n)
 
     def each(m: re.Match[str]) -> str:

@@ -132,11 +132,9 @@ def _restated(groups: list[Group]) -> tuple[list[Group], list[str]] | None:
 
 
 def _opened_by(given: dict[int, str], openers: list[str]) -> bool:
-    """Whether the overs built give the first over (and the second, for a pair) to the
-    bowlers the line said open."""
-    return all(
-        o in given and any(_same(given[o], n) for n in openers) for o in range(1, len(openers) + 1)
-    )
+    """Whether the overs built give the first over to the first bowler the line said opens
+    (and the second to his partner): "Warne opens with Rock" is Warne's first over."""
+    return all(o in given and _same(given[o], n) for o, n in enumerate(openers, 1))
 
 
 def build(groups: list[Group], context: tuple[int, int] | None, overs: int) -> str | None:
@@ -254,7 +252,9 @@ def _build(
                 return None, False  # "11 to 30, 5 each": which ten of the twenty is not said
             if g.every:
                 if g.count is not None:
-                    b = min(overs, a + 2 * (g.count - 1))
+                    b = a + 2 * (g.count - 1)
+                    if b > overs:
+                        return None, False  # "6 overs from the 46th": the innings ends first
                 mine = list(range(a, b + 1, 2))
             elif g.parity is not None:
                 mine = [o for o in range(a, b + 1) if o % 2 == g.parity]

@@ -371,3 +371,25 @@ def test_who_starts_and_whom_overs_go_to(line: str, echo: str) -> None:
     Stone first), overs said first and then "to" their bowler, and a pair in cricket's words
     ("partnered by", "operate in tandem")."""
     assert _plan(line) == echo
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # more names than overs: the last would bowl none (it was dropped silently)
+        "overs 17-20: Warne, Rock, Warne, Flintoff, Stone",
+        "Warne and Flintoff bowl over 50",
+        # the opener the line names is not the one the overs give the first over
+        "Warne opens with Rock, Rock overs 1 and 3, Warne 2 and 4",
+        "Warne and Rock open, Rock overs 1 and 3, Warne 2 and 4",
+        # a spell longer than the innings left (it was cut to the overs there are)
+        "Grey gets 6 from over 46",
+        "Grey bowls 6 overs from the 46th",
+    ],
+)
+def test_what_a_plan_line_cannot_mean_as_written_is_refused(line: str) -> None:
+    """A name with no over, an opening the overs contradict, a count the innings cannot
+    hold: refused, never read as a part of what was said."""
+    got = read(line)
+    assert got.errors or got.not_understood
+    assert got.orders.match is None or not got.orders.match.bowling_plan
