@@ -448,6 +448,9 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
                 return None
             continue
         pending_and = False
+        if g is not None and g.joint and kind in ("range", "count", "lastn", "firstn", "full"):
+            # "Warne opens with Flintoff, overs 1 to 8 between them": the pair's overs
+            g = _pair_up(groups)
         if kind == "lasting":
             if g is not None or not opening or context is not None:
                 return None
@@ -527,6 +530,16 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
     if pre:
         return None  # overs said and no bowler after them
     return build(groups, context, overs)
+
+
+def _pair_up(groups: list[Group]) -> Group:
+    """The opener and the partner "with" him as one pair, when what follows is said of both
+    (a span or a count): the opener first."""
+    g = groups[-1]
+    if len(groups) > 1 and groups[-2].opens and bare(groups[-2]) and len(groups[-2].names) == 1:
+        groups.pop()
+        groups[-1].names += g.names
+    return groups[-1]
 
 
 def _within(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:

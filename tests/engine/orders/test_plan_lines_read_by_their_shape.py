@@ -393,3 +393,22 @@ def test_what_a_plan_line_cannot_mean_as_written_is_refused(line: str) -> None:
     got = read(line)
     assert got.errors or got.not_understood
     assert got.orders.match is None or not got.orders.match.bowling_plan
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        (
+            "Warne opens with Flintoff, overs 1 to 8 between them, then Stone and Rock 9 to 14",
+            f"Shane Warne bowls overs {_odd(1, 7)}\nFreddie Flintoff bowls overs {_odd(2, 8)}\n"
+            f"Stone bowls overs {_odd(9, 13)}\nRock bowls overs {_odd(10, 14)}",
+        ),
+        (
+            "Warne opens with Flintoff, 4 overs each",
+            f"Shane Warne bowls overs {_odd(1, 7)}\nFreddie Flintoff bowls overs {_odd(2, 8)}",
+        ),
+    ],
+)
+def test_the_opener_and_his_partner_share_what_follows(line: str, echo: str) -> None:
+    """A span or a count after "X opens with Y" is the pair's, X first (it was Y's alone)."""
+    assert _plan(line) == echo
