@@ -25,6 +25,13 @@ def _plan(line: str, fmt: Format = Format.FIFTY) -> str:
     return echo
 
 
+def _refused(line: str, fmt: Format = Format.FIFTY) -> None:
+    """The line is refused or asked, with no bowling plan read from it."""
+    got = read(line, fmt)
+    assert got.errors or got.not_understood, line
+    assert got.orders.match is None or not got.orders.match.bowling_plan
+
+
 def test_a_sign_between_names_joins_them() -> None:
     """ "Stone + Green", "Stone/Green": a pair written in a list or a note, never a score."""
     assert joined("stone + green share 23-34") == "stone and green share 23-34"
@@ -52,9 +59,7 @@ def test_the_two_ends_are_a_pair_in_turn() -> None:
 def test_the_two_ends_with_no_overs_are_not_guessed() -> None:
     """The ends say who bowls together, not when: with no overs, no opening and no phase the
     line is refused with a word named, not read as the new ball."""
-    got = read("Stone from one end, Green from the other")
-    assert got.errors or got.not_understood
-    assert got.orders.match is None or not got.orders.match.bowling_plan
+    _refused("Stone from one end, Green from the other")
 
 
 @pytest.mark.parametrize(
@@ -120,9 +125,7 @@ def test_bowlers_named_again_with_their_overs(line: str, fmt: Format, echo: str)
 def test_an_opening_the_overs_contradict_is_refused() -> None:
     """ "Warne opens with Rock" and then overs that give neither the first: which is meant is
     the manager's to say."""
-    got = read("Warne opens with Rock, Warne overs 5 and 7, Rock 6 and 8")
-    assert got.errors or got.not_understood
-    assert got.orders.match is None or not got.orders.match.bowling_plan
+    _refused("Warne opens with Rock, Warne overs 5 and 7, Rock 6 and 8")
 
 
 @pytest.mark.parametrize(
@@ -273,9 +276,7 @@ def test_one_spinner_of_the_xis_one_is_him() -> None:
 
 def test_one_of_many_seamers_is_not_guessed() -> None:
     """Seven pace bowlers: "our seamer" is refused, not given to the best of them."""
-    got = read("our seamer bowls overs 1, 3, 5")
-    assert got.errors or got.not_understood
-    assert got.orders.match is None or not got.orders.match.bowling_plan
+    _refused("our seamer bowls overs 1, 3, 5")
 
 
 @pytest.mark.parametrize(
@@ -335,9 +336,7 @@ def test_his_whole_quota_in_cricket_words_is_a_spells_length(
 
 def test_his_whole_quota_with_no_overs_is_still_refused() -> None:
     """ "Anderson bowls out" alone says how many, not which: refused with a word, as before."""
-    got = read("Anderson bowls out")
-    assert got.errors or got.not_understood
-    assert got.orders.match is None or not got.orders.match.bowling_plan
+    _refused("Anderson bowls out")
 
 
 @pytest.mark.parametrize(
@@ -390,9 +389,7 @@ def test_who_starts_and_whom_overs_go_to(line: str, echo: str) -> None:
 def test_what_a_plan_line_cannot_mean_as_written_is_refused(line: str) -> None:
     """A name with no over, an opening the overs contradict, a count the innings cannot
     hold: refused, never read as a part of what was said."""
-    got = read(line)
-    assert got.errors or got.not_understood
-    assert got.orders.match is None or not got.orders.match.bowling_plan
+    _refused(line)
 
 
 @pytest.mark.parametrize(
