@@ -10,8 +10,7 @@ mail's other plan lines by the reader). Anything the groups leave unsaid or say 
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 __all__ = ["Group", "bare", "build"]
 
@@ -140,7 +139,11 @@ def _opened_by(given: dict[int, str], openers: list[str]) -> bool:
 def build(groups: list[Group], context: tuple[int, int] | None, overs: int) -> str | None:
     """The groups of a plan line as canonical plan words, ``None`` if not plain; two readings
     on two lines where one bowler is given a phase and which end is not said."""
-    first, ends = _build(copy.deepcopy(groups), context, overs, False)
+    copied = [
+        replace(g, names=list(g.names), overs=list(g.overs), partner=list(g.partner))
+        for g in groups
+    ]
+    first, ends = _build(copied, context, overs, False)
     if first is None or not ends:
         return first
     # "Flintoff at the death": a bowler bowls from one end, every second over; from the
