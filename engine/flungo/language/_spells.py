@@ -293,7 +293,9 @@ def _build(
                 return None, False
             given.update((o, g.partner[0]) for o in theirs)
             out.append(f"{g.partner[0]} overs {', '.join(map(str, theirs))}")
-    if openers:
+    if len(openers) == 1:
+        out.insert(0, f"{openers[0]} opens the bowling")  # "Stone takes the new ball"
+    elif openers:
         if len(openers) != 2:
             return None, False
         out.insert(0, f"{openers[0]} opens the bowling with {openers[1]}")

@@ -409,3 +409,24 @@ def test_what_a_plan_line_cannot_mean_as_written_is_refused(line: str) -> None:
 def test_the_opener_and_his_partner_share_what_follows(line: str, echo: str) -> None:
     """A span or a count after "X opens with Y" is the pair's, X first (it was Y's alone)."""
     assert _plan(line) == echo
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        ("Stone to take the new ball", "Stone bowls over 1"),
+        (
+            "Stone takes the new ball, Rock overs 2 and 4",
+            "Stone bowls over 1\nRock bowls overs 2, 4",
+        ),
+    ],
+)
+def test_one_bowler_with_the_new_ball_opens(line: str, echo: str) -> None:
+    """The new ball said of one bowler is his opening, the first over."""
+    assert _plan(line) == echo
+
+
+def test_to_open_with_no_word_of_bowling_is_still_not_a_plan() -> None:
+    """ "Root to open" may be the batting's: no bowling plan is read from it."""
+    got = read("Root to open")
+    assert got.orders.match is None or not got.orders.match.bowling_plan
