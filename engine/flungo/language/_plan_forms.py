@@ -52,9 +52,15 @@ _ONE_END = r"\s+(?:from|at)\s+(?:the\s+)?(?:one|1)\s+end"
 _OTHER_END = r"\s+(?:(?:from|at)\s+)?(?:the\s+)?other(?:\s+end)?(?![\w'])"
 
 
+# said before the names' pattern is made (a pattern of the line's names costs a compile)
+_ONE_END_CUE = re.compile(r"(?<![\w'])(?:one|1)\s+end(?![\w'])")
+
+
 def ends(text: str, names: Iterable[str]) -> str:
     """ "Warne from one end and Flintoff from the other" as "Warne and Flintoff from both
     ends": the pair bowling in turn, the first named first."""
+    if _ONE_END_CUE.search(text) is None:
+        return text
     n = _names(names)
     pattern = re.compile(
         rf"(?P<a>{n}){_KIND}{_ONE_END}\s*(?:,\s*)?(?:and\s+)?(?P<b>{n}){_KIND}{_OTHER_END}"
@@ -68,6 +74,7 @@ _SPAN = (
     r"|(?:overs?\s+)?(?:the\s+)?(?P<a>\d{1,3})(?:st|nd|rd|th)?\s*(?:to|-|–|through|thru)\s*"
     r"(?:the\s+)?(?P<b>\d{1,3})(?:st|nd|rd|th)?(?:\s+overs)?)"
 )
+_SPAN_RE = re.compile(_SPAN)
 _IN_ORDER = r"(?:\s*,?\s*(?:in\s+(?:that|this|the\s+same)\s+order|respectively|in\s+order))"
 
 
@@ -83,6 +90,12 @@ def in_order(text: str, names: Iterable[str], overs: int) -> str:
     """ "the last 4 overs warne, rock, warne, flintoff" as "warne 17 and 19, rock 18, flintoff
     20": a span followed by as many names as it has overs (or the names, then the span and
     "in that order") is one over each, in the order written."""
+    names = list(names)
+    if not any(
+        len(names) >= _span(m, overs)[1] - _span(m, overs)[0] + 1 >= 2
+        for m in _SPAN_RE.finditer(text)
+    ):
+        return text  # no span with as many names as overs: no sequence to read
     n = _names(names)
     listed = rf"(?P<who>{n}(?:\s*,\s*(?:and\s+)?{n}|\s+and\s+{n})+)"
     # the list must end where the match does: "overs 17-20: a, b, a, c, d" is no sequence
