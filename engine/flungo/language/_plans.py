@@ -294,7 +294,7 @@ _TOKEN = re.compile(
     r"|(?P<alt>alternat(?:ely|ing|e)(?:\s+overs)?|in\s+alternation)"
     r"|(?P<had>(?:till|until)\s+he(?:'s|\s+is|\s+has)\s+(?:had|bowled)\s+(?P<h>\d{1,3}))"
     r"|(?P<lastover>(?:the\s+)?last\s+over(?:\s+of\s+the\s+innings)?|the\s+last(?=\s*(?:$|[,;]|and\b)))"
-    r"|(?P<rest>the\s+rest(?:\s+of\s+the\s+overs)?)"
+    r"|(?P<rest>the\s+rest(?:\s+of\s+the\s+overs)?|rest\s+of\s+the\s+overs)"
     r"|(?P<spell>in\s+a\s+spell)|(?P<starts>starts)|(?P<ends>(?:from|at)\s+both\s+ends)"
     r"|(?P<open>open(?:s|ing)?(?:\s+the\s+bowling)?|(?:take|takes|sharing|share)\s+the\s+new\s+ball"
     r"|new\s+ball)"
@@ -431,8 +431,11 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
                 groups.append(Group([name], opens=g.opens, joint=True))
             elif m.group(0).startswith("with") and _STARTS_NEXT.match(marked, m.end()):
                 groups.append(Group([name]))  # "with Rock first": he starts the pair's overs
-            elif m.group(0).startswith("to") and g is None and (pre or context):
-                # "overs 11 to 14 go to Stone and Rock", "give the 49th to Warne": the bowler
+            elif m.group(0).startswith("to") and (
+                (g is None and (pre or context)) or (g is not None and g.rest and not g.names)
+            ):
+                # "overs 11 to 14 go to Stone and Rock", "give the 49th to Warne", "whatever's
+                # left to Stone and Green": the bowlers the overs go to
                 groups.append(Group([name], parity=parity, overs=list(dict.fromkeys(pre))))
                 pre = []
             # else "at the other end to Stone", "takes over from Warne": a reference
@@ -518,7 +521,8 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
                 return None
             g.count = int(m.group("h"))
         elif kind == "rest":
-            if g is None:
+            if g is None or g.overs or g.span is not None:
+                # "Warne overs 1-10 odd, the rest to Stone and Green": not Warne's
                 groups.append(Group([], rest=True))
             else:
                 g.rest = True

@@ -430,3 +430,19 @@ def test_to_open_with_no_word_of_bowling_is_still_not_a_plan() -> None:
     """ "Root to open" may be the batting's: no bowling plan is read from it."""
     got = read("Root to open")
     assert got.orders.match is None or not got.orders.match.bowling_plan
+
+
+@pytest.mark.parametrize(
+    "line", ["whatever's left to Stone and Green", "rest of the overs to Stone and Green"]
+)
+def test_the_rest_to_a_pair_is_both_of_theirs(line: str) -> None:
+    """ "Whatever's left to Stone and Green": the rest goes to both, in turn (Stone, after
+    "to", was taken for a mere reference and the rest given to Green alone)."""
+    assert _plan(line) == (f"Stone bowls overs {_odd(1, 19)}\nGreen bowls overs {_odd(2, 20)}")
+
+
+def test_the_rest_after_a_bowlers_overs_is_not_his() -> None:
+    """ "Warne overs 1-10 odd, the rest to Stone and Green": the rest is Stone's and
+    Green's, after Warne's five."""
+    echo = _plan("Warne overs 1-10 odd, the rest to Stone and Green")
+    assert echo.startswith(f"Shane Warne bowls overs {_odd(1, 9)}\nStone bowls overs 2, ")
