@@ -446,3 +446,18 @@ def test_the_rest_after_a_bowlers_overs_is_not_his() -> None:
     Green's, after Warne's five."""
     echo = _plan("Warne overs 1-10 odd, the rest to Stone and Green")
     assert echo.startswith(f"Shane Warne bowls overs {_odd(1, 9)}\nStone bowls overs 2, ")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # two spells' starts, or overs and a start: one spell's overs cannot hold both
+        "Stone 3 overs from 11 and 3 from 41",
+        "Warne 1, 3 and from 41 every other over",
+        # "to" is no prefix of Tom Smith's name: the line is refused, not read as his
+        "overs 41 to 44 to Warne",
+    ],
+)
+def test_lines_that_were_misread_are_refused(line: str) -> None:
+    """Lines main read silently as something else (overs 3, 11, 41; Tom Smith's overs)."""
+    _refused(line)
