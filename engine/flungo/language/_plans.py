@@ -392,7 +392,7 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         g = groups[-1] if groups else None
         if kind == "name":
             name = next(who)
-            if g is not None and pending_and and bare(g) and name not in g.names:
+            if g is not None and pending_and and bare(g) and not g.ends and name not in g.names:
                 g.names.append(name)
             else:
                 # "Open: Warne & Freddie", "the opening pair is ...": said before the first
@@ -411,7 +411,7 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         if kind == "comma":
             # "Anderson, Grey and Rock": a list of bowlers, while nothing is said of them
             # (not after an opener: "Warne opens with Rock, Warne overs 1 and 3" says them again)
-            pending_and = pending_and or (g is not None and bare(g) and not g.opens)
+            pending_and = pending_and or (g is not None and bare(g) and not (g.opens or g.ends))
             counted = None
             continue
         if kind == "partner":

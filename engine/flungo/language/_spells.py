@@ -207,6 +207,8 @@ def _build(
             g.overs = [1]
         elif g.opens and g.overs == [1] and g.count is None:
             g.overs = []  # "to open the bowling from the first over": opening is over 1
+        if g.ends and len(g.names) != 2:
+            return None, False  # two ends are two bowlers' ("Warne, Flintoff and Stone")
         if g.started and len(g.overs) > 1:
             return None, False  # "3 overs from 11 and 3 from 41": two spells, or overs and one
         if g.started and g.overs and not (g.every or g.spell or g.count or g.end or g.partner):

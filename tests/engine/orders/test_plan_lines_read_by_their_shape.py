@@ -456,6 +456,9 @@ def test_the_rest_after_a_bowlers_overs_is_not_his() -> None:
         "Warne 1, 3 and from 41 every other over",
         # "to" is no prefix of Tom Smith's name: the line is refused, not read as his
         "overs 41 to 44 to Warne",
+        # a bowler after the pair at the two ends is not a third of their turns
+        "Warne from one end and Flintoff from the other, Stone overs 1 to 4",
+        "Warne, Flintoff and Stone from both ends, overs 1-6",
     ],
 )
 def test_lines_that_were_misread_are_refused(line: str) -> None:
