@@ -728,6 +728,7 @@ def names_a_kind(text: str) -> bool:
 
 
 _RULE_BOWLS = re.compile(r"(?<![\w'])(?:bowl|bowls|bowling)(?![\w'])")
+_BOWL_AUX = re.compile(r"\s+(?:to\s+|will\s+|should\s+|can\s+|must\s+|shall\s+)?")
 
 
 def kinds_in_rule(text: str, kinds: Mapping[str, tuple[str, ...]] | None) -> str:
@@ -735,6 +736,14 @@ def kinds_in_rule(text: str, kinds: Mapping[str, tuple[str, ...]] | None) -> str
     bowler the squad makes plain is its bowlers; anywhere else ("attack the spinners") and
     where it is not plain, the line is left as written."""
     if not kinds or _RULE_BOWLS.search(text) is None:
+        return text
+    # only a kind that is who bowls ("the spinners bowl ..."), never whom one bats against
+    if not any(
+        _RULE_BOWLS.match(text, m.end() + len(w.group(0)))
+        for p in _KIND_WORDS.values()
+        for m in p.finditer(text)
+        if (w := _BOWL_AUX.match(text, m.end())) is not None
+    ):
         return text
     return name_kinds(text, kinds) or text
 
