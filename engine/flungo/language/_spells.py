@@ -270,6 +270,8 @@ def _build(
                 mine = list(range(a + int(second_end), b + 1, 2))
             else:
                 mine = list(range(a, b + 1))
+            if g.opens and min(mine) > 2:
+                return None, False  # "opening" said of overs from the 21st
             if len(g.names) > 1 and g.parity is None and not g.every:
                 # a pair over a range: in turn, from both ends
                 if g.partner:
@@ -284,8 +286,8 @@ def _build(
                 return None, False
         else:
             return None, False  # a bowler with no overs: nothing to build (a quota is not a plan)
-        if len(g.names) != 1 or not mine or len(g.partner) > 1:
-            return None, False
+        if len(g.names) != 1 or not mine or len(g.partner) > 1 or (g.opens and min(mine) > 2):
+            return None, False  # ... and an opener whose first over is not the new ball's
         for o in mine:
             if not 1 <= o <= overs or given.setdefault(o, g.names[0]) != g.names[0]:
                 return None, False  # an over given to two bowlers in one line: not plain

@@ -464,3 +464,8 @@ def test_the_rest_after_a_bowlers_overs_is_not_his() -> None:
 def test_lines_that_were_misread_are_refused(line: str) -> None:
     """Lines main read silently as something else (overs 3, 11, 41; Tom Smith's overs)."""
     _refused(line)
+
+
+def test_an_opener_whose_overs_are_not_the_new_balls_is_refused() -> None:
+    """ "Warne opens, overs 5, 7, 9": an opener bowls the first or second over."""
+    _refused("Warne opens, overs 5, 7, 9")
