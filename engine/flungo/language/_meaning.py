@@ -567,7 +567,8 @@ def reword(
     from engine.flungo.language._plans import (
         batting_order,
         bowling_line,
-        name_kinds,
+        kind_plan,
+        kinds_in_rule,
         names_a_kind,
         open_with,
         team_sheet,
@@ -606,15 +607,14 @@ def reword(
         return Reworded((reviews,), (), dropped)
     t = ", ".join(kept)
     t = _phases(t, overs, protect)
-    if (plan := bowling_line(t, runs, overs)) is not None:
-        return Reworded((plan,), (), dropped)
+    if (plan := bowling_line(t, runs, overs)) is not None:  # one reading a line, or two
+        return Reworded(tuple(plan.split("\n")), (), dropped)
     if (pair := open_with(t)) is not None:
         return Reworded((pair,), (), dropped)
     # "spin from both ends", "the quicks": the squad's bowlers of that kind, when plain
-    tk = name_kinds(t, kinds) if kinds else None
-    if tk is not None and (plan := bowling_line(tk, name_runs(tk, protect, names), overs)):
-        return Reworded((plan,), (), dropped)
-    t = _scores(scores(t))
+    if kinds and (plan := kind_plan(t, kinds, lambda x: name_runs(x, protect, names), overs)):
+        return Reworded(tuple(plan.split("\n")), (), dropped)
+    t = _scores(scores(kinds_in_rule(t, kinds)))  # "the spinners bowl the rest" in a rule
     texts, idioms = _styles(t, protect)
     out = []
     for s in texts:
