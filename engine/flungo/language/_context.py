@@ -447,7 +447,9 @@ def lean_again(
     kept = _keep(st, mark)
     st.undo(mark)
     again = read_one(with_text(cl, final))
-    if not failed(st, mark) and len(st.items) > mark[0]:
+    # read whole, and plainly: a reading that leans on another line and also passes over
+    # words of its own ("everybody wa who except ... they") is two guesses, never made
+    if not failed(st, mark) and len(st.items) > mark[0] and len(st.notes) == mark[5]:
         if note:
             st.notes.append(EchoLine(cl.number, note))
         return again

@@ -343,3 +343,13 @@ def test_a_pronoun_read_whole_that_could_mean_two_is_asked() -> None:
     assert _m(got).rules == ()
     asked = [n for n in got.not_understood if n.readings]
     assert len(asked) == 1 and len(asked[0].readings) == 2
+
+
+def test_a_leaning_line_that_also_passes_words_over_is_refused() -> None:
+    """A pronoun written out that reads only by passing a word over ("bonkers") is two
+    guesses: the line stays refused, the word named."""
+    got = _read(
+        XI_LINE + "\nafter 40 overs everyone goes bonkers except Root and Stokes, they stay normal"
+    )
+    assert _m(got).rules == ()
+    assert any("'bonkers'" in e.message for e in got.errors)
