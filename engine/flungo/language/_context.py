@@ -277,7 +277,8 @@ def pronoun_read(
     the squad member it means changes the reading ("Root wahoo" then "if he is out, Stokes
     defensive" is when Root is out, not Stokes). Read as its one squad member, with a note;
     asked when it can be two; refused when it is a condition's subject and nobody is named."""
-    if _SUBJECT_ANY.search(cl.text) is None:
+    low = cl.text.lower()  # (a look for the letters first: most lines have no pronoun)
+    if ("he" not in low and "they" not in low) or _SUBJECT_ANY.search(cl.text) is None:
         return
     masked, found = mask_names(cl.text, names)
     before = functools.partial(lines_named, prev, own, names)

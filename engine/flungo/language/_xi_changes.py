@@ -117,11 +117,13 @@ _HINT = re.compile(
 )
 
 
-# (the same words as plain substrings: most lines have none, and a look for each is cheap)
-_HINT_KEYS = (
-    "for", "replac", "instead", "place", "swap", "out", "drop", "rest", "way", "stand",
-    "bench", "omit", "left", "miss", "same", "unchanged", "were", "change",
-)  # fmt: skip
+# (the same words as plain letters, no boundaries: most lines have none, and one look at
+# them is cheaper than the look for whole words)
+_HINT_KEYS = re.compile(
+    "for|replac|instead|place|swap|out|drop|rest|way|stand|bench|omit|left|miss|same|"
+    "unchanged|were|change",
+    re.IGNORECASE,
+)
 
 
 def find_changes(
@@ -129,8 +131,7 @@ def find_changes(
 ) -> tuple[Change, str] | None:
     """The changes to the XI a line gives, and the line with them blanked (same length, for
     the rest of it to be read as usual), or None when it gives none."""
-    low = masked.lower()
-    if not any(k in low for k in _HINT_KEYS) or _HINT.search(low) is None:
+    if _HINT_KEYS.search(masked) is None or _HINT.search(masked) is None:
         return None
     return _changes(text, masked, tuple(sorted(found.items())), own.names)
 
