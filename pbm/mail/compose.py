@@ -50,6 +50,7 @@ __all__ = [
     "compose",
     "compose_message",
     "make_message_id",
+    "qp_body",
     "references_for",
     "reply_subject",
     "valid_msgid",
@@ -393,6 +394,10 @@ def _qp(text: str) -> bytes:
         append("")
     return "\n".join(out).encode("ascii")
 
+
+#: A text part's quoted-printable body as the composer writes it (the outbox writes a part
+#: again with its secrets filled in).
+qp_body = _qp
 
 _QP_LINE = 76
 #: What quoted-printable keeps as it is in a body: printable ASCII but "=", space, tab, and

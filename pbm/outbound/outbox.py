@@ -21,12 +21,14 @@ pass: the row is not sent again meanwhile.
 
 from __future__ import annotations
 
+import quopri
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.parser import BytesParser
+from email.utils import getaddresses
 
 import structlog
 from sqlalchemy import case, func, select
@@ -37,11 +39,14 @@ from pbm.core.config import OutboxConfig
 from pbm.core.errors import DatabaseUnavailable, PbmError, SmtpError
 from pbm.db.models import OutboxMessage, Player, Seat
 from pbm.db.session import SKIP_LOCKED, transaction
-from pbm.mail.compose import SAFE_POLICY
+from pbm.mail.compose import SAFE_POLICY, qp_body
 from pbm.mail.lists import GENERATED_KINDS
 from pbm.mail.ports import Envelope, Sender
+from pbm.mail.wire import header
 from pbm.ops.incidents import Backoff, Incidents
+from pbm.secrets.scrub import own_spans
 from pbm.secrets.seats import HashLookup, SecretBox, has_placeholder
+from pbm.secrets.shapes import PLACEHOLDER_START
 from pbm.testhooks import crash_point
 
 __all__ = ["RELAY_PROBE_MAX", "Outbox", "backoff"]
@@ -64,15 +69,48 @@ def backoff(config: OutboxConfig, attempts: int) -> timedelta:
     return timedelta(seconds=min(seconds, config.backoff_max_seconds))
 
 
-def _fill(raw: bytes, box: SecretBox, hash_of: HashLookup | None = None) -> EmailMessage:
+_MARK = PLACEHOLDER_START.encode("ascii")
+
+
+def _ready(raw: bytes, box: SecretBox, hash_of: HashLookup | None = None) -> bytes:
+    """The stored message ``raw`` as it is sent: its bytes as stored, but for the text parts
+    that wait for a secret, written again with it filled in (never a header: a secret goes
+    only where pbm's text put its placeholder). A message in one of the composer's own shapes
+    has those parts found and written without the email package; any other is read by it."""
+    spans = own_spans(raw) if b"\r" not in raw and raw.isascii() else None
+    if spans is None:
+        msg = _fill(raw, box, hash_of)
+        return raw if msg is None else msg.as_bytes()
+    out: list[bytes] = []
+    done = 0
+    for _values, span in spans:
+        if span is None:
+            continue
+        payload = raw[span[0] : span[1]]
+        decoded = quopri.decodestring(payload)
+        if _MARK not in decoded:  # ASCII: in UTF-8's bytes exactly where it is in the text
+            continue
+        text = decoded.decode("utf-8", "replace")  # as the package's get_content reads it
+        if not has_placeholder(text):
+            continue
+        out += (raw[done : span[0]], qp_body(box.fill_secrets(text, hash_of)))
+        done = span[1]
+    return raw if not out else b"".join((*out, raw[done:]))
+
+
+def _fill(raw: bytes, box: SecretBox, hash_of: HashLookup | None = None) -> EmailMessage | None:
+    """``raw`` read by the email package with its text parts' placeholders filled in; None
+    when no text part has one."""
     # SAFE_POLICY writes the headers back exactly as composed: never re-decoded, refolded.
     msg = BytesParser(policy=SAFE_POLICY).parsebytes(raw)
     assert isinstance(msg, EmailMessage)
+    filled = False
     for part in msg.walk():
         if part.get_content_maintype() != "text" or part.is_multipart():
             continue
         text = part.get_content()
         if has_placeholder(text):
+            filled = True
             flowed = part.get_param("format") == "flowed"
             part.set_content(
                 box.fill_secrets(text, hash_of),
@@ -83,7 +121,14 @@ def _fill(raw: bytes, box: SecretBox, hash_of: HashLookup | None = None) -> Emai
             )
             if flowed:  # set_content wrote a new Content-Type; put it back where it was
                 part.replace_header("Content-Type", f'{part["Content-Type"]}; format="flowed"')
-    return msg
+    return msg if filled else None
+
+
+def _sender_of(raw: bytes) -> str:
+    """The address of ``raw``'s From field (the envelope's reverse-path when the outbox has
+    no VERP address to give)."""
+    found = getaddresses([header(raw, "From") or ""])
+    return found[0][1] if found else ""
 
 
 class Outbox:
@@ -224,12 +269,10 @@ class Outbox:
                 return "failed"
         error: PbmError | None = None
         try:
-            msg = _fill(raw, self.box, self._hash_of)
+            ready = _ready(raw, self.box, self._hash_of)
             # The envelope is the row's one recipient, whatever the headers say.
             mail_from = self.envelope_from(row_id) if self.envelope_from else None
-            self.sender.send(
-                msg, Envelope(mail_from or str(msg["From"].addresses[0].addr_spec), (to,))
-            )
+            self.sender.send_bytes(ready, Envelope(mail_from or _sender_of(ready), (to,)))
         except PbmError as exc:
             error = exc
         except OSError as exc:  # an adapter that let a socket error through: the link's fault
