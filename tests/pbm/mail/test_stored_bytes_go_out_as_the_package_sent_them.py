@@ -81,7 +81,9 @@ def _read(raw: bytes) -> list[tuple[list[tuple[str, str]], object]]:
 
 
 def _head_names(wire: bytes) -> list[bytes]:
-    head = wire.split(b"\r\n\r\n", 1)[0]
+    """The field names of the header block (up to the first empty line; none if the message
+    starts with one)."""
+    head = b"" if wire.startswith(b"\r\n") else wire.split(b"\r\n\r\n", 1)[0]
     return [line.split(b":")[0].lower() for line in head.split(b"\r\n") if line[:1] not in b" \t"]
 
 
