@@ -22,6 +22,7 @@ pass: the row is not sent again meanwhile.
 from __future__ import annotations
 
 import quopri
+import re
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -69,14 +70,16 @@ def backoff(config: OutboxConfig, attempts: int) -> timedelta:
     return timedelta(seconds=min(seconds, config.backoff_max_seconds))
 
 
-_MARK = PLACEHOLDER_START.encode("ascii")
+#: The start of a placeholder in a quoted-printable payload: written as it is (printable
+#: ASCII, no "="), but a soft line break ("=" at a line's end) may fall anywhere in it.
+_MARK_QP = re.compile(b"(?:=\n)?".join(re.escape(bytes([c])) for c in PLACEHOLDER_START.encode()))
 
 
 def _ready(raw: bytes, box: SecretBox, hash_of: HashLookup | None = None) -> bytes:
-    """The stored message ``raw`` as it is sent: its bytes as stored, but for the text parts
+    """The stored message ``raw`` as it is sent: its bytes as stored, but for the text lines
     that wait for a secret, written again with it filled in (never a header: a secret goes
     only where pbm's text put its placeholder). A message in one of the composer's own shapes
-    has those parts found and written without the email package; any other is read by it."""
+    has those lines found and written without the email package; any other is read by it."""
     spans = own_spans(raw) if b"\r" not in raw and raw.isascii() else None
     if spans is None:
         msg = _fill(raw, box, hash_of)
@@ -86,16 +89,32 @@ def _ready(raw: bytes, box: SecretBox, hash_of: HashLookup | None = None) -> byt
     for _values, span in spans:
         if span is None:
             continue
-        payload = raw[span[0] : span[1]]
-        decoded = quopri.decodestring(payload)
-        if _MARK not in decoded:  # ASCII: in UTF-8's bytes exactly where it is in the text
-            continue
-        text = decoded.decode("utf-8", "replace")  # as the package's get_content reads it
-        if not has_placeholder(text):
-            continue
-        out += (raw[done : span[0]], qp_body(box.fill_secrets(text, hash_of)))
-        done = span[1]
+        for start, end in _lines_waiting(raw, *span):
+            # A line of quoted-printable is encoded alone: the composer's encoding of the
+            # filled text is its lines' encodings, each line written again alone here.
+            text = quopri.decodestring(raw[start:end]).decode("utf-8", "replace")
+            if has_placeholder(text):
+                out += (raw[done:start], qp_body(box.fill_secrets(text, hash_of)))
+                done = end
     return raw if not out else b"".join((*out, raw[done:]))
+
+
+def _lines_waiting(raw: bytes, start: int, end: int) -> list[tuple[int, int]]:
+    """Where in the quoted-printable payload ``raw[start:end]`` each text line holding the
+    start of a placeholder lies (its soft breaks inside, its line end outside)."""
+    lines: list[tuple[int, int]] = []
+    for found in _MARK_QP.finditer(raw, start, end):
+        if lines and found.start() < lines[-1][1]:
+            continue  # a second placeholder on a line already taken
+        begin = found.start()
+        while (at := raw.rfind(b"\n", start, begin)) >= 0 and raw[at - 1 : at] == b"=":
+            begin = at - 1  # the line before ends in a soft break: the same text line
+        begin = start if at < 0 else at + 1
+        stop = found.end()
+        while (stop := raw.find(b"\n", stop, end)) >= 0 and raw[stop - 1 : stop] == b"=":
+            stop += 1
+        lines.append((begin, end if stop < 0 else stop))
+    return lines
 
 
 def _fill(raw: bytes, box: SecretBox, hash_of: HashLookup | None = None) -> EmailMessage | None:
