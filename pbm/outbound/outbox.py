@@ -40,6 +40,7 @@ from pbm.core.config import OutboxConfig
 from pbm.core.errors import DatabaseUnavailable, PbmError, SmtpError
 from pbm.db.models import OutboxMessage, Player, Seat
 from pbm.db.session import SKIP_LOCKED, transaction
+from pbm.db.wakes import Wakes
 from pbm.mail.compose import SAFE_POLICY, qp_body
 from pbm.mail.lists import GENERATED_KINDS
 from pbm.mail.ports import Envelope, Sender
@@ -188,6 +189,9 @@ class Outbox:
         )
         self._relay_retry_at: datetime | None = None  # the relay is down until then
         self._unrecorded: dict[int, PbmError | None] = {}  # sent (None) or failed, not noted
+        #: The daemon's record of when it next has work (None: nothing kept, every
+        #: :meth:`next_due` reads it).
+        self.wakes: Wakes | None = None
 
     @property
     def relay_down(self) -> bool:
@@ -215,18 +219,25 @@ class Outbox:
             return [row_id for row_id in s.scalars(query) if row_id not in self._unrecorded]
 
     def next_due(self) -> datetime | None:
-        """When the earliest pending row is due (for the loop's sleep)."""
-        with transaction(self.sessions) as s:
-            when = s.scalar(
-                select(func.min(OutboxMessage.next_attempt_at)).where(
-                    OutboxMessage.status == "pending"
-                )
-            )
+        """When the earliest pending row is due (for the loop's sleep; kept between passes
+        by the daemon's :class:`~pbm.db.wakes.Wakes`)."""
+        if self.wakes is None:
+            when = self._earliest()
+        else:
+            when = self.wakes.outbox(self.clock.now(), self._earliest)
         if when is None:
             return None
         if self.relay_down and self._relay_retry_at is not None:
             return max(when, self._relay_retry_at)
         return when
+
+    def _earliest(self) -> datetime | None:
+        with transaction(self.sessions) as s:
+            return s.scalar(
+                select(func.min(OutboxMessage.next_attempt_at)).where(
+                    OutboxMessage.status == "pending"
+                )
+            )
 
     def flush(
         self,
@@ -249,15 +260,22 @@ class Outbox:
         end = None if budget is None else time.monotonic() + budget
         # A slice of a second sends far fewer than SLICE_ROWS: the rest need not be read.
         limit = None if budget is None else SLICE_ROWS
-        for n, row_id in enumerate(self.due_ids(answers_only, limit)):
+        queued = self.wakes.queued() if self.wakes is not None else 0
+        due = self.due_ids(answers_only, limit)
+        whole = not answers_only and (limit is None or len(due) < limit)
+        for n, row_id in enumerate(due):
             if stop() or (n and end is not None and time.monotonic() > end):
+                whole = False
                 break  # the budget stops after one send at least, so every pass progresses
             with in_hand(f"outbox {row_id}") if in_hand else nullcontext():
                 outcome = self.send_one(row_id)
             sent += outcome == "sent"
             failed += outcome == "failed"
             if outcome == "relay-down":
+                whole = False
                 break
+        if whole and self.wakes is not None:
+            self.wakes.flushed(queued)  # every row queued before it was due, and taken
         return sent, failed
 
     def _record_held(self) -> None:
@@ -265,16 +283,25 @@ class Outbox:
             self._record(row_id, error)  # raises DatabaseUnavailable while it is still down
             del self._unrecorded[row_id]
 
+    def _own(self) -> AbstractContextManager[None]:
+        """Where the outbox writes its rows (what it makes due, it tells ``wakes``)."""
+        return self.wakes.own_outbox() if self.wakes is not None else nullcontext()
+
+    def _due_at(self, when: datetime | None) -> None:
+        if self.wakes is not None:
+            self.wakes.outbox_at(when or self.clock.now())
+
     def send_one(self, row_id: int) -> str:
         """Try one row; returns sent, retry, failed, relay-down or skipped."""
-        with transaction(self.sessions) as s:
+        with self._own(), transaction(self.sessions) as s:
             row = s.get(OutboxMessage, row_id, with_for_update=SKIP_LOCKED)
             now = self.clock.now()
             if row is None or row.status != "pending" or row.next_attempt_at > now:
+                self._due_at(None)  # in another worker's hands: when it falls due is unknown
                 return "skipped"
             # Claim the row for a while: another worker skips it, and if this process dies
             # mid-send the row falls due again after the lease (at least once, never lost).
-            row.next_attempt_at = now + timedelta(seconds=self.config.send_lease_seconds)
+            row.next_attempt_at = lease = now + timedelta(seconds=self.config.send_lease_seconds)
             raw, to = row.raw, row.to_addr
             bounced = s.scalars(
                 select(Player).where(Player.address == to, Player.undeliverable_at.is_not(None))
@@ -286,6 +313,13 @@ class Outbox:
                 )
                 log.warning("outbox.undeliverable", id=row_id, to=to)
                 return "failed"
+        try:
+            return self._send_claimed(row_id, raw, to)
+        except BaseException:
+            self._due_at(lease)  # the row stays claimed: due again when its lease ends
+            raise
+
+    def _send_claimed(self, row_id: int, raw: bytes, to: str) -> str:
         error: PbmError | None = None
         try:
             ready = _ready(raw, self.box, self._hash_of)
@@ -322,7 +356,7 @@ class Outbox:
             self.incidents.failed("smtp", error)
 
     def _record(self, row_id: int, error: PbmError | None, *, relay: bool = False) -> str:
-        with transaction(self.sessions) as s:
+        with self._own(), transaction(self.sessions) as s:
             row = s.get(OutboxMessage, row_id)
             assert row is not None
             if relay and error is not None:
@@ -330,6 +364,7 @@ class Outbox:
                 # due again when the relay is tried again.
                 row.last_error = str(error)[:2000]
                 row.next_attempt_at = self._relay_retry_at or self.clock.now()
+                self._due_at(row.next_attempt_at)
                 return "relay-down"
             row.attempts += 1
             if error is None:
@@ -341,6 +376,7 @@ class Outbox:
             row.last_error = str(error)[:2000]
             if error.transient and row.attempts < self.config.max_attempts:
                 row.next_attempt_at = self.clock.now() + backoff(self.config, row.attempts)
+                self._due_at(row.next_attempt_at)
                 log.warning("outbox.retry", id=row_id, attempts=row.attempts, error=str(error))
                 return "retry"
             row.status = "failed"
