@@ -32,13 +32,13 @@ from email.parser import BytesParser
 from email.utils import getaddresses
 
 import structlog
-from sqlalchemy import case, func, select
+from sqlalchemy import case, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.core.clock import Clock
 from pbm.core.config import OutboxConfig
 from pbm.core.errors import DatabaseUnavailable, PbmError, SmtpError
-from pbm.db.models import OutboxMessage, Player, Seat
+from pbm.db.models import OutboxMessage, Player, Seat, table_of
 from pbm.db.session import SKIP_LOCKED, transaction
 from pbm.db.wakes import Wakes
 from pbm.mail.compose import SAFE_POLICY, qp_body
@@ -63,6 +63,7 @@ SLICE_ROWS = 2000
 #: Mail pbm sends in bulk, of its own accord whatever caused it (the one classification:
 #: :data:`pbm.mail.lists.GENERATED_KINDS`): sent after every answer that is due.
 BULK_KINDS = tuple(sorted(GENERATED_KINDS))
+_OUT = table_of(OutboxMessage)
 
 
 def backoff(config: OutboxConfig, attempts: int) -> timedelta:
@@ -293,33 +294,46 @@ class Outbox:
 
     def send_one(self, row_id: int) -> str:
         """Try one row; returns sent, retry, failed, relay-down or skipped."""
+        # Core statements: the unit of work's bookkeeping for one row cost more than the row's
+        # statements (the claim and the record were most of a send's CPU once the reply was
+        # no longer parsed).
         with self._own(), transaction(self.sessions) as s:
-            row = s.get(OutboxMessage, row_id, with_for_update=SKIP_LOCKED)
+            row = s.execute(
+                select(_OUT.c.status, _OUT.c.next_attempt_at, _OUT.c.raw, _OUT.c.to_addr)
+                .add_columns(_OUT.c.kind, _OUT.c.attempts)
+                .where(_OUT.c.id == row_id)
+                .with_for_update(**SKIP_LOCKED)
+            ).first()
             now = self.clock.now()
             if row is None or row.status != "pending" or row.next_attempt_at > now:
                 self._due_at(None)  # in another worker's hands: when it falls due is unknown
                 return "skipped"
             # Claim the row for a while: another worker skips it, and if this process dies
             # mid-send the row falls due again after the lease (at least once, never lost).
-            row.next_attempt_at = lease = now + timedelta(seconds=self.config.send_lease_seconds)
-            raw, to = row.raw, row.to_addr
-            bounced = s.scalars(
-                select(Player).where(Player.address == to, Player.undeliverable_at.is_not(None))
+            lease = now + timedelta(seconds=self.config.send_lease_seconds)
+            s.execute(update(_OUT).where(_OUT.c.id == row_id).values(next_attempt_at=lease))
+            to = row.to_addr
+            bounced = s.execute(
+                select(Player.undeliverable_reason)
+                .where(Player.address == to, Player.undeliverable_at.is_not(None))
+                .limit(1)
             ).first()
             if bounced is not None:
-                row.status = "failed"
-                row.last_error = (
-                    f"{to} is undeliverable: {bounced.undeliverable_reason or 'bounced'}"
+                error = f"{to} is undeliverable: {bounced.undeliverable_reason or 'bounced'}"
+                s.execute(
+                    update(_OUT)
+                    .where(_OUT.c.id == row_id)
+                    .values(status="failed", last_error=error)
                 )
                 log.warning("outbox.undeliverable", id=row_id, to=to)
                 return "failed"
         try:
-            return self._send_claimed(row_id, raw, to)
+            return self._send_claimed(row_id, row.raw, to, (row.kind, row.attempts))
         except BaseException:
             self._due_at(lease)  # the row stays claimed: due again when its lease ends
             raise
 
-    def _send_claimed(self, row_id: int, raw: bytes, to: str) -> str:
+    def _send_claimed(self, row_id: int, raw: bytes, to: str, row: tuple[str, int]) -> str:
         error: PbmError | None = None
         try:
             ready = _ready(raw, self.box, self._hash_of)
@@ -342,6 +356,8 @@ class Outbox:
             if self.incidents is not None:
                 self.incidents.recovered("smtp")
         try:
+            if error is None:
+                return self._record_sent(row_id, *row)
             return self._record(row_id, error, relay=relay)
         except DatabaseUnavailable:
             if not relay:  # the send happened (or failed for good): never send it again
@@ -354,6 +370,24 @@ class Outbox:
         log.warning("outbox.relay_down", retry_in=round(delay, 2), error=str(error))
         if self.incidents is not None:
             self.incidents.failed("smtp", error)
+
+    def _record_sent(self, row_id: int, kind: str, attempts: int) -> str:
+        """:meth:`_record` of a send that went, in one statement (the row is this worker's:
+        claimed, its lease running)."""
+        with self._own(), transaction(self.sessions) as s:
+            done = s.execute(
+                update(_OUT)
+                .where(_OUT.c.id == row_id)
+                .values(
+                    attempts=_OUT.c.attempts + 1,
+                    status="sent",
+                    sent_at=self.clock.now(),
+                    last_error=None,
+                )
+            )
+            assert done.rowcount == 1  # type: ignore[attr-defined]
+        log.info("outbox.sent", id=row_id, kind=kind, attempts=attempts + 1)
+        return "sent"
 
     def _record(self, row_id: int, error: PbmError | None, *, relay: bool = False) -> str:
         with self._own(), transaction(self.sessions) as s:
