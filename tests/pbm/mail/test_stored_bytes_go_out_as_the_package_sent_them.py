@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import io
 import re
-from datetime import UTC, datetime
 from email import policy
 from email.generator import BytesGenerator
 from email.message import EmailMessage
@@ -23,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbm.core.config import SecurityConfig
-from pbm.mail.compose import SAFE_POLICY, OutboundEmail, compose_message
+from pbm.mail.compose import SAFE_POLICY
 from pbm.mail.dkim import DkimSigner, SigningSender
 from pbm.mail.maildir import MaildirSender
 from pbm.mail.ports import Envelope
@@ -34,7 +33,7 @@ from pbm.secrets.seats import SecretBox
 from pbm.secrets.shapes import secret_placeholder
 from pbm.testing import RecordingSender
 from tests.integration.test_dkim import DOMAIN, SELECTOR, dns, keypair
-from tests.pbm.test_own_mail_scrub import _messages
+from tests.pbm.test_own_mail_scrub import _composed, _messages
 from tests.services import SmtpSink
 
 _EOL = re.compile(rb"\r\n|\r|\n")
@@ -114,16 +113,7 @@ HOLDER = secret_placeholder(7, 2)
 
 
 def _reply(text: str, html: str | None, subject: str = "Re: [CCC] join") -> bytes:
-    out = OutboundEmail(
-        to="player1@example.test",
-        subject=subject,
-        text=text,
-        html=html,
-        from_addr="pbm@example.test",
-        in_reply_to="<join-1@players.test>",
-        flowed=True,
-    )
-    return compose_message(out, date=datetime(2026, 12, 5, tzinfo=UTC)).raw
+    return _composed(subject, text, html, "")
 
 
 _words = st.text(
