@@ -122,6 +122,7 @@ DRAIN_TARGETS: tuple[tuple[str, str, str], ...] = (
     ("SMTP send (flatten, wire)", "pbm.mail.smtp:SmtpSender", "send"),
     ("SMTP send (flatten, wire)", "pbm.mail.smtp:SmtpSender", "send_bytes"),
     ("record sent", "pbm.outbound.outbox:Outbox", "_record"),
+    ("record sent", "pbm.outbound.outbox:Outbox", "_record_sent"),
 )
 DRAIN_STAGES: tuple[str, ...] = tuple(dict.fromkeys(name for name, _, _ in DRAIN_TARGETS))
 
