@@ -93,13 +93,6 @@ def main() -> None:
         help="seconds between the door's NOOPs while mail flows (0: IDLE only, as before)",
     )
     ap.add_argument(
-        "--hot-busy-max",
-        type=float,
-        default=None,
-        help="the door's share of time in passes above which it idles though mail flows "
-        "(default the door's; 1: always poll while mail flows)",
-    )
-    ap.add_argument(
         "--strong-hash",
         action="store_true",
         help=HASH_HELP,
@@ -126,7 +119,6 @@ def run(bench: Bench, args: argparse.Namespace) -> None:
         password="secret",
         security="plain",
         hot_poll_interval=args.hot_poll,
-        **({} if args.hot_busy_max is None else {"hot_busy_max": args.hot_busy_max}),
     )
     mailbox.fetched_at, mailbox.waits = {}, []
     load_before = os.getloadavg()
@@ -151,11 +143,7 @@ def run(bench: Bench, args: argparse.Namespace) -> None:
     offsets = sorted(rng.uniform(0, args.window) for _ in mails)
 
     start = time.monotonic() + 0.2
-    counts_before = (
-        mailbox.wait_counts.idles,
-        mailbox.wait_counts.hot_polls,
-        getattr(mailbox.wait_counts, "busy_idles", 0),
-    )
+    counts_before = (mailbox.wait_counts.idles, mailbox.wait_counts.hot_polls)
     assert loop.ident is not None
     daemon_cpu = time.pthread_getcpuclockid(loop.ident)  # the daemon thread's own CPU clock
     cpu_before = time.clock_gettime(daemon_cpu)
@@ -195,7 +183,6 @@ def run(bench: Bench, args: argparse.Namespace) -> None:
     cpu = time.clock_gettime(daemon_cpu) - cpu_before
     idles = mailbox.wait_counts.idles - counts_before[0]
     polls = mailbox.wait_counts.hot_polls - counts_before[1]
-    busy = getattr(mailbox.wait_counts, "busy_idles", 0) - counts_before[2]
     spent = time.monotonic() - start
     daemon.request_stop()
     loop.join(30)
@@ -224,8 +211,7 @@ def run(bench: Bench, args: argparse.Namespace) -> None:
     print(f"  load average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after")
     print(
         f"  the door while timed ({spent:.0f} s): {polls} hot NOOPs ({polls / spent:.1f}/s), "
-        f"{idles} IDLEs ({busy} as the daemon was busy); "
-        f"the daemon thread's CPU {cpu / len(mails) * 1000:.1f} ms a mail "
+        f"{idles} IDLEs; the daemon thread's CPU {cpu / len(mails) * 1000:.1f} ms a mail "
         f"({cpu / spent:.0%} of a core)"
     )
     print(f"  argon2id: {hash_name(args.strong_hash)}")
