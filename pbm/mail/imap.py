@@ -17,10 +17,7 @@ translated to :class:`pbm.core.errors.ImapError` here, so nothing foreign reache
 While mail flows, ``wait`` polls with NOOP instead of IDLE: Dovecot holds a mailbox's change
 notifications back for half a second before IDLE reports them, while a NOOP makes it look at
 once. After ``hot_seconds`` without new mail the door is back on IDLE, which costs the server
-nothing (docs/ops/mail-doors.md). While the daemon spends more than ``hot_busy_max`` of its
-recent time in its passes, the door waits on IDLE too: mail then comes faster than one pass
-a mail keeps up with, and IDLE's half second gathers it into batches, whose passes cost less a
-mail (bench/RESULTS.md, "The door chooses").
+nothing (docs/ops/mail-doors.md).
 
 One ``ImapMailbox`` belongs to one thread; only :meth:`ImapMailbox.interrupt` may be called
 from another thread (or a signal handler) to cut a :meth:`ImapMailbox.wait` short.
@@ -45,7 +42,7 @@ from pbm.mail._tls import SECURITY_MODES, BadCaFile, Security, make_ssl_context,
 from pbm.mail.oauth2 import Mechanism, TokenSource
 from pbm.mail.ports import FetchedMessage
 
-__all__ = ["Busy", "ImapMailbox", "WaitCounts", "translate_imap_error"]
+__all__ = ["ImapMailbox", "WaitCounts", "translate_imap_error"]
 
 log = logging.getLogger(__name__)
 
@@ -104,31 +101,6 @@ class WaitCounts:
 
     idles: int = 0  # IDLE commands issued
     hot_polls: int = 0  # NOOPs issued to look for mail while mail was flowing
-    busy_idles: int = 0  # waits on IDLE while mail flowed, as the daemon was too busy to poll
-
-
-#: How much a pass or a wait counts against the next one's in :class:`Busy`.
-_BUSY_DECAY = 0.8
-
-
-@dataclass(slots=True)
-class Busy:
-    """How much of its recent time the daemon spent in its passes (away from the door), from
-    the seconds of each pass and of the wait before it; the older, the less they count."""
-
-    passes: float = 0.0
-    waits: float = 0.0
-
-    def note(self, passed: float, waited: float) -> None:
-        """A pass of ``passed`` seconds, after a wait of ``waited``."""
-        self.passes = self.passes * _BUSY_DECAY + max(passed, 0.0)
-        self.waits = self.waits * _BUSY_DECAY + max(waited, 0.0)
-
-    @property
-    def share(self) -> float:
-        """The share of the time in passes (0 before any)."""
-        total = self.passes + self.waits
-        return self.passes / total if total > 0 else 0.0
 
 
 class _ConnectionLost(Exception):
@@ -146,9 +118,7 @@ class ImapMailbox:
     ``defer_moves=False`` makes ``mark_processed`` move at once instead of batching.
     For ``hot_seconds`` after a fetch that found mail, ``wait`` issues a NOOP every
     ``hot_poll_interval`` seconds instead of IDLE (or instead of the ``poll_interval`` sleep);
-    either at 0 turns that off, unless the daemon spent more than ``hot_busy_max`` of its
-    recent time in passes (1 turns that choice off). ``wait_counts`` tells how often it idled
-    and polled.
+    either at 0 turns that off. ``wait_counts`` tells how often it idled and polled.
     With ``oauth2`` (a :class:`~pbm.mail.oauth2.TokenSource`) it logs in by SASL ``mechanism``
     (``xoauth2`` or ``oauthbearer``) with an access token instead of the password.
     """
@@ -175,7 +145,6 @@ class ImapMailbox:
         batch_size: int = 500,
         hot_poll_interval: float = 0.05,
         hot_seconds: float = 10.0,
-        hot_busy_max: float = 0.5,
     ) -> None:
         if security not in SECURITY_MODES:
             raise ValueError(f"security must be one of {SECURITY_MODES}, not {security!r}")
@@ -198,12 +167,7 @@ class ImapMailbox:
         self.batch_size = batch_size
         self.hot_poll_interval = hot_poll_interval
         self.hot_seconds = hot_seconds
-        self.hot_busy_max = hot_busy_max
         self.wait_counts = WaitCounts()
-        #: The daemon's passes against its waits on this door, recently.
-        self.busy = Busy()
-        self._wait_ended: float | None = None  # monotonic: when the last wait returned
-        self._waited = 0.0  # how long that wait was
         self._hot_until = 0.0  # monotonic: wait polls instead of idling until then
         self._connects = 0  # connections made, so a poll notices one made under it
         self._client: Any = None  # IMAPClient is untyped; kept behind this class
@@ -352,10 +316,7 @@ class ImapMailbox:
         if it persists and the caller backs off (a wait that slept out its time, in poll
         mode, left an outage unseen for that long).
         """
-        began = time.monotonic()
-        if self._wait_ended is not None:
-            self.busy.note(began - self._wait_ended, self._waited)
-        deadline = began + min(timeout, IDLE_MAX_SECONDS)
+        deadline = time.monotonic() + min(timeout, IDLE_MAX_SECONDS)
         try:
             if self._interrupt.is_set():
                 return False
@@ -364,9 +325,7 @@ class ImapMailbox:
                 if self._run("check for new mail", self._has_unseen_uids):
                     return True
                 if time.monotonic() < self._hot_until:
-                    if self.busy.share > self.hot_busy_max:
-                        self.wait_counts.busy_idles += 1
-                    elif self._hot_poll_until(min(deadline, self._hot_until)):
+                    if self._hot_poll_until(min(deadline, self._hot_until)):
                         return True
                     if self._interrupt.is_set() or time.monotonic() >= deadline:
                         return False
@@ -379,8 +338,6 @@ class ImapMailbox:
                 return not self._interrupt.is_set()
         finally:
             self._interrupt.clear()
-            self._wait_ended = time.monotonic()
-            self._waited = self._wait_ended - began
 
     def interrupt(self) -> None:
         """Make a running (or the next) ``wait`` return False promptly; thread-safe."""

@@ -362,31 +362,6 @@ def test_after_a_quiet_spell_the_door_is_back_on_idle(
     assert len(mb.fetch_new()) == 1
 
 
-def test_a_daemon_busy_in_its_passes_is_not_polled_for(
-    server: DovecotInstance, folder: str, mailbox: MailboxFactory
-) -> None:
-    """While mail flows but the daemon spends most of its time in passes (here a pass of
-    0.6 s after a wait of a few milliseconds), the door waits on IDLE, which gathers the mail
-    that comes meanwhile into one batch, instead of a pass for each mail; its EXISTS still
-    ends the wait. A quick pass after a long wait has the door poll again."""
-    mb = mailbox(hot_seconds=600)
-    append(server, folder, make_raw("first"))
-    handle_one(mb)
-    assert mb.wait(0.01) is False  # a short polled wait: the daemon found nothing more
-    time.sleep(0.6)  # a long pass
-    t = _later(0.3, lambda: append(server, folder, make_raw("second")))
-    assert mb.wait(30) is True
-    t.join()
-    assert mb.busy.share > 0.5
-    assert (mb.wait_counts.busy_idles, mb.wait_counts.idles) == (1, 1)
-    handle_one(mb)
-    polls = mb.wait_counts.hot_polls
-    t = _later(0.3, lambda: append(server, folder, make_raw("third")))
-    assert mb.wait(30) is True  # the pass was quick after a wait of 0.3 s or more
-    t.join()
-    assert mb.wait_counts.hot_polls > polls and mb.wait_counts.idles == 1
-
-
 def test_hot_polling_off_waits_on_idle_at_once(
     server: DovecotInstance, folder: str, mailbox: MailboxFactory
 ) -> None:
