@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections.abc import Callable
 from dataclasses import replace
 
 from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
@@ -20,6 +19,7 @@ from engine.flungo.language._chatter import (
 )
 from engine.flungo.language._checks import check_items
 from engine.flungo.language._clauses import Clauses, carries_meaning, style_only
+from engine.flungo.language._coverage import unsaid_error
 from engine.flungo.language._drafts import (
     BoostD,
     CaptainD,
@@ -67,10 +67,10 @@ from engine.flungo.language._reader import kept
 from engine.flungo.language._remarks import read_past, read_without, their_error, without_remarks
 from engine.flungo.language._sections import entries, number_error, plain_items
 from engine.flungo.language._shorthand import written_as
-from engine.flungo.language._state import Mark, ReadState, result_of
+from engine.flungo.language._state import ReadState, result_of
 from engine.flungo.language._tags import other_format
 from engine.flungo.language._tries import Unparsed, forgiving_parse, parse, said_or_raise
-from engine.flungo.language._typos import corrected, offered, sure_typos, typos
+from engine.flungo.language._typo_retry import typo_line
 from engine.flungo.language._unknown import (
     bare,
     builds_order,
@@ -154,7 +154,8 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
         )
         ahead = read_one(cl)
         if len(st.errors) > mark[1] or len(st.not_understood) > mark[2]:
-            ahead = _typo_line(cl, read_one, st, mark, ahead, own, opponent, all_names)
+            protect = _protect(tuple(all_names))
+            ahead = typo_line(cl, read_one, st, mark, ahead, own, opponent, protect)
         if len(st.errors) > mark[1]:  # a remark beside the order: read without it, noted
             protect = _protect(tuple(all_names))
             ahead = without_remarks(cl, read_one, st, mark, ahead, protect, fmt.overs, all_names)
@@ -208,42 +209,17 @@ def _line(
         if rest.line is None:  # "Rock in for Tom Smith": the XI is worked out at the end
             return False, None
         cl, masked, found = rest.line, rest.masked, rest.found  # the rest, read as usual
-    return False, _order_line(cl, masked, found, own, opponent, fmt, st, signed_off, all_names)
-
-
-def _typo_line(
-    cl: CleanLine,
-    read_one: Callable[[CleanLine], tuple[bool, Item | None]],
-    st: ReadState,
-    mark: Mark,
-    ahead: tuple[bool, Item | None],
-    own: NameBook,
-    opponent: NameBook | None,
-    all_names: list[str],
-) -> tuple[bool, Item | None]:
-    """A line refused, read again with its plain typos put right (:mod:`._typos`): kept,
-    with a note for each, when it then reads whole; else the refusal stands as it was."""
-    choices = typos(cl.text, own, opponent, _protect(tuple(all_names)))
-    for k in range(mark[1], len(st.errors)):
-        err = st.errors[k]
-        two = [w for w, got in choices.items() if len(got) > 1 and f"'{w}'" in err.message.lower()]
-        hint = offered(choices[two[0]], err.hint) if two else err.hint
-        if hint != err.hint and type(err) is InvalidOrder:
-            # "bals": ball or balls, never a guess; a new error, as the old may be kept
-            st.errors[k] = InvalidOrder(
-                err.message, source_line=err.source_line, span=err.span, hint=hint
-            )
-    sure = sure_typos(choices)
-    if not sure:
-        return ahead
-    tried = replace(cl, text=corrected(cl.text, sure), plain=corrected(cl.plain, sure))
-    st.undo(mark)
-    again = read_one(tried)
-    if st.reads_whole(mark):
-        st.notes += [EchoLine(cl.number, f"read '{w}' as '{r}'") for w, r in sure.items()]
-        return again
-    st.undo(mark)
-    return read_one(cl)
+    mark = st.mark()
+    head = _order_line(cl, masked, found, own, opponent, fmt, st, signed_off, all_names)
+    if st.reads_whole(mark) and (
+        gap := unsaid_error(
+            cl, own, _protect(tuple(all_names)), st.items[mark[0] :], st.context.standing
+        )
+    ):
+        st.undo(mark)  # a squad member the reading let go: refused, never dropped silently
+        st.errors.append(gap)
+        return False, None
+    return False, head
 
 
 def _clean(number: int, raw: str, st: ReadState) -> CleanLine | None:
