@@ -41,7 +41,20 @@ from engine.flungo.squad import Team, generate_squad  # noqa: E402
 from tests.engine.orders.squad import fixture_team  # noqa: E402
 from tests.engine.orders.test_fuzz import SAMPLE  # noqa: E402
 
-_WORDS = "zorp blib quandle frim the gonk and wibble to spanner of flerb".split()
+_WORDS = [
+    "zorp",
+    "blib",
+    "quandle",
+    "frim",
+    "the",
+    "gonk",
+    "and",
+    "wibble",
+    "to",
+    "spanner",
+    "of",
+    "flerb",
+]
 
 
 def _long(rng: random.Random, pick: Callable[[random.Random], str]) -> str:
