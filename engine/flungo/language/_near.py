@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
+from collections.abc import Sequence
 
 from engine.flungo.language._reader import kept
 
-__all__ = ["nearest"]
+__all__ = ["close_matches", "nearest"]
 
 NEAR = 0.75
 
@@ -45,3 +46,16 @@ def nearest(folded: str, names: tuple[str, ...]) -> float:
         if ratio >= bar:
             best = ratio
     return best
+
+
+def close_matches(word: str, possibilities: Sequence[str], n: int, cutoff: float) -> list[str]:
+    """``difflib.get_close_matches``, the same list, with the words whose length alone keeps
+    them under ``cutoff`` (its ``real_quick_ratio``) left out first: a long vocabulary is
+    asked of every unknown word of a refused line, and most of it is too long or too short."""
+    size = len(word)
+    fit = [
+        x
+        for x in possibilities
+        if not (size or x) or 2 * min(size, len(x)) / (size + len(x)) >= cutoff
+    ]
+    return difflib.get_close_matches(word, fit, n, cutoff)
