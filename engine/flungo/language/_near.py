@@ -49,13 +49,29 @@ def nearest(folded: str, names: tuple[str, ...]) -> float:
 
 
 def close_matches(word: str, possibilities: Sequence[str], n: int, cutoff: float) -> list[str]:
-    """``difflib.get_close_matches``, the same list, with the words whose length alone keeps
+    """``difflib.get_close_matches``, the same list (kept by the Reader: a refused line's
+    words are asked again as it is tried again), with the words whose length alone keeps
     them under ``cutoff`` (its ``real_quick_ratio``) left out first: a long vocabulary is
     asked of every unknown word of a refused line, and most of it is too long or too short."""
+    return list(_close(word, tuple(possibilities), n, cutoff))
+
+
+@kept(maxsize=4096)
+def _close(word: str, possibilities: tuple[str, ...], n: int, cutoff: float) -> tuple[str, ...]:
     size = len(word)
+    # the order of the words does not matter: difflib sorts its matches by score and word
     fit = [
         x
-        for x in possibilities
-        if not (size or x) or 2 * min(size, len(x)) / (size + len(x)) >= cutoff
+        for length, words in _by_length(possibilities).items()
+        if not (size or length) or 2 * min(size, length) / (size + length) >= cutoff
+        for x in words
     ]
-    return difflib.get_close_matches(word, fit, n, cutoff)
+    return tuple(difflib.get_close_matches(word, fit, n, cutoff))
+
+
+@kept(maxsize=64)
+def _by_length(possibilities: tuple[str, ...]) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for x in possibilities:
+        out.setdefault(len(x), []).append(x)
+    return out
