@@ -51,6 +51,8 @@ def _read_prototypes() -> Mapping[str, str]:
 
 
 _PROTOTYPES = _read_prototypes()
+# the same table for str.translate (every name of a squad is keyed for every mail read)
+_BY_CODE = MappingProxyType({ord(k): v for k, v in _PROTOTYPES.items() if len(k) == 1})
 
 
 def is_invisible(ch: str) -> bool:
@@ -65,10 +67,8 @@ def invisible(text: str) -> list[str]:
 
 def skeleton(text: str) -> str:
     """TS #39's skeleton of ``text``: equal skeletons, confusable strings."""
-    table = _PROTOTYPES
     nfd = unicodedata.normalize("NFD", text)
-    mapped = "".join(table.get(ch, ch) for ch in nfd if not is_invisible(ch))
-    return unicodedata.normalize("NFD", mapped)
+    return unicodedata.normalize("NFD", _IGNORABLE.sub("", nfd).translate(_BY_CODE))
 
 
 def lookalike_key(name: str) -> tuple[str, str]:

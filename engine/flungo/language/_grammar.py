@@ -14,6 +14,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from engine.errors import InvalidOrder, Span
 from engine.flungo.language._lalr import FastParser
 from engine.flungo.language._lines import CleanLine
+from engine.flungo.language._near import close_matches
 from engine.flungo.language._reader import active, kept
 from engine.flungo.language._tables import Tables, digest, shipped_tables
 
@@ -366,7 +367,7 @@ def _explain(
         word = text[index:end]
         message = f"I don't understand '{word}' here"
         hint = f"I expected {_expected(accepts or exc.expected)}"
-        close = difflib.get_close_matches(word.lower(), _words(accepts or exc.expected), 1, 0.75)
+        close = close_matches(word.lower(), _words(accepts or exc.expected), 1, 0.75)
         if close:  # a misspelt word of the orders ("aggresive")
             hint = f"did you mean '{close[0]}'?"
         if index == 0:

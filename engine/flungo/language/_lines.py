@@ -6,13 +6,13 @@ characters blanked), so a column in the cleaned text is a column in the player's
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from dataclasses import dataclass
 
 from engine.flungo.language._model import MAX_LINE_LENGTH, NAME_MAX_LENGTH
 from engine.flungo.language._names import strip_marks
+from engine.flungo.language._near import nearest
 from engine.flungo.language._reader import kept
 from engine.lookalike import invisible
 
@@ -427,10 +427,9 @@ def mask_near_miss(masked: str, names: list[str], at: int, index: int) -> tuple[
             if not any(ch.isalpha() for ch in text):
                 continue
             folded = " ".join(text.casefold().split())
-            for name in odd:
-                ratio = difflib.SequenceMatcher(None, folded, name.casefold()).ratio()
-                if ratio >= 0.75 and (best is None or (ratio, size) > best[:2]):
-                    best = (ratio, size, words[first].start(), words[end].end())
+            ratio = nearest(folded, odd)
+            if ratio and (best is None or (ratio, size) > best[:2]):
+                best = (ratio, size, words[first].start(), words[end].end())
     if best is None:
         return None
     _, _, start, stop = best

@@ -459,18 +459,20 @@ def _compound_ordinals(text: str) -> str:
 def name_runs(text: str, protect: frozenset[str], names: tuple[str, ...]) -> list[str]:
     """The squad names ``text`` writes (lower case), as written: runs of name words, cut
     where one name ends and another begins ("grey warne" is two)."""
-    words = {n: re.findall(r"[\w']+", n.lower()) for n in names}
+    words = [re.findall(r"[\w']+", n.lower()) for n in names]
     out: list[str] = []
     run: list[str] = []
 
     def flush() -> None:
+        longest = [0] * len(run)  # from each word, the most words of one name (linear)
+        for w in words:
+            stretch = 0
+            for k in range(len(run) - 1, -1, -1):
+                stretch = stretch + 1 if any(x.startswith(run[k]) for x in w) else 0
+                longest[k] = max(longest[k], stretch)
         i = 0
         while i < len(run):
-            j = len(run)
-            while j > i + 1 and not any(
-                all(any(x.startswith(r) for x in w) for r in run[i:j]) for w in words.values()
-            ):
-                j -= 1
+            j = i + max(longest[i], 1)
             out.append(" ".join(run[i:j]))
             i = j
         run.clear()

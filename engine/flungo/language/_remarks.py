@@ -10,7 +10,6 @@ with no order clause is chatter already (``docs/rules/orders-unknown-words.md``,
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -21,6 +20,7 @@ from engine.flungo.language._lines import CleanLine
 from engine.flungo.language._meaning import Reworded, is_name_word, lexicon, prepare, reword
 from engine.flungo.language._model import EchoLine
 from engine.flungo.language._names import NameBook
+from engine.flungo.language._near import close_matches
 from engine.flungo.language._state import Mark, ReadState
 from engine.flungo.language._tags import FORMAT_LEAD, other_format
 from engine.flungo.language._unknown import (
@@ -82,7 +82,7 @@ _SENTENCE = 6  # words: a clause this long is a sentence, not a name with a word
 
 def _near_name(word: str, protect: frozenset[str]) -> bool:
     """A near miss of a word of the squads' names, as the chatter test has it."""
-    return len(word) >= 4 and bool(difflib.get_close_matches(word, sorted(protect), 1, 0.75))
+    return len(word) >= 4 and bool(close_matches(word, sorted(protect), 1, 0.75))
 
 
 def _negated_remark(part: str, protect: frozenset[str], overs: int, names: tuple[str, ...]) -> bool:

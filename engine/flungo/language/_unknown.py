@@ -35,6 +35,7 @@ from engine.flungo.language._grammar import (
 from engine.flungo.language._lines import CleanLine
 from engine.flungo.language._meaning import STYLE_WORDS, is_name_word, lexicon, meaning_words
 from engine.flungo.language._names import NameBook
+from engine.flungo.language._near import close_matches
 
 __all__ = [
     "GUARDED",
@@ -152,9 +153,9 @@ def may_carry(word: str, text: str, protect: frozenset[str], raw: str = "") -> b
         return True
     # a typo of a word of the orders: one letter of five changed is a word of its own
     # ("great", "treat"), two letters swapped in seven is a typo ("captian")
-    if len(word) >= 4 and difflib.get_close_matches(word, order_vocabulary(keywords()), 1, 0.84):
+    if len(word) >= 4 and close_matches(word, order_vocabulary(keywords()), 1, 0.84):
         return True
-    if len(word) >= 4 and difflib.get_close_matches(word, sorted(protect), 1, 0.8):
+    if len(word) >= 4 and close_matches(word, sorted(protect), 1, 0.8):
         return True  # a squad member's name mistyped
     for m in re.finditer(rf"(?<![\w'-]){re.escape(word)}(?![\w'])", text):
         after = text[m.end() :]
