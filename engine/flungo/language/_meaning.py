@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from engine.flungo.language._chatter import _TENS, number_words
 from engine.flungo.language._clauses import CLAUSE_WORDS, GUARD, ordinal, scores, structure
 from engine.flungo.language._grammar import by_grammar
+from engine.flungo.language._idioms import change_and_count, forked
 from engine.flungo.language._inflect import alternation, inflected
 from engine.flungo.language._reader import kept
 from engine.flungo.language._reviews import reviews_line
@@ -614,10 +615,10 @@ def reword(
     tk = name_kinds(t, kinds) if kinds else None
     if tk is not None and (plan := bowling_line(tk, name_runs(tk, protect, names), overs)):
         return Reworded((plan,), (), dropped)
-    t = _scores(scores(t))
+    t = _scores(scores(change_and_count(t, overs)))
     texts, idioms = _styles(t, protect)
     out = []
-    for s in texts:
+    for s in forked(texts):
         s = _sub("phrases", units(s), protect, lex.phrases)
         s = _sub("filler", s, protect)
         # "Tom Smith defensive he's a bit rubbish": a new subject starts a new clause

@@ -1,0 +1,95 @@
+"""Idioms of change and counting: "drops to normal", "step it up", "the 25-over mark".
+
+Read for a line the canonical orders do not read, before its styles (see ``_meaning.reword``).
+The words are data, the lexicon's ``[idioms]`` section (its sources are named there); what is
+done here is structure:
+
+- a verb of change before "to" and a style ("up it to aggressive", "drops to normal", "go
+  back to normal") says the style: the verb goes, the style stays;
+- a step with no style named ("step it up", "down a gear", "ease off") is one step of the
+  ladder defensive < normal < aggressive < wahoo from the style in force, where the line
+  says it (one style written before the step, for everyone it names); where it does not,
+  each step is a reading, and the answer shows them all and acts on none;
+- "the 25-over mark" is after 25 overs, "halfway" after half the innings's overs ("before
+  halfway": before them, "until halfway": until them).
+
+The decisions are in docs/rules/orders-idioms.md.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import re
+import tomllib
+
+from engine.flungo.language._forks import fork, forked
+from engine.flungo.language._inflect import inflected
+
+# forked: the readings the steps make, for _meaning in one import
+__all__ = ["change_and_count", "forked"]
+
+LADDER = ("defensive", "normal", "aggressive", "wahoo")
+_STYLE = r"(?:defensive|normal|aggressive|wahoo)"
+
+
+def _load() -> dict[str, list[str]]:
+    text = importlib.resources.files(__package__).joinpath("lexicon.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    return {k: list(v) for k, v in data["idioms"].items()}
+
+
+def _phrases(entries: list[str], fixed: frozenset[str] = frozenset()) -> str:
+    """An alternation of the entries and their verbs' inflected forms, longest first."""
+    forms = {f for e in entries for f in (e, *inflected(e, fixed))}
+    return "|".join(re.escape(f) for f in sorted(forms, key=lambda f: (-len(f), f)))
+
+
+_DATA = _load()
+_CHANGE_TO = re.compile(
+    rf"(?<![\w'])(?:{_phrases(_DATA['change_to'])})\s+to\s+(?:be\s+)?(?={_STYLE}(?![\w']))"
+)
+_UP = re.compile(rf"(?<![\w'])(?:{_phrases(_DATA['step_up'])})(?![\w'])")
+_DOWN = re.compile(rf"(?<![\w'])(?:{_phrases(_DATA['step_down'])})(?![\w'])")
+_SAID = re.compile(rf"(?<![\w']){_STYLE}(?![\w'])")
+_PREP = r"(?:(?P<prep>at|by|after|from|before|until|till)\s+)?(?:the\s+)?"
+_MARK = re.compile(
+    rf"(?<![\w']){_PREP}(?P<n>\d{{1,3}})(?:\s*-\s*|\s+)overs?\s+(?:{'|'.join(_DATA['mark'])})"
+    r"(?![\w'])"
+)
+_HALF = re.compile(
+    rf"(?<![\w']){_PREP}(?:{_phrases(_DATA['halfway'])})(?:\s+(?:stage|point|mark))?(?![\w'])"
+)
+
+
+def _when(m: re.Match[str], n: int) -> str:
+    prep = m.group("prep") or ""
+    if prep == "before":
+        return f"before {n} overs"
+    if prep in ("until", "till"):
+        return f"until {n} overs"
+    return f"after {n} overs"
+
+
+def _step(text: str, m: re.Match[str], by: int) -> str:
+    """The style one step ``by`` from the style the line says before ``m``, or each; where
+    a style is written after it ("go up a gear. Aggressive."), the step says it again."""
+    if _SAID.search(text, m.end()):
+        return " "
+    said = set(_SAID.findall(text[: m.start()]))
+    if len(said) == 1:
+        at = LADDER.index(said.pop()) + by
+        return LADDER[at] if 0 <= at < len(LADDER) else m.group(0)  # no step past the ends
+    steps = LADDER[1:] if by > 0 else LADDER[:-1]
+    return fork(*steps)
+
+
+def change_and_count(text: str, overs: int) -> str:
+    """``text`` (lower case) with its idioms of change and counting in the canonical words."""
+    text = _CHANGE_TO.sub("", text)
+    for pattern, by in ((_UP, 1), (_DOWN, -1)):
+        while (m := pattern.search(text)) is not None and not re.match(
+            rf"\s+to\s+{_STYLE}", text[m.end() :]
+        ):
+            text = text[: m.start()] + _step(text, m, by) + text[m.end() :]
+    text = _MARK.sub(lambda m: _when(m, int(m.group("n"))), text)
+    return _HALF.sub(lambda m: _when(m, overs // 2), text)

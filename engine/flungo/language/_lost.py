@@ -1,0 +1,69 @@
+"""A squad member written in a line and missing from its reading: a silent misread caught.
+
+A line read for its meaning keeps what carries an order and lets the rest pass. A squad
+member's name may carry one: "Root 3 with Stokes" read as "Joe Root bowls over 3" has
+dropped Stokes, and what "with Stokes" meant (sharing the over? batting together?) is not
+for pbm to guess. So a name the line writes, outside a clause passed over with a note, is in
+the reading or is told: joined to numbers already given ("3 with Stokes", "1-4 & Stone"), it
+may share them, and the line is refused; anywhere else ("at the other end to Stone", "our
+last three, Warne, Anderson and Stone" beside "the top 8") it is a reference, and the reading
+stands with a note naming it, so the player sees it before the deadline.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.errors import InvalidOrder, Span
+from engine.flungo.language._grammar import keywords
+from engine.flungo.language._lines import CleanLine
+from engine.flungo.language._model import EchoLine, NotUnderstood
+from engine.flungo.language._remarks import read_without
+from engine.flungo.language._state import ReadState
+
+# the little words a dropped name is said with ("with Stokes", "w/ Stokes", "and Stokes")
+_LEAD = re.compile(r"(?:\b(?:with|w/|and|alongside|plus|&)\s+)?$")
+
+
+def lost_name(
+    text: str, echo: str, protect: frozenset[str], passed: tuple[str, ...]
+) -> tuple[str, int, bool] | None:
+    """The words (as written in ``text``) around the first squad name ``text`` writes that
+    ``echo`` (the reading, canonical words) does not hold, and where they start; None when
+    every name is read; and whether it is joined to numbers given just before it.
+    ``passed``: what was passed over with a note (its names are told)."""
+    if not echo.strip():
+        return None  # orders the mail's other lines complete ("the rest"): said later
+    low_echo = echo.lower()
+    told = " ".join(passed).lower()
+    for m in re.finditer(r"[A-Za-z][\w']*", text):
+        word = m.group(0)
+        low = word.lower()
+        if low not in protect or low in keywords() or len(low) < 3:
+            continue  # "and" of Ant and Dec is the order's "and"
+        if not word[0].isupper():
+            continue  # "the pitch is green": a colour, unless it is written as a name
+        if re.search(rf"(?<![\w']){re.escape(low)}(?![\w'])", low_echo + " " + told):
+            continue
+        lead = _LEAD.search(text[: m.start()])
+        start = lead.start() if lead is not None and lead.group(0) else m.start()
+        joined = start < m.start() and bool(re.search(r"\d\s*$", text[:start]))
+        return text[start : m.end()], start, joined
+    return None
+
+
+def refuse_lost(cl: CleanLine, lost: tuple[str, int, bool], read: str, st: ReadState) -> bool:
+    """Refuse a line whose reading dropped a squad member joined to its numbers, the caret
+    under the words, telling the player (and the GM) what pbm would read without them; any
+    other dropped name is noted (False: the reading stands)."""
+    words, at, joined = lost
+    if not joined:
+        st.notes.append(EchoLine(cl.number, read_without(cl.raw, [words])))
+        return False
+    message = f"I can't tell what '{words}' means in this order, so this line is not acted on"
+    hint = "without it, pbm reads: " + read.replace("\n", " / ")
+    span = Span(cl.number, cl.column(at), cl.column(at + len(words)))
+    st.errors.append(InvalidOrder(message, source_line=cl.raw, span=span, hint=hint))
+    reason = f"{message}; {hint}"
+    st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), reason, (read,)))
+    return True
