@@ -110,12 +110,32 @@ def _owner(spec: str) -> Any:
     return getattr(obj, cls) if cls else obj
 
 
+#: The outbox's drain (``bench/intake.py --drain``): a stored reply read, made ready and sent.
+#: ``_fill`` and ``send`` are the older tree's (the reply parsed and flattened again),
+#: ``_ready`` and ``send_bytes`` this one's.
+DRAIN_TARGETS: tuple[tuple[str, str, str], ...] = (
+    ("due rows", "pbm.outbound.outbox:Outbox", "due_ids"),
+    ("claim row (+ bounced?)", "pbm.outbound.outbox:Outbox", "send_one"),
+    ("fill secrets, parse", "pbm.outbound.outbox", "_fill"),
+    ("fill secrets, parse", "pbm.outbound.outbox", "_ready"),
+    ("envelope (VERP)", "pbm.app", "verp_address"),
+    ("SMTP send (flatten, wire)", "pbm.mail.smtp:SmtpSender", "send"),
+    ("SMTP send (flatten, wire)", "pbm.mail.smtp:SmtpSender", "send_bytes"),
+    ("record sent", "pbm.outbound.outbox:Outbox", "_record"),
+    ("record sent", "pbm.outbound.outbox:Outbox", "_record_sent"),
+)
+DRAIN_STAGES: tuple[str, ...] = tuple(dict.fromkeys(name for name, _, _ in DRAIN_TARGETS))
+
+
 @contextmanager
-def instrument(timer: StageTimer) -> Iterator[StageTimer]:
-    """Time every stage of the pipeline in this process while the block runs."""
+def instrument(
+    timer: StageTimer, targets: tuple[tuple[str, str, str], ...] | None = None
+) -> Iterator[StageTimer]:
+    """Time every stage of the pipeline (or ``targets``) in this process while the block
+    runs."""
     saved: list[tuple[Any, str, Any]] = []
     try:
-        for stage, spec, attr in _TARGETS + _OLDER:
+        for stage, spec, attr in _TARGETS + _OLDER if targets is None else targets:
             owner = _owner(spec)
             if attr not in vars(owner):  # an older tree (the "before" of a comparison)
                 continue

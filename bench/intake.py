@@ -61,7 +61,14 @@ from _services import (  # type: ignore[import-not-found]
     naming_mails,
     open_first_stage,
 )
-from _stages import FLOOR, STAGES, StageTimer, instrument  # type: ignore[import-not-found]
+from _stages import (  # type: ignore[import-not-found]
+    DRAIN_STAGES,
+    DRAIN_TARGETS,
+    FLOOR,
+    STAGES,
+    StageTimer,
+    instrument,
+)
 from imapclient import IMAPClient
 from sqlalchemy import create_engine, text
 
@@ -228,6 +235,25 @@ def burst(
     return Result(n / elapsed, loop_rate, n / door_s, cpu / n, pg_cpu / n, wal / n)
 
 
+def drain(bench: Bench, timer: StageTimer | None) -> tuple[float, int]:
+    """The outbox's drain in this process, through an ``SmtpSender`` to the bench's sink
+    (another process): CPU seconds a mail sent, and how many were sent."""
+    from pbm.mail.smtp import SmtpSender
+
+    sender = SmtpSender("127.0.0.1", bench.sink.port, security="plain", timeout=30)
+    sender.connect()
+    outbox = bench.app.outbox(sender)
+    before = len(bench.sink.arrivals)
+    with instrument(timer, DRAIN_TARGETS) if timer else contextlib.nullcontext():
+        t = time.process_time()
+        sent, failed = outbox.flush()
+        cpu = time.process_time() - t
+    sender.close()
+    assert failed == 0, (sent, failed)
+    assert bench.sink.wait_for(before + sent, 60)
+    return cpu / max(sent, 1), sent
+
+
 @contextlib.contextmanager
 def postgres() -> Iterator[Callable[[str], str]]:
     """A throwaway cluster; yields a function that makes a fresh database by name."""
@@ -268,6 +294,11 @@ def main() -> None:
         action="store_true",
         help="all mail to one competition of N teams (a deadline's burst; JOIN is serial there)",
     )
+    ap.add_argument(
+        "--drain",
+        action="store_true",
+        help="then send the replies of the SQLite bursts (the outbox to the sink), CPU timed",
+    )
     args = ap.parse_args()
     n = args.messages
     comps, teams = (1, max(n, 2)) if args.one_competition else (-(-n // 64), 64)
@@ -287,6 +318,7 @@ def main() -> None:
     stages: dict[str, StageTimer] = {}
     one_pg: dict[str, float] = {}
     rows: dict[str, list[str]] = {}
+    drains: dict[str, tuple[float, int, StageTimer]] = {}
     print(head)
     with postgres() if pg_workers else contextlib.nullcontext(None) as database:
         for k, (engine, workers) in enumerate(setups):
@@ -307,6 +339,8 @@ def main() -> None:
                     if workers == 1:
                         clock = time.process_time if args.cpu_stages else time.perf_counter
                         timer = stages.setdefault(f"{kind}, {engine}", StageTimer(clock))
+                    if args.drain and engine == "sqlite":
+                        drain(bench, None)  # what was queued before: not the burst's
                     r = burst(bench, mails, workers, timer, args.cpu_stages)
                     if engine == "postgresql" and workers == 1:
                         one_pg[kind] = r.rate
@@ -320,6 +354,9 @@ def main() -> None:
                         f"{r.wal / 1000:6.1f}"
                     )
                     print(f"{rows[kind][-1]}  [{kind}]", flush=True)
+                    if args.drain and engine == "sqlite":
+                        dt = StageTimer(time.process_time)
+                        drains[kind] = (*drain(bench, dt), dt)
             finally:
                 bench.close()
     for kind in KINDS:
@@ -349,6 +386,21 @@ def main() -> None:
         + "".join(f" {f * 1000:21.3f} ms" for f in floors)
     )
     print(f"  {'  so at most':<36}" + "".join(f" {1 / f if f else 0:19.0f} msg/s" for f in floors))
+    if drains:
+        print(
+            "\nthe outbox's drain of those replies (CPU ms a mail, SQLite, SmtpSender to a sink):"
+        )
+        print(f"  {'stage':<36}" + "".join(f" {kind:>16}" for kind in drains))
+        for stage in DRAIN_STAGES:
+            cells = [
+                f" {t.seconds.get(stage, 0.0) / k * 1000:13.3f} ms" for _, k, t in drains.values()
+            ]
+            print(f"  {stage:<36}" + "".join(cells))
+        print(
+            f"  {'whole drain':<36}"
+            + "".join(f" {c * 1000:13.3f} ms" for c, _, _ in drains.values())
+        )
+        print(f"  {'mails sent':<36}" + "".join(f" {k:16d}" for _, k, _ in drains.values()))
     print(f"\nload average after {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 

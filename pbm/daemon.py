@@ -42,6 +42,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from types import FrameType
 
 import structlog
@@ -50,6 +51,7 @@ from pbm.app import App, Listener
 from pbm.core.errors import DatabaseUnavailable, MailError
 from pbm.db.models import MailStatus
 from pbm.db.session import transaction
+from pbm.db.wakes import Wakes
 from pbm.games import GAMES, Game
 from pbm.inbound.spool import import_spool
 from pbm.mail.ports import Mailbox, Sender
@@ -126,13 +128,17 @@ class Daemon:
         self.app = app
         self.incidents = app.incidents()
         self.outbox = app.outbox(sender, self.incidents)
+        self.max_wait = max_wait if max_wait is not None else app.config.scheduler.tick_seconds
+        #: When the scheduler and the outbox next have work, kept between passes for the
+        #: daemon's life (a pass that only answered mail seldom moves either).
+        self.wakes = Wakes(app.db_engine, max_age=self.max_wait)
+        self.outbox.wakes = self.wakes
         self.mailboxes = list(mailboxes)
         self._mailbox_backoff = [Backoff(retry_first, retry_max) for _ in self.mailboxes]
         self._mailbox_retry_at = [0.0 for _ in self.mailboxes]  # time.monotonic()
         self._db_backoff = Backoff(retry_first, retry_max)
         self.listeners = list(listeners)
         self.handle_signals = handle_signals
-        self.max_wait = max_wait if max_wait is not None else app.config.scheduler.tick_seconds
         #: This process in the workers' registry (``run`` registers it and beats; a single
         #: ``run_once`` claims a split stage's matches under its id without registering).
         self.worker = Registry(app.sessions, app.clock, app.config.workers)
@@ -297,13 +303,16 @@ class Daemon:
         """Seconds until the scheduler or the outbox has work (at most ``max_wait``; 0 or
         less: now)."""
         now = self.app.clock.now()
-        with transaction(self.app.sessions) as s:
-            until = [next_wake(s, self.app.config, now, self.app.games)]
+        until = [self.wakes.scheduler(now, lambda: self._next_wake(now)) or now]
         due = self.outbox.next_due()
         if due is not None:
             until.append(due)
         seconds = min((t - now).total_seconds() for t in until)
         return min(seconds, self.max_wait)
+
+    def _next_wake(self, now: datetime) -> datetime:
+        with transaction(self.app.sessions) as s:
+            return next_wake(s, self.app.config, now, self.app.games)
 
     def _mail_only(self, stats: Stats) -> bool:
         """Whether a busy pass only handled the one mailbox's mail (and sent the answers).
@@ -384,6 +393,7 @@ class Daemon:
                     log.warning("daemon.close_failed", error=str(exc))
             for sig, handler in previous.items():
                 signal.signal(sig, handler)  # type: ignore[arg-type]
+            self.wakes.close()
             log.info("daemon.stopped")
 
     def _database_down(self, exc: DatabaseUnavailable) -> None:

@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING
 
 from pbm.core.clock import FixedClock
 from pbm.core.errors import SmtpError
+from pbm.mail.compose import SAFE_POLICY
 from pbm.mail.flowed import as_fixed
 from pbm.mail.ports import Envelope, FetchedMessage
+from pbm.mail.wire import outgoing
 
 __all__ = [
     "Conversation",
@@ -146,6 +148,13 @@ class RecordingSender:
         self.sent.append(copy)
         if self.on_send is not None:
             self.on_send(copy)
+
+    def send_bytes(self, raw: bytes, envelope: Envelope) -> None:
+        """Record the message the bytes go out as (:func:`pbm.mail.wire.outgoing`), read as
+        a transport's reader would, through :meth:`send` (which a fake may extend)."""
+        msg = BytesParser(policy=SAFE_POLICY).parsebytes(outgoing(raw))
+        assert isinstance(msg, EmailMessage)
+        self.send(msg, envelope)
 
     def to(self, address: str) -> list[EmailMessage]:
         """Messages sent to ``address``."""

@@ -19,6 +19,7 @@ import dkim
 from pbm.core.errors import ConfigError, SmtpError
 from pbm.mail.compose import SAFE_POLICY
 from pbm.mail.ports import Envelope, Sender
+from pbm.mail.wire import crlf, outgoing
 
 __all__ = ["SIGNED_HEADERS", "DkimSigner", "SigningSender"]
 
@@ -89,14 +90,18 @@ class DkimSigner:
     def sign(self, message: EmailMessage) -> EmailMessage:
         """``message`` with its DKIM-Signature on top. The bytes signed are those the sender
         writes (SAFE_POLICY keeps every header as it is; only line ends become CRLF)."""
-        raw = message.as_bytes(policy=_CRLF)
-        try:
-            signed = self.signature(raw) + raw
-        except Exception as exc:  # dkimpy's errors: a message pbm made that it cannot sign
-            raise SmtpError(f"DKIM: cannot sign the message: {exc}", transient=False) from exc
-        out = BytesParser(policy=SAFE_POLICY).parsebytes(signed)
+        out = BytesParser(policy=SAFE_POLICY).parsebytes(
+            self.sign_bytes(message.as_bytes(policy=_CRLF))
+        )
         assert isinstance(out, EmailMessage)
         return out
+
+    def sign_bytes(self, raw: bytes) -> bytes:
+        """CRLF-ended ``raw`` with its DKIM-Signature on top."""
+        try:
+            return self.signature(raw) + raw
+        except Exception as exc:  # dkimpy's errors: a message pbm made that it cannot sign
+            raise SmtpError(f"DKIM: cannot sign the message: {exc}", transient=False) from exc
 
 
 class SigningSender:
@@ -112,6 +117,11 @@ class SigningSender:
     def send(self, message: EmailMessage, envelope: Envelope | None = None) -> None:
         """Sign ``message`` and send it through the inner sender."""
         self.inner.send(self.signer.sign(message), envelope)
+
+    def send_bytes(self, raw: bytes, envelope: Envelope) -> None:
+        """Sign the bytes that go out (:func:`pbm.mail.wire.outgoing`, CRLF-ended) and send
+        them through the inner sender."""
+        self.inner.send_bytes(self.signer.sign_bytes(crlf(outgoing(raw))), envelope)
 
     def connect(self) -> None:
         """Connect the inner sender now, if it connects."""

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pbm.core.errors import SmtpError
 from pbm.mail.ports import Envelope
+from pbm.mail.wire import header, outgoing
 
 __all__ = ["MaildirSender"]
 
@@ -39,11 +40,19 @@ class MaildirSender:
         nowhere to go in a Maildir; the file is the message as it would be delivered)."""
         # Bcc is an envelope matter; a delivered copy must not reveal it.
         raw = message.as_bytes() if "Bcc" not in message else _without_bcc(message)
+        self._store(raw)
+
+    def send_bytes(self, raw: bytes, envelope: Envelope) -> None:
+        """Store the message ``raw`` as it goes out (:func:`pbm.mail.wire.outgoing`: LF line
+        ends, no Bcc field) as a new file, like :meth:`send`."""
+        self._store(outgoing(raw))
+
+    def _store(self, raw: bytes) -> None:
         try:
             key = mailbox.Maildir(self.path, create=True).add(raw)
         except (OSError, mailbox.Error) as exc:
             raise SmtpError(f"Maildir {self.path}: cannot store: {exc}", transient=True) from exc
-        log.info("maildir: stored %s as %s in %s", message.get("Message-ID", "?"), key, self.path)
+        log.info("maildir: stored %s as %s in %s", header(raw, "Message-ID"), key, self.path)
 
     def messages(self) -> list[bytes]:
         """The raw bytes of every message stored so far (for tests and the CLI), oldest first."""

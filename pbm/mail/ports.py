@@ -59,3 +59,9 @@ class Sender(Protocol):
     def send(self, message: EmailMessage, envelope: Envelope | None = None) -> None:
         """Deliver one message: to ``envelope``'s recipients, else those in its headers."""
         ...
+
+    def send_bytes(self, raw: bytes, envelope: Envelope) -> None:
+        """Deliver a message's bytes as stored (the outbox's), to ``envelope``'s recipients
+        from its reverse-path: as :func:`pbm.mail.wire.outgoing` makes them (line ends, no
+        Bcc field), never parsed and written again."""
+        ...

@@ -16,12 +16,14 @@ from __future__ import annotations
 import logging
 import smtplib
 import ssl
+from collections.abc import Callable
 from email.message import EmailMessage
 
 from pbm.core.errors import OAuth2Error, SmtpError
 from pbm.mail._tls import SECURITY_MODES, BadCaFile, Security, make_ssl_context, tls_is_permanent
 from pbm.mail.oauth2 import Mechanism, TokenSource, sasl_string
 from pbm.mail.ports import Envelope
+from pbm.mail.wire import crlf, header, outgoing
 
 __all__ = ["SmtpSender", "translate_smtp_error"]
 
@@ -68,6 +70,24 @@ def translate_smtp_error(exc: BaseException) -> SmtpError | None:
     if isinstance(exc, ValueError):  # includes UnicodeError: the message itself can't go out
         return SmtpError(f"SMTP: message cannot be sent: {exc}", transient=False)
     return None
+
+
+def _send_data(conn: smtplib.SMTP, data: bytes, envelope: Envelope) -> dict[str, tuple[int, bytes]]:
+    """``sendmail`` of ready bytes, as ``send_message`` calls it: with SMTPUTF8 (refused when
+    the server lacks it) only when an envelope address is beyond ASCII."""
+    options: tuple[str, ...] = ()
+    if not "".join((envelope.mail_from, *envelope.rcpt_to)).isascii():
+        conn.ehlo_or_helo_if_needed()
+        if not conn.has_extn("smtputf8"):
+            raise smtplib.SMTPNotSupportedError(
+                "One or more source or delivery addresses require internationalized email"
+                " support, but the server does not advertise the required SMTPUTF8 capability"
+            )
+        options = ("SMTPUTF8", "BODY=8BITMIME")
+    refused: dict[str, tuple[int, bytes]] = conn.sendmail(
+        envelope.mail_from, list(envelope.rcpt_to), data, options
+    )
+    return refused
 
 
 def _decode(msg: bytes | str) -> str:
@@ -135,30 +155,7 @@ class SmtpSender:
         If some recipients are refused but others accepted, the message counts as sent and
         the refusals are logged (retrying would duplicate it for the accepted ones).
         """
-        reused = self._conn is not None
-        try:
-            try:
-                refused = self._send_once(message, envelope)
-            except (smtplib.SMTPServerDisconnected, smtplib.SMTPResponseException) as exc:
-                closing = getattr(exc, "smtp_code", None) == 421
-                if isinstance(exc, smtplib.SMTPResponseException) and not closing:
-                    raise
-                self._drop()
-                if not reused:
-                    raise
-                # The server closed our idle connection (or said 421, closing: Exchange and
-                # Dovecot do, as a session ends or its token expires): nothing was accepted.
-                log.info("smtp: idle connection was closed by the server; reconnecting")
-                refused = self._send_once(message, envelope)
-        except SmtpError:  # already ours (from _connect)
-            self._drop()
-            raise
-        except Exception as exc:
-            self._drop()
-            err = translate_smtp_error(exc)
-            if err is None:
-                raise
-            raise err from exc
+        refused = self._deliver(lambda conn: self._send_message(conn, message, envelope))
         if refused:
             log.warning(
                 "smtp: %s: some recipients refused: %s",
@@ -172,6 +169,50 @@ class SmtpSender:
             self.host,
             self.port,
         )
+
+    def send_bytes(self, raw: bytes, envelope: Envelope) -> None:
+        """Deliver the stored message ``raw`` as it goes out (:func:`pbm.mail.wire.outgoing`:
+        no Bcc field; CRLF line ends) to ``envelope``'s recipients from its reverse-path:
+        what :meth:`send` puts on the wire for the message those bytes read as, without
+        reading them. Raises ``SmtpError`` as :meth:`send` does."""
+        data = crlf(outgoing(raw))
+        refused = self._deliver(lambda conn: _send_data(conn, data, envelope))
+        if refused or log.isEnabledFor(logging.INFO):
+            mid = header(data, "Message-ID") or "?"
+            if refused:
+                decoded = {r: (c, _decode(m)) for r, (c, m) in refused.items()}
+                log.warning("smtp: %s: some recipients refused: %s", mid, decoded)
+            log.info("smtp: sent %s to %s via %s:%s", mid, envelope.rcpt_to, self.host, self.port)
+
+    def _deliver(
+        self, send: Callable[[smtplib.SMTP], dict[str, tuple[int, bytes]]]
+    ) -> dict[str, tuple[int, bytes]]:
+        """``send`` on the open connection (once more on a new one if the server had closed
+        an idle one), its foreign errors translated; the refused recipients."""
+        reused = self._conn is not None
+        try:
+            try:
+                return send(self._conn if self._conn is not None else self._connect())
+            except (smtplib.SMTPServerDisconnected, smtplib.SMTPResponseException) as exc:
+                closing = getattr(exc, "smtp_code", None) == 421
+                if isinstance(exc, smtplib.SMTPResponseException) and not closing:
+                    raise
+                self._drop()
+                if not reused:
+                    raise
+                # The server closed our idle connection (or said 421, closing: Exchange and
+                # Dovecot do, as a session ends or its token expires): nothing was accepted.
+                log.info("smtp: idle connection was closed by the server; reconnecting")
+                return send(self._connect())
+        except SmtpError:  # already ours (from _connect)
+            self._drop()
+            raise
+        except Exception as exc:
+            self._drop()
+            err = translate_smtp_error(exc)
+            if err is None:
+                raise
+            raise err from exc
 
     def connect(self) -> None:
         """Connect and log in now (otherwise the first send does); raises ``SmtpError``."""
@@ -188,10 +229,9 @@ class SmtpSender:
         except Exception:  # a dead connection has nothing left to say
             conn.close()
 
-    def _send_once(
-        self, message: EmailMessage, envelope: Envelope | None
+    def _send_message(
+        self, conn: smtplib.SMTP, message: EmailMessage, envelope: Envelope | None
     ) -> dict[str, tuple[int, bytes]]:
-        conn = self._conn if self._conn is not None else self._connect()
         if envelope is None:
             refused: dict[str, tuple[int, bytes]] = conn.send_message(
                 message, from_addr=self.envelope_from

@@ -21,27 +21,34 @@ pass: the row is not sent again meanwhile.
 
 from __future__ import annotations
 
+import quopri
+import re
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.parser import BytesParser
+from email.utils import getaddresses
 
 import structlog
-from sqlalchemy import case, func, select
+from sqlalchemy import case, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.core.clock import Clock
 from pbm.core.config import OutboxConfig
 from pbm.core.errors import DatabaseUnavailable, PbmError, SmtpError
-from pbm.db.models import OutboxMessage, Player, Seat
+from pbm.db.models import OutboxMessage, Player, Seat, table_of
 from pbm.db.session import SKIP_LOCKED, transaction
-from pbm.mail.compose import SAFE_POLICY
+from pbm.db.wakes import Wakes
+from pbm.mail.compose import SAFE_POLICY, qp_body
 from pbm.mail.lists import GENERATED_KINDS
 from pbm.mail.ports import Envelope, Sender
+from pbm.mail.wire import header
 from pbm.ops.incidents import Backoff, Incidents
+from pbm.secrets.scrub import own_spans
 from pbm.secrets.seats import HashLookup, SecretBox, has_placeholder
+from pbm.secrets.shapes import PLACEHOLDER_START
 from pbm.testhooks import crash_point
 
 __all__ = ["RELAY_PROBE_MAX", "Outbox", "backoff"]
@@ -56,6 +63,7 @@ SLICE_ROWS = 2000
 #: Mail pbm sends in bulk, of its own accord whatever caused it (the one classification:
 #: :data:`pbm.mail.lists.GENERATED_KINDS`): sent after every answer that is due.
 BULK_KINDS = tuple(sorted(GENERATED_KINDS))
+_OUT = table_of(OutboxMessage)
 
 
 def backoff(config: OutboxConfig, attempts: int) -> timedelta:
@@ -64,15 +72,66 @@ def backoff(config: OutboxConfig, attempts: int) -> timedelta:
     return timedelta(seconds=min(seconds, config.backoff_max_seconds))
 
 
-def _fill(raw: bytes, box: SecretBox, hash_of: HashLookup | None = None) -> EmailMessage:
+#: The start of a placeholder in a quoted-printable payload: written as it is (printable
+#: ASCII, no "="), but a soft line break ("=" at a line's end) may fall anywhere in it.
+_MARK_QP = re.compile(b"(?:=\n)?".join(re.escape(bytes([c])) for c in PLACEHOLDER_START.encode()))
+
+
+def _ready(raw: bytes, box: SecretBox, hash_of: HashLookup | None = None) -> bytes:
+    """The stored message ``raw`` as it is sent: its bytes as stored, but for the text lines
+    that wait for a secret, written again with it filled in (never a header: a secret goes
+    only where pbm's text put its placeholder). A message in one of the composer's own shapes
+    has those lines found and written without the email package; any other is read by it."""
+    spans = own_spans(raw) if b"\r" not in raw and raw.isascii() else None
+    if spans is None:
+        msg = _fill(raw, box, hash_of)
+        return raw if msg is None else msg.as_bytes()
+    out: list[bytes] = []
+    done = 0
+    for _values, span in spans:
+        if span is None:
+            continue
+        for start, end in _lines_waiting(raw, *span):
+            # A line of quoted-printable is encoded alone: the composer's encoding of the
+            # filled text is its lines' encodings, each line written again alone here.
+            text = quopri.decodestring(raw[start:end]).decode("utf-8", "replace")
+            if has_placeholder(text):
+                out += (raw[done:start], qp_body(box.fill_secrets(text, hash_of)))
+                done = end
+    return raw if not out else b"".join((*out, raw[done:]))
+
+
+def _lines_waiting(raw: bytes, start: int, end: int) -> list[tuple[int, int]]:
+    """Where in the quoted-printable payload ``raw[start:end]`` each text line holding the
+    start of a placeholder lies (its soft breaks inside, its line end outside)."""
+    lines: list[tuple[int, int]] = []
+    for found in _MARK_QP.finditer(raw, start, end):
+        if lines and found.start() < lines[-1][1]:
+            continue  # a second placeholder on a line already taken
+        begin = found.start()
+        while (at := raw.rfind(b"\n", start, begin)) >= 0 and raw[at - 1 : at] == b"=":
+            begin = at - 1  # the line before ends in a soft break: the same text line
+        begin = start if at < 0 else at + 1
+        stop = found.end()
+        while (stop := raw.find(b"\n", stop, end)) >= 0 and raw[stop - 1 : stop] == b"=":
+            stop += 1
+        lines.append((begin, end if stop < 0 else stop))
+    return lines
+
+
+def _fill(raw: bytes, box: SecretBox, hash_of: HashLookup | None = None) -> EmailMessage | None:
+    """``raw`` read by the email package with its text parts' placeholders filled in; None
+    when no text part has one."""
     # SAFE_POLICY writes the headers back exactly as composed: never re-decoded, refolded.
     msg = BytesParser(policy=SAFE_POLICY).parsebytes(raw)
     assert isinstance(msg, EmailMessage)
+    filled = False
     for part in msg.walk():
         if part.get_content_maintype() != "text" or part.is_multipart():
             continue
         text = part.get_content()
         if has_placeholder(text):
+            filled = True
             flowed = part.get_param("format") == "flowed"
             part.set_content(
                 box.fill_secrets(text, hash_of),
@@ -83,7 +142,14 @@ def _fill(raw: bytes, box: SecretBox, hash_of: HashLookup | None = None) -> Emai
             )
             if flowed:  # set_content wrote a new Content-Type; put it back where it was
                 part.replace_header("Content-Type", f'{part["Content-Type"]}; format="flowed"')
-    return msg
+    return msg if filled else None
+
+
+def _sender_of(raw: bytes) -> str:
+    """The address of ``raw``'s From field (the envelope's reverse-path when the outbox has
+    no VERP address to give)."""
+    found = getaddresses([header(raw, "From") or ""])
+    return found[0][1] if found else ""
 
 
 class Outbox:
@@ -124,6 +190,9 @@ class Outbox:
         )
         self._relay_retry_at: datetime | None = None  # the relay is down until then
         self._unrecorded: dict[int, PbmError | None] = {}  # sent (None) or failed, not noted
+        #: The daemon's record of when it next has work (None: nothing kept, every
+        #: :meth:`next_due` reads it).
+        self.wakes: Wakes | None = None
 
     @property
     def relay_down(self) -> bool:
@@ -151,18 +220,25 @@ class Outbox:
             return [row_id for row_id in s.scalars(query) if row_id not in self._unrecorded]
 
     def next_due(self) -> datetime | None:
-        """When the earliest pending row is due (for the loop's sleep)."""
-        with transaction(self.sessions) as s:
-            when = s.scalar(
-                select(func.min(OutboxMessage.next_attempt_at)).where(
-                    OutboxMessage.status == "pending"
-                )
-            )
+        """When the earliest pending row is due (for the loop's sleep; kept between passes
+        by the daemon's :class:`~pbm.db.wakes.Wakes`)."""
+        if self.wakes is None:
+            when = self._earliest()
+        else:
+            when = self.wakes.outbox(self.clock.now(), self._earliest)
         if when is None:
             return None
         if self.relay_down and self._relay_retry_at is not None:
             return max(when, self._relay_retry_at)
         return when
+
+    def _earliest(self) -> datetime | None:
+        with transaction(self.sessions) as s:
+            return s.scalar(
+                select(func.min(OutboxMessage.next_attempt_at)).where(
+                    OutboxMessage.status == "pending"
+                )
+            )
 
     def flush(
         self,
@@ -185,15 +261,22 @@ class Outbox:
         end = None if budget is None else time.monotonic() + budget
         # A slice of a second sends far fewer than SLICE_ROWS: the rest need not be read.
         limit = None if budget is None else SLICE_ROWS
-        for n, row_id in enumerate(self.due_ids(answers_only, limit)):
+        queued = self.wakes.queued() if self.wakes is not None else 0
+        due = self.due_ids(answers_only, limit)
+        whole = not answers_only and (limit is None or len(due) < limit)
+        for n, row_id in enumerate(due):
             if stop() or (n and end is not None and time.monotonic() > end):
+                whole = False
                 break  # the budget stops after one send at least, so every pass progresses
             with in_hand(f"outbox {row_id}") if in_hand else nullcontext():
                 outcome = self.send_one(row_id)
             sent += outcome == "sent"
             failed += outcome == "failed"
             if outcome == "relay-down":
+                whole = False
                 break
+        if whole and self.wakes is not None:
+            self.wakes.flushed(queued)  # every row queued before it was due, and taken
         return sent, failed
 
     def _record_held(self) -> None:
@@ -201,35 +284,62 @@ class Outbox:
             self._record(row_id, error)  # raises DatabaseUnavailable while it is still down
             del self._unrecorded[row_id]
 
+    def _own(self) -> AbstractContextManager[None]:
+        """Where the outbox writes its rows (what it makes due, it tells ``wakes``)."""
+        return self.wakes.own_outbox() if self.wakes is not None else nullcontext()
+
+    def _due_at(self, when: datetime | None) -> None:
+        if self.wakes is not None:
+            self.wakes.outbox_at(when or self.clock.now())
+
     def send_one(self, row_id: int) -> str:
         """Try one row; returns sent, retry, failed, relay-down or skipped."""
-        with transaction(self.sessions) as s:
-            row = s.get(OutboxMessage, row_id, with_for_update=SKIP_LOCKED)
+        # Core statements: the unit of work's bookkeeping for one row cost more than the row's
+        # statements (the claim and the record were most of a send's CPU once the reply was
+        # no longer parsed).
+        with self._own(), transaction(self.sessions) as s:
+            row = s.execute(
+                select(_OUT.c.status, _OUT.c.next_attempt_at, _OUT.c.raw, _OUT.c.to_addr)
+                .add_columns(_OUT.c.kind, _OUT.c.attempts)
+                .where(_OUT.c.id == row_id)
+                .with_for_update(**SKIP_LOCKED)
+            ).first()
             now = self.clock.now()
             if row is None or row.status != "pending" or row.next_attempt_at > now:
+                self._due_at(None)  # in another worker's hands: when it falls due is unknown
                 return "skipped"
             # Claim the row for a while: another worker skips it, and if this process dies
             # mid-send the row falls due again after the lease (at least once, never lost).
-            row.next_attempt_at = now + timedelta(seconds=self.config.send_lease_seconds)
-            raw, to = row.raw, row.to_addr
-            bounced = s.scalars(
-                select(Player).where(Player.address == to, Player.undeliverable_at.is_not(None))
+            lease = now + timedelta(seconds=self.config.send_lease_seconds)
+            s.execute(update(_OUT).where(_OUT.c.id == row_id).values(next_attempt_at=lease))
+            to = row.to_addr
+            bounced = s.execute(
+                select(Player.undeliverable_reason)
+                .where(Player.address == to, Player.undeliverable_at.is_not(None))
+                .limit(1)
             ).first()
             if bounced is not None:
-                row.status = "failed"
-                row.last_error = (
-                    f"{to} is undeliverable: {bounced.undeliverable_reason or 'bounced'}"
+                error = f"{to} is undeliverable: {bounced.undeliverable_reason or 'bounced'}"
+                s.execute(
+                    update(_OUT)
+                    .where(_OUT.c.id == row_id)
+                    .values(status="failed", last_error=error)
                 )
                 log.warning("outbox.undeliverable", id=row_id, to=to)
                 return "failed"
+        try:
+            return self._send_claimed(row_id, row.raw, to, (row.kind, row.attempts))
+        except BaseException:
+            self._due_at(lease)  # the row stays claimed: due again when its lease ends
+            raise
+
+    def _send_claimed(self, row_id: int, raw: bytes, to: str, row: tuple[str, int]) -> str:
         error: PbmError | None = None
         try:
-            msg = _fill(raw, self.box, self._hash_of)
+            ready = _ready(raw, self.box, self._hash_of)
             # The envelope is the row's one recipient, whatever the headers say.
             mail_from = self.envelope_from(row_id) if self.envelope_from else None
-            self.sender.send(
-                msg, Envelope(mail_from or str(msg["From"].addresses[0].addr_spec), (to,))
-            )
+            self.sender.send_bytes(ready, Envelope(mail_from or _sender_of(ready), (to,)))
         except PbmError as exc:
             error = exc
         except OSError as exc:  # an adapter that let a socket error through: the link's fault
@@ -246,6 +356,8 @@ class Outbox:
             if self.incidents is not None:
                 self.incidents.recovered("smtp")
         try:
+            if error is None:
+                return self._record_sent(row_id, *row)
             return self._record(row_id, error, relay=relay)
         except DatabaseUnavailable:
             if not relay:  # the send happened (or failed for good): never send it again
@@ -259,8 +371,26 @@ class Outbox:
         if self.incidents is not None:
             self.incidents.failed("smtp", error)
 
+    def _record_sent(self, row_id: int, kind: str, attempts: int) -> str:
+        """:meth:`_record` of a send that went, in one statement (the row is this worker's:
+        claimed, its lease running)."""
+        with self._own(), transaction(self.sessions) as s:
+            done = s.execute(
+                update(_OUT)
+                .where(_OUT.c.id == row_id)
+                .values(
+                    attempts=_OUT.c.attempts + 1,
+                    status="sent",
+                    sent_at=self.clock.now(),
+                    last_error=None,
+                )
+            )
+            assert done.rowcount == 1  # type: ignore[attr-defined]
+        log.info("outbox.sent", id=row_id, kind=kind, attempts=attempts + 1)
+        return "sent"
+
     def _record(self, row_id: int, error: PbmError | None, *, relay: bool = False) -> str:
-        with transaction(self.sessions) as s:
+        with self._own(), transaction(self.sessions) as s:
             row = s.get(OutboxMessage, row_id)
             assert row is not None
             if relay and error is not None:
@@ -268,6 +398,7 @@ class Outbox:
                 # due again when the relay is tried again.
                 row.last_error = str(error)[:2000]
                 row.next_attempt_at = self._relay_retry_at or self.clock.now()
+                self._due_at(row.next_attempt_at)
                 return "relay-down"
             row.attempts += 1
             if error is None:
@@ -279,6 +410,7 @@ class Outbox:
             row.last_error = str(error)[:2000]
             if error.transient and row.attempts < self.config.max_attempts:
                 row.next_attempt_at = self.clock.now() + backoff(self.config, row.attempts)
+                self._due_at(row.next_attempt_at)
                 log.warning("outbox.retry", id=row_id, attempts=row.attempts, error=str(error))
                 return "retry"
             row.status = "failed"

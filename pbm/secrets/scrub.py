@@ -30,6 +30,7 @@ from pbm.secrets.shapes import ALPHABET, PLACEHOLDER, REDACTED, SECRET_SHAPE, SE
 __all__ = [
     "REDACTED",
     "is_plain_ascii",
+    "own_spans",
     "redact",
     "redact_message",
     "scrub_bytes",
@@ -336,9 +337,20 @@ def _own_unchanged(raw: bytes, values: list[str], lines: bool) -> bool:
 def _own_parts(raw: bytes) -> list[tuple[list[str], bytes | None]] | None:
     """Each part's header values and its text payload (None for the multipart), as compat32
     reads them; None when ``raw`` is not in one of pbm's shapes."""
+    spans = own_spans(raw)
+    if spans is None:
+        return None
+    return [(values, None if at is None else raw[at[0] : at[1]]) for values, at in spans]
+
+
+def own_spans(raw: bytes) -> list[tuple[list[str], tuple[int, int] | None]] | None:
+    """Each part of a message in one of pbm's composed shapes (see above): its header values
+    as compat32 reads them, and where its quoted-printable UTF-8 payload lies in ``raw``
+    (None for the multipart); None when ``raw`` is in no such shape. (The outbox fills a
+    reply's secrets in these payloads alone.)"""
     single = _text_part(raw)
     if single is not None:
-        return [single]
+        return [(single[0], (single[1], len(raw)))]
     head = _headers_of(raw, 0)
     found = _ALTERNATIVE.fullmatch(_one(head[0], "content-type") or "") if head else None
     if head is None or found is None:
@@ -350,18 +362,20 @@ def _own_parts(raw: bytes) -> list[tuple[list[str], bytes | None]] | None:
     chunks = body[len(sep) + 1 : -len(sep) - 4].split(b"\n" + sep + b"\n")
     if body.count(sep) != len(chunks) + 1:
         return None  # the boundary only where it separates the parts
-    parts: list[tuple[list[str], bytes | None]] = [([v for _, v in head[0]], None)]
+    parts: list[tuple[list[str], tuple[int, int] | None]] = [([v for _, v in head[0]], None)]
+    at = head[1] + len(sep) + 1
     for chunk in chunks:
         part = _text_part(chunk)
         if part is None:
             return None
-        parts.append(part)
+        parts.append((part[0], (at + part[1], at + len(chunk))))
+        at += len(chunk) + len(sep) + 2
     return parts
 
 
-def _text_part(raw: bytes) -> tuple[list[str], bytes | None] | None:
-    """The header values and payload of ``raw`` as one quoted-printable UTF-8 text part;
-    None for anything else."""
+def _text_part(raw: bytes) -> tuple[list[str], int] | None:
+    """The header values of ``raw`` as one quoted-printable UTF-8 text part, and where its
+    payload starts; None for anything else."""
     head = _headers_of(raw, 0)
     if head is None:
         return None
@@ -371,7 +385,7 @@ def _text_part(raw: bytes) -> tuple[list[str], bytes | None] | None:
         return None
     if _one(fields, "content-transfer-encoding") != "quoted-printable":
         return None
-    return [v for _, v in fields], raw[at:]
+    return [v for _, v in fields], at
 
 
 def _headers_of(raw: bytes, at: int) -> tuple[list[tuple[str, str]], int] | None:

@@ -142,6 +142,19 @@ class Lowerer:
                     )
                 )
                 return []
+        if len(bowlers) > len(overs):
+            # "overs 17-20: Warne, Rock, Grey, Flintoff, Stone": a bowler with no over of the
+            # turns is never dropped silently
+            self.errors.append(
+                self.illegal(
+                    f"{len(bowlers)} names take turns over {len(overs)} "
+                    f"{'over' if len(overs) == 1 else 'overs'}, so "
+                    f"{bowlers[len(overs)]} would bowl none: give each bowler his overs",
+                    d.start,
+                    d.start + len(d.refs[0].text),
+                )
+            )
+            return []
         return [(o, bowlers[i % len(bowlers)]) for i, o in enumerate(overs)]
 
     def policy(self, d: ReviewsD, side: str | None) -> ReviewPolicy:

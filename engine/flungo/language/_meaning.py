@@ -568,7 +568,8 @@ def reword(
     from engine.flungo.language._plans import (
         batting_order,
         bowling_line,
-        name_kinds,
+        kind_plan,
+        kinds_in_rule,
         names_a_kind,
         open_with,
         team_sheet,
@@ -607,15 +608,14 @@ def reword(
         return Reworded((reviews,), (), dropped)
     t = ", ".join(kept)
     t = _phases(t, overs, protect)
-    if (plan := bowling_line(t, runs, overs)) is not None:
-        return Reworded((plan,), (), dropped)
+    if (plan := bowling_line(t, runs, overs)) is not None:  # one reading a line, or two
+        return Reworded(tuple(plan.split("\n")), (), dropped)
     if (pair := open_with(t)) is not None:
         return Reworded((pair,), (), dropped)
     # "spin from both ends", "the quicks": the squad's bowlers of that kind, when plain
-    tk = name_kinds(t, kinds) if kinds else None
-    if tk is not None and (plan := bowling_line(tk, name_runs(tk, protect, names), overs)):
-        return Reworded((plan,), (), dropped)
-    t = _scores(scores(change_and_count(t, overs)))
+    if kinds and (plan := kind_plan(t, kinds, lambda x: name_runs(x, protect, names), overs)):
+        return Reworded(tuple(plan.split("\n")), (), dropped)
+    t = _scores(scores(kinds_in_rule(change_and_count(t, overs), kinds)))  # "the spinners ..."
     texts, idioms = _styles(t, protect)
     out = []
     for s in forked(texts):

@@ -60,6 +60,43 @@ def _initials(text: str, name: str) -> bool:
     return all(part.startswith(i) for i, part in zip(initials, parts, strict=False))
 
 
+# English's short closed-class words (articles, prepositions, conjunctions, pronouns): never
+# a prefix of a name, though one may be a whole name (matched before prefixes are tried)
+_FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "to",
+        "at",
+        "in",
+        "on",
+        "of",
+        "by",
+        "for",
+        "as",
+        "or",
+        "and",
+        "but",
+        "so",
+        "up",
+        "if",
+        "is",
+        "it",
+        "be",
+        "we",
+        "he",
+        "me",
+        "my",
+        "no",
+        "do",
+        "go",
+        "us",
+        "i",
+    ]
+)
+
+
 @kept(maxsize=256)
 def _book(names: tuple[str, ...], what: str) -> NameBook:
     return object.__new__(NameBook)
@@ -115,7 +152,9 @@ class NameBook:
             or [n for _, w, n in folded if w[-1] == t]
             or [n for _, w, n in folded if t in w]
             or (
-                [n for f, _, n in folded if f.startswith(t)]  # no one word starts "a b"
+                []  # a function word is no prefix of a name ("overs 41-44 to Warne": not Tom)
+                if t in _FUNCTION_WORDS
+                else [n for f, _, n in folded if f.startswith(t)]  # no one word starts "a b"
                 if len(words) > 1
                 else [n for f, w, n in folded if f.startswith(t) or any(x.startswith(t) for x in w)]
             )

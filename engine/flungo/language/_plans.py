@@ -18,10 +18,11 @@ from __future__ import annotations
 import importlib.resources
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from engine.flungo.language._chatter import number_words
+from engine.flungo.language._plan_forms import ends, in_order, joined
 from engine.flungo.language._spells import Group, bare, build
 from engine.flungo.orders import MatchOrders
 from engine.flungo.squad import BowlingStyle, Player
@@ -187,7 +188,23 @@ _GLUE = frozenset(
         "any",
         "case",
         "whole",
+        # prepositions of time before a span ("through the middle overs", "during 11-20")
+        "through",
+        "throughout",
+        "during",
+        "across",
+        # "the opening bowlers: ...", "our bowlers": the plan's own subject
+        "bowler",
+        "bowlers",
     ]
+)
+
+
+_STARTS_NEXT = re.compile(r"\s*starts(?![\w'])")
+# A kind of bowler passes only as a word for the name after it ("Tweaker Anderson on at 7");
+# said alone it stands for a bowler, and is read by ``kind_plan`` or refused
+_KIND_ALONE = re.compile(
+    r"(?<![\w'])(?:tweaker|quick|quickie|paceman|spinner|seamer|quicks)(?![\w'])(?!\s*\uE000)"
 )
 
 
@@ -261,6 +278,10 @@ _TOKEN = re.compile(
     r"|(?P<lasting>(?:is\s+to\s+|to\s+|will\s+|should\s+)last\s+(?:for\s+)?(?P<d>\d{1,3})\s+overs)"
     r"|(?P<count>(?P<c>\d{1,3})\s+(?:overs?\s+)?(?:each|apiece|in\s+all|overs?)"
     r"|(?:his|their)\s+(?:full\s+)?(?P<c2>\d{1,3}))"
+    # his whole quota said in cricket's words: "bowls out" (a bowler "bowled out" has bowled
+    # his last allowed over), "his full quota", "his allocation"
+    r"|(?P<full>bowls?\s+out(?![\w'])|(?:his|their)\s+(?:full\s+)?(?:quota|allocation|allotment"
+    r"|complement|whack)(?:\s+of\s+overs)?)"
     r"|(?P<onward>(?:from|starting\s+(?:at|from|with))\s+(?:the\s+)?(?:over\s+)?(?P<o>\d{1,3})"
     r"(?:st|nd|rd|th)?(?:\s+over)?\s+(?:on|onwards?)(?![\w']))"
     r"|(?P<start>(?:from|(?:comes\s+|come\s+)?on\s+at|starting\s+at)\s+(?:the\s+)?(?:over\s+)?"
@@ -273,8 +294,8 @@ _TOKEN = re.compile(
     r"|(?P<alt>alternat(?:ely|ing|e)(?:\s+overs)?|in\s+alternation)"
     r"|(?P<had>(?:till|until)\s+he(?:'s|\s+is|\s+has)\s+(?:had|bowled)\s+(?P<h>\d{1,3}))"
     r"|(?P<lastover>(?:the\s+)?last\s+over(?:\s+of\s+the\s+innings)?|the\s+last(?=\s*(?:$|[,;]|and\b)))"
-    r"|(?P<rest>the\s+rest(?:\s+of\s+the\s+overs)?)"
-    r"|(?P<spell>in\s+a\s+spell)|(?P<starts>starts)"
+    r"|(?P<rest>the\s+rest(?:\s+of\s+the\s+overs)?|rest\s+of\s+the\s+overs)"
+    r"|(?P<spell>in\s+a\s+spell)|(?P<starts>starts)|(?P<ends>(?:from|at)\s+both\s+ends)"
     r"|(?P<open>open(?:s|ing)?(?:\s+the\s+bowling)?|(?:take|takes|sharing|share)\s+the\s+new\s+ball"
     r"|new\s+ball)"
     r"|(?P<partner>in\s+turn\s+with\s+\uE000)"
@@ -312,6 +333,8 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
     standing for one bowler; ``overs``: the overs in the innings.
     """
     cue = _BOWLING_CUE.search(text) is not None  # said before the captain's words are read
+    # the line's shape first: "Stone + Green", "Warne from one end, Flintoff from the other"
+    text = ends(joined(text), names)
     text = plan_words(re.sub(r"(?:,?\s*and)?\s+no\s+more$", "", text))
     # the captain's reason ("since spin is good", "coz the pitch is cracked") is no plan
     text = re.sub(r"\s+(?:since|because|coz|cos|cause)\s+[^,;:]*", "", text)
@@ -326,7 +349,7 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         # ordinal ("Root the first, Tom Smith the second" may be a batting order)
         text = _FIRST_OVERS.sub(lambda m: "1st" if "first" in m.group(0) else "2nd", text)
     if _NOT_PLAN.search(_HAD.sub("", text)) or not re.search(
-        r"\d|rest|left|remain|open|new ball|last", text
+        r"\d|rest|left|remain|open|new ball|last|both ends", text
     ):
         return None
     if not cue and (_OPEN.search(text) or _PLACE.search(text)):
@@ -339,14 +362,20 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         p
         for p in parts
         if re.search(
-            r"\d|rest|left|remain|open|new ball|odd|even|every|alternat|spell|starts|last", p
+            r"\d|rest|left|remain|open|new ball|odd|even|every|alternat|spell|starts|last"
+            r"|quota|allocation|allotment|complement|whack|bowls? out",
+            p,
         )
         or any(re.search(rf"(?<![\w']){re.escape(n)}(?![\w'])", p) for n in names)
     )
+    # "the last 4 overs warne, rock, warne, flintoff": one over each, in the order written
+    text = in_order(text, names, overs)
     marked, order = _mark(text, names)
     if not order:
         return None
     # "Warne and Flintoff bowl the death, Warne first": he starts their overs
+    if _KIND_ALONE.search(marked):
+        return None  # "the spinner 41, 43": a bowler said by his kind (``kind_plan``)
     marked = _NAME_FIRST.sub(" starts", marked)
     # "comes on at 21", "takes over from Warne at the 9th": where a spell starts
     marked = _ON_AT.sub(r"\1\2 from ", marked)
@@ -356,22 +385,34 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
     opening = False  # "the opening spell ...", said before any bowler
     pre: list[int] = []  # overs said before their bowler ("the last over ... is for Warne")
     pending_and = False
+    counted: Group | None = None  # a group whose one over so far is a plain number ("gets 6")
     who = iter(order)
     for m in _TOKEN.finditer(marked):
         kind = m.lastgroup
         g = groups[-1] if groups else None
         if kind == "name":
             name = next(who)
-            if g is not None and pending_and and bare(g) and name not in g.names:
+            if g is not None and pending_and and bare(g) and not g.ends and name not in g.names:
                 g.names.append(name)
             else:
-                groups.append(Group([name], parity=parity, overs=list(dict.fromkeys(pre))))
+                # "Open: Warne & Freddie", "the opening pair is ...": said before the first
+                # bowler, the opening is his
+                groups.append(
+                    Group(
+                        [name],
+                        parity=parity,
+                        overs=list(dict.fromkeys(pre)),
+                        opens=opening and not groups and context is None,
+                    )
+                )
                 pre = []
             pending_and = False
             continue
         if kind == "comma":
             # "Anderson, Grey and Rock": a list of bowlers, while nothing is said of them
-            pending_and = pending_and or (g is not None and bare(g))
+            # (not after an opener: "Warne opens with Rock, Warne overs 1 and 3" says them again)
+            pending_and = pending_and or (g is not None and bare(g) and not (g.opens or g.ends))
+            counted = None
             continue
         if kind == "partner":
             if g is None or not g.names:
@@ -388,6 +429,15 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
             ):
                 # "Warne to open, with Flintoff sharing the new ball", "jimmy opens with warne"
                 groups.append(Group([name], opens=g.opens, joint=True))
+            elif m.group(0).startswith("with") and _STARTS_NEXT.match(marked, m.end()):
+                groups.append(Group([name]))  # "with Rock first": he starts the pair's overs
+            elif m.group(0).startswith("to") and (
+                (g is None and (pre or context)) or (g is not None and g.rest and not g.names)
+            ):
+                # "overs 11 to 14 go to Stone and Rock", "give the 49th to Warne", "whatever's
+                # left to Stone and Green": the bowlers the overs go to
+                groups.append(Group([name], parity=parity, overs=list(dict.fromkeys(pre))))
+                pre = []
             # else "at the other end to Stone", "takes over from Warne": a reference
             continue
         if kind == "quota":
@@ -395,12 +445,15 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         if kind == "word":
             word = m.group(0)
             if word == "and":
-                pending_and = True
+                pending_and, counted = True, None
                 continue
             if word not in _GLUE:
                 return None
             continue
         pending_and = False
+        if g is not None and g.joint and kind in ("range", "count", "lastn", "firstn", "full"):
+            # "Warne opens with Flintoff, overs 1 to 8 between them": the pair's overs
+            g = _pair_up(groups)
         if kind == "lasting":
             if g is not None or not opening or context is not None:
                 return None
@@ -423,8 +476,8 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
                 pass  # "Freddie 17 and 19 at death": the overs say it
             else:
                 g.span = span
-        elif kind == "count":
-            c = int(m.group("c") or m.group("c2"))
+        elif kind in ("count", "full"):
+            c = overs // 5 if kind == "full" else int(m.group("c") or m.group("c2"))
             if g is None:
                 context = (1, c) if context is None else context
             else:
@@ -442,6 +495,9 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
         elif kind == "start":
             if g is None:
                 return None
+            if counted is g and g.count is None:
+                # "Grey gets 6 from over 20": the number before where he starts is his count
+                g.count, g.overs = g.overs[0], []
             g.overs.append(int(m.group("s")))
             g.started = True
         elif kind in ("num", "lastover"):
@@ -449,7 +505,9 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
                 return None  # "4 - Flintoff 1, 3": a bare number first is no over of his
             o = int(m.group("n")) if kind == "num" else overs
             (pre if g is None else g.overs).append(o)
-        elif kind in ("spell", "starts", "alt", "every"):
+            plain = g is not None and g.overs == [o] and m.group(0).isdigit() and not g.started
+            counted = g if plain else None
+        elif kind in ("spell", "starts", "alt", "every", "ends"):
             if g is None:
                 return None
             setattr(g, kind, True)
@@ -463,7 +521,8 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
                 return None
             g.count = int(m.group("h"))
         elif kind == "rest":
-            if g is None:
+            if g is None or g.overs or g.span is not None:
+                # "Warne overs 1-10 odd, the rest to Stone and Green": not Warne's
                 groups.append(Group([], rest=True))
             else:
                 g.rest = True
@@ -475,6 +534,16 @@ def bowling_line(text: str, names: list[str], overs: int) -> str | None:
     if pre:
         return None  # overs said and no bowler after them
     return build(groups, context, overs)
+
+
+def _pair_up(groups: list[Group]) -> Group:
+    """The opener and the partner "with" him as one pair, when what follows is said of both
+    (a span or a count): the opener first."""
+    g = groups[-1]
+    if len(groups) > 1 and groups[-2].opens and bare(groups[-2]) and len(groups[-2].names) == 1:
+        groups.pop()
+        groups[-1].names += g.names
+    return groups[-1]
 
 
 def _within(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
@@ -602,16 +671,32 @@ def batting_order(text: str, names: list[str]) -> str | None:
 # A bowler, for "the spinners": bowling 13 or more, which no batsman (2d6) or keeper (d6)
 # of the seed's squad table reaches and every all-rounder and bowler does.
 BOWLER_SKILL = 13
-_KIND_WORDS = {
-    "spin": re.compile(
-        r"(?<![\w'])(?:the\s+)?(?:spin(?:\s+twins|\s+bowlers)?|spinners|tweakers|slow\s+bowlers)"
-        r"(?![\w'])"
-    ),
-    "pace": re.compile(
-        r"(?<![\w'])(?:the\s+)?(?:pace(?:\s+bowlers)?|pacemen|quicks|seamers|fast\s+bowlers)"
-        r"(?![\w'])"
-    ),
-}
+
+
+def _kind_patterns(one: bool) -> dict[str, re.Pattern[str]]:
+    """The lexicon's ``[kinds]``: each kind's words as one pattern, "the" or "our" before
+    them; ``one``: the words for one bowler of the kind ("our spinner"), else for all."""
+    text = importlib.resources.files(__package__).joinpath("lexicon.toml").read_text("utf-8")
+    start = text.index("\n[kinds]")
+    end = text.find("\n[", start + 1)
+    words = tomllib.loads(text[start : end if end > 0 else len(text)])["kinds"]
+    out = {}
+    for kind in ("spin", "pace"):
+        said = sorted(words[f"{kind}_one" if one else kind], key=len, reverse=True)
+        alts = "|".join(
+            re.escape(w).replace(r"\ ", r"\s+")
+            if w.startswith(("the ", "our "))
+            else r"(?:the\s+|our\s+)?" + re.escape(w).replace(r"\ ", r"\s+")
+            for w in said
+        )
+        out[kind] = re.compile(rf"(?<![\w'])(?:{alts})(?![\w'])")
+    return out
+
+
+# Made from the shipped lexicon at import, never changed: "the spinners" (all of a kind) and
+# "our spinner" (one of it, the one where the squad has one, both asked where it has two)
+_KIND_WORDS = _kind_patterns(one=False)
+_ONE_OF_KIND = _kind_patterns(one=True)
 
 
 def bowler_kinds(
@@ -639,7 +724,47 @@ def known_xi(items: Iterable[Any], standing: MatchOrders | None) -> tuple[str, .
 
 def names_a_kind(text: str) -> bool:
     """Whether ``text`` names a kind of bowler ("the spinners 11 to 26" is no chatter)."""
-    return any(p.search(text) is not None for p in _KIND_WORDS.values())
+    return any(p.search(text) is not None for p in (*_KIND_WORDS.values(), *_ONE_OF_KIND.values()))
+
+
+_RULE_BOWLS = re.compile(r"(?<![\w'])(?:bowl|bowls|bowling)(?![\w'])")
+_BOWL_AUX = re.compile(r"\s+(?:to\s+|will\s+|should\s+|can\s+|must\s+|shall\s+)?")
+
+
+def kinds_in_rule(text: str, kinds: Mapping[str, tuple[str, ...]] | None) -> str:
+    """ "if 7 down, the spinners bowl the rest": in a line that says who bowls, a kind of
+    bowler the squad makes plain is its bowlers; anywhere else ("attack the spinners") and
+    where it is not plain, the line is left as written."""
+    if not kinds or _RULE_BOWLS.search(text) is None:
+        return text
+    # only a kind that is who bowls ("the spinners bowl ..."), never whom one bats against
+    if not any(
+        _RULE_BOWLS.match(text, m.end() + len(w.group(0)))
+        for p in _KIND_WORDS.values()
+        for m in p.finditer(text)
+        if (w := _BOWL_AUX.match(text, m.end())) is not None
+    ):
+        return text
+    return name_kinds(text, kinds) or text
+
+
+def kind_plan(
+    text: str, kinds: Mapping[str, tuple[str, ...]], runs: Callable[[str], list[str]], overs: int
+) -> str | None:
+    """A plan line that names bowlers by kind, in canonical words (``bowling_line``): "the
+    spinners" as the squad's, "our spinner" as its one; where he is one of two, each is
+    read, and the readings that are plans come back on separate lines (two: asked).
+    ``runs``: the squad names a text writes (``name_runs``)."""
+    texts = [t] if (t := name_kinds(text, kinds)) is not None else []
+    for kind, pattern in _ONE_OF_KIND.items():
+        if pattern.search(text) is None or len(texts) > 1:
+            continue
+        who = kinds.get(kind, ())
+        if not 1 <= len(who) <= 2:
+            return None  # which of many is the manager's to say
+        texts = [pattern.sub(w, x) for w in who for x in texts or [text]]
+    plans = [p for x in texts if (p := bowling_line(x, runs(x), overs)) is not None]
+    return "\n".join(dict.fromkeys(plans)) if plans else None
 
 
 def name_kinds(text: str, kinds: Mapping[str, tuple[str, ...]]) -> str | None:
