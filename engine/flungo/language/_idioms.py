@@ -10,6 +10,7 @@ done here is structure:
   ladder defensive < normal < aggressive < wahoo from the style in force, where the line
   says it (one style written before the step, for everyone it names); where it does not,
   each step is a reading, and the answer shows them all and acts on none;
+- an exceptive preposition ("excluding", "barring", "aside from") is "except";
 - "the 25-over mark" is after 25 overs, "halfway" after half the innings's overs ("before
   halfway": before them, "until halfway": until them).
 
@@ -26,7 +27,7 @@ from engine.flungo.language._forks import fork, forked
 from engine.flungo.language._inflect import inflected
 
 # forked: the readings the steps make, for _meaning in one import
-__all__ = ["change_and_count", "forked"]
+__all__ = ["change_and_count", "forked", "ladder_steps"]
 
 LADDER = ("defensive", "normal", "aggressive", "wahoo")
 _STYLE = r"(?:defensive|normal|aggressive|wahoo)"
@@ -50,6 +51,7 @@ _CHANGE_TO = re.compile(
 )
 _UP = re.compile(rf"(?<![\w'])(?:{_phrases(_DATA['step_up'])})(?![\w'])")
 _DOWN = re.compile(rf"(?<![\w'])(?:{_phrases(_DATA['step_down'])})(?![\w'])")
+_EXCEPT = re.compile(rf"(?<![\w'])(?:{_phrases(_DATA['except'])})\s+(?=[a-z])")
 _SAID = re.compile(rf"(?<![\w']){_STYLE}(?![\w'])")
 _PREP = r"(?:(?P<prep>at|by|after|from|before|until|till)\s+)?(?:the\s+)?"
 _MARK = re.compile(
@@ -84,12 +86,20 @@ def _step(text: str, m: re.Match[str], by: int) -> str:
 
 
 def change_and_count(text: str, overs: int) -> str:
-    """``text`` (lower case) with its idioms of change and counting in the canonical words."""
-    text = _CHANGE_TO.sub("", text)
-    for pattern, by in ((_UP, 1), (_DOWN, -1)):
-        while (m := pattern.search(text)) is not None and not re.match(
-            rf"\s+to\s+{_STYLE}", text[m.end() :]
-        ):
-            text = text[: m.start()] + _step(text, m, by) + text[m.end() :]
+    """``text`` (lower case) with its verbs of change, exceptives and counting idioms in the
+    canonical words (first, before the line's clauses are weighed)."""
+    text = _EXCEPT.sub("except ", _CHANGE_TO.sub("", text))
     text = _MARK.sub(lambda m: _when(m, int(m.group("n"))), text)
     return _HALF.sub(lambda m: _when(m, overs // 2), text)
+
+
+def ladder_steps(text: str) -> str:
+    """``text`` with each step of the ladder as the style it comes to, or marked with each
+    (last, when the line is in canonical words, so the readings reach :func:`forked`)."""
+    for pattern, by in ((_UP, 1), (_DOWN, -1)):
+        at = 0
+        while (m := pattern.search(text, at)) is not None:
+            said = _step(text, m, by)
+            text = text[: m.start()] + said + text[m.end() :]
+            at = m.start() + len(said)
+    return text
