@@ -63,6 +63,36 @@ _HALF = re.compile(
 )
 
 
+# "with 6 wickets in hand", "if we've still got 7 in hand", "6+ wkts in hand": wickets in hand
+# are ten less the wickets down (an innings has ten), so "at least N in hand" is "N or fewer
+# in hand" turned round; "in hand" says wickets, with the word or without it
+_IN_HAND = re.compile(
+    r"(?<![\w'])(?:(?:if|with|and)\s+)?(?:we(?:\s+have|'ve)\s+)?(?:still\s+)?(?:got\s+)?"
+    r"(?:still\s+)?(?P<cmp>at\s+least|more\s+than|fewer\s+than|less\s+than|under|over)?\s*"
+    r"(?P<n>\d{1,2})(?P<tail>\s+or\s+(?:more|fewer|less))?\s+(?:wickets?\s+)?(?:still\s+)?"
+    r"in\s+hand(?![\w'])"
+)
+_HAND_OPS = {
+    "more than": "<",
+    "over": "<",
+    "fewer than": ">",
+    "less than": ">",
+    "under": ">",
+    " or fewer": ">=",
+    " or less": ">=",
+}
+
+
+def _in_hand(m: re.Match[str]) -> str:
+    """ "with 6 wickets in hand" -> "if wickets <= 4"."""
+    n = int(m.group("n"))
+    if n > 10:
+        return m.group(0)
+    said = re.sub(r"\s+", " ", m.group("cmp") or "") or re.sub(r"\s+", " ", m.group("tail") or "")
+    op = _HAND_OPS.get(said, _HAND_OPS.get(f" {said.strip()}", "<="))
+    return f"if wickets {op} {10 - n}"
+
+
 def _when(m: re.Match[str], n: int) -> str:
     prep = m.group("prep") or ""
     if prep == "before":
@@ -89,7 +119,7 @@ def change_and_count(text: str, overs: int) -> str:
     """``text`` (lower case) with its verbs of change, exceptives and counting idioms in the
     canonical words (first, before the line's clauses are weighed)."""
     text = _EXCEPT.sub("except ", _CHANGE_TO.sub("", text))
-    text = _MARK.sub(lambda m: _when(m, int(m.group("n"))), text)
+    text = _IN_HAND.sub(_in_hand, _MARK.sub(lambda m: _when(m, int(m.group("n"))), text))
     return _HALF.sub(lambda m: _when(m, overs // 2), text)
 
 

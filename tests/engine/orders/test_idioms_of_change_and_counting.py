@@ -139,6 +139,37 @@ def test_counting_idioms_are_overs(text: str, echo: str, fmt: object) -> None:
     reads_exactly(text, echo, fmt)
 
 
+IN_HAND = [
+    (
+        "with 6 wickets in hand at 40 overs, all wahoo",
+        "after 40 overs, if wickets <= 4: all batsmen bat wahoo",
+    ),
+    (
+        "at 40 overs with 6 wickets in hand, all wahoo",
+        "after 40 overs, if wickets <= 4: all batsmen bat wahoo",
+    ),
+    (
+        "after 30 overs, with 7 in hand, all aggressive",
+        "after 30 overs, if wickets <= 3: all batsmen bat aggressive",
+    ),
+    (
+        "after 40 overs, if we have more than 5 wickets in hand, all wahoo",
+        "after 40 overs, if wickets < 5: all batsmen bat wahoo",
+    ),
+    (
+        "at drinks with 3 or fewer wickets in hand, all defensive",
+        "at drinks, if wickets >= 7: all batsmen bat defensive",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "echo"), IN_HAND)
+def test_wickets_in_hand_are_ten_less_those_down(text: str, echo: str) -> None:
+    """ "with N (wickets) in hand" is a condition on the wickets down: at least N in hand is
+    10 - N or fewer down; "more than", "or fewer" turned round the same way."""
+    reads_exactly(text, echo)
+
+
 EXCEPTS = [
     ("all wahoo barring Root", "wahoo", {"Joe Root"}),
     ("all wahoo excluding Stokes", "wahoo", {"Ben Stokes"}),
@@ -161,7 +192,7 @@ def test_an_exceptive_leaves_out_the_batsmen_named(
     got = read(f"{ORDER}\n{text}")
     assert got.errors == (), [e.message for e in got.errors]
     lines = got.echo_text().splitlines()[1:]
-    verb = {n: "bats" for n in BATSMEN}
+    verb = dict.fromkeys(BATSMEN, "bats")
     assert lines == [f"{n} {verb[n]} {style}" for n in BATSMEN if n not in left_out]
 
 
