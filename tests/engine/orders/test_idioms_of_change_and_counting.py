@@ -13,27 +13,14 @@ from __future__ import annotations
 import pytest
 
 from engine.flungo.formats import FORMATS, Format
+from tests.engine.orders.squad import XI
 from tests.engine.orders.test_cricket_glossary_in_orders import read, reads_exactly
 
 FIFTY = FORMATS[Format.FIFTY]
 T20 = FORMATS[Format.T20]
-ORDER = (
-    "batting order: Joe Root, Ben Stokes, Tom Smith, Jones, Ant and Dec, Wilson, "
-    "Freddie Flintoff, Green, White, Shane Warne, Jimmy Anderson"
-)
-BATSMEN = (
-    "Joe Root",
-    "Ben Stokes",
-    "Tom Smith",
-    "Jones",
-    "Ant and Dec",
-    "Wilson",
-    "Freddie Flintoff",
-    "Green",
-    "White",
-    "Shane Warne",
-    "Jimmy Anderson",
-)
+# the usual XI, in its order: the batsmen an exceptive leaves some of
+BATSMEN = XI
+ORDER = "batting order: " + ", ".join(XI)
 
 CHANGES = [
     ("after 30 overs, Root steps up to aggressive", "after 30 overs: Joe Root bats aggressive"),
