@@ -52,6 +52,18 @@ _CHANGE_TO = re.compile(
 _UP = re.compile(rf"(?<![\w'])(?:{_phrases(_DATA['step_up'])})(?![\w'])")
 _DOWN = re.compile(rf"(?<![\w'])(?:{_phrases(_DATA['step_down'])})(?![\w'])")
 _EXCEPT = re.compile(rf"(?<![\w'])(?:{_phrases(_DATA['except'])})\s+(?=[a-z])")
+# a word every entry of a pass holds, to skip the pass cheaply
+_EXCEPT_CUES = (
+    "except",
+    "exclud",
+    "barring",
+    "save for",
+    "aside",
+    "leaving out",
+    "counting",
+    "bar for",
+)
+_STEP_CUES = ("up", "down", "off", "back", "easy", "rein")
 _SAID = re.compile(rf"(?<![\w']){_STYLE}(?![\w'])")
 _PREP = r"(?:(?P<prep>at|by|after|from|before|until|till)\s+)?(?:the\s+)?"
 _MARK = re.compile(
@@ -118,14 +130,25 @@ def _step(text: str, m: re.Match[str], by: int) -> str:
 def change_and_count(text: str, overs: int) -> str:
     """``text`` (lower case) with its verbs of change, exceptives and counting idioms in the
     canonical words (first, before the line's clauses are weighed)."""
-    text = _EXCEPT.sub("except ", _CHANGE_TO.sub("", text))
-    text = _IN_HAND.sub(_in_hand, _MARK.sub(lambda m: _when(m, int(m.group("n"))), text))
-    return _HALF.sub(lambda m: _when(m, overs // 2), text)
+    # each pass only where its words are (a line read for meaning pays for none it lacks)
+    if " to " in text and _SAID.search(text):
+        text = _CHANGE_TO.sub("", text)
+    if any(w in text for w in _EXCEPT_CUES):
+        text = _EXCEPT.sub("except ", text)
+    if "over" in text and any(w in text for w in _DATA["mark"]):
+        text = _MARK.sub(lambda m: _when(m, int(m.group("n"))), text)
+    if "in hand" in text:
+        text = _IN_HAND.sub(_in_hand, text)
+    if "half" in text or "midway" in text:
+        text = _HALF.sub(lambda m: _when(m, overs // 2), text)
+    return text
 
 
 def ladder_steps(text: str) -> str:
     """``text`` with each step of the ladder as the style it comes to, or marked with each
     (last, when the line is in canonical words, so the readings reach :func:`forked`)."""
+    if not any(w in text for w in _STEP_CUES):
+        return text
     for pattern, by in ((_UP, 1), (_DOWN, -1)):
         at = 0
         while (m := pattern.search(text, at)) is not None:

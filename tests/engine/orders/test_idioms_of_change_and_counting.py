@@ -189,3 +189,14 @@ def test_a_rule_with_an_exceptive_keeps_it() -> None:
     assert got.echo_text().splitlines()[1] == (
         "after 30 overs: all batsmen bat aggressive except Joe Root"
     )
+
+
+def test_every_entry_has_the_word_its_pass_is_skipped_without() -> None:
+    """A pass runs only on a line with one of its cue words: an entry added to the lexicon
+    without one would never be read."""
+    from engine.flungo.language import _idioms
+
+    data = _idioms._DATA
+    assert all(any(c in e for c in _idioms._EXCEPT_CUES) for e in data["except"])
+    assert all(any(c in e for c in _idioms._STEP_CUES) for e in data["step_up"] + data["step_down"])
+    assert all("half" in e or "midway" in e for e in data["halfway"])
