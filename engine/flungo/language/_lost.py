@@ -13,12 +13,12 @@ stands with a note naming it, so the player sees it before the deadline.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from engine.errors import InvalidOrder, Span
 from engine.flungo.language._grammar import keywords
 from engine.flungo.language._lines import CleanLine
 from engine.flungo.language._model import EchoLine, NotUnderstood
-from engine.flungo.language._remarks import read_without
 from engine.flungo.language._state import ReadState
 
 # the little words a dropped name is said with ("with Stokes", "w/ Stokes", "and Stokes")
@@ -28,12 +28,24 @@ _LEAD = re.compile(r"(?:\b(?:with|w/|and|alongside|plus|&)\s+)?$")
 def lost_name(
     text: str, echo: str, protect: frozenset[str], passed: tuple[str, ...]
 ) -> tuple[str, int, bool] | None:
-    """The words (as written in ``text``) around the first squad name ``text`` writes that
+    """The words (as written in ``text``) around the squad names ``text`` writes that
     ``echo`` (the reading, canonical words) does not hold, and where they start; None when
-    every name is read; and whether it is joined to numbers given just before it.
-    ``passed``: what was passed over with a note (its names are told)."""
+    every name is read; and whether one is joined to numbers given just before it (then
+    that one alone). ``passed``: what was passed over with a note (its names are told)."""
+    lost = list(_lost(text, echo, protect, passed))
+    joined = [x for x in lost if x[2]]
+    if not lost:
+        return None
+    if joined or len(lost) == 1:
+        return (joined or lost)[0]
+    return "', '".join(w for w, _, _ in lost), lost[0][1], False
+
+
+def _lost(
+    text: str, echo: str, protect: frozenset[str], passed: tuple[str, ...]
+) -> Iterator[tuple[str, int, bool]]:
     if not echo.strip():
-        return None  # orders the mail's other lines complete ("the rest"): said later
+        return  # orders the mail's other lines complete ("the rest"): said later
     low_echo = echo.lower()
     told = " ".join(passed).lower()
     for m in re.finditer(r"[A-Za-z][\w']*", text):
@@ -48,8 +60,7 @@ def lost_name(
         lead = _LEAD.search(text[: m.start()])
         start = lead.start() if lead is not None and lead.group(0) else m.start()
         joined = start < m.start() and bool(re.search(r"\d\s*$", text[:start]))
-        return text[start : m.end()], start, joined
-    return None
+        yield text[start : m.end()], start, joined
 
 
 def refuse_lost(cl: CleanLine, lost: tuple[str, int, bool], read: str, st: ReadState) -> bool:
@@ -58,7 +69,7 @@ def refuse_lost(cl: CleanLine, lost: tuple[str, int, bool], read: str, st: ReadS
     other dropped name is noted (False: the reading stands)."""
     words, at, joined = lost
     if not joined:
-        st.notes.append(EchoLine(cl.number, read_without(cl.raw, [words])))
+        st.notes.append(EchoLine(cl.number, f"read without '{words}'"))
         return False
     message = f"I can't tell what '{words}' means in this order, so this line is not acted on"
     hint = "without it, pbm reads: " + read.replace("\n", " / ")

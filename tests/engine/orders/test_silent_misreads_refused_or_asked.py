@@ -138,3 +138,12 @@ def test_the_toss_line_tells_what_it_passes_over() -> None:
     got = read("toss: bat; unless the pitch is green")
     assert got.echo_text() == "toss: bat"
     assert any("unless the pitch is green" in n.text for n in got.notes)
+
+
+def test_every_name_dropped_is_named() -> None:
+    """Two squad members the reading leaves out are both named on the line, not the first
+    alone."""
+    got = read("Root is captain and Wilson takes the gloves, we bowl first if we win the toss")
+    said = " ".join(n.text for n in got.notes)
+    assert got.errors == ()
+    assert "Root" in said and "Wilson" in said, (got.echo_text(), said)
