@@ -147,3 +147,10 @@ def test_every_name_dropped_is_named() -> None:
     said = " ".join(n.text for n in got.notes)
     assert got.errors == ()
     assert "Root" in said and "Wilson" in said, (got.echo_text(), said)
+
+
+def test_an_order_of_its_own_left_out_is_named() -> None:
+    """A word only an order of its own has ("toss") that the reading lacks is named on the
+    line: "win the toss, bat; Stokes wahoo" never reads as Stokes alone in silence."""
+    got = read("win the toss, bat; Stokes wahoo")
+    assert "toss" in got.echo_text() or any("'toss'" in n.text for n in got.notes), got.notes
