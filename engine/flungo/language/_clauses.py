@@ -17,6 +17,8 @@ from __future__ import annotations
 import itertools
 import re
 
+from engine.flungo.language._forks import fork
+
 __all__ = ["Clauses", "carries_meaning", "ordinal", "scores", "structure", "style_only"]
 
 STYLES = r"(?:defensive|normal|aggressive|wahoo)(?:ly)?"
@@ -653,6 +655,14 @@ def scores(text: str) -> str:
         op = _CMP_WORDS.get(cmp1, "<" if "fewer" in cmp2 or "less" in cmp2 else "<=")
         if _WHEN.search(text):
             return m.group(0)
-        return f"when the {ordinal(wk)} wicket falls, if score {op} {runs}"
+        fall = f"when the {ordinal(wk)} wicket falls, if score {op} {runs}"
+        reach = f"when the score reaches {runs}, if wickets <= {wk}"
+        if "better" in cmp2 or "more" in cmp2:
+            return reach  # "150/3 or better": the runs made with so few down
+        if not cmp1 and not cmp2:
+            # "150/3: defensive" with no comparison and no time: the wicket falling with so
+            # few, or the score reached with so many in hand; both are shown (``_forks``)
+            return fork(fall, reach)
+        return fall
 
     return _SCORE.sub(repl, text)

@@ -142,7 +142,10 @@ class Conditions:
         return self._cond(Quantity.BALLS_LEFT, c, Comparison.GE)
 
     def overs_left_condition(self, c: list[Any]) -> CondD:
-        return self._cond(Quantity.BALLS_LEFT, c, Comparison.GE, per_over=True)
+        """ "if there are 10 overs left": with no comparison written, the moment they are
+        (``EQ``, made the trigger where the line has none: ``_lower.moment_of``); "at least
+        10 overs left" is the comparison said."""
+        return self._cond(Quantity.BALLS_LEFT, c, Comparison.EQ, per_over=True)
 
     def cond_part(self, c: list[Any]) -> tuple[CondD, ...]:
         return tuple(x for x in c if isinstance(x, CondD))
@@ -158,6 +161,9 @@ class Conditions:
         cond = d.condition
         if cond.quantity is Quantity.NOT_OUT:
             raise NumberError("'unless ... is in' cannot be read: say 'when ... is out'", 0, 6)
+        if cond.op is Comparison.EQ and d.per_over:
+            # "unless there are 10 overs left": unless 10 or fewer remain, so more than 10
+            return (CondD(replace(cond, op=Comparison.GT), d.per_over, d.ref),)
         if cond.op is Comparison.EQ and cond.quantity in (Quantity.WICKETS, Quantity.SCORE):
             # "unless we have lost 5 wickets": unless 5 or more are down
             return (CondD(replace(cond, op=Comparison.LT), d.per_over, d.ref),)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import importlib.resources
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from lark import Lark, Token, Tree
@@ -367,11 +367,11 @@ def _explain(
         word = text[index:end]
         message = f"I don't understand '{word}' here"
         hint = f"I expected {_expected(accepts or exc.expected)}"
-        close = close_matches(word.lower(), _words(accepts or exc.expected), 1, 0.75)
+        close = near_miss(word, _words(accepts or exc.expected), 0.75)
         if close:  # a misspelt word of the orders ("aggresive")
             hint = f"did you mean '{close[0]}'?"
         if index == 0:
-            close = difflib.get_close_matches(word.lower(), ORDER_WORDS, n=1, cutoff=0.7)
+            close = near_miss(word, ORDER_WORDS, 0.7)
             message = f"unknown order '{word}'"
             hint = f"did you mean '{close[0]}'?" if close else START_HINT
     elif isinstance(exc, UnexpectedCharacters):
@@ -396,3 +396,10 @@ START_HINT = (
     "orders start with a word like xi, captain, wicketkeeper, toss, batting order, "
     "a bowler's name, reviews, treat, boost, after or when"
 )
+
+
+def near_miss(word: str, words: Iterable[str], cutoff: float) -> list[str]:
+    """The word of ``words`` ``word`` is a near miss of, for a "did you mean": never the word
+    itself ("name" written where no order starts is not a misspelt "name")."""
+    low = word.lower()
+    return close_matches(low, [w for w in words if w != low], 1, cutoff)

@@ -26,7 +26,9 @@ from engine.flungo.orders import (
     BattingStyle,
     BowlingChange,
     BowlingRest,
+    Comparison,
     Condition,
+    Quantity,
     ReviewPolicy,
     ReviewsChange,
     Rule,
@@ -395,7 +397,9 @@ class Lowerer:
         if d.ref is not None:
             return Condition(c.quantity, c.op, c.value, self.either(d.ref))
         if d.per_over:
-            return Condition(c.quantity, c.op, c.value * self.fmt.balls_per_over)
+            # "when we need 20, if there are 3 overs left": checked then, 3 or more left
+            op = Comparison.GE if c.op is Comparison.EQ else c.op
+            return Condition(c.quantity, op, c.value * self.fmt.balls_per_over)
         return c
 
     def rule(self, d: RuleD) -> Rule | Plain:
@@ -434,6 +438,8 @@ class Lowerer:
             if c.trigger is None and not c.conditions and c.until is not None:
                 # "Root bats defensive until the score reaches 100": from the first ball
                 c = ClauseD(TrigD(TriggerKind.AFTER_BALLS, 0), (), c.actions, c.until, c.start)
+            if c.trigger is None and (moment := moment_of(c.conditions)) is not None:
+                c = replace(c, trigger=moment[0], conditions=moment[1])
             if c.trigger is None and c.conditions:
                 # "if the asking rate goes above 8, ...": watched all innings
                 c = ClauseD(
@@ -472,3 +478,15 @@ def _independent(actions: tuple[ActD, ...]) -> bool:
         isinstance(a, StyleD) and a.target is TargetKind.NAMED and not a.others and not a.excepted
         for a in actions
     )
+
+
+def moment_of(conds: tuple[CondD, ...]) -> tuple[TrigD, tuple[CondD, ...]] | None:
+    """ "if there are 10 overs left, ..." with no trigger: the moment 10 overs are left is
+    the trigger (the rest stay its conditions), as "when there are 10 overs left" is; for
+    as long as 10 or more are left, the player says "at least" (docs/rules/orders-idioms.md)."""
+    for i, d in enumerate(conds):
+        c = d.condition
+        if d.per_over and c.quantity is Quantity.BALLS_LEFT and c.op is Comparison.EQ:
+            trig = TrigD(TriggerKind.BALLS_LEFT, int(c.value), overs_left=True)
+            return trig, conds[:i] + conds[i + 1 :]
+    return None

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from engine.flungo.language._chatter import _TENS, number_words
 from engine.flungo.language._clauses import CLAUSE_WORDS, GUARD, ordinal, scores, structure
 from engine.flungo.language._grammar import by_grammar
+from engine.flungo.language._idioms import change_and_count, forked, ladder_steps
 from engine.flungo.language._inflect import alternation, inflected
 from engine.flungo.language._reader import kept
 from engine.flungo.language._reviews import reviews_line
@@ -578,7 +579,7 @@ def reword(
     )
 
     lex = lexicon()
-    t = prepare(text, protect, overs)
+    t = change_and_count(prepare(text, protect, overs), overs)  # before clauses are kept
     if other_format(t, overs):
         return Reworded((t,), (), ())  # refused as written, its format named
     # a question to the GM ("Might I ask whether ...?", "Q - can Rock play?") is no order
@@ -616,10 +617,10 @@ def reword(
     # "spin from both ends", "the quicks": the squad's bowlers of that kind, when plain
     if kinds and (plan := kind_plan(t, kinds, lambda x: name_runs(x, protect, names), overs)):
         return Reworded(tuple(plan.split("\n")), (), dropped)
-    t = _scores(scores(kinds_in_rule(t, kinds)))  # "the spinners bowl the rest" in a rule
+    t = _scores(scores(kinds_in_rule(ladder_steps(t), kinds)))  # "the spinners bowl the rest"
     texts, idioms = _styles(t, protect)
     out = []
-    for s in texts:
+    for s in forked(texts):
         s = _sub("phrases", units(s), protect, lex.phrases)
         s = _sub("filler", s, protect)
         # "Tom Smith defensive he's a bit rubbish": a new subject starts a new clause

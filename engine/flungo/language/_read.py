@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from dataclasses import replace
@@ -40,6 +39,7 @@ from engine.flungo.language._forms import NEW_WHOLE, fresh_part, quota_error, sp
 from engine.flungo.language._grammar import (
     ORDER_WORDS,
     keywords,
+    near_miss,
 )
 from engine.flungo.language._items import Item
 from engine.flungo.language._lines import (
@@ -52,6 +52,7 @@ from engine.flungo.language._lines import (
     mask_near_miss,
     match_free_text,
 )
+from engine.flungo.language._lost import lost_name, refuse_lost
 from engine.flungo.language._lower import Lowerer
 from engine.flungo.language._meaning import name_runs, names_pattern, reword
 from engine.flungo.language._model import (
@@ -465,10 +466,15 @@ def _meaning_line(
                 return True
     if good and len(good) == len(results):
         sub = good[0][1]
+        notes = read_past(cl, rw, good[0][0], own, opponent, protect, fmt.overs)
+        said = tuple(n.text for n in notes)
+        lost = lost_name(cl.text, _echo(sub, st), protect, said)
+        if lost is not None and refuse_lost(cl, lost, _echo(sub, st), st):
+            return True
         st.items += sub.items
         st.not_understood += sub.not_understood
         st.chatter += sub.chatter
-        st.notes += read_past(cl, rw, good[0][0], own, opponent, protect, fmt.overs)
+        st.notes += notes
         return True
     if signed_off or (cl.chatter and not name_runs(rw.texts[0], protect, tuple(names))):
         return False  # a greeting or a signature with no squad member in it stays chatter
@@ -702,7 +708,7 @@ def _refuse(
             st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), reason))
         return True
     word = written_as(unknown[0], cl.text)  # "~", not the "approx" it was read as
-    close = difflib.get_close_matches(word, [*ORDER_WORDS, *_STYLES], n=1, cutoff=0.75)
+    close = near_miss(word, [*ORDER_WORDS, *_STYLES], 0.75)
     at = cl.text.lower().find(word)
     span = Span(cl.number, cl.column(max(at, 0)), cl.column(max(at, 0) + len(word)))
     if nearest:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from engine.errors import InvalidOrder, Span
+from engine.flungo.language._idioms import change_and_count
 from engine.flungo.language._items import Item
 from engine.flungo.language._lines import CleanLine
 from engine.flungo.language._meaning import Reworded, is_name_word, lexicon, prepare, reword
@@ -224,7 +225,7 @@ def read_past(
     # anyone says") passed it over
     dropped = {w for c in rw.dropped for w in _WORD.findall(c)} | set(words)
     shared = {w for w in said if len(w) > 2} | set(re.findall(r"\d+", read))
-    for c in _CLAUSE.split(prepare(opened(cl.text), protect, overs)):
+    for c in _CLAUSE.split(change_and_count(prepare(opened(cl.text), protect, overs), overs)):
         own_words = {w for w in _WORD.findall(c) if len(w) > 2 and not closed_filler(w, c)}
         if own_words & shared or set(re.findall(r"\d+", c)) & shared:
             continue

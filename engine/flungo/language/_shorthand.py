@@ -271,7 +271,7 @@ def _arrows(text: str) -> str:
         if _WINDOW.search(left) and not _STATE_WORD.search(left):
             out = f"{out}: {right}"  # "death (43-50) = Warne and Freddie": when, then what
         elif _stated(left):
-            out = f"{head}{_guard(left)} {left}, {right}"
+            out = f"{head}{_guard(left)} {_reached(left)}, {right}"
         elif _NUMBER.search(left) or _STATE_WORD.search(left) or not _STYLE_NEXT.match(right):
             out = f"{out}, {right}"
         else:
@@ -293,6 +293,18 @@ def _guard(left: str) -> str:
     return "when" if _LEFT.search(left) else "if"
 
 
+# "score 150 ->": a score passes a value (runs come in ones to sixes, so it may never be
+# 150 exactly); with no comparison written, it is the score reached, 150 or more
+_BARE_SCORE = re.compile(
+    r"^(\s*(?:the\s+|our\s+)?(?:score|total)\s+)(\d{1,3})(?![\w/]|\s*(?:for|/|-)\s*\d)"
+)
+
+
+def _reached(left: str) -> str:
+    """ "score 150" on an arrow's left is "score >= 150" (see ``_BARE_SCORE``)."""
+    return _BARE_SCORE.sub(r"\1>= \2", left)
+
+
 def _dash(text: str) -> str:
     """ "2 wkts in the pp - everyone normal": a dash after a state said with no word to
     start it is the arrow's "then" ("if 2 wickets in the pp, everyone normal"); any other
@@ -304,7 +316,7 @@ def _dash(text: str) -> str:
     left = m["left"][head.end() :] if head else m["left"]
     if not _stated(left) or not _STATE_WORD.search(left):
         return text
-    return f"{m['left'][: len(m['left']) - len(left)]}{_guard(left)} {left}, {m['right']}"
+    return f"{m['left'][: len(m['left']) - len(left)]}{_guard(left)} {_reached(left)}, {m['right']}"
 
 
 def _leading_place(text: str, protect: frozenset[str]) -> str:

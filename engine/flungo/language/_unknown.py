@@ -30,6 +30,7 @@ from engine.flungo.language._grammar import (
     START_HINT,
     by_grammar,
     keywords,
+    near_miss,
     starters,
 )
 from engine.flungo.language._lines import CleanLine
@@ -454,7 +455,7 @@ def first_word_error(cl: CleanLine, own: NameBook, exc: InvalidOrder) -> Invalid
             span=Span(cl.number, cl.column(0), cl.column(len(word))),
             hint=START_HINT,
         )
-    close = difflib.get_close_matches(word.lower(), ORDER_WORDS, n=1, cutoff=0.7)
+    close = near_miss(word, ORDER_WORDS, 0.7)
     hint = f"did you mean '{close[0]}'?" if close else None
     if not close:
         hint = own.unknown(word, source_line=cl.raw, span=exc.span).hint or START_HINT
