@@ -26,6 +26,7 @@ from engine.flungo.language._clauses import CLAUSE_WORDS, GUARD, ordinal, scores
 from engine.flungo.language._grammar import by_grammar
 from engine.flungo.language._idioms import change_and_count, forked, ladder_steps
 from engine.flungo.language._inflect import alternation, inflected
+from engine.flungo.language._names import name_prefixes
 from engine.flungo.language._reader import kept
 from engine.flungo.language._reviews import reviews_line
 from engine.flungo.language._shorthand import shorthand
@@ -767,21 +768,10 @@ def names_pattern(protect: frozenset[str]) -> re.Pattern[str] | None:
     # start of a name that is a word of the orders ("and" of Anderson)
     common = _common()
     starts = sorted({w[:k] for w in protect for k in range(3, len(w))} & common - protect)
-    alts = "|".join(_prefixes(w) for w in sorted(protect, key=lambda w: (-len(w), w)))
+    alts = "|".join(name_prefixes(w) for w in sorted(protect, key=lambda w: (-len(w), w)))
     guard = rf"(?!(?:{'|'.join(map(re.escape, starts))})(?![\w']))" if starts else ""
     name = f"(?:{guard}(?:{alts}))"
     return re.compile(rf"{name}(?:(?:\s+and\s+|\s*,\s*|\s+){name})*")
-
-
-def _prefixes(word: str) -> str:
-    """ "freddie" -> "fre(?:d(?:d(?:i(?:e)?)?)?)?": the word or any start of it of three
-    letters or more (a word of one or two letters, whole)."""
-    if len(word) <= 3:
-        return re.escape(word)
-    head, tail = re.escape(word[:3]), ""
-    for ch in reversed(word[3:]):
-        tail = f"(?:{re.escape(ch)}{tail})?"
-    return head + tail
 
 
 def _mistyped_order(text: str) -> bool:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from engine.errors import AmbiguousOrder, InvalidOrder, OrderError, Span
 from engine.flungo.language._reader import kept
 
-__all__ = ["NameBook"]
+__all__ = ["NameBook", "name_prefixes"]
 
 
 def strip_marks(text: str) -> str:
@@ -225,3 +225,14 @@ class NameBook:
         if offered:
             return "did you mean " + " or ".join(f"'{n}'" for n in offered) + "?"
         return None
+
+
+def name_prefixes(word: str) -> str:
+    """ "freddie" -> "fre(?:d(?:d(?:i(?:e)?)?)?)?": the word or any start of it of three
+    letters or more (a word of one or two letters, whole)."""
+    if len(word) <= 3:
+        return re.escape(word)
+    head, tail = re.escape(word[:3]), ""
+    for ch in reversed(word[3:]):
+        tail = f"(?:{re.escape(ch)}{tail})?"
+    return head + tail
