@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from engine.flungo.language._dictation import heard
 from engine.flungo.language._lines import CleanLine
 from engine.flungo.language._model import EchoLine
 from engine.flungo.language._names import NameBook
@@ -84,7 +85,12 @@ def name_variants(text: str, own: NameBook, known: frozenset[str]) -> dict[str, 
 
 
 def renamed(cl: CleanLine, own: NameBook, notes: list[EchoLine]) -> CleanLine:
-    """``cl`` with each squad member written otherwise put as his name, a note for each."""
+    """``cl`` with what voice typing wrote for an order's word (:mod:`._dictation`) and each
+    squad member written otherwise put right, a note for each."""
+    text, said = heard(cl.text, own)
+    if said:
+        cl = replace(cl, text=text, plain=heard(cl.plain, own)[0])
+        notes += [EchoLine(cl.number, f"read '{w}' as '{n}'") for w, n in said]
     named = name_variants(cl.text, own, known_words())
     if not named:
         return cl
