@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import itertools
 import re
 import tomllib
-
-from engine.flungo.language._names import NameBook
 
 __all__ = ["heard"]
 
@@ -41,20 +40,20 @@ _PHRASE = re.compile(
 )
 
 
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
 @functools.cache
-def _split_names(names: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, str]] | None:
-    """A pattern for the name words of ``names`` (six letters or more) said as two words."""
-    words = {w.lower(): w for n in names for w in n.split() if len(w) >= 6}
-    if not words:
-        return None
-    splits = [
-        rf"{re.escape(w[:i])}\s+{re.escape(w[i:])}" for w in words for i in range(2, len(w) - 1)
-    ]
-    return re.compile(r"(?<![\w'])(?:" + "|".join(splits) + r")(?![\w'])", re.IGNORECASE), words
+def _name_words(names: tuple[str, ...]) -> dict[str, str]:
+    """The name words of ``names`` of six letters or more, by their lower case."""
+    return {w.lower(): w for n in names for w in n.split() if len(w) >= 6}
 
 
-def heard(text: str, own: NameBook) -> tuple[str, list[tuple[str, str]]]:
-    """``text`` with what dictation wrote for the orders' words put right, and each change
+def heard(
+    text: str, names: tuple[str, ...], *, pairs: bool = True
+) -> tuple[str, list[tuple[str, str]]]:
+    """``text`` with what dictation wrote for the orders' words put right (``names``: the
+    squad's; ``pairs``: whether a name said as two words may be there), and each change
     (as written, as read)."""
     said: list[tuple[str, str]] = []
 
@@ -62,11 +61,20 @@ def heard(text: str, own: NameBook) -> tuple[str, list[tuple[str, str]]]:
         said.append((m[0], new))
         return new
 
-    if any(c in text.lower() for c in ("for", "to", "won", "ate")):
+    low = text.lower()
+    if "overs" in low or "ovs" in low:
         text = _BEFORE_UNIT.sub(lambda m: put(m, _NUMBERS[m[1].lower()]), text)
     text = _PHRASE.sub(lambda m: put(m, _ANYWHERE[" ".join(m[1].lower().split())]), text)
-    split = _split_names(own.names)
-    if split is not None:
-        pattern, words = split
-        text = pattern.sub(lambda m: put(m, words["".join(m[0].lower().split())]), text)
+    words = _name_words(names) if pairs else {}
+    if words:
+        found = list(_WORDS.finditer(text))
+        split = [
+            (one, two)
+            for one, two in itertools.pairwise(found)
+            if (one[0] + two[0]).lower() in words and text[one.end() : two.start()].isspace()
+        ]
+        for one, two in reversed(split):  # from the end, so that earlier places stand
+            whole = words[(one[0] + two[0]).lower()]
+            said.insert(0, (text[one.start() : two.end()], whole))
+            text = text[: one.start()] + whole + text[two.end() :]
     return text, said

@@ -18,6 +18,7 @@ No word pbm lists, no squad name and no word near two squad members is ever read
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 
@@ -57,41 +58,72 @@ def _nickname(word: str, surname: str) -> bool:
     return False
 
 
-def name_variants(text: str, own: NameBook, known: frozenset[str]) -> dict[str, str]:
+@functools.cache
+def _people(names: tuple[str, ...]) -> tuple[frozenset[str], dict[str, list[tuple[str, str]]]]:
+    """The words of ``names`` (lower case), and each name by the first letter of each of its
+    words of four letters or more."""
+    every: set[str] = set()
+    by_letter: dict[str, list[tuple[str, str]]] = {}
+    for n in names:
+        for w in n.lower().replace("'", "").split():
+            every.add(w)
+            if len(w) >= 4:
+                by_letter.setdefault(w[0], []).append((n, w))
+    return frozenset(every), by_letter
+
+
+def name_variants(
+    text: str, own: NameBook, known: frozenset[str], only: set[str] | None = None
+) -> dict[str, str]:
     """The words of ``text`` that are one squad member of ``own`` written otherwise (see the
-    module), by the word in lower case, each with the name it is read as."""
-    people = [(n, n.lower().replace("'", "").split()) for n in own.names]
+    module), by the word in lower case, each with the name it is read as; ``only``: the
+    words worth looking at, where the caller knows them."""
+    every, by_letter = _people(own.names)
     out: dict[str, str] = {}
     for m in _WORD.finditer(text):
         word = m.group(0).lower()
-        if len(word) < 4 or word in known or word in out or own.candidates(word):
+        if (
+            len(word) < 4
+            or word in every
+            or word in known
+            or word in out
+            or (only is not None and word not in only)
+        ):
             continue
         capital = m.group(1).isupper() and not m.group(2).isupper()
         mid = capital and _STARTS.search(text[: m.start()]) is None
+        # a nickname and a variant keep the name's first letter; one letter off may not
+        near = [p for ps in by_letter.values() for p in ps] if mid else by_letter.get(word[0], [])
         fits = {
             n
-            for n, parts in people
-            for part in parts
-            if len(part) >= 4
-            and (
-                _variant(word, part)
-                or (capital and _nickname(word, part))
-                or (mid and one_edit(word, part))
-            )
+            for n, part in near
+            if _variant(word, part)
+            or (capital and _nickname(word, part))
+            or (mid and one_edit(word, part))
         }
-        if len(fits) == 1:
+        # the name book last: a word it finds is a name as written (it is the dearer test)
+        if len(fits) == 1 and not own.candidates(word):
             out[word] = fits.pop()
     return out
+
+
+_TOKEN = re.compile(r"[^\W\d_][\w']*")
 
 
 def renamed(cl: CleanLine, own: NameBook, notes: list[EchoLine]) -> CleanLine:
     """``cl`` with what voice typing wrote for an order's word (:mod:`._dictation`) and each
     squad member written otherwise put right, a note for each."""
-    text, said = heard(cl.text, own)
+    low = cl.text.lower()
+    known = known_words()
+    # most lines hold only words pbm lists and names as written: nothing to look at
+    left = set(_TOKEN.findall(low)) - known - _people(own.names)[0]
+    if not left and "overs" not in low and "ovs" not in low:
+        return cl
+    text, said = heard(cl.text, own.names, pairs=bool(left))
     if said:
-        cl = replace(cl, text=text, plain=heard(cl.plain, own)[0])
+        cl = replace(cl, text=text, plain=heard(cl.plain, own.names, pairs=bool(left))[0])
         notes += [EchoLine(cl.number, f"read '{w}' as '{n}'") for w, n in said]
-    named = name_variants(cl.text, own, known_words())
+    named = name_variants(cl.text, own, known, left) if left else {}
     if not named:
         return cl
     notes += [EchoLine(cl.number, f"read '{w}' as '{n}'") for w, n in named.items()]
