@@ -110,13 +110,16 @@ def name_variants(
 _TOKEN = re.compile(r"[^\W\d_][\w']*")
 
 
-def renamed(cl: CleanLine, own: NameBook, notes: list[EchoLine]) -> CleanLine:
+def renamed(
+    cl: CleanLine, own: NameBook, notes: list[EchoLine], names: frozenset[str] = frozenset()
+) -> CleanLine:
     """``cl`` with what voice typing wrote for an order's word (:mod:`._dictation`) and each
-    squad member written otherwise put right, a note for each."""
+    squad member written otherwise put right, a note for each; ``names``: the words of both
+    squads' names, never read as another's ("Andy" of the other side is no Anderson)."""
     low = cl.text.lower()
     known = known_words()
     # most lines hold only words pbm lists and names as written: nothing to look at
-    left = set(_TOKEN.findall(low)) - known - _people(own.names)[0]
+    left = set(_TOKEN.findall(low)) - known - _people(own.names)[0] - names
     if not left and "overs" not in low and "ovs" not in low:
         return cl
     text, said = heard(cl.text, own.names, pairs=bool(left))

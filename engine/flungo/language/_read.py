@@ -141,7 +141,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             continue
         if cl.number in fresh:
             st.items.append(fresh[cl.number])
-        cl = renamed(cl, own, st.notes)  # "Warnie", "gray": a squad member, said on the line
+        cl = renamed(cl, own, st.notes, _protect(tuple(all_names)))  # "Warnie", "gray": said
         mark = st.mark()
         read_one = functools.partial(
             _line,
