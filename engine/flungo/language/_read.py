@@ -64,6 +64,7 @@ from engine.flungo.language._model import (
 )
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._naming import apply_naming
+from engine.flungo.language._nicknames import renamed
 from engine.flungo.language._reader import kept
 from engine.flungo.language._remarks import read_past, read_without, their_error, without_remarks
 from engine.flungo.language._sections import entries, number_error, plain_items
@@ -142,6 +143,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             continue
         if cl.number in fresh:
             st.items.append(fresh[cl.number])
+        cl = renamed(cl, own, st.notes, _protect(tuple(all_names)))  # "Warnie", "gray": said
         mark = st.mark()
         read_one = functools.partial(
             _line,

@@ -164,6 +164,14 @@ _NUMBER = re.compile(r"(?<![\w.])\d")
 # a score ("4 for under 80", "120/3"): the reader's rule for scores says its own "if"
 _SCORE_FIRST = re.compile(r"\s*\d{1,3}\s*(?:for|/)\s*(?:under|over|less\s+than|more\s+than)?\s*\d")
 _STYLE_NEXT = re.compile(r"\s*(?:defensive|normal|aggressive|wahoo)(?![\w'])")
+# "3 down before 15 ov? everyone defensive": a state asked, then what follows it, as a note
+# writes a condition (the question mark closes it as an arrow would); a question proper
+# starts with an auxiliary or a wh-word ("can Root bat 3? ...") and is left as written
+_QUERY = re.compile(r"(?P<left>[^,;:?!.]*?)\?+\s+(?=[a-z0-9<>])")
+_ASKING = re.compile(
+    r"^\s*(?:is|are|am|was|were|do|does|did|can|could|will|would|shall|should|may|might|must|"
+    r"have|has|had|what|who|whom|whose|which|why|how|where|any|anyone|anything|ok|okay)\b"
+)
 _CLAUSE_START = re.compile(r".*(?:^|[,;:]|\.(?=\s))\s*", re.S)
 # the last week's orders ("same as last wk") are no wicketkeeper
 _WEEK = re.compile(r"(?<![\w'])(last|this|next)\s+wk(?![\w'/])")
@@ -192,6 +200,8 @@ def shorthand(text: str, protect: frozenset[str] = frozenset(), overs: int = 50)
             lambda m: f"{m['rate']} {'<' if m['cmp'].startswith(_BELOW) else '>'} ", t
         )
         t = _RATE_UNIT.sub(r"\1", t)  # "RR < 6 an over": a rate is runs an over already
+    if "?" in t:
+        t = _QUERY.sub(_asked_state, t)
     if _CONNECTIVE.search(t):
         t = _arrows(_LABEL.sub(r"\1\2: ", t))
     return _leading_place(_window_first(t, overs), protect) if digits else t
@@ -277,6 +287,13 @@ def _arrows(text: str) -> str:
         else:
             out = f"{out} {right}"
     return out
+
+
+def _asked_state(m: re.Match[str]) -> str:
+    left = m["left"]
+    if _ASKING.match(left) or not _stated(left):
+        return m[0]
+    return f"{left} \x03 "
 
 
 def _stated(left: str) -> bool:

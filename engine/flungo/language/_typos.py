@@ -20,7 +20,7 @@ from engine.flungo.language._names import NameBook
 from engine.flungo.language._reader import kept
 from engine.flungo.language._unknown import GUARDED, NEGATED, order_vocabulary
 
-__all__ = ["corrected", "offered", "one_edit", "sure_typos", "typos"]
+__all__ = ["corrected", "known_words", "offered", "one_edit", "sure_typos", "typos"]
 
 _WORD = re.compile(r"(?<![\w'-])[^\W\d_][\w']*(?![\w'-])")
 _UNITS = ("over", "overs", "ball", "balls", "wicket", "wickets", "runs")
@@ -54,6 +54,11 @@ def _known_of(words: frozenset[str]) -> frozenset[str]:
     """Words pbm lists: never a typo, whatever they are near (made once, not per Reader)."""
     lex = lexicon()
     return words | meaning_words() | lex.carries | CHATTER_WORDS | frozenset(lex.spelling)
+
+
+def known_words() -> frozenset[str]:
+    """Every word pbm lists (the orders' own, the lexicon's, chatter's)."""
+    return _known_of(keywords())
 
 
 def typos(
