@@ -34,6 +34,8 @@ _LEAVES_OUT = re.compile(
     re.IGNORECASE,
 )
 
+_WORD = re.compile(r"[\w']+")
+
 # ... or just after it: "Taylor sits out", "Moss on the bench"
 _STAYS_OUT = re.compile(
     r"\W+(?:is\s+|to\s+be\s+|will\s+|can\s+|may\s+|should\s+|must\s+)?(?:sits?|sitting|"
@@ -57,11 +59,16 @@ def unsaid_error(
         return None
     if (twice := _over_twice(cl, items)) is not None:
         return twice
+    text = cl.text.lower()
+    # most lines: every name word the line writes is in what the reading holds (its values
+    # name their players), and nothing more is asked
+    values = " ".join(repr(i.value) for i in items).lower()
+    if all(w in values for w in set(_WORD.findall(text)) & protect):
+        return None
     said = " / ".join(t for _, t in echo_lines(items, standing))
     # a part said only with the mail's other lines (a batting place, "the rest") has no echo
     # of its own yet: its value names its players
-    low = (said + " " + " ".join(repr(i.value) for i in items)).lower()
-    text = cl.text.lower()
+    low = said.lower() + " " + values
     missing: list[tuple[int, str]] = []
     for run in name_runs(text, protect, own.names):
         meant = own.candidates(run)
