@@ -36,6 +36,10 @@ _LEAVES_OUT = re.compile(
 
 _WORD = re.compile(r"[\w']+")
 
+# a squad member's name that is an English word too ("Green", "Stone"), written in lower
+# case just after an article, a copula or a degree word, is that word
+_AS_A_WORD = re.compile(r"\b(?:a|an|the|is|are|looks|look|very|too|so|bit|more|less)\s+$")
+
 # ... or just after it: "Taylor sits out", "Moss on the bench"
 _STAYS_OUT = re.compile(
     r"\W+(?:is\s+|to\s+be\s+|will\s+|can\s+|may\s+|should\s+|must\s+)?(?:sits?|sitting|"
@@ -75,8 +79,11 @@ def unsaid_error(
         if len(run) < 3 or not meant or any(n.lower() in low for n in meant):
             continue
         at = text.find(run)
-        if at < 0 or _LEAVES_OUT.search(text[:at]) or _STAYS_OUT.match(text[at + len(run) :]):
+        before, after = text[:at], text[at + len(run) :]
+        if at < 0 or _LEAVES_OUT.search(before) or _STAYS_OUT.match(after):
             continue
+        if cl.text[at].islower() and _AS_A_WORD.search(before):
+            continue  # "the pitch is green", "a green top": the word, not the man
         missing.append((at, cl.text[at : at + len(run)]))
     if not missing:
         return None

@@ -55,11 +55,13 @@ def test_the_refusal_puts_the_caret_under_the_name() -> None:
         ("Wilson keeps. Taylor can carry the drinks", "wicketkeeper: Wilson"),
         ("Stokes bats aggressive", "Ben Stokes bats aggressive"),
         ("Warne bowls overs 1, 3, 5", "Shane Warne bowls overs 1, 3, 5"),
+        ("Root bats aggressive, the pitch is green", "Joe Root bats aggressive"),
     ],
 )
 def test_a_name_left_out_on_purpose_or_said_passes(line: str, echo: str | None) -> None:
     """A name after a word that leaves him out ("except", "for"), or before one ("sits
-    out", "carry the drinks"), and a name the reading says: the line reads as before."""
+    out", "carry the drinks"), a name that is an English word written as one ("the pitch is
+    green"), and a name the reading says: the line reads as before."""
     got = read(line)
     assert not got.errors, [e.message for e in got.errors]
     if echo is not None:
