@@ -9,11 +9,12 @@ together are one squad member's name word, six letters or more, are that name.
 
 from __future__ import annotations
 
-import functools
 import importlib.resources
 import itertools
 import re
 import tomllib
+
+from engine.flungo.language._reader import kept
 
 __all__ = ["heard"]
 
@@ -43,7 +44,7 @@ _PHRASE = re.compile(
 _WORDS = re.compile(r"[^\W\d_]+")
 
 
-@functools.cache
+@kept(maxsize=64)
 def _name_words(names: tuple[str, ...]) -> dict[str, str]:
     """The name words of ``names`` of six letters or more, by their lower case."""
     return {w.lower(): w for n in names for w in n.split() if len(w) >= 6}

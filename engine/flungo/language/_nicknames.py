@@ -18,7 +18,6 @@ No word pbm lists, no squad name and no word near two squad members is ever read
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import replace
 
@@ -26,6 +25,7 @@ from engine.flungo.language._dictation import heard
 from engine.flungo.language._lines import CleanLine
 from engine.flungo.language._model import EchoLine
 from engine.flungo.language._names import NameBook
+from engine.flungo.language._reader import kept
 from engine.flungo.language._typos import corrected, known_words, one_edit
 
 __all__ = ["name_variants", "renamed"]
@@ -58,7 +58,7 @@ def _nickname(word: str, surname: str) -> bool:
     return False
 
 
-@functools.cache
+@kept(maxsize=64)
 def _people(names: tuple[str, ...]) -> tuple[frozenset[str], dict[str, list[tuple[str, str]]]]:
     """The words of ``names`` (lower case), and each name by the first letter of each of its
     words of four letters or more."""
