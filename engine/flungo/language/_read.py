@@ -66,7 +66,13 @@ from engine.flungo.language._names import NameBook
 from engine.flungo.language._naming import apply_naming
 from engine.flungo.language._nicknames import renamed
 from engine.flungo.language._reader import kept
-from engine.flungo.language._remarks import read_past, read_without, their_error, without_remarks
+from engine.flungo.language._remarks import (
+    CONDITION_START,
+    read_past,
+    read_without,
+    their_error,
+    without_remarks,
+)
 from engine.flungo.language._sections import entries, number_error, plain_items
 from engine.flungo.language._shorthand import written_as
 from engine.flungo.language._state import ReadState, result_of
@@ -88,6 +94,7 @@ from engine.flungo.squad import Team
 
 __all__ = ["Item", "read_orders"]
 
+_PASSED = "passed over: '"
 _CONDITIONAL = re.compile(
     r"\b(if|when|whenever|once|until|unless|after|as soon as|provided|but)\b", re.IGNORECASE
 )
@@ -471,6 +478,9 @@ def _meaning_line(
         notes = read_past(cl, rw, good[0][0], own, opponent, protect, fmt.overs)
         said = tuple(n.text for n in notes)
         lost = lost_name(cl.text, _echo(sub, st), protect, said)
+        passed = [n[14:].rstrip("'").removesuffix(" ...") for n in said if n[:14] == _PASSED]
+        if cond := [c for c in passed if CONDITION_START.match(c)]:  # a condition, not a remark
+            lost = (cond[0], max(cl.text.lower().find(cond[0].lower()), 0), True)
         if lost is not None and refuse_lost(cl, lost, _echo(sub, st), st):
             return True
         st.items += sub.items

@@ -33,6 +33,7 @@ from engine.flungo.language._unknown import (
 )
 
 __all__ = [
+    "CONDITION_START",
     "passed_over",
     "read_past",
     "read_without",
@@ -95,6 +96,15 @@ def _negated_remark(part: str, protect: frozenset[str], overs: int, names: tuple
     return not any(w.lower() in carries for w in _WORD.findall(part))
 
 
+# a clause that says when or whether an order holds: never passed over, whatever else it says
+CONDITION_START = re.compile(
+    r"(?:and\s+|but\s+|or\s+)?(?:if|unless|when|whenever|until|till|til|once|provided|"
+    r"providing|should|except|only|while|whilst|as\s+soon\s+as|as\s+long\s+as|"
+    r"so\s+long\s+as|in\s+case)\b",
+    re.IGNORECASE,
+)
+
+
 def remarks(
     text: str, protect: frozenset[str], overs: int, names: tuple[str, ...]
 ) -> tuple[str, tuple[str, ...]] | None:
@@ -119,6 +129,8 @@ def remarks(
             # a line's head before a dash is its key ("Capt - Root", "toss - BAT") and what
             # follows it its value, never a remark, as lists in mail write them
             keep.append((a, b))
+        elif CONDITION_START.match(clause):
+            return None  # "unless the pitch is green": a condition is never a remark
         else:
             passed.append(clause)
     if not keep:
