@@ -478,8 +478,8 @@ def _meaning_line(
         notes = read_past(cl, rw, good[0][0], own, opponent, protect, fmt.overs)
         said = tuple(n.text for n in notes)
         lost = lost_name(cl.text, _echo(sub, st), protect, said)
-        passed = [n[14:].rstrip("'").removesuffix(" ...") for n in said if n[:14] == _PASSED]
-        if cond := [c for c in passed if CONDITION_START.match(c)]:  # a condition, not a remark
+        skipped = [n[14:].rstrip("'").removesuffix(" ...") for n in said if n[:14] == _PASSED]
+        if cond := [c for c in skipped if CONDITION_START.match(c)]:  # a condition, not a remark
             lost = (cond[0], max(cl.text.lower().find(cond[0].lower()), 0), True)
         if lost is not None and refuse_lost(cl, lost, _echo(sub, st), st):
             return True
