@@ -69,7 +69,9 @@ def flow(text: str, soft: str) -> str:
     lines: list[str] = []
     soft_after: list[bool] = []  # whether each line ends in a soft break
     for line in text.split("\n"):
-        soft_after.append(line.endswith(soft))
+        # a soft "--" would go out as "-- ", the signature's separator, and a reader would
+        # take all below it for a signature: that break stays hard
+        soft_after.append(line.endswith(soft) and line.replace(soft, "").rstrip(" ") != "--")
         line = line.replace(soft, "")  # a marker anywhere else means nothing
         if soft_after[-1]:
             line = line.rstrip(" ") + " "
