@@ -198,7 +198,7 @@ def test_a_three_seat_test_by_post_by_mail_to_its_champion(
             break
     last = reveals
     for text in last:
-        you = int(re.search(r"You are seat (\d)", text).group(1))  # type: ignore[union-attr]
+        you = int(re.search(r"You\s+are\s+seat\s+(\d)", text).group(1))  # type: ignore[union-attr]
         assert f"Seat {you} (you):" in text
         for receipt, check in re.findall(
             r"receipt ([0-9a-f]{64})\n.*\n.*\n    printf '%s' '([^']+)' \| sha256sum", text
