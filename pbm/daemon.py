@@ -187,7 +187,10 @@ class Daemon:
             log.warning("daemon.force_stop", signal=signal.Signals(signum).name)
             raise SystemExit(128 + signum)
         log.info("daemon.warm_stop", signal=signal.Signals(signum).name)
-        self.request_stop()
+        # Not in the handler itself: it runs on the main thread between two bytecodes, maybe
+        # while that thread holds the lock inside one of the daemon's Events (a wait's set-up,
+        # a clear), and Event.set() would then wait on that lock for ever.
+        threading.Thread(target=self.request_stop, name="pbm-warm-stop", daemon=True).start()
 
     # -- one pass --------------------------------------------------------------------------
 
