@@ -364,17 +364,25 @@ def _ranges(overs: Sequence[int]) -> str:
     return ", ".join(parts)
 
 
+def _span(values: Sequence[int]) -> str:
+    lo, hi = min(values), max(values)
+    return f"{lo}" if lo == hi else f"{lo} to {hi}"
+
+
 def _down(wickets: Sequence[int]) -> str:
-    lo, hi = min(wickets), max(wickets)
-    return f"with {lo} down" if lo == hi else f"with {lo} to {hi} down"
+    return f"with {_span(wickets)} down"
 
 
 def _group(word: str, group: Sequence[Outcome], n: int, spec: FormatSpec) -> str:
     """Where an order fired (or failed) in ``len(group)`` of ``n`` innings, as short as it
-    can be said: "fired at 20.0 with 2 down in 2 of 3"."""
+    can be said: "fired at 20.0 with 2 down in 2 of 3". Where its conditions failed the
+    score is said too, since a condition on the score fails with the wickets in range and the
+    reader could not otherwise see why: "... with 0 to 1 down and 31 to 45 runs"."""
     k = f"{len(group)} of {n}"
     balls = sorted({o.legal for o in group})
     down = _down([o.wickets for o in group])
+    if group[0].kind is OutcomeKind.SPENT:
+        down += f" and {_span([o.runs for o in group])} runs"
     if len(balls) == 1:
         return f"{word} at {_ball(balls[0], spec)} {down} in {k}"
     if len({o.wickets for o in group}) == 1:
