@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import dkim
@@ -119,6 +120,33 @@ def _sender(kind: str, sink: SmtpSink, tmp_path: Path) -> tuple[Sender, Arrived,
     return SigningSender(smtp, DkimSigner.load(path, SELECTOR, DOMAIN)), received, record
 
 
+@dataclass(frozen=True)
+class World:
+    """An App with a reply in its outbox, an SMTP sink, a folder."""
+
+    app: App
+    row: int
+    sink: SmtpSink
+    tmp: Path
+
+
+@pytest.fixture
+def world(app: App, stored_row: int, smtp_sink: SmtpSink, tmp_path: Path) -> World:
+    """The App, its outbox row, the sink and a folder, together."""
+    return World(app, stored_row, smtp_sink, tmp_path)
+
+
+Sent = tuple[tuple[int, int], bytes, Arrived, bytes]
+
+
+def _send(world: World, how: Callable[[bytes], bytes], kind: str) -> Sent:
+    """Alter the row ``how``, then flush the outbox through a ``kind`` sender: (sent,
+    failed), the altered bytes, what arrived, the DKIM record (see :func:`_sender`)."""
+    altered = _alter(world.app, world.row, how)
+    sender, arrived, record = _sender(kind, world.sink, world.tmp)
+    return world.app.outbox(sender).flush(), altered, arrived, record
+
+
 def _row(app: App, row_id: int) -> OutboxMessage:
     with transaction(app.sessions) as s:
         row = s.get(OutboxMessage, row_id)
@@ -130,24 +158,18 @@ def _row(app: App, row_id: int) -> OutboxMessage:
 @pytest.mark.parametrize("kind", SENDERS)
 @pytest.mark.parametrize("alteration", list(REFUSED))
 def test_an_altered_reply_is_refused_by_every_sender(
-    app: App,
-    stored_row: int,
-    smtp_sink: SmtpSink,
-    tmp_path: Path,
-    kind: str,
-    alteration: str,
+    world: World, kind: str, alteration: str
 ) -> None:
     """The altered row is given up at once (no retry: it would be refused again), with a
     reason that says it was altered and how; nothing reached the relay or the Maildir."""
     how, reason = REFUSED[alteration]
-    _alter(app, stored_row, how)
-    sender, arrived, _record = _sender(kind, smtp_sink, tmp_path)
-    assert app.outbox(sender).flush() == (0, 1)
-    row = _row(app, stored_row)
+    flushed, _altered, arrived, _record = _send(world, how, kind)
+    assert flushed == (0, 1)
+    row = _row(world.app, world.row)
     assert row.status == "failed" and row.last_error is not None
     assert row.last_error.startswith("not sent: the stored message was altered: ")
     assert reason in row.last_error, row.last_error
-    assert arrived() == [] and smtp_sink.messages == []
+    assert arrived() == [] and world.sink.messages == []
 
 
 def test_the_gm_reads_why_an_altered_reply_was_not_sent(
@@ -168,23 +190,17 @@ def test_the_gm_reads_why_an_altered_reply_was_not_sent(
 @pytest.mark.parametrize("kind", SENDERS)
 @pytest.mark.parametrize("alteration", list(NEUTRALISED))
 def test_an_altered_reply_is_made_harmless_by_every_sender(
-    app: App,
-    stored_row: int,
-    smtp_sink: SmtpSink,
-    tmp_path: Path,
-    kind: str,
-    alteration: str,
+    world: World, kind: str, alteration: str
 ) -> None:
     """The row is sent once, to the player alone: no Bcc field, no lone CR or LF, no second
     message in the SMTP session; signed, the signature covers exactly the bytes sent."""
     how, gone = NEUTRALISED[alteration]
-    altered = _alter(app, stored_row, how)
-    sender, arrived, record = _sender(kind, smtp_sink, tmp_path)
-    assert app.outbox(sender).flush() == (1, 0)
-    assert _row(app, stored_row).status == "sent"
+    flushed, altered, arrived, record = _send(world, how, kind)
+    assert flushed == (1, 0)
+    assert _row(world.app, world.row).status == "sent"
     [wire] = arrived()
     if kind != "maildir":
-        [got] = smtp_sink.messages
+        [got] = world.sink.messages
         assert got.rcpt_tos == [PLAYER]
         assert b"\n" not in wire.replace(b"\r\n", b"") and b"\r" not in wire.replace(b"\r\n", b"")
     else:
