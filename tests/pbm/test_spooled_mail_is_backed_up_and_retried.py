@@ -16,6 +16,7 @@ from pbm.app import App
 from pbm.cli import main
 from pbm.core.clock import FixedClock
 from pbm.core.config import parse_config
+from pbm.core.errors import PbmError
 from pbm.daemon import Daemon
 from pbm.db.models import InboundMail, MailStatus
 from pbm.db.session import transaction
@@ -96,7 +97,8 @@ def test_retrying_a_spool_dead_letter_reads_the_file_again(tmp_path: Path, how: 
     Still unreadable: it fails saying so, the row stays a dead letter with the reason, the
     file stays in dead/, and nothing is queued. Readable again (the old key configured back):
     the mail is stored with its envelope and time, handled by the next pass (its sender gets
-    the reply), the dead letter names the new row, and the file is gone."""
+    the reply), the dead letter names the new row, and the file is gone. Queueing the dead
+    letter itself, as any other, is refused: it holds no mail."""
     app, config = _app(tmp_path)
     dead_id, kept = _dead_letter(app)
     assert kept.exists()
@@ -112,6 +114,8 @@ def test_retrying_a_spool_dead_letter_reads_the_file_again(tmp_path: Path, how: 
                 == []
             )
         assert kept.exists()
+        with pytest.raises(PbmError, match="names a spool file"):
+            app.inbound.retry(dead_id)  # never queued as an empty mail, whoever asks
         app.close()
         return
     app.close()
