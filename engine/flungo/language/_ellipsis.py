@@ -1,0 +1,346 @@
+"""A refused line of several clauses that leave words out, read again with the words put back.
+
+People write several wishes in one line and leave out what the clauses share: English grammar
+calls it coordination with ellipsis (Quirk et al. 1985, ch. 13 and §12.31ff; the Cambridge
+Grammar, ch. 15). The reader already takes "X until 30 overs, then aggressive" (a later clause
+with no subject or time takes the earlier's). This pass fills the other shapes in a refused
+line and gives the result to the same reader, whole or not at all
+(``docs/rules/orders-several-wishes.md``):
+
+- the **temporal conjuncts** of sequence (Quirk §8.137, §15.34: afterwards, thereafter, after
+  that, from then on, subsequently, later, finally, lastly), before or after their clause, are
+  "then" at its start: the later clause starts where the earlier clause's span ends;
+- a later clause's **subject pronoun** for the earlier clause's batsmen ("both", "all three",
+  "the pair", "they", "each of them") is those batsmen, when their number agrees;
+- a later clause with no subject and a time of its own, after a clause with none, is a second
+  order for the earlier clause's subject ("Stokes normal, then wahoo after 40 overs");
+- **"respectively"** pairs a list of batsmen with a list of styles one to one, and is refused
+  when the lists differ in length;
+- **"vice versa"** ("the other way round") is the earlier clause's two batsmen with their
+  styles swapped.
+
+Nothing here guesses: a line that gives one batsman two styles at the same moment is left to
+the refusal (or the question) it had.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from engine.errors import InvalidOrder, Span
+from engine.flungo.language._items import Item
+from engine.flungo.language._lines import CleanLine, clean_line
+from engine.flungo.language._meaning import name_runs
+from engine.flungo.language._model import EchoLine, NotUnderstood
+from engine.flungo.language._remarks import without_remarks
+from engine.flungo.language._state import Mark, ReadState
+from engine.flungo.orders import Rule, StyleChange, TargetKind
+
+__all__ = ["MARKERS", "ellipsis_line", "filled"]
+
+ReadOne = Callable[[CleanLine], tuple[bool, Item | None]]
+
+# Quirk's temporal conjuncts of sequence, and "and then"; "next" is left out, as "the next 2
+# batsmen" is a group of the orders
+_SEQUENCE = (
+    r"thereafter|afterwards?|after\s+that|after\s+this|from\s+then\s+on|from\s+there\s+on|"
+    r"from\s+that\s+point\s+on|from\s+there|subsequently|later\s+on|later|finally|lastly"
+)
+_STYLE = r"defensive(?:ly)?|normal(?:ly)?|aggressive(?:ly)?|wahoo"
+# what a line must hold for this pass to try it at all (a refused line without any is left
+# as it was, at the cost of one search)
+MARKERS = re.compile(
+    rf"\b(?:{_SEQUENCE}|respectively|vice\s+versa|other\s+way\s+(?:round|around|about)|"
+    r"then|both|all\s+(?:three|four|five)|the\s+(?:pair|two|three)|they|each|"
+    r"and\s+(?:after|when|once|from|goes|go|bats|turns|switches|moves|changes|becomes|"
+    r"drops|steps|shifts))\b",
+    re.IGNORECASE,
+)
+_LEADING = re.compile(rf"(^|[,;.:]\s*|\s-+\s*)(?:and\s+)?(?:{_SEQUENCE})\b[\s,]*", re.IGNORECASE)
+_TRAILING = re.compile(rf"\s*,?\s+(?:{_SEQUENCE})\s*(?=[,;.]|$)", re.IGNORECASE)
+# the subject pronouns and quantifiers that stand for batsmen named before (Quirk §6.49ff,
+# §6.57: "both", "each", "all" as pronouns), with how many they must be (0: any, 2 or more)
+_PRONOUN = re.compile(
+    r"\bthen\s+(?P<p>both\s+of\s+them|they\s+both|both|the\s+pair(?:\s+of\s+them)?|"
+    r"the\s+two(?:\s+of\s+them)?|all\s+three(?:\s+of\s+them)?|the\s+three(?:\s+of\s+them)?|"
+    r"all\s+four|each\s+of\s+them|all\s+of\s+them|they)\b",
+    re.IGNORECASE,
+)
+_COUNTS = {"both": 2, "pair": 2, "two": 2, "three": 3, "four": 4}
+_GROUP = re.compile(
+    r"\b(?:all\s+batsmen|all|everyone|everybody|the\s+rest|the\s+tail|"
+    r"the\s+remaining\s+batsmen)\b",
+    re.IGNORECASE,
+)
+# where a span of the earlier clause ends ("until", "till", "for the first 10 overs"), so that
+# "then" is when it ends; and the words that give a clause a time of its own
+_ENDS = re.compile(
+    r"\b(?:until|till|til|up\s+to|for\s+the\s+first|during\s+the\s+first|in\s+the\s+first|"
+    r"first\s+\w+\s+overs|powerplay)\b",
+    re.IGNORECASE,
+)
+_TIME = re.compile(
+    r"\b(?:after|when|whenever|once|from|if|unless|at\s+drinks|with\s+\w+\s+(?:balls|overs)|"
+    r"in\s+the\s+last|last\s+\w+\s+overs|for\s+the\s+last)\b",
+    re.IGNORECASE,
+)
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
+_VICE_VERSA = re.compile(
+    r"[,;]?\s*(?:and\s+)?(?:then\s+)?(?:vice\s+versa|the\s+other\s+way\s+(?:round|around|about))",
+    re.IGNORECASE,
+)
+
+
+def filled(text: str, protect: frozenset[str], names: tuple[str, ...]) -> str | InvalidOrder:
+    """``text`` with the words its clauses leave out put back, in words the reader knows
+    (the same text where nothing is left out); an error where "respectively" pairs lists
+    of different lengths."""
+    paired = _respectively(text, protect, names)
+    if isinstance(paired, InvalidOrder):
+        return paired
+    text = _vice_versa(paired, protect, names)
+    text = _anchored(text, _sequence(text))
+    text = _pronouns(text, protect, names)
+    return _second_orders(text, protect, names)
+
+
+def ellipsis_line(
+    cl: CleanLine,
+    read_one: ReadOne,
+    st: ReadState,
+    mark: Mark,
+    ahead: tuple[bool, Item | None],
+    protected: Callable[[tuple[str, ...]], frozenset[str]],
+    names: list[str],
+    overs: int,
+) -> tuple[bool, Item | None]:
+    """A line refused, read again with the words its clauses leave out put back
+    (:func:`filled`), and if need be without its remarks: kept, with a note
+    saying how it was read, when it then reads whole and gives no batsman two styles at
+    once; else the refusal stands as it was. A line read that gives a batsman two styles
+    at the same moment ("Stokes normal and goes wahoo after 40 overs" read as one order at
+    40 overs) is read so too, and refused if it still does."""
+    clash = len(st.errors) == mark[1] and _two_styles(st.items[mark[0] :])
+    if (len(st.errors) == mark[1] and not clash) or not MARKERS.search(cl.plain):
+        return _refuse_clash(cl, st, mark) if clash else ahead
+    protect = protected(tuple(names))  # the words of the squads' names
+    text = filled(cl.plain, protect, tuple(names))  # with its commas: they part clauses
+    if isinstance(text, InvalidOrder):
+        st.undo(mark)  # the lists of "respectively" do not pair: said so, not a word unknown
+        at = max(cl.text.lower().find("respectively"), 0)
+        span = Span(cl.number, cl.column(at), cl.column(at + len("respectively")))
+        st.errors.append(replace_span(text, cl.raw, span))
+        return False, None
+    said = set(name_runs(MARKERS.sub(" ", cl.plain.lower()), protect, tuple(names)))
+    if text == cl.plain or not said <= set(name_runs(text.lower(), protect, tuple(names))):
+        # nothing filled, or a squad member the filling lost: never read without him
+        return _refuse_clash(cl, st, mark) if clash else ahead
+    was = st.items[mark[0] :], st.errors[mark[1] :], st.not_understood[mark[2] :]
+    rest = st.chatter[mark[3] :], dict(st.section_lines), st.notes[mark[5] :]
+    # read as if the player had written the words put back (what is read past is said of
+    # them); the items then point at the player's own line
+    tried = clean_line(cl.number, text)  # as the player's own line is cleaned
+    if tried is None:
+        return ahead
+    st.undo(mark)
+    again = read_one(tried)
+    if not st.reads_whole(mark):
+        again = without_remarks(tried, read_one, st, mark, again, protect, overs, names)
+    if st.reads_whole(mark) and not _two_styles(st.items[mark[0] :]):
+        for item in st.items[mark[0] :]:
+            item.line, item.start, item.end = cl, 0, len(cl.text)
+        st.notes.append(EchoLine(cl.number, f"read as '{text.strip()}'"))
+        return again
+    st.undo(mark)
+    st.items += was[0]
+    st.errors += was[1]
+    st.not_understood += was[2]
+    st.chatter += rest[0]
+    st.section_lines = rest[1]
+    st.notes += rest[2]
+    return _refuse_clash(cl, st, mark) if clash else ahead
+
+
+def _refuse_clash(cl: CleanLine, st: ReadState, mark: Mark) -> tuple[bool, Item | None]:
+    """The line's reading gives a batsman two styles at once: never a guess between them."""
+    st.undo(mark)
+    st.errors.append(
+        InvalidOrder(
+            "this line gives a batsman two styles at the same moment, so it is not acted on",
+            source_line=cl.raw,
+            span=Span(cl.number, cl.column(0), cl.column(len(cl.text))),
+            hint="say when each style starts, e.g. 'Stokes normal; after 40 overs: Stokes "
+            "wahoo', or give each order a line of its own",
+        )
+    )
+    st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), st.errors[-1].message))
+    return False, None
+
+
+def replace_span(err: InvalidOrder, raw: str, span: Span) -> InvalidOrder:
+    """``err`` placed under its word in the player's line."""
+    return InvalidOrder(err.message, source_line=raw, span=span, hint=err.hint)
+
+
+def _sequence(text: str) -> str:
+    """The conjuncts of sequence as "then" at the start of their clause."""
+    out = _TRAILING_CLAUSE.sub(lambda m: f"{m.group(1)}then {m.group(2).strip()}", text)
+    return _LEADING.sub(lambda m: (", " if m.group(1) else "") + "then ", out).strip(" ,")
+
+
+# a clause (after a comma, a semicolon, a full stop or a dash) that ends in a conjunct
+_TRAILING_CLAUSE = re.compile(
+    rf"(^|[,;.]\s*|\s-+\s*)(?:and\s+)?([^,;.]*?)\s+(?:{_SEQUENCE})\s*(?=[,;.]|$)", re.IGNORECASE
+)
+
+
+def _anchored(text: str, then: str) -> str:
+    """``then`` where its first "then" has somewhere to start: the end of the earlier
+    clause's span, the earlier clause's time, or a time of the later clause's own; else
+    ``text`` as it was ("Root defensive; Stokes aggressive thereafter": after what?)."""
+    if then == text:
+        return text
+    m = re.search(r"\bthen\b", then, re.IGNORECASE)
+    if m is None:
+        return text
+    before, after = then[: m.start()], then[m.end() :]
+    if _ENDS.search(before) or _TIME.search(before) or _TIME.search(after):
+        return then
+    return text
+
+
+def _pronouns(text: str, protect: frozenset[str], names: tuple[str, ...]) -> str:
+    """ "then both normal": the batsmen named before "then", where their number agrees."""
+    m = _PRONOUN.search(text)
+    if m is None:
+        return text
+    before = name_runs(text[: m.start()].lower(), protect, names)
+    said = list(dict.fromkeys(before))
+    word = m.group("p").lower()
+    need = next((n for w, n in _COUNTS.items() if w in word.split()), 0)
+    if len(said) < 2 or (need and len(said) != need):
+        return text  # "both" of three batsmen, or of one: not filled, the refusal stands
+    return f"{text[: m.start()]}then {' and '.join(said)}{text[m.end() :]}"
+
+
+def _second_orders(text: str, protect: frozenset[str], names: tuple[str, ...]) -> str:
+    """ "Stokes bats normal, then wahoo after 40 overs": the earlier clause has no time and
+    no end, the later has a time of its own and no subject: two orders, the later for the
+    earlier's subject."""
+    m = _THEN.search(text) or _AND_VERB.search(text)
+    if m is None:
+        return text
+    first, second = text[: m.start()], text[m.end() :]
+    if _TIME.search(first) or _ENDS.search(first) or not _TIME.search(second):
+        return text
+    if name_runs(second.lower(), protect, names) or _GROUP.search(second):
+        return text
+    subject = _subject(first, protect, names)
+    if not subject or not re.search(_STYLE, second, re.IGNORECASE):
+        return text
+    return f"{first}. {subject} {second}"
+
+
+_THEN = re.compile(r"\s*[,;]?\s*\bthen\b\s*", re.IGNORECASE)
+# "and goes wahoo", "and after 40 overs turns aggressive": a verb of the orders with no
+# subject of its own after "and" (subject ellipsis, Quirk §13.69)
+_AND_VERB = re.compile(
+    r"\s*,?\s+and\s+(?=(?:(?:after|when|once|from)\b[^,;]*?\s+)?"
+    r"(?:goes|go|bats|bat|turns|switches|moves|changes|becomes|drops|steps|shifts)\b)",
+    re.IGNORECASE,
+)
+
+
+def _subject(clause: str, protect: frozenset[str], names: tuple[str, ...]) -> str:
+    said = list(dict.fromkeys(name_runs(clause.lower(), protect, names)))
+    if said:
+        return " and ".join(said)
+    group = _GROUP.search(clause)
+    return group.group(0) if group else ""
+
+
+def _pairs(text: str, protect: frozenset[str], names: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(batsmen, style) in the order written: each style with the names before it."""
+    out: list[tuple[str, str]] = []
+    start = 0
+    for m in re.finditer(_STYLE, text, re.IGNORECASE):
+        who = list(dict.fromkeys(name_runs(text[start : m.start()].lower(), protect, names)))
+        if who:
+            out.append((" and ".join(who), m.group(0)))
+        start = m.end()
+    return out
+
+
+def _respectively(text: str, protect: frozenset[str], names: tuple[str, ...]) -> str | InvalidOrder:
+    """ "Root and Stokes defensive and aggressive respectively": one to one, in order."""
+    m = _RESPECTIVELY.search(text)
+    if m is None:
+        return text
+    head = text[: m.start()]
+    styles = list(re.finditer(_STYLE, head, re.IGNORECASE))
+    tail_styles = list(re.finditer(_STYLE, text[m.end() :], re.IGNORECASE))
+    if len(styles) < 2:
+        return text  # places or overs "respectively": not read here, the refusal stands
+    first_style = styles[0].start()
+    who = list(dict.fromkeys(name_runs(head[:first_style].lower(), protect, names)))
+    later = name_runs(head[first_style:].lower(), protect, names)
+    if len(who) < 2 or tail_styles or later:
+        return text  # a name among the styles: not two lists
+    if len(who) != len(styles):
+        return InvalidOrder(
+            f"'respectively' pairs each of {len(who)} batsmen with a style, but this line "
+            f"gives {len(styles)} styles",
+            hint="give one style for each batsman, in the same order, or one order a line",
+        )
+    lead = _name_start(head, who[0])
+    said = "; ".join(f"{n} {s.group(0)}" for n, s in zip(who, styles, strict=True))
+    # a time after the lists is the whole line's, never the last pair's alone
+    tail = text[m.end() :].strip(" ,.;")
+    return f"{head[:lead]}{tail + ', ' if tail else ''}{said}".strip(" ,")
+
+
+def _name_start(text: str, name: str) -> int:
+    at = text.lower().find(name.split()[0])
+    return max(at, 0)
+
+
+def _vice_versa(text: str, protect: frozenset[str], names: tuple[str, ...]) -> str:
+    """ "Root defensive and Stokes aggressive, and vice versa after 30 overs": the two
+    batsmen with their styles swapped, at the later clause's time or from the end of the
+    earlier's span."""
+    m = _VICE_VERSA.search(text)
+    if m is None:
+        return text
+    first, rest = text[: m.start()], text[m.end() :].strip(" ,")
+    pairs = _pairs(first, protect, names)
+    if len(pairs) != 2 or pairs[0][1].lower()[:4] == pairs[1][1].lower()[:4]:
+        return text
+    swapped = f"{pairs[0][0]} {pairs[1][1]}; {pairs[1][0]} {pairs[0][1]}"
+    if rest and _TIME.search(rest) and not _TIME.search(first) and not _ENDS.search(first):
+        return f"{first}. {rest}: {swapped}"
+    return text
+
+
+def _two_styles(items: list[Item]) -> bool:
+    """Whether ``items`` give one batsman two styles at the same moment: a question for the
+    player, never a reading of the line."""
+    standing: dict[str, str] = {}
+    for item in items:
+        if item.kind == "style":
+            name, style = item.value
+            if standing.setdefault(str(name), str(style)) != str(style):
+                return True
+        if item.kind == "rule" and isinstance(item.value, Rule) and _rule_clash(item.value):
+            return True
+    return False
+
+
+def _rule_clash(rule: Rule) -> bool:
+    given: dict[str, str] = {}
+    for action in rule.actions:
+        if isinstance(action, StyleChange) and action.target.kind == TargetKind.NAMED:
+            for name in action.target.names:
+                if given.setdefault(name, action.style) != action.style:
+                    return True
+    return any(_rule_clash(r) for r in rule.then)
