@@ -54,7 +54,7 @@ MARKERS = re.compile(
     rf"\b(?:{_SEQUENCE}|respectively|vice\s+versa|other\s+way\s+(?:round|around|about)|"
     r"then|both|all\s+(?:three|four|five)|the\s+(?:pair|two|three)|they|each|"
     r"and\s+(?:after|when|once|from|goes|go|bats|turns|switches|moves|changes|becomes|"
-    r"drops|steps|shifts))\b",
+    rf"drops|steps|shifts|bowls|bowl|comes|returns|back|{_STYLE}))\b",
     re.IGNORECASE,
 )
 _LEADING = re.compile(rf"(^|[,;.:]\s*|\s-+\s*)(?:and\s+)?(?:{_SEQUENCE})\b[\s,]*", re.IGNORECASE)
@@ -102,7 +102,7 @@ def filled(text: str, protect: frozenset[str], names: tuple[str, ...]) -> str | 
     text = _vice_versa(paired, protect, names)
     text = _anchored(text, _sequence(text))
     text = _pronouns(text, protect, names)
-    return _second_orders(text, protect, names)
+    return _bowler_clauses(_second_orders(text, protect, names), protect, names)
 
 
 def ellipsis_line(
@@ -121,8 +121,9 @@ def ellipsis_line(
     once; else the refusal stands as it was. A line read that gives a batsman two styles
     at the same moment ("Stokes normal and goes wahoo after 40 overs" read as one order at
     40 overs) is read so too, and refused if it still does."""
-    clash = len(st.errors) == mark[1] and _two_styles(st.items[mark[0] :])
-    if (len(st.errors) == mark[1] and not clash) or not MARKERS.search(cl.plain):
+    read = len(st.errors) == mark[1]
+    clash = read and _suspect(cl, st, mark, protected, names)
+    if (read and not clash) or not MARKERS.search(cl.plain):
         return _refuse_clash(cl, st, mark) if clash else ahead
     protect = protected(tuple(names))  # the words of the squads' names
     text = filled(cl.plain, protect, tuple(names))  # with its commas: they part clauses
@@ -162,12 +163,65 @@ def ellipsis_line(
     return _refuse_clash(cl, st, mark) if clash else ahead
 
 
+def _suspect(
+    cl: CleanLine,
+    st: ReadState,
+    mark: Mark,
+    protected: Callable[[tuple[str, ...]], frozenset[str]],
+    names: list[str],
+) -> bool:
+    """Whether a line read is read against its clauses: a batsman given two styles at once;
+    a word that pairs or swaps clauses passed over ("and vice versa at drinks" read
+    without it); or every batsman given a style in a line that names batsmen and says no
+    group, the default of a clause with no subject ("Root defensive, and after 30 overs goes
+    wahoo" read as all batsmen wahoo)."""
+    items = st.items[mark[0] :]
+    if _two_styles(items):
+        return True
+    if any(_PAIRING.search(n.text) for n in st.notes[mark[5] :]) or _PRONOUN.search(cl.plain):
+        return True  # "then both aggressive" read for one of the two
+    if not any(_to_all(i) for i in items) or _ANY_GROUP.search(cl.plain):
+        return False
+    if re.search(r"[.;]\s", cl.plain):
+        return False  # a sentence of its own: "Root defensive. after 30 overs wahoo" as before
+    return bool(name_runs(cl.plain.lower(), protected(tuple(names)), tuple(names)))
+
+
+_PAIRING = re.compile(
+    r"\b(?:respectively|versa|other\s+way|conversely|likewise|similarly|ditto)\b", re.I
+)
+# any word that may say a group of batsmen itself: where one is written, "all" is no default
+_ANY_GROUP = re.compile(
+    r"\b(?:all|every\w*|rest|tail\w*|bat\w*men|batters|remaining|others?|team|side|lads|"
+    r"boys|guys|girls|whole|any\w*|whoever\S*|squad|order|line-?up|they|them|"
+    r"lot|crease|middle|in|except\w*|excluding|bar|barring|apart|besides|save)\b",
+    re.IGNORECASE,
+)
+
+
+def _to_all(item: Item) -> bool:
+    if item.kind == "all_style":
+        return True
+    return item.kind == "rule" and isinstance(item.value, Rule) and _rule_to_all(item.value)
+
+
+def _rule_to_all(rule: Rule) -> bool:
+    kinds = (TargetKind.ALL, TargetKind.REMAINING)
+    if any(isinstance(a, StyleChange) and a.target.kind in kinds for a in rule.actions):
+        return True
+    return any(_rule_to_all(r) for r in rule.then)
+
+
 def _refuse_clash(cl: CleanLine, st: ReadState, mark: Mark) -> tuple[bool, Item | None]:
-    """The line's reading gives a batsman two styles at once: never a guess between them."""
+    """The line's reading goes against its clauses (:func:`_suspect`): never a guess."""
+    two = _two_styles(st.items[mark[0] :])
     st.undo(mark)
     st.errors.append(
         InvalidOrder(
-            "this line gives a batsman two styles at the same moment, so it is not acted on",
+            "this line gives a batsman two styles at the same moment, so it is not acted on"
+            if two
+            else "a part of this line says no batsman, and pbm cannot tell whose it is, so"
+            " the line is not acted on",
             source_line=cl.raw,
             span=Span(cl.number, cl.column(0), cl.column(len(cl.text))),
             hint="say when each style starts, e.g. 'Stokes normal; after 40 overs: Stokes "
@@ -225,29 +279,36 @@ def _pronouns(text: str, protect: frozenset[str], names: tuple[str, ...]) -> str
 
 
 def _second_orders(text: str, protect: frozenset[str], names: tuple[str, ...]) -> str:
-    """ "Stokes bats normal, then wahoo after 40 overs": the earlier clause has no time and
-    no end, the later has a time of its own and no subject: two orders, the later for the
-    earlier's subject."""
+    """ "Stokes bats normal, then wahoo after 40 overs", "Tom Smith normal from the 31st over
+    and aggressive from the 41st": the later clause has a time of its own and no subject, so
+    it takes the earlier's (Quirk §13.69). After a clause with no time it is a second order;
+    after one with a time it follows it ("then"), as the reader chains "until X, then Y"."""
     m = _THEN.search(text) or _AND_VERB.search(text)
     if m is None:
         return text
     first, second = text[: m.start()], text[m.end() :]
-    if _TIME.search(first) or _ENDS.search(first) or not _TIME.search(second):
+    if not _TIME.search(second) or not re.search(_STYLE, second, re.IGNORECASE):
         return text
     if name_runs(second.lower(), protect, names) or _GROUP.search(second):
         return text
     subject = _subject(first, protect, names)
-    if not subject or not re.search(_STYLE, second, re.IGNORECASE):
+    if not subject:
         return text
-    return f"{first}. {subject} {second}"
+    lead = _LEAD_TIME.match(second)  # "after 30 overs goes wahoo": the subject after the time
+    at = lead.end() if lead else 0
+    said = f"{second[:at]}{subject} {second[at:]}"
+    if _TIME.search(first) or _ENDS.search(first):
+        return f"{first}, then {said}"
+    return f"{first}. {said}"
 
 
 _THEN = re.compile(r"\s*[,;]?\s*\bthen\b\s*", re.IGNORECASE)
-# "and goes wahoo", "and after 40 overs turns aggressive": a verb of the orders with no
-# subject of its own after "and" (subject ellipsis, Quirk §13.69)
+_VERB = r"goes|go|bats|bat|turns|switches|moves|changes|becomes|drops|steps|shifts"
+_LEAD_TIME = re.compile(rf"(?:after|when|once|from|at)\b[^,;]*?\s+(?=(?:{_VERB})\b)", re.I)
+# "and goes wahoo", "and after 40 overs turns aggressive", "and aggressive from the 41st": a
+# verb of the orders or a style with no subject of its own after "and" (subject ellipsis)
 _AND_VERB = re.compile(
-    r"\s*,?\s+and\s+(?=(?:(?:after|when|once|from)\b[^,;]*?\s+)?"
-    r"(?:goes|go|bats|bat|turns|switches|moves|changes|becomes|drops|steps|shifts)\b)",
+    rf"\s*,?\s+and\s+(?=(?:(?:after|when|once|from)\b[^,;]*?\s+)?(?:{_VERB}|{_STYLE})\b)",
     re.IGNORECASE,
 )
 
@@ -344,3 +405,40 @@ def _rule_clash(rule: Rule) -> bool:
                 if given.setdefault(name, action.style) != action.style:
                     return True
     return any(_rule_clash(r) for r in rule.then)
+
+
+# a plan's clauses: after a comma, "and" or "then"; a clause of overs with no bowler of its
+# own is the bowler's before it ("Warne opens, bowls 1 to 5, then back for 45-50")
+_PLAN_CUT = re.compile(r"\s*,\s*(?:and\s+)?(?:then\s+)?|\s+and\s+(?:then\s+)?|\s+then\s+", re.I)
+# a clause of its own says what the bowler does: bare overs after "and" are the same clause's
+# ("Warne 1, 3 and from 41 every other over" stays the plan reader's, which refuses it)
+_PLAN_WORD = re.compile(r"\b(?:opens|bowls|bowl|back|returns|again|takes)\b", re.I)
+_NUMBERS = re.compile(r"[\d\s,&-]+(?:\s*(?:to|-)\s*\d+)?", re.I)
+_BACK = re.compile(
+    r"^(?:(?:comes?|is|he's|hes)\s+)?(?:back|returns?|again)(?:\s+(?:for|at|in))?\b\s*", re.I
+)
+
+
+def _bowler_clauses(text: str, protect: frozenset[str], names: tuple[str, ...]) -> str:
+    """A bowling plan's clauses with no bowler of their own, each given the bowler before
+    it, one order a sentence; ``text`` as it was where none is filled or a style is said
+    (a batting line)."""
+    if re.search(_STYLE, text, re.IGNORECASE) or not re.search(r"\d", text):
+        return text
+    parts = [p for p in _PLAN_CUT.split(text) if p.strip()]
+    bowler, out, filled_any = "", [], False
+    for part in parts:
+        said = name_runs(part.lower(), protect, names)
+        if said:
+            bowler = said[0] if len(said) == 1 else ""
+            out.append(part)
+        elif out and _NUMBERS.fullmatch(part.strip()):
+            out[-1] += f", {part.strip()}"  # "overs 44, 46 and 48": one list
+        elif bowler and _PLAN_WORD.search(part):
+            rest = _BACK.sub("", part.strip())
+            verb = "" if re.match(r"(?:bowls|bowl)\b", rest, re.I) else "bowls "
+            out.append(f"{bowler} {verb}{rest}")
+            filled_any = True
+        else:
+            return text
+    return ". ".join(out) if filled_any else text

@@ -85,7 +85,40 @@ FILLED = [
         "Stokes bats normal and goes wahoo after 40 overs",
         "Ben Stokes bats normal\nafter 40 overs: Ben Stokes bats wahoo",
     ),
+    # a clause with a time of its own after one with a time: it follows it, for the same
+    # batsman (on main the second was every batsman's)
+    (
+        "Wilson normal from the 21st over and wahoo from the 46th",
+        "after 20 overs: Wilson bats normal; but after 45 overs: Wilson bats wahoo",
+    ),
+    (
+        "Grey defensive, and once we pass 180 goes aggressive",
+        "Grey bats defensive\nwhen the score reaches 180: Grey bats aggressive",
+    ),
+    (
+        "after 20 overs Root defensive and Stokes normal, then both aggressive after 40 overs",
+        "after 20 overs: Joe Root bats defensive; Ben Stokes bats normal; but after 40 overs:"
+        " Joe Root and Ben Stokes bat aggressive",
+    ),
+    # a bowling plan's clauses share the bowler
+    (
+        "Anderson opens the bowling, then returns for overs 44, 46 and 48",
+        "Jimmy Anderson bowls overs 1, 44, 46, 48",
+    ),
+    (
+        "Anderson opens the bowling and bowls overs 44, 46 and 48",
+        "Jimmy Anderson bowls overs 1, 44, 46, 48",
+    ),
+    (
+        "Warne opens, bowls 1 to 5, then back for 45-50",
+        "Shane Warne bowls overs 1, 3, 5, 45, 47, 49",
+    ),
     # "vice versa": the two batsmen's styles swapped, at the later clause's time
+    (
+        "Tom Smith defensive and White normal, and vice versa when the 4th wicket falls",
+        "Tom Smith bats defensive\nWhite bats normal\nwhen the 4th wicket falls: Tom Smith"
+        " bats normal; White bats defensive",
+    ),
     (
         "Root normal and Stokes wahoo, and vice versa after 35 overs",
         "Joe Root bats normal\nBen Stokes bats wahoo\nafter 35 overs: Joe Root bats wahoo;"
@@ -123,6 +156,8 @@ REFUSED = [
     ("for the first 10 overs Root and Stokes defensive, then all three normal", "three"),
     # one order giving a batsman two styles at once
     ("after 30 overs Root defensive and goes wahoo", "two styles at the same moment"),
+    # a part with no batsman that pbm cannot give one (on main: every batsman's)
+    ("Green wahoo and defensive", "says no batsman"),
 ]
 
 
