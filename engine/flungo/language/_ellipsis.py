@@ -122,6 +122,9 @@ def ellipsis_line(
     at the same moment ("Stokes normal and goes wahoo after 40 overs" read as one order at
     40 overs) is read so too, and refused if it still does."""
     read = len(st.errors) == mark[1]
+    plain = cl.plain
+    if read and " and " not in plain and "," not in plain and "then" not in plain:
+        return ahead  # one clause, read: the cost of a line that reads is three looks
     clash = read and _suspect(cl, st, mark, protected, names)
     if (read and not clash) or not MARKERS.search(cl.plain):
         return _refuse_clash(cl, st, mark) if clash else ahead
@@ -176,10 +179,15 @@ def _suspect(
     group, the default of a clause with no subject ("Root defensive, and after 30 overs goes
     wahoo" read as all batsmen wahoo)."""
     items = st.items[mark[0] :]
+    if not any(i.kind in _STYLED for i in items):
+        return False  # no style given: nothing a clause's subject could be wrong in
     if _two_styles(items):
         return True
-    if any(_PAIRING.search(n.text) for n in st.notes[mark[5] :]) or _PRONOUN.search(cl.plain):
-        return True  # "then both aggressive" read for one of the two
+    if len(st.notes) > mark[5] and any(_PAIRING.search(n.text) for n in st.notes[mark[5] :]):
+        return True
+    plain = cl.plain
+    if ("then" in plain or "Then" in plain) and _PRONOUN.search(plain):
+        return True  # "then both aggressive" read for one of the two (a look only if "then")
     if not any(_to_all(i) for i in items) or _ANY_GROUP.search(cl.plain):
         return False
     if re.search(r"[.;]\s", cl.plain):
@@ -187,6 +195,7 @@ def _suspect(
     return bool(name_runs(cl.plain.lower(), protected(tuple(names)), tuple(names)))
 
 
+_STYLED = frozenset(("style", "all_style", "rule"))
 _PAIRING = re.compile(
     r"\b(?:respectively|versa|other\s+way|conversely|likewise|similarly|ditto)\b", re.I
 )
