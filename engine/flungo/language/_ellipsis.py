@@ -27,14 +27,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from engine.errors import InvalidOrder, Span
 from engine.flungo.language._items import Item
 from engine.flungo.language._lines import CleanLine, clean_line
 from engine.flungo.language._meaning import name_runs
 from engine.flungo.language._model import EchoLine, NotUnderstood
+from engine.flungo.language._names import NameBook
 from engine.flungo.language._remarks import without_remarks
 from engine.flungo.language._state import Mark, ReadState
+from engine.flungo.language._typos import corrected, sure_typos, typos
 from engine.flungo.orders import Rule, StyleChange, TargetKind
 
 __all__ = ["MARKERS", "ellipsis_line", "filled"]
@@ -67,7 +70,7 @@ _PRONOUN = re.compile(
     r"all\s+four|each\s+of\s+them|all\s+of\s+them|they)\b",
     re.IGNORECASE,
 )
-_COUNTS = {"both": 2, "pair": 2, "two": 2, "three": 3, "four": 4}
+_COUNTS = {"both": 2, "pair": 2, "two": 2, "three": 3, "four": 4, "five": 5}
 _GROUP = re.compile(
     r"\b(?:all\s+batsmen|all|everyone|everybody|the\s+rest|the\s+tail|"
     r"the\s+remaining\s+batsmen)\b",
@@ -149,12 +152,18 @@ def ellipsis_line(
         return ahead
     st.undo(mark)
     again = read_one(tried)
+    sure: dict[str, str] = {}
+    if not st.reads_whole(mark) and (sure := _sure_typos(tried, st, protect)):
+        st.undo(mark)  # "he goes agressive and then wahoo": the typo put right as well
+        tried = replace(tried, text=corrected(tried.text, sure), plain=corrected(text, sure))
+        again = read_one(tried)
     if not st.reads_whole(mark):
         again = without_remarks(tried, read_one, st, mark, again, protect, overs, names)
     if st.reads_whole(mark) and not _two_styles(st.items[mark[0] :]):
         for item in st.items[mark[0] :]:
             item.line, item.start, item.end = cl, 0, len(cl.text)
         st.notes.append(EchoLine(cl.number, f"read as '{text.strip()}'"))
+        st.notes += [EchoLine(cl.number, f"read '{w}' as '{r}'") for w, r in sure.items()]
         return again
     st.undo(mark)
     st.items += was[0]
@@ -241,17 +250,30 @@ def _refuse_clash(cl: CleanLine, st: ReadState, mark: Mark) -> tuple[bool, Item 
     return False, None
 
 
+def _sure_typos(cl: CleanLine, st: ReadState, protect: frozenset[str]) -> dict[str, str]:
+    """The plain typos of ``cl`` that can be one word alone (:mod:`._typos`)."""
+    if st.team is None:
+        return {}
+    own = NameBook([p.name for p in st.team.players])
+    they = st.context.opponent
+    opponent = NameBook([p.name for p in they.players], "opposing player") if they else None
+    return sure_typos(typos(cl.text, own, opponent, protect))
+
+
 def replace_span(err: InvalidOrder, raw: str, span: Span) -> InvalidOrder:
     """``err`` placed under its word in the player's line."""
     return InvalidOrder(err.message, source_line=raw, span=span, hint=err.hint)
 
 
 def _sequence(text: str) -> str:
-    """The conjuncts of sequence as "then" at the start of their clause."""
+    """The conjuncts of sequence as "then" at the start of their clause ("and then" too:
+    "and" adds nothing to "then", Quirk §13.18)."""
+    text = _AND_THEN.sub(", then ", text)
     out = _TRAILING_CLAUSE.sub(lambda m: f"{m.group(1)}then {m.group(2).strip()}", text)
     return _LEADING.sub(lambda m: (", " if m.group(1) else "") + "then ", out).strip(" ,")
 
 
+_AND_THEN = re.compile(r"\s*,?\s+and\s+then\b\s*", re.IGNORECASE)
 # a clause (after a comma, a semicolon, a full stop or a dash) that ends in a conjunct
 _TRAILING_CLAUSE = re.compile(
     rf"(^|[,;.]\s*|\s-+\s*)(?:and\s+)?([^,;.]*?)\s+(?:{_SEQUENCE})\s*(?=[,;.]|$)", re.IGNORECASE
@@ -351,7 +373,7 @@ def _respectively(text: str, protect: frozenset[str], names: tuple[str, ...]) ->
     styles = list(re.finditer(_STYLE, head, re.IGNORECASE))
     tail_styles = list(re.finditer(_STYLE, text[m.end() :], re.IGNORECASE))
     if len(styles) < 2:
-        return text  # places or overs "respectively": not read here, the refusal stands
+        return _places(text, m, protect, names)
     first_style = styles[0].start()
     who = list(dict.fromkeys(name_runs(head[:first_style].lower(), protect, names)))
     later = name_runs(head[first_style:].lower(), protect, names)
@@ -368,6 +390,55 @@ def _respectively(text: str, protect: frozenset[str], names: tuple[str, ...]) ->
     # a time after the lists is the whole line's, never the last pair's alone
     tail = text[m.end() :].strip(" ,.;")
     return f"{head[:lead]}{tail + ', ' if tail else ''}{said}".strip(" ,")
+
+
+# a list of batting places: "Nos. 9, 10 and 11", "numbers 3 and 4"
+_PLACES = re.compile(
+    r"\b(?:nos?\.?|numbers?|nrs?\.?)\s*(\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})+)", re.IGNORECASE
+)
+
+
+def _places(
+    text: str, word: re.Match[str], protect: frozenset[str], names: tuple[str, ...]
+) -> str | InvalidOrder:
+    """ "Warne, Stone and Anderson, Nos. 9, 10 and 11 respectively, defensive": each
+    batsman at his place, with the line's one style (or one each, in order)."""
+    places = _PLACES.search(text[: word.start()])
+    if places is None:
+        return text  # overs "respectively": not read here, the refusal stands
+    numbers = re.findall(r"\d+", places.group(1))
+    who = list(dict.fromkeys(name_runs(text[: places.start()].lower(), protect, names)))
+    if len(who) < 2 or name_runs(text[places.start() :].lower(), protect, names):
+        return text
+    if len(who) != len(numbers):
+        return InvalidOrder(
+            f"'respectively' pairs each of {len(who)} batsmen with a place, but this line "
+            f"gives {len(numbers)} places",
+            hint="give one place for each batsman, in the same order, or one order a line",
+        )
+    styles = [m.group(0) for m in re.finditer(_STYLE, text, re.IGNORECASE)]
+    if len(styles) not in (0, 1, len(who)):
+        return text
+    said = [f"{n} at {k}" for n, k in zip(who, numbers, strict=True)]
+    if styles:
+        said = [f"{s} {styles[min(i, len(styles) - 1)]}" for i, s in enumerate(said)]
+    # what the line says around the lists stays, for the reader to read or refuse: a time
+    # before them, anything after ("..., defensive": the style, now each batsman's)
+    lead = _name_start(text, who[0])
+    rest = re.sub(_STYLE, "", text[word.end() :], flags=re.IGNORECASE)
+    rest = _FLOATING.sub(lambda q: "" if _agrees(q.group(0), len(who)) else q.group(0), rest)
+    rest = re.sub(r"^[\s,.;()]*(?:(?:are|is)\s+)?(?:to\s+)?(?:bat|go|play)?[\s,.;()]*", "", rest)
+    rest = rest.strip(" ,.;()")
+    return f"{text[:lead]}{'; '.join(said)}{', ' + rest if rest else ''}"
+
+
+# a quantifier floating after its batsmen (Quirk §6.51: "all three", "both", "each")
+_FLOATING = re.compile(r"\b(?:all\s+(?:three|four|five)|both|each|all\s+of\s+them)\b", re.I)
+
+
+def _agrees(quantifier: str, count: int) -> bool:
+    need = next((n for w, n in _COUNTS.items() if w in quantifier.lower().split()), 0)
+    return need in (0, count) and not (quantifier.lower() == "both" and count != 2)
 
 
 def _name_start(text: str, name: str) -> int:

@@ -67,6 +67,15 @@ FILLED = [
         "after 0 overs: Joe Root, Ben Stokes, Tom Smith bat defensive; but after 12 overs:"
         " Joe Root, Ben Stokes, Tom Smith bat normal",
     ),
+    # "and then" is "then"
+    (
+        "Jones normal for the first 20 overs and then aggressive",
+        "after 0 overs: Jones bats normal; but after 20 overs: Jones bats aggressive",
+    ),
+    (
+        "when the 4th wicket falls Green goes defensive and then normal after 35 overs",
+        "when the 4th wicket falls: Green bats defensive; but after 35 overs: Green bats normal",
+    ),
     # a later clause with no subject and a time of its own: a second order, same batsman
     (
         "Root normal, then wahoo after 45 overs",
@@ -183,3 +192,22 @@ def test_every_name_said_still_holds_for_a_filled_line() -> None:
     got = read("Root and Jones defensive and Stokes wahoo respectively")
     assert got.echo == ()
     assert got.errors
+
+
+ORDER = "batting order: Root, Tom Smith, Stokes, Steve Smith, Flintoff, Wilson, Green, Grey\n"
+
+
+def test_respectively_pairs_batsmen_with_their_places() -> None:
+    """ "Nos. 9, 10 and 11 respectively" gives each batsman his place, in order, and the
+    line's one style is each one's."""
+    got = read(ORDER + "Warne, Anderson and Stone, Nos. 9, 10 and 11 respectively, defensive")
+    assert got.errors == ()
+    assert got.echo_text().endswith(
+        "Grey, Shane Warne (defensive), Jimmy Anderson (defensive), Stone (defensive)"
+    )
+
+
+def test_respectively_with_more_places_than_batsmen_is_refused() -> None:
+    """Two batsmen and three places do not pair: refused, saying so."""
+    got = read(ORDER + "Warne and Stone, numbers 9, 10 and 11 respectively")
+    assert any("with a place, but this line gives 3 places" in e.message for e in got.errors)
