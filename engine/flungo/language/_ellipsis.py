@@ -143,8 +143,7 @@ def ellipsis_line(
     if text == cl.plain or not said <= set(name_runs(text.lower(), protect, tuple(names))):
         # nothing filled, or a squad member the filling lost: never read without him
         return _refuse_clash(cl, st, mark) if clash else ahead
-    was = st.items[mark[0] :], st.errors[mark[1] :], st.not_understood[mark[2] :]
-    rest = st.chatter[mark[3] :], dict(st.section_lines), st.notes[mark[5] :]
+    was = st.since(mark)
     # read as if the player had written the words put back (what is read past is said of
     # them); the items then point at the player's own line
     tried = clean_line(cl.number, text)  # as the player's own line is cleaned
@@ -165,13 +164,7 @@ def ellipsis_line(
         st.notes.append(EchoLine(cl.number, f"read as '{text.strip()}'"))
         st.notes += [EchoLine(cl.number, f"read '{w}' as '{r}'") for w, r in sure.items()]
         return again
-    st.undo(mark)
-    st.items += was[0]
-    st.errors += was[1]
-    st.not_understood += was[2]
-    st.chatter += rest[0]
-    st.section_lines = rest[1]
-    st.notes += rest[2]
+    st.restore(mark, was)
     return _refuse_clash(cl, st, mark) if clash else ahead
 
 
