@@ -55,7 +55,7 @@ _STYLE = r"defensive(?:ly)?|normal(?:ly)?|aggressive(?:ly)?|wahoo"
 # as it was, at the cost of one search)
 MARKERS = re.compile(
     rf"\b(?:{_SEQUENCE}|respectively|vice\s+versa|other\s+way\s+(?:round|around|about)|"
-    r"then|both|all\s+(?:three|four|five)|the\s+(?:pair|two|three)|they|each|"
+    r"then|both|all\s+(?:three|four|five)|still\s+in|the\s+(?:pair|two|three)|they|each|"
     r"and\s+(?:after|when|once|from|goes|go|bats|turns|switches|moves|changes|becomes|"
     rf"drops|steps|shifts|bowls|bowl|comes|returns|back|{_STYLE}))\b",
     re.IGNORECASE,
@@ -65,11 +65,12 @@ _TRAILING = re.compile(rf"\s*,?\s+(?:{_SEQUENCE})\s*(?=[,;.]|$)", re.IGNORECASE)
 # the subject pronouns and quantifiers that stand for batsmen named before (Quirk §6.49ff,
 # §6.57: "both", "each", "all" as pronouns), with how many they must be (0: any, 2 or more)
 _PRONOUN = re.compile(
-    r"\bthen\s+(?P<p>both\s+of\s+them|they\s+both|both|the\s+pair(?:\s+of\s+them)?|"
+    r"(?P<lead>\bthen|[,;:])\s+(?P<p>both\s+of\s+them|they\s+both|both|the\s+pair(?:\s+of\s+them)?|"
     r"the\s+two(?:\s+of\s+them)?|all\s+three(?:\s+of\s+them)?|the\s+three(?:\s+of\s+them)?|"
     r"all\s+four|each\s+of\s+them|all\s+of\s+them|they)\b",
     re.IGNORECASE,
 )
+_PRONOUN_HINTS = ("then", "Then", "both", "pair", "two", "three", "four", "each", "they")
 _COUNTS = {"both": 2, "pair": 2, "two": 2, "three": 3, "four": 4, "five": 5}
 _GROUP = re.compile(
     r"\b(?:all\s+batsmen|all|everyone|everybody|the\s+rest|the\s+tail|"
@@ -102,7 +103,7 @@ def filled(text: str, protect: frozenset[str], names: tuple[str, ...]) -> str | 
     paired = _respectively(text, protect, names)
     if isinstance(paired, InvalidOrder):
         return paired
-    text = _vice_versa(paired, protect, names)
+    text = _vice_versa(_distributed(paired, protect, names), protect, names)
     text = _anchored(text, _sequence(text))
     text = _pronouns(text, protect, names)
     return _bowler_clauses(_second_orders(text, protect, names), protect, names)
@@ -128,8 +129,9 @@ def ellipsis_line(
     plain = cl.plain
     if read and " and " not in plain and "," not in plain and "then" not in plain:
         return ahead  # one clause, read: the cost of a line that reads is three looks
-    clash = read and _suspect(cl, st, mark, protected, names)
-    if (read and not clash) or not MARKERS.search(cl.plain):
+    why = _suspect(cl, st, mark, protected, names) if read else ""
+    clash = why == "refuse"  # read against its clauses: refused if no filling reads
+    if (read and not why) or not MARKERS.search(cl.plain):
         return _refuse_clash(cl, st, mark) if clash else ahead
     protect = protected(tuple(names))  # the words of the squads' names
     text = filled(cl.plain, protect, tuple(names))  # with its commas: they part clauses
@@ -174,27 +176,28 @@ def _suspect(
     mark: Mark,
     protected: Callable[[tuple[str, ...]], frozenset[str]],
     names: list[str],
-) -> bool:
-    """Whether a line read is read against its clauses: a batsman given two styles at once;
-    a word that pairs or swaps clauses passed over ("and vice versa at drinks" read
-    without it); or every batsman given a style in a line that names batsmen and says no
-    group, the default of a clause with no subject ("Root defensive, and after 30 overs goes
-    wahoo" read as all batsmen wahoo)."""
+) -> str:
+    """Whether a line read is read against its clauses ("refuse": refused unless filling
+    reads): a batsman given two styles at once; a word that pairs or swaps clauses passed
+    over ("and vice versa at drinks" read without it); or every batsman given a style in a
+    line that names batsmen and says no group, the default of a clause with no subject
+    ("Root defensive, and after 30 overs goes wahoo" read as all batsmen wahoo). "keep": a
+    pronoun for batsmen named before ("then both"), read again filled, else as it was."""
     items = st.items[mark[0] :]
     if not any(i.kind in _STYLED for i in items):
-        return False  # no style given: nothing a clause's subject could be wrong in
+        return ""  # no style given: nothing a clause's subject could be wrong in
     if _two_styles(items):
-        return True
+        return "refuse"
     if len(st.notes) > mark[5] and any(_PAIRING.search(n.text) for n in st.notes[mark[5] :]):
-        return True
+        return "refuse"
     plain = cl.plain
-    if ("then" in plain or "Then" in plain) and _PRONOUN.search(plain):
-        return True  # "then both aggressive" read for one of the two (a look only if "then")
+    if any(w in plain for w in _PRONOUN_HINTS) and _PRONOUN.search(plain):
+        return "keep"  # "then both aggressive" read for one of the two
     if not any(_to_all(i) for i in items) or _ANY_GROUP.search(cl.plain):
-        return False
+        return ""
     if re.search(r"[.;]\s", cl.plain):
-        return False  # a sentence of its own: "Root defensive. after 30 overs wahoo" as before
-    return bool(name_runs(cl.plain.lower(), protected(tuple(names)), tuple(names)))
+        return ""  # a sentence of its own: "Root defensive. after 30 overs wahoo" as before
+    return "refuse" if name_runs(plain.lower(), protected(tuple(names)), tuple(names)) else ""
 
 
 _STYLED = frozenset(("style", "all_style", "rule"))
@@ -293,13 +296,19 @@ def _pronouns(text: str, protect: frozenset[str], names: tuple[str, ...]) -> str
     m = _PRONOUN.search(text)
     if m is None:
         return text
-    before = name_runs(text[: m.start()].lower(), protect, names)
-    said = list(dict.fromkeys(before))
+    said = _named(text[: m.start()], protect, names)
     word = m.group("p").lower()
     need = next((n for w, n in _COUNTS.items() if w in word.split()), 0)
     if len(said) < 2 or (need and len(said) != need):
         return text  # "both" of three batsmen, or of one: not filled, the refusal stands
-    return f"{text[: m.start()]}then {' and '.join(said)}{text[m.end() :]}"
+    if _named(text[m.end() :].split(",")[0].split(" and ")[0], protect, names):
+        return text  # "both Root and Stokes": a determiner of the names after it
+    last = text.lower().rfind(said[-1], 0, m.start()) + len(said[-1])
+    between = text[last : m.start()]
+    if not re.search(r"\w", between):
+        return text  # "Root and Stokes, both aggressive": "both" floats after its names
+    lead = "then" if m.group("lead").lower() == "then" else m.group("lead")
+    return f"{text[: m.start()]}{lead} {' and '.join(said)}{text[m.end() :]}"
 
 
 def _second_orders(text: str, protect: frozenset[str], names: tuple[str, ...]) -> str:
@@ -338,11 +347,41 @@ _AND_VERB = re.compile(
 
 
 def _subject(clause: str, protect: frozenset[str], names: tuple[str, ...]) -> str:
-    said = list(dict.fromkeys(name_runs(clause.lower(), protect, names)))
+    said = _named(clause, protect, names)
     if said:
         return " and ".join(said)
     group = _GROUP.search(clause)
     return group.group(0) if group else ""
+
+
+# "if Root and Stokes are both still in": a state said once of coordinated batsmen, which
+# holds of each (Quirk §13.55, "both" as distributive), in the words a condition has
+_SHARED_STATE = re.compile(
+    r"\b(?P<conj>if|when|once|while|provided|as\s+long\s+as)\s+(?P<who>[^,;:]+?)\s+"
+    r"(?:are\s+|r\s+)?(?:both\s+|all\s+(?:three|four)\s+)?(?P<still>still\s+)?"
+    r"(?P<state>in|not\s+out|at\s+the\s+crease|batting)\b",
+    re.IGNORECASE,
+)
+
+
+def _distributed(text: str, protect: frozenset[str], names: tuple[str, ...]) -> str:
+    """ "if Root and Stokes are both still in": "if Root is still in and Stokes is still in"."""
+    m = _SHARED_STATE.search(text)
+    if m is None:
+        return text
+    parts = [p for p in re.split(r"\s*(?:,|\band\b|&)\s*", m.group("who")) if p.strip()]
+    if len(parts) < 2 or any(name_runs(p.lower(), protect, names) != [p.lower()] for p in parts):
+        return text  # not a list of batsmen alone
+    state = f"{m.group('still') or ''}{m.group('state')}"
+    said = " and ".join(f"{p} is {state}" for p in parts)
+    return f"{text[: m.start()]}{m.group('conj')} {said}{text[m.end() :]}"
+
+
+def _named(clause: str, protect: frozenset[str], names: tuple[str, ...]) -> list[str]:
+    """The squad members ``clause`` names, as written, once each; a lone letter ("a
+    wicket") is no name here."""
+    runs = name_runs(clause.lower(), protect, names)
+    return list(dict.fromkeys(r for r in runs if len(r) > 1))
 
 
 def _pairs(text: str, protect: frozenset[str], names: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -350,7 +389,7 @@ def _pairs(text: str, protect: frozenset[str], names: tuple[str, ...]) -> list[t
     out: list[tuple[str, str]] = []
     start = 0
     for m in re.finditer(_STYLE, text, re.IGNORECASE):
-        who = list(dict.fromkeys(name_runs(text[start : m.start()].lower(), protect, names)))
+        who = _named(text[start : m.start()], protect, names)
         if who:
             out.append((" and ".join(who), m.group(0)))
         start = m.end()
@@ -368,7 +407,7 @@ def _respectively(text: str, protect: frozenset[str], names: tuple[str, ...]) ->
     if len(styles) < 2:
         return _places(text, m, protect, names)
     first_style = styles[0].start()
-    who = list(dict.fromkeys(name_runs(head[:first_style].lower(), protect, names)))
+    who = _named(head[:first_style], protect, names)
     later = name_runs(head[first_style:].lower(), protect, names)
     if len(who) < 2 or tail_styles or later:
         return text  # a name among the styles: not two lists
@@ -400,7 +439,7 @@ def _places(
     if places is None:
         return text  # overs "respectively": not read here, the refusal stands
     numbers = re.findall(r"\d+", places.group(1))
-    who = list(dict.fromkeys(name_runs(text[: places.start()].lower(), protect, names)))
+    who = _named(text[: places.start()], protect, names)
     if len(who) < 2 or name_runs(text[places.start() :].lower(), protect, names):
         return text
     if len(who) != len(numbers):

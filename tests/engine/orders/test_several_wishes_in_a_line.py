@@ -122,6 +122,15 @@ FILLED = [
         "Warne opens, bowls 1 to 5, then back for 45-50",
         "Shane Warne bowls overs 1, 3, 5, 45, 47, 49",
     ),
+    # a state said once of two batsmen holds of each; "both" after a comma is those two
+    (
+        "if Green and Grey are still in after 45 overs, both wahoo",
+        "after 45 overs, if Green is in and Grey is in: Green and Grey bat wahoo",
+    ),
+    (
+        "if Wilson and Taylor are both at the crease after 30 overs, the pair of them aggressive",
+        "after 30 overs, if Wilson is in and Taylor is in: Wilson and Taylor bat aggressive",
+    ),
     # "vice versa": the two batsmen's styles swapped, at the later clause's time
     (
         "Tom Smith defensive and White normal, and vice versa when the 4th wicket falls",
@@ -211,3 +220,24 @@ def test_respectively_with_more_places_than_batsmen_is_refused() -> None:
     """Two batsmen and three places do not pair: refused, saying so."""
     got = read(ORDER + "Warne and Stone, numbers 9, 10 and 11 respectively")
     assert any("with a place, but this line gives 3 places" in e.message for e in got.errors)
+
+
+@pytest.mark.parametrize(
+    ("line", "echo"),
+    [
+        (
+            "after 30 overs Root and Stokes, both aggressive",
+            "after 30 overs: Joe Root and Ben Stokes bat aggressive",
+        ),
+        (
+            "when the 5th wicket falls, both Root and Stokes defensive",
+            "when the 5th wicket falls: Joe Root and Ben Stokes bat defensive",
+        ),
+    ],
+)
+def test_both_beside_its_names_reads_as_it_did(line: str, echo: str) -> None:
+    """ "both" floating after its names or before them is no pronoun for batsmen named
+    before: the line reads as it did, with nothing filled."""
+    got = read(line)
+    assert got.errors == () and got.echo_text() == echo
+    assert not any(n.text.startswith("read as") for n in got.notes)
