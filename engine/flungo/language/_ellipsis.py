@@ -166,8 +166,21 @@ def ellipsis_line(
         st.notes.append(EchoLine(cl.number, f"read as '{text.strip()}'"))
         st.notes += [EchoLine(cl.number, f"read '{w}' as '{r}'") for w, r in sure.items()]
         return again
+    if clash and _asked(st, mark):
+        return again  # both readings shown, neither acted on: better than either guess
     st.restore(mark, was)
     return _refuse_clash(cl, st, mark) if clash else ahead
+
+
+def _asked(st: ReadState, mark: Mark) -> bool:
+    """Whether what was read since ``mark`` is a question with its readings and nothing else."""
+    asked = st.not_understood[mark[2] :]
+    return (
+        len(st.errors) == mark[1]
+        and len(st.items) == mark[0]
+        and bool(asked)
+        and all(len(n.readings) > 1 for n in asked)
+    )
 
 
 def _suspect(
@@ -184,6 +197,12 @@ def _suspect(
     ("Root defensive, and after 30 overs goes wahoo" read as all batsmen wahoo). "keep": a
     pronoun for batsmen named before ("then both"), read again filled, else as it was."""
     items = st.items[mark[0] :]
+    if (
+        any(i.kind == "plan" for i in items)
+        and (m := _BACK_AGAIN.search(cl.plain))
+        and not re.search(rf"\d|{_STYLE}", m.group("rest"), re.IGNORECASE)
+    ):
+        return "refuse"  # a plan's "then he's back for the death" read as nothing: dropped
     if not any(i.kind in _STYLED for i in items):
         return ""  # no style given: nothing a clause's subject could be wrong in
     if _two_styles(items):
@@ -200,6 +219,12 @@ def _suspect(
     return "refuse" if name_runs(plain.lower(), protected(tuple(names)), tuple(names)) else ""
 
 
+# a plan's later clause that brings its bowler back, and what it says of when
+_BACK_AGAIN = re.compile(
+    r"\bthen\s+(?:(?:he|hes|he's|she|shes|she's|they|they're)\s+)?(?:is\s+|are\s+)?"
+    r"(?:comes?\s+)?(?:back|returns?)\b(?P<rest>[^,;.]*)",
+    re.IGNORECASE,
+)
 _STYLED = frozenset(("style", "all_style", "rule"))
 _PAIRING = re.compile(
     r"\b(?:respectively|versa|other\s+way|conversely|likewise|similarly|ditto)\b", re.I

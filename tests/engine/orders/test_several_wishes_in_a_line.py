@@ -241,3 +241,21 @@ def test_both_beside_its_names_reads_as_it_did(line: str, echo: str) -> None:
     got = read(line)
     assert got.errors == () and got.echo_text() == echo
     assert not any(n.text.startswith("read as") for n in got.notes)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Anderson bowls 2 4 and 6 then he's back for the death",
+        "Stone overs 1 and 3 then comes back at the death",
+    ],
+)
+def test_a_bowlers_return_is_asked_never_dropped(line: str) -> None:
+    """A plan's later clause that brings the bowler back with no overs of its own ("then
+    he's back for the death") was read on main as the first overs alone: now the bowler's
+    return is filled in and, the death being either end's overs, both readings are asked."""
+    got = read(line)
+    assert got.echo == ()
+    (asked,) = got.not_understood
+    assert len(asked.readings) == 2
+    assert all(", 4" in r or ", 3" in r for r in asked.readings)
