@@ -3,8 +3,10 @@
 People write several wishes in one line and leave out what the clauses share: English grammar
 calls it coordination with ellipsis (Quirk et al. 1985, ch. 13 and §12.31ff; the Cambridge
 Grammar, ch. 15). The reader already takes "X until 30 overs, then aggressive" (a later clause
-with no subject or time takes the earlier's). This pass fills the other shapes in a refused
-line and gives the result to the same reader, whole or not at all
+with no subject or time takes the earlier's). This pass fills the other shapes in a line
+refused, or read against its clauses (two styles at once for a batsman, every batsman's
+style in a line that names batsmen and no group, "vice versa" passed over, a plan's "then
+he's back" dropped), and gives the result to the same reader, whole or not at all
 (``docs/rules/orders-several-wishes.md``):
 
 - the **temporal conjuncts** of sequence (Quirk §8.137, §15.34: afterwards, thereafter, after
