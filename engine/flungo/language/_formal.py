@@ -1,0 +1,183 @@
+"""The formal register: English's complex conjunctions and prepositions, read as plain words.
+
+"In the event that we are 4 down", "prior to the 40th over", "up to and including the 35th",
+"in excess of 150", "save where Root is in": the multi-word forms a grammar lists for "if",
+"before", "until", "more than" and "unless". The words are data, the lexicon's ``[formal]``
+section (its sources are named there); what is done here is structure, where a form changes
+a bound or only means its word in one place:
+
+- "between overs 11 and 20 inclusive" is overs 11 to 20 (a range of the orders is inclusive);
+  "between" without "inclusive" is left as written (a drafting guide's warning: it may or
+  may not include its ends), so the line is refused, naming it;
+- "before the end of the 10th over" is before 10 overs are done; "by the end of" after them;
+- "until such time as", "up to and including", "to the end of" are "until" only before an
+  over ("up to and including the 35th over"); elsewhere "up to" stays the grammar's "at most"
+  and "to the end of the innings" stays the lexicon's "for the rest of the innings";
+- "X thereafter" at a step's end is "then X" ("aggressive until 45 overs and wahoo
+  thereafter");
+- "following" as a preposition (not "the following") is "after";
+- "where" opening a clause is the drafter's "if"; "save where", "except where" are "unless",
+  matched first, so an exceptive never reads as its positive.
+
+Read only for a line the canonical orders do not read (from ``_meaning.prepare``), so it
+costs nothing on lines that read. Decided in docs/rules/orders-formal-words.md.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import re
+import tomllib
+
+__all__ = ["formal"]
+
+_STYLES = r"(?:defensive(?:ly)?|normal(?:ly)?|aggressive(?:ly)?|wahoo)"
+_OVER_AHEAD = re.compile(r"\s*(?:the\s+)?(?:\d|over\s+\d)")
+
+
+def _load() -> dict[str, str]:
+    text = importlib.resources.files(__package__).joinpath("lexicon.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    return {phrase: plain for plain, phrases in data["formal"].items() for phrase in phrases}
+
+
+_TABLE = _load()
+_WORDS = re.compile(
+    r"(?<![\w'])(?:"
+    + "|".join(re.escape(p) for p in sorted(_TABLE, key=lambda p: (-len(p), p)))
+    + r")(?![\w'])"
+)
+# the lexicon's phrases for "until" that mean it only before an over's number
+_UNTIL_ONLY_BEFORE_OVERS = frozenset(p for p, plain in _TABLE.items() if plain == "until")
+
+_BETWEEN = re.compile(
+    r"(?<![\w'])between\s+(?P<unit>(?:overs?|the)\s+)?(?P<a>\d{1,3})(?:st|nd|rd|th)?"
+    r"\s+and\s+(?:the\s+)?(?P<b>\d{1,3})(?:st|nd|rd|th)?(?P<over>\s+overs?)?"
+    r"\s*,?\s*(?:both\s+)?inclusive(?:ly)?(?![\w'])"
+)
+_END_OF = re.compile(
+    r"(?<![\w'])(?P<word>before|by)\s+the\s+end\s+of\s+(?:the\s+(?P<a>\d{1,3})(?:st|nd|rd|th)"
+    r"\s+over|over\s+(?P<b>\d{1,3}))(?![\w'])"
+)
+_THEREAFTER = re.compile(
+    r"(?P<lead>[,;]\s*(?:and\s+)?|\s+and\s+)(?P<x>(?:[a-z]+\s+){0,3}?(?:defensive|normal|"
+    r"aggressive|wahoo)[a-z]*(?:\s+[a-z]+){0,3}?)\s+(?:thereafter|thenceforth)(?=\s*(?:[,;.]|$))"
+)
+# a range's bound on the wickets, as the canonical comparison ("not more than one wicket has
+# then fallen", "we have lost no more than 2 wickets", "not fewer than 5 wickets in hand")
+_LE = r"at\s+most|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|not\s+exceeding|up\s+to"
+_GE = (
+    r"at\s+least|no\s+fewer\s+than|not\s+fewer\s+than|no\s+less\s+than|not\s+less\s+than"
+    r"|a\s+minimum\s+of"
+)
+_LT = r"fewer\s+than|less\s+than|under|below"
+_GT = r"more\s+than|in\s+excess\s+of|upwards?\s+of|over|above"
+_CMP = rf"(?:(?P<le>{_LE})|(?P<ge>{_GE})|(?P<lt>{_LT})|(?P<gt>{_GT}))"
+_LOST = re.compile(
+    rf"(?<![\w'])(?:(?:we|i)\s+(?:have\s+|had\s+)?lost|we've\s+lost|i've\s+lost)\s+{_CMP}\s+"
+    r"(?P<n>\d{1,2})\s+wickets?(?![\w'])"
+)
+# the bound after its number ("lost 2 or fewer wickets"; "unless we are 5 or more down")
+_LOST_OR = re.compile(
+    r"(?<![\w'])(?:(?:we|i)\s+(?:have\s+|had\s+)?lost|we've\s+lost|i've\s+lost)\s+"
+    r"(?P<n>\d{1,2})\s+or\s+(?:(?P<le>fewer|less)|(?P<ge>more))\s+wickets?(?![\w'])"
+)
+_UNLESS_DOWN = re.compile(
+    r"(?<![\w'])unless\s+(?:we're\s+|we\s+are\s+)?(?P<n>\d{1,2})\s+(?:wickets?\s+)?or\s+"
+    r"(?:(?P<le>fewer|less)|(?P<ge>more))\s+(?:wickets?\s+)?down(?![\w'])"
+)
+# "in the event of the 5th wicket falling": the gerund clause, as the grammar's event
+_FALLING = re.compile(r"(?<![\w'])(?P<w>if\s+the\s+\d{1,2}(?:st|nd|rd|th)\s+wicket)\s+falling")
+_FALLEN = re.compile(
+    rf"(?:(?<![\w'])(?:we're\s+|we\s+are\s+)|(?P<with>,?\s*(?<![\w'])with\s+))?{_CMP}\s+(?P<n>\d{{1,2}})\s+(?:wickets?\s+)?"
+    r"(?:(?:have|has)\s+)?(?:then\s+)?(?:been\s+)?(?:down|fallen|lost|gone)(?![\w'])"
+)
+_IN_HAND = re.compile(
+    rf"(?<![\w'])(?:we\s+have\s+|we've\s+got\s+|we've\s+|(?P<with>,?\s*with\s+))?{_CMP}\s+(?P<n>\d{{1,2}})\s+"
+    r"wickets?\s+(?:(?:remain|remaining|still)\s+)?(?:in\s+hand|left|remaining|remain)(?![\w'])"
+)
+_COMMA_UNLESS = re.compile(r"\s*,\s*unless\s+")
+_OPS = {"le": "<=", "ge": ">=", "lt": "<", "gt": ">"}
+# Quirk 14.23, conditional inversion: "should the 6th wicket fall" is "if the 6th wicket falls"
+_SHOULD = re.compile(
+    r"(?P<pre>^|[,;:]\s*)should\s+(?P<subj>the\s+[a-z\d]+(?:\s+[a-z\d]+)??|we|i|[a-z]+)\s+"
+    r"(?P<verb>be|fall|lose|reach|get|need|require|pass|have)(?![\w'])"
+)
+_THIRD = {"be": "is", "have": "has", "pass": "passes", "reach": "reaches"}
+# "if (and as soon as)", "if and when": the conjunctions joined, read as the later, "when"
+_IF_AND_WHEN = re.compile(
+    r"(?<![\w'])if\s*(?:\(\s*)?,?\s*and\s+(?:as\s+soon\s+as|when|once)(?:\s*\))?(?![\w'])"
+)
+# Quirk 13.x, "rather than" (and "instead of") a quasi-coordinator: "defensively rather than
+# normally" is defensively; the style it sets aside is said, not ordered
+_RATHER = re.compile(
+    rf"(?P<style>{_STYLES})\s*,?\s+(?:rather\s+than|instead\s+of)\s+(?:to\s+)?(?:bat\s+|be\s+)?"
+    rf"{_STYLES}(?![\w'])"
+)
+# "before the 15th over has begun": before the 15th over (begun is when it is before)
+_BEGUN = re.compile(
+    r"(?<![\w'])(?P<head>before\s+(?:the\s+\d{1,3}(?:st|nd|rd|th)\s+over|over\s+\d{1,3}))\s+"
+    r"(?:has\s+|is\s+)?(?:begun|started|commenced|under\s+way|underway)(?![\w'])"
+)
+_FOLLOWING = re.compile(r"(?<![\w'])(?<!the\s)following\s+(?=the\s|\d)")
+_WHERE = re.compile(r"(?:^|(?<=[,;:]))(?P<sp>\s*)where\s+(?=[a-z\d])")
+
+
+def _bound(m: re.Match[str], quantity: str) -> str:
+    op = next(_OPS[k] for k in _OPS if m.groupdict().get(k))
+    said = f"{quantity} {op} {m.group('n')}"
+    if not m.groupdict().get("with"):
+        return said
+    # Quirk 15.53, a "with" clause of circumstance: a condition, joined to one before it
+    before = re.split(r"[,;:]", m.string[: m.start()])[-1]
+    return f" and {said}" if re.search(r"(?<![\w'])if(?![\w'])", before) else f", if {said}"
+
+
+def _should(m: re.Match[str]) -> str:
+    subj, verb = m.group("subj"), m.group("verb")
+    if subj in ("we", "i"):
+        return f"{m.group('pre')}if we {'are' if verb == 'be' else verb}"
+    return f"{m.group('pre')}if {subj} {_THIRD.get(verb, verb + 's')}"
+
+
+def _end_of(m: re.Match[str]) -> str:
+    n = m.group("a") or m.group("b")
+    return f"before {n} overs" if m.group("word") == "before" else f"after {n} overs"
+
+
+def _between(m: re.Match[str]) -> str:
+    unit = "overs " if (m.group("unit") or "").startswith("over") or m.group("over") else ""
+    return f"{unit}{m.group('a')} to {m.group('b')}"
+
+
+def _word(m: re.Match[str]) -> str:
+    found = m.group(0)
+    plain = _TABLE[found]
+    if found in _UNTIL_ONLY_BEFORE_OVERS and not _OVER_AHEAD.match(m.string, m.end()):
+        return found  # "to the end of the innings": the lexicon's own phrase, read after
+    return plain
+
+
+def formal(text: str) -> str:
+    """``text`` (lower case, numbers in digits) with the formal register's words in the
+    orders' plain words (see the module)."""
+    text = _BETWEEN.sub(_between, text)
+    text = _END_OF.sub(_end_of, text)
+    text = _THEREAFTER.sub(lambda m: f", then {m.group('x')}", text)
+    text = _FOLLOWING.sub("after ", text)
+    text = _BEGUN.sub(lambda m: m.group("head"), text)
+    text = _RATHER.sub(lambda m: m.group("style"), text)
+    text = _WORDS.sub(_word, text)
+    text = _WHERE.sub(lambda m: f"{m.group('sp')}if ", text)
+    text = _IF_AND_WHEN.sub("when", text)
+    text = _SHOULD.sub(_should, text)
+    text = _LOST.sub(lambda m: _bound(m, "wickets"), text)
+    text = _LOST_OR.sub(lambda m: _bound(m, "wickets"), text)
+    text = _UNLESS_DOWN.sub(lambda m: "unless " + _bound(m, "wickets"), text)
+    text = _IN_HAND.sub(lambda m: _bound(m, "wickets in hand"), text)
+    text = _FALLEN.sub(lambda m: _bound(m, "wickets"), text)
+    text = _FALLING.sub(lambda m: f"{m.group('w')} falls", text)
+    # "Stokes aggressive, save where ...": the comma before the exception joins it to the
+    # order it limits, as the line cleaner does for "if" and "until"
+    text = _COMMA_UNLESS.sub(" unless ", text)
+    return re.sub(r"\s{2,}", " ", text).strip()
