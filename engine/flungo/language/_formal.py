@@ -32,6 +32,7 @@ import tomllib
 __all__ = ["formal"]
 
 _STYLES = r"(?:defensive(?:ly)?|normal(?:ly)?|aggressive(?:ly)?|wahoo)"
+_BE_AHEAD = re.compile(r"\s+be(?![\w'])")
 _OVER_AHEAD = re.compile(r"\s*(?:the\s+)?(?:\d|over\s+\d)")
 
 
@@ -119,6 +120,11 @@ _BEGUN = re.compile(
     r"(?<![\w'])(?P<head>before\s+(?:the\s+\d{1,3}(?:st|nd|rd|th)\s+over|over\s+\d{1,3}))\s+"
     r"(?:has\s+|is\s+)?(?:begun|started|commenced|under\s+way|underway)(?![\w'])"
 )
+# "until the 15th over has been bowled": until it is done, as "until the 15th over" reads
+_DONE = re.compile(
+    r"(?<![\w'])(?P<head>until\s+the\s+\d{1,3}(?:st|nd|rd|th)\s+over)\s+(?:has\s+been|have\s+been|is|has)"
+    r"\s+(?:bowled|completed|complete|done|finished|over)(?![\w'])"
+)
 _FOLLOWING = re.compile(r"(?<![\w'])(?<!the\s)following\s+(?=the\s|\d)")
 _WHERE = re.compile(r"(?:^|(?<=[,;:]))(?P<sp>\s*)where\s+(?=[a-z\d])")
 
@@ -155,6 +161,8 @@ def _word(m: re.Match[str]) -> str:
     plain = _TABLE[found]
     if found in _UNTIL_ONLY_BEFORE_OVERS and not _OVER_AHEAD.match(m.string, m.end()):
         return found  # "to the end of the innings": the lexicon's own phrase, read after
+    if found == "shall" and _BE_AHEAD.match(m.string, m.end()):
+        return found  # "the XI shall be": the team sheet's own words
     return plain
 
 
@@ -169,6 +177,7 @@ def formal(text: str) -> str:
     text = _RATHER.sub(lambda m: m.group("style"), text)
     text = _WORDS.sub(_word, text)
     text = _WHERE.sub(lambda m: f"{m.group('sp')}if ", text)
+    text = _DONE.sub(lambda m: m.group("head"), text)
     text = _IF_AND_WHEN.sub("when", text)
     text = _SHOULD.sub(_should, text)
     text = _LOST.sub(lambda m: _bound(m, "wickets"), text)
