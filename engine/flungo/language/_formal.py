@@ -104,6 +104,12 @@ _SHOULD = re.compile(
     r"(?P<pre>^|[,;:]\s*)should\s+(?P<subj>the\s+[a-z\d]+(?:\s+[a-z\d]+)??|we|i|[a-z]+)\s+"
     r"(?P<verb>be|fall|lose|reach|get|need|require|pass|have)(?![\w'])"
 )
+# the putative "should" after "if" (Quirk 14.25): "if the 8th wicket should fall" is "if the
+# 8th wicket falls"
+_IF_SHOULD = re.compile(
+    r"(?P<pre>(?<![\w'])(?:if|when|once))\s+(?P<subj>the\s+[a-z\d]+(?:\s+[a-z\d]+)??|we|i|[a-z]+)\s+"
+    r"should\s+(?P<verb>be|fall|lose|reach|get|need|require|pass|have)(?![\w'])"
+)
 _THIRD = {"be": "is", "have": "has", "pass": "passes", "reach": "reaches"}
 # "if (and as soon as)", "if and when": the conjunctions joined, read as the later, "when"
 _IF_AND_WHEN = re.compile(
@@ -125,6 +131,23 @@ _DONE = re.compile(
     r"(?<![\w'])(?P<head>until\s+the\s+\d{1,3}(?:st|nd|rd|th)\s+over)\s+(?:has\s+been|have\s+been|is|has)"
     r"\s+(?:bowled|completed|complete|done|finished|over)(?![\w'])"
 )
+# "before the total reaches 100", "before 150 is up": the score not yet there, as "before
+# the 40th over" is the overs not yet there (a condition beside the trigger)
+_BEFORE_SCORE = re.compile(
+    r"\s*(?<![\w'])before\s+(?:(?:the\s+|our\s+)?(?:score|total)\s+(?:reaches|gets\s+to|passes|hits)"
+    r"|we\s+(?:reach|pass|get\s+to|have\s+passed|have\s+reached|have\s+made|make))\s+"
+    r"(?P<n>\d{1,3})(?:\s+runs)?(?![\w'])"
+    r"|\s*(?<![\w'])before\s+(?P<m>\d{1,3})\s+(?:is|has\s+been)\s+(?:up|reached|on\s+the\s+board|made)"
+    r"(?![\w'])"
+)
+# "notwithstanding anything above," opening a line (a complex preposition, Quirk 9.10): this
+# order stands whatever another says, which is how every line of a mail is read; the phrase
+# orders nothing. Only at the line's start: inside a line it may name a style the line then
+# changes ("Smith, notwithstanding his defensive instructions, ..."), which stays refused
+_NOTWITHSTANDING = re.compile(
+    r"^\s*notwithstanding\s+(?:anything|clause|the|his|any|my|what|that)\b[^,;:]*"
+    r"[,;:]\s*"
+)
 _FOLLOWING = re.compile(r"(?<![\w'])(?<!the\s)following\s+(?=the\s|\d)")
 _WHERE = re.compile(r"(?:^|(?<=[,;:]))(?P<sp>\s*)where\s+(?=[a-z\d])")
 
@@ -139,11 +162,12 @@ def _bound(m: re.Match[str], quantity: str) -> str:
     return f" and {said}" if re.search(r"(?<![\w'])if(?![\w'])", before) else f", if {said}"
 
 
-def _should(m: re.Match[str]) -> str:
+def _should(m: re.Match[str], lead: str, word: str) -> str:
+    """ "should the score be" (or "if the score should be"): "if the score is"."""
     subj, verb = m.group("subj"), m.group("verb")
     if subj in ("we", "i"):
-        return f"{m.group('pre')}if we {'are' if verb == 'be' else verb}"
-    return f"{m.group('pre')}if {subj} {_THIRD.get(verb, verb + 's')}"
+        return f"{lead}{word} we {'are' if verb == 'be' else verb}"
+    return f"{lead}{word} {subj} {_THIRD.get(verb, verb + 's')}"
 
 
 def _end_of(m: re.Match[str]) -> str:
@@ -169,6 +193,7 @@ def _word(m: re.Match[str]) -> str:
 def formal(text: str) -> str:
     """``text`` (lower case, numbers in digits) with the formal register's words in the
     orders' plain words (see the module)."""
+    text = _NOTWITHSTANDING.sub("", text)
     text = _BETWEEN.sub(_between, text)
     text = _END_OF.sub(_end_of, text)
     text = _THEREAFTER.sub(lambda m: f", then {m.group('x')}", text)
@@ -179,12 +204,14 @@ def formal(text: str) -> str:
     text = _WHERE.sub(lambda m: f"{m.group('sp')}if ", text)
     text = _DONE.sub(lambda m: m.group("head"), text)
     text = _IF_AND_WHEN.sub("when", text)
-    text = _SHOULD.sub(_should, text)
+    text = _SHOULD.sub(lambda m: _should(m, m.group("pre"), "if"), text)
+    text = _IF_SHOULD.sub(lambda m: _should(m, "", m.group("pre")), text)
     text = _LOST.sub(lambda m: _bound(m, "wickets"), text)
     text = _LOST_OR.sub(lambda m: _bound(m, "wickets"), text)
     text = _UNLESS_DOWN.sub(lambda m: "unless " + _bound(m, "wickets"), text)
     text = _IN_HAND.sub(lambda m: _bound(m, "wickets in hand"), text)
     text = _FALLEN.sub(lambda m: _bound(m, "wickets"), text)
+    text = _BEFORE_SCORE.sub(lambda m: f", if score < {m.group('n') or m.group('m')}", text)
     text = _FALLING.sub(lambda m: f"{m.group('w')} falls", text)
     # "Stokes aggressive, save where ...": the comma before the exception joins it to the
     # order it limits, as the line cleaner does for "if" and "until"

@@ -97,6 +97,18 @@ FRESH = [
         "after 25 overs, if wickets >= 4: Wilson bats defensive",
     ),
     (
+        "If the 7th wicket should fall prior to the 42nd over, Green is to bat defensive",
+        "when the 7th wicket falls, if overs < 41: Green bats defensive",
+    ),
+    (
+        "Should Root be dismissed before the total reaches 60, Tom Smith shall bat defensive",
+        "when Joe Root is out, if score < 60: Tom Smith bats defensive",
+    ),
+    (
+        "Notwithstanding anything I said last week, Jones is to bat normal",
+        "Jones bats normal",
+    ),
+    (
         "Root to bat defensive before the end of the 10th over",
         "if overs < 10: Joe Root bats defensive",
     ),
