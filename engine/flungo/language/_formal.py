@@ -28,6 +28,7 @@ from __future__ import annotations
 import importlib.resources
 import re
 import tomllib
+from collections.abc import Callable
 
 __all__ = ["formal"]
 
@@ -190,30 +191,43 @@ def _word(m: re.Match[str]) -> str:
     return plain
 
 
+# Each step with a word its pattern cannot match without, to skip it cheaply on a line that
+# lacks the word (most lines lack most of them); in this order, as each reads the last's text.
+_STEPS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (("notwithstanding",), _NOTWITHSTANDING, lambda m: ""),
+    (("between",), _BETWEEN, _between),
+    (("end of",), _END_OF, _end_of),
+    (("thereafter", "thenceforth"), _THEREAFTER, lambda m: f", then {m.group('x')}"),
+    (("following",), _FOLLOWING, lambda m: "after "),
+    (("begun", "start", "commenced", "way"), _BEGUN, lambda m: m.group("head")),
+    (("rather", "instead"), _RATHER, lambda m: m.group("style")),
+    (("",), _WORDS, _word),  # its phrases start with common words: no cheap cue
+    (("where",), _WHERE, lambda m: f"{m.group('sp')}if "),
+    (("until",), _DONE, lambda m: m.group("head")),
+    (("and",), _IF_AND_WHEN, lambda m: "when"),
+    (("should",), _SHOULD, lambda m: _should(m, m.group("pre"), "if")),
+    (("should",), _IF_SHOULD, lambda m: _should(m, "", m.group("pre"))),
+    (("lost",), _LOST, lambda m: _bound(m, "wickets")),
+    (("lost",), _LOST_OR, lambda m: _bound(m, "wickets")),
+    (("unless",), _UNLESS_DOWN, lambda m: "unless " + _bound(m, "wickets")),
+    (("hand", "left", "remain"), _IN_HAND, lambda m: _bound(m, "wickets in hand")),
+    (
+        ("down", "fallen", "lost", "gone"),
+        _FALLEN,
+        lambda m: _bound(m, "wickets"),
+    ),
+    (("before",), _BEFORE_SCORE, lambda m: f", if score < {m.group('n') or m.group('m')}"),
+    (("falling",), _FALLING, lambda m: f"{m.group('w')} falls"),
+    # "Stokes aggressive, save where ...": the comma before the exception joins it to the
+    # order it limits, as the line cleaner does for "if" and "until"
+    (("unless",), _COMMA_UNLESS, lambda m: " unless "),
+)
+
+
 def formal(text: str) -> str:
     """``text`` (lower case, numbers in digits) with the formal register's words in the
     orders' plain words (see the module)."""
-    text = _NOTWITHSTANDING.sub("", text)
-    text = _BETWEEN.sub(_between, text)
-    text = _END_OF.sub(_end_of, text)
-    text = _THEREAFTER.sub(lambda m: f", then {m.group('x')}", text)
-    text = _FOLLOWING.sub("after ", text)
-    text = _BEGUN.sub(lambda m: m.group("head"), text)
-    text = _RATHER.sub(lambda m: m.group("style"), text)
-    text = _WORDS.sub(_word, text)
-    text = _WHERE.sub(lambda m: f"{m.group('sp')}if ", text)
-    text = _DONE.sub(lambda m: m.group("head"), text)
-    text = _IF_AND_WHEN.sub("when", text)
-    text = _SHOULD.sub(lambda m: _should(m, m.group("pre"), "if"), text)
-    text = _IF_SHOULD.sub(lambda m: _should(m, "", m.group("pre")), text)
-    text = _LOST.sub(lambda m: _bound(m, "wickets"), text)
-    text = _LOST_OR.sub(lambda m: _bound(m, "wickets"), text)
-    text = _UNLESS_DOWN.sub(lambda m: "unless " + _bound(m, "wickets"), text)
-    text = _IN_HAND.sub(lambda m: _bound(m, "wickets in hand"), text)
-    text = _FALLEN.sub(lambda m: _bound(m, "wickets"), text)
-    text = _BEFORE_SCORE.sub(lambda m: f", if score < {m.group('n') or m.group('m')}", text)
-    text = _FALLING.sub(lambda m: f"{m.group('w')} falls", text)
-    # "Stokes aggressive, save where ...": the comma before the exception joins it to the
-    # order it limits, as the line cleaner does for "if" and "until"
-    text = _COMMA_UNLESS.sub(" unless ", text)
+    for cues, pattern, repl in _STEPS:
+        if any(c in text for c in cues):
+            text = pattern.sub(repl, text)
     return re.sub(r"\s{2,}", " ", text).strip()
