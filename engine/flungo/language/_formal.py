@@ -35,6 +35,9 @@ __all__ = ["formal"]
 _STYLES = r"(?:defensive(?:ly)?|normal(?:ly)?|aggressive(?:ly)?|wahoo)"
 _BE_AHEAD = re.compile(r"\s+be(?![\w'])")
 _OVER_AHEAD = re.compile(r"\s*(?:the\s+)?(?:\d|over\s+\d)")
+# "through" (US English, "up to and including") only before an over said as one: "bat
+# through the innings", "bowl through" are the lexicon's own
+_ORDINAL_AHEAD = re.compile(r"\s*(?:the\s+\d{1,3}(?:st|nd|rd|th)(?:\s+over)?(?![\w'])|over\s+\d)")
 
 
 def _load() -> dict[str, str]:
@@ -149,6 +152,20 @@ _NOTWITHSTANDING = re.compile(
     r"^\s*notwithstanding\s+(?:anything|clause|the|his|any|my|what|that)\b[^,;:]*"
     r"[,;:]\s*"
 )
+# "from the 30th over forward": onwards
+_FORWARD = re.compile(r"(?P<h>\d{1,3}(?:st|nd|rd|th)?(?:\s+overs?)?)\s+forwards?(?![\w'])")
+# the passive of a change of side: "Stone to be rested" is "Stone is rested"
+_TO_BE = re.compile(
+    r"(?<=\w)\s+to\s+be\s+(?=(?:rested|dropped|omitted|left\s+out|recalled|picked|selected|benched)"
+    r"(?![\w']))"
+)
+# "should more than 3 wickets fall", "if 4 or more wickets fall": an event, the wicket that
+# passes the bound falling (a bound from below only: "fewer than 3 fall" is no moment)
+_WICKETS_FALL = re.compile(
+    r"(?<![\w'])(?:should\s+|if\s+)?(?:(?P<gt>more\s+than|in\s+excess\s+of)\s+(?P<a>\d)"
+    r"|(?P<ge>at\s+least|no\s+fewer\s+than|not\s+fewer\s+than)\s+(?P<b>\d)"
+    r"|(?P<c>\d)\s+or\s+more)\s+wickets\s+(?:should\s+)?(?:fall|go|are\s+lost)(?![\w'])"
+)
 _FOLLOWING = re.compile(r"(?<![\w'])(?<!the\s)following\s+(?=the\s|\d)")
 _WHERE = re.compile(r"(?:^|(?<=[,;:]))(?P<sp>\s*)where\s+(?=[a-z\d])")
 
@@ -171,6 +188,14 @@ def _should(m: re.Match[str], lead: str, word: str) -> str:
     return f"{lead}{word} {subj} {_THIRD.get(verb, verb + 's')}"
 
 
+def _wickets_fall(m: re.Match[str]) -> str:
+    n = int(m.group("a")) + 1 if m.group("gt") else int(m.group("b") or m.group("c"))
+    return f"when the {n}{_SUFFIX.get(n, 'th')} wicket falls"
+
+
+_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
+
+
 def _end_of(m: re.Match[str]) -> str:
     n = m.group("a") or m.group("b")
     return f"before {n} overs" if m.group("word") == "before" else f"after {n} overs"
@@ -184,7 +209,8 @@ def _between(m: re.Match[str]) -> str:
 def _word(m: re.Match[str]) -> str:
     found = m.group(0)
     plain = _TABLE[found]
-    if found in _UNTIL_ONLY_BEFORE_OVERS and not _OVER_AHEAD.match(m.string, m.end()):
+    ahead = _ORDINAL_AHEAD if found in ("through", "up to and through") else _OVER_AHEAD
+    if found in _UNTIL_ONLY_BEFORE_OVERS and not ahead.match(m.string, m.end()):
         return found  # "to the end of the innings": the lexicon's own phrase, read after
     if found == "shall" and _BE_AHEAD.match(m.string, m.end()):
         return found  # "the XI shall be": the team sheet's own words
@@ -199,6 +225,9 @@ _STEPS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
     (("end of",), _END_OF, _end_of),
     (("thereafter", "thenceforth"), _THEREAFTER, lambda m: f", then {m.group('x')}"),
     (("following",), _FOLLOWING, lambda m: "after "),
+    (("forward",), _FORWARD, lambda m: f"{m.group('h')} onwards"),
+    (("to be",), _TO_BE, lambda m: " is "),
+    (("fall", "go", "lost"), _WICKETS_FALL, _wickets_fall),
     (("begun", "start", "commenced", "way"), _BEGUN, lambda m: m.group("head")),
     (("rather", "instead"), _RATHER, lambda m: m.group("style")),
     (("",), _WORDS, _word),  # its phrases start with common words: no cheap cue

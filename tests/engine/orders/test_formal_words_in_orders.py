@@ -109,6 +109,26 @@ FRESH = [
         "Jones bats normal",
     ),
     (
+        "Root is to bat defensive through the 35th over",
+        "after 0 balls: Joe Root bats defensive, until after 35 overs",
+    ),
+    (
+        "From the 30th over forward, Stokes is to bat aggressive",
+        "after 29 overs: Ben Stokes bats aggressive",
+    ),
+    (
+        "Stokes to bat aggressive at all times subsequent to the fall of the 4th wicket",
+        "when the 4th wicket falls: Ben Stokes bats aggressive",
+    ),
+    (
+        "Should more than 3 wickets fall within the first 10 overs, Root is to bat defensive",
+        "when the 4th wicket falls, if overs < 10: Joe Root bats defensive",
+    ),
+    (
+        "Where 10 or fewer overs remain, Freddie is to go wahoo",
+        "if balls left <= 60: Freddie Flintoff bats wahoo",
+    ),
+    (
         "Root to bat defensive before the end of the 10th over",
         "if overs < 10: Joe Root bats defensive",
     ),
@@ -183,6 +203,19 @@ def test_until_words_mean_until_only_before_an_over() -> None:
     )
     assert formal("if up to 3 wickets down") == "if wickets <= 3"
     assert formal("all aggressive to the end of the innings") == "all aggressive"
+
+
+def test_the_balance_of_the_overs_is_the_rest() -> None:
+    """A plan's "the balance of the overs" reads as "the rest of the overs" does."""
+    assert read("Anderson to bowl the balance of the overs").orders == (
+        read("Anderson to bowl the rest of the overs").orders
+    )
+
+
+def test_through_is_until_only_before_an_over() -> None:
+    """US "through the 35th over" is until it; "bat through the innings" keeps its idiom."""
+    assert formal("root defensive through the 35th over") == "root defensive until the 35th over"
+    assert formal("root to bat through the innings") == "root to bat through the innings"
 
 
 def test_a_line_of_plain_words_is_unchanged() -> None:
