@@ -166,6 +166,9 @@ _WICKETS_FALL = re.compile(
     r"|(?P<ge>at\s+least|no\s+fewer\s+than|not\s+fewer\s+than)\s+(?P<b>\d)"
     r"|(?P<c>\d)\s+or\s+more)\s+wickets\s+(?:should\s+)?(?:fall|go|are\s+lost)(?![\w'])"
 )
+# "but only until the total reaches 120": the focusing "only" on a time (Quirk 8.116)
+# restricts the order to that time, which "until" says already
+_ONLY_UNTIL = re.compile(r"\s*,?\s*(?<![\w'])(?:but\s+)?only\s+(?=until(?![\w']))")
 _FOLLOWING = re.compile(r"(?<![\w'])(?<!the\s)following\s+(?=the\s|\d)")
 _WHERE = re.compile(r"(?:^|(?<=[,;:]))(?P<sp>\s*)where\s+(?=[a-z\d])")
 
@@ -225,6 +228,7 @@ _STEPS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
     (("end of",), _END_OF, _end_of),
     (("thereafter", "thenceforth"), _THEREAFTER, lambda m: f", then {m.group('x')}"),
     (("following",), _FOLLOWING, lambda m: "after "),
+    (("only",), _ONLY_UNTIL, lambda m: " "),
     (("forward",), _FORWARD, lambda m: f"{m.group('h')} onwards"),
     (("to be",), _TO_BE, lambda m: " is "),
     (("fall", "go", "lost"), _WICKETS_FALL, _wickets_fall),

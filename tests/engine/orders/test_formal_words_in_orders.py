@@ -129,6 +129,14 @@ FRESH = [
         "if balls left <= 60: Freddie Flintoff bats wahoo",
     ),
     (
+        "For the first ten overs Tom Smith is to bat defensive; normal thereafter",
+        "after 0 overs: Tom Smith bats defensive; but after 10 overs: Tom Smith bats normal",
+    ),
+    (
+        "Jones shall bat aggressive, but only until the total reaches 180",
+        "after 0 balls: Jones bats aggressive, until the score reaches 180",
+    ),
+    (
         "Root to bat defensive before the end of the 10th over",
         "if overs < 10: Joe Root bats defensive",
     ),
