@@ -52,6 +52,9 @@ _WORDS = re.compile(
     + "|".join(re.escape(p) for p in sorted(_TABLE, key=lambda p: (-len(p), p)))
     + r")(?![\w'])"
 )
+# "through", "up to": "until" only before an over said as one ("up to the 15th"); "up to 3"
+# is the grammar's "at most"
+_UNTIL_ORDINAL = frozenset(("through", "up to and through", "up to"))
 # the lexicon's phrases for "until" that mean it only before an over's number
 _UNTIL_ONLY_BEFORE_OVERS = frozenset(p for p, plain in _TABLE.items() if plain == "until")
 
@@ -141,7 +144,8 @@ _BEFORE_SCORE = re.compile(
     r"\s*(?<![\w'])before\s+(?:(?:the\s+|our\s+)?(?:score|total)\s+(?:reaches|gets\s+to|passes|hits)"
     r"|we\s+(?:reach|pass|get\s+to|have\s+passed|have\s+reached|have\s+made|make))\s+"
     r"(?P<n>\d{1,3})(?:\s+runs)?(?![\w'])"
-    r"|\s*(?<![\w'])before\s+(?P<m>\d{1,3})\s+(?:is|has\s+been)\s+(?:up|reached|on\s+the\s+board|made)"
+    r"|\s*(?<![\w'])before\s+(?P<m>\d{1,3})\s+(?:runs\s+)?(?:is|are|has\s+been|have\s+been)\s+"
+    r"(?:up|reached|on\s+the\s+board|made|scored)"
     r"(?![\w'])"
 )
 # "notwithstanding anything above," opening a line (a complex preposition, Quirk 9.10): this
@@ -212,7 +216,7 @@ def _between(m: re.Match[str]) -> str:
 def _word(m: re.Match[str]) -> str:
     found = m.group(0)
     plain = _TABLE[found]
-    ahead = _ORDINAL_AHEAD if found in ("through", "up to and through") else _OVER_AHEAD
+    ahead = _ORDINAL_AHEAD if found in _UNTIL_ORDINAL else _OVER_AHEAD
     if found in _UNTIL_ONLY_BEFORE_OVERS and not ahead.match(m.string, m.end()):
         return found  # "to the end of the innings": the lexicon's own phrase, read after
     if found == "shall" and _BE_AHEAD.match(m.string, m.end()):

@@ -221,9 +221,19 @@ def test_the_balance_of_the_overs_is_the_rest() -> None:
 
 
 def test_through_is_until_only_before_an_over() -> None:
-    """US "through the 35th over" is until it; "bat through the innings" keeps its idiom."""
+    """US "through the 35th over" is until it; "bat through the innings" keeps its idiom;
+    "up to the 15th" is until it, "up to 3" stays a bound."""
     assert formal("root defensive through the 35th over") == "root defensive until the 35th over"
     assert formal("root to bat through the innings") == "root to bat through the innings"
+    assert formal("all wahoo up to the 15th") == "all wahoo until the 15th"
+    assert formal("if up to 3 down") == "if wickets <= 3"
+
+
+def test_before_runs_are_on_the_board_is_the_score_not_yet_there() -> None:
+    """ "before 20 runs are on the board" is a condition on the score, beside the trigger."""
+    assert formal("if stokes is out before 20 runs are on the board") == (
+        "if stokes is out, if score < 20"
+    )
 
 
 def test_a_line_of_plain_words_is_unchanged() -> None:
