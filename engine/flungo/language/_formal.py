@@ -30,7 +30,7 @@ import re
 import tomllib
 from collections.abc import Callable
 
-__all__ = ["formal"]
+__all__ = ["FORMAL_WORDS", "formal"]
 
 _STYLES = r"(?:defensive(?:ly)?|normal(?:ly)?|aggressive(?:ly)?|wahoo)"
 _BE_AHEAD = re.compile(r"\s+be(?![\w'])")
@@ -46,17 +46,18 @@ def _load() -> dict[str, str]:
     return {phrase: plain for plain, phrases in data["formal"].items() for phrase in phrases}
 
 
-_TABLE = _load()
+# each formal phrase -> the plain words it is read as (the lexicon's [formal], read at import)
+FORMAL_WORDS = _load()
 _WORDS = re.compile(
     r"(?<![\w'])(?:"
-    + "|".join(re.escape(p) for p in sorted(_TABLE, key=lambda p: (-len(p), p)))
+    + "|".join(re.escape(p) for p in sorted(FORMAL_WORDS, key=lambda p: (-len(p), p)))
     + r")(?![\w'])"
 )
 # "through", "up to": "until" only before an over said as one ("up to the 15th"); "up to 3"
 # is the grammar's "at most"
 _UNTIL_ORDINAL = frozenset(("through", "up to and through", "up to"))
 # the lexicon's phrases for "until" that mean it only before an over's number
-_UNTIL_ONLY_BEFORE_OVERS = frozenset(p for p, plain in _TABLE.items() if plain == "until")
+_UNTIL_ONLY_BEFORE_OVERS = frozenset(p for p, plain in FORMAL_WORDS.items() if plain == "until")
 
 _BETWEEN = re.compile(
     r"(?<![\w'])between\s+(?P<unit>(?:overs?|the)\s+)?(?P<a>\d{1,3})(?:st|nd|rd|th)?"
@@ -215,7 +216,7 @@ def _between(m: re.Match[str]) -> str:
 
 def _word(m: re.Match[str]) -> str:
     found = m.group(0)
-    plain = _TABLE[found]
+    plain = FORMAL_WORDS[found]
     ahead = _ORDINAL_AHEAD if found in _UNTIL_ORDINAL else _OVER_AHEAD
     if found in _UNTIL_ONLY_BEFORE_OVERS and not ahead.match(m.string, m.end()):
         return found  # "to the end of the innings": the lexicon's own phrase, read after

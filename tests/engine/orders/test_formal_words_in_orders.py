@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.flungo.language._formal import formal
+from engine.flungo.language._formal import FORMAL_WORDS, formal
 from tests.engine.orders.test_cricket_glossary_in_orders import read, reads_exactly
 
 FRESH = [
@@ -240,3 +240,11 @@ def test_a_line_of_plain_words_is_unchanged() -> None:
     """A line with no formal word is left exactly as it was."""
     line = "after 20 overs, if 3 or fewer down: all batsmen aggressive"
     assert formal(line) == line
+
+
+def test_every_formal_entry_reads_as_its_plain_words() -> None:
+    """Each phrase of the lexicon's ``[formal]`` section, before an over, becomes the plain
+    words its entry gives (the lexicon is data: this keeps each entry to what it says)."""
+    for phrase, plain in FORMAL_WORDS.items():
+        want = " ".join(f"root {plain} the 20th over".split())
+        assert formal(f"root {phrase} the 20th over") == want, phrase
