@@ -57,7 +57,9 @@ _WORDS = re.compile(
 # is the grammar's "at most"
 _UNTIL_ORDINAL = frozenset(("through", "up to and through", "up to"))
 # the lexicon's phrases for "until" that mean it only before an over's number
-_UNTIL_ONLY_BEFORE_OVERS = frozenset(p for p, plain in FORMAL_WORDS.items() if plain == "until")
+_UNTIL_ONLY_BEFORE_OVERS = frozenset(
+    p for p, plain in FORMAL_WORDS.items() if plain == "until" and p != "pending"
+)
 
 _BETWEEN = re.compile(
     r"(?<![\w'])between\s+(?P<unit>(?:overs?|the)\s+)?(?P<a>\d{1,3})(?:st|nd|rd|th)?"
@@ -110,15 +112,15 @@ _OPS = {"le": "<=", "ge": ">=", "lt": "<", "gt": ">"}
 # Quirk 14.23, conditional inversion: "should the 6th wicket fall" is "if the 6th wicket falls"
 _SHOULD = re.compile(
     r"(?P<pre>^|[,;:]\s*)should\s+(?P<subj>the\s+[a-z\d]+(?:\s+[a-z\d]+)??|we|i|[a-z]+)\s+"
-    r"(?P<verb>be|fall|lose|reach|get|need|require|pass|have)(?![\w'])"
+    r"(?P<verb>be|fall|lose|reach|get|need|require|pass|have|exceed)(?![\w'])"
 )
 # the putative "should" after "if" (Quirk 14.25): "if the 8th wicket should fall" is "if the
 # 8th wicket falls"
 _IF_SHOULD = re.compile(
     r"(?P<pre>(?<![\w'])(?:if|when|once))\s+(?P<subj>the\s+[a-z\d]+(?:\s+[a-z\d]+)??|we|i|[a-z]+)\s+"
-    r"should\s+(?P<verb>be|fall|lose|reach|get|need|require|pass|have)(?![\w'])"
+    r"should\s+(?P<verb>be|fall|lose|reach|get|need|require|pass|have|exceed)(?![\w'])"
 )
-_THIRD = {"be": "is", "have": "has", "pass": "passes", "reach": "reaches"}
+_THIRD = {"be": "is", "have": "has", "pass": "passes", "reach": "reaches", "exceed": "exceeds"}
 # "if (and as soon as)", "if and when": the conjunctions joined, read as the later, "when"
 _IF_AND_WHEN = re.compile(
     r"(?<![\w'])if\s*(?:\(\s*)?,?\s*and\s+(?:as\s+soon\s+as|when|once)(?:\s*\))?(?![\w'])"
@@ -174,6 +176,26 @@ _WICKETS_FALL = re.compile(
 # "but only until the total reaches 120": the focusing "only" on a time (Quirk 8.116)
 # restricts the order to that time, which "until" says already
 _ONLY_UNTIL = re.compile(r"\s*,?\s*(?<![\w'])(?:but\s+)?only\s+(?=until(?![\w']))")
+# "in the event of Root being dismissed", "of the score reaching 200": the gerund clause
+# after the complex preposition (Quirk 9.10, 15.x), read as the finite clause "if" takes
+_BEING = re.compile(r"(?<![\w'])(?P<h>if\s+[a-z][\w' ]{0,30}?)\s+being(?![\w'])")
+_GERUND = re.compile(
+    r"(?<![\w'])(?P<h>if\s+(?:the\s+|our\s+)?(?:score|total|run\s+rate|required\s+rate|asking\s+rate))"
+    r"\s+(?P<v>reaching|passing|exceeding|hitting)(?![\w'])"
+)
+_FINITE = {"reaching": "reaches", "passing": "passes", "exceeding": "exceeds", "hitting": "hits"}
+# a score or rate that "exceeds" a number is more than it (the grammar's comparison)
+_EXCEEDS = re.compile(r"(?<![\w'])(?P<q>score|total|rate)\s+(?:exceeds|is\s+exceeding)\s+(?=\d)")
+# "until the fall of the 3rd wicket": until the 3rd wicket falls
+_UNTIL_FALL = re.compile(
+    r"(?<![\w'])until\s+the\s+fall\s+of\s+(?:the\s+)?(?P<n>\d{1,2}(?:st|nd|rd|th))\s+wicket(?![\w'])"
+)
+# a fronted "until" clause of an event ("until the 5th wicket falls, Root defensive", as
+# "pending the fall of ..." reads): said after the order it ends, where the grammar has it
+# (the overs' own form is _units.py's); only one order after it, so nothing else is bound
+_FRONT_UNTIL = re.compile(
+    r"^until\s+(?P<e>the\s+\d{1,2}(?:st|nd|rd|th)\s+wicket\s+falls)\s*,\s*(?P<rest>[^,;:]+)$"
+)
 _FOLLOWING = re.compile(r"(?<![\w'])(?<!the\s)following\s+(?=the\s|\d)")
 _WHERE = re.compile(r"(?:^|(?<=[,;:]))(?P<sp>\s*)where\s+(?=[a-z\d])")
 
@@ -256,6 +278,11 @@ _STEPS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
     ),
     (("before",), _BEFORE_SCORE, lambda m: f", if score < {m.group('n') or m.group('m')}"),
     (("falling",), _FALLING, lambda m: f"{m.group('w')} falls"),
+    (("being",), _BEING, lambda m: f"{m.group('h')} is"),
+    (("ing",), _GERUND, lambda m: f"{m.group('h')} {_FINITE[m.group('v')]}"),
+    (("exceed",), _EXCEEDS, lambda m: f"{m.group('q')} is more than "),
+    (("fall of",), _UNTIL_FALL, lambda m: f"until the {m.group('n')} wicket falls"),
+    (("until",), _FRONT_UNTIL, lambda m: f"{m.group('rest')} until {m.group('e')}"),
     # "Stokes aggressive, save where ...": the comma before the exception joins it to the
     # order it limits, as the line cleaner does for "if" and "until"
     (("unless",), _COMMA_UNLESS, lambda m: " unless "),

@@ -137,6 +137,18 @@ FRESH = [
         "after 0 balls: Jones bats aggressive, until the score reaches 180",
     ),
     (
+        "In the event of Stokes being dismissed, Steve Smith is to bat defensive",
+        "when Ben Stokes is out: Steve Smith bats defensive",
+    ),
+    (
+        "Should the asking rate exceed 11, White is to go wahoo",
+        "if required rate > 11: White bats wahoo",
+    ),
+    (
+        "Pending the fall of the 4th wicket, Jones is to bat normal",
+        "after 0 balls: Jones bats normal, until the 4th wicket falls",
+    ),
+    (
         "Root to bat defensive before the end of the 10th over",
         "if overs < 10: Joe Root bats defensive",
     ),
