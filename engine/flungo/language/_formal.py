@@ -37,7 +37,10 @@ _BE_AHEAD = re.compile(r"\s+be(?![\w'])")
 _OVER_AHEAD = re.compile(r"\s*(?:the\s+)?(?:\d|over\s+\d)")
 # "through" (US English, "up to and including") only before an over said as one: "bat
 # through the innings", "bowl through" are the lexicon's own
-_ORDINAL_AHEAD = re.compile(r"\s*(?:the\s+\d{1,3}(?:st|nd|rd|th)(?:\s+over)?(?![\w'])|over\s+\d)")
+_ORDINAL_AHEAD = re.compile(
+    r"\s*(?:the\s+\d{1,3}(?:st|nd|rd|th)(?:\s+over)?(?![\w'])"
+    r"(?!\s+(?:wicket|place|position|spot|slot|batsman|man|in|of)(?![\w']))|over\s+\d)"
+)
 
 
 def _load() -> dict[str, str]:
@@ -154,10 +157,12 @@ _BEFORE_SCORE = re.compile(
 # "notwithstanding anything above," opening a line (a complex preposition, Quirk 9.10): this
 # order stands whatever another says, which is how every line of a mail is read; the phrase
 # orders nothing. Only at the line's start: inside a line it may name a style the line then
-# changes ("Smith, notwithstanding his defensive instructions, ..."), which stays refused
+# changes ("Smith, notwithstanding his defensive instructions, ..."), which stays refused.
+# A few words, to a comma or to the next clause's first word (the line cleaner may have
+# blanked the comma before "when"), never the order after it
 _NOTWITHSTANDING = re.compile(
-    r"^\s*notwithstanding\s+(?:anything|clause|the|his|any|my|what|that)\b[^,;:]*"
-    r"[,;:]\s*"
+    r"^\s*notwithstanding\s+(?:anything|clause|the|his|any|my|what|that)(?![\w'])(?:\s+[\w'()]+){0,4}?"
+    r"\s*(?:[,;:]\s*|(?=\s+(?:when|whenever|if|once|after|until|unless|should|before|from|in)(?![\w'])))"
 )
 # "from the 30th over forward": onwards
 _FORWARD = re.compile(r"(?P<h>\d{1,3}(?:st|nd|rd|th)?(?:\s+overs?)?)\s+forwards?(?![\w'])")
@@ -197,7 +202,15 @@ _FRONT_UNTIL = re.compile(
     r"^until\s+(?P<e>the\s+\d{1,2}(?:st|nd|rd|th)\s+wicket\s+falls)\s*,\s*(?P<rest>[^,;:]+)$"
 )
 _FOLLOWING = re.compile(r"(?<![\w'])(?<!the\s)following\s+(?=the\s|\d)")
-_WHERE = re.compile(r"(?:^|(?<=[,;:]))(?P<sp>\s*)where\s+(?=[a-z\d])")
+# the drafter's "where" (= if) opening a clause, before what a condition can ask about: our
+# side, the score, the rates, the overs or wickets; "where possible", "where the pitch is
+# flat" are left as they were (a remark, passed with a note). "given (that)" the same: it is
+# as often a reason ("given that the pitch is cracked") as a condition
+
+_WHERE = re.compile(
+    r"(?:^|(?<=[,;:]))(?P<sp>\s*)(?:where|given\s+that|given)\s+(?=(?:we|we're|we've|i|our|there|\d+|fewer|more|less|at|not|no"
+    r"|the\s+(?:score|total|run|required|asking|\d)|[a-z]+\s+(?:is|are)\s+(?:still\s+)?(?:in|out|at))(?![\w']))"
+)
 
 
 def _bound(m: re.Match[str], quantity: str) -> str:
@@ -262,7 +275,7 @@ _STEPS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
     (("begun", "start", "commenced", "way"), _BEGUN, lambda m: m.group("head")),
     (("rather", "instead"), _RATHER, lambda m: m.group("style")),
     (("",), _WORDS, _word),  # its phrases start with common words: no cheap cue
-    (("where",), _WHERE, lambda m: f"{m.group('sp')}if "),
+    (("where", "given"), _WHERE, lambda m: f"{m.group('sp')}if "),
     (("until",), _DONE, lambda m: m.group("head")),
     (("and",), _IF_AND_WHEN, lambda m: "when"),
     (("should",), _SHOULD, lambda m: _should(m, m.group("pre"), "if")),

@@ -185,6 +185,23 @@ def test_a_negated_or_exceptive_form_is_never_read_as_its_positive(text: str) ->
     assert got.orders == read("").orders
 
 
+def test_notwithstanding_never_takes_the_order_after_it() -> None:
+    """ "Notwithstanding anything above," is only the frame: the line cleaner blanks the comma
+    before "when", and the frame must still stop there, so the condition after it stays
+    (and, here, refuses the line: no order waits on a bowler)."""
+    xi = "xi: Root, Stokes, Tom Smith, Jones, Ant and Dec, Wilson, Flintoff, Green, White,"
+    xi += " Warne and Anderson\n"
+    line = (
+        "Notwithstanding anything above, when Garner is brought on all batsmen are to play"
+        " him normally and not aggressively nor wahoo"
+    )
+    got = read(xi + line)
+    assert got.errors and got.orders == read(xi).orders
+    assert formal("notwithstanding anything above  when we are 5 down all defensive") == (
+        "when we are 5 down all defensive"
+    )
+
+
 def test_save_where_is_unless_never_if() -> None:
     """ "save where we are 5 or more down" is the order while fewer than 5 are down: the
     exception, never the condition it excepts."""
