@@ -149,6 +149,10 @@ FRESH = [
         "after 0 balls: Jones bats normal, until the 4th wicket falls",
     ),
     (
+        "Steve Smith will be required to bat defensive after 35 overs",
+        "after 35 overs: Steve Smith bats defensive",
+    ),
+    (
         "Root to bat defensive before the end of the 10th over",
         "if overs < 10: Joe Root bats defensive",
     ),
