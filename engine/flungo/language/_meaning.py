@@ -537,9 +537,8 @@ def prepare(text: str, protect: frozenset[str], overs: int) -> str:
     t = _NOISE.sub(" ", shorthand(number_words(t), protect, overs))
     t = re.sub(r"(?<=\w)'(?!\w)|(?<!\w)'(?=\w)", " ", t)  # 'quoted' words
     t = markers(t)
-    t = formal(
-        _sub("spelling", t, protect, {k.replace("_", " "): v for k, v in lex.spelling.items()})
-    )
+    t = _sub("spelling", t, protect, {k.replace("_", " "): v for k, v in lex.spelling.items()})
+    t = formal(t)  # "in the event that": if, "prior to": before (_formal.py)
     for pattern, repl in _CONTRACTIONS:
         t = pattern.sub(repl, t)
     t = _nicknames(t, protect, meaning_words())
