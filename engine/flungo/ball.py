@@ -28,6 +28,7 @@ __all__ = [
     "REVIEW_NONE",
     "SECOND_DIE",
     "SIMPLE",
+    "SIMPLE_RUNS",
     "Delivery",
     "chance_threshold",
     "deliver",
@@ -129,6 +130,21 @@ SIMPLE: dict[tuple[str, int, int], Delivery] = {
     )
     for key, code in _CODES.items()
     if code in _SIMPLE_RUNS
+}
+
+
+# The same for a loop that reads the dice itself (a practice's innings): by style, dice 2's
+# sides and the runs of the simple delivery at ``(dice 1 - 1) << 4 | (dice 2 - 1)``, -1 where
+# the dice need more (not SIMPLE)
+SIMPLE_RUNS: dict[str, tuple[int, tuple[int, ...]]] = {
+    str(style): (
+        SECOND_DIE[style],
+        tuple(
+            SIMPLE[key].runs if (key := (str(style), (k >> 4) + 1, (k & 15) + 1)) in SIMPLE else -1
+            for k in range(6 << 4)
+        ),
+    )
+    for style in BattingStyle
 }
 
 

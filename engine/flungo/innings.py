@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.dice import Dice
+from engine.dice import MASK64, Dice, UnrecordedDice
 from engine.flungo.ball import (
     REVIEW_BATTING_FAILED,
     REVIEW_BOWLING_FAILED,
     SECOND_DIE,
     SIMPLE,
+    SIMPLE_RUNS,
     follow,
 )
 from engine.flungo.events import Ball, BowlerChanged, Event, Injury, InningsEnd, MatchEvent
@@ -158,6 +159,9 @@ def play_innings(
     rolls = dice.rolls
     keep = scores is None
     roll, second_die, simple = dice.roll, SECOND_DIE, SIMPLE
+    # a practice's stream drawn ahead: its simple balls are read off the block right here
+    quick = isinstance(dice, UnrecordedDice) and not keep
+    kit = SIMPLE_RUNS
     bowler = over_bowlers[-1] if over_bowlers and legal % bpo else ""
     next_over = len(over_bowlers) * bpo  # legal balls when the next over's bowler is chosen
     bowl_h = bowl_skill.get(bowler, 0)
@@ -244,11 +248,56 @@ def play_innings(
             counts[bowler] = counts.get(bowler, 0) + 1
             bowl_h = bowl_skill[bowler]
         assert striker is not None and non_striker is not None
+        d1 = d2 = 0  # dice 1 and 2 not yet read
+        if quick:
+            # A practice's run of simple balls (dots, ones, twos, 4-4 fours: no extra, no
+            # wicket, no review) up to the next over, rule wake-up or end: each ball's two
+            # dice are the stream's next two outputs read as UnrecordedDice.roll reads them
+            # (Lemire's multiply-shift), without its calls, and only the score, the strike
+            # and the end move. The first other ball goes on below with its two dice read; a
+            # possible rejection, or the block's end, is left to Dice.roll's own way.
+            assert isinstance(dice, UnrecordedDice)
+            block, at = dice.block, dice.at
+            last = len(block) - 1
+            lim = stop if stop < next_over else next_over
+            lim = lim if lim < w_legal else w_legal
+            lim = lim if lim < max_balls else max_balls
+            rlim = w_score if target is None or w_score < target else target
+            began = legal
+            while at < last:
+                faces, tab = kit[styles[striker]]
+                m1 = block[at] * 6
+                m2 = block[at + 1] * faces
+                if m1 & MASK64 < 6 or m2 & MASK64 < faces:
+                    break  # Lemire's rejection may apply
+                at += 2
+                r = tab[(m1 >> 64) << 4 | (m2 >> 64)]
+                if r < 0:
+                    d1, d2 = (m1 >> 64) + 1, (m2 >> 64) + 1
+                    break
+                runs += r
+                if r & 1:
+                    striker, non_striker = non_striker, striker
+                legal += 1
+                if legal % swap_every == 0:
+                    striker, non_striker = non_striker, striker
+                if legal >= lim or runs >= rlim:
+                    d1 = -1  # back to the top: an over, a rule or the end
+                    break
+            dice.at = at
+            if legal != began:
+                if target is not None and runs >= target:
+                    closed = "target"
+                elif legal >= max_balls:
+                    closed = "overs"
+                if d1 <= 0:
+                    continue
         style = styles[striker]
         mark = len(rolls) if keep else 0
         # deliver(), its two dice here: seven balls in eight need no more (SIMPLE)
-        d1 = roll(6, "dice 1")
-        d2 = roll(second_die[style], "dice 2")
+        if d1 == 0:
+            d1 = roll(6, "dice 1")
+            d2 = roll(second_die[style], "dice 2")
         d = simple.get((style, d1, d2))
         if d is not None and not keep:
             # a practice's dot, one, two or four: no ball to log, no extra, no wicket, no

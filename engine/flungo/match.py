@@ -1,6 +1,6 @@
 """A match: its frozen state, turn by turn, python-chess style.
 
->>> from engine.dice import Dice
+>>> from engine.dice import MASK64, Dice, seed_from_text
 >>> from engine.flungo import FORMATS, Format, MatchSetup, generate_squad, play_match
 >>> from engine.flungo.ground import Conditions
 >>> home = generate_squad(Dice(1), "Gunge Giants")
@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
-from engine.dice import Dice
+from engine.dice import MASK64, Dice, seed_from_text
 from engine.flungo.amend import amend
 from engine.flungo.events import (
     Drinks,
@@ -58,6 +58,7 @@ __all__ = [
     "settle",
     "start_match",
     "turn_dice",
+    "turn_seed",
 ]
 
 _D = TypeVar("_D", bound=Dice)
@@ -317,7 +318,13 @@ def _play(
 def turn_dice(state: MatchState, kind: type[_D]) -> _D:
     """The dice of turn ``state.turn``: ``Dice(seed).derive(f"turn {turn}")``, of ``kind``
     (:class:`~engine.dice.UnrecordedDice` for a practice: the same stream, not written down)."""
-    return kind(state.setup.seed).derive(f"turn {state.turn}")
+    return kind(turn_seed(state.setup.seed, state.turn))
+
+
+def turn_seed(seed: int, turn: int) -> int:
+    """The seed of turn ``turn``'s stream in a match of ``seed``: what
+    ``Dice(seed).derive(f"turn {turn}")`` is seeded with."""
+    return seed_from_text(f"{seed & MASK64}:turn {turn}")
 
 
 def play_turn(
