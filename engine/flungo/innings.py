@@ -21,9 +21,9 @@ from engine.flungo.ball import (
     follow,
 )
 from engine.flungo.events import Ball, BowlerChanged, Event, Injury, InningsEnd, MatchEvent
-from engine.flungo.formats import FormatSpec
+from engine.flungo.formats import Format, FormatSpec
 from engine.flungo.orders import BattingStyle, ReviewMode, ReviewPolicy, Rule
-from engine.flungo.plan import choose_bowler
+from engine.flungo.plan import choose_bowler, default_plan
 from engine.flungo.rules import Limits, RuleBook, RulesSnapshot, Situation, obey
 
 __all__ = ["InningsState", "Side", "play_innings", "review_allowed"]
@@ -170,6 +170,11 @@ def play_innings(
         events.append(BowlerChanged(inn, legal, team_bowl, text, 0, "", None, "no bowling plan"))
     first = True
     default_plans = {} if plans is None else plans  # choose_bowler's
+    able = tuple(n for n in bowl.rank if n not in unable) if unable else tuple(bowl.rank)
+    default_for: Mapping[int, str] | None = None
+    ranked = frozenset(bowl.rank)
+    quota, in_a_row = spec.max_overs_per_bowler, spec.max_consecutive
+    ends = spec.format is Format.HUNDRED  # a bowler's sets from one end (_plainly_legal)
     # the rules are asked before the first ball, then only once one of them may hold
     # (RuleBook.wake: kept in locals, read before every ball); an empty book never again
     w_legal = w_wickets = w_score = w_out = 0 if book else _NEVER
@@ -226,16 +231,29 @@ def play_innings(
         first = False
         if legal == next_over:  # the first ball of an over no one bowls yet
             over_no = legal // bpo + 1
-            bowler, why = choose_bowler(
-                over_no,
-                plan.get(over_no),
-                bowl.rank,
-                unable,
-                counts,
-                over_bowlers,
-                spec,
-                default_plans,
-            )
+            planned = plan.get(over_no)
+            cand: str | None = planned
+            if planned is None:  # the captain's default plan, as choose_bowler takes it
+                if default_for is None:
+                    default_for = default_plans.get(able)
+                    if default_for is None:
+                        default_for = default_plans[able] = default_plan(able, spec)
+                cand = default_for.get(over_no)
+            k = len(over_bowlers)
+            # the usual case, choose_bowler's first test (_plainly_legal) here: once an over
+            if (
+                cand is not None
+                and cand not in unable
+                and counts.get(cand, 0) < quota
+                and cand in ranked
+                and not (ends and over_no % 2 == 1 and k and over_bowlers[-1] == cand)
+                and (k < in_a_row or over_bowlers[k - in_a_row :].count(cand) < in_a_row)
+            ):
+                bowler, why = cand, None if planned is not None else "no bowler planned"
+            else:
+                bowler, why = choose_bowler(
+                    over_no, planned, bowl.rank, unable, counts, over_bowlers, spec, default_plans
+                )
             # With no plan at all, "no bowler planned" was said once at the start.
             if why is not None and (plan or why != "no bowler planned"):
                 text = f"over {over_no}: {why}; {bowler} bowls"
@@ -264,8 +282,10 @@ def play_innings(
             lim = lim if lim < max_balls else max_balls
             rlim = w_score if target is None or w_score < target else target
             began = legal
+            # (dice 2's sides, the runs table) of the striker and the non-striker, swapped
+            # with them: no style changes within the run
+            (faces, tab), (n_faces, n_tab) = kit[styles[striker]], kit[styles[non_striker]]
             while at < last:
-                faces, tab = kit[styles[striker]]
                 m1 = block[at] * 6
                 m2 = block[at + 1] * faces
                 if m1 & MASK64 < 6 or m2 & MASK64 < faces:
@@ -276,11 +296,13 @@ def play_innings(
                     d1, d2 = (m1 >> 64) + 1, (m2 >> 64) + 1
                     break
                 runs += r
+                legal += 1
                 if r & 1:
                     striker, non_striker = non_striker, striker
-                legal += 1
+                    faces, tab, n_faces, n_tab = n_faces, n_tab, faces, tab
                 if legal % swap_every == 0:
                     striker, non_striker = non_striker, striker
+                    faces, tab, n_faces, n_tab = n_faces, n_tab, faces, tab
                 if legal >= lim or runs >= rlim:
                     d1 = -1  # back to the top: an over, a rule or the end
                     break
