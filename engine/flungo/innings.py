@@ -30,6 +30,8 @@ __all__ = ["InningsState", "Side", "play_innings", "review_allowed"]
 
 _new_ball = tuple.__new__
 _NEVER = 1 << 62  # more balls, wickets, runs and batsmen out than an innings has
+# asked twice for every ball that is not simple: an enum member's lookup is a descriptor call
+_ALL, _NEVER_REVIEW, _NAMED = ReviewMode.ALL, ReviewMode.NEVER, ReviewMode.NAMED
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,11 +96,11 @@ class InningsState:
 def review_allowed(policy: ReviewPolicy, batsman: str, order: list[str]) -> bool:
     """Whether ``policy`` asks for a review of an lbw involving ``batsman``."""
     mode = policy.mode
-    if mode is ReviewMode.ALL:
+    if mode is _ALL:
         return True
-    if mode is ReviewMode.NEVER:
+    if mode is _NEVER_REVIEW:
         return False
-    if mode is ReviewMode.NAMED:
+    if mode is _NAMED:
         return batsman in policy.names
     return batsman in order[: policy.top]
 

@@ -253,7 +253,8 @@ def _new_innings(state: MatchState, index: int, side: int, super_over: bool) -> 
     style_map = dict(o.styles)
     if super_over:
         order = order[:3]
-    styles = tuple(sorted((n, style_map.get(n, BattingStyle.NORMAL)) for n in xi))
+    normal = BattingStyle.NORMAL  # an enum member's lookup is a descriptor call: once
+    styles = tuple(sorted([(n, style_map.get(n, normal)) for n in xi]))
     opp = state.orders[1 - side]
     target = None
     if super_over and index % 2 == 1:
