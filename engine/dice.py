@@ -202,9 +202,9 @@ class UnrecordedDice(Dice):
         return (m >> 64) + 1
 
 
-# A turn of a T20 innings draws some 150 numbers, of a 50-over innings some 400; numpy's
-# cost for a vector is mostly fixed up to a few hundred.
-_BLOCK = 256
+# A block past the numbers drawn ahead (together): a practice's turn draws about as many as
+# its balls take; a turn that runs longer needs only a few more.
+_BLOCK = 64
 
 
 def _outputs(state: int, n: int) -> list[int]:

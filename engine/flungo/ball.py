@@ -121,6 +121,10 @@ class Delivery(NamedTuple):
     note: str
 
 
+# tuple.__new__: a Delivery without NamedTuple's keyword-handling constructor (one for every
+# ball that is not simple)
+_new_delivery = tuple.__new__
+
 # Deliveries that need no more dice (dots, ones, twos, 4-4 fours) are values: built once.
 # (style, dice 1, dice 2) -> the delivery
 _SIMPLE_RUNS = {_DOT: 0, _ONE: 1, _TWO: 2, _FOUR: 4}
@@ -205,10 +209,14 @@ def follow(
     if code == _THREE3:
         runs = _THREE3_RUNS[roll(6, "3-3 runs")]
         note = "all run four" if runs == 4 else ""
-        return Delivery(d1, d2, runs, False, None, 0, None, None, -1, 0, REVIEW_NONE, note)
+        return _new_delivery(
+            Delivery, (d1, d2, runs, False, None, 0, None, None, -1, 0, REVIEW_NONE, note)
+        )
     if code == _BIG:
         runs = _BIG_RUNS[roll(6, "big hit")]
-        return Delivery(d1, d2, runs, True, None, 0, None, None, -1, 0, REVIEW_NONE, "")
+        return _new_delivery(
+            Delivery, (d1, d2, runs, True, None, 0, None, None, -1, 0, REVIEW_NONE, "")
+        )
     if code == _EXTRAS:
         kind = _EXTRA_KIND[roll(6, "extras")]
         if kind == "bye":
@@ -217,7 +225,9 @@ def follow(
             n = _BYE_RUNS[roll(6, "leg byes")]
         else:
             n = 1  # a wide or no ball is one penalty run, and the ball is bowled again
-        return Delivery(d1, d2, 0, False, kind, n, None, None, -1, 0, REVIEW_NONE, "")
+        return _new_delivery(
+            Delivery, (d1, d2, 0, False, kind, n, None, None, -1, 0, REVIEW_NONE, "")
+        )
     return _howzat(dice, d1, d2, style, h, field, keeper, bat_review, bowl_review)
 
 
@@ -252,7 +262,9 @@ def _howzat(
         )[t - 1]
 
     def result(wicket: str | None, fielder: str | None, note: str, review: int = 0) -> Delivery:
-        return Delivery(d1, d2, 0, False, None, 0, wicket, fielder, -1, 0, review, note)
+        return _new_delivery(
+            Delivery, (d1, d2, 0, False, None, 0, wicket, fielder, -1, 0, review, note)
+        )
 
     if kind == "run out":
         name, fielding = field[roll(10, "run out fielder") - 1]
@@ -263,7 +275,9 @@ def _howzat(
     if kind == "retired hurt":
         points = roll(6, "injury") - 1
         sub = 1 + roll(4, "substitute fielding")
-        return Delivery(d1, d2, 0, False, None, 0, "retired hurt", None, points, sub, 0, "hurt")
+        return _new_delivery(
+            Delivery, (d1, d2, 0, False, None, 0, "retired hurt", None, points, sub, 0, "hurt")
+        )
     ok, why = _chance(dice, h)
     if not ok:
         return result(None, None, f"{kind.replace(' keeper', '')}: {why}")

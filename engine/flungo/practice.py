@@ -171,12 +171,16 @@ def practise(
     # the XIs and plans settle alike in the three (only the seed differs), and so do the
     # sides as the innings see them: worked out once, for the three
     quiet = Quiet(settle(setups[0], orders, opp)) if setups else None
-    # each turn's own stream, as the match draws it (turn_dice), but not written down, all
-    # twelve drawn ahead at once, as many as the innings has balls and again (a turn plays
-    # about half the balls, some 2.3 dice each; a longer turn draws another block)
-    streams = UnrecordedDice.together(
-        [turn_seed(s.seed, t) for s in setups for t in range(TURNS)], FORMATS[fmt].balls * 2
-    )
+    # each turn's own stream, as the match draws it (turn_dice), but not written down, drawn
+    # ahead together (numpy's cost is per call, the ints' per number): as many numbers as
+    # the turn's balls take at most, some 2.2 a ball (a longer turn draws a small block more)
+    spec = FORMATS[fmt]
+    drinks = spec.drinks_after * spec.balls_per_over
+    seeds = [[turn_seed(s.seed, t) for s in setups] for t in range(TURNS)]
+    before = UnrecordedDice.together(seeds[0] + seeds[2], drinks * 5 // 2)
+    after = UnrecordedDice.together(seeds[1] + seeds[3], (spec.balls - drinks) * 11 // 4)
+    n = len(setups)
+    streams = [(before, after)[t % 2][k + n * (t // 2)] for k in range(n) for t in range(TURNS)]
     matches: list[_Played] = []
     for k, setup in enumerate(setups):
         assert quiet is not None
