@@ -29,6 +29,7 @@ __all__ = [
     "SECOND_DIE",
     "SIMPLE",
     "SIMPLE_RUNS",
+    "THIRD_DIE_RUNS",
     "Delivery",
     "chance_threshold",
     "deliver",
@@ -138,13 +139,19 @@ SIMPLE: dict[tuple[str, int, int], Delivery] = {
 
 
 # The same for a loop that reads the dice itself (a practice's innings): by style, dice 2's
-# sides and the runs of the simple delivery at ``(dice 1 - 1) << 4 | (dice 2 - 1)``, -1 where
-# the dice need more (not SIMPLE)
+# sides and, at ``(dice 1 - 1) << 4 | (dice 2 - 1)``, the runs of the simple delivery, or
+# where one more die says the runs and nothing else happens (a 3-3, a big hit), the negative
+# index of that die's runs table in THIRD_DIE_RUNS, or MORE where the dice need more
+MORE = -3
+THIRD_DIE_RUNS: tuple[tuple[int, ...], ...] = ((), _THREE3_RUNS, _BIG_RUNS)
+_THIRD = {_THREE3: -1, _BIG: -2}  # by code: -k is THIRD_DIE_RUNS[k]
 SIMPLE_RUNS: dict[str, tuple[int, tuple[int, ...]]] = {
     str(style): (
         SECOND_DIE[style],
         tuple(
-            SIMPLE[key].runs if (key := (str(style), (k >> 4) + 1, (k & 15) + 1)) in SIMPLE else -1
+            SIMPLE[key].runs
+            if (key := (str(style), (k >> 4) + 1, (k & 15) + 1)) in SIMPLE
+            else _THIRD.get(_CODES.get(key, -1), MORE)
             for k in range(6 << 4)
         ),
     )

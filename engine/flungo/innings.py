@@ -13,11 +13,13 @@ from dataclasses import dataclass
 
 from engine.dice import MASK64, Dice, UnrecordedDice
 from engine.flungo.ball import (
+    MORE,
     REVIEW_BATTING_FAILED,
     REVIEW_BOWLING_FAILED,
     SECOND_DIE,
     SIMPLE,
     SIMPLE_RUNS,
+    THIRD_DIE_RUNS,
     follow,
 )
 from engine.flungo.events import Ball, BowlerChanged, Event, Injury, InningsEnd, MatchEvent
@@ -135,9 +137,9 @@ def play_innings(
     unable = dict(bowl.unable)
     field, keeper = bowl.field, bowl.keeper
     bpo = spec.balls_per_over
-    # The Hundred changes ends every ten balls (two sets); other formats every over.
-    swap_every = bpo * 2 if spec.is_hundred else bpo
     hundred = spec.is_hundred
+    # The Hundred changes ends every ten balls (two sets); other formats every over.
+    swap_every = bpo * 2 if hundred else bpo
     order = list(st.order)
     next_in = st.next_in
     striker, non_striker = st.striker, st.non_striker
@@ -163,7 +165,7 @@ def play_innings(
     roll, second_die, simple = dice.roll, SECOND_DIE, SIMPLE
     # a practice's stream drawn ahead: its simple balls are read off the block right here
     quick = isinstance(dice, UnrecordedDice) and not keep
-    kit = SIMPLE_RUNS
+    kit, third = SIMPLE_RUNS, THIRD_DIE_RUNS
     bowler = over_bowlers[-1] if over_bowlers and legal % bpo else ""
     next_over = len(over_bowlers) * bpo  # legal balls when the next over's bowler is chosen
     bowl_h = bowl_skill.get(bowler, 0)
@@ -172,7 +174,6 @@ def play_innings(
         events.append(BowlerChanged(inn, legal, team_bowl, text, 0, "", None, "no bowling plan"))
     first = True
     default_plans = {} if plans is None else plans  # choose_bowler's
-    able = tuple(n for n in bowl.rank if n not in unable) if unable else tuple(bowl.rank)
     default_for: Mapping[int, str] | None = None
     ranked = frozenset(bowl.rank)
     quota, in_a_row = spec.max_overs_per_bowler, spec.max_consecutive
@@ -237,6 +238,7 @@ def play_innings(
             cand: str | None = planned
             if planned is None:  # the captain's default plan, as choose_bowler takes it
                 if default_for is None:
+                    able = tuple([n for n in bowl.rank if n not in unable])
                     default_for = default_plans.get(able)
                     if default_for is None:
                         default_for = default_plans[able] = default_plan(able, spec)
@@ -295,8 +297,13 @@ def play_innings(
                 at += 2
                 r = tab[(m1 >> 64) << 4 | (m2 >> 64)]
                 if r < 0:
-                    d1, d2 = (m1 >> 64) + 1, (m2 >> 64) + 1
-                    break
+                    # a 3-3 or a big hit: the runs are the third die's (follow's "3-3 runs"
+                    # or "big hit" roll), read here too where the block has it
+                    if r == MORE or at > last or (m3 := block[at] * 6) & MASK64 < 6:
+                        d1, d2 = (m1 >> 64) + 1, (m2 >> 64) + 1
+                        break
+                    at += 1
+                    r = third[-r][(m3 >> 64) + 1]
                 runs += r
                 legal += 1
                 if r & 1:
