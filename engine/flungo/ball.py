@@ -21,6 +21,9 @@ from engine.dice import Dice
 from engine.flungo.orders import BattingStyle
 
 __all__ = [
+    "BYE_RUNS",
+    "EXTRAS",
+    "EXTRA_KIND",
     "REVIEW_BATTING_FAILED",
     "REVIEW_BATTING_OVERTURNED",
     "REVIEW_BOWLING_FAILED",
@@ -142,9 +145,11 @@ SIMPLE: dict[tuple[str, int, int], Delivery] = {
 # sides and, at ``(dice 1 - 1) << 4 | (dice 2 - 1)``, the runs of the simple delivery, or
 # where one more die says the runs and nothing else happens (a 3-3, a big hit), the negative
 # index of that die's runs table in THIRD_DIE_RUNS, or MORE where the dice need more
-MORE = -3
+# (EXTRAS: then EXTRA_KIND by the third die and, for byes, BYE_RUNS by a fourth)
+MORE, EXTRAS = -3, -4
 THIRD_DIE_RUNS: tuple[tuple[int, ...], ...] = ((), _THREE3_RUNS, _BIG_RUNS)
-_THIRD = {_THREE3: -1, _BIG: -2}  # by code: -k is THIRD_DIE_RUNS[k]
+_THIRD = {_THREE3: -1, _BIG: -2, _EXTRAS: EXTRAS}  # by code: -k is THIRD_DIE_RUNS[k]
+EXTRA_KIND, BYE_RUNS = _EXTRA_KIND, _BYE_RUNS
 SIMPLE_RUNS: dict[str, tuple[int, tuple[int, ...]]] = {
     str(style): (
         SECOND_DIE[style],

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 from engine.dice import MASK64, Dice, UnrecordedDice
 from engine.flungo.ball import (
+    BYE_RUNS,
+    EXTRA_KIND,
+    EXTRAS,
     MORE,
     REVIEW_BATTING_FAILED,
     REVIEW_BOWLING_FAILED,
@@ -165,7 +168,7 @@ def play_innings(
     roll, second_die, simple = dice.roll, SECOND_DIE, SIMPLE
     # a practice's stream drawn ahead: its simple balls are read off the block right here
     quick = isinstance(dice, UnrecordedDice) and not keep
-    kit, third = SIMPLE_RUNS, THIRD_DIE_RUNS
+    kit, third, extra_kind, bye_runs = SIMPLE_RUNS, THIRD_DIE_RUNS, EXTRA_KIND, BYE_RUNS
     bowler = over_bowlers[-1] if over_bowlers and legal % bpo else ""
     next_over = len(over_bowlers) * bpo  # legal balls when the next over's bowler is chosen
     bowl_h = bowl_skill.get(bowler, 0)
@@ -285,7 +288,7 @@ def play_innings(
             lim = lim if lim < w_legal else w_legal
             lim = lim if lim < max_balls else max_balls
             rlim = w_score if target is None or w_score < target else target
-            began = legal
+            began, began_runs = legal, runs
             # (dice 2's sides, the runs table) of the striker and the non-striker, swapped
             # with them: no style changes within the run
             (faces, tab), (n_faces, n_tab) = kit[styles[striker]], kit[styles[non_striker]]
@@ -298,12 +301,28 @@ def play_innings(
                 r = tab[(m1 >> 64) << 4 | (m2 >> 64)]
                 if r < 0:
                     # a 3-3 or a big hit: the runs are the third die's (follow's "3-3 runs"
-                    # or "big hit" roll), read here too where the block has it
+                    # or "big hit" roll); extras: the third says which, a fourth the byes
+                    # (follow's "extras", "byes" or "leg byes"); read here where the block
+                    # has them, as Dice.roll reads them
                     if r == MORE or at > last or (m3 := block[at] * 6) & MASK64 < 6:
                         d1, d2 = (m1 >> 64) + 1, (m2 >> 64) + 1
                         break
-                    at += 1
-                    r = third[-r][(m3 >> 64) + 1]
+                    if r != EXTRAS:
+                        at += 1
+                        r = third[-r][(m3 >> 64) + 1]
+                    elif (kind := extra_kind[(m3 >> 64) + 1]) == "bye" or kind == "leg_bye":
+                        if at == last or (m4 := block[at + 1] * 6) & MASK64 < 6:
+                            d1, d2 = (m1 >> 64) + 1, (m2 >> 64) + 1
+                            break
+                        at += 2
+                        r = bye_runs[(m4 >> 64) + 1]  # legal, run: as a ball's runs
+                    else:  # a wide or a no-ball: its penalty, and the ball is bowled again
+                        at += 1
+                        runs += 2 if hundred and kind == "no_ball" else 1
+                        if runs >= rlim:
+                            d1 = -1
+                            break
+                        continue
                 runs += r
                 legal += 1
                 if r & 1:
@@ -316,7 +335,7 @@ def play_innings(
                     d1 = -1  # back to the top: an over, a rule or the end
                     break
             dice.at = at
-            if legal != began:
+            if legal != began or runs != began_runs:  # a ball played (a wide is a run)
                 if target is not None and runs >= target:
                     closed = "target"
                 elif legal >= max_balls:
