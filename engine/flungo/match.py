@@ -309,10 +309,12 @@ def _play(
         None if quiet is None else quiet.scores,
         None if quiet is None else quiet.plans,
     )
+    innings = (*state.innings[: inn.index], new, *state.innings[inn.index + 1 :])
+    if not hurt:  # most turns: nobody retired hurt
+        return replace(state, innings=innings), events
     team = state.team(inn.batting_side).name
     injuries = state.injuries + tuple((team, n, pts) for n, pts, _ in hurt)
     subs = state.subs + tuple((team, f"sub ({n})", f, n) for n, _, f in hurt)
-    innings = (*state.innings[: inn.index], new, *state.innings[inn.index + 1 :])
     return replace(state, innings=innings, injuries=injuries, subs=subs), events
 
 
@@ -351,12 +353,12 @@ def play_turn(
     spec = state.setup.spec
     if dice is None:
         dice = turn_dice(state, Dice)
-    home, away = (
-        None if given is None else _in_their_place(given, state.selections[side])
-        for side, given in ((0, home), (1, away))
-    )
     events: list[Event] = []
     if home is not None or away is not None:  # a frozen state is costly to copy: not for nothing
+        home, away = (
+            None if given is None else _in_their_place(given, state.selections[side])
+            for side, given in ((0, home), (1, away))
+        )
         state, amend_events = amend(state, (home, away))
         events += amend_events
     index, part = divmod(state.turn, 2)
