@@ -128,7 +128,10 @@ def play_innings(
     Returns the new state, the events, and the injuries as (name, points, substitute fielding).
     With ``scores`` (a practice's), no ball is kept, neither as an event nor in the state, and
     each event the conditional orders make is added to ``scores`` with the innings' runs and
-    wickets then: all a practice reads of the balls. The same dice give the same innings.
+    wickets then: all a practice reads of the balls; and with its dice drawn ahead
+    (:class:`~engine.dice.UnrecordedDice`), its balls that end in runs or extras are read off
+    the drawn numbers in the loop itself, as ``roll`` reads them. The same dice give the same
+    innings.
     ``plans``: the default bowling plans :func:`~engine.flungo.plan.choose_bowler` works out,
     kept by a caller that plays more innings in one format (a practice), else by this call.
     """
