@@ -18,7 +18,6 @@ from sqlalchemy.orm import Session
 from pbm.core.clock import Clock
 from pbm.core.config import Config
 from pbm.db.models import OutboxMessage, table_of
-from pbm.db.prepared import Prepared
 from pbm.mail.compose import (
     REPLY_PREFIX,
     Attachment,
@@ -248,8 +247,8 @@ def enqueue(
     now = clock.now()
     # A Core insert, run at once: the unit of work's bookkeeping for one object cost more
     # than rendering the reply.
-    _INSERT.run(
-        session,
+    session.execute(
+        _INSERT,
         {
             "kind": kind,
             "to_addr": to,
@@ -266,7 +265,6 @@ def enqueue(
     )
 
 
-#: On the table and prepared once: the ORM's DML plugin and coercing each value cost more
-#: than running the insert. (The session's pending changes are flushed before it, as before
-#: any statement.)
-_INSERT = Prepared(insert(table_of(OutboxMessage)))
+#: On the table and built once: the ORM's DML plugin and coercing each value cost more than
+#: running the insert. (The session still autoflushes before it, as before any statement.)
+_INSERT = insert(table_of(OutboxMessage))

@@ -40,11 +40,6 @@ def _names_outbox(node: ast.AST) -> bool:
     return _names(node, "OutboxMessage")
 
 
-def _runs_insert(call: ast.Call) -> bool:
-    func = call.func
-    return isinstance(func, ast.Attribute) and getattr(func.value, "id", None) == "_INSERT"
-
-
 def test_no_module_builds_an_outbox_row_of_its_own() -> None:
     """No ``OutboxMessage(...)`` is constructed anywhere in pbm/, and the one insert into the
     outbox table is run only by :func:`pbm.outbound.replies.enqueue` (the zine's issues too)."""
@@ -66,13 +61,8 @@ def test_no_module_builds_an_outbox_row_of_its_own() -> None:
         (path, where)
         for path, tree in _sources()
         for where, call, name in _calls(tree)
-        if (
-            (
-                name == "execute"
-                and any(isinstance(a, ast.Name) and a.id == "_INSERT" for a in call.args)
-            )
-            or (name == "run" and _runs_insert(call))  # the prepared statement's own run
-        )
+        if name == "execute"
+        and any(isinstance(a, ast.Name) and a.id == "_INSERT" for a in call.args)
         and path == THE_WAY_IN[0]
     ]
     assert runs == [THE_WAY_IN]
