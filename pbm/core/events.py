@@ -13,7 +13,6 @@ from sqlalchemy.orm import Session
 
 from pbm.core.clock import Clock
 from pbm.db.models import Event, table_of
-from pbm.db.prepared import Prepared
 
 __all__ = ["record"]
 
@@ -28,8 +27,8 @@ def record(
 ) -> None:
     """Append ``kind`` with ``data`` to the audit log, for ``competition`` (None: of none).
     Positional only, so ``data`` may hold any key (a bounce's ``kind``)."""
-    _INSERT.run(
-        session,
+    session.execute(
+        _INSERT,
         {
             "at": clock.now(),
             "kind": kind,
@@ -42,4 +41,4 @@ def record(
 #: On the table, not the class, and built once: the ORM's plugin for a DML statement and the
 #: coercion of each value cost more than the insert itself. (The session still autoflushes
 #: before it, as before any statement.)
-_INSERT = Prepared(insert(table_of(Event)))
+_INSERT = insert(table_of(Event))

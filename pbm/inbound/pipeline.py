@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import Any
 
 import structlog
-from sqlalchemy import Select, bindparam, select, update
+from sqlalchemy import Row, Select, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, defer, sessionmaker
 
@@ -42,7 +42,6 @@ from pbm.core.errors import (
 )
 from pbm.core.events import record
 from pbm.db.models import Competition, InboundMail, table_of
-from pbm.db.prepared import Prepared
 from pbm.db.session import SKIP_LOCKED, is_postgres, transaction
 from pbm.inbound.context import Handled, MailContext, Status, StoredMail
 from pbm.inbound.dispatch import Decision, Run, admitted, execute, route
@@ -239,7 +238,7 @@ class Inbound:
         """Handle one stored message; returns its new status (None if it was not pending)."""
 
         def claim(s: Session) -> StoredMail | None:
-            return _stored(_CLAIM_ID.first(s, {"b_id": mail_id}))
+            return _stored(s.execute(_CLAIM_ID, {"b_id": mail_id}).first())
 
         done = self._process(claim, mail_id)
         return done[1] if done is not None else None
@@ -253,8 +252,8 @@ class Inbound:
 
         def claim(s: Session) -> StoredMail | None:
             if upto is None:
-                return _stored(_CLAIM_NEXT.first(s, {"b_after": after}))
-            row = _CLAIM_UPTO.first(s, {"b_after": after, "b_upto": upto})
+                return _stored(s.execute(_CLAIM_NEXT, {"b_after": after}).first())
+            row = s.execute(_CLAIM_UPTO, {"b_after": after, "b_upto": upto}).first()
             return _stored(row)
 
         return self._process(claim)
@@ -296,7 +295,7 @@ class Inbound:
                 # secrets the mail carried wherever they were written.
                 with known_secrets(handled.secrets):
                     s.flush()
-                    _DONE.run(s, done)
+                    s.execute(_DONE, done)
                 crash_point("before-commit")
         except DatabaseUnavailable:
             # The database went away, not the message: the transaction rolled back, the mail
@@ -483,23 +482,22 @@ _CLAIMED = (
     _INBOUND.c.envelope_from,
     _INBOUND.c.envelope_to,
 )
-# Built once, Core on the table, prepared (run as the driver's SQL): the ORM's load of the
-# row and its flush of the status cost more than most handlers. FOR UPDATE SKIP LOCKED on
-# PostgreSQL; SQLite emits none.
-_CLAIM_ID = Prepared(
+# Built once, Core on the table: the ORM's load of the row and its flush of the status cost
+# more than most handlers. FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite emits none.
+_CLAIM_ID = (
     select(*_CLAIMED).where(_INBOUND.c.id == bindparam("b_id")).with_for_update(**SKIP_LOCKED)
 )
 _PENDING = select(*_CLAIMED).where(
     _INBOUND.c.status == Status.RECEIVED, _INBOUND.c.id > bindparam("b_after")
 )
-_CLAIM_NEXT = Prepared(_PENDING.order_by(_INBOUND.c.id).limit(1).with_for_update(**SKIP_LOCKED))
-_CLAIM_UPTO = Prepared(
+_CLAIM_NEXT = _PENDING.order_by(_INBOUND.c.id).limit(1).with_for_update(**SKIP_LOCKED)
+_CLAIM_UPTO = (
     _PENDING.where(_INBOUND.c.id <= bindparam("b_upto"))
     .order_by(_INBOUND.c.id)
     .limit(1)
     .with_for_update(**SKIP_LOCKED)
 )
-_DONE = Prepared(update(_INBOUND).where(_INBOUND.c.id == bindparam("b_id")))
+_DONE = update(_INBOUND).where(_INBOUND.c.id == bindparam("b_id"))
 #: The season (over half a megabyte for a 64-team league) and the state (the teams' issue of
 #: the zine, as long) are left to load when read: an orders mail knows its kept fixture lines
 #: and outlooks are current from ``season_version``, and no mail reads the state.
@@ -512,10 +510,10 @@ _BY_CODE_SHARED = _BY_CODE.with_for_update(read=True)
 _BY_CODE_EXCLUSIVE = _BY_CODE.with_for_update(key_share=True)
 
 
-def _stored(row: tuple[Any, ...] | None) -> StoredMail | None:
+def _stored(row: Row[Any, Any, Any, Any, Any, Any] | None) -> StoredMail | None:
     if row is None:
         return None
-    return StoredMail(*row)  # the columns of _CLAIMED, in its order
+    return StoredMail(row.id, row.status, row.raw, row.sealed, row.envelope_from, row.envelope_to)
 
 
 def _secrets_of(msg: Incoming) -> tuple[str, ...]:

@@ -27,7 +27,6 @@ from pbm.core.clock import Clock
 from pbm.core.config import Config, GmConfig
 from pbm.core.errors import RateLimited
 from pbm.db.models import Player, RateCounter, Seat, table_of
-from pbm.db.prepared import Prepared
 from pbm.outbound.bounces import mailed_again
 from pbm.secrets.seats import SecretBox, normalise_secret
 
@@ -80,7 +79,7 @@ def admit(
     any, is returned. Every bucket is counted, also past the first that is full: a flood
     stays counted wherever it turns. One query reads what both need (the sender's seats'
     hashes and whether the address is marked)."""
-    rows = _SENDER.rows(session, {"sender": sender})
+    rows = session.execute(_SENDER, {"sender": sender}).all()
     if any(marked for marked, _ in rows):
         mailed_again(session, clock, sender)
     hashes = [h for _, h in rows if h is not None]
@@ -123,7 +122,7 @@ def rate_key(
 _PLAYERS, _SEATS = table_of(Player), table_of(Seat)
 #: Built once (building it cost about what running it does): for the sender's address,
 #: whether it is marked undeliverable (or has soft bounces), and each of its seats' hashes.
-_SENDER = Prepared(
+_SENDER = (
     select(
         or_(_PLAYERS.c.undeliverable_at.is_not(None), _PLAYERS.c.soft_bounces > 0),
         _SEATS.c.secret_hash,
@@ -150,30 +149,21 @@ def count_mail(session: Session, sender: str, now: datetime) -> int:
 def count_mails(session: Session, senders: list[str], now: datetime) -> dict[str, int]:
     """:func:`count_mail` for each of ``senders`` (one or two, all different), in ONE
     statement: an unproven mail is counted under its address and its domain, and a second
-    upsert cost a statement's whole round through the driver for every such mail."""
+    upsert cost a statement's whole round through the driver for every such mail. (Several
+    rows of parameters are sent as one multi-row statement by SQLAlchemy's "insertmanyvalues",
+    so the statement stays the one built below, compiled once and cached.)"""
     dialect = session.get_bind().dialect.name
-    upsert = _UPSERTS[dialect if dialect == "postgresql" else "sqlite"][len(senders) - 1]
+    upsert = _UPSERTS[dialect if dialect == "postgresql" else "sqlite"]
     start = window_start(now)
-    rows: dict[str, Any] = {}
-    for k, sender in enumerate(senders):
-        rows[f"b_sender{k}"], rows[f"b_start{k}"] = sender, start
+    rows = [{"sender": sender, "window_start": start, "count": 1} for sender in senders]
     # RETURNING's rows come in no promised order (SQLite): each says whose count it is.
-    return {str(sender): int(count) for sender, count in upsert.rows(session, rows)}
+    return {str(sender): int(count) for sender, count in session.execute(upsert, rows)}
 
 
-def _upsert(insert: Any, n: int) -> Prepared:
+def _upsert(insert: Any) -> Any:
     table = table_of(RateCounter)
-    values = [
-        {
-            "sender": bindparam(f"b_sender{k}", type_=table.c.sender.type),
-            "window_start": bindparam(f"b_start{k}", type_=table.c.window_start.type),
-            "count": 1,
-        }
-        for k in range(n)
-    ]
-    return Prepared(
+    return (
         insert(table)
-        .values(values)
         .on_conflict_do_update(
             index_elements=[table.c.sender, table.c.window_start],
             set_={"count": table.c.count + 1},
@@ -182,11 +172,7 @@ def _upsert(insert: Any, n: int) -> Prepared:
     )
 
 
-#: Prepared once per dialect and row count (one bucket or two), on the table: building the
-#: statement and the ORM's DML plugin cost more than the upsert, and SQLAlchemy keeps no
-#: compiled form of an upsert of several rows (it has no cache key). The window's bind keeps
-#: the column's type: its aware-UTC check runs as for any write of the column.
-_UPSERTS = {
-    "postgresql": (_upsert(pg_insert, 1), _upsert(pg_insert, 2)),
-    "sqlite": (_upsert(sqlite_insert, 1), _upsert(sqlite_insert, 2)),
-}
+#: Built once per dialect, on the table: building the statement and the ORM's DML plugin
+#: cost more than the upsert (and an upsert of a multi-row VALUES clause is compiled again
+#: for every execution: SQLAlchemy has no cache key for it).
+_UPSERTS = {"postgresql": _upsert(pg_insert), "sqlite": _upsert(sqlite_insert)}

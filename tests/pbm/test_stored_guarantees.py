@@ -183,47 +183,6 @@ def test_a_known_secret_is_hidden_only_within_its_block(app: App) -> None:
     )
 
 
-def test_a_prepared_statement_scrubs_what_it_writes(app: App) -> None:
-    """A statement run as the driver's SQL (:class:`pbm.db.prepared.Prepared`, the mail's hot
-    path) goes through the same column types: a raw mail and a note holding a seat's secret
-    (and the GM's, given as known) are stored without them, read back with bare SQL."""
-    from sqlalchemy import bindparam
-
-    from pbm.db.prepared import Prepared
-
-    secret = _seat_secret(app)
-    inbound = table_of(InboundMail)
-    new = Prepared(insert(inbound).returning(inbound.c.id))
-    done = Prepared(update(inbound).where(inbound.c.id == bindparam("b_id")))
-    with transaction(app.sessions) as s, known_secrets([GM_SECRET]):
-        row = {"key": "k3", "door": "cli", "status": "received", "received_at": app.clock.now()}
-        mail_id = new.scalar(s, {**row, "raw": _raw_mail(secret)})
-        done.run(s, {"b_id": mail_id, "note": f"gm {GM_SECRET} seat {secret}"})
-    stored = bytes(_bare(app.db_engine, "SELECT raw FROM inbound_mail WHERE key = 'k3'"))
-    assert secret.encode() not in stored and GM_SECRET.encode() not in stored
-    assert b"my code is [redacted]" in stored and b"wrong-guess" not in stored
-    note = _bare(app.db_engine, "SELECT note FROM inbound_mail WHERE key = 'k3'")
-    assert secret not in note and GM_SECRET not in note
-
-
-def test_a_prepared_statement_refuses_a_naive_time_and_reads_back_aware_utc(app: App) -> None:
-    """A prepared write of a naive datetime is refused as any write is; an aware one from
-    another zone reads back, through a prepared select, as the same instant, aware, in UTC."""
-    from pbm.db.prepared import Prepared
-
-    events = table_of(Event)
-    add = Prepared(insert(events))
-    with pytest.raises(StatementError) as err, transaction(app.sessions) as s:
-        add.run(s, {"at": datetime(2026, 3, 1, 12, 0), "kind": "x", "data": {}})
-    assert isinstance(err.value.orig, NaiveDatetimeError)
-    at = datetime(2026, 3, 1, 12, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
-    with transaction(app.sessions) as s:
-        add.run(s, {"at": at, "kind": "y", "data": {"k": ["é"]}})
-        read = Prepared(select(events.c.at, events.c.data).where(events.c.kind == "y"))
-        assert read.rows(s, {}) == [(at.astimezone(UTC), {"k": ["é"]})]
-        assert read.rows(s, {})[0][0].tzinfo is UTC
-
-
 # -- typed time ------------------------------------------------------------------------------
 
 

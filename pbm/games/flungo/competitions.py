@@ -30,7 +30,6 @@ from pbm.db.models import (
     Seat,
     table_of,
 )
-from pbm.db.prepared import Prepared
 from pbm.secrets.seats import SecretBox, secret_placeholder
 
 __all__ = [
@@ -181,20 +180,21 @@ def join(
     seat fills it and ``after_full`` is set, the naming deadline (and so the draw) moves to
     that long from now, if that is earlier."""
     address = address.lower()
-    # Core statements on the tables, prepared once: the ORM's loads and flushes of the player
+    # Core statements on the tables, built once: the ORM's loads and flushes of the player
     # and the seat were most of a JOIN's cost.
-    taken, player_id, seat_id, number, team = _HELD.rows(
-        session, {"b_comp": comp.id, "b_address": address}
-    )[0]
-    if seat_id is not None:
-        return JoinResult("already", seat_id, number, team)
+    found = session.execute(_HELD, {"b_comp": comp.id, "b_address": address}).one()
+    player_id = found.player_id
+    if found.seat_id is not None:
+        return JoinResult("already", found.seat_id, found.number, found.team)
     if not naming_open(comp, clock.now()):
         return JoinResult("closed")
-    taken = taken or 0
+    taken = found.taken or 0
     if taken >= comp.teams:
         return JoinResult("full")
     if player_id is None:
-        player_id = _NEW_PLAYER.scalar(session, {"address": address, "created_at": clock.now()})
+        player_id = session.execute(
+            _NEW_PLAYER, {"address": address, "created_at": clock.now()}
+        ).scalar_one()
     number = taken + 1
     team = base_squad(comp, number).to_json()
     seat = {
@@ -208,10 +208,10 @@ def join(
         "naming_version": 0,
         "joined_at": clock.now(),
     }
-    seat_id = _NEW_SEAT.scalar(session, seat)
+    seat_id = session.execute(_NEW_SEAT, seat).scalar_one()
     # The id is known only now; the secret derives from it and is hashed at once.
     secret_hash = box.hash(box.derive(seat_id, 1))
-    _SEAT_HASH.run(session, {"b_id": seat_id, "secret_hash": secret_hash})
+    session.execute(_SEAT_HASH, {"b_id": seat_id, "secret_hash": secret_hash})
     if number >= comp.teams:
         comp.status = CompetitionStatus.FULL
     record_event(session, clock, "join", comp, seat=number, address=address)
@@ -227,27 +227,24 @@ _PLAYERS, _SEATS = table_of(Player), table_of(Seat)
 #: them: one row always (the players are joined to a row of nothing), one statement where a
 #: JOIN ran two.
 _ASKED = select(literal_column("1").label("one")).subquery("asked")
-_HELD = Prepared(
-    select(
-        select(func.count())
-        .where(_SEATS.c.competition_id == bindparam("b_comp"))
-        .scalar_subquery()
-        .label("taken"),
-        _PLAYERS.c.id.label("player_id"),
-        _SEATS.c.id.label("seat_id"),
-        _SEATS.c.number,
-        _SEATS.c.team,
-    ).select_from(
-        _ASKED.outerjoin(_PLAYERS, _PLAYERS.c.address == bindparam("b_address")).outerjoin(
-            _SEATS,
-            (_SEATS.c.player_id == _PLAYERS.c.id)
-            & (_SEATS.c.competition_id == bindparam("b_comp")),
-        )
+_HELD = select(
+    select(func.count())
+    .where(_SEATS.c.competition_id == bindparam("b_comp"))
+    .scalar_subquery()
+    .label("taken"),
+    _PLAYERS.c.id.label("player_id"),
+    _SEATS.c.id.label("seat_id"),
+    _SEATS.c.number,
+    _SEATS.c.team,
+).select_from(
+    _ASKED.outerjoin(_PLAYERS, _PLAYERS.c.address == bindparam("b_address")).outerjoin(
+        _SEATS,
+        (_SEATS.c.player_id == _PLAYERS.c.id) & (_SEATS.c.competition_id == bindparam("b_comp")),
     )
 )
-_NEW_PLAYER = Prepared(insert(_PLAYERS).returning(_PLAYERS.c.id))
-_NEW_SEAT = Prepared(insert(_SEATS).returning(_SEATS.c.id))
-_SEAT_HASH = Prepared(update(_SEATS).where(_SEATS.c.id == bindparam("b_id")))
+_NEW_PLAYER = insert(_PLAYERS).returning(_PLAYERS.c.id)
+_NEW_SEAT = insert(_SEATS).returning(_SEATS.c.id)
+_SEAT_HASH = update(_SEATS).where(_SEATS.c.id == bindparam("b_id"))
 
 
 def reissue_secret(

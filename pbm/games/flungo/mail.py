@@ -51,7 +51,6 @@ from pbm.db.models import (
     TurnStatus,
     table_of,
 )
-from pbm.db.prepared import Prepared
 from pbm.games.flungo.competitions import (
     base_squad,
     create_competition,
@@ -229,7 +228,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
             "inbound_id": ctx.mail.id,
             "created_at": ctx.clock.now(),
         }
-        _NAMING_INSERT.run(ctx.session, version)  # Core: no object for the unit of work
+        ctx.session.execute(_NAMING_INSERT, version)  # Core: no object for the unit of work
         ctx.record("naming", seat=seat.number, version=seat.naming_version)
         reply.update(named=seat.named, version=seat.naming_version)
         notes.append(f"naming v{seat.naming_version}")
@@ -316,8 +315,8 @@ _OTHER_NAMES = (
     )
     .order_by(table_of(Seat).c.number)
 )
-_NAMING_INSERT = Prepared(insert(table_of(NamingVersion)))
-_SEAT_NAMING = Prepared(
+_NAMING_INSERT = insert(table_of(NamingVersion))
+_SEAT_NAMING = (
     update(table_of(Seat))
     .where(table_of(Seat).c.id == bindparam("b_id"))
     .values(team=bindparam("b_team"), named=bindparam("b_named"), naming_version=bindparam("b_v"))
@@ -330,8 +329,8 @@ def _set_naming(
     """The seat's new squad, by one Core UPDATE: the unit of work's flush of the same three
     columns cost more than the statement itself, for every naming mail. The loaded seat is given the
     values as committed, so nothing is left for a flush to write twice."""
-    _SEAT_NAMING.run(
-        session, {"b_id": seat.id, "b_team": team, "b_named": named, "b_v": naming_version}
+    session.execute(
+        _SEAT_NAMING, {"b_id": seat.id, "b_team": team, "b_named": named, "b_v": naming_version}
     )
     set_committed_value(seat, "team", team)
     set_committed_value(seat, "named", named)

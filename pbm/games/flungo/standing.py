@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Select, bindparam, func, insert, select, update
+from sqlalchemy import ColumnElement, CursorResult, Select, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from engine.errors import OrderError
@@ -32,7 +32,6 @@ from engine.flungo.squad import Team
 from pbm.core.clock import Clock
 from pbm.db.kept import ShelfOf, kept
 from pbm.db.models import Competition, Flag, FlagStatus, OrdersVersion, Seat, table_of
-from pbm.db.prepared import Prepared
 from pbm.games.flungo.grammar import order_reader
 
 __all__ = [
@@ -172,23 +171,24 @@ def store_orders(
     }
     # A Core insert, run at once (every orders mail stores one): the unit of work's flush of
     # one new object cost more than the insert. The row returned is for reading only.
-    new_id = _INSERT_ORDERS.scalar(session, values)
+    new_id = session.execute(_INSERT_ORDERS, values).scalar_one()
     return OrdersVersion(id=new_id, **values)
 
 
-_INSERT_ORDERS = Prepared(insert(table_of(OrdersVersion)).returning(table_of(OrdersVersion).c.id))
+_INSERT_ORDERS = insert(table_of(OrdersVersion)).returning(table_of(OrdersVersion).c.id)
 
 
 def supersede_flags(session: Session, seat: Seat, now: datetime) -> int:
     """Close the seat's open flags: a new mail replaced the orders they belonged to."""
     # One statement, no objects: nearly every orders mail asks, and nearly always none is open.
-    return _SUPERSEDE.run(session, {"b_seat": seat.id, "b_now": now})
+    result = session.execute(_SUPERSEDE, {"b_seat": seat.id, "b_now": now})
+    return int(cast(CursorResult[Any], result).rowcount)
 
 
 #: On the table, not the class: the ORM's bulk update (its "fetch" of the rows to keep loaded
 #: flags in step) cost more than the statement, and its one caller, an orders mail, loads no
 #: flag before it.
-_SUPERSEDE = Prepared(
+_SUPERSEDE = (
     update(table_of(Flag))
     .where(
         table_of(Flag).c.seat_id == bindparam("b_seat"),
