@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import Any
 
 import structlog
-from sqlalchemy import Row, bindparam, select, update
+from sqlalchemy import Row, Select, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, defer, sessionmaker
 
@@ -346,7 +346,9 @@ class Inbound:
             routed = route(mail_is, own, self._games(s, reload=True), gm)
         competition = None
         if routed.msg.code is not None:
-            competition = s.scalars(_BY_CODE, {"code": routed.msg.code}).first()
+            # On PostgreSQL the row comes with this mail's lock on it, in the same statement.
+            by_code = _by_code(is_postgres(s), shared=_seat_scoped(routed.decision))
+            competition = s.scalars(by_code, {"code": routed.msg.code}).first()
             if competition is None:  # deleted since the codes were read
                 self._known_games = None
                 routed = route(mail_is, own, self._games(s), gm)
@@ -357,8 +359,6 @@ class Inbound:
         ctx = MailContext(s, self.config, self.clock, _MessageBox(self.box), mail, msg)
         ctx.competition = competition
         if ctx.competition is not None:
-            if is_postgres(s):
-                _lock_competition(s, ctx.competition, shared=_seat_scoped(decision))
             self._meta = replace(self._meta, competition_id=ctx.competition.id)
         if mail_is.refusal is not None:
             if mail_is.refusal.answer is not None:
@@ -462,15 +462,20 @@ def _seat_scoped(decision: Decision) -> bool:
     return isinstance(decision, Run) and all(cmd is None for cmd, _ in decision.steps)
 
 
-def _lock_competition(s: Session, comp: Competition, *, shared: bool) -> None:
-    """Lock the competition's row for this message (PostgreSQL; SQLite has one writer).
+def _by_code(postgres: bool, *, shared: bool) -> Select[Competition]:
+    """The competition by its code; on PostgreSQL locked for this message in the same
+    statement (SQLite has one writer).
 
     A turn step takes ``FOR UPDATE SKIP LOCKED`` on the row: it skips a competition whose mail
     is being handled, and mail waits while a step runs, in both modes. Exclusive is
     ``FOR NO KEY UPDATE``, shared is ``FOR SHARE``; both are taken before anything here refers
     to the row and neither conflicts with the ``KEY SHARE`` locks of foreign keys, so no
-    deadlock. Shared holders never write the row (so never need to upgrade the lock)."""
-    s.refresh(comp, with_for_update={"read": True} if shared else {"key_share": True})
+    deadlock. Shared holders never write the row (so never need to upgrade the lock). A
+    locking read that waited returns the row as the holder committed it (read committed
+    reads a locked row's newest version), as the refresh under the lock that it replaces did."""
+    if not postgres:
+        return _BY_CODE
+    return _BY_CODE_SHARED if shared else _BY_CODE_EXCLUSIVE
 
 
 _INBOUND = table_of(InboundMail)
@@ -506,6 +511,8 @@ _BY_CODE = (
     .where(Competition.code == bindparam("code"))
     .options(defer(Competition.season), defer(Competition.state))
 )
+_BY_CODE_SHARED = _BY_CODE.with_for_update(read=True)
+_BY_CODE_EXCLUSIVE = _BY_CODE.with_for_update(key_share=True)
 
 
 def _stored(row: Row[Any, Any, Any, Any, Any, Any] | None) -> StoredMail | None:

@@ -36,6 +36,7 @@ __all__ = [
     "admit",
     "base_address",
     "count_mail",
+    "count_mails",
     "rate_key",
     "window_start",
 ]
@@ -83,15 +84,12 @@ def admit(
         mailed_again(session, clock, sender)
     hashes = [h for _, h in rows if h is not None]
     limits = config.rate_limit
-    now = clock.now()
-    counts = [
-        (b, count_mail(session, b.key, now))
-        for b in _buckets(box, config.gm, sender, secret, hashes)
-    ]
-    for bucket, count in counts:
+    buckets = _buckets(box, config.gm, sender, secret, hashes)
+    counts = count_mails(session, [b.key for b in buckets], clock.now())
+    for bucket in buckets:
         limit = limits.per_domain if bucket.domain else limits.per_hour
-        if count > limit:
-            return RateLimited(bucket.key, count, limit)
+        if counts[bucket.key] > limit:
+            return RateLimited(bucket.key, counts[bucket.key], limit)
     return None
 
 
@@ -145,10 +143,21 @@ def count_mail(session: Session, sender: str, now: datetime) -> int:
     One atomic upsert: two workers counting the same sender's first mail of the hour at once
     must not both insert (the second would fail on the key and shunt a good mail), nor both
     read the same count and write it back plus one (a lost count)."""
+    return count_mails(session, [sender], now)[sender]
+
+
+def count_mails(session: Session, senders: list[str], now: datetime) -> dict[str, int]:
+    """:func:`count_mail` for each of ``senders`` (one or two, all different), in ONE
+    statement: an unproven mail is counted under its address and its domain, and a second
+    upsert cost a statement's whole round through the driver for every such mail. (Several
+    rows of parameters are sent as one multi-row statement by SQLAlchemy's "insertmanyvalues",
+    so the statement stays the one built below, compiled once and cached.)"""
     dialect = session.get_bind().dialect.name
     upsert = _UPSERTS[dialect if dialect == "postgresql" else "sqlite"]
-    row = {"sender": sender, "window_start": window_start(now), "count": 1}
-    return int(session.execute(upsert, row).scalar_one())
+    start = window_start(now)
+    rows = [{"sender": sender, "window_start": start, "count": 1} for sender in senders]
+    # RETURNING's rows come in no promised order (SQLite): each says whose count it is.
+    return {str(sender): int(count) for sender, count in session.execute(upsert, rows)}
 
 
 def _upsert(insert: Any) -> Any:
@@ -159,10 +168,11 @@ def _upsert(insert: Any) -> Any:
             index_elements=[table.c.sender, table.c.window_start],
             set_={"count": table.c.count + 1},
         )
-        .returning(table.c.count)
+        .returning(table.c.sender, table.c.count)
     )
 
 
 #: Built once per dialect, on the table: building the statement and the ORM's DML plugin
-#: cost more than the upsert.
+#: cost more than the upsert (and an upsert of a multi-row VALUES clause is compiled again
+#: for every execution: SQLAlchemy has no cache key for it).
 _UPSERTS = {"postgresql": _upsert(pg_insert), "sqlite": _upsert(sqlite_insert)}

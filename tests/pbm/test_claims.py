@@ -4,15 +4,19 @@ cached competition codes (on SQLite and PostgreSQL alike)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from sqlalchemy import select
+import pytest
+from sqlalchemy import event, select
+from sqlalchemy.exc import StatementError
 
 from pbm.app import App
 from pbm.core.clock import FixedClock
+from pbm.core.types import NaiveDatetimeError
 from pbm.db.models import InboundMail, MailStatus, RateCounter
 from pbm.db.session import transaction
 from pbm.games.flungo.competitions import create_competition
-from pbm.inbound.ratelimit import count_mail
+from pbm.inbound.ratelimit import count_mail, count_mails
 from pbm.testing import make_eml
 
 
@@ -97,3 +101,62 @@ def test_a_naming_mail_checks_its_secret_with_argon2_once(app: App, demo: str) -
         before = Counting.calls
         assert app.inbound.process(mail.id) == MailStatus.APPLIED
         assert Counting.calls - before == 1
+
+
+def test_an_unproven_mail_is_counted_in_both_buckets_by_one_statement(app: App) -> None:
+    """count_mails counts the address's and the domain's bucket in ONE statement (an upsert
+    of two rows) and says each one's count, whatever order the rows come back in; the counts
+    go on from there, per bucket, as count_mail's do."""
+    now = datetime(2026, 1, 1, 9, 10, tzinfo=UTC)
+    buckets = ["?a@club.test", "?@club.test"]
+    statements: list[str] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+        statements.append(statement)
+
+    with transaction(app.sessions) as s:
+        assert count_mail(s, "?@club.test", now) == 1  # the domain had one mail already
+        event.listen(app.db_engine, "before_cursor_execute", seen)
+        try:
+            assert count_mails(s, buckets, now) == {"?a@club.test": 1, "?@club.test": 2}
+            assert count_mails(s, buckets[::-1], now) == {"?a@club.test": 2, "?@club.test": 3}
+        finally:
+            event.remove(app.db_engine, "before_cursor_execute", seen)
+    assert len(statements) == 2 and all("rate_counters" in st for st in statements)
+
+
+def test_the_one_statement_upsert_refuses_a_naive_window(app: App) -> None:
+    """The two rows' window goes through the column's aware-UTC type like any write of it:
+    a naive time is refused, not stored as some zone's wall time."""
+    with pytest.raises(StatementError) as err, transaction(app.sessions) as s:
+        count_mails(s, ["?a@club.test", "?@club.test"], datetime(2026, 1, 1, 9, 10))
+    assert isinstance(err.value.orig, NaiveDatetimeError)
+
+
+def test_a_join_reads_its_seat_and_the_seats_taken_in_one_statement(app: App, demo: str) -> None:
+    """A JOIN from a new address takes the next seat, and one from an address that has a
+    seat is told so, each reading the address's seat and the seats taken in one query (it
+    finds a row whether or not the address has a player)."""
+    from pbm.db.models import Seat
+
+    first = app.inbound.store(make_eml("JOIN\n", subject=f"[{demo}] join"), "smtp")
+    assert app.inbound.process(first.id) == MailStatus.APPLIED
+    other = make_eml("JOIN\n", subject=f"[{demo}] join", sender="other@example.test")
+    second = app.inbound.store(other, "smtp")
+    statements: list[str] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+        statements.append(statement)
+
+    event.listen(app.db_engine, "before_cursor_execute", seen)
+    try:
+        assert app.inbound.process(second.id) == MailStatus.APPLIED
+    finally:
+        event.remove(app.db_engine, "before_cursor_execute", seen)
+    again = app.inbound.store(make_eml("JOIN\n", subject=f"[{demo}] join again"), "smtp")
+    assert app.inbound.process(again.id) == MailStatus.REJECTED
+    with transaction(app.sessions) as s:
+        assert sorted(s.scalars(select(Seat.number))) == [1, 2]
+        assert s.get(InboundMail, again.id).note == "join already"  # type: ignore[union-attr]
+    counting = [st for st in statements if "count(*)" in st]
+    assert len(counting) == 1 and "players" in counting[0]

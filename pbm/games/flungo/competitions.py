@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, literal_column, select, update
 from sqlalchemy.orm import Session
 
 from engine.dice import Dice, seed_from_text
@@ -182,13 +182,13 @@ def join(
     address = address.lower()
     # Core statements on the tables, built once: the ORM's loads and flushes of the player
     # and the seat were most of a JOIN's cost.
-    found = session.execute(_HELD, {"b_comp": comp.id, "b_address": address}).first()
-    player_id = found.player_id if found is not None else None
-    if found is not None and found.seat_id is not None:
+    found = session.execute(_HELD, {"b_comp": comp.id, "b_address": address}).one()
+    player_id = found.player_id
+    if found.seat_id is not None:
         return JoinResult("already", found.seat_id, found.number, found.team)
     if not naming_open(comp, clock.now()):
         return JoinResult("closed")
-    taken = session.execute(_TAKEN, {"b_comp": comp.id}).scalar() or 0
+    taken = found.taken or 0
     if taken >= comp.teams:
         return JoinResult("full")
     if player_id is None:
@@ -223,22 +223,25 @@ def join(
 
 
 _PLAYERS, _SEATS = table_of(Player), table_of(Seat)
-#: The address's player, and its seat in the competition if it has one.
-_HELD = (
-    select(
-        _PLAYERS.c.id.label("player_id"),
-        _SEATS.c.id.label("seat_id"),
-        _SEATS.c.number,
-        _SEATS.c.team,
-    )
-    .select_from(_PLAYERS)
-    .outerjoin(
+#: The seats taken in the competition, and the address's player and its seat there if it has
+#: them: one row always (the players are joined to a row of nothing), one statement where a
+#: JOIN ran two.
+_ASKED = select(literal_column("1").label("one")).subquery("asked")
+_HELD = select(
+    select(func.count())
+    .where(_SEATS.c.competition_id == bindparam("b_comp"))
+    .scalar_subquery()
+    .label("taken"),
+    _PLAYERS.c.id.label("player_id"),
+    _SEATS.c.id.label("seat_id"),
+    _SEATS.c.number,
+    _SEATS.c.team,
+).select_from(
+    _ASKED.outerjoin(_PLAYERS, _PLAYERS.c.address == bindparam("b_address")).outerjoin(
         _SEATS,
         (_SEATS.c.player_id == _PLAYERS.c.id) & (_SEATS.c.competition_id == bindparam("b_comp")),
     )
-    .where(_PLAYERS.c.address == bindparam("b_address"))
 )
-_TAKEN = select(func.count()).where(_SEATS.c.competition_id == bindparam("b_comp"))
 _NEW_PLAYER = insert(_PLAYERS).returning(_PLAYERS.c.id)
 _NEW_SEAT = insert(_SEATS).returning(_SEATS.c.id)
 _SEAT_HASH = update(_SEATS).where(_SEATS.c.id == bindparam("b_id"))
