@@ -13,12 +13,13 @@ from functools import cache
 
 import css_inline
 
-__all__ = ["MAX_HTML_BYTES", "inline_styles", "within_limit"]
+__all__ = ["MAX_HTML_BYTES", "collapse_blank_lines", "inline_styles", "within_limit"]
 
 #: The most HTML a mail may carry before its pictures: Gmail clips a message at 102 KB.
 MAX_HTML_BYTES = 100_000
 
-_BLANK_LINES = re.compile(r"\n\s*\n+")
+# Not a no-break space: css-inline writes one as "&nbsp;", so it never parted lines there.
+_BLANK_LINES = re.compile(r"\n[^\S\xa0]*\n+")
 
 
 @cache
@@ -30,7 +31,12 @@ def _inliner() -> css_inline.CSSInliner:
 
 def inline_styles(html: str) -> str:
     """``html`` with its ``<style>`` rules written onto its elements (``@media`` rules kept)."""
-    return _BLANK_LINES.sub("\n", _inliner().inline(html))
+    return collapse_blank_lines(_inliner().inline(html))
+
+
+def collapse_blank_lines(html: str) -> str:
+    """``html`` without its blank lines (what the templates' blocks and loops leave)."""
+    return _BLANK_LINES.sub("\n", html)
 
 
 def within_limit(html: str) -> bool:
