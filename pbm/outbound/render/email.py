@@ -10,7 +10,6 @@ from typing import Any
 
 from jinja2 import TemplateNotFound
 
-from pbm.mail.flowed import flow
 from pbm.outbound.render.env import environment, oneline, templates_dir
 from pbm.outbound.render.html import within_limit
 from pbm.outbound.render.renderer import renderer
@@ -45,7 +44,8 @@ def render_email(kind: str, ctx: dict[str, Any]) -> RenderedEmail:
         html = renderer().html(kind, {**ctx, "mail_subject": subject})
         if not within_limit(html):
             html = None
-    return RenderedEmail(kind, subject, body.replace(SOFT, ""), flow(body, SOFT), html)
+    flowed = renderer().flowed(body, SOFT)
+    return RenderedEmail(kind, subject, body.replace(SOFT, ""), flowed, html)
 
 
 @cache

@@ -16,11 +16,15 @@ from typing import Any
 from jinja2 import Environment, meta
 from jinja2.ext import Extension
 
+from pbm.mail.flowed import flow
 from pbm.outbound.render.env import environment, make_environment, templates_dir
 from pbm.outbound.render.html import collapse_blank_lines, inline_styles
 from pbm.outbound.render.styled import Sheet, Unstylable, prestyle
 
-__all__ = ["LAYOUT", "Renderer", "renderer"]
+__all__ = ["KEPT_PARAGRAPHS", "LAYOUT", "Renderer", "renderer"]
+
+#: The most flowed paragraphs a renderer keeps (a few hundred kinds of paragraph recur).
+KEPT_PARAGRAPHS = 4096
 
 #: The layout whose ``<style>`` is every mail's one stylesheet.
 LAYOUT = "email/_base.html"
@@ -67,6 +71,7 @@ class Renderer:
             self.refused[LAYOUT] = str(refused)
         self.prestyled.extend(pbm_sheet=self.sheet)
         self._styled_kinds: dict[str, bool] = {}
+        self._flowed: dict[str, str] = {}
 
     def _source(self, name: str) -> str:
         loader = self.plain.loader
@@ -108,6 +113,24 @@ class Renderer:
                 page = page.replace("\r\n", "\n").replace("\r", "\n")
             return collapse_blank_lines(page)
         return inline_styles(self.plain.get_template(name).render(ctx))
+
+    def flowed(self, body: str, soft: str) -> str:
+        """``flow(body, soft)``, each paragraph (a run of lines between blank ones) flowed
+        once while this renderer lives: a blank line closes every block :func:`flow` stuffs
+        and ends every soft run, so the paragraphs flow alone to the same lines
+        (``tests/pbm/mail/test_flowed.py``). Most of a reply's paragraphs recur in every
+        mail of its kind (a stage's, a competition's); the kept ones are dropped together
+        past :data:`KEPT_PARAGRAPHS`."""
+        kept = self._flowed
+        out = []
+        for paragraph in body.split("\n\n"):
+            done = kept.get(paragraph)
+            if done is None:
+                if len(kept) >= KEPT_PARAGRAPHS:
+                    kept.clear()
+                done = kept[paragraph] = flow(paragraph, soft)
+            out.append(done)
+        return "\n\n".join(out)
 
     def compile(self) -> int:
         """Compile every mail template now, in both forms; returns how many names."""
