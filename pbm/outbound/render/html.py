@@ -3,7 +3,9 @@
 The templates write their CSS once, in ``templates/email/_base.html``'s ``<style>``; the
 css-inline library copies it onto each element (Gmail and Outlook ignore much of a
 ``<style>``) and keeps only the ``@media`` rules in one, for the clients that read them (a
-dark palette, a phone's width).
+dark palette, a phone's width). It does so once per template, when the renderer compiles it
+(:mod:`pbm.outbound.render.styled`); :func:`inline_styles` is the way of a kind whose
+templates could not be styled once.
 """
 
 from __future__ import annotations
