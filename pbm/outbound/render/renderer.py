@@ -145,10 +145,7 @@ class Renderer:
 
 
 @cache
-def _renderer_at(root: Path) -> Renderer:
-    return Renderer(root)
-
-
 def renderer() -> Renderer:
-    """The renderer of the templates folder in use (:func:`templates_dir`)."""
-    return _renderer_at(templates_dir())
+    """The renderer of the templates folder in use (:func:`templates_dir`), made once: the
+    folder is found with two stats, not to be paid on every reply."""
+    return Renderer(templates_dir())

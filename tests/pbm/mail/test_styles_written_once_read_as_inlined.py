@@ -21,6 +21,7 @@ from pbm.outbound.render import email_kinds, environment, has_html, templates_di
 from pbm.outbound.render.html import inline_styles
 from pbm.outbound.render.renderer import Renderer, renderer
 from pbm.outbound.render.styled import Sheet, Unstylable, prestyle
+from pbm.outbound.render.tables import squad_lines
 
 Event = tuple[Any, ...]
 
@@ -173,3 +174,31 @@ def test_a_kind_whose_template_refuses_is_inlined_at_each_render(tmp_path: Path)
     assert '<p class="next" style="margin: 0 0 12px 0;color: #3d2f00;padding: 10px 12px;' in page
     plain = inline_styles(r.plain.get_template("email/odd/body.html").render(ctx))
     assert _read(page) == _read(plain)
+
+
+# The welcome's squad lines as the template wrote them, a filter a column.
+_ROW = (
+    "{% autoescape false %}"
+    '{{ "%4d"|format(p.slot) }}  {{ "%-22s"|format(p.name|oneline) }}  '
+    '{{ "%-20s"|format(p.role) }}  {{ "%3d"|format(p.batting) }}  '
+    '{{ "%4d"|format(p.bowling) }}  {{ "%5d"|format(p.fielding) }}  {{ p.style }}'
+    "{% endautoescape %}"
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_the_welcomes_squad_lines_are_the_templates_columns(data: st.DataObject) -> None:
+    """The squad's text lines, one format a line, are the lines the template's filters wrote,
+    for any names (hostile, long, wide) and figures."""
+    rows = [
+        {
+            **row,
+            "name": data.draw(_TEXT),
+            "batting": data.draw(st.integers(0, 999)),
+            "fielding": data.draw(st.integers(-9, 99999)),
+        }
+        for row in _previews()["join"]["squad"]
+    ]
+    row = environment().from_string(_ROW)
+    assert squad_lines(rows) == "\n".join(row.render(p=r) for r in rows)
