@@ -13,9 +13,11 @@ What makes this safe for any data: a style depends only on the markup the templa
 never on a value (a class written by an expression, or an element whose tags change inside
 an ``{% if %}``, refuses the template: :class:`Unstylable`); an element of a macro, a block
 or an include, whose surroundings are another template's, must get the same style in the
-layout's page and inside a data table's row (the only surroundings the stylesheet's
-descendant selectors look at, checked when the sheet is read). A kind any of whose templates
-refuses is rendered and inlined at each render as before (:mod:`pbm.outbound.render.email`).
+layout's page and inside a data table's cell (the stylesheet's descendant selectors look
+only at a data table and its total and own rows, checked when the sheet is read; a piece put
+inside a total or own row is not foreseen: every kind's preview is compared in the tests).
+A kind any of whose templates refuses is rendered and inlined at each render as before
+(:mod:`pbm.outbound.render.renderer`).
 
 The bytes are not css-inline's (it writes the page again from its own parse: ``<tbody>``
 where a browser puts one, attributes reordered, ``&#39;`` written ``'``); the page read by a
