@@ -357,12 +357,23 @@ def _alternative_bytes(
 def _qp(text: str) -> bytes:
     """What Message.set_payload(text, utf-8 with QP) stores and the generator writes:
     ``quoprimime.body_encode`` of its UTF-8 bytes, the same bytes
-    (``tests/pbm/mail/test_compose_fast.py``), but with each run of bytes to quote written
-    as ``=XX`` at once, where the package's ``str.translate`` through a table of 256 strings
-    was most of the encoding of an HTML twin; the line breaking below is the package's."""
+    (``tests/pbm/mail/test_compose_fast.py``), but with each kind of byte to quote replaced
+    by its ``=XX`` through the whole body at once (or, past a few kinds, each run of them by
+    one regex callback), where the package's ``str.translate`` through a table of 256
+    strings was most of the encoding of an HTML twin; the line breaking below is the
+    package's."""
     # "=" is most of what an HTML twin quotes (every attribute): replaced at once, not one
     # regex callback a run; the rest (beyond ASCII, controls) a run at a time
-    body = _QP_QUOTE.sub(_qp_run, text.encode("utf-8").replace(b"=", b"=3D")).decode("ascii")
+    raw = text.encode("utf-8").replace(b"=", b"=3D")
+    others = set(raw.translate(None, _QP_KEEP))
+    if len(others) <= _QP_FEW:
+        # a few kinds of byte to quote (a reply's dashes and quotes): each replaced at once,
+        # its "=XX" holding only bytes kept as they are, so no replacement touches another's
+        for byte in others:
+            raw = raw.replace(bytes((byte,)), b"=%02X" % byte)
+        body = raw.decode("ascii")
+    else:
+        body = _QP_QUOTE.sub(_qp_run, raw).decode("ascii")
     if not body:
         return b""
     out: list[str] = []
@@ -405,6 +416,8 @@ _QP_LINE = 76
 #: What quoted-printable keeps as it is in a body: printable ASCII, space, tab, and the line
 #: ends (``email.quoprimime``'s table for bodies, and "=", which :func:`_qp` quotes first).
 _QP_KEEP = bytes(range(32, 127)) + b" \t\r\n"
+#: Up to how many kinds of byte to quote are each replaced through the whole body at once.
+_QP_FEW = 12
 _QP_QUOTE = re.compile(b"[^" + re.escape(_QP_KEEP) + b"]+")
 
 

@@ -10,9 +10,9 @@ from typing import Any
 
 from jinja2 import TemplateNotFound
 
-from pbm.mail.flowed import flow
 from pbm.outbound.render.env import environment, oneline, templates_dir
-from pbm.outbound.render.html import inline_styles, within_limit
+from pbm.outbound.render.html import within_limit
+from pbm.outbound.render.renderer import renderer
 from pbm.outbound.render.wrap import SOFT, flowing
 
 __all__ = ["RenderedEmail", "compile_templates", "email_kinds", "has_html", "render_email"]
@@ -41,11 +41,11 @@ def render_email(kind: str, ctx: dict[str, Any]) -> RenderedEmail:
     subject = oneline(subject)
     html = None
     if has_html(kind):
-        page = env.get_template(f"email/{kind}/body.html").render({**ctx, "mail_subject": subject})
-        html = inline_styles(page)
+        html = renderer().html(kind, {**ctx, "mail_subject": subject})
         if not within_limit(html):
             html = None
-    return RenderedEmail(kind, subject, body.replace(SOFT, ""), flow(body, SOFT), html)
+    flowed = renderer().flowed(body, SOFT)
+    return RenderedEmail(kind, subject, body.replace(SOFT, ""), flowed, html)
 
 
 @cache
@@ -68,8 +68,4 @@ def compile_templates() -> int:
     """Compile every mail template now (the daemon's warm-up), the layouts and pieces they
     extend and include too, so no mail waits for its kind's first compile (some tens of
     milliseconds: the first answer of each kind); returns how many."""
-    env = environment()
-    names = env.list_templates(filter_func=lambda name: name.startswith("email/"))
-    for name in names:
-        env.get_template(name)
-    return len(names)
+    return renderer().compile()

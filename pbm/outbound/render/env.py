@@ -8,13 +8,15 @@ copy wins when present, so an installed ``pbm`` never reads a stray checkout.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2.ext import Extension
 
 from pbm.outbound.render.tables import KEY as H6_KEY
-from pbm.outbound.render.tables import card_table
+from pbm.outbound.render.tables import card_table, squad_lines
 from pbm.outbound.render.wrap import (
     WIDTH,
     center,
@@ -25,7 +27,7 @@ from pbm.outbound.render.wrap import (
     wrap_orders,
 )
 
-__all__ = ["environment", "oneline", "templates_dir"]
+__all__ = ["environment", "make_environment", "oneline", "templates_dir"]
 
 _PACKAGE_DIR = Path(__file__).resolve().parents[2]
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
@@ -51,8 +53,14 @@ def oneline(value: object) -> str:
 def environment() -> Environment:
     """The one Environment every template is rendered with: every mail's and the zine's
     (``templates/email/``, ``templates/zine/``), at one width (:data:`WIDTH`)."""
+    return make_environment(templates_dir())
+
+
+def make_environment(root: Path, extensions: Sequence[type[Extension]] = ()) -> Environment:
+    """An Environment of the templates at ``root`` with pbm's filters, strict and autoescaped
+    (:func:`environment`'s; a renderer makes its own with ``extensions``)."""
     env = Environment(
-        loader=FileSystemLoader(str(templates_dir())),
+        loader=FileSystemLoader(str(root)),
         undefined=StrictUndefined,
         autoescape=select_autoescape(["html", "htm", "xml"]),
         trim_blocks=True,
@@ -61,9 +69,11 @@ def environment() -> Environment:
         # Templates change only with a release: compiled once, never stat()ed again (two
         # stats a reply otherwise).
         auto_reload=False,
+        extensions=list(extensions),
     )
     env.filters["oneline"] = oneline
     env.filters["card_table"] = card_table
+    env.filters["squad_lines"] = squad_lines
     env.filters["center"] = center
     env.filters["nobreak"] = nobreak
     env.filters["wrap"] = wrap

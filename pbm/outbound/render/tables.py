@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["CARD_WIDTH", "KEY", "SHORT_COUNTRIES", "card_table"]
+__all__ = ["CARD_WIDTH", "KEY", "SHORT_COUNTRIES", "card_table", "squad_lines"]
 
 #: The countries in the shipped decks whose names are longer than 12 characters.
 SHORT_COUNTRIES = {
@@ -61,3 +61,17 @@ def _n(value: object) -> str:
 
 def _country(name: str) -> str:
     return SHORT_COUNTRIES.get(name, name)
+
+
+def squad_lines(rows: Iterable[Mapping[str, Any]]) -> str:
+    """A Cosmic Celebrity Cricket squad (``pbm.games.flungo.views.squad_rows``) as the
+    welcome's text columns under ``Slot  Player  Role  Bat  Bowl  Field  Style``, one line a
+    man, no final newline: one format a line, where the template's six filters a line were
+    most of rendering a welcome's text."""
+    from pbm.outbound.render.env import oneline  # the environment registers this filter
+
+    return "\n".join(
+        f"{r['slot']:4d}  {oneline(r['name']):<22}  {r['role']:<20}  {r['batting']:3d}  "
+        f"{r['bowling']:4d}  {r['fielding']:5d}  {r['style']}"
+        for r in rows
+    )

@@ -170,7 +170,7 @@ def test_hostile_subjects_write_no_header_of_their_own_beside_an_html_twin() -> 
 
 
 _qp_pieces = st.sampled_from(
-    ["=", " ", "\t", "\n", "\r", "\r\n", "é", "—", "\x0b", "\x85", "x" * 70]
+    ["=", " ", "\t", "\n", "\r", "\r\n", "é", "—", "\x0b", "\x85", "x" * 70, "“", "·", "\x7f"]
 )
 
 
@@ -178,6 +178,7 @@ _qp_pieces = st.sampled_from(
 @given(st.lists(_qp_pieces | _words, max_size=12).map("".join))
 def test_the_quoted_printable_writer_gives_the_packages_bytes(text: str) -> None:
     """Quoting a body gives quoprimime's bytes for any text: line ends of every kind, blanks
-    at a line's end, escapes where a long line breaks, text beyond ASCII."""
+    at a line's end, escapes where a long line breaks, text beyond ASCII (a few kinds of
+    byte to quote, each replaced at once, or many, a run at a time)."""
     package = quoprimime.body_encode(text.encode("utf-8").decode("latin-1"))
     assert _qp(text) == package.encode("ascii")

@@ -7,6 +7,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from pbm.mail.flowed import as_fixed, flow, unflow
+from pbm.outbound.render import templates_dir
+from pbm.outbound.render.renderer import Renderer
 
 # (flowed text, delsp, expected)
 ROWS = [
@@ -119,3 +121,14 @@ def test_a_signature_separator_keeps_its_space() -> None:
     """``-- `` stays ``-- ``: readers find the signature by it, and it is never a soft break."""
     assert flow("text\n-- \nsig", SOFT) == "text\n-- \nsig"
     assert as_fixed("text\n-- \nsig") == "text\n-- \nsig"
+
+
+@given(st.lists(_line | st.sampled_from(["", SOFT, " ", "--" + SOFT, "-- "]), max_size=16))
+def test_a_reply_flowed_a_paragraph_at_a_time_is_flowed_whole(lines: list[str]) -> None:
+    """The renderer flows each paragraph between blank lines once and keeps it; put
+    together, the paragraphs are exactly the whole text flowed, whatever the lines, twice
+    over (the second time from what it kept)."""
+    text = "\n".join(lines)
+    r = Renderer(templates_dir())
+    assert r.flowed(text, SOFT) == flow(text, SOFT)
+    assert r.flowed(text, SOFT) == flow(text, SOFT)
