@@ -238,6 +238,8 @@ _LETTER = re.compile(r"[a-z]", re.IGNORECASE)
 _NOT_ASCII = re.compile(r"[^\x00-\x7f\ue000-\ue8ff]")
 _ALL_WORDS = [*_UNITS, *_TENS, "hundred", *_ORDINALS]
 _KEY_WORDS = tuple(w for w in _ALL_WORDS if not any(k != w and k in w for k in _ALL_WORDS))
+# one look for them all (a number word is in few lines; every masked line is asked)
+_KEY_WORD = re.compile("|".join(re.escape(w) for w in _KEY_WORDS))
 
 
 @kept(maxsize=4096)
@@ -251,7 +253,7 @@ def number_words(text: str) -> str:
         return text
     if text.isascii() or _NOT_ASCII.search(text) is None:
         lower = text.lower()
-        if not any(k in lower for k in _KEY_WORDS):
+        if _KEY_WORD.search(lower) is None:
             return text
 
     def repl(m: re.Match[str]) -> str:

@@ -563,7 +563,9 @@ def _next_token(lx: Any, text: str, pos: int) -> tuple[Any, Token | None, int, i
     while pos < n:
         char = text[pos]
         if char in _BLANKS and (lx.blank or (lx.blank is None and lx.blank_ignored())):
-            pos = _BLANK.match(text, pos).end()  # type: ignore[union-attr]
+            pos += 1
+            if pos < n and text[pos] in _BLANKS:  # a run (most blanks are one space)
+                pos = _BLANK.match(text, pos).end()  # type: ignore[union-attr]
             continue
         regexes = lx.by_char.get(char) or lx.regexes(char)
         for mre in regexes:

@@ -128,6 +128,7 @@ _BACK = re.compile(
 # Typographic marks a mail program puts in, one for one (so columns stay where they were).
 _PLAIN = str.maketrans({"’": "'", "‘": "'", "—": "-", "‐": "-", "‑": "-", "−": "-"})
 _NAMEWORD = re.compile(r"[^\W\d_][\w.'’\-&]*")
+_ALNUM = re.compile(r"[^\W_]")  # str.isalnum, as re's \w is it or "_"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
 
 
@@ -164,7 +165,7 @@ def clean_line(number: int, raw: str) -> CleanLine | None:
     lead = len(body) - len(body.lstrip())
     start += lead
     body = body.strip()
-    if not body or not any(ch.isalnum() for ch in body):
+    if not body or _ALNUM.search(body) is None:
         return None
     if body.startswith(("#", "//")) or _TITLE.match(body):
         return None
