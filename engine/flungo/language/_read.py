@@ -79,6 +79,7 @@ from engine.flungo.language._state import ReadState, result_of
 from engine.flungo.language._tags import other_format
 from engine.flungo.language._tries import Unparsed, forgiving_parse, parse, said_or_raise
 from engine.flungo.language._typo_retry import typo_line
+from engine.flungo.language._typos import known_words
 from engine.flungo.language._unknown import (
     bare,
     builds_order,
@@ -137,6 +138,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
     )
     all_names = list(own.names) + (list(opponent.names) if opponent else [])
     protect = _protect(tuple(all_names))  # once a mail: every pass of every line asks it
+    known = known_words()
     section: Item | None = None
     signed_off = False
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -151,7 +153,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             continue
         if cl.number in fresh:
             st.items.append(fresh[cl.number])
-        cl = renamed(cl, own, st.notes, protect)  # "Warnie", "gray": said
+        cl = renamed(cl, own, st.notes, protect, known)  # "Warnie", "gray": said
         mark = st.mark()
         read_one = functools.partial(
             _line,

@@ -1,6 +1,7 @@
-"""The reader's cheap case-blind looks (``_caseless.Caseless``) find a pattern exactly where
-``re``'s IGNORECASE search does: in plain text by its lower case, in any other text (the
-letters that fold otherwise: long s, dotted and dotless i, the Kelvin sign) as before."""
+"""The reader's cheap looks find what the regexes they stand for find: a case-blind pattern
+(``_caseless.Caseless``) where ``re``'s IGNORECASE search does, in plain text by its lower
+case, in any other text (the letters that fold otherwise: long s, dotted and dotless i, the
+Kelvin sign) as before; a line's end stripped as ``_END`` stripped it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from engine.flungo.language._caseless import Caseless
 from engine.flungo.language._chatter import _NUMBER_WORDS
 from engine.flungo.language._dictation import _BEFORE_UNIT, _PHRASE
+from engine.flungo.language._lines import _END, strip_end
 from engine.flungo.language._unknown import _THEIR_CONDITION
 from engine.flungo.language._xi_changes import _HINT, _HINT_KEYS
 
@@ -87,3 +89,14 @@ def test_a_pattern_with_a_capital_letter_is_refused() -> None:
     with pytest.raises(ValueError):
         Caseless(re.compile(r"root"))  # not case-blind at all
     assert Caseless(re.compile(r"root\W", re.I)).found("ROOT!")
+
+
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("ab .!,\t\xa0\u2003\u3000")) | st.characters(), max_size=30
+    )
+)
+def test_a_lines_end_is_stripped_as_the_regex_strips_it(text: str) -> None:
+    """A line's final stops, exclamation marks and blanks of any kind (no-break, em and
+    ideographic spaces too) go as ``_END``'s substitution took them, and nothing more."""
+    assert strip_end(text) == _END.sub("", text)
