@@ -34,6 +34,7 @@ on every machine and every supported Python.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from typing import NamedTuple, Self
 
 __all__ = ["MASK64", "Dice", "Roll", "UnrecordedDice", "seed_from_text"]
@@ -147,38 +148,52 @@ class UnrecordedDice(Dice):
     drawn ahead in blocks by :func:`_outputs` (numpy, the same arithmetic mod 2**64, one
     vector for the block) and a roll is one multiply of the next of them: Lemire's
     multiply-shift and rejection exactly as :meth:`Dice.roll`. ``_state`` is the state before
-    the block's first output."""
+    the block's first output; ``block`` is the block and ``at`` the index of the next output
+    in it, public so that a hot loop (a practice's innings) may read a roll's output itself,
+    as :meth:`roll` does, and move ``at`` on. :meth:`together` draws the first block of many
+    streams as one vector."""
 
-    __slots__ = ("_block", "_i")
+    __slots__ = ("at", "block")
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
         self._keep = False
-        self._block: list[int] = []
-        self._i = 0
+        self.block: list[int] = []
+        self.at = 0
+
+    @classmethod
+    def together(cls, seeds: Sequence[int], ahead: int) -> list[Self]:
+        """Streams for ``seeds``, each with its first ``ahead`` outputs drawn already, all as
+        one numpy vector (a practice's twelve turns: numpy's cost is mostly per call)."""
+        streams = [cls(seed) for seed in seeds]
+        for stream, block in zip(
+            streams, _outputs_of([s.seed for s in streams], ahead), strict=True
+        ):
+            stream.block = block
+        return streams
 
     def _next_block(self) -> list[int]:
-        self._state = (self._state + len(self._block) * _GOLDEN) & MASK64
-        self._block = _outputs(self._state, _BLOCK)
-        self._i = 0
-        return self._block
+        self._state = (self._state + len(self.block) * _GOLDEN) & MASK64
+        self.block = _outputs(self._state, _BLOCK)
+        self.at = 0
+        return self.block
 
     def next_u64(self) -> int:
         """The next raw 64-bit output of SplitMix64 (from the block drawn ahead)."""
-        i, block = self._i, self._block
+        i, block = self.at, self.block
         if i == len(block):
             block, i = self._next_block(), 0
-        self._i = i + 1
+        self.at = i + 1
         return block[i]
 
     def roll(self, sides: int, purpose: str) -> int:
         """As :meth:`Dice.roll`, from the block drawn ahead, and not recorded."""
         if sides <= 0:
             raise ValueError(f"below() needs a positive bound, got {sides}")
-        i, block = self._i, self._block
+        i, block = self.at, self.block
         if i == len(block):
             block, i = self._next_block(), 0
-        self._i = i + 1
+        self.at = i + 1
         m = block[i] * sides
         if m & MASK64 < sides:  # Lemire's rejection, as in below(): rare
             t = ((1 << 64) - sides) % sides
@@ -187,18 +202,24 @@ class UnrecordedDice(Dice):
         return (m >> 64) + 1
 
 
-# A turn of a T20 innings draws some 150 numbers, of a 50-over innings some 400; numpy's
-# cost for a vector is mostly fixed up to a few hundred.
-_BLOCK = 256
+# A block past the numbers drawn ahead (together): a practice's turn draws about as many as
+# its balls take; a turn that runs longer needs only a few more.
+_BLOCK = 64
 
 
 def _outputs(state: int, n: int) -> list[int]:
     """SplitMix64's next ``n`` outputs after ``state``, computed as one numpy vector."""
+    return _outputs_of([state], n)[0]
+
+
+def _outputs_of(states: Sequence[int], n: int) -> list[list[int]]:
+    """SplitMix64's next ``n`` outputs after each of ``states``, as one numpy array."""
     import numpy as np  # here: only a practice needs it, and it costs an import
 
     u64 = np.uint64
-    s = np.arange(1, n + 1, dtype=u64) * u64(_GOLDEN) + u64(state)
+    start = np.array(states, dtype=u64).reshape(-1, 1)
+    s = np.arange(1, n + 1, dtype=u64) * u64(_GOLDEN) + start
     z = (s ^ (s >> u64(30))) * u64(_MUL1)
     z = (z ^ (z >> u64(27))) * u64(_MUL2)
-    out: list[int] = (z ^ (z >> u64(31))).tolist()
+    out: list[list[int]] = (z ^ (z >> u64(31))).tolist()
     return out

@@ -146,6 +146,7 @@ class Daemon:
         self._stop_at = 0.0  # time.monotonic() of the warm stop's request
         self._wake = threading.Event()
         self._signals = 0
+        self._forced = 0  # the signal that asked for a stop at once
         #: systemd's notify socket (a no-op outside systemd): READY, the watchdog, STOPPING.
         self.notify = Notifier()
         if self.notify.watchdog is not None:  # the loop must come round before it bites
@@ -182,15 +183,22 @@ class Daemon:
         self.wake()
 
     def _on_signal(self, signum: int, _frame: FrameType | None) -> None:
+        # The handler runs on the main thread between two bytecodes, maybe while that thread
+        # holds a lock: inside one of the daemon's Events (a wait's set-up, a clear), or the
+        # log's (writing a line). Taking either here would wait for ever, so the handler
+        # takes none: the warm stop is asked for, and logged, by a thread; the force stop
+        # only raises, and run() logs it as it unwinds (the lock released by then).
         self._signals += 1
         if self._signals > 1:
-            log.warning("daemon.force_stop", signal=signal.Signals(signum).name)
+            self._forced = signum
             raise SystemExit(128 + signum)
+        threading.Thread(
+            target=self._warm_stop, args=(signum,), name="pbm-warm-stop", daemon=True
+        ).start()
+
+    def _warm_stop(self, signum: int) -> None:
         log.info("daemon.warm_stop", signal=signal.Signals(signum).name)
-        # Not in the handler itself: it runs on the main thread between two bytecodes, maybe
-        # while that thread holds the lock inside one of the daemon's Events (a wait's set-up,
-        # a clear), and Event.set() would then wait on that lock for ever.
-        threading.Thread(target=self.request_stop, name="pbm-warm-stop", daemon=True).start()
+        self.request_stop()
 
     # -- one pass --------------------------------------------------------------------------
 
@@ -384,6 +392,10 @@ class Daemon:
                     self._database_down(exc)
                     continue
                 self._wait(timeout)
+        except SystemExit:
+            if self._forced:
+                log.warning("daemon.force_stop", signal=signal.Signals(self._forced).name)
+            raise
         finally:
             self.notify.stopping()
             self.worker.stop()

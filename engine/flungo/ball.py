@@ -21,6 +21,9 @@ from engine.dice import Dice
 from engine.flungo.orders import BattingStyle
 
 __all__ = [
+    "BYE_RUNS",
+    "EXTRAS",
+    "EXTRA_KIND",
     "REVIEW_BATTING_FAILED",
     "REVIEW_BATTING_OVERTURNED",
     "REVIEW_BOWLING_FAILED",
@@ -28,6 +31,8 @@ __all__ = [
     "REVIEW_NONE",
     "SECOND_DIE",
     "SIMPLE",
+    "SIMPLE_RUNS",
+    "THIRD_DIE_RUNS",
     "Delivery",
     "chance_threshold",
     "deliver",
@@ -120,6 +125,10 @@ class Delivery(NamedTuple):
     note: str
 
 
+# tuple.__new__: a Delivery without NamedTuple's keyword-handling constructor (one for every
+# ball that is not simple)
+_new_delivery = tuple.__new__
+
 # Deliveries that need no more dice (dots, ones, twos, 4-4 fours) are values: built once.
 # (style, dice 1, dice 2) -> the delivery
 _SIMPLE_RUNS = {_DOT: 0, _ONE: 1, _TWO: 2, _FOUR: 4}
@@ -129,6 +138,29 @@ SIMPLE: dict[tuple[str, int, int], Delivery] = {
     )
     for key, code in _CODES.items()
     if code in _SIMPLE_RUNS
+}
+
+
+# The same for a loop that reads the dice itself (a practice's innings): by style, dice 2's
+# sides and, at ``(dice 1 - 1) << 4 | (dice 2 - 1)``, the runs of the simple delivery, or
+# where one more die says the runs and nothing else happens (a 3-3, a big hit), the negative
+# index of that die's runs table in THIRD_DIE_RUNS, or MORE where the dice need more
+# (EXTRAS: then EXTRA_KIND by the third die and, for byes, BYE_RUNS by a fourth)
+MORE, EXTRAS = -3, -4
+THIRD_DIE_RUNS: tuple[tuple[int, ...], ...] = ((), _THREE3_RUNS, _BIG_RUNS)
+_THIRD = {_THREE3: -1, _BIG: -2, _EXTRAS: EXTRAS}  # by code: -k is THIRD_DIE_RUNS[k]
+EXTRA_KIND, BYE_RUNS = _EXTRA_KIND, _BYE_RUNS
+SIMPLE_RUNS: dict[str, tuple[int, tuple[int, ...]]] = {
+    str(style): (
+        SECOND_DIE[style],
+        tuple(
+            SIMPLE[key].runs
+            if (key := (str(style), (k >> 4) + 1, (k & 15) + 1)) in SIMPLE
+            else _THIRD.get(_CODES.get(key, -1), MORE)
+            for k in range(6 << 4)
+        ),
+    )
+    for style in BattingStyle
 }
 
 
@@ -189,10 +221,14 @@ def follow(
     if code == _THREE3:
         runs = _THREE3_RUNS[roll(6, "3-3 runs")]
         note = "all run four" if runs == 4 else ""
-        return Delivery(d1, d2, runs, False, None, 0, None, None, -1, 0, REVIEW_NONE, note)
+        return _new_delivery(
+            Delivery, (d1, d2, runs, False, None, 0, None, None, -1, 0, REVIEW_NONE, note)
+        )
     if code == _BIG:
         runs = _BIG_RUNS[roll(6, "big hit")]
-        return Delivery(d1, d2, runs, True, None, 0, None, None, -1, 0, REVIEW_NONE, "")
+        return _new_delivery(
+            Delivery, (d1, d2, runs, True, None, 0, None, None, -1, 0, REVIEW_NONE, "")
+        )
     if code == _EXTRAS:
         kind = _EXTRA_KIND[roll(6, "extras")]
         if kind == "bye":
@@ -201,7 +237,9 @@ def follow(
             n = _BYE_RUNS[roll(6, "leg byes")]
         else:
             n = 1  # a wide or no ball is one penalty run, and the ball is bowled again
-        return Delivery(d1, d2, 0, False, kind, n, None, None, -1, 0, REVIEW_NONE, "")
+        return _new_delivery(
+            Delivery, (d1, d2, 0, False, kind, n, None, None, -1, 0, REVIEW_NONE, "")
+        )
     return _howzat(dice, d1, d2, style, h, field, keeper, bat_review, bowl_review)
 
 
@@ -236,7 +274,9 @@ def _howzat(
         )[t - 1]
 
     def result(wicket: str | None, fielder: str | None, note: str, review: int = 0) -> Delivery:
-        return Delivery(d1, d2, 0, False, None, 0, wicket, fielder, -1, 0, review, note)
+        return _new_delivery(
+            Delivery, (d1, d2, 0, False, None, 0, wicket, fielder, -1, 0, review, note)
+        )
 
     if kind == "run out":
         name, fielding = field[roll(10, "run out fielder") - 1]
@@ -247,7 +287,9 @@ def _howzat(
     if kind == "retired hurt":
         points = roll(6, "injury") - 1
         sub = 1 + roll(4, "substitute fielding")
-        return Delivery(d1, d2, 0, False, None, 0, "retired hurt", None, points, sub, 0, "hurt")
+        return _new_delivery(
+            Delivery, (d1, d2, 0, False, None, 0, "retired hurt", None, points, sub, 0, "hurt")
+        )
     ok, why = _chance(dice, h)
     if not ok:
         return result(None, None, f"{kind.replace(' keeper', '')}: {why}")

@@ -11,24 +11,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.dice import Dice
+from engine.dice import MASK64, Dice, UnrecordedDice
 from engine.flungo.ball import (
+    BYE_RUNS,
+    EXTRA_KIND,
+    EXTRAS,
+    MORE,
     REVIEW_BATTING_FAILED,
     REVIEW_BOWLING_FAILED,
     SECOND_DIE,
     SIMPLE,
+    SIMPLE_RUNS,
+    THIRD_DIE_RUNS,
     follow,
 )
 from engine.flungo.events import Ball, BowlerChanged, Event, Injury, InningsEnd, MatchEvent
-from engine.flungo.formats import FormatSpec
+from engine.flungo.formats import Format, FormatSpec
 from engine.flungo.orders import BattingStyle, ReviewMode, ReviewPolicy, Rule
-from engine.flungo.plan import choose_bowler
+from engine.flungo.plan import choose_bowler, default_plan
 from engine.flungo.rules import Limits, RuleBook, RulesSnapshot, Situation, obey
 
 __all__ = ["InningsState", "Side", "play_innings", "review_allowed"]
 
 _new_ball = tuple.__new__
 _NEVER = 1 << 62  # more balls, wickets, runs and batsmen out than an innings has
+# asked twice for every ball that is not simple: an enum member's lookup is a descriptor call
+_ALL, _NEVER_REVIEW, _NAMED = ReviewMode.ALL, ReviewMode.NEVER, ReviewMode.NAMED
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +101,11 @@ class InningsState:
 def review_allowed(policy: ReviewPolicy, batsman: str, order: list[str]) -> bool:
     """Whether ``policy`` asks for a review of an lbw involving ``batsman``."""
     mode = policy.mode
-    if mode is ReviewMode.ALL:
+    if mode is _ALL:
         return True
-    if mode is ReviewMode.NEVER:
+    if mode is _NEVER_REVIEW:
         return False
-    if mode is ReviewMode.NAMED:
+    if mode is _NAMED:
         return batsman in policy.names
     return batsman in order[: policy.top]
 
@@ -120,7 +128,10 @@ def play_innings(
     Returns the new state, the events, and the injuries as (name, points, substitute fielding).
     With ``scores`` (a practice's), no ball is kept, neither as an event nor in the state, and
     each event the conditional orders make is added to ``scores`` with the innings' runs and
-    wickets then: all a practice reads of the balls. The same dice give the same innings.
+    wickets then: all a practice reads of the balls; and with its dice drawn ahead
+    (:class:`~engine.dice.UnrecordedDice`), its balls that end in runs or extras are read off
+    the drawn numbers in the loop itself, as ``roll`` reads them. The same dice give the same
+    innings.
     ``plans``: the default bowling plans :func:`~engine.flungo.plan.choose_bowler` works out,
     kept by a caller that plays more innings in one format (a practice), else by this call.
     """
@@ -132,9 +143,9 @@ def play_innings(
     unable = dict(bowl.unable)
     field, keeper = bowl.field, bowl.keeper
     bpo = spec.balls_per_over
-    # The Hundred changes ends every ten balls (two sets); other formats every over.
-    swap_every = bpo * 2 if spec.is_hundred else bpo
     hundred = spec.is_hundred
+    # The Hundred changes ends every ten balls (two sets); other formats every over.
+    swap_every = bpo * 2 if hundred else bpo
     order = list(st.order)
     next_in = st.next_in
     striker, non_striker = st.striker, st.non_striker
@@ -158,6 +169,9 @@ def play_innings(
     rolls = dice.rolls
     keep = scores is None
     roll, second_die, simple = dice.roll, SECOND_DIE, SIMPLE
+    # a practice's stream drawn ahead: its simple balls are read off the block right here
+    quick = isinstance(dice, UnrecordedDice) and not keep
+    kit, third, extra_kind, bye_runs = SIMPLE_RUNS, THIRD_DIE_RUNS, EXTRA_KIND, BYE_RUNS
     bowler = over_bowlers[-1] if over_bowlers and legal % bpo else ""
     next_over = len(over_bowlers) * bpo  # legal balls when the next over's bowler is chosen
     bowl_h = bowl_skill.get(bowler, 0)
@@ -166,6 +180,10 @@ def play_innings(
         events.append(BowlerChanged(inn, legal, team_bowl, text, 0, "", None, "no bowling plan"))
     first = True
     default_plans = {} if plans is None else plans  # choose_bowler's
+    default_for: Mapping[int, str] | None = None
+    ranked = frozenset(bowl.rank)
+    quota, in_a_row = spec.max_overs_per_bowler, spec.max_consecutive
+    ends = spec.format is Format.HUNDRED  # a bowler's sets from one end (_plainly_legal)
     # the rules are asked before the first ball, then only once one of them may hold
     # (RuleBook.wake: kept in locals, read before every ball); an empty book never again
     w_legal = w_wickets = w_score = w_out = 0 if book else _NEVER
@@ -222,16 +240,30 @@ def play_innings(
         first = False
         if legal == next_over:  # the first ball of an over no one bowls yet
             over_no = legal // bpo + 1
-            bowler, why = choose_bowler(
-                over_no,
-                plan.get(over_no),
-                bowl.rank,
-                unable,
-                counts,
-                over_bowlers,
-                spec,
-                default_plans,
-            )
+            planned = plan.get(over_no)
+            cand: str | None = planned
+            if planned is None:  # the captain's default plan, as choose_bowler takes it
+                if default_for is None:
+                    able = tuple([n for n in bowl.rank if n not in unable])
+                    default_for = default_plans.get(able)
+                    if default_for is None:
+                        default_for = default_plans[able] = default_plan(able, spec)
+                cand = default_for.get(over_no)
+            k = len(over_bowlers)
+            # the usual case, choose_bowler's first test (_plainly_legal) here: once an over
+            if (
+                cand is not None
+                and cand not in unable
+                and counts.get(cand, 0) < quota
+                and cand in ranked
+                and not (ends and over_no % 2 == 1 and k and over_bowlers[-1] == cand)
+                and (k < in_a_row or over_bowlers[k - in_a_row :].count(cand) < in_a_row)
+            ):
+                bowler, why = cand, None if planned is not None else "no bowler planned"
+            else:
+                bowler, why = choose_bowler(
+                    over_no, planned, bowl.rank, unable, counts, over_bowlers, spec, default_plans
+                )
             # With no plan at all, "no bowler planned" was said once at the start.
             if why is not None and (plan or why != "no bowler planned"):
                 text = f"over {over_no}: {why}; {bowler} bowls"
@@ -244,11 +276,81 @@ def play_innings(
             counts[bowler] = counts.get(bowler, 0) + 1
             bowl_h = bowl_skill[bowler]
         assert striker is not None and non_striker is not None
+        d1 = d2 = 0  # dice 1 and 2 not yet read
+        if quick:
+            # A practice's run of simple balls (dots, ones, twos, 4-4 fours: no extra, no
+            # wicket, no review) up to the next over, rule wake-up or end: each ball's two
+            # dice are the stream's next two outputs read as UnrecordedDice.roll reads them
+            # (Lemire's multiply-shift), without its calls, and only the score, the strike
+            # and the end move. The first other ball goes on below with its two dice read; a
+            # possible rejection, or the block's end, is left to Dice.roll's own way.
+            assert isinstance(dice, UnrecordedDice)
+            block, at = dice.block, dice.at
+            last = len(block) - 1
+            lim = stop if stop < next_over else next_over
+            lim = lim if lim < w_legal else w_legal
+            lim = lim if lim < max_balls else max_balls
+            rlim = w_score if target is None or w_score < target else target
+            began, began_runs = legal, runs
+            # (dice 2's sides, the runs table) of the striker and the non-striker, swapped
+            # with them: no style changes within the run
+            (faces, tab), (n_faces, n_tab) = kit[styles[striker]], kit[styles[non_striker]]
+            while at < last:
+                m1 = block[at] * 6
+                m2 = block[at + 1] * faces
+                if m1 & MASK64 < 6 or m2 & MASK64 < faces:
+                    break  # Lemire's rejection may apply
+                at += 2
+                r = tab[(m1 >> 64) << 4 | (m2 >> 64)]
+                if r < 0:
+                    # a 3-3 or a big hit: the runs are the third die's (follow's "3-3 runs"
+                    # or "big hit" roll); extras: the third says which, a fourth the byes
+                    # (follow's "extras", "byes" or "leg byes"); read here where the block
+                    # has them, as Dice.roll reads them
+                    if r == MORE or at > last or (m3 := block[at] * 6) & MASK64 < 6:
+                        d1, d2 = (m1 >> 64) + 1, (m2 >> 64) + 1
+                        break
+                    if r != EXTRAS:
+                        at += 1
+                        r = third[-r][(m3 >> 64) + 1]
+                    elif (kind := extra_kind[(m3 >> 64) + 1]) == "bye" or kind == "leg_bye":
+                        if at == last or (m4 := block[at + 1] * 6) & MASK64 < 6:
+                            d1, d2 = (m1 >> 64) + 1, (m2 >> 64) + 1
+                            break
+                        at += 2
+                        r = bye_runs[(m4 >> 64) + 1]  # legal, run: as a ball's runs
+                    else:  # a wide or a no-ball: its penalty, and the ball is bowled again
+                        at += 1
+                        runs += 2 if hundred and kind == "no_ball" else 1
+                        if runs >= rlim:
+                            d1 = -1
+                            break
+                        continue
+                runs += r
+                legal += 1
+                if r & 1:
+                    striker, non_striker = non_striker, striker
+                    faces, tab, n_faces, n_tab = n_faces, n_tab, faces, tab
+                if legal % swap_every == 0:
+                    striker, non_striker = non_striker, striker
+                    faces, tab, n_faces, n_tab = n_faces, n_tab, faces, tab
+                if legal >= lim or runs >= rlim:
+                    d1 = -1  # back to the top: an over, a rule or the end
+                    break
+            dice.at = at
+            if legal != began or runs != began_runs:  # a ball played (a wide is a run)
+                if target is not None and runs >= target:
+                    closed = "target"
+                elif legal >= max_balls:
+                    closed = "overs"
+                if d1 <= 0:
+                    continue
         style = styles[striker]
         mark = len(rolls) if keep else 0
         # deliver(), its two dice here: seven balls in eight need no more (SIMPLE)
-        d1 = roll(6, "dice 1")
-        d2 = roll(second_die[style], "dice 2")
+        if d1 == 0:
+            d1 = roll(6, "dice 1")
+            d2 = roll(second_die[style], "dice 2")
         d = simple.get((style, d1, d2))
         if d is not None and not keep:
             # a practice's dot, one, two or four: no ball to log, no extra, no wicket, no

@@ -1,6 +1,6 @@
 """A match: its frozen state, turn by turn, python-chess style.
 
->>> from engine.dice import Dice
+>>> from engine.dice import MASK64, Dice, seed_from_text
 >>> from engine.flungo import FORMATS, Format, MatchSetup, generate_squad, play_match
 >>> from engine.flungo.ground import Conditions
 >>> home = generate_squad(Dice(1), "Gunge Giants")
@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
-from engine.dice import Dice
+from engine.dice import MASK64, Dice, seed_from_text
 from engine.flungo.amend import amend
 from engine.flungo.events import (
     Drinks,
@@ -58,6 +58,7 @@ __all__ = [
     "settle",
     "start_match",
     "turn_dice",
+    "turn_seed",
 ]
 
 _D = TypeVar("_D", bound=Dice)
@@ -252,7 +253,8 @@ def _new_innings(state: MatchState, index: int, side: int, super_over: bool) -> 
     style_map = dict(o.styles)
     if super_over:
         order = order[:3]
-    styles = tuple(sorted((n, style_map.get(n, BattingStyle.NORMAL)) for n in xi))
+    normal = BattingStyle.NORMAL  # an enum member's lookup is a descriptor call: once
+    styles = tuple(sorted([(n, style_map.get(n, normal)) for n in xi]))
     opp = state.orders[1 - side]
     target = None
     if super_over and index % 2 == 1:
@@ -307,17 +309,25 @@ def _play(
         None if quiet is None else quiet.scores,
         None if quiet is None else quiet.plans,
     )
+    innings = (*state.innings[: inn.index], new, *state.innings[inn.index + 1 :])
+    if not hurt:  # most turns: nobody retired hurt
+        return replace(state, innings=innings), events
     team = state.team(inn.batting_side).name
     injuries = state.injuries + tuple((team, n, pts) for n, pts, _ in hurt)
     subs = state.subs + tuple((team, f"sub ({n})", f, n) for n, _, f in hurt)
-    innings = (*state.innings[: inn.index], new, *state.innings[inn.index + 1 :])
     return replace(state, innings=innings, injuries=injuries, subs=subs), events
 
 
 def turn_dice(state: MatchState, kind: type[_D]) -> _D:
     """The dice of turn ``state.turn``: ``Dice(seed).derive(f"turn {turn}")``, of ``kind``
     (:class:`~engine.dice.UnrecordedDice` for a practice: the same stream, not written down)."""
-    return kind(state.setup.seed).derive(f"turn {state.turn}")
+    return kind(turn_seed(state.setup.seed, state.turn))
+
+
+def turn_seed(seed: int, turn: int) -> int:
+    """The seed of turn ``turn``'s stream in a match of ``seed``: what
+    ``Dice(seed).derive(f"turn {turn}")`` is seeded with."""
+    return seed_from_text(f"{seed & MASK64}:turn {turn}")
 
 
 def play_turn(
@@ -343,12 +353,12 @@ def play_turn(
     spec = state.setup.spec
     if dice is None:
         dice = turn_dice(state, Dice)
-    home, away = (
-        None if given is None else _in_their_place(given, state.selections[side])
-        for side, given in ((0, home), (1, away))
-    )
     events: list[Event] = []
     if home is not None or away is not None:  # a frozen state is costly to copy: not for nothing
+        home, away = (
+            None if given is None else _in_their_place(given, state.selections[side])
+            for side, given in ((0, home), (1, away))
+        )
         state, amend_events = amend(state, (home, away))
         events += amend_events
     index, part = divmod(state.turn, 2)

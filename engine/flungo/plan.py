@@ -68,11 +68,15 @@ def default_xi(team: Team, conditions: Conditions | None = None) -> tuple[str, .
         (p for p in fit if p.role is Role.WICKETKEEPER), key=lambda p: (-p.fielding, -p.batting)
     )
     chosen: list[Player] = keepers[:1]
-    rest = [p for p in fit if p not in chosen and p.role is not Role.WICKETKEEPER]
+    # by identity, not Player.__eq__ (every field of two players, for each pair): the players
+    # are the squad's own, and two squad members are never the same value
+    taken = {id(p) for p in chosen}
+    rest = [p for p in fit if id(p) not in taken and p.role is not Role.WICKETKEEPER]
     mods = {s: conditions.modifier(s) for s in BowlingStyle} if conditions else {}
     bowlers = sorted(rest, key=lambda p: -(p.bowling + mods.get(p.bowling_style, 0)))[:5]
     chosen += bowlers
-    others = [p for p in fit if p not in chosen]
+    taken |= {id(p) for p in bowlers}
+    others = [p for p in fit if id(p) not in taken]
     chosen += sorted(others, key=lambda p: -p.batting)[: XI_SIZE - len(chosen)]
     return default_batting_order(chosen)
 
@@ -169,7 +173,8 @@ def select(
     for out, taker in replaced.items():
         if out in style_map:
             style_map.setdefault(taker, style_map.pop(out))
-    styles = tuple((n, style_map.get(n, BattingStyle.NORMAL)) for n in order)
+    normal = BattingStyle.NORMAL  # an enum member's lookup is a descriptor call: once
+    styles = tuple([(n, style_map.get(n, normal)) for n in order])
     for n in style_map:
         if n not in order:
             fixes.append(f"style for {n} ignored: not in the XI")

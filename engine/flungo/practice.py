@@ -44,10 +44,10 @@ from enum import StrEnum
 
 from engine.dice import UnrecordedDice, seed_from_text
 from engine.flungo.events import BowlerChanged, Event, MatchEvent, RuleFired, RuleSpent
-from engine.flungo.formats import Format, FormatSpec
+from engine.flungo.formats import FORMATS, Format, FormatSpec
 from engine.flungo.ground import Conditions
 from engine.flungo.innings import InningsState
-from engine.flungo.match import Quiet, play_turn, settle, start_match, turn_dice
+from engine.flungo.match import Quiet, play_turn, settle, start_match, turn_seed
 from engine.flungo.orders import (
     BowlingChange,
     BowlingRest,
@@ -59,7 +59,7 @@ from engine.flungo.orders import (
 )
 from engine.flungo.rules import rule_at
 from engine.flungo.squad import Team
-from engine.flungo.state import MatchSetup, MatchState
+from engine.flungo.state import TURNS, MatchSetup, MatchState
 
 __all__ = [
     "PRACTICES",
@@ -156,10 +156,8 @@ def practise(
     if opponent.name == team.name:  # a practice against a copy of oneself: tell them apart
         opponent = replace(opponent, name=f"{opponent.name} (practice)")
     opp = MatchOrders(xi=opponent_xi) if opponent_xi is not None else None
-    matches: list[_Played] = []
-    quiet = None
-    for k in range(1, practices + 1):
-        setup = MatchSetup(
+    setups = [
+        MatchSetup(
             fmt,
             seed_from_text(f"{seed}:practice {k}"),
             conditions,
@@ -168,16 +166,30 @@ def practise(
             knockout=False,
             no_consecutive_overs=no_consecutive_overs,
         )
-        # the XIs and plans settle alike in the three (only the seed differs), and so do
-        # the sides as the innings see them: worked out once, for the three
-        quiet = quiet or Quiet(settle(setup, orders, opp))
+        for k in range(1, practices + 1)
+    ]
+    # the XIs and plans settle alike in the three (only the seed differs), and so do the
+    # sides as the innings see them: worked out once, for the three
+    quiet = Quiet(settle(setups[0], orders, opp)) if setups else None
+    # each turn's own stream, as the match draws it (turn_dice), but not written down, drawn
+    # ahead together (numpy's cost is per call, the ints' per number): as many numbers as
+    # the turn's balls take at most, some 2.2 a ball (a longer turn draws a small block more)
+    spec = FORMATS[fmt]
+    drinks = spec.drinks_after * spec.balls_per_over
+    seeds = [[turn_seed(s.seed, t) for s in setups] for t in range(TURNS)]
+    before = UnrecordedDice.together(seeds[0] + seeds[2], drinks * 5 // 2)
+    after = UnrecordedDice.together(seeds[1] + seeds[3], (spec.balls - drinks) * 11 // 4)
+    n = len(setups)
+    streams = [(before, after)[t % 2][k + n * (t // 2)] for k in range(n) for t in range(TURNS)]
+    matches: list[_Played] = []
+    for k, setup in enumerate(setups):
+        assert quiet is not None
         quiet.scores = []
         state = start_match(setup, settled=quiet.settled).state
         turns: list[list[Event]] = []
         while not state.is_over:
-            # the turn's own stream, as the match draws it, but not written down, and no
-            # ball kept: the practice reads what the orders did and the score then
-            res = play_turn(state, dice=turn_dice(state, UnrecordedDice), quiet=quiet)
+            # no ball kept: the practice reads what the orders did and the score then
+            res = play_turn(state, dice=streams[k * TURNS + state.turn], quiet=quiet)
             state = res.state
             turns.append(list(res.events))
         matches.append(_Played(state, turns, _firings(state, quiet.scores)))
@@ -364,17 +376,25 @@ def _ranges(overs: Sequence[int]) -> str:
     return ", ".join(parts)
 
 
+def _span(values: Sequence[int]) -> str:
+    lo, hi = min(values), max(values)
+    return f"{lo}" if lo == hi else f"{lo} to {hi}"
+
+
 def _down(wickets: Sequence[int]) -> str:
-    lo, hi = min(wickets), max(wickets)
-    return f"with {lo} down" if lo == hi else f"with {lo} to {hi} down"
+    return f"with {_span(wickets)} down"
 
 
 def _group(word: str, group: Sequence[Outcome], n: int, spec: FormatSpec) -> str:
     """Where an order fired (or failed) in ``len(group)`` of ``n`` innings, as short as it
-    can be said: "fired at 20.0 with 2 down in 2 of 3"."""
+    can be said: "fired at 20.0 with 2 down in 2 of 3". Where its conditions failed the
+    score is said too, since a condition on the score fails with the wickets in range and the
+    reader could not otherwise see why: "... with 0 to 1 down and 31 to 45 runs"."""
     k = f"{len(group)} of {n}"
     balls = sorted({o.legal for o in group})
     down = _down([o.wickets for o in group])
+    if group[0].kind is OutcomeKind.SPENT:
+        down += f" and {_span([o.runs for o in group])} runs"
     if len(balls) == 1:
         return f"{word} at {_ball(balls[0], spec)} {down} in {k}"
     if len({o.wickets for o in group}) == 1:

@@ -6,12 +6,16 @@ import os
 from pathlib import Path
 
 import click
+from sqlalchemy.exc import SQLAlchemyError
 
+from pbm.app import App
 from pbm.cli._common import config_option, load
 from pbm.cli._edge import Failure
+from pbm.core.config import Config
 from pbm.core.errors import PbmError
 from pbm.db import migrate
 from pbm.db.session import make_db_engine
+from pbm.inbound.spool import import_all, spool_state
 from pbm.ops.status import backup as backup_db
 from pbm.ops.status import restore as restore_db
 from pbm.ops.status import sqlite_path
@@ -80,14 +84,34 @@ def check(url: str | None, config_path: Path | None) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @config_option
 def backup(file: Path, config_path: Path | None) -> None:
-    """Copy the SQLite database to FILE (online: safe while pbm runs). For PostgreSQL,
-    prints the pg_dump command to use instead."""
+    """Copy the SQLite database to FILE (online: safe while pbm runs), after storing the mail
+    the doors spooled while a pass held the database, so that FILE holds every mail accepted
+    before the backup began. For PostgreSQL, prints the pg_dump command to use instead."""
     config = load(config_path, logs=False)
     try:
+        imported = _import_spool(config)
         size = backup_db(config.database.url, file)
-    except PbmError as exc:
+    except (PbmError, SQLAlchemyError) as exc:
         raise click.ClickException(str(exc)) from exc
+    if imported:
+        click.echo(f"stored {imported} spooled mails first")
     click.echo(f"backed up to {file} ({size} bytes)")
+
+
+def _import_spool(config: Config) -> int:
+    """Store what the spool holds now (as the next pass would), under the write lock."""
+    spool_dir = config.database.spool_dir
+    db_file = sqlite_path(config.database.url)
+    if spool_dir is None or db_file is None or not spool_state(spool_dir).count:
+        return 0
+    if not db_file.exists():
+        return 0  # backup_db says there is no database
+    app = App.from_config(config)
+    try:
+        assert app.spool is not None
+        return import_all(app.spool, app.inbound)
+    finally:
+        app.close()
 
 
 @db.command("restore")

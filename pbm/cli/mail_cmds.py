@@ -19,6 +19,7 @@ from pbm.core.events import record
 from pbm.core.textsafe import neutralise, neutralise_line
 from pbm.db.models import InboundMail, MailStatus, OutboxMessage
 from pbm.db.session import transaction
+from pbm.inbound.spool import retry_dead
 from pbm.outbound.bounces import clear
 
 __all__ = ["COMMANDS"]
@@ -110,15 +111,20 @@ def show(mail_id: int, raw: bool, config_path: Path | None) -> None:
 @click.argument("mail_id", type=int)
 @config_option
 def retry(mail_id: int, config_path: Path | None) -> None:
-    """Put a dead letter back in the queue for the daemon (a handled mail is refused)."""
+    """Put a dead letter back in the queue for the daemon (a handled mail is refused). An
+    unreadable spool file's dead letter is read again: stored if it can be read now, else
+    kept as a dead letter with the reason."""
     app = App.from_config(load(config_path, logs=False))
     try:
-        app.inbound.retry(mail_id)
+        stored = retry_dead(app.spool, app.inbound, mail_id)
     except PbmError as exc:
         raise click.ClickException(str(exc)) from exc
     finally:
         app.close()
-    click.echo(f"#{mail_id} queued again")
+    if stored is None:
+        click.echo(f"#{mail_id} queued again")
+    else:
+        click.echo(f"#{mail_id}: the spool file was read and stored as #{stored.id}")
 
 
 @mail.command("deliverable")

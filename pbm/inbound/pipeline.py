@@ -427,6 +427,11 @@ class Inbound:
                     f"#{mail_id} is not a dead letter: it was {mail.status}"
                     f" ({mail.note or 'no note'}); only dead letters are retried"
                 )
+            if mail.door == "spool" and not mail.raw:  # an unreadable spool file's
+                raise PbmError(
+                    f"#{mail_id} holds no mail but names a spool file: "
+                    "pbm.inbound.spool.retry_dead reads the file again"
+                )
             mail.status = Status.RECEIVED
             mail.note = f"retried (was {mail.note or 'shunted'})"[:500]
             record(s, self.clock, "retry", inbound=mail.id)

@@ -18,7 +18,9 @@ store uses (:meth:`Inbound.store_arrivals`), then the files are removed. A crash
 commit leaves the files (imported next pass); one after it leaves files whose keys are
 stored (the next import finds them and only removes them). A file that cannot be read
 (truncated, corrupt, sealed under a key no longer configured) is moved to ``dead/`` in the
-spool and recorded as a dead letter, which tells the GM: never retried, never dropped.
+spool and recorded as a dead letter, which tells the GM: never dropped, read again only by
+``pbm mail retry`` (:func:`retry_dead`). ``pbm db backup`` imports the spool first
+(:func:`import_all`), so a backup holds every mail accepted before it began.
 
 PostgreSQL takes row locks, so a door there never waits on a pass: it stores as before.
 """
@@ -39,14 +41,23 @@ import structlog
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.core.errors import MessageParseError, PbmError
+from pbm.core.errors import MessageParseError, NotFound, PbmError
+from pbm.core.events import record
 from pbm.db.models import InboundMail, MailStatus
 from pbm.db.session import LOCK_WAIT_MS, is_busy, make_session_factory, transaction
 from pbm.inbound.pipeline import Arrival, Inbound, Stored
 from pbm.secrets import Sealer
 from pbm.testhooks import crash_point
 
-__all__ = ["DoorStore", "Spool", "SpoolState", "import_spool", "spool_state"]
+__all__ = [
+    "DoorStore",
+    "Spool",
+    "SpoolState",
+    "import_all",
+    "import_spool",
+    "retry_dead",
+    "spool_state",
+]
 
 log = structlog.get_logger("pbm.inbound.spool")
 
@@ -280,10 +291,93 @@ def import_spool(spool: Spool, inbound: Inbound) -> int:
     return fresh
 
 
+def import_all(spool: Spool, inbound: Inbound) -> int:
+    """Import every file the spool held when called (a batch at a time, oldest first), so
+    that what the doors accepted before now is in the database: ``pbm db backup`` calls it
+    before it copies. Mail spooled meanwhile is newer than every file taken and may stay.
+    Returns how many mails it stored anew."""
+    files = spool.files()
+    if not files:
+        return 0
+    last = files[-1].name
+    fresh = 0
+    while (waiting := spool.files()) and waiting[0].name <= last:
+        fresh += import_spool(spool, inbound)
+        if spool.files()[:1] == waiting[:1]:  # neither stored nor moved aside: say so
+            raise SpoolCorrupt(f"spool file {waiting[0]} can be neither imported nor moved")
+    return fresh
+
+
+# -- a dead letter retried --------------------------------------------------------------------
+
+#: The key of an unreadable spool file's dead letter: this, then the file's name.
+DEAD_KEY = "spool:"
+
+
+def retry_dead(spool: Spool | None, inbound: Inbound, mail_id: int) -> Stored | None:
+    """Retry dead letter ``mail_id`` (``pbm mail retry``). An unreadable spool file's is read
+    again: readable now (its key configured again, the disk mended), the mail is stored as a
+    spooled mail is, the dead letter says where it went (ignored from then on) and the file
+    is removed; still unreadable, it stays a dead letter with the new reason, the file kept,
+    and :class:`PbmError` says why. Any other dead letter is queued again
+    (:meth:`Inbound.retry`); then None."""
+    with transaction(inbound.sessions) as s:
+        row = s.execute(
+            select(InboundMail.door, InboundMail.key, InboundMail.status).where(
+                InboundMail.id == mail_id
+            )
+        ).first()
+    if row is None:
+        raise NotFound(f"no inbound mail with id {mail_id}")
+    if not is_spool_dead_letter(row.door, row.key):
+        inbound.retry(mail_id)
+        return None
+    if row.status != MailStatus.SHUNTED:
+        raise PbmError(f"#{mail_id} is not a dead letter: it was {row.status}")
+    name = row.key[len(DEAD_KEY) :]
+    if spool is None:
+        raise PbmError(f"#{mail_id} is the spool file {name}, and no spool_dir is configured")
+    path = next((p for p in (spool.path / DEAD / name, spool.path / name) if p.exists()), None)
+    if path is None:
+        raise PbmError(f"#{mail_id}: the spool file {name} is in neither {spool.path} nor dead/")
+    try:
+        arrival = spool.read(path)
+    except SpoolCorrupt as exc:
+        _still_dead(inbound, mail_id, f"{exc} (kept as {path})")
+        raise PbmError(f"#{mail_id} is still a dead letter: {exc}") from exc
+    # Stored before the dead letter is closed: a crash between the two retries again, and
+    # the store, keyed as every door's, finds the mail already there.
+    [stored] = inbound.store_arrivals([arrival])
+    with transaction(inbound.sessions) as s:
+        mail = s.get(InboundMail, mail_id)
+        assert mail is not None
+        mail.status = MailStatus.IGNORED
+        mail.note = f"imported on retry as #{stored.id}"
+        record(s, inbound.clock, "retry", inbound=mail_id, stored=stored.id)
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+    log.info("inbound.spool_retried", id=mail_id, stored=stored.id, file=path.name)
+    return stored
+
+
+def is_spool_dead_letter(door: str | None, key: str) -> bool:
+    """Whether a stored row stands for an unreadable spool file (it holds no mail itself)."""
+    return door == "spool" and key.startswith(DEAD_KEY)
+
+
+def _still_dead(inbound: Inbound, mail_id: int, error: str) -> None:
+    with transaction(inbound.sessions) as s:
+        mail = s.get(InboundMail, mail_id)
+        assert mail is not None
+        mail.error = error
+        mail.attempts += 1
+        record(s, inbound.clock, "retry_failed", inbound=mail_id)
+
+
 def _dead_letter(spool: Spool, inbound: Inbound, path: Path, error: str) -> None:
     """Record ``path`` as a dead letter (the GM is told), then move it aside. In that order:
     a crash between the two finds the file again, and its dead letter already there."""
-    key = f"spool:{path.name}"
+    key = f"{DEAD_KEY}{path.name}"
     with transaction(inbound.sessions) as s:
         found = s.execute(
             select(InboundMail.id, InboundMail.error).where(InboundMail.key == key)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from engine.dice import Dice, UnrecordedDice
 from engine.flungo.formats import Format
 from engine.flungo.ground import Conditions
-from engine.flungo.match import start_match, turn_dice
+from engine.flungo.match import start_match, turn_dice, turn_seed
 from engine.flungo.squad import generate_squad
 from engine.flungo.state import MatchSetup
 
@@ -74,3 +74,29 @@ def test_the_practice_turn_dice_are_the_match_turn_dice(seed: int, turn: int) ->
     want = [doc.roll(10, "x") for _ in range(50)]
     assert [quiet.roll(10, "x") for _ in range(50)] == want
     assert [kept.roll(10, "x") for _ in range(50)] == want
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=12),
+    st.integers(1, 300),
+    st.lists(OPS, max_size=20),
+)
+def test_streams_drawn_ahead_together_are_each_the_documented_stream(
+    seeds: list[int], ahead: int, ops: list[tuple[str, int]]
+) -> None:
+    """Streams whose first blocks are drawn together as one vector (a practice's twelve
+    turns) each give what ``Dice(seed)`` gives, past their first block's end too."""
+    streams = UnrecordedDice.together(seeds, ahead)
+    for seed, quiet in zip(seeds, streams, strict=True):
+        kept = Dice(seed)
+        for op in ops:
+            assert _do(quiet, op) == _do(kept, op)
+        assert [quiet.next_u64() for _ in range(ahead)] == [kept.next_u64() for _ in range(ahead)]
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(0, 3))
+def test_a_turn_seed_is_the_seed_of_the_turn_dice(seed: int, turn: int) -> None:
+    """``turn_seed`` (the practice's turns, drawn ahead together) seeds the stream
+    ``Dice(seed).derive(f"turn {t}")`` the match's turn plays with."""
+    assert turn_seed(seed, turn) == Dice(seed).derive(f"turn {turn}").seed

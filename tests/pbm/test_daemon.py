@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import signal
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -171,9 +172,13 @@ def test_the_wait_after_a_mail_only_pass_ends_by_the_next_deadline(
 
 
 def test_first_signal_is_warm_second_is_immediate(app: App, sender: RecordingSender) -> None:
-    """The first SIGTERM requests a warm stop; the second raises SystemExit at once."""
+    """The first SIGTERM requests a warm stop (from a thread, soon); the second raises
+    SystemExit at once."""
     d = Daemon(app, sender)
     d._on_signal(signal.SIGTERM, None)
+    deadline = time.monotonic() + 5
+    while not d.stopping and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert d.stopping
     with pytest.raises(SystemExit):
         d._on_signal(signal.SIGTERM, None)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from engine.flungo.language._chatter import _TENS, number_words
 from engine.flungo.language._clauses import CLAUSE_WORDS, GUARD, ordinal, scores, structure
+from engine.flungo.language._formal import formal
 from engine.flungo.language._grammar import by_grammar
 from engine.flungo.language._idioms import change_and_count, forked, ladder_steps
 from engine.flungo.language._inflect import alternation, inflected
@@ -537,6 +538,7 @@ def prepare(text: str, protect: frozenset[str], overs: int) -> str:
     t = re.sub(r"(?<=\w)'(?!\w)|(?<!\w)'(?=\w)", " ", t)  # 'quoted' words
     t = markers(t)
     t = _sub("spelling", t, protect, {k.replace("_", " "): v for k, v in lex.spelling.items()})
+    t = formal(t)  # "in the event that": if, "prior to": before (_formal.py)
     for pattern, repl in _CONTRACTIONS:
         t = pattern.sub(repl, t)
     t = _nicknames(t, protect, meaning_words())

@@ -34,6 +34,7 @@ from engine.flungo.language._drafts import (
     TreatD,
     XiD,
 )
+from engine.flungo.language._ellipsis import ellipsis_line
 from engine.flungo.language._expand import expand_items, numbered_names, squad_numbers
 from engine.flungo.language._forms import NEW_WHOLE, fresh_part, quota_error, split_selection
 from engine.flungo.language._grammar import (
@@ -171,6 +172,8 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             ahead = typo_line(cl, read_one, st, mark, ahead, own, opponent, protect)
         if len(st.errors) > mark[1]:  # a remark beside the order: read without it, noted
             ahead = without_remarks(cl, read_one, st, mark, ahead, protect, fmt.overs, all_names)
+        # clauses that leave words out (refused, or two styles at once): words put back
+        ahead = ellipsis_line(cl, read_one, st, mark, ahead, _protect, all_names, fmt.overs)
         if not ahead[0]:
             section = ahead[1]
         leaning.after_line(cl, read_one, st, mark, own, all_names, lines[number - 2 : number - 1])

@@ -274,14 +274,7 @@ def without_remarks(
     tries = [split] if split is not None else [(text, ())] if text != cl.text else []
     if not tries:
         return ahead
-    was = (
-        st.items[mark[0] :],
-        st.errors[mark[1] :],
-        st.not_understood[mark[2] :],
-        st.chatter[mark[3] :],
-        dict(st.section_lines),
-        st.notes[mark[5] :],
-    )
+    was = st.since(mark)
     for rest, passed in tries:
         st.undo(mark)
         # a final full stop is no part of an order, as the line's cleaning has it
@@ -289,13 +282,7 @@ def without_remarks(
         if st.reads_whole(mark):
             st.notes += [EchoLine(cl.number, passed_over(c)) for c in passed if _says(c)]
             return again
-    st.undo(mark)
-    st.items += was[0]
-    st.errors += was[1]
-    st.not_understood += was[2]
-    st.chatter += was[3]
-    st.section_lines = was[4]
-    st.notes += was[5]
+    st.restore(mark, was)
     return ahead
 
 

@@ -14,10 +14,19 @@ from engine.flungo.language._model import EchoLine, NotUnderstood, OrderContext,
 from engine.flungo.orders import BattingStyle
 from engine.flungo.squad import Team
 
-__all__ = ["Mark", "ReadState", "result_of"]
+__all__ = ["Mark", "ReadState", "Taken", "result_of"]
 
 # where a reading stands: items, errors, questions, chatter, the section lines, notes
 Mark = tuple[int, int, int, int, dict[int, str], int]
+# what was read since a mark: items, errors, questions, chatter, section lines, notes
+Taken = tuple[
+    list[Item],
+    list[OrderError],
+    list[NotUnderstood],
+    list[EchoLine],
+    dict[int, str],
+    list[EchoLine],
+]
 
 
 @dataclass
@@ -48,6 +57,27 @@ class ReadState:
         """Whether what was read since ``mark`` is orders, with no error and no question."""
         unchanged = len(self.errors) == mark[1] and len(self.not_understood) == mark[2]
         return unchanged and len(self.items) > mark[0]
+
+    def since(self, mark: Mark) -> Taken:
+        """What was read since ``mark``, to :meth:`restore` after trying the line otherwise."""
+        return (
+            self.items[mark[0] :],
+            self.errors[mark[1] :],
+            self.not_understood[mark[2] :],
+            self.chatter[mark[3] :],
+            dict(self.section_lines),
+            self.notes[mark[5] :],
+        )
+
+    def restore(self, mark: Mark, taken: Taken) -> None:
+        """The reading as it stood when :meth:`since` took it (the other tries undone)."""
+        self.undo(mark)
+        self.items += taken[0]
+        self.errors += taken[1]
+        self.not_understood += taken[2]
+        self.chatter += taken[3]
+        self.section_lines = taken[4]
+        self.notes += taken[5]
 
     def undo(self, mark: Mark) -> None:
         """Forget what was read since ``mark`` (its notes too: a line read another way)."""

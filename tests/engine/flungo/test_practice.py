@@ -224,7 +224,7 @@ def test_the_text_groups_outcomes_shortly() -> None:
     lines = practice_lines(p)
     assert lines[1] == (
         "after 20 overs, if wickets <= 3: fired at 20.0 with 2 down in 2 of 3; "
-        "its conditions failed at 20.0 with 5 down in 1 of 3"
+        "its conditions failed at 20.0 with 5 down and 130 runs in 1 of 3"
     )
     assert lines[2] == (
         "after 3 overs: batting, fired at 20.0 with 2 down in 2 of 3; never in 1: the innings "

@@ -1,0 +1,139 @@
+"""Mail the doors spooled (SQLite, while a pass held the write lock) is never lost:
+``pbm db backup`` stores it first, so the backup holds it, and ``pbm mail retry`` on an
+unreadable spool file's dead letter reads the file again instead of dropping it."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import select
+
+from pbm.app import App
+from pbm.cli import main
+from pbm.core.clock import FixedClock
+from pbm.core.config import parse_config
+from pbm.core.errors import PbmError
+from pbm.daemon import Daemon
+from pbm.db.models import InboundMail, MailStatus
+from pbm.db.session import transaction
+from pbm.inbound.pipeline import Arrival
+from pbm.inbound.spool import DEAD, Spool, import_spool
+from pbm.secrets import Sealer
+from pbm.testing import RecordingSender, make_eml
+from tests.pbm.conftest import SECRET_KEY, a_writer_holds, config_data, toml_text
+
+GONE_KEY = "a-key-no-longer-configured-0123456789"
+
+
+def _app(tmp_path: Path, *old_keys: str) -> tuple[App, Path]:
+    """An App on a migrated SQLite file (its spool beside it) and its config file."""
+    security = {"secret_key": SECRET_KEY, "old_secret_keys": list(old_keys)}
+    data = config_data(f"sqlite:///{tmp_path}/pbm.sqlite3", tmp_path, security=security)
+    path = tmp_path / "pbm.toml"
+    path.write_text(toml_text(data))
+    clock = FixedClock(datetime(2026, 1, 1, 9, tzinfo=UTC))
+    return App.from_config(parse_config(data, env={}), clock, upgrade=True), path
+
+
+def _run(*args: str) -> tuple[int, str]:
+    r = CliRunner().invoke(main, list(args))
+    return r.exit_code, r.output
+
+
+def _keys(db_file: Path) -> set[str]:
+    conn = sqlite3.connect(f"file:{db_file}?mode=ro", uri=True)
+    try:
+        return {k for (k,) in conn.execute("SELECT key FROM inbound_mail")}
+    finally:
+        conn.close()
+
+
+def test_a_backup_taken_while_mail_waits_in_the_spool_holds_that_mail(tmp_path: Path) -> None:
+    """A mail the SMTP door spooled while a pass held the lock is in the backup taken before
+    any pass imported it: the backup stores the spool first (waiting for the lock the pass
+    holds), and the restored database has the mail, pending, for the next pass."""
+    app, config = _app(tmp_path)
+    assert app.spool is not None
+    raw = make_eml("HELP\n", message_id="<spooled@example.test>")
+    backup = tmp_path / "backup.sqlite3"
+    with a_writer_holds(app, seconds=2.0):
+        assert app.doors.store(raw, "smtp", "p@example.test", ["pbm@example.test"]) is None
+        assert len(app.spool.files()) == 1
+        # The backup runs while the lock is still held: it waits for it, then imports.
+        code, out = _run("db", "backup", str(backup), "--config", str(config))
+    assert code == 0 and "stored 1 spooled mails first" in out, out
+    assert app.spool.files() == []
+    assert "<spooled@example.test>" in _keys(backup)
+    app.db_engine.dispose()
+    code, out = _run("db", "restore", str(backup), "--config", str(config))
+    assert code == 0, out
+    with transaction(app.sessions) as s:
+        row = s.scalars(select(InboundMail).where(InboundMail.key == "<spooled@example.test>"))
+        assert row.one().status == MailStatus.RECEIVED
+    app.close()
+
+
+def _dead_letter(app: App) -> tuple[int, Path]:
+    """A spool file sealed under a key the App does not hold, imported: a dead letter."""
+    assert app.spool is not None
+    foreign = Spool(app.spool.path, Sealer(GONE_KEY))
+    raw = make_eml("HELP\n", sender="lost@example.test", message_id="<lost@example.test>")
+    at = datetime(2026, 1, 1, 8, tzinfo=UTC)
+    path = foreign.put(Arrival(raw, "ingest", "lost@example.test", ("pbm@example.test",), at))
+    assert import_spool(app.spool, app.inbound) == 0
+    with transaction(app.sessions) as s:
+        dead = s.scalars(select(InboundMail).where(InboundMail.door == "spool")).one()
+        assert dead.status == MailStatus.SHUNTED and dead.error
+        return dead.id, app.spool.path / DEAD / path.name
+
+
+@pytest.mark.parametrize("how", ["still unreadable", "readable again"])
+def test_retrying_a_spool_dead_letter_reads_the_file_again(tmp_path: Path, how: str) -> None:
+    """``pbm mail retry`` on an unreadable spool file's dead letter tries the file again.
+    Still unreadable: it fails saying so, the row stays a dead letter with the reason, the
+    file stays in dead/, and nothing is queued. Readable again (the old key configured back):
+    the mail is stored with its envelope and time, handled by the next pass (its sender gets
+    the reply), the dead letter names the new row, and the file is gone. Queueing the dead
+    letter itself, as any other, is refused: it holds no mail."""
+    app, config = _app(tmp_path)
+    dead_id, kept = _dead_letter(app)
+    assert kept.exists()
+    if how == "still unreadable":
+        code, out = _run("mail", "retry", str(dead_id), "--config", str(config))
+        assert code != 0 and "still a dead letter" in out, out
+        with transaction(app.sessions) as s:
+            dead = s.get(InboundMail, dead_id)
+            assert dead is not None and dead.status == MailStatus.SHUNTED
+            assert dead.error and "unreadable spool file" in dead.error
+            assert (
+                s.scalars(select(InboundMail).where(InboundMail.key == "<lost@example.test>")).all()
+                == []
+            )
+        assert kept.exists()
+        with pytest.raises(PbmError, match="names a spool file"):
+            app.inbound.retry(dead_id)  # never queued as an empty mail, whoever asks
+        app.close()
+        return
+    app.close()
+    app, config = _app(tmp_path, GONE_KEY)
+    code, out = _run("mail", "retry", str(dead_id), "--config", str(config))
+    assert code == 0 and "was read and stored as #" in out, out
+    assert not kept.exists()
+    with transaction(app.sessions) as s:
+        dead = s.get(InboundMail, dead_id)
+        assert dead is not None and dead.status == MailStatus.IGNORED
+        mail = s.scalars(select(InboundMail).where(InboundMail.key == "<lost@example.test>")).one()
+        assert dead.note == f"imported on retry as #{mail.id}"
+        assert (mail.status, mail.door, mail.envelope_from) == (
+            MailStatus.RECEIVED,
+            "ingest",
+            "lost@example.test",
+        )
+    sender = RecordingSender()
+    Daemon(app, sender).run_once()
+    assert sender.to("lost@example.test")
+    app.close()
