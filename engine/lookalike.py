@@ -67,6 +67,17 @@ def invisible(text: str) -> list[str]:
 
 def skeleton(text: str) -> str:
     """TS #39's skeleton of ``text``: equal skeletons, confusable strings."""
+    if text.isascii():
+        # ASCII is its own NFD and holds no default-ignorable code point: its prototypes
+        # alone, if they are ASCII too (every squad's names are keyed for every mail read)
+        out = text.translate(_BY_CODE)
+        if out.isascii():
+            return out
+    return _skeleton(text)
+
+
+def _skeleton(text: str) -> str:
+    """TS #39's skeleton, every step taken (what :func:`skeleton` gives for any text)."""
     nfd = unicodedata.normalize("NFD", text)
     return unicodedata.normalize("NFD", _IGNORABLE.sub("", nfd).translate(_BY_CODE))
 

@@ -159,12 +159,13 @@ def _limit_faults(plan: dict[int, str], spec: FormatSpec, ctx: PlanContext) -> l
             out.append(_Fault(Cause.QUOTA, b, o))
     run_b: str | None = None
     run = 0
-    for o in range(1, spec.overs + 1):
-        cur = who.get(o)
-        if cur is None:
+    last = 0
+    # the overs someone bowls, in order (an over nobody has breaks a run, as a gap does)
+    for o in sorted(o for o in who if 1 <= o <= spec.overs):
+        if o != last + 1:
             run_b, run = None, 0
-            continue
-        b = cur
+        last = o
+        b = who[o]
         run = run + 1 if b == run_b else 1
         run_b = b
         if run > spec.max_consecutive and o in plan:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from engine.flungo.language._caseless import Caseless
 from engine.flungo.language._grammar import by_grammar
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._reader import kept
@@ -215,6 +216,7 @@ _NUMBER_WORDS = re.compile(
     rf"|(?:{_TEN})(?:[\s-](?:{_SMALL}))?|{_SMALL}|" + "|".join(_ORDINALS) + r")(?![\w'’-])",
     re.IGNORECASE,
 )
+_NUMBER_FOUND = Caseless(_NUMBER_WORDS)
 
 
 def _value(words: str) -> int:
@@ -238,6 +240,8 @@ _LETTER = re.compile(r"[a-z]", re.IGNORECASE)
 _NOT_ASCII = re.compile(r"[^\x00-\x7f\ue000-\ue8ff]")
 _ALL_WORDS = [*_UNITS, *_TENS, "hundred", *_ORDINALS]
 _KEY_WORDS = tuple(w for w in _ALL_WORDS if not any(k != w and k in w for k in _ALL_WORDS))
+# one look for them all (a number word is in few lines; every masked line is asked)
+_KEY_WORD = re.compile("|".join(re.escape(w) for w in _KEY_WORDS))
 
 
 @kept(maxsize=4096)
@@ -251,8 +255,8 @@ def number_words(text: str) -> str:
         return text
     if text.isascii() or _NOT_ASCII.search(text) is None:
         lower = text.lower()
-        if not any(k in lower for k in _KEY_WORDS):
-            return text
+        if _KEY_WORD.search(lower) is None or _NUMBER_FOUND.lower.search(lower) is None:
+            return text  # (a key word inside another, "often", "someone": no number word)
 
     def repl(m: re.Match[str]) -> str:
         word = m.group(0)

@@ -64,10 +64,13 @@ def unsaid_error(
     if (twice := _over_twice(cl, items)) is not None:
         return twice
     text = cl.text.lower()
+    name_words = set(_WORD.findall(text)) & protect
+    if not name_words:
+        return None  # no name word: nobody to leave out (the values are not even made)
     # most lines: every name word the line writes is in what the reading holds (its values
     # name their players), and nothing more is asked
     values = " ".join(repr(i.value) for i in items).lower()
-    if all(w in values for w in set(_WORD.findall(text)) & protect):
+    if all(w in values for w in name_words):
         return None
     said = " / ".join(t for _, t in echo_lines(items, standing))
     # a part said only with the mail's other lines (a batting place, "the rest") has no echo

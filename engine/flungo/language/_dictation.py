@@ -14,6 +14,7 @@ import itertools
 import re
 import tomllib
 
+from engine.flungo.language._caseless import Caseless
 from engine.flungo.language._reader import kept
 
 __all__ = ["heard"]
@@ -40,6 +41,7 @@ _PHRASE = re.compile(
     re.IGNORECASE,
 )
 
+_BEFORE_UNIT_FOUND, _PHRASE_FOUND = Caseless(_BEFORE_UNIT), Caseless(_PHRASE)
 
 _WORDS = re.compile(r"[^\W\d_]+")
 
@@ -63,9 +65,10 @@ def heard(
         return new
 
     low = text.lower()
-    if "overs" in low or "ovs" in low:
+    if ("overs" in low or "ovs" in low) and _BEFORE_UNIT_FOUND.found(text):
         text = _BEFORE_UNIT.sub(lambda m: put(m, _NUMBERS[m[1].lower()]), text)
-    text = _PHRASE.sub(lambda m: put(m, _ANYWHERE[" ".join(m[1].lower().split())]), text)
+    if _PHRASE_FOUND.found(text):  # (most lines have none: the look costs less than the sub)
+        text = _PHRASE.sub(lambda m: put(m, _ANYWHERE[" ".join(m[1].lower().split())]), text)
     words = _name_words(names) if pairs else {}
     if words:
         found = list(_WORDS.finditer(text))

@@ -215,6 +215,9 @@ class _Splice:
 
 # How many first characters, and words, each state's lexer remembers what to do with.
 _REMEMBERED = 2048
+_BLANKS = frozenset(" \t\xa0")
+_BLANK_RUN = "[ \t\xa0]+"  # the grammar's %ignore, as lark writes its regex
+_BLANK = re.compile(_BLANK_RUN)
 
 
 class _StateLexer:
@@ -227,7 +230,7 @@ class _StateLexer:
     regex), in the same order: the first alternative to match is the same one.
     """
 
-    __slots__ = ("alternations", "by_char", "flags", "ignore", "retype", "terminals")
+    __slots__ = ("alternations", "blank", "by_char", "flags", "ignore", "retype", "terminals")
 
     def __init__(self, basic: Any) -> None:
         scanner = basic.scanner  # lark builds it on first use
@@ -235,6 +238,7 @@ class _StateLexer:
         self.flags = scanner.g_regex_flags
         self.by_char: dict[str, tuple[re.Pattern[str], ...]] = {}
         self.alternations: dict[str, tuple[re.Pattern[str], ...]] = {}  # a retype's regexes
+        self.blank: bool | None = None  # see blank_ignored
         self.ignore = frozenset(basic.ignore_types)
         # a NAMEWORD that spells a keyword of this state ("is") becomes that keyword, as
         # lark's UnlessCallback has it: (the keywords, in its order; the answers so far)
@@ -256,6 +260,7 @@ class _StateLexer:
         self.ignore, self.retype = state["ignore"], state["retype"]
         self.by_char = {}
         self.alternations = {}
+        self.blank = None
 
     def retyped(self, kind: str, value: str) -> str | None:
         """The keyword a ``kind`` token spelling ``value`` is, if any."""
@@ -274,6 +279,22 @@ class _StateLexer:
                     break
             seen[value] = found
         return seen[value]
+
+    def blank_ignored(self) -> bool:
+        """Whether a run of blanks is, in this state, always the ignored blank and nothing else:
+        the state ignores the grammar's blank run and no other terminal can start with a blank
+        (a word's first letter; a regex tried at a blank and at a blank before the characters
+        a line holds). Then the scanner steps over blanks without trying the state's regexes,
+        a third of its tries (every word has one after it), and finds what it found before."""
+        if self.blank is None:
+            ignored = any(
+                t.name in self.ignore and t.pattern.to_regexp() == _BLANK_RUN
+                for t in self.terminals
+            )
+            self.blank = ignored and not any(
+                _may_start_blank(t, self.flags) for t in self.terminals if t.name not in self.ignore
+            )
+        return self.blank
 
     def regexes(self, char: str) -> tuple[re.Pattern[str], ...]:
         """The alternation(s) for a token that starts with ``char``."""
@@ -296,6 +317,15 @@ def _may_start(term: Any, char: str) -> bool:
         return first.lower() == char.lower() if caseless else first == char
     flags = re.IGNORECASE if caseless else 0
     return re.fullmatch(re.escape(first), char, flags) is not None
+
+
+def _may_start_blank(term: Any, flags: int) -> bool:
+    pattern = term.pattern
+    if pattern.type == "str":
+        return pattern.value[:1] in _BLANKS
+    regex = re.compile(pattern.to_regexp(), flags)
+    probes = ("", "a", "A", "1", " ", ",", ".", "-", "'", "\ue100", "\ue000")
+    return any(regex.match(b + p) for b in _BLANKS for p in probes)
 
 
 def _alternation(terms: tuple[Any, ...], flags: int) -> tuple[re.Pattern[str], ...]:
@@ -531,7 +561,13 @@ def _next_token(lx: Any, text: str, pos: int) -> tuple[Any, Token | None, int, i
     the end of the line, or the index where no terminal of the state matches."""
     n = len(text)
     while pos < n:
-        regexes = lx.by_char.get(text[pos]) or lx.regexes(text[pos])
+        char = text[pos]
+        if char in _BLANKS and (lx.blank or (lx.blank is None and lx.blank_ignored())):
+            pos += 1
+            if pos < n and text[pos] in _BLANKS:  # a run (most blanks are one space)
+                pos = _BLANK.match(text, pos).end()  # type: ignore[union-attr]
+            continue
+        regexes = lx.by_char.get(char) or lx.regexes(char)
         for mre in regexes:
             m = mre.match(text, pos)
             if m is not None:

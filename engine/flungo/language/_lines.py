@@ -128,6 +128,7 @@ _BACK = re.compile(
 # Typographic marks a mail program puts in, one for one (so columns stay where they were).
 _PLAIN = str.maketrans({"’": "'", "‘": "'", "—": "-", "‐": "-", "‑": "-", "−": "-"})
 _NAMEWORD = re.compile(r"[^\W\d_][\w.'’\-&]*")
+_ALNUM = re.compile(r"[^\W_]")  # str.isalnum, as re's \w is it or "_"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
 
 
@@ -164,7 +165,7 @@ def clean_line(number: int, raw: str) -> CleanLine | None:
     lead = len(body) - len(body.lstrip())
     start += lead
     body = body.strip()
-    if not body or not any(ch.isalnum() for ch in body):
+    if not body or _ALNUM.search(body) is None:
         return None
     if body.startswith(("#", "//")) or _TITLE.match(body):
         return None
@@ -175,10 +176,20 @@ def clean_line(number: int, raw: str) -> CleanLine | None:
         start += p.end()
         body = body[p.end() :]
     plain = body
-    body = _END.sub("", body).translate(_PLAIN)
-    body = _BACK.sub("⁏", body)
-    body = _JOINER.sub(" ", body)
+    body = strip_end(body).translate(_PLAIN)
+    if "," in body or ";" in body:  # both start with one
+        body = _BACK.sub("⁏", body)
+        body = _JOINER.sub(" ", body)
     return CleanLine(number, raw, body, start, plain, chatter)
+
+
+def strip_end(text: str) -> str:
+    """``text`` without its final full stops, exclamation marks and blanks: what ``_END``
+    takes away (re's \\s is str.isspace), without the regex's try at every place."""
+    end = len(text)
+    while end and (text[end - 1] in ".!" or text[end - 1].isspace()):
+        end -= 1
+    return text[:end]
 
 
 def needs_mask(name: str) -> bool:
@@ -335,12 +346,13 @@ def _literal_whole(words: tuple[str, ...], lower: str) -> list[tuple[int, int]]:
 
 # The characters other than a space that are whitespace in an ASCII line (str.isspace).
 _OTHER_SPACES = "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
+_OTHER_SPACE = re.compile(f"[{_OTHER_SPACES}]")
 
 
 def single_spaced(lower: str) -> bool:
     """Whether the only whitespace of an ASCII line (but for masking's tokens) is single
     spaces: then a run of whitespace between two words is one space."""
-    return "  " not in lower and not any(ch in lower for ch in _OTHER_SPACES)
+    return "  " not in lower and _OTHER_SPACE.search(lower) is None
 
 
 def _phrase_whole(phrase: str, lower: str) -> list[tuple[int, int]]:

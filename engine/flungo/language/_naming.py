@@ -63,6 +63,8 @@ def apply_naming(
         item.kind, item.value = "slot", (slot, ft.value)
         slots[slot] = (ft.value, item)
         st.items.append(item)
+    if not slots:
+        return team  # nobody renamed: no new name to hold against the others
     final = {i: p.name for i, p in enumerate(team.players, 1)}
     for slot, (name, _) in slots.items():
         final[slot] = name

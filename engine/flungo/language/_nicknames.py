@@ -111,15 +111,21 @@ _TOKEN = re.compile(r"[^\W\d_][\w']*")
 
 
 def renamed(
-    cl: CleanLine, own: NameBook, notes: list[EchoLine], names: frozenset[str] = frozenset()
+    cl: CleanLine,
+    own: NameBook,
+    notes: list[EchoLine],
+    names: frozenset[str] = frozenset(),
+    known: frozenset[str] | None = None,
 ) -> CleanLine:
     """``cl`` with what voice typing wrote for an order's word (:mod:`._dictation`) and each
     squad member written otherwise put right, a note for each; ``names``: the words of both
-    squads' names, never read as another's ("Andy" of the other side is no Anderson)."""
+    squads' names, never read as another's ("Andy" of the other side is no Anderson);
+    ``known``: :func:`known_words`, where the caller has them."""
     low = cl.text.lower()
-    known = known_words()
+    known = known_words() if known is None else known
     # most lines hold only words pbm lists and names as written: nothing to look at
-    left = set(_TOKEN.findall(low)) - known - _people(own.names)[0] - names
+    every = _people(own.names)[0]
+    left = {w for w in _TOKEN.findall(low) if w not in known and w not in every and w not in names}
     if not left and "overs" not in low and "ovs" not in low:
         return cl
     text, said = heard(cl.text, own.names, pairs=bool(left))

@@ -80,6 +80,7 @@ from engine.flungo.language._state import ReadState, result_of
 from engine.flungo.language._tags import other_format
 from engine.flungo.language._tries import Unparsed, forgiving_parse, parse, said_or_raise
 from engine.flungo.language._typo_retry import typo_line
+from engine.flungo.language._typos import known_words
 from engine.flungo.language._unknown import (
     bare,
     builds_order,
@@ -137,6 +138,8 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
         else None
     )
     all_names = list(own.names) + (list(opponent.names) if opponent else [])
+    protect = _protect(tuple(all_names))  # once a mail: every pass of every line asks it
+    known = known_words()
     section: Item | None = None
     signed_off = False
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -151,7 +154,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             continue
         if cl.number in fresh:
             st.items.append(fresh[cl.number])
-        cl = renamed(cl, own, st.notes, _protect(tuple(all_names)))  # "Warnie", "gray": said
+        cl = renamed(cl, own, st.notes, protect, known)  # "Warnie", "gray": said
         mark = st.mark()
         read_one = functools.partial(
             _line,
@@ -162,13 +165,12 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             st=st,
             signed_off=signed_off,
             all_names=all_names,
+            protect=protect,
         )
         ahead = read_one(cl)
         if len(st.errors) > mark[1] or len(st.not_understood) > mark[2]:
-            protect = _protect(tuple(all_names))
             ahead = typo_line(cl, read_one, st, mark, ahead, own, opponent, protect)
         if len(st.errors) > mark[1]:  # a remark beside the order: read without it, noted
-            protect = _protect(tuple(all_names))
             ahead = without_remarks(cl, read_one, st, mark, ahead, protect, fmt.overs, all_names)
         # clauses that leave words out (refused, or two styles at once): words put back
         ahead = ellipsis_line(cl, read_one, st, mark, ahead, _protect, all_names, fmt.overs)
@@ -205,10 +207,13 @@ def _line(
     st: ReadState,
     signed_off: bool,
     all_names: list[str],
+    protect: frozenset[str] | None = None,
 ) -> tuple[bool, Item | None]:
     """Read one line: whether it was read under ``section`` (which then goes on), and the
-    section it starts, if any."""
-    if (their := their_error(cl, _protect(tuple(all_names)))) is not None:
+    section it starts, if any; ``protect``: :func:`_protect` of ``all_names``, if known."""
+    if protect is None:
+        protect = _protect(tuple(all_names))
+    if (their := their_error(cl, protect)) is not None:
         st.errors.append(their)  # "once they're 4 down": the other side's, not ours to wait on
         st.not_understood.append(NotUnderstood(cl.number, cl.raw.strip(), their.message))
         return False, None
@@ -225,9 +230,7 @@ def _line(
     mark = st.mark()
     head = _order_line(cl, masked, found, own, opponent, fmt, st, signed_off, all_names)
     if st.reads_whole(mark) and (
-        gap := unsaid_error(
-            cl, own, _protect(tuple(all_names)), st.items[mark[0] :], st.context.standing
-        )
+        gap := unsaid_error(cl, own, protect, st.items[mark[0] :], st.context.standing)
     ):
         st.undo(mark)  # a squad member the reading let go: refused, never dropped silently
         st.errors.append(gap)

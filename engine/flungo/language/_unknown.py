@@ -25,6 +25,7 @@ import re
 import tomllib
 
 from engine.errors import InvalidOrder, Span
+from engine.flungo.language._caseless import Caseless
 from engine.flungo.language._grammar import (
     ORDER_WORDS,
     START_HINT,
@@ -244,10 +245,16 @@ _THEIR_CONDITION = re.compile(
 )
 
 
+_THEIR_FOUND = Caseless(_THEIR_CONDITION)
+
+
 def their_condition(text: str) -> re.Match[str] | None:
     """A condition whose subject is "they" (the other side, or someone the line does not
     name: "once they're 4 down", "if they're bowling spin"): no order waits on them."""
-    return _THEIR_CONDITION.search(text.replace("’", "'"))
+    text = text.replace("’", "'")
+    if not _THEIR_FOUND.found(text):  # most lines: no condition on them (looked for cheaply)
+        return None
+    return _THEIR_CONDITION.search(text)
 
 
 def unguarded(text: str, word: str) -> str:

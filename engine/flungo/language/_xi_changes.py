@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from engine.errors import IllegalOrder, OrderError
+from engine.flungo.language._caseless import Caseless
 from engine.flungo.language._chatter import number_words
 from engine.flungo.language._expand import squad_numbers
 from engine.flungo.language._items import Item
@@ -126,12 +127,15 @@ _HINT_KEYS = re.compile(
 )
 
 
+_HINT_KEYS_FOUND, _HINT_FOUND = Caseless(_HINT_KEYS), Caseless(_HINT)
+
+
 def find_changes(
     text: str, masked: str, found: dict[int, str], own: NameBook
 ) -> tuple[Change, str] | None:
     """The changes to the XI a line gives, and the line with them blanked (same length, for
     the rest of it to be read as usual), or None when it gives none."""
-    if _HINT_KEYS.search(masked) is None or _HINT.search(masked) is None:
+    if not _HINT_KEYS_FOUND.found(masked) or not _HINT_FOUND.found(masked):
         return None
     return _changes(text, masked, tuple(sorted(found.items())), own.names)
 

@@ -233,3 +233,56 @@ def test_a_place_nested_thousands_deep_has_its_span() -> None:
     place = [place, Token("NUMBER", "9", start_pos=20, end_pos=21), [[]]]
     assert span(place) == (7, 21)
     assert span([[], [[]]]) is None
+
+
+def test_the_scanner_steps_over_blanks_and_finds_what_lark_finds(fresh: Lark) -> None:
+    """The driver steps over a run of blanks (spaces, tabs, no-break spaces) without trying a
+    state's regexes, as every state of this grammar ignores them and no word starts with one:
+    lines with blanks of each kind, runs of them and none, parse as lark parses them."""
+    driver = _grammar.fast_parser()
+    lines = [
+        "after 20 overs,\tif 3 or fewer down: all batsmen aggressive",
+        "Root\xa0wahoo",
+        "  toss :   bat  ",
+        "xi:\t\tRoot, Stokes ,\xa0 Warne",
+        "Warne bowls overs 1, 3,\t5",
+        "when the 5th wicket falls:Root defensive",
+    ]
+    for text in lines:
+        got = driver.parse(text, "start")
+        try:
+            want = fresh.parse(text, start="start")
+        except UnexpectedInput as exc:
+            assert got == _break(exc, text), text
+            continue
+        assert isinstance(got, Tree) and got == want and _shape(got) == _shape(want), text
+    assert all(lx.blank_ignored() for lx in set(driver._lexers.values()))
+
+
+def test_a_state_with_a_word_that_starts_with_a_blank_tries_its_regexes_there() -> None:
+    """Where a terminal other than the ignored blank may start with a blank (a word written
+    with a leading space, or a regex that matches one), the scanner does not step over it."""
+    from types import SimpleNamespace
+
+    from engine.flungo.language._lalr import _StateLexer
+
+    def term(name: str, kind: str, value: str) -> Any:
+        pattern = SimpleNamespace(type=kind, value=value, flags=(), to_regexp=lambda: value)
+        return SimpleNamespace(name=name, pattern=pattern)
+
+    blank = term("__IGNORE_0", "re", "[ \t\xa0]+")
+    for other in (term("GAP", "str", " to"), term("SEP", "re", r"\s*,")):
+        lexer = _StateLexer.__new__(_StateLexer)
+        lexer.__setstate__(
+            {"terminals": (other, blank), "flags": 0, "ignore": {"__IGNORE_0"}, "retype": {}}
+        )
+        assert not lexer.blank_ignored()
+    lexer.__setstate__(
+        {
+            "terminals": (term("W", "str", "to"), blank),
+            "flags": 0,
+            "ignore": {"__IGNORE_0"},
+            "retype": {},
+        }
+    )
+    assert lexer.blank_ignored()
