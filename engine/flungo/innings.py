@@ -290,6 +290,11 @@ def play_innings(
             lim = stop if stop < next_over else next_over
             lim = lim if lim < w_legal else w_legal
             lim = lim if lim < max_balls else max_balls
+            # a wake on the wickets or the batsmen out already met (an "until" on the wicket
+            # that fired its rule): the rules are asked before every ball, as the full path does
+            ask = wickets >= w_wickets or len(out) >= w_out
+            if ask and lim > legal + 1:
+                lim = legal + 1
             rlim = w_score if target is None or w_score < target else target
             began, began_runs = legal, runs
             # (dice 2's sides, the runs table) of the striker and the non-striker, swapped
@@ -322,7 +327,10 @@ def play_innings(
                     else:  # a wide or a no-ball: its penalty, and the ball is bowled again
                         at += 1
                         runs += 2 if hundred and kind == "no_ball" else 1
-                        if runs >= rlim:
+                        # the ball bowled again is a delivery of its own: where the rules
+                        # are asked before every ball, they are asked before it too (an
+                        # "until" met by the ball before, as the full path does)
+                        if runs >= rlim or legal >= w_legal or ask:
                             d1 = -1
                             break
                         continue

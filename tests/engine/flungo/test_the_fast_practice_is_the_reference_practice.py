@@ -197,3 +197,38 @@ def test_a_settlement_serves_only_matches_that_differ_in_their_seed() -> None:
     ):
         with pytest.raises(ValueError, match="only the seed"):
             start_match(other, settled=settled)
+
+
+def test_an_until_met_by_the_ball_that_fired_its_rule_is_asked_at_the_next_ball() -> None:
+    """A rule whose "until" is its own trigger ("when the 1st wicket falls ...; but when the
+    1st wicket falls ...") is undone before the next ball in a practice as in the match: the
+    practice's run of simple balls stops where the rules are asked before every ball (found
+    by hypothesis: the practice undid it five balls late, at the over's end)."""
+    from engine.flungo.orders import (
+        BattingStyle,
+        Rule,
+        StyleChange,
+        StyleTarget,
+        TargetKind,
+        Trigger,
+        TriggerKind,
+    )
+
+    everyone = StyleTarget(TargetKind.ALL, (), 0, ())
+    rule = Rule(
+        Trigger(TriggerKind.WICKET, 1),
+        (),
+        (StyleChange(everyone, BattingStyle.DEFENSIVE),),
+        Trigger(TriggerKind.WICKET, 1),
+    )
+    setup = MatchSetup(Format.T20, 2, Conditions("The Gunge Bowl", 1, 1), TEAM, OPPONENT)
+    orders = MatchOrders(rules=(rule,))
+    quiet = Quiet(settle(setup, orders))
+    full = start_match(setup, orders).state
+    fast = start_match(setup, settled=quiet.settled).state
+    while not full.is_over:
+        ref = play_turn(full)
+        quiet.scores = []
+        res = play_turn(fast, dice=turn_dice(fast, UnrecordedDice), quiet=quiet)
+        assert res.state.log == ref.state.log
+        full, fast = ref.state, res.state
