@@ -260,13 +260,29 @@ def _word(m: re.Match[str]) -> str:
     return plain
 
 
+# "thereafter" follows a span that ends ("until 45 overs", "for the first 10"): with none
+# before it there is nothing to follow, and "then" would be read as no time at all, so the
+# word is left for the clauses' reader to refuse by name ("Root defensive; Stokes aggressive
+# thereafter": after what?)
+_SPAN_BEFORE = re.compile(
+    r"(?<![\w'])(?:until|till|til|up\s+to|through|for\s+the\s+(?:first|opening|next)|to\s+the)"
+    r"(?![\w'])"
+)
+
+
+def _thereafter(m: re.Match[str]) -> str:
+    if not _SPAN_BEFORE.search(m.string, 0, m.start()):
+        return m.group(0)
+    return f", then {m.group('x')}"
+
+
 # Each step with a word its pattern cannot match without, to skip it cheaply on a line that
 # lacks the word (most lines lack most of them); in this order, as each reads the last's text.
 _STEPS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (("notwithstanding",), _NOTWITHSTANDING, lambda m: ""),
     (("between",), _BETWEEN, _between),
     (("end of",), _END_OF, _end_of),
-    (("thereafter", "thenceforth"), _THEREAFTER, lambda m: f", then {m.group('x')}"),
+    (("thereafter", "thenceforth"), _THEREAFTER, lambda m: _thereafter(m)),
     (("following",), _FOLLOWING, lambda m: "after "),
     (("only",), _ONLY_UNTIL, lambda m: " "),
     (("forward",), _FORWARD, lambda m: f"{m.group('h')} onwards"),
