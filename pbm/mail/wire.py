@@ -112,8 +112,7 @@ def _malformed(raw: bytes) -> str:
     if end < 0:
         return "no empty line ends the header block"
     block = raw[: end + 1]
-    if not block.isascii():
-        at = next(n for n, ln in enumerate(block.split(b"\n"), 1) if not ln.isascii())
+    if (at := _foreign_line(block)) is not None:
         return f"a byte beyond ASCII in line {at} of the header block"
     for n, line in enumerate(block.split(b"\n")[:-1], 1):
         if not _FIELD.fullmatch(line + b"\n") or (n == 1 and line[:1] in b" \t"):
@@ -141,12 +140,32 @@ def header(raw: bytes, name: str) -> str | None:
     return None
 
 
+def _foreign_line(block: bytes) -> int | None:
+    """The first line of a header block with a byte pbm never writes there, or None. The
+    block is ASCII but for a player's internationalised address in To (RFC 6531/6532: an
+    address such as "jörg@example.de" goes out as it is, in UTF-8, with SMTPUTF8)."""
+    if block.isascii():
+        return None
+    name = b""
+    for n, line in enumerate(block.split(b"\n"), 1):
+        if line[:1] not in (b" ", b"\t"):
+            name = line.split(b":", 1)[0].lower()
+        if not line.isascii():
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError:
+                return n
+            if name != b"to":
+                return n
+    return None
+
+
 def _head(raw: bytes) -> tuple[list[bytes], int] | None:
     """The header fields of LF-ended ``raw`` (each with its continuation lines) and where its
     body starts; None unless the block is ASCII, every line a field or a continuation (not
     the first), and ends at an empty line."""
     end = raw.find(b"\n\n")
-    if end < 0 or not raw[: end + 1].isascii():
+    if end < 0 or _foreign_line(raw[: end + 1]) is not None:
         return None
     fields: list[bytes] = []
     at = 0
