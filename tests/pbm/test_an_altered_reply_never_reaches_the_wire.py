@@ -178,11 +178,9 @@ def test_the_gm_reads_why_an_altered_reply_was_not_sent(
     """``pbm mail list --outbox`` shows the row failed, and why."""
     _alter(app, stored_row, _after_first_line(b"To: " + EVIL))
     assert app.outbox(MaildirSender(tmp_path / "out")).flush() == (0, 1)
-    out = (
-        CliRunner()
-        .invoke(main, ["mail", "list", "--outbox", "--config", str(_toml(app.config, tmp_path))])
-        .output
-    )
+    # a terminal wide enough for the reason on one row: rich wraps a cell to the width
+    args = ["mail", "list", "--outbox", "--config", str(_toml(app.config, tmp_path))]
+    out = CliRunner().invoke(main, args, env={"COLUMNS": "300"}).output
     words = " ".join(out.replace("│", " ").split())
     assert "failed" in words and "not sent: the stored message was altered" in words, out
 
