@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.flungo.language._model import MAX_LINE_LENGTH, NAME_MAX_LENGTH
@@ -85,18 +86,26 @@ SIGN_OFF_WORDS = frozenset(
 
 # the patterns a line is read with, compiled once (re's own cache costs a look-up a call)
 _SIGN_OFF_SPLIT = re.compile(r"[\s,:;!.]+")
+_SIGN_OFF_LONGEST = 5  # words: "Thanks again and good luck, Dave"
 _FIRST_SPLIT = re.compile(r"[\s,:;!]+")
 _SPACES = re.compile(r"\s+")
 _LIST_MARK = re.compile(r"[,;/]")
 
 
-def is_sign_off(raw: str) -> bool:
-    """Whether ``raw`` signs the email off ("Thanks,", "Regards", a "-- " signature line)."""
+def is_sign_off(raw: str, names: Callable[[str], bool] | None = None) -> bool:
+    """Whether ``raw`` signs the email off ("Thanks,", "Regards", a "-- " signature line).
+
+    A sign-off is short, the word and a name ("Cheers, Dave Smith"). A longer line that starts
+    with thanks and names a squad member (``names``) goes on to say something ("Thank you GM
+    for the report - and please, Freddie stays captain"): it is read as any other line, and
+    what follows it is not taken for a signature."""
     text = raw.strip()
     if text in ("--", "-- ", "—"):
         return True
-    first = _SIGN_OFF_SPLIT.split(text.lower(), maxsplit=1)[0]
-    return first in SIGN_OFF_WORDS
+    words = [w for w in _SIGN_OFF_SPLIT.split(text.lower()) if w]
+    if not words or words[0] not in SIGN_OFF_WORDS:
+        return False
+    return len(words) <= _SIGN_OFF_LONGEST or names is None or not names(text)
 
 
 # Bullets (nested ones too, "- * "), numbers ("1.", "2)", "#3") and letters with a bracket

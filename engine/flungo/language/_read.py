@@ -144,7 +144,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
     signed_off = False
     for number, raw in enumerate(text.splitlines(), start=1):
         cl = lines[number - 1]
-        if is_sign_off(raw):
+        if is_sign_off(raw, lambda t: any(w in protect for w in _UNKNOWN_WORD.findall(t.lower()))):
             signed_off = True
         if cl is None:
             section = None
