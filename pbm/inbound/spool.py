@@ -13,13 +13,16 @@ A spool file holds nothing in clear: it is one token of the :class:`~pbm.secrets
 envelope, the time of arrival) and the raw bytes. A SECRET line never reaches the disk.
 
 Every pass (:meth:`pbm.daemon.Daemon.run_once`) first imports the spool
-(:func:`import_spool`): every readable file in one commit, de-duplicated by the key the
-store uses (:meth:`Inbound.store_arrivals`), then the files are removed. A crash before the
-commit leaves the files (imported next pass); one after it leaves files whose keys are
-stored (the next import finds them and only removes them). A file that cannot be read
-(truncated, corrupt, sealed under a key no longer configured) is moved to ``dead/`` in the
-spool and recorded as a dead letter, which tells the GM: never dropped, read again only by
-``pbm mail retry`` (:func:`retry_dead`). ``pbm db backup`` imports the spool first
+(:func:`import_spool`): in batches bounded by files, bytes and time, each stored in one
+commit synced to disk (``synchronous=FULL``), de-duplicated by the key the store uses
+(:meth:`Inbound.store_arrivals`), then its files removed. A crash before the commit leaves
+the files (imported next pass); one after it leaves files whose keys are stored (the next
+import finds them and only removes them). A batch the database refuses is stored one mail at
+a time. A file that cannot be unsealed or parsed (truncated, corrupt, sealed under a key no
+longer configured), or whose mail the database still refuses, is moved to ``dead/`` in the
+spool and recorded as a dead letter holding the file's sealed bytes, which tells the GM:
+never dropped, read again only by ``pbm mail retry`` (:func:`retry_dead`). A file that cannot
+be read now (EMFILE, EIO) waits for the next pass. ``pbm db backup`` imports the spool first
 (:func:`import_all`), so a backup holds every mail accepted before it began.
 
 PostgreSQL takes row locks, so a door there never waits on a pass: it stores as before.
