@@ -37,7 +37,7 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -57,6 +57,7 @@ from pbm.testhooks import crash_point
 __all__ = [
     "DoorStore",
     "Spool",
+    "SpoolRotation",
     "SpoolState",
     "import_all",
     "import_spool",
@@ -101,6 +102,16 @@ class SpoolState:
     def oldest_seconds(self, now: datetime) -> float | None:
         """The oldest file's age at ``now`` (None: empty)."""
         return None if self.oldest is None else max(0.0, (now - self.oldest).total_seconds())
+
+
+@dataclass(slots=True)
+class SpoolRotation:
+    """What :meth:`Spool.reseal` did: files re-sealed, already under the current key, and
+    those no configured key opens (their paths)."""
+
+    resealed: int = 0
+    current: int = 0
+    unreadable: list[str] = field(default_factory=list)
 
 
 class Spool:
@@ -200,6 +211,40 @@ class Spool:
         _sync_dir(dead)
         _sync_dir(self.path)
         return target
+
+    def reseal(self) -> SpoolRotation:
+        """Re-seal every spool file, and every one in ``dead/``, under the current key
+        (``pbm secrets rotate``): once the old key is dropped they still open. Each is
+        replaced durably (a new file renamed over it); one no configured key opens is left
+        and named. A file imported meanwhile may come back: its key is stored, and the next
+        import only removes it."""
+        done = SpoolRotation()
+        dead = self.path / DEAD
+        for folder in (self.path, dead):
+            try:
+                files = sorted(p for p in folder.iterdir() if p.name.endswith(SUFFIX))
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            for path in files:
+                try:
+                    token = path.read_bytes()
+                except OSError:  # imported meanwhile, or a folder by the name: not sealed mail
+                    continue
+                if self.sealer.is_current(token):
+                    done.current += 1
+                    continue
+                try:
+                    fresh = self.sealer.reseal(token)
+                except PbmError:
+                    done.unreadable.append(str(path))
+                    continue
+                tmp = self.path / f"{TMP_PREFIX}{path.name}"
+                _write_synced(tmp, fresh)
+                tmp.rename(path)
+                done.resealed += 1
+            if files:
+                _sync_dir(folder)
+        return done
 
     def sweep_tmp(self, now_wall: float) -> None:
         """Remove temporary files a writer left when it died before its rename."""

@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from sqlalchemy import event, select, text
 
 from pbm.app import App
+from pbm.cli import main
 from pbm.core.clock import FixedClock
 from pbm.core.config import parse_config
 from pbm.daemon import Daemon
@@ -24,8 +26,9 @@ from pbm.db.session import transaction
 from pbm.inbound import spool as spool_module
 from pbm.inbound.pipeline import Arrival
 from pbm.inbound.spool import DEAD, READ_TRIES, DoorStore, Spool, import_spool, retry_dead
+from pbm.secrets import Sealer
 from pbm.testing import RecordingSender, make_eml
-from tests.pbm.conftest import config_data
+from tests.pbm.conftest import SECRET_KEY, config_data, toml_text
 
 AT = datetime(2026, 1, 1, 8, tzinfo=UTC)
 #: What ``pbm ingest --sender "$sender"`` gets from Postfix for a sender's bytes not UTF-8.
@@ -237,3 +240,31 @@ def test_a_new_spool_folder_is_synced_into_its_parent(
     spool = Spool(tmp_path / "new" / "spool", app.inbound.sealer)
     _put(spool, 0)
     assert str(tmp_path) in synced and str(tmp_path / "new") in synced
+
+
+def test_secrets_rotate_reseals_the_spool_and_its_dead_letters(tmp_path: Path) -> None:
+    """``pbm secrets rotate`` re-seals the spool's files and dead/'s under the new key and
+    counts them; afterwards the new key alone opens them, and the spooled mail imports."""
+    old_key = "the-old-key-of-this-spool-0123456789abcdef"
+    data = config_data(
+        f"sqlite:///{tmp_path}/pbm.sqlite3",
+        tmp_path,
+        security={"secret_key": SECRET_KEY, "old_secret_keys": [old_key]},
+    )
+    config_file = tmp_path / "pbm.toml"
+    config_file.write_text(toml_text(data))
+    app = App.from_config(parse_config(data, env={}), upgrade=True)
+    try:
+        assert app.spool is not None
+        old = Spool(app.spool.path, Sealer(old_key))
+        waiting = _put(old, 0)
+        (app.spool.path / DEAD).mkdir()
+        buried = _put(old, 1).rename(app.spool.path / DEAD / "00000000000000000001-1-x.mail")
+        result = CliRunner().invoke(main, ["secrets", "rotate", "--config", str(config_file)])
+        assert result.exit_code == 0, result.output
+        assert "re-sealed 2 spool file(s); 0 already under the current key" in result.output
+        only_new = Spool(app.spool.path, Sealer(SECRET_KEY))
+        assert only_new.read(waiting).raw and only_new.read(buried).raw
+        assert import_spool(only_new, app.inbound) == 1
+    finally:
+        app.close()
