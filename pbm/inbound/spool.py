@@ -238,7 +238,7 @@ class Spool:
                 except PbmError:
                     done.unreadable.append(str(path))
                     continue
-                tmp = self.path / f"{TMP_PREFIX}{path.name}"
+                tmp = self.path / f"{TMP_PREFIX}{path.stem}"  # no suffix: never imported
                 _write_synced(tmp, fresh)
                 tmp.rename(path)
                 done.resealed += 1
