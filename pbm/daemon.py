@@ -211,7 +211,7 @@ class Daemon:
         began = self.app.clock.now()
         # What the doors spooled while a pass held the database comes first, as if stored.
         if self.app.spool is not None:
-            import_spool(self.app.spool, inbound)
+            self._import_spool(stats)
         # Drain the mailboxes (bounded) before the scheduler runs: mail that reached the
         # server while a burst was being handled is fetched and handled before a deadline's
         # freeze, instead of waiting behind it and counting as late.
@@ -281,6 +281,23 @@ class Daemon:
         self._db_backoff.reset()
         self.incidents.recovered("database")
         return stats
+
+    def _import_spool(self, stats: Stats) -> None:
+        # Whatever the import raises, the rest of the pass runs (a lost database is the
+        # loop's outage): its files wait for the next pass, and an import failing for long
+        # is an incident of the "spool" door, which ``pbm health`` reports.
+        assert self.app.spool is not None
+        try:
+            with self.worker.doing("spool import"):
+                import_spool(self.app.spool, self.app.inbound, lambda: self.stopping)
+        except DatabaseUnavailable:
+            raise
+        except Exception as exc:
+            log.exception("daemon.spool_import_failed", error=str(exc))
+            self.incidents.failed("spool", exc)
+            stats.errors += 1
+            return
+        self.incidents.recovered("spool")
 
     def _process(self, mail_id: int) -> bool:
         with self.worker.doing(f"inbound {mail_id}"):

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from pbm.app import App
 from pbm.cli._common import config_option, load
 from pbm.db.session import transaction
+from pbm.inbound.spool import SpoolRotation
 from pbm.secrets.rotation import rotate, sealed_count
 
 __all__ = ["COMMANDS"]
@@ -41,11 +42,25 @@ def rotate_command(config_path: Path | None) -> None:
             ) as progress:
                 task = progress.add_task("re-seal", total=total)
                 report = rotate(s, config, on_row=lambda: progress.advance(task))
+        # The spool's files (and dead/'s) are sealed mail too: after the rows, as a pass
+        # may import a file meanwhile (its key then stored, the file only removed).
+        spooled = app.spool.reseal() if app.spool is not None else SpoolRotation()
     finally:
         app.close()
     click.echo(
         f"re-sealed {report.resealed} mail(s); {report.current} already under the current key"
     )
+    if spooled.resealed or spooled.current or spooled.unreadable:
+        click.echo(
+            f"re-sealed {spooled.resealed} spool file(s); {spooled.current} already under "
+            "the current key"
+        )
+    if spooled.unreadable:
+        names = ", ".join(spooled.unreadable[:20])
+        raise click.ClickException(
+            f"{len(spooled.unreadable)} spool file(s) open under no configured key "
+            f"({names}): put the key that sealed them in old_secret_keys and run this again"
+        )
     if report.waiting_secrets:
         click.echo(
             f"{report.waiting_secrets} mail(s) in the outbox still show a secret: keep "

@@ -59,7 +59,10 @@ class Wakes:
         self._writes: Counter[str] = Counter()
         self._unknown = 0  # statements whose written table could not be told
         self._inserts = 0  # rows queued into the outbox
-        self._reading: set[str] | None = None
+        # Per thread, as the outbox's own traffic: the engine's listener runs on every
+        # thread's statements (the SMTP door's store, the heartbeat), and only the reading
+        # thread's SELECTs name the answer's tables.
+        self._reading = threading.local()
         self._own = threading.local()  # the outbox writing its own rows, on this thread
         self._answers: dict[str, _Answer] = {}
         self._due_from_inserts = 0  # queued rows no complete flush has taken yet
@@ -95,11 +98,13 @@ class Wakes:
         if kept is not None and self._holds(kept, now):
             return kept.value
         writes, unknown = dict(self._writes), self._unknown
-        self._reading = set()
+        reading: set[str] = set()
+        self._reading.tables = reading
         try:
             value = read()
         finally:
-            tables, self._reading = frozenset(self._reading), None
+            self._reading.tables = None
+        tables = frozenset(reading)
         self._answers[name] = _Answer(
             value,
             tables,
@@ -152,8 +157,9 @@ class Wakes:
         statement: str = args[2]
         head = statement.lstrip()[:9].upper()
         if head.startswith(_NEUTRAL):
-            if self._reading is not None and head.startswith("SELECT"):
-                self._reading.update(t.lower() for t in _READ.findall(statement))
+            reading: set[str] | None = getattr(self._reading, "tables", None)
+            if reading is not None and head.startswith("SELECT"):
+                reading.update(t.lower() for t in _READ.findall(statement))
             return
         found = _WRITE.match(statement)
         if found is None:

@@ -13,13 +13,16 @@ A spool file holds nothing in clear: it is one token of the :class:`~pbm.secrets
 envelope, the time of arrival) and the raw bytes. A SECRET line never reaches the disk.
 
 Every pass (:meth:`pbm.daemon.Daemon.run_once`) first imports the spool
-(:func:`import_spool`): every readable file in one commit, de-duplicated by the key the
-store uses (:meth:`Inbound.store_arrivals`), then the files are removed. A crash before the
-commit leaves the files (imported next pass); one after it leaves files whose keys are
-stored (the next import finds them and only removes them). A file that cannot be read
-(truncated, corrupt, sealed under a key no longer configured) is moved to ``dead/`` in the
-spool and recorded as a dead letter, which tells the GM: never dropped, read again only by
-``pbm mail retry`` (:func:`retry_dead`). ``pbm db backup`` imports the spool first
+(:func:`import_spool`): in batches bounded by files, bytes and time, each stored in one
+commit synced to disk (``synchronous=FULL``), de-duplicated by the key the store uses
+(:meth:`Inbound.store_arrivals`), then its files removed. A crash before the commit leaves
+the files (imported next pass); one after it leaves files whose keys are stored (the next
+import finds them and only removes them). A batch the database refuses is stored one mail at
+a time. A file that cannot be unsealed or parsed (truncated, corrupt, sealed under a key no
+longer configured), or whose mail the database still refuses, is moved to ``dead/`` in the
+spool and recorded as a dead letter holding the file's sealed bytes, which tells the GM:
+never dropped, read again only by ``pbm mail retry`` (:func:`retry_dead`). A file that cannot
+be read now (EMFILE, EIO) waits for the next pass. ``pbm db backup`` imports the spool first
 (:func:`import_all`), so a backup holds every mail accepted before it began.
 
 PostgreSQL takes row locks, so a door there never waits on a pass: it stores as before.
@@ -32,26 +35,29 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 import structlog
-from sqlalchemy import select
+from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.core.errors import MessageParseError, NotFound, PbmError
+from pbm.core.errors import DatabaseUnavailable, MessageParseError, NotFound, PbmError
 from pbm.core.events import record
 from pbm.db.models import InboundMail, MailStatus
 from pbm.db.session import LOCK_WAIT_MS, is_busy, make_session_factory, transaction
 from pbm.inbound.pipeline import Arrival, Inbound, Stored
+from pbm.mail.headers import header_text, valid_text
 from pbm.secrets import Sealer
 from pbm.testhooks import crash_point
 
 __all__ = [
     "DoorStore",
     "Spool",
+    "SpoolRotation",
     "SpoolState",
     "import_all",
     "import_spool",
@@ -64,8 +70,17 @@ log = structlog.get_logger("pbm.inbound.spool")
 SUFFIX = ".mail"
 TMP_PREFIX = ".tmp-"
 DEAD = "dead"
-#: Files per import: one pass's commit stays bounded after a long outage of the lock.
+#: Files, bytes and seconds of reading per import batch (one commit): a batch's memory and
+#: the time it holds the write lock stay bounded after a long outage of the lock.
 IMPORT_BATCH = 500
+IMPORT_BYTES = 16 * 1024 * 1024
+IMPORT_BATCH_SECONDS = 2.0
+#: Seconds of batches in one import (a pass's): the rest waits for the next pass.
+IMPORT_PASS_SECONDS = 10.0
+#: Imports that may fail to read a file (an OSError: EMFILE, EIO) before it is a dead
+#: letter: a passing fault leaves it, a lasting one is told to the GM. A folder by a spool
+#: file's name, or one pbm may not read, is a dead letter at once.
+READ_TRIES = 10
 #: A temporary file older than this was left by a writer that died before its rename: it was
 #: never acknowledged (the 250 comes after the rename), so it is removed.
 STALE_TMP_SECONDS = 3600.0
@@ -89,12 +104,23 @@ class SpoolState:
         return None if self.oldest is None else max(0.0, (now - self.oldest).total_seconds())
 
 
+@dataclass(slots=True)
+class SpoolRotation:
+    """What :meth:`Spool.reseal` did: files re-sealed, already under the current key, and
+    those no configured key opens (their paths)."""
+
+    resealed: int = 0
+    current: int = 0
+    unreadable: list[str] = field(default_factory=list)
+
+
 class Spool:
     """One folder of sealed mail files, named by the time they were written."""
 
     def __init__(self, path: Path, sealer: Sealer) -> None:
         self.path = path
         self.sealer = sealer
+        self._read_failures: Counter[str] = Counter()
 
     def __repr__(self) -> str:
         return f"Spool({str(self.path)!r})"
@@ -110,7 +136,7 @@ class Spool:
             "at": arrival.received_at.isoformat(),
         }
         token = self.sealer.seal(json.dumps(head).encode() + b"\n" + arrival.raw)
-        self.path.mkdir(parents=True, exist_ok=True)
+        self.create()
         # The wall clock names the file: the spool's age is read against it (pbm status).
         name = f"{time.time_ns():020d}-{os.getpid()}-{secrets.token_hex(4)}"
         tmp, final = self.path / f"{TMP_PREFIX}{name}", self.path / f"{name}{SUFFIX}"
@@ -118,6 +144,16 @@ class Spool:
         tmp.rename(final)
         _sync_dir(self.path)
         return final
+
+    def create(self) -> None:
+        """Make the folder (and its parents) if missing, durably: a file renamed into a
+        folder whose own entry was never synced can vanish with it in a power cut."""
+        if self.path.is_dir():
+            return
+        missing = [p for p in (self.path, *self.path.parents) if not p.exists()]
+        self.path.mkdir(parents=True, exist_ok=True)
+        for made in missing:  # each new entry is durable once its parent is synced
+            _sync_dir(made.parent)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -129,13 +165,12 @@ class Spool:
             return []
 
     def read(self, path: Path) -> Arrival:
-        """The mail in ``path``; :class:`SpoolCorrupt` if it cannot be read back."""
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise  # imported meanwhile by another process: not a fault of the file
-        except OSError as exc:  # no permission, a folder by the name, EIO
-            raise SpoolCorrupt(f"unreadable spool file {path.name}: {exc}") from exc
+        """The mail in ``path``: :class:`SpoolCorrupt` if it cannot be unsealed or parsed;
+        ``OSError`` if the file cannot be read now (a passing fault: left for the next try)."""
+        return self.parse(path.read_bytes(), path.name)
+
+    def parse(self, data: bytes, name: str) -> Arrival:
+        """The mail a spool file's bytes hold; :class:`SpoolCorrupt` if they are no such mail."""
         try:
             plain = self.sealer.unseal(data)
             line, _, raw = plain.partition(b"\n")
@@ -143,15 +178,23 @@ class Spool:
             arrival = Arrival(
                 raw=raw,
                 door=str(head["door"])[:16],
-                envelope_from=head["from"],
-                envelope_to=tuple(str(a) for a in head["to"]),
+                envelope_from=None if head["from"] is None else envelope_text(head["from"]),
+                envelope_to=tuple(envelope_text(str(a)) for a in head["to"]),
                 received_at=datetime.fromisoformat(head["at"]),
             )
         except (PbmError, ValueError, KeyError, TypeError) as exc:
-            raise SpoolCorrupt(f"unreadable spool file {path.name}: {exc}") from exc
+            raise SpoolCorrupt(f"unreadable spool file {name}: {exc}") from exc
         if not raw.strip() or arrival.received_at.tzinfo is None:
-            raise SpoolCorrupt(f"unreadable spool file {path.name}: no message in it")
+            raise SpoolCorrupt(f"unreadable spool file {name}: no message in it")
         return arrival
+
+    def read_failed(self, path: Path) -> int:
+        """Count a failed read of ``path``: how many so far in this process."""
+        self._read_failures[path.name] += 1
+        tries = self._read_failures[path.name]
+        if tries >= READ_TRIES:
+            del self._read_failures[path.name]
+        return tries
 
     def state(self) -> SpoolState:
         """What waits in the spool (see :func:`spool_state`)."""
@@ -160,12 +203,48 @@ class Spool:
     def bury(self, path: Path) -> Path:
         """Move an unreadable file to ``dead/`` (kept for the operator, never read again)."""
         dead = self.path / DEAD
-        dead.mkdir(exist_ok=True)
+        if not dead.is_dir():
+            dead.mkdir(exist_ok=True)
+            _sync_dir(self.path)
         target = dead / path.name
         path.rename(target)
         _sync_dir(dead)
         _sync_dir(self.path)
         return target
+
+    def reseal(self) -> SpoolRotation:
+        """Re-seal every spool file, and every one in ``dead/``, under the current key
+        (``pbm secrets rotate``): once the old key is dropped they still open. Each is
+        replaced durably (a new file renamed over it); one no configured key opens is left
+        and named. A file imported meanwhile may come back: its key is stored, and the next
+        import only removes it."""
+        done = SpoolRotation()
+        dead = self.path / DEAD
+        for folder in (self.path, dead):
+            try:
+                files = sorted(p for p in folder.iterdir() if p.name.endswith(SUFFIX))
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            for path in files:
+                try:
+                    token = path.read_bytes()
+                except OSError:  # imported meanwhile, or a folder by the name: not sealed mail
+                    continue
+                if self.sealer.is_current(token):
+                    done.current += 1
+                    continue
+                try:
+                    fresh = self.sealer.reseal(token)
+                except PbmError:
+                    done.unreadable.append(str(path))
+                    continue
+                tmp = self.path / f"{TMP_PREFIX}{path.stem}"  # no suffix: never imported
+                _write_synced(tmp, fresh)
+                tmp.rename(path)
+                done.resealed += 1
+            if files:
+                _sync_dir(folder)
+        return done
 
     def sweep_tmp(self, now_wall: float) -> None:
         """Remove temporary files a writer left when it died before its rename."""
@@ -191,6 +270,17 @@ def spool_state(path: Path) -> SpoolState:
             oldest = datetime.fromtimestamp(int(files[0].split("-", 1)[0]) / 1e9, UTC)
     dead = path / DEAD
     return SpoolState(len(files), oldest, sum(1 for _ in dead.iterdir()) if dead.is_dir() else 0)
+
+
+def envelope_text(value: object) -> str:
+    """An envelope address as text that can be stored: bytes that were not UTF-8 (``pbm
+    ingest``'s argument, kept by Python as lone surrogates) read as UTF-8, else
+    windows-1252, and any other lone surrogate replaced (U+FFFD)."""
+    text = str(value)
+    try:
+        return header_text(text)
+    except UnicodeEncodeError:  # a surrogate that no byte made (JSON's "\\ud800")
+        return valid_text(text)
 
 
 def _write_synced(path: Path, data: bytes) -> None:
@@ -240,15 +330,19 @@ class DoorStore:
     ) -> Stored | None:
         """Store durably; the stored row, or None when the mail went to the spool. Raises
         when neither could take it (the door answers "try again later")."""
+        # Neutralised before either store: the row must take them, the spooled file's as
+        # the direct one's (a sender's bytes once made every import of the spool fail).
+        envelope_from = None if envelope_from is None else envelope_text(envelope_from)
+        envelope_to = [envelope_text(a) for a in envelope_to]
         if self._quick is None or self.spool is None:
-            return self.inbound.store(raw, door, envelope_from, list(envelope_to))
+            return self.inbound.store(raw, door, envelope_from, envelope_to)
         if not raw.strip():  # nothing to store, answer or retry (as Inbound.store says)
             raise MessageParseError("an empty message: nothing to store")
         # While mail waits in the spool, what comes after it goes there too: the import gives
         # rows in the order of arrival, and a player's later orders are handled later.
         if not self.spool.files():
             try:
-                return self._quick.store(raw, door, envelope_from, list(envelope_to))
+                return self._quick.store(raw, door, envelope_from, envelope_to)
             except Exception as exc:
                 if not is_busy(exc):
                     raise
@@ -263,32 +357,128 @@ class DoorStore:
 # -- the import, at the start of every pass ---------------------------------------------------
 
 
-def import_spool(spool: Spool, inbound: Inbound) -> int:
-    """Store what the spool holds (one commit), then remove the files; unreadable files become
-    dead letters. Returns how many mails it stored anew."""
+def import_spool(
+    spool: Spool,
+    inbound: Inbound,
+    stopping: Callable[[], bool] = lambda: False,
+    budget: float = IMPORT_PASS_SECONDS,
+) -> int:
+    """Store what the spool holds, a batch at a time (each one commit, synced, then its files
+    removed) until it is empty, ``stopping()`` says so, or ``budget`` seconds have passed.
+    A file that cannot be unsealed or parsed, or whose mail the database refuses, becomes a
+    dead letter; one that cannot be read now is left for the next import. Returns how many
+    mails it stored anew."""
     spool.sweep_tmp(time.time())
-    files = spool.files()[:IMPORT_BATCH]
-    if not files:
-        return 0
-    read: list[tuple[Path, Arrival]] = []
+    began = time.monotonic()
+    tried: set[str] = set()  # a file left by one batch waits for the next import
+    fresh = 0
+    while True:
+        stored, more = _import_batch(spool, inbound, tried)
+        fresh += stored
+        if not more or stopping() or time.monotonic() - began >= budget:
+            return fresh
+
+
+def _import_batch(spool: Spool, inbound: Inbound, tried: set[str]) -> tuple[int, bool]:
+    """One batch, bounded by files, bytes and time: how many stored anew, and whether files
+    not yet tried remain."""
+    files = [p for p in spool.files() if p.name not in tried]
+    read: list[tuple[Path, bytes, Arrival]] = []
+    size, started, more = 0, time.monotonic(), False
     for path in files:
+        if read and (
+            len(read) >= IMPORT_BATCH
+            or size >= IMPORT_BYTES
+            or time.monotonic() - started >= IMPORT_BATCH_SECONDS
+        ):
+            more = True
+            break
+        tried.add(path.name)
         try:
-            read.append((path, spool.read(path)))
+            data = path.read_bytes()
         except FileNotFoundError:
             continue  # another process imported it meanwhile
+        except OSError as exc:  # EMFILE, ENOMEM, EIO: most often passing
+            lasting = isinstance(exc, IsADirectoryError | PermissionError)
+            if not lasting and spool.read_failed(path) < READ_TRIES:
+                log.warning("inbound.spool_read_failed", file=path.name, error=str(exc))
+                continue
+            _dead_letter(spool, inbound, path, f"unreadable spool file {path.name}: {exc}")
+            continue
+        try:
+            arrival = spool.parse(data, path.name)
         except SpoolCorrupt as exc:
-            _dead_letter(spool, inbound, path, str(exc))
+            _dead_letter(spool, inbound, path, str(exc), data)
+            continue
+        read.append((path, data, arrival))
+        size += len(data)
+    if not read:
+        return 0, more
     crash_point("spool-before-commit")
-    stored = inbound.store_arrivals([a for _, a in read])
+    stored = _store_or_bury(spool, inbound, read)
     crash_point("spool-after-commit")
-    for path, _ in read:
+    for path, _ in stored:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
-    if read:
+    if stored:
         _sync_dir(spool.path)
-    fresh = sum(1 for s in stored if s.created)
-    log.info("inbound.spool_imported", files=len(read), stored=fresh)
-    return fresh
+    fresh = sum(1 for _, s in stored if s.created)
+    log.info("inbound.spool_imported", files=len(stored), stored=fresh)
+    return fresh, more
+
+
+def _store_or_bury(
+    spool: Spool, inbound: Inbound, read: list[tuple[Path, bytes, Arrival]]
+) -> list[tuple[Path, Stored]]:
+    """Store the batch in one commit; if the database refuses it, each mail alone, and a
+    mail it still refuses becomes a dead letter (its sealed bytes kept for a retry). A lost
+    or locked database raises: the files wait for the next import."""
+    try:
+        stored = _store_synced(inbound, [a for _, _, a in read])
+        return [(path, s) for (path, _, _), s in zip(read, stored, strict=True)]
+    except Exception as exc:
+        if isinstance(exc, DatabaseUnavailable) or is_busy(exc):
+            raise
+        log.warning("inbound.spool_batch_refused", files=len(read), error=_reason(exc))
+    out = []
+    for path, data, arrival in read:
+        try:
+            [one] = _store_synced(inbound, [arrival])
+        except Exception as exc:
+            if isinstance(exc, DatabaseUnavailable) or is_busy(exc):
+                raise
+            reason = f"spool file {path.name} could not be stored: {_reason(exc)}"
+            _dead_letter(spool, inbound, path, reason, data)
+            continue
+        out.append((path, one))
+    return out
+
+
+def _store_synced(inbound: Inbound, arrivals: list[Arrival]) -> list[Stored]:
+    """:meth:`Inbound.store_arrivals`, its commit synced to disk before it returns: the
+    spool files are removed after it, durably, so SQLite's ``synchronous=NORMAL`` (a WAL
+    commit not yet synced) would let a power cut lose the mail. PostgreSQL never spools."""
+    bind = inbound.sessions.kw.get("bind")
+    if not isinstance(bind, Engine) or bind.dialect.name != "sqlite":
+        return inbound.store_arrivals(arrivals)
+    with bind.connect() as conn:
+        driver = conn.connection.driver_connection
+        assert driver is not None
+        driver.execute("PRAGMA synchronous=FULL")  # autocommit driver: outside a transaction
+        try:
+            synced = Inbound(
+                sessionmaker(conn, expire_on_commit=False),
+                inbound.config,
+                inbound.clock,
+                inbound.box,
+            )
+            return synced.store_arrivals(arrivals)
+        finally:
+            driver.execute("PRAGMA synchronous=NORMAL")  # the pool's setting again
+
+
+def _reason(exc: BaseException) -> str:
+    return valid_text(f"{type(exc).__name__}: {exc}")[:500]
 
 
 def import_all(spool: Spool, inbound: Inbound) -> int:
@@ -323,7 +513,7 @@ def retry_dead(spool: Spool | None, inbound: Inbound, mail_id: int) -> Stored | 
     (:meth:`Inbound.retry`); then None."""
     with transaction(inbound.sessions) as s:
         row = s.execute(
-            select(InboundMail.door, InboundMail.key, InboundMail.status).where(
+            select(InboundMail.door, InboundMail.key, InboundMail.status, InboundMail.sealed).where(
                 InboundMail.id == mail_id
             )
         ).first()
@@ -338,25 +528,31 @@ def retry_dead(spool: Spool | None, inbound: Inbound, mail_id: int) -> Stored | 
     if spool is None:
         raise PbmError(f"#{mail_id} is the spool file {name}, and no spool_dir is configured")
     path = next((p for p in (spool.path / DEAD / name, spool.path / name) if p.exists()), None)
-    if path is None:
+    if path is None and row.sealed is None:
         raise PbmError(f"#{mail_id}: the spool file {name} is in neither {spool.path} nor dead/")
+    kept = f"kept as {path}" if path is not None else "kept in the row"
     try:
-        arrival = spool.read(path)
-    except SpoolCorrupt as exc:
-        _still_dead(inbound, mail_id, f"{exc} (kept as {path})")
-        raise PbmError(f"#{mail_id} is still a dead letter: {exc}") from exc
-    # Stored before the dead letter is closed: a crash between the two retries again, and
-    # the store, keyed as every door's, finds the mail already there.
-    [stored] = inbound.store_arrivals([arrival])
+        # The file if it is there (a mended disk is read again), else the row's copy of it.
+        arrival = spool.read(path) if path is not None else spool.parse(row.sealed, name)
+        # Stored before the dead letter is closed: a crash between the two retries again,
+        # and the store, keyed as every door's, finds the mail already there.
+        [stored] = _store_synced(inbound, [arrival])
+    except (DatabaseUnavailable, OSError):
+        raise  # nothing learnt about the mail: try again later
+    except Exception as exc:
+        reason = str(exc) if isinstance(exc, SpoolCorrupt) else _reason(exc)
+        _still_dead(inbound, mail_id, f"{reason} ({kept})")
+        raise PbmError(f"#{mail_id} is still a dead letter: {reason}") from exc
     with transaction(inbound.sessions) as s:
         mail = s.get(InboundMail, mail_id)
         assert mail is not None
         mail.status = MailStatus.IGNORED
         mail.note = f"imported on retry as #{stored.id}"
         record(s, inbound.clock, "retry", inbound=mail_id, stored=stored.id)
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
-    log.info("inbound.spool_retried", id=mail_id, stored=stored.id, file=path.name)
+    if path is not None:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+    log.info("inbound.spool_retried", id=mail_id, stored=stored.id, file=name)
     return stored
 
 
@@ -374,9 +570,12 @@ def _still_dead(inbound: Inbound, mail_id: int, error: str) -> None:
         record(s, inbound.clock, "retry_failed", inbound=mail_id)
 
 
-def _dead_letter(spool: Spool, inbound: Inbound, path: Path, error: str) -> None:
-    """Record ``path`` as a dead letter (the GM is told), then move it aside. In that order:
-    a crash between the two finds the file again, and its dead letter already there."""
+def _dead_letter(
+    spool: Spool, inbound: Inbound, path: Path, error: str, sealed: bytes | None = None
+) -> None:
+    """Record ``path`` as a dead letter (the GM is told), its ``sealed`` bytes (the file's,
+    when they could be read) kept in the row for ``pbm mail retry``; then move it aside. In
+    that order: a crash between the two finds the file again, and its dead letter there."""
     key = f"{DEAD_KEY}{path.name}"
     with transaction(inbound.sessions) as s:
         found = s.execute(
@@ -388,6 +587,7 @@ def _dead_letter(spool: Spool, inbound: Inbound, path: Path, error: str) -> None
                 key=key,
                 door="spool",
                 raw=b"",
+                sealed=sealed,
                 status=MailStatus.SHUNTED,
                 received_at=inbound.clock.now(),
                 note="an unreadable spool file",
@@ -398,6 +598,10 @@ def _dead_letter(spool: Spool, inbound: Inbound, path: Path, error: str) -> None
             mail_id, told = row.id, False
         else:
             mail_id, told = found.id, found.error is not None
+            if sealed is not None:
+                s.execute(
+                    update(InboundMail).where(InboundMail.id == mail_id).values(sealed=sealed)
+                )
     if not told:
         inbound.shunt(mail_id, f"{error} (kept as {spool.path / DEAD / path.name})")
     try:
