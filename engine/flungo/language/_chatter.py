@@ -141,6 +141,19 @@ def _meaningful(keywords: frozenset[str]) -> list[str]:
     return sorted(keywords - _COMMON)
 
 
+def names_an_order(text: str, own_words: frozenset[str], keywords: frozenset[str]) -> bool:
+    """Whether ``text`` names one of our squad (a word of a name, as written) and a word of
+    the orders ("Thank you GM for the report - and please, Jimmy bowls the 15th over"):
+    a line that starts with thanks and holds both goes on to say something, and is no
+    sign-off. The other side's names ("Best of luck to Viv and Lara") and a name with no
+    word of an order ("ring us at the Black Bull") leave it one."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    if not any(w in own_words for w in words):
+        return False
+    meaningful = frozenset(_meaningful(keywords))
+    return any(w in meaningful for w in words)
+
+
 def looks_like_chatter(text: str, own: NameBook, keywords: frozenset[str]) -> bool:
     """Whether a line that did not read as an order is a remark ("ok fixed i think", "bob").
 

@@ -14,6 +14,7 @@ from engine.flungo.language._chatter import (
     forwarded_from,
     is_quoted,
     looks_like_chatter,
+    names_an_order,
     number_words,
 )
 from engine.flungo.language._checks import check_items
@@ -139,12 +140,13 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
     )
     all_names = list(own.names) + (list(opponent.names) if opponent else [])
     protect = _protect(tuple(all_names))  # once a mail: every pass of every line asks it
+    ours = _protect(tuple(own.names))
     known = known_words()
     section: Item | None = None
     signed_off = False
     for number, raw in enumerate(text.splitlines(), start=1):
         cl = lines[number - 1]
-        if is_sign_off(raw, lambda t: any(w in protect for w in _UNKNOWN_WORD.findall(t.lower()))):
+        if is_sign_off(raw, lambda t: names_an_order(t, ours, keywords())):
             signed_off = True
         if cl is None:
             section = None

@@ -53,9 +53,12 @@ def test_a_long_thanks_that_is_refused_is_said_not_dropped() -> None:
         "Cheers, Dave Smith",
         "Many thanks for all your work this season, it is much appreciated",
         "Thank you, as ever, for your patience with my orders",
+        "Best of luck to the Blobs too, Viv, Lara and Sobers, it will be a cracker",
+        "Cheers GM, anything wrong ring me at the Black Bull, Dave",
     ],
 )
 def test_a_sign_off_and_a_thanks_with_no_player_stay_chatter(text: str) -> None:
-    """Short sign-offs, and long thanks that name nobody, cost nothing."""
+    """Short sign-offs, and long thanks that name none of our squad with a word of an
+    order (the other side's names, a pub called the Black Bull), cost nothing."""
     got = read(text)
     assert got.echo == () and got.errors == () and got.chatter
