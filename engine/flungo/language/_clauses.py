@@ -397,6 +397,9 @@ _BUT_AT = re.compile(
     r"^(?P<head>.*?)(?P<s1>" + STYLES + r")\s*,?\s*but" + _THEN_STYLE + r"\s+(?P<t2>when\s+the\s+"
     r"\d{1,2}(?:st|nd|rd|th)\s+wicket\s+falls|after\s+\d{1,3}\s+overs|at\s+drinks)$"
 )
+# words that make a group of batsmen other than all of them: with one in the head and no group
+# this reads, the subject is not "all batsmen" (it would drop the word, silently)
+_GROUP_LEFT = re.compile(r"\b(?:left|remaining|rest|others?|tail|tailenders|openers?|order)\b")
 _WHO = r"(?:all\s+batsmen|the\s+remaining\s+batsmen|the\s+rest|the\s+next\s+\d\s+batsmen)"
 
 
@@ -427,6 +430,9 @@ def _sequence(text: str, is_name: re.Pattern[str] | None) -> str:
     trig, subject = parts.group("trig").strip(" ,;:"), parts.group("who") or "all batsmen"
     if not trig and not parts.group("who"):
         return text  # neither a time nor a batsman: nothing to say whose styles they are
+    if not parts.group("who") and _GROUP_LEFT.search(trig):
+        return text  # "everyone left", "the lads remaining": a group this does not name
+
     if "until" in m.groupdict() and m.groupdict().get("until"):
         until = m.group("until")
         t2 = (
