@@ -449,6 +449,7 @@ def _sequence(text: str, is_name: re.Pattern[str] | None) -> str:
 
 
 _SUBJECT = r"(?:all\s+batsmen|the\s+remaining\s+batsmen|the\s+rest)"
+_STYLE_FOR = re.compile(r"(?P<style>" + STYLES + r")\s+for\s+")
 
 
 def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
@@ -458,16 +459,19 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
         text = re.sub(r"\s*,?\s*(?:and\s+|but\s+)?not\s+" + STYLES + r"(?![\w'])", "", text)
     text = re.sub(r"(?<![\w'])(is|are|the|bat|bats)\s+\1(?![\w'])", r"\1", text)
     # "it is wahoo for the remaining batsmen", "go back to normal for everyone"
-    who = _SUBJECT if is_name is None else f"(?:{_SUBJECT}|{is_name.pattern})"
-    text = re.sub(
-        r"(?:it\s+is\s+|bats?\s+(?:back\s+)?(?:to\s+)?)?(?P<style>"
-        + STYLES
-        + r")\s+for\s+(?P<who>"
-        + who
-        + r")(?![\w'])",
-        r"\g<who> bat \g<style>",
-        text,
-    )
+    # the pattern holds the squad's names, so it is compiled anew for each squad (a
+    # millisecond, more than the rest of a line): only for a line with a style before "for"
+    if _STYLE_FOR.search(text):
+        who = _SUBJECT if is_name is None else f"(?:{_SUBJECT}|{is_name.pattern})"
+        text = re.sub(
+            r"(?:it\s+is\s+|bats?\s+(?:back\s+)?(?:to\s+)?)?(?P<style>"
+            + STYLES
+            + r")\s+for\s+(?P<who>"
+            + who
+            + r")(?![\w'])",
+            r"\g<who> bat \g<style>",
+            text,
+        )
     text = re.sub(r"(?<![\w'])(?:is|are)\s+(?=" + STYLES + r"(?![\w']))", "", text)
     # "Stokes to tonk it": the style, said of him
     text = re.sub(r"(?<![\w'])(" + STYLES + r")\s+it(?![\w'])", r"\1", text)
