@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.dice import Dice
+from engine.flungo.formats import FORMATS, Format
+from engine.flungo.language import OrderContext, ParsedOrders, parse_orders
 from engine.flungo.squad import Team, generate_squad
 
 NAMES = (
@@ -68,3 +70,10 @@ def opponent_team() -> Team:
         replace(p, name=names[i]) if i < len(names) else p for i, p in enumerate(team.players)
     )
     return replace(team, players=players)
+
+
+def read(text: str) -> ParsedOrders:
+    """``text`` read for the Gungers (:func:`fixture_team`) in a 50-over match against the
+    Blobs (:func:`opponent_team`), as the corpus's lines are read."""
+    context = OrderContext(opponent=opponent_team())
+    return parse_orders(text, fixture_team(), FORMATS[Format.FIFTY], context=context)

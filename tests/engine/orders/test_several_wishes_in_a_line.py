@@ -10,14 +10,10 @@ from __future__ import annotations
 import pytest
 
 from engine.flungo.formats import FORMATS, Format
-from engine.flungo.language import OrderContext, ParsedOrders, canonical, parse_orders
-from tests.engine.orders.squad import fixture_team, opponent_team
+from engine.flungo.language import canonical
+from tests.engine.orders.squad import read
 
 FIFTY = FORMATS[Format.FIFTY]
-
-
-def read(text: str) -> ParsedOrders:
-    return parse_orders(text, fixture_team(), FIFTY, context=OrderContext(opponent=opponent_team()))
 
 
 FILLED = [

@@ -5,15 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.flungo.formats import FORMATS, Format
-from engine.flungo.language import OrderContext, ParsedOrders, parse_orders
-from tests.engine.orders.squad import fixture_team, opponent_team
-
-
-def read(text: str) -> ParsedOrders:
-    return parse_orders(
-        text, fixture_team(), FORMATS[Format.FIFTY], context=OrderContext(opponent=opponent_team())
-    )
+from tests.engine.orders.squad import read
 
 
 @pytest.mark.parametrize(

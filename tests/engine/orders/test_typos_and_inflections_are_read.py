@@ -6,17 +6,12 @@ from __future__ import annotations
 import pytest
 
 from engine.flungo.formats import FORMATS, Format
-from engine.flungo.language import OrderContext, ParsedOrders, parse_orders
 from engine.flungo.language._inflect import inflected
 from engine.flungo.language._meaning import lexicon
 from engine.flungo.language._typos import one_edit
-from tests.engine.orders.squad import fixture_team, opponent_team
+from tests.engine.orders.squad import read
 
 FIFTY = FORMATS[Format.FIFTY]
-
-
-def read(text: str) -> ParsedOrders:
-    return parse_orders(text, fixture_team(), FIFTY, context=OrderContext(opponent=opponent_team()))
 
 
 @pytest.mark.parametrize(
