@@ -449,6 +449,9 @@ def _sequence(text: str, is_name: re.Pattern[str] | None) -> str:
 
 
 _SUBJECT = r"(?:all\s+batsmen|the\s+remaining\s+batsmen|the\s+rest)"
+_JOB = re.compile(r"(?:captain|wicketkeeper|keeper)(?=$|,)")
+_OUT = re.compile(r"\sout(?![\w'])")
+_IN_AFTER = re.compile(r"\sin(?=\s+after\s+\d)")
 _STYLE_FOR = re.compile(r"(?P<style>" + STYLES + r")\s+for\s+")
 
 
@@ -493,7 +496,9 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
     # "with Stokes batting aggressively": how he bats
     text = re.sub(r"(?<![\w'])with\s+(?=.+?\s+batting\s+" + STYLES + r"(?![\w']))", "", text)
     text = re.sub(r"(?<![\w'])batting\s+(?=" + STYLES + r"(?![\w']))", "bats ", text)
-    if is_name is not None:
+    # the patterns below hold the squad's names, compiled anew for each squad (milliseconds
+    # each): each runs only where its fixed words are in the line
+    if is_name is not None and _JOB.search(text):
         # "Root captain, Wilson keeper": the selection, each part its own order
         text = re.sub(
             r"(?:^|(?<=,\s))(?P<who>"
@@ -502,6 +507,7 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
             r"\g<job> \g<who>",
             text,
         )
+    if is_name is not None and _OUT.search(text):
         # "Fred out before 30 overs, ...": his wicket is the trigger
         text = re.sub(
             r"^(?P<who>" + is_name.pattern + r")\s+(?:is\s+)?out(?![\w'])",
@@ -514,6 +520,7 @@ def _said_plainly(text: str, is_name: re.Pattern[str] | None) -> str:
             r"when \g<who> is out",
             text,
         )
+    if is_name is not None and _IN_AFTER.search(text):
         text = re.sub(
             r"^(?P<who>" + is_name.pattern + r")\s+(?:is\s+)?in(?=\s+after\s+\d)",
             r"if \g<who> is in",
