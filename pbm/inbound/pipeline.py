@@ -192,8 +192,11 @@ class Inbound:
             # Two doors raced with the same message: the other one stored it.
             with transaction(self.sessions) as s:
                 key = items[0].key
-                row = s.scalars(select(InboundMail).where(InboundMail.key == key)).one()
-                return [Stored(row.id, False, Status(row.status))]
+                row = s.scalars(select(InboundMail).where(InboundMail.key == key)).one_or_none()
+                stored = None if row is None else Stored(row.id, False, Status(row.status))
+            if stored is None:
+                raise  # no race: the database refused the row itself (a CHECK, a trigger)
+            return [stored]
         out = []
         first: set[str] = set()
         for item in items:

@@ -269,3 +269,15 @@ def test_secrets_rotate_reseals_the_spool_and_its_dead_letters(tmp_path: Path) -
         assert import_spool(only_new, app.inbound) == 1
     finally:
         app.close()
+
+
+def test_a_row_the_database_refuses_is_no_race_between_doors(app: App) -> None:
+    """A mail whose row the database refuses by itself (a trigger, a CHECK) raises that
+    refusal from the store, not a "no row found" from looking up another door's copy: the
+    store took an IntegrityError for a race only when a row with the key exists."""
+    from sqlalchemy.exc import IntegrityError
+
+    _refuse(app, "<race@example.test>")
+    with pytest.raises(IntegrityError, match="refused"):
+        app.inbound.store(make_eml("HELP\n", message_id="<race@example.test>"), "smtp")
+    assert "<race@example.test>" not in _rows(app)
