@@ -150,8 +150,7 @@ def names_an_order(text: str, own_words: frozenset[str], keywords: frozenset[str
     words = [w.lower() for w in _WORD.findall(text)]
     if not any(w in own_words for w in words):
         return False
-    meaningful = frozenset(_meaningful(keywords))
-    return any(w in meaningful for w in words)
+    return any(w in keywords and w not in _COMMON for w in words)
 
 
 def looks_like_chatter(text: str, own: NameBook, keywords: frozenset[str]) -> bool:

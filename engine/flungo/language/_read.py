@@ -140,13 +140,12 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
     )
     all_names = list(own.names) + (list(opponent.names) if opponent else [])
     protect = _protect(tuple(all_names))  # once a mail: every pass of every line asks it
-    ours = _protect(tuple(own.names))
     known = known_words()
     section: Item | None = None
     signed_off = False
     for number, raw in enumerate(text.splitlines(), start=1):
         cl = lines[number - 1]
-        if is_sign_off(raw, lambda t: names_an_order(t, ours, keywords())):
+        if is_sign_off(raw, lambda t: names_an_order(t, _protect(tuple(own.names)), keywords())):
             signed_off = True
         if cl is None:
             section = None
