@@ -62,7 +62,7 @@ OUTCOMES = (
 )
 _CONTEXT = re.compile(r"(?:^|;\s*)context:")  # the label's note: it leans on other lines
 _HELD_OUT = re.compile(r"\bheld-out\b")
-_QUOTED = re.compile(r"(?<![\w'])'([^']+)'(?!\w)")
+_QUOTED = re.compile(r"(?<![\w'])'((?:[^']|'(?=\w))+)'(?!\w)")  # 'they're' too
 
 
 @dataclass

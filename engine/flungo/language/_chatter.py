@@ -126,6 +126,8 @@ _COMMON = frozenset(
     ]
 )
 _WORD = re.compile(r"[^\W\d_][\w'’]*")
+_CLITIC = re.compile(r"['’](?:s|d|ll|ve|re)$")
+_THANKED = frozenset({"everyone", "everybody"})
 # "no treatment needed", "no changes this week": nothing to do, so nothing to read
 _NOTHING = re.compile(
     r"^(?:no|nothing)\s+(?:treatments?|injuries|boosts?|changes?|training|to\s+treat)"
@@ -147,10 +149,12 @@ def names_an_order(text: str, own_words: frozenset[str], keywords: frozenset[str
     a line that starts with thanks and holds both goes on to say something, and is no
     sign-off. The other side's names ("Best of luck to Viv and Lara") and a name with no
     word of an order ("ring us at the Black Bull") leave it one."""
-    words = [w.lower() for w in _WORD.findall(text)]
+    # "Freddie's batting wahoo": a name with its "'s" (is, has, possessive) is the name
+    words = [_CLITIC.sub("", w.lower()) for w in _WORD.findall(text)]
     if not any(w in own_words for w in words):
         return False
-    return any(w in keywords and w not in _COMMON for w in words)
+    # "everyone" is whom a thanks is said to ("Thanks to everyone, Freddie's a legend")
+    return any(w in keywords and w not in _COMMON and w not in _THANKED for w in words)
 
 
 def looks_like_chatter(text: str, own: NameBook, keywords: frozenset[str]) -> bool:

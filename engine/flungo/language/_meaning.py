@@ -27,7 +27,7 @@ from engine.flungo.language._formal import formal
 from engine.flungo.language._grammar import by_grammar
 from engine.flungo.language._idioms import change_and_count, forked, ladder_steps
 from engine.flungo.language._inflect import alternation, inflected
-from engine.flungo.language._names import name_prefixes
+from engine.flungo.language._names import name_prefixes, named_words
 from engine.flungo.language._reader import kept
 from engine.flungo.language._reviews import reviews_line
 from engine.flungo.language._shorthand import shorthand
@@ -224,8 +224,13 @@ def _styles(text: str, protect: frozenset[str]) -> tuple[list[str], list[tuple[s
     clauses = re.split(r"(,|;)", text)
     variants: list[list[str]] = []
     explicit = bool(_EXPLICIT.search(text))
+    # a clause that names a batsman, where every style written outright is another named
+    # batsman's, says his own style with its idiom ("Green also attacking, Wilson normal")
+    said = [named_words(c, protect) for c in clauses if _EXPLICIT.search(c)]
+    others = set().union(*said) if all(said) else None
     for clause in clauses:
-        if explicit:
+        here = named_words(clause, protect)
+        if explicit and (others is None or not here or bool(here & others)):
             # the style is written outright: the idioms beside it say it again, or say how
             out = pattern.sub(
                 lambda m: m.group(0) if _EXPLICIT.fullmatch(m.group(0)) or not own(m) else " ",

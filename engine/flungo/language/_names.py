@@ -23,6 +23,7 @@ def strip_marks(text: str) -> str:
 
 # ASCII and the private-use characters names are masked with have no accent to take away
 _MARKABLE = re.compile(r"[^\x00-\x7f\ue000-\ue8ff]")
+_NAME_WORD = re.compile(r"[\w']+")
 
 
 @kept(maxsize=4096)
@@ -152,8 +153,9 @@ class NameBook:
             or [n for _, w, n in folded if w[-1] == t]
             or [n for _, w, n in folded if t in w]
             or (
-                []  # a function word is no prefix of a name ("overs 41-44 to Warne": not Tom)
-                if t in _FUNCTION_WORDS
+                []  # a function word is no prefix of a name ("overs 41-44 to Warne": not Tom),
+                # nor a letter alone: texting's "d rest", "u", "n" are words, not Dec or Nash
+                if t in _FUNCTION_WORDS or len(t) < 2
                 else [n for f, _, n in folded if f.startswith(t)]  # no one word starts "a b"
                 if len(words) > 1
                 else [n for f, w, n in folded if f.startswith(t) or any(x.startswith(t) for x in w)]
@@ -236,3 +238,8 @@ def name_prefixes(word: str) -> str:
     for ch in reversed(word[3:]):
         tail = f"(?:{re.escape(ch)}{tail})?"
     return head + tail
+
+
+def named_words(clause: str, protect: frozenset[str]) -> set[str]:
+    """The words of our squad's names (``protect``) that ``clause`` (lower case) holds."""
+    return {w for w in _NAME_WORD.findall(clause) if w in protect}

@@ -116,7 +116,8 @@ _DIGIT = re.compile(r"\d")
 _SIGN = re.compile(r"[^\w\s,.':;()\"-]")
 _CONNECTIVE = re.compile(r"[-=>\x03]")
 _AND = re.compile(r"\s*&\s*")
-_FIRST = re.compile(r"(?<![\w'])1st\s+(?=\d)")
+# not before another ordinal: "1st 3rd n 19th" is a list of overs, not "the first 3"
+_FIRST = re.compile(r"(?<![\w'])1st\s+(?=\d+(?!\d|st|nd|rd|th))", re.IGNORECASE)
 _TILDE = re.compile(r"[~≈±]\s*")
 _CIRCA = re.compile(r"(?<![\w.])(?:c\.|ca\.|circa)\s*(?=\d)")
 # signs and marks no order says, as words the reader refuses by name: "not" equal, a share
