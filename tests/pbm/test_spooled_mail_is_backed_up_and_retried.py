@@ -84,7 +84,7 @@ def _dead_letter(app: App) -> tuple[int, Path]:
     raw = make_eml("HELP\n", sender="lost@example.test", message_id="<lost@example.test>")
     at = datetime(2026, 1, 1, 8, tzinfo=UTC)
     path = foreign.put(Arrival(raw, "ingest", "lost@example.test", ("pbm@example.test",), at))
-    assert import_spool(app.spool, app.inbound) == 0
+    assert import_spool(app.spool, app.inbound).stored == 0
     with transaction(app.sessions) as s:
         dead = s.scalars(select(InboundMail).where(InboundMail.door == "spool")).one()
         assert dead.status == MailStatus.SHUNTED and dead.error

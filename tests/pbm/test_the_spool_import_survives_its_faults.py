@@ -107,7 +107,7 @@ def test_a_sender_not_in_utf8_is_neutralised_at_the_door_and_in_the_spool(app: A
     _put(spool, 0, envelope_from=BAD_FROM)  # as the door before this fix spooled it
     spooled = door.store(make_eml("HELP\n", message_id="<s@example.test>"), "ingest", BAD_FROM)
     assert spooled is None  # mail waits in the spool: this one goes behind it
-    assert import_spool(spool, app.inbound) == 2
+    assert import_spool(spool, app.inbound).stored == 2
     rows = _rows(app)
     for key in ("<d@example.test>", "<m0@example.test>", "<s@example.test>"):
         assert rows[key].envelope_from == "x\u00ff@evil.test"
@@ -144,9 +144,9 @@ def test_a_passing_read_error_leaves_the_file(app: App, monkeypatch: pytest.Monk
         return real(path)
 
     monkeypatch.setattr(Path, "read_bytes", flaky)
-    assert import_spool(spool, app.inbound) == 0
+    assert import_spool(spool, app.inbound).stored == 0
     assert len(spool.files()) == 1 and _rows(app) == {}
-    assert import_spool(spool, app.inbound) == 1
+    assert import_spool(spool, app.inbound).stored == 1
     assert "<m0@example.test>" in _rows(app)
 
 
@@ -191,7 +191,7 @@ def test_the_import_commits_under_synchronous_full(app: App) -> None:
 
     event.listen(app.db_engine, "commit", on_commit)
     try:
-        assert import_spool(spool, app.inbound) == 1
+        assert import_spool(spool, app.inbound).stored == 1
     finally:
         event.remove(app.db_engine, "commit", on_commit)
     assert seen and all(level == 2 for level in seen)
@@ -216,9 +216,9 @@ def test_a_batch_is_bounded_by_bytes_and_a_stop_ends_the_import(
 
     event.listen(app.db_engine, "commit", on_commit)
     try:
-        assert import_spool(spool, app.inbound, lambda: True) == 1
+        assert import_spool(spool, app.inbound, lambda: True).stored == 1
         assert len(spool.files()) == 3
-        assert import_spool(spool, app.inbound) == 3
+        assert import_spool(spool, app.inbound).stored == 3
     finally:
         event.remove(app.db_engine, "commit", on_commit)
     assert spool.files() == [] and len(commits) >= 4
@@ -266,7 +266,7 @@ def test_secrets_rotate_reseals_the_spool_and_its_dead_letters(tmp_path: Path) -
         only_new = Spool(app.spool.path, Sealer(SECRET_KEY))
         assert only_new.read(waiting).raw and only_new.read(buried).raw
         assert sorted(p.name for p in app.spool.path.iterdir()) == sorted([DEAD, waiting.name])
-        assert import_spool(only_new, app.inbound) == 1
+        assert import_spool(only_new, app.inbound).stored == 1
     finally:
         app.close()
 
