@@ -112,12 +112,16 @@ class SpoolState:
 
 @dataclass(slots=True)
 class SpoolRotation:
-    """What :meth:`Spool.reseal` did: files re-sealed, already under the current key, and
-    those no configured key opens (their paths)."""
+    """What :meth:`Spool.reseal` did: files re-sealed, already under the current key; those
+    waiting in the spool that no configured key opens (their paths: an old key is missing);
+    those in ``dead/`` that none opens (dead letters the GM was told of, perhaps corrupt: no
+    key may ever open them); and those that could not be read now (path and error)."""
 
     resealed: int = 0
     current: int = 0
     unreadable: list[str] = field(default_factory=list)
+    dead: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +236,8 @@ class Spool:
         """Re-seal every spool file, and every one in ``dead/``, under the current key
         (``pbm secrets rotate``): once the old key is dropped they still open. Each is
         replaced durably (a new file renamed over it); one no configured key opens is left
-        and named. A file imported meanwhile may come back: its key is stored, and the next
+        and named, and so is one that cannot be read now (it would be lost with the old
+        key). A file imported meanwhile may come back: its key is stored, and the next
         import only removes it."""
         done = SpoolRotation()
         dead = self.path / DEAD
@@ -244,7 +249,10 @@ class Spool:
             for path in files:
                 try:
                     token = path.read_bytes()
-                except OSError:  # imported meanwhile, or a folder by the name: not sealed mail
+                except (FileNotFoundError, IsADirectoryError):
+                    continue  # imported meanwhile, or a folder by the name: not sealed mail
+                except OSError as exc:  # EMFILE, EIO, EACCES: the caller must not say "done"
+                    done.skipped.append(f"{path} ({exc.strerror or exc})")
                     continue
                 if self.sealer.is_current(token):
                     done.current += 1
@@ -252,7 +260,7 @@ class Spool:
                 try:
                     fresh = self.sealer.reseal(token)
                 except PbmError:
-                    done.unreadable.append(str(path))
+                    (done.dead if folder == dead else done.unreadable).append(str(path))
                     continue
                 tmp = self.path / f"{TMP_PREFIX}{path.stem}"  # no suffix: never imported
                 _write_synced(tmp, fresh)
