@@ -53,19 +53,26 @@ def _keys(db_file: Path) -> set[str]:
         conn.close()
 
 
+def _backup_while_held(app: App, config: Path, backup: Path, held: float) -> tuple[int, str]:
+    """While another writer holds the lock for ``held`` seconds, the SMTP door spools a
+    mail and ``pbm db backup`` runs: its exit code and output."""
+    assert app.spool is not None
+    raw = make_eml("HELP\n", message_id="<spooled@example.test>")
+    with a_writer_holds(app, seconds=held):
+        assert app.doors.store(raw, "smtp", "p@example.test", ["pbm@example.test"]) is None
+        assert len(app.spool.files()) == 1
+        return _run("db", "backup", str(backup), "--config", str(config))
+
+
 def test_a_backup_taken_while_mail_waits_in_the_spool_holds_that_mail(tmp_path: Path) -> None:
     """A mail the SMTP door spooled while a pass held the lock is in the backup taken before
     any pass imported it: the backup stores the spool first (waiting for the lock the pass
     holds), and the restored database has the mail, pending, for the next pass."""
     app, config = _app(tmp_path)
     assert app.spool is not None
-    raw = make_eml("HELP\n", message_id="<spooled@example.test>")
     backup = tmp_path / "backup.sqlite3"
-    with a_writer_holds(app, seconds=2.0):
-        assert app.doors.store(raw, "smtp", "p@example.test", ["pbm@example.test"]) is None
-        assert len(app.spool.files()) == 1
-        # The backup runs while the lock is still held: it waits for it, then imports.
-        code, out = _run("db", "backup", str(backup), "--config", str(config))
+    # The backup runs while the lock is still held: it waits for it, then imports.
+    code, out = _backup_while_held(app, config, backup, 2.0)
     assert code == 0 and "stored 1 spooled mails first" in out, out
     assert app.spool.files() == []
     assert "<spooled@example.test>" in _keys(backup)
@@ -87,11 +94,8 @@ def test_a_backup_waits_for_the_lock_for_the_busy_timeout_at_most(
     monkeypatch.setattr(session_module, "SQLITE_BUSY_TIMEOUT_MS", 300)
     app, config = _app(tmp_path)
     assert app.spool is not None
-    raw = make_eml("HELP\n", message_id="<spooled@example.test>")
     backup = tmp_path / "backup.sqlite3"
-    with a_writer_holds(app, seconds=3.0):
-        assert app.doors.store(raw, "smtp", "p@example.test", ["pbm@example.test"]) is None
-        code, out = _run("db", "backup", str(backup), "--config", str(config))
+    code, out = _backup_while_held(app, config, backup, 3.0)
     assert code != 0 and "locked" in out, out
     assert not backup.exists() and len(app.spool.files()) == 1
     app.close()

@@ -1,7 +1,9 @@
-"""The spool's import (SQLite) survives what its files and the database do to it: a mail the
-database refuses becomes a dead letter alone (its sealed bytes kept for ``pbm mail retry``),
-a passing read error leaves the file for the next pass, the files go only after a synced
-commit, a batch is bounded by bytes, and a pass survives whatever the import raises."""
+"""The spool's import (SQLite) survives what its files and the database do to it: a mail whose
+row the database refuses becomes a dead letter alone (its sealed bytes kept for ``pbm mail
+retry``), with its GM alert in one transaction, while a full disk buries nothing; a passing
+read error leaves the file for the next pass, the files go only after a synced commit, a
+batch is bounded by bytes and by files, dead letters too (so a stop waits for one batch at
+most), and a pass survives whatever the import raises."""
 
 from __future__ import annotations
 
@@ -13,11 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
-from sqlalchemy import event, select, text
+from sqlalchemy import event, func, select, text
 
 from pbm.app import App
-from pbm.cli import main
 from pbm.core.clock import FixedClock
 from pbm.core.config import parse_config
 from pbm.daemon import Daemon
@@ -28,7 +28,7 @@ from pbm.inbound.pipeline import Arrival
 from pbm.inbound.spool import DEAD, READ_TRIES, DoorStore, Spool, import_spool, retry_dead
 from pbm.secrets import Sealer
 from pbm.testing import RecordingSender, make_eml
-from tests.pbm.conftest import SECRET_KEY, config_data, toml_text
+from tests.pbm.conftest import config_data
 
 AT = datetime(2026, 1, 1, 8, tzinfo=UTC)
 #: What ``pbm ingest --sender "$sender"`` gets from Postfix for a sender's bytes not UTF-8.
@@ -45,8 +45,8 @@ def app(tmp_path: Path) -> Iterator[App]:
     app.close()
 
 
-def _put(spool: Spool, n: int, envelope_from: str = "p@example.test") -> Path:
-    raw = make_eml("HELP\n", sender=f"p{n}@example.test", message_id=f"<m{n}@example.test>")
+def _put(spool: Spool, n: int, envelope_from: str = "p@example.test", body: str = "HELP\n") -> Path:
+    raw = make_eml(body, sender=f"p{n}@example.test", message_id=f"<m{n}@example.test>")
     return spool.put(Arrival(raw, "smtp", envelope_from, ("pbm@example.test",), AT))
 
 
@@ -242,35 +242,6 @@ def test_a_new_spool_folder_is_synced_into_its_parent(
     assert str(tmp_path) in synced and str(tmp_path / "new") in synced
 
 
-def test_secrets_rotate_reseals_the_spool_and_its_dead_letters(tmp_path: Path) -> None:
-    """``pbm secrets rotate`` re-seals the spool's files and dead/'s under the new key and
-    counts them; afterwards the new key alone opens them, and the spooled mail imports."""
-    old_key = "the-old-key-of-this-spool-0123456789abcdef"
-    data = config_data(
-        f"sqlite:///{tmp_path}/pbm.sqlite3",
-        tmp_path,
-        security={"secret_key": SECRET_KEY, "old_secret_keys": [old_key]},
-    )
-    config_file = tmp_path / "pbm.toml"
-    config_file.write_text(toml_text(data))
-    app = App.from_config(parse_config(data, env={}), upgrade=True)
-    try:
-        assert app.spool is not None
-        old = Spool(app.spool.path, Sealer(old_key))
-        waiting = _put(old, 0)
-        (app.spool.path / DEAD).mkdir()
-        buried = _put(old, 1).rename(app.spool.path / DEAD / "00000000000000000001-1-x.mail")
-        result = CliRunner().invoke(main, ["secrets", "rotate", "--config", str(config_file)])
-        assert result.exit_code == 0, result.output
-        assert "re-sealed 2 spool file(s); 0 already under the current key" in result.output
-        only_new = Spool(app.spool.path, Sealer(SECRET_KEY))
-        assert only_new.read(waiting).raw and only_new.read(buried).raw
-        assert sorted(p.name for p in app.spool.path.iterdir()) == sorted([DEAD, waiting.name])
-        assert import_spool(only_new, app.inbound).stored == 1
-    finally:
-        app.close()
-
-
 def test_a_row_the_database_refuses_is_no_race_between_doors(app: App) -> None:
     """A mail whose row the database refuses by itself (a trigger, a CHECK) raises that
     refusal from the store, not a "no row found" from looking up another door's copy: the
@@ -281,3 +252,99 @@ def test_a_row_the_database_refuses_is_no_race_between_doors(app: App) -> None:
     with pytest.raises(IntegrityError, match="refused"):
         app.inbound.store(make_eml("HELP\n", message_id="<race@example.test>"), "smtp")
     assert "<race@example.test>" not in _rows(app)
+
+
+def _counts(app: App) -> tuple[int, int]:
+    """Dead letters of the spool, and GM alerts."""
+    with transaction(app.sessions) as s:
+        dead = s.scalar(
+            select(func.count()).where(
+                InboundMail.key.startswith("spool:"), InboundMail.status == MailStatus.SHUNTED
+            )
+        )
+        alerts = s.scalar(
+            select(func.count()).select_from(OutboxMessage).where(OutboxMessage.kind == "gm-alert")
+        )
+    return int(dead or 0), int(alerts or 0)
+
+
+def test_files_no_key_opens_are_dead_letters_a_bounded_batch_at_a_time(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forty files sealed under a key since dropped, the batch bounded at five files: an
+    import asked to stop makes at most one batch of dead letters; one whose time is spent
+    makes one batch, says files are left, and the rest follow a batch an import, each file
+    a dead letter with its one alert, none lost."""
+    spool = app.spool
+    assert spool is not None
+    lost_key = Spool(spool.path, Sealer("a-key-since-dropped-0123456789abcdef"))
+    for n in range(40):
+        _put(lost_key, n)
+    monkeypatch.setattr(spool_module, "IMPORT_BATCH", 5)
+    stopped = import_spool(spool, app.inbound, stopping=lambda: True, budget=0.0)
+    dead, _ = _counts(app)
+    assert 1 <= dead <= 5 and stopped.left and len(spool.files()) == 40 - dead
+    timed_out = import_spool(spool, app.inbound, budget=0.0)
+    assert timed_out.left and _counts(app)[0] == dead + 5
+    imports = 2
+    while import_spool(spool, app.inbound, budget=0.0).left:
+        imports += 1
+    assert imports >= 8
+    assert spool.files() == [] and _counts(app) == (40, 40)
+    assert len(list((spool.path / DEAD).iterdir())) == 40
+
+
+def test_a_full_disk_leaves_good_mail_in_the_spool(app: App) -> None:
+    """The database's disk fills while a spooled mail of ~100 KB is stored (SQLite's
+    SQLITE_FULL, made real with max_page_count): the import raises, the file stays in the
+    spool and no dead letter is written; once there is room the next import stores it."""
+    spool = app.spool
+    assert spool is not None
+    body = "HELP\n" + "".join(f"remark {i:06d} {'x' * 60}\n" for i in range(1500))
+    _put(spool, 0, body=body)
+    with app.db_engine.connect() as c:
+        pages = int(c.exec_driver_sql("PRAGMA page_count").scalar() or 0)
+    app.db_engine.dispose()
+
+    def small_disk(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.execute(f"PRAGMA max_page_count={pages + 45}")
+
+    event.listen(app.db_engine, "connect", small_disk)
+    try:
+        with pytest.raises(Exception, match="full"):
+            import_spool(spool, app.inbound)
+    finally:
+        event.remove(app.db_engine, "connect", small_disk)
+        app.db_engine.dispose()
+    assert len(spool.files()) == 1 and _counts(app) == (0, 0)
+    assert import_spool(spool, app.inbound).stored == 1
+    with transaction(app.sessions) as s:
+        keys = list(s.scalars(select(InboundMail.key)))
+    assert keys == ["<m0@example.test>"] and spool.files() == []
+
+
+def test_a_dead_letter_is_written_with_its_alert_or_not_at_all(app: App) -> None:
+    """A truncated spool file while the outbox refuses the GM's alert (a trigger): the
+    import raises and leaves no dead letter nobody was told of, the file still in the spool;
+    once the outbox takes mail, the next import makes it a dead letter with its alert."""
+    spool = app.spool
+    assert spool is not None
+    path = _put(spool, 0)
+    path.write_bytes(path.read_bytes()[:-7])
+    with app.db_engine.begin() as c:
+        c.execute(
+            text(
+                "CREATE TRIGGER no_alert BEFORE INSERT ON outbox "
+                "BEGIN SELECT RAISE(ABORT, 'no room for the alert'); END"
+            )
+        )
+    with pytest.raises(Exception, match="no room for the alert"):
+        import_spool(spool, app.inbound)
+    with transaction(app.sessions) as s:
+        assert s.scalar(select(func.count()).select_from(InboundMail)) == 0
+    assert spool.files() == [path]
+    with app.db_engine.begin() as c:
+        c.execute(text("DROP TRIGGER no_alert"))
+    import_spool(spool, app.inbound)
+    assert _counts(app) == (1, 1) and spool.files() == []
+    assert (spool.path / DEAD / path.name).exists()

@@ -1,7 +1,7 @@
-"""``pbm secrets rotate`` beside the spool's dead letters and its faults: a file that was a
-dead letter because nothing opened it (truncated) is named but does not fail every rotation
-for ever, while a file it cannot read now fails the command (dropping the old key would lose
-that mail), until it can be read and is re-sealed."""
+"""``pbm secrets rotate`` re-seals the spool's files and dead/'s, beside its dead letters and
+its faults: a file that was a dead letter because nothing opened it (truncated) is named but
+does not fail every rotation for ever, while a file it cannot read now fails the command
+(dropping the old key would lose that mail), until it can be read and is re-sealed."""
 
 from __future__ import annotations
 
@@ -30,15 +30,9 @@ def _put(spool: Spool, n: int) -> Path:
     return spool.put(Arrival(raw, "smtp", "p@example.test", ("pbm@example.test",), AT))
 
 
-def _rotate(config_file: Path) -> tuple[int, str]:
-    result = CliRunner().invoke(main, ["secrets", "rotate", "--config", str(config_file)])
-    return result.exit_code, result.output
-
-
-def test_a_truncated_dead_letter_is_named_and_the_rotation_finishes(tmp_path: Path) -> None:
-    """A truncated spool file becomes a dead letter (its bytes in dead/ and in its row): each
-    rotation names it as a dead letter the GM was told of, and exits 0 saying the rest is
-    under the current key, so step 3 (dropping the old key) can be reached."""
+def _rotating(tmp_path: Path) -> tuple[App, Path]:
+    """An App (migrated SQLite, its spool beside it) amid a rotation: the new key current,
+    OLD_KEY still configured; and its config file."""
     data = config_data(
         f"sqlite:///{tmp_path}/pbm.sqlite3",
         tmp_path,
@@ -46,7 +40,40 @@ def test_a_truncated_dead_letter_is_named_and_the_rotation_finishes(tmp_path: Pa
     )
     config_file = tmp_path / "pbm.toml"
     config_file.write_text(toml_text(data))
-    app = App.from_config(parse_config(data, env={}), upgrade=True)
+    return App.from_config(parse_config(data, env={}), upgrade=True), config_file
+
+
+def _rotate(config_file: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["secrets", "rotate", "--config", str(config_file)])
+    return result.exit_code, result.output
+
+
+def test_secrets_rotate_reseals_the_spool_and_its_dead_letters(tmp_path: Path) -> None:
+    """``pbm secrets rotate`` re-seals the spool's files and dead/'s under the new key and
+    counts them; afterwards the new key alone opens them, and the spooled mail imports."""
+    app, config_file = _rotating(tmp_path)
+    try:
+        assert app.spool is not None
+        old = Spool(app.spool.path, Sealer(OLD_KEY))
+        waiting = _put(old, 0)
+        (app.spool.path / DEAD).mkdir()
+        buried = _put(old, 1).rename(app.spool.path / DEAD / "00000000000000000001-1-x.mail")
+        code, output = _rotate(config_file)
+        assert code == 0, output
+        assert "re-sealed 2 spool file(s); 0 already under the current key" in output
+        only_new = Spool(app.spool.path, Sealer(SECRET_KEY))
+        assert only_new.read(waiting).raw and only_new.read(buried).raw
+        assert sorted(p.name for p in app.spool.path.iterdir()) == sorted([DEAD, waiting.name])
+        assert import_spool(only_new, app.inbound).stored == 1
+    finally:
+        app.close()
+
+
+def test_a_truncated_dead_letter_is_named_and_the_rotation_finishes(tmp_path: Path) -> None:
+    """A truncated spool file becomes a dead letter (its bytes in dead/ and in its row): each
+    rotation names it as a dead letter the GM was told of, and exits 0 saying the rest is
+    under the current key, so step 3 (dropping the old key) can be reached."""
+    app, config_file = _rotating(tmp_path)
     try:
         assert app.spool is not None
         path = _put(app.spool, 0)
@@ -71,14 +98,8 @@ def test_a_spool_file_that_cannot_be_read_now_fails_the_rotation(
     """Three files under the old key, one of which cannot be read while the command runs
     (EMFILE, injected): the command fails naming it; run again once it reads, it exits 0
     and the new key alone opens all three."""
-    data = config_data(
-        f"sqlite:///{tmp_path}/pbm.sqlite3",
-        tmp_path,
-        security={"secret_key": SECRET_KEY, "old_secret_keys": [OLD_KEY]},
-    )
-    config_file = tmp_path / "pbm.toml"
-    config_file.write_text(toml_text(data))
-    App.from_config(parse_config(data, env={}), upgrade=True).close()
+    app, config_file = _rotating(tmp_path)
+    app.close()
     spool_dir = tmp_path / "spool"
     files = [_put(Spool(spool_dir, Sealer(OLD_KEY)), n) for n in range(3)]
     real = Path.read_bytes
