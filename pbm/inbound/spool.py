@@ -584,7 +584,7 @@ def retry_dead(spool: Spool | None, inbound: Inbound, mail_id: int) -> Stored | 
         [stored] = _store_synced(inbound, [arrival])
     except Exception as exc:
         if not isinstance(exc, SpoolCorrupt) and not refuses_the_row(exc):
-            raise  # a lost database, a full disk: nothing learnt about the mail
+            raise  # a lost, locked or full database: nothing learnt about the mail
         reason = str(exc) if isinstance(exc, SpoolCorrupt) else _reason(exc)
         _still_dead(inbound, mail_id, f"{reason} ({kept})")
         raise PbmError(f"#{mail_id} is still a dead letter: {reason}") from exc

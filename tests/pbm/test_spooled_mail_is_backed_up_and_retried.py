@@ -7,10 +7,12 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import select
+from sqlalchemy import event, select
+from sqlalchemy.exc import OperationalError
 
 from pbm.app import App
 from pbm.cli import main
@@ -22,7 +24,7 @@ from pbm.db import session as session_module
 from pbm.db.models import InboundMail, MailStatus
 from pbm.db.session import transaction
 from pbm.inbound.pipeline import Arrival
-from pbm.inbound.spool import DEAD, Spool, import_spool
+from pbm.inbound.spool import DEAD, Spool, import_spool, retry_dead
 from pbm.secrets import Sealer
 from pbm.testing import RecordingSender, make_eml
 from tests.pbm.conftest import SECRET_KEY, a_writer_holds, config_data, toml_text
@@ -160,4 +162,49 @@ def test_retrying_a_spool_dead_letter_reads_the_file_again(tmp_path: Path, how: 
     sender = RecordingSender()
     Daemon(app, sender).run_once()
     assert sender.to("lost@example.test")
+    app.close()
+
+
+def test_a_retry_the_database_cannot_take_now_leaves_the_dead_letter_as_it_was(
+    tmp_path: Path,
+) -> None:
+    """Retrying a spool dead letter of a ~100 KB mail whose file reads again (its key back)
+    while the database's disk is full (SQLite's SQLITE_FULL, made real with max_page_count):
+    the retry raises that fault and the dead letter keeps its reason and count of tries, the
+    file kept, since nothing was learnt of the mail; once there is room, the retry stores it."""
+    app, _ = _app(tmp_path)
+    assert app.spool is not None
+    body = "HELP\n" + "".join(f"remark {i:06d} {'x' * 60}\n" for i in range(1500))
+    raw = make_eml(body, sender="lost@example.test", message_id="<lost@example.test>")
+    at = datetime(2026, 1, 1, 8, tzinfo=UTC)
+    Spool(app.spool.path, Sealer(GONE_KEY)).put(
+        Arrival(raw, "ingest", "lost@example.test", ("pbm@example.test",), at)
+    )
+    import_spool(app.spool, app.inbound)
+    app.close()
+    app, _ = _app(tmp_path, GONE_KEY)
+    assert app.spool is not None
+    with transaction(app.sessions) as s:
+        dead = s.scalars(select(InboundMail).where(InboundMail.door == "spool")).one()
+        dead_id, before = dead.id, (dead.status, dead.error, dead.attempts)
+    with app.db_engine.connect() as c:
+        pages = int(c.exec_driver_sql("PRAGMA page_count").scalar() or 0)
+    app.db_engine.dispose()
+
+    def small_disk(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.execute(f"PRAGMA max_page_count={pages + 10}")
+
+    event.listen(app.db_engine, "connect", small_disk)
+    try:
+        with pytest.raises(OperationalError, match="full"):
+            retry_dead(app.spool, app.inbound, dead_id)
+    finally:
+        event.remove(app.db_engine, "connect", small_disk)
+        app.db_engine.dispose()
+    with transaction(app.sessions) as s:
+        dead = s.get(InboundMail, dead_id)
+        assert dead is not None and (dead.status, dead.error, dead.attempts) == before
+    assert len(list((app.spool.path / DEAD).iterdir())) == 1
+    stored = retry_dead(app.spool, app.inbound, dead_id)
+    assert stored is not None and stored.created
     app.close()
