@@ -57,18 +57,19 @@ def rotate_command(config_path: Path | None) -> None:
             f"re-sealed {spooled.resealed} spool file(s); {spooled.current} already under "
             "the current key"
         )
-    dead = report.dead or spooled.dead
+    dead = []
+    if report.dead:
+        dead.append(f"{len(report.dead)} row(s) ({_first([f'#{i}' for i in report.dead])})")
+    if spooled.dead:
+        dead.append(f"{len(spooled.dead)} file(s) in dead/ ({_first(spooled.dead)})")
     if dead:
         # A dead letter of the spool is there because nothing could open it: failing here
         # would fail every rotation for ever, as no key may ever open a corrupt file.
-        held = [f"{len(report.dead)} row(s) ({_first([f'#{i}' for i in report.dead])})"]
-        held += [f"{len(spooled.dead)} file(s) in dead/ ({_first(spooled.dead)})"]
         click.echo(
-            "dead letters of the spool that no configured key opens: "
-            f"{' and '.join(h for h in held if not h.startswith('0 '))}. The GM was told of "
-            "each, and they do not hold back the old key. One sealed under a key you "
-            "dropped: put that key back in old_secret_keys and run `pbm mail retry ID`; "
-            "`pbm mail show ID` says why"
+            f"dead letters of the spool that no configured key opens: {' and '.join(dead)}. "
+            "The GM was told of each, and they do not hold back the old key. One sealed "
+            "under a key you dropped: put that key back in old_secret_keys and run `pbm mail "
+            "retry ID`; `pbm mail show ID` says why"
         )
     if report.waiting_secrets:
         click.echo(
