@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import event, func, select, text
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from pbm.app import App
 from pbm.core.clock import FixedClock
@@ -246,8 +247,6 @@ def test_a_row_the_database_refuses_is_no_race_between_doors(app: App) -> None:
     """A mail whose row the database refuses by itself (a trigger, a CHECK) raises that
     refusal from the store, not a "no row found" from looking up another door's copy: the
     store took an IntegrityError for a race only when a row with the key exists."""
-    from sqlalchemy.exc import IntegrityError
-
     _refuse(app, "<race@example.test>")
     with pytest.raises(IntegrityError, match="refused"):
         app.inbound.store(make_eml("HELP\n", message_id="<race@example.test>"), "smtp")
@@ -285,7 +284,7 @@ def test_files_no_key_opens_are_dead_letters_a_bounded_batch_at_a_time(
     dead, _ = _counts(app)
     assert 1 <= dead <= 5 and stopped.left and len(spool.files()) == 40 - dead
     timed_out = import_spool(spool, app.inbound, budget=0.0)
-    assert timed_out.left and _counts(app)[0] == dead + 5
+    assert timed_out.left and dead < _counts(app)[0] <= dead + 5  # 5, or fewer in 2 s
     imports = 2
     while import_spool(spool, app.inbound, budget=0.0).left:
         imports += 1
@@ -311,7 +310,7 @@ def test_a_full_disk_leaves_good_mail_in_the_spool(app: App) -> None:
 
     event.listen(app.db_engine, "connect", small_disk)
     try:
-        with pytest.raises(Exception, match="full"):
+        with pytest.raises(OperationalError, match="full"):
             import_spool(spool, app.inbound)
     finally:
         event.remove(app.db_engine, "connect", small_disk)
@@ -338,7 +337,7 @@ def test_a_dead_letter_is_written_with_its_alert_or_not_at_all(app: App) -> None
                 "BEGIN SELECT RAISE(ABORT, 'no room for the alert'); END"
             )
         )
-    with pytest.raises(Exception, match="no room for the alert"):
+    with pytest.raises(IntegrityError, match="no room for the alert"):
         import_spool(spool, app.inbound)
     with transaction(app.sessions) as s:
         assert s.scalar(select(func.count()).select_from(InboundMail)) == 0
