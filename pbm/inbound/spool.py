@@ -390,8 +390,8 @@ def import_spool(
     """Store what the spool holds, a batch at a time (each one commit, synced, then its files
     removed) until it is empty, ``stopping()`` says so, or ``budget`` seconds (default
     :data:`IMPORT_PASS_SECONDS`) have passed. A file that cannot be unsealed or parsed, or
-    whose mail the database refuses, becomes a dead letter; one that cannot be read now is
-    left for the next import."""
+    whose row the database refuses for what it holds, becomes a dead letter; one that cannot
+    be read now is left for the next import; any other fault raises, the files left."""
     spool.sweep_tmp(time.time())
     budget = IMPORT_PASS_SECONDS if budget is None else budget
     began = time.monotonic()
@@ -408,7 +408,7 @@ def _import_batch(
     spool: Spool, inbound: Inbound, tried: set[str], stopping: Callable[[], bool]
 ) -> tuple[int, bool]:
     """One batch, bounded by files, bytes and time: how many stored anew, and whether files
-    not yet tried remain. Every file tried counts, a dead letter too (its own commits, syncs
+    not yet tried remain. Every file tried counts, a dead letter too (its own commit, syncs
     and alert): a spool that no key opens is no cheaper than one of mail."""
     files = [p for p in spool.files() if p.name not in tried]
     read: list[tuple[Path, bytes, Arrival]] = []
