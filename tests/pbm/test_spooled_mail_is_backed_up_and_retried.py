@@ -7,11 +7,10 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import event, select
+from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
 from pbm.app import App
@@ -27,7 +26,7 @@ from pbm.inbound.pipeline import Arrival
 from pbm.inbound.spool import DEAD, Spool, import_spool, retry_dead
 from pbm.secrets import Sealer
 from pbm.testing import RecordingSender, make_eml
-from tests.pbm.conftest import SECRET_KEY, a_writer_holds, config_data, toml_text
+from tests.pbm.conftest import SECRET_KEY, a_full_disk, a_writer_holds, config_data, toml_text
 
 GONE_KEY = "a-key-no-longer-configured-0123456789"
 
@@ -185,22 +184,10 @@ def test_a_retry_the_database_cannot_take_now_leaves_the_dead_letter_as_it_was(
     app, _ = _app(tmp_path, GONE_KEY)
     assert app.spool is not None
     with transaction(app.sessions) as s:
-        dead = s.scalars(select(InboundMail).where(InboundMail.door == "spool")).one()
-        dead_id, before = dead.id, (dead.status, dead.error, dead.attempts)
-    with app.db_engine.connect() as c:
-        pages = int(c.exec_driver_sql("PRAGMA page_count").scalar() or 0)
-    app.db_engine.dispose()
-
-    def small_disk(dbapi_conn: Any, _record: Any) -> None:
-        dbapi_conn.execute(f"PRAGMA max_page_count={pages + 10}")
-
-    event.listen(app.db_engine, "connect", small_disk)
-    try:
-        with pytest.raises(OperationalError, match="full"):
-            retry_dead(app.spool, app.inbound, dead_id)
-    finally:
-        event.remove(app.db_engine, "connect", small_disk)
-        app.db_engine.dispose()
+        first = s.scalars(select(InboundMail).where(InboundMail.door == "spool")).one()
+        dead_id, before = first.id, (first.status, first.error, first.attempts)
+    with a_full_disk(app, spare_pages=10), pytest.raises(OperationalError, match="full"):
+        retry_dead(app.spool, app.inbound, dead_id)
     with transaction(app.sessions) as s:
         dead = s.get(InboundMail, dead_id)
         assert dead is not None and (dead.status, dead.error, dead.attempts) == before

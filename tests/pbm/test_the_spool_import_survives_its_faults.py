@@ -29,7 +29,7 @@ from pbm.inbound.pipeline import Arrival
 from pbm.inbound.spool import DEAD, READ_TRIES, DoorStore, Spool, import_spool, retry_dead
 from pbm.secrets import Sealer
 from pbm.testing import RecordingSender, make_eml
-from tests.pbm.conftest import config_data
+from tests.pbm.conftest import a_full_disk, config_data
 
 AT = datetime(2026, 1, 1, 8, tzinfo=UTC)
 #: What ``pbm ingest --sender "$sender"`` gets from Postfix for a sender's bytes not UTF-8.
@@ -301,20 +301,8 @@ def test_a_full_disk_leaves_good_mail_in_the_spool(app: App) -> None:
     assert spool is not None
     body = "HELP\n" + "".join(f"remark {i:06d} {'x' * 60}\n" for i in range(1500))
     _put(spool, 0, body=body)
-    with app.db_engine.connect() as c:
-        pages = int(c.exec_driver_sql("PRAGMA page_count").scalar() or 0)
-    app.db_engine.dispose()
-
-    def small_disk(dbapi_conn: Any, _record: Any) -> None:
-        dbapi_conn.execute(f"PRAGMA max_page_count={pages + 45}")
-
-    event.listen(app.db_engine, "connect", small_disk)
-    try:
-        with pytest.raises(OperationalError, match="full"):
-            import_spool(spool, app.inbound)
-    finally:
-        event.remove(app.db_engine, "connect", small_disk)
-        app.db_engine.dispose()
+    with a_full_disk(app, spare_pages=45), pytest.raises(OperationalError, match="full"):
+        import_spool(spool, app.inbound)
     assert len(spool.files()) == 1 and _counts(app) == (0, 0)
     assert import_spool(spool, app.inbound).stored == 1
     with transaction(app.sessions) as s:
