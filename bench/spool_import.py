@@ -63,7 +63,7 @@ def drain(tmp: Path) -> dict[str, float]:
     longest, calls, stored = 0.0, 0, 0
     while app.spool.files():
         t = time.monotonic()
-        stored += import_spool(app.spool, app.inbound)
+        stored += import_spool(app.spool, app.inbound).stored
         longest = max(longest, time.monotonic() - t)
         calls += 1
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

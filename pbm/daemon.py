@@ -289,7 +289,9 @@ class Daemon:
         assert self.app.spool is not None
         try:
             with self.worker.doing("spool import"):
-                import_spool(self.app.spool, self.app.inbound, lambda: self.stopping)
+                done = import_spool(self.app.spool, self.app.inbound, lambda: self.stopping)
+            if done.left:  # answered mail the import had no time for: the loop must not wait
+                self._wake.set()
         except DatabaseUnavailable:
             raise
         except Exception as exc:

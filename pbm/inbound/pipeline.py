@@ -391,26 +391,31 @@ class Inbound:
             mail = s.get(InboundMail, mail_id)
             if mail is None:  # pragma: no cover - the row was committed before processing
                 return
-            mail.status = Status.SHUNTED
-            mail.error = tb
-            mail.processed_at = self.clock.now()
-            mail.attempts += 1
-            queue_mail(
-                s,
-                self.config,
-                self.clock,
-                kind="gm-alert",
-                to=self.config.gm.address,
-                ctx={
-                    "mail_id": mail.id,
-                    "sender": mail.from_addr or mail.envelope_from or "unknown",
-                    "subject": mail.subject or "",
-                    "error": (tb.strip().splitlines() or [""])[-1],
-                },
-                reply_to=None,
-                inbound_id=mail.id,
-            )
-            record(s, self.clock, "shunted", inbound=mail.id)
+            self.shunt_in(s, mail, tb)
+
+    def shunt_in(self, s: Session, mail: InboundMail, tb: str) -> None:
+        """:meth:`shunt` in the caller's transaction: the dead letter and the GM's alert
+        commit together, or neither does."""
+        mail.status = Status.SHUNTED
+        mail.error = tb
+        mail.processed_at = self.clock.now()
+        mail.attempts += 1
+        queue_mail(
+            s,
+            self.config,
+            self.clock,
+            kind="gm-alert",
+            to=self.config.gm.address,
+            ctx={
+                "mail_id": mail.id,
+                "sender": mail.from_addr or mail.envelope_from or "unknown",
+                "subject": mail.subject or "",
+                "error": (tb.strip().splitlines() or [""])[-1],
+            },
+            reply_to=None,
+            inbound_id=mail.id,
+        )
+        record(s, self.clock, "shunted", inbound=mail.id)
 
     def retry(self, mail_id: int) -> None:
         """Put a dead letter back in the queue; a message still queued is left as it is.

@@ -17,12 +17,15 @@ Every pass (:meth:`pbm.daemon.Daemon.run_once`) first imports the spool
 commit synced to disk (``synchronous=FULL``), de-duplicated by the key the store uses
 (:meth:`Inbound.store_arrivals`), then its files removed. A crash before the commit leaves
 the files (imported next pass); one after it leaves files whose keys are stored (the next
-import finds them and only removes them). A batch the database refuses is stored one mail at
-a time. A file that cannot be unsealed or parsed (truncated, corrupt, sealed under a key no
-longer configured), or whose mail the database still refuses, is moved to ``dead/`` in the
-spool and recorded as a dead letter holding the file's sealed bytes, which tells the GM:
-never dropped, read again only by ``pbm mail retry`` (:func:`retry_dead`). A file that cannot
-be read now (EMFILE, EIO) waits for the next pass. ``pbm db backup`` imports the spool first
+import finds them and only removes them). A batch with a row the database refuses for what it
+holds (:func:`refuses_the_row`) is stored one mail at a time; any other fault of the database
+(lost, locked, its disk full) leaves the files for the next pass. A file that cannot be
+unsealed or parsed (truncated, corrupt, sealed under a key no longer configured), or whose
+row the database still refuses, is moved to ``dead/`` in the spool and recorded as a dead
+letter holding the file's sealed bytes, in the transaction that tells the GM: never dropped,
+read again only by ``pbm mail retry`` (:func:`retry_dead`). Such files count towards a
+batch's bounds as mail does. A file that cannot be read now (EMFILE, EIO) waits for the next
+pass. ``pbm db backup`` imports the spool first
 (:func:`import_all`), so a backup holds every mail accepted before it began.
 
 PostgreSQL takes row locks, so a door there never waits on a pass: it stores as before.
@@ -42,10 +45,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import structlog
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, select
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, StatementError
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.core.errors import DatabaseUnavailable, MessageParseError, NotFound, PbmError
+from pbm.core.errors import MessageParseError, NotFound, PbmError
 from pbm.core.events import record
 from pbm.db.models import InboundMail, MailStatus
 from pbm.db.session import LOCK_WAIT_MS, is_busy, make_session_factory, transaction
@@ -57,10 +61,12 @@ from pbm.testhooks import crash_point
 __all__ = [
     "DoorStore",
     "Spool",
+    "SpoolImport",
     "SpoolRotation",
     "SpoolState",
     "import_all",
     "import_spool",
+    "refuses_the_row",
     "retry_dead",
     "spool_state",
 ]
@@ -106,12 +112,26 @@ class SpoolState:
 
 @dataclass(slots=True)
 class SpoolRotation:
-    """What :meth:`Spool.reseal` did: files re-sealed, already under the current key, and
-    those no configured key opens (their paths)."""
+    """What :meth:`Spool.reseal` did: files re-sealed, already under the current key; those
+    waiting in the spool that no configured key opens (their paths: an old key is missing);
+    those in ``dead/`` that none opens (dead letters the GM was told of, perhaps corrupt: no
+    key may ever open them); and those that could not be read now (path and error)."""
 
     resealed: int = 0
     current: int = 0
     unreadable: list[str] = field(default_factory=list)
+    dead: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class SpoolImport:
+    """What :func:`import_spool` did: mails stored anew, and whether files it has not tried
+    were left when it stopped (its time or a stop request): the loop then passes again at
+    once, as that mail was answered already."""
+
+    stored: int
+    left: bool
 
 
 class Spool:
@@ -216,7 +236,8 @@ class Spool:
         """Re-seal every spool file, and every one in ``dead/``, under the current key
         (``pbm secrets rotate``): once the old key is dropped they still open. Each is
         replaced durably (a new file renamed over it); one no configured key opens is left
-        and named. A file imported meanwhile may come back: its key is stored, and the next
+        and named, and so is one that cannot be read now (it would be lost with the old
+        key). A file imported meanwhile may come back: its key is stored, and the next
         import only removes it."""
         done = SpoolRotation()
         dead = self.path / DEAD
@@ -228,7 +249,10 @@ class Spool:
             for path in files:
                 try:
                     token = path.read_bytes()
-                except OSError:  # imported meanwhile, or a folder by the name: not sealed mail
+                except (FileNotFoundError, IsADirectoryError):
+                    continue  # imported meanwhile, or a folder by the name: not sealed mail
+                except OSError as exc:  # EMFILE, EIO, EACCES: the caller must not say "done"
+                    done.skipped.append(f"{path} ({exc.strerror or exc})")
                     continue
                 if self.sealer.is_current(token):
                     done.current += 1
@@ -236,7 +260,7 @@ class Spool:
                 try:
                     fresh = self.sealer.reseal(token)
                 except PbmError:
-                    done.unreadable.append(str(path))
+                    (done.dead if folder == dead else done.unreadable).append(str(path))
                     continue
                 tmp = self.path / f"{TMP_PREFIX}{path.stem}"  # no suffix: never imported
                 _write_synced(tmp, fresh)
@@ -361,38 +385,44 @@ def import_spool(
     spool: Spool,
     inbound: Inbound,
     stopping: Callable[[], bool] = lambda: False,
-    budget: float = IMPORT_PASS_SECONDS,
-) -> int:
+    budget: float | None = None,
+) -> SpoolImport:
     """Store what the spool holds, a batch at a time (each one commit, synced, then its files
-    removed) until it is empty, ``stopping()`` says so, or ``budget`` seconds have passed.
-    A file that cannot be unsealed or parsed, or whose mail the database refuses, becomes a
-    dead letter; one that cannot be read now is left for the next import. Returns how many
-    mails it stored anew."""
+    removed) until it is empty, ``stopping()`` says so, or ``budget`` seconds (default
+    :data:`IMPORT_PASS_SECONDS`) have passed. A file that cannot be unsealed or parsed, or
+    whose row the database refuses for what it holds, becomes a dead letter; one that cannot
+    be read now is left for the next import; any other fault raises, the files left."""
     spool.sweep_tmp(time.time())
+    budget = IMPORT_PASS_SECONDS if budget is None else budget
     began = time.monotonic()
     tried: set[str] = set()  # a file left by one batch waits for the next import
     fresh = 0
     while True:
-        stored, more = _import_batch(spool, inbound, tried)
+        stored, more = _import_batch(spool, inbound, tried, stopping)
         fresh += stored
         if not more or stopping() or time.monotonic() - began >= budget:
-            return fresh
+            return SpoolImport(fresh, more)
 
 
-def _import_batch(spool: Spool, inbound: Inbound, tried: set[str]) -> tuple[int, bool]:
+def _import_batch(
+    spool: Spool, inbound: Inbound, tried: set[str], stopping: Callable[[], bool]
+) -> tuple[int, bool]:
     """One batch, bounded by files, bytes and time: how many stored anew, and whether files
-    not yet tried remain."""
+    not yet tried remain. Every file tried counts, a dead letter too (its own commit, syncs
+    and alert): a spool that no key opens is no cheaper than one of mail."""
     files = [p for p in spool.files() if p.name not in tried]
     read: list[tuple[Path, bytes, Arrival]] = []
-    size, started, more = 0, time.monotonic(), False
+    size, started, more, taken = 0, time.monotonic(), False, 0
     for path in files:
-        if read and (
-            len(read) >= IMPORT_BATCH
+        if taken and (
+            taken >= IMPORT_BATCH
             or size >= IMPORT_BYTES
             or time.monotonic() - started >= IMPORT_BATCH_SECONDS
+            or stopping()
         ):
             more = True
             break
+        taken += 1
         tried.add(path.name)
         try:
             data = path.read_bytes()
@@ -405,13 +435,13 @@ def _import_batch(spool: Spool, inbound: Inbound, tried: set[str]) -> tuple[int,
                 continue
             _dead_letter(spool, inbound, path, f"unreadable spool file {path.name}: {exc}")
             continue
+        size += len(data)
         try:
             arrival = spool.parse(data, path.name)
         except SpoolCorrupt as exc:
             _dead_letter(spool, inbound, path, str(exc), data)
             continue
         read.append((path, data, arrival))
-        size += len(data)
     if not read:
         return 0, more
     crash_point("spool-before-commit")
@@ -430,14 +460,15 @@ def _import_batch(spool: Spool, inbound: Inbound, tried: set[str]) -> tuple[int,
 def _store_or_bury(
     spool: Spool, inbound: Inbound, read: list[tuple[Path, bytes, Arrival]]
 ) -> list[tuple[Path, Stored]]:
-    """Store the batch in one commit; if the database refuses it, each mail alone, and a
-    mail it still refuses becomes a dead letter (its sealed bytes kept for a retry). A lost
-    or locked database raises: the files wait for the next import."""
+    """Store the batch in one commit; if the database refuses a row of it, each mail alone,
+    and a mail whose row it still refuses becomes a dead letter (its sealed bytes kept for a
+    retry). Any other fault (a lost or locked database, a full disk, an I/O error) says
+    nothing of the mail: it raises, and the files wait for the next import."""
     try:
         stored = _store_synced(inbound, [a for _, _, a in read])
         return [(path, s) for (path, _, _), s in zip(read, stored, strict=True)]
     except Exception as exc:
-        if isinstance(exc, DatabaseUnavailable) or is_busy(exc):
+        if not refuses_the_row(exc):
             raise
         log.warning("inbound.spool_batch_refused", files=len(read), error=_reason(exc))
     out = []
@@ -445,13 +476,27 @@ def _store_or_bury(
         try:
             [one] = _store_synced(inbound, [arrival])
         except Exception as exc:
-            if isinstance(exc, DatabaseUnavailable) or is_busy(exc):
+            if not refuses_the_row(exc):
                 raise
             reason = f"spool file {path.name} could not be stored: {_reason(exc)}"
             _dead_letter(spool, inbound, path, reason, data)
             continue
         out.append((path, one))
     return out
+
+
+def refuses_the_row(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database refusing a mail's row for what it holds (a constraint,
+    a trigger, a value it cannot take or encode): storing it again will fail the same way,
+    so it is a dead letter. SQLite's full disk and I/O errors (``OperationalError``), a
+    damaged file (``DatabaseError``) and every other fault are not: they pass, and the mail
+    must wait for them to, never be buried by them."""
+    if isinstance(exc, IntegrityError | DataError):
+        return True
+    cause: BaseException | None = exc
+    if isinstance(exc, StatementError) and not isinstance(exc, DBAPIError):
+        cause = exc.orig  # a value a column's bind processor refused
+    return isinstance(cause, ValueError | MessageParseError)
 
 
 def _store_synced(inbound: Inbound, arrivals: list[Arrival]) -> list[Stored]:
@@ -492,7 +537,7 @@ def import_all(spool: Spool, inbound: Inbound) -> int:
     last = files[-1].name
     fresh = 0
     while (waiting := spool.files()) and waiting[0].name <= last:
-        fresh += import_spool(spool, inbound)
+        fresh += import_spool(spool, inbound).stored
         if spool.files()[:1] == waiting[:1]:  # neither stored nor moved aside: say so
             raise SpoolCorrupt(f"spool file {waiting[0]} can be neither imported nor moved")
     return fresh
@@ -537,9 +582,9 @@ def retry_dead(spool: Spool | None, inbound: Inbound, mail_id: int) -> Stored | 
         # Stored before the dead letter is closed: a crash between the two retries again,
         # and the store, keyed as every door's, finds the mail already there.
         [stored] = _store_synced(inbound, [arrival])
-    except (DatabaseUnavailable, OSError):
-        raise  # nothing learnt about the mail: try again later
     except Exception as exc:
+        if not isinstance(exc, SpoolCorrupt) and not refuses_the_row(exc):
+            raise  # a lost, locked or full database: nothing learnt about the mail
         reason = str(exc) if isinstance(exc, SpoolCorrupt) else _reason(exc)
         _still_dead(inbound, mail_id, f"{reason} ({kept})")
         raise PbmError(f"#{mail_id} is still a dead letter: {reason}") from exc
@@ -573,17 +618,16 @@ def _still_dead(inbound: Inbound, mail_id: int, error: str) -> None:
 def _dead_letter(
     spool: Spool, inbound: Inbound, path: Path, error: str, sealed: bytes | None = None
 ) -> None:
-    """Record ``path`` as a dead letter (the GM is told), its ``sealed`` bytes (the file's,
+    """Record ``path`` as a dead letter and tell the GM, in one transaction (a row without
+    its alert would be a dead letter nobody heard of), its ``sealed`` bytes (the file's,
     when they could be read) kept in the row for ``pbm mail retry``; then move it aside. In
     that order: a crash between the two finds the file again, and its dead letter there."""
     key = f"{DEAD_KEY}{path.name}"
     with transaction(inbound.sessions) as s:
-        found = s.execute(
-            select(InboundMail.id, InboundMail.error).where(InboundMail.key == key)
-        ).first()
-        if found is None:
+        mail = s.scalars(select(InboundMail).where(InboundMail.key == key)).first()
+        if mail is None:
             # Shunted from the start: no pass ever claims it as mail to handle.
-            row = InboundMail(
+            mail = InboundMail(
                 key=key,
                 door="spool",
                 raw=b"",
@@ -593,17 +637,13 @@ def _dead_letter(
                 note="an unreadable spool file",
                 attempts=0,
             )
-            s.add(row)
+            s.add(mail)
             s.flush()
-            mail_id, told = row.id, False
-        else:
-            mail_id, told = found.id, found.error is not None
-            if sealed is not None:
-                s.execute(
-                    update(InboundMail).where(InboundMail.id == mail_id).values(sealed=sealed)
-                )
-    if not told:
-        inbound.shunt(mail_id, f"{error} (kept as {spool.path / DEAD / path.name})")
+        elif sealed is not None:
+            mail.sealed = sealed
+        if mail.error is None:  # not told yet (a row an older pbm wrote before its alert)
+            inbound.shunt_in(s, mail, f"{error} (kept as {spool.path / DEAD / path.name})")
+        mail_id = mail.id
     try:
         target = spool.bury(path)
     except OSError as exc:  # told once; tried again each pass, never alerted again

@@ -10,7 +10,9 @@ The steps (``docs/ops/operations.md``, Rotating the secret key):
 2. ``pbm secrets rotate`` (:func:`rotate`): every sealed raw mail (mail not yet handled,
    and dead letters) is re-sealed under the new key.
 3. When it reports no mail under an old key and no secret waiting in the outbox, and a week
-   or two has let late bounces come back, drop the old key from ``old_secret_keys``.
+   or two has let late bounces come back, drop the old key from ``old_secret_keys``. A
+   spool file that was a dead letter because no key opened it (truncated, corrupt, or its
+   key dropped before) is named, not counted against this: the GM was told of it then.
 
 Players' secrets need nothing: what pbm stores of them is an argon2 hash of the secret
 itself, not keyed, so a secret a player holds verifies under any ``secret_key``. The key only
@@ -37,11 +39,14 @@ __all__ = ["RotationReport", "rotate", "sealed_count"]
 @dataclass(slots=True)
 class RotationReport:
     """What a rotation did: mails re-sealed, already under the new key, that no configured
-    key opens (their ids), and outbox mails still waiting to show a secret."""
+    key opens (their ids), those of them that are dead letters the GM was told of for that
+    very reason (``dead``: their bytes may be corrupt, and no key may ever open them), and
+    outbox mails still waiting to show a secret."""
 
     resealed: int = 0
     current: int = 0
     unreadable: list[int] = field(default_factory=list)
+    dead: list[int] = field(default_factory=list)
     waiting_secrets: int = 0
 
 
@@ -50,18 +55,25 @@ def sealed_count(s: Session) -> int:
     return int(s.scalar(select(func.count()).where(InboundMail.sealed.is_not(None))) or 0)
 
 
-def rotate(s: Session, config: Config, on_row: Callable[[], None] = lambda: None) -> RotationReport:
+def rotate(
+    s: Session,
+    config: Config,
+    on_row: Callable[[], None] = lambda: None,
+    told: Callable[[str | None, str], bool] = lambda door, key: False,
+) -> RotationReport:
     """Re-seal every sealed raw mail under the current key (see the module doc); ``on_row``
-    is told after each. The caller commits."""
+    is told after each. ``told(door, key)`` says whether a row stands for bytes that were a
+    dead letter because nothing could open them (a spool file's): one no key opens goes in
+    ``dead``, not ``unreadable``. The caller commits."""
     sealer = Sealer(config.security.secret_key, config.security.old_secret_keys)
     report = RotationReport()
     inbound = table_of(InboundMail)
     rows = s.execute(
-        select(inbound.c.id, inbound.c.sealed)
+        select(inbound.c.id, inbound.c.sealed, inbound.c.door, inbound.c.key)
         .where(inbound.c.sealed.is_not(None))
         .order_by(inbound.c.id)
     ).all()
-    for row_id, sealed in rows:
+    for row_id, sealed, door, key in rows:
         token = bytes(sealed)
         if sealer.is_current(token):
             report.current += 1
@@ -69,7 +81,7 @@ def rotate(s: Session, config: Config, on_row: Callable[[], None] = lambda: None
             try:
                 fresh = sealer.reseal(token)
             except PbmError:
-                report.unreadable.append(row_id)
+                (report.dead if told(door, key) else report.unreadable).append(row_id)
             else:
                 s.execute(update(inbound).where(inbound.c.id == row_id).values(sealed=fresh))
                 report.resealed += 1

@@ -82,6 +82,28 @@ def a_writer_holds(app: App, seconds: float = 3.0) -> Iterator[None]:
         worker.join(seconds + 30)
 
 
+@contextmanager
+def a_full_disk(app: App, spare_pages: int) -> Iterator[None]:
+    """SQLite's disk (an App's database) fills after ``spare_pages`` more pages: each new
+    connection gets a ``max_page_count``, so a write past it fails as a full disk does
+    (SQLITE_FULL), for real. The pool is emptied on entry and on exit."""
+    from sqlalchemy import event
+
+    with app.db_engine.connect() as c:
+        pages = int(c.exec_driver_sql("PRAGMA page_count").scalar() or 0)
+    app.db_engine.dispose()
+
+    def small_disk(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.execute(f"PRAGMA max_page_count={pages + spare_pages}")
+
+    event.listen(app.db_engine, "connect", small_disk)
+    try:
+        yield
+    finally:
+        event.remove(app.db_engine, "connect", small_disk)
+        app.db_engine.dispose()
+
+
 def toml_text(data: dict[str, Any]) -> str:
     """``data`` (tables of scalars, as from :func:`config_data`) as TOML text."""
     lines: list[str] = []

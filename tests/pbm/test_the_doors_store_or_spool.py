@@ -30,8 +30,8 @@ def test_a_door_spools_on_sqlite_and_stores_on_postgresql(app: App, tmp_path: Pa
         assert time.monotonic() - started < 1.0
     if sqlite:
         assert stored is None and len(spool.files()) == 1
-        assert import_spool(spool, app.inbound) == 1
-        assert import_spool(spool, app.inbound) == 0
+        assert import_spool(spool, app.inbound).stored == 1
+        assert import_spool(spool, app.inbound).stored == 0
     else:
         assert stored is not None and stored.created and spool.files() == []
     with transaction(app.sessions) as s:

@@ -1,7 +1,9 @@
-"""The spool's import (SQLite) survives what its files and the database do to it: a mail the
-database refuses becomes a dead letter alone (its sealed bytes kept for ``pbm mail retry``),
-a passing read error leaves the file for the next pass, the files go only after a synced
-commit, a batch is bounded by bytes, and a pass survives whatever the import raises."""
+"""The spool's import (SQLite) survives what its files and the database do to it: a mail whose
+row the database refuses becomes a dead letter alone (its sealed bytes kept for ``pbm mail
+retry``), with its GM alert in one transaction, while a full disk buries nothing; a passing
+read error leaves the file for the next pass, the files go only after a synced commit, a
+batch is bounded by bytes and by files, dead letters too (so a stop waits for one batch at
+most), and a pass survives whatever the import raises."""
 
 from __future__ import annotations
 
@@ -13,11 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
-from sqlalchemy import event, select, text
+from sqlalchemy import event, func, select, text
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from pbm.app import App
-from pbm.cli import main
 from pbm.core.clock import FixedClock
 from pbm.core.config import parse_config
 from pbm.daemon import Daemon
@@ -28,7 +29,7 @@ from pbm.inbound.pipeline import Arrival
 from pbm.inbound.spool import DEAD, READ_TRIES, DoorStore, Spool, import_spool, retry_dead
 from pbm.secrets import Sealer
 from pbm.testing import RecordingSender, make_eml
-from tests.pbm.conftest import SECRET_KEY, config_data, toml_text
+from tests.pbm.conftest import a_full_disk, config_data
 
 AT = datetime(2026, 1, 1, 8, tzinfo=UTC)
 #: What ``pbm ingest --sender "$sender"`` gets from Postfix for a sender's bytes not UTF-8.
@@ -45,8 +46,8 @@ def app(tmp_path: Path) -> Iterator[App]:
     app.close()
 
 
-def _put(spool: Spool, n: int, envelope_from: str = "p@example.test") -> Path:
-    raw = make_eml("HELP\n", sender=f"p{n}@example.test", message_id=f"<m{n}@example.test>")
+def _put(spool: Spool, n: int, envelope_from: str = "p@example.test", body: str = "HELP\n") -> Path:
+    raw = make_eml(body, sender=f"p{n}@example.test", message_id=f"<m{n}@example.test>")
     return spool.put(Arrival(raw, "smtp", envelope_from, ("pbm@example.test",), AT))
 
 
@@ -107,7 +108,7 @@ def test_a_sender_not_in_utf8_is_neutralised_at_the_door_and_in_the_spool(app: A
     _put(spool, 0, envelope_from=BAD_FROM)  # as the door before this fix spooled it
     spooled = door.store(make_eml("HELP\n", message_id="<s@example.test>"), "ingest", BAD_FROM)
     assert spooled is None  # mail waits in the spool: this one goes behind it
-    assert import_spool(spool, app.inbound) == 2
+    assert import_spool(spool, app.inbound).stored == 2
     rows = _rows(app)
     for key in ("<d@example.test>", "<m0@example.test>", "<s@example.test>"):
         assert rows[key].envelope_from == "x\u00ff@evil.test"
@@ -144,9 +145,9 @@ def test_a_passing_read_error_leaves_the_file(app: App, monkeypatch: pytest.Monk
         return real(path)
 
     monkeypatch.setattr(Path, "read_bytes", flaky)
-    assert import_spool(spool, app.inbound) == 0
+    assert import_spool(spool, app.inbound).stored == 0
     assert len(spool.files()) == 1 and _rows(app) == {}
-    assert import_spool(spool, app.inbound) == 1
+    assert import_spool(spool, app.inbound).stored == 1
     assert "<m0@example.test>" in _rows(app)
 
 
@@ -191,7 +192,7 @@ def test_the_import_commits_under_synchronous_full(app: App) -> None:
 
     event.listen(app.db_engine, "commit", on_commit)
     try:
-        assert import_spool(spool, app.inbound) == 1
+        assert import_spool(spool, app.inbound).stored == 1
     finally:
         event.remove(app.db_engine, "commit", on_commit)
     assert seen and all(level == 2 for level in seen)
@@ -216,9 +217,9 @@ def test_a_batch_is_bounded_by_bytes_and_a_stop_ends_the_import(
 
     event.listen(app.db_engine, "commit", on_commit)
     try:
-        assert import_spool(spool, app.inbound, lambda: True) == 1
+        assert import_spool(spool, app.inbound, lambda: True).stored == 1
         assert len(spool.files()) == 3
-        assert import_spool(spool, app.inbound) == 3
+        assert import_spool(spool, app.inbound).stored == 3
     finally:
         event.remove(app.db_engine, "commit", on_commit)
     assert spool.files() == [] and len(commits) >= 4
@@ -242,42 +243,95 @@ def test_a_new_spool_folder_is_synced_into_its_parent(
     assert str(tmp_path) in synced and str(tmp_path / "new") in synced
 
 
-def test_secrets_rotate_reseals_the_spool_and_its_dead_letters(tmp_path: Path) -> None:
-    """``pbm secrets rotate`` re-seals the spool's files and dead/'s under the new key and
-    counts them; afterwards the new key alone opens them, and the spooled mail imports."""
-    old_key = "the-old-key-of-this-spool-0123456789abcdef"
-    data = config_data(
-        f"sqlite:///{tmp_path}/pbm.sqlite3",
-        tmp_path,
-        security={"secret_key": SECRET_KEY, "old_secret_keys": [old_key]},
-    )
-    config_file = tmp_path / "pbm.toml"
-    config_file.write_text(toml_text(data))
-    app = App.from_config(parse_config(data, env={}), upgrade=True)
-    try:
-        assert app.spool is not None
-        old = Spool(app.spool.path, Sealer(old_key))
-        waiting = _put(old, 0)
-        (app.spool.path / DEAD).mkdir()
-        buried = _put(old, 1).rename(app.spool.path / DEAD / "00000000000000000001-1-x.mail")
-        result = CliRunner().invoke(main, ["secrets", "rotate", "--config", str(config_file)])
-        assert result.exit_code == 0, result.output
-        assert "re-sealed 2 spool file(s); 0 already under the current key" in result.output
-        only_new = Spool(app.spool.path, Sealer(SECRET_KEY))
-        assert only_new.read(waiting).raw and only_new.read(buried).raw
-        assert sorted(p.name for p in app.spool.path.iterdir()) == sorted([DEAD, waiting.name])
-        assert import_spool(only_new, app.inbound) == 1
-    finally:
-        app.close()
-
-
 def test_a_row_the_database_refuses_is_no_race_between_doors(app: App) -> None:
     """A mail whose row the database refuses by itself (a trigger, a CHECK) raises that
     refusal from the store, not a "no row found" from looking up another door's copy: the
     store took an IntegrityError for a race only when a row with the key exists."""
-    from sqlalchemy.exc import IntegrityError
-
     _refuse(app, "<race@example.test>")
     with pytest.raises(IntegrityError, match="refused"):
         app.inbound.store(make_eml("HELP\n", message_id="<race@example.test>"), "smtp")
     assert "<race@example.test>" not in _rows(app)
+
+
+def _counts(app: App) -> tuple[int, int]:
+    """Dead letters of the spool, and GM alerts."""
+    with transaction(app.sessions) as s:
+        dead = s.scalar(
+            select(func.count()).where(
+                InboundMail.key.startswith("spool:"), InboundMail.status == MailStatus.SHUNTED
+            )
+        )
+        alerts = s.scalar(
+            select(func.count()).select_from(OutboxMessage).where(OutboxMessage.kind == "gm-alert")
+        )
+    return int(dead or 0), int(alerts or 0)
+
+
+def test_files_no_key_opens_are_dead_letters_a_bounded_batch_at_a_time(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forty files sealed under a key since dropped, the batch bounded at five files: an
+    import asked to stop makes at most one batch of dead letters; one whose time is spent
+    makes one batch, says files are left, and the rest follow a batch an import, each file
+    a dead letter with its one alert, none lost."""
+    spool = app.spool
+    assert spool is not None
+    lost_key = Spool(spool.path, Sealer("a-key-since-dropped-0123456789abcdef"))
+    for n in range(40):
+        _put(lost_key, n)
+    monkeypatch.setattr(spool_module, "IMPORT_BATCH", 5)
+    stopped = import_spool(spool, app.inbound, stopping=lambda: True, budget=0.0)
+    dead, _ = _counts(app)
+    assert 1 <= dead <= 5 and stopped.left and len(spool.files()) == 40 - dead
+    timed_out = import_spool(spool, app.inbound, budget=0.0)
+    assert timed_out.left and dead < _counts(app)[0] <= dead + 5  # 5, or fewer in 2 s
+    imports = 2
+    while import_spool(spool, app.inbound, budget=0.0).left:
+        imports += 1
+    assert imports >= 8
+    assert spool.files() == [] and _counts(app) == (40, 40)
+    assert len(list((spool.path / DEAD).iterdir())) == 40
+
+
+def test_a_full_disk_leaves_good_mail_in_the_spool(app: App) -> None:
+    """The database's disk fills while a spooled mail of ~100 KB is stored (SQLite's
+    SQLITE_FULL, made real with max_page_count): the import raises, the file stays in the
+    spool and no dead letter is written; once there is room the next import stores it."""
+    spool = app.spool
+    assert spool is not None
+    body = "HELP\n" + "".join(f"remark {i:06d} {'x' * 60}\n" for i in range(1500))
+    _put(spool, 0, body=body)
+    with a_full_disk(app, spare_pages=45), pytest.raises(OperationalError, match="full"):
+        import_spool(spool, app.inbound)
+    assert len(spool.files()) == 1 and _counts(app) == (0, 0)
+    assert import_spool(spool, app.inbound).stored == 1
+    with transaction(app.sessions) as s:
+        keys = list(s.scalars(select(InboundMail.key)))
+    assert keys == ["<m0@example.test>"] and spool.files() == []
+
+
+def test_a_dead_letter_is_written_with_its_alert_or_not_at_all(app: App) -> None:
+    """A truncated spool file while the outbox refuses the GM's alert (a trigger): the
+    import raises and leaves no dead letter nobody was told of, the file still in the spool;
+    once the outbox takes mail, the next import makes it a dead letter with its alert."""
+    spool = app.spool
+    assert spool is not None
+    path = _put(spool, 0)
+    path.write_bytes(path.read_bytes()[:-7])
+    with app.db_engine.begin() as c:
+        c.execute(
+            text(
+                "CREATE TRIGGER no_alert BEFORE INSERT ON outbox "
+                "BEGIN SELECT RAISE(ABORT, 'no room for the alert'); END"
+            )
+        )
+    with pytest.raises(IntegrityError, match="no room for the alert"):
+        import_spool(spool, app.inbound)
+    with transaction(app.sessions) as s:
+        assert s.scalar(select(func.count()).select_from(InboundMail)) == 0
+    assert spool.files() == [path]
+    with app.db_engine.begin() as c:
+        c.execute(text("DROP TRIGGER no_alert"))
+    import_spool(spool, app.inbound)
+    assert _counts(app) == (1, 1) and spool.files() == []
+    assert (spool.path / DEAD / path.name).exists()
