@@ -39,7 +39,7 @@ from pbm.core.clock import Clock
 from pbm.core.config import OutboxConfig
 from pbm.core.errors import DatabaseUnavailable, PbmError, SmtpError
 from pbm.db.models import OutboxMessage, Player, Seat, table_of
-from pbm.db.session import SKIP_LOCKED, transaction
+from pbm.db.session import READ_ONLY, SKIP_LOCKED, transaction
 from pbm.db.wakes import Wakes
 from pbm.mail.compose import SAFE_POLICY, qp_body
 from pbm.mail.lists import GENERATED_KINDS
@@ -178,6 +178,9 @@ class Outbox:
         incidents: Incidents | None = None,
     ) -> None:
         self.sessions = sessions
+        # What is due is only read: on SQLite a plain BEGIN, which takes no write lock, so the
+        # courier's look does not queue behind (or hold up) a mail's transaction.
+        self._reads = sessionmaker(sessions.kw["bind"].execution_options(**{READ_ONLY: True}))
         self.sender = sender
         self.config = config
         self.clock = clock
@@ -216,7 +219,7 @@ class Outbox:
             )
         if limit is not None:
             query = query.limit(limit + len(self._unrecorded))
-        with transaction(self.sessions) as s:
+        with transaction(self._reads) as s:
             return [row_id for row_id in s.scalars(query) if row_id not in self._unrecorded]
 
     def next_due(self) -> datetime | None:
@@ -233,7 +236,7 @@ class Outbox:
         return when
 
     def _earliest(self) -> datetime | None:
-        with transaction(self.sessions) as s:
+        with transaction(self._reads) as s:
             return s.scalar(
                 select(func.min(OutboxMessage.next_attempt_at)).where(
                     OutboxMessage.status == "pending"
