@@ -11,6 +11,7 @@ import pytest
 
 from pbm.app import App
 from pbm.daemon import Daemon
+from pbm.db.models import MailStatus
 from pbm.testing import FakeMailbox, RecordingSender, make_eml
 
 
@@ -30,7 +31,7 @@ def test_the_first_reply_is_sent_while_the_second_mail_is_handled(
     handled = threading.Semaphore(0)
     original = app.inbound.process
 
-    def process(mail_id: int) -> object:
+    def process(mail_id: int) -> MailStatus | None:
         done = original(mail_id)
         handled.release()
         return done
