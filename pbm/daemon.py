@@ -142,6 +142,7 @@ class Daemon:
             retry_max=retry_max,
             on_failure=self.wake,
             in_hand=self.worker.doing,
+            incidents=self.incidents,
         )
         self._stop = threading.Event()
         self._stop_at = 0.0  # time.monotonic() of the warm stop's request

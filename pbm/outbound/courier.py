@@ -32,7 +32,7 @@ from contextlib import AbstractContextManager
 import structlog
 
 from pbm.core.errors import DatabaseUnavailable
-from pbm.ops.incidents import Backoff
+from pbm.ops.incidents import Backoff, Incidents
 from pbm.outbound.outbox import Outbox
 
 __all__ = ["PASS_SEND_BUDGET", "REPLY_SEND_BUDGET", "Courier"]
@@ -65,12 +65,16 @@ class Courier:
         retry_max: float,
         on_failure: Callable[[], None] = lambda: None,
         in_hand: Callable[[str], AbstractContextManager[object]] | None = None,
+        incidents: Incidents | None = None,
     ) -> None:
         self.outbox = outbox
         #: Whether sending should stop (a warm stop past its sending time, a second signal).
         self.should_stop = should_stop
         self.max_wait = max_wait
         self._backoff = Backoff(retry_first, retry_max)
+        #: Where a lost database is reported: the outage the pass would have met in its send.
+        self.incidents = incidents
+        self._db_down = False
         self._on_failure = on_failure
         #: Names the row in hand in the workers' registry, for the sends made inline (the
         #: registry keeps one name a process: the pass's, while the courier's thread sends).
@@ -150,9 +154,16 @@ class Courier:
                         return  # the rows wait, pending, for the next start
                     delay = self._backoff.failed()
                     log.warning("courier.database_unavailable", error=str(exc), retry_in=delay)
+                    self._db_down = True
+                    if self.incidents is not None:
+                        self.incidents.failed("database", exc)
                     self._closing.wait(delay)
                     continue
                 self._backoff.reset()
+                if self._db_down:
+                    self._db_down = False
+                    if self.incidents is not None:
+                        self.incidents.recovered("database")
                 if closing or self.should_stop():
                     return
                 # The outbox's next due is kept (no statement) and "now" while a queued row
