@@ -26,6 +26,7 @@ never lost), and two senders (this thread and another worker) never both take a 
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 
@@ -33,7 +34,7 @@ import structlog
 
 from pbm.core.errors import DatabaseUnavailable
 from pbm.ops.incidents import Backoff, Incidents
-from pbm.outbound.outbox import Outbox
+from pbm.outbound.outbox import Claimed, Outbox
 
 __all__ = ["PASS_SEND_BUDGET", "REPLY_SEND_BUDGET", "Courier"]
 
@@ -47,6 +48,9 @@ PASS_SEND_BUDGET = 0.5
 #: Seconds of answers sent inline after a mail (no courier thread): a backlog of them, after a
 #: relay outage, goes out in slices between the mails of a burst.
 REPLY_SEND_BUDGET = 0.5
+#: The most answers a pass claims after a mail (its own, as a rule); a backlog of them, after
+#: a relay outage, is the courier's to claim.
+HAND_ROWS = 4
 #: The shortest sleep of the courier between two looks at a due outbox that sent nothing (a
 #: row in another worker's hands), so that it does not spin.
 _MIN_SLEEP = 0.05
@@ -81,6 +85,8 @@ class Courier:
         self.in_hand = in_hand
         self._thread: threading.Thread | None = None
         self._wake = threading.Event()
+        #: Answers the pass claimed and handed over, oldest first.
+        self._handed: deque[Claimed] = deque()
         self._closing = threading.Event()
         #: The error that ended the courier's thread (re-raised by the daemon's loop, which
         #: stops as it did when a send raised in its own thread).
@@ -117,11 +123,21 @@ class Courier:
     # -- the pass's calls ------------------------------------------------------------------
 
     def answers(self) -> tuple[int, int]:
-        """A mail's transaction committed: its answers go now. Handed to the courier's thread
-        (``(0, 0)`` returned at once), or sent here for at most ``REPLY_SEND_BUDGET``."""
+        """A mail's transaction committed: its answers go now. Claimed here and handed to the
+        courier's thread, which sends them at once (the claim, a write, is made here: on
+        the courier's thread it waited for the next mail's transaction), or sent here for at
+        most ``REPLY_SEND_BUDGET``. Returns what was sent, and failed for good, here."""
         if self.running:
+            failed = 0
+            if not self.outbox.relay_down:
+                for row_id in self.outbox.due_ids(answers_only=True, limit=HAND_ROWS):
+                    claimed = self.outbox.claim(row_id)
+                    if isinstance(claimed, Claimed):
+                        self._handed.append(claimed)
+                    else:
+                        failed += claimed == "failed"
             self._wake.set()
-            return 0, 0
+            return 0, failed
         return self.outbox.flush(
             self.should_stop, self.in_hand, REPLY_SEND_BUDGET, answers_only=True
         )
@@ -166,6 +182,8 @@ class Courier:
                         self.incidents.recovered("database")
                 if closing or self.should_stop():
                     return
+                if self._handed:
+                    continue
                 # The outbox's next due is kept (no statement) and "now" while a queued row
                 # waits for a flush that took every due row: a cut slice goes on at once.
                 self._wake.wait(max(0.0 if went else _MIN_SLEEP, self.until_due()))
@@ -175,9 +193,12 @@ class Courier:
             self._on_failure()
 
     def _round(self) -> bool:
-        """The answers due, then a slice of bulk mail, ended by an answer queued meanwhile
-        (the next round reads what is due again, answers first); whether anything went."""
+        """The answers handed over; then the others due and a slice of bulk mail, ended by an
+        answer queued meanwhile (the next round reads what is due again, answers first);
+        whether anything went."""
         self._wake.clear()
+        if self._handed and self._deliver_handed() and not self._closing.is_set():
+            return True  # the next round looks for more handed first
 
         def answer_waits() -> bool:
             return self.should_stop() or self._wake.is_set()
@@ -186,3 +207,17 @@ class Courier:
         self.sent += sent
         self.failed += failed
         return bool(sent or failed)
+
+    def _deliver_handed(self) -> bool:
+        while self._handed:
+            if self.should_stop() or self.outbox.relay_down:
+                self._give_back()  # due again now (the relay: at its next try)
+                break
+            outcome = self.outbox.deliver(self._handed.popleft())
+            self.sent += outcome == "sent"
+            self.failed += outcome == "failed"
+        return True
+
+    def _give_back(self) -> None:
+        while self._handed:
+            self.outbox.release(self._handed.popleft())
