@@ -4,13 +4,14 @@ One pass (shared by ``pbm run --once`` for cron and the ``pbm serve`` loop):
 
 1. fetch new mail from each mailbox (IMAP); store the whole batch in one transaction; then for
    each message: handle it in its own transaction, mark it processed on the server only after
-   that commit, and send its reply;
+   that commit, and send its reply (:mod:`pbm.outbound.courier`: in the loop, its answers are
+   claimed and handed to the courier's thread, which sends them while the pass goes on);
 2. handle every stored message still pending (the SMTP listener's and ``pbm ingest``'s, and
    any left by a crash); before step 1, the spool (:mod:`pbm.inbound.spool`: what those doors
    accepted while a pass held SQLite's write lock) is imported, so it is pending too;
 3. the scheduler tick (daily GM digest, naming deadlines, Test by Post's reminders and over
    deadlines);
-4. flush the outbox.
+4. flush the outbox (in the loop: wake the courier, which sends on its own).
 
 The loop waits when a pass did nothing, or did nothing but handle the one mailbox's mail with
 nothing else due: on the mailbox when there is one (IDLE, or NOOPs while mail flows; its wait
@@ -29,9 +30,10 @@ Under systemd (``Type=notify``, docs/ops/pbm.service) the loop says ``READY=1`` 
 serves, ``WATCHDOG=1`` at each pass (its waits are cut to a third of ``WatchdogSec``), and
 ``STOPPING=1`` when it leaves (:mod:`pbm.ops.sdnotify`).
 
-The longest warm stop is bounded by one message's transaction plus one SMTP send in progress
-(the sender's timeout, ``[smtp] timeout``), plus the IMAP logout: the systemd unit's
-``TimeoutStopSec`` is set above that sum (see docs/ops/pbm.service).
+The longest warm stop is bounded by one message's transaction plus the courier's sending time
+(``WARM_STOP_SEND_SECONDS``) and one SMTP send in progress (the sender's timeout, ``[smtp]
+timeout``), plus the IMAP logout: the systemd unit's ``TimeoutStopSec`` is set above that sum
+(see docs/ops/pbm.service).
 """
 
 from __future__ import annotations
@@ -435,8 +437,9 @@ class Daemon:
 
     def _stop_courier(self) -> None:
         # A warm stop waits for the replies of the mail just handled (WARM_STOP_SEND_SECONDS
-        # at most, and the send in hand: its SMTP timeout); a second signal, which may land
-        # here, leaves the send in hand to die with the process.
+        # at most, and the send in hand: ``[smtp] timeout``, 30 s by default, and a margin);
+        # a second signal, which may land here, leaves the send in hand to die with the
+        # process.
         try:
             self.courier.stop(0.0 if self._forced else WARM_STOP_SEND_SECONDS + 35.0)
         except SystemExit:

@@ -12,6 +12,7 @@ import pytest
 from pbm.app import App
 from pbm.daemon import Daemon
 from pbm.db.models import MailStatus
+from pbm.outbound.outbox import Claimed
 from pbm.testing import FakeMailbox, RecordingSender, make_eml
 
 
@@ -99,3 +100,21 @@ def test_an_error_nobody_foresaw_in_a_send_stops_the_loop(app: App, demo: str) -
         loop.join(30)
         pytest.fail("the loop went on after its courier failed")
     assert len(raised) == 1 and isinstance(raised[0], RuntimeError)
+
+
+def test_an_answer_claimed_and_given_back_unsent_is_due_at_once(
+    app: App, sender: RecordingSender, demo: str
+) -> None:
+    """A reply the pass claimed for the courier is no longer due (its send lease runs); given
+    back unsent (a stop before the courier sent it) it is due again at once, not when the
+    lease ends, and the next flush sends it."""
+    d = Daemon(app, sender)
+    app.inbound.store(make_eml("JOIN\n", subject="[DEMO] join"), "smtp")
+    assert app.inbound.process_next(0) is not None
+    (row_id,) = d.outbox.due_ids(answers_only=True)
+    claimed = d.outbox.claim(row_id)
+    assert isinstance(claimed, Claimed)
+    assert d.outbox.due_ids() == []
+    d.outbox.release(claimed)
+    assert d.outbox.due_ids() == [row_id]
+    assert d.outbox.flush() == (1, 0) and len(sender.sent) == 1
