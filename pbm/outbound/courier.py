@@ -2,17 +2,19 @@
 
 A reply is committed with the change it reports (:func:`pbm.outbound.replies.enqueue`); the
 send is a separate step (:class:`~pbm.outbound.outbox.Outbox`). While the daemon's loop runs,
-the courier's thread takes every send: the pass hands it each answer as the mail's
-transaction commits (:meth:`Courier.answers`) and goes on to the next mail at once, instead
-of waiting for the relay's round trips and the outbox's own writes. A mail that reaches the
-mailbox while a burst is being answered is then fetched after the other mails' handling
-alone, not after their sends too (bench/RESULTS.md, "Ack latency ... a courier").
+the courier's thread takes every send: as a mail's transaction commits, the pass claims its
+answers (a short write: the row's send lease) and hands them over (:meth:`Courier.answers`),
+then goes on to the next mail at once, instead of waiting for the relay's round trips and
+the record of the send. A mail that reaches the mailbox while a burst is being answered is
+then fetched after the other mails' handling alone, not after their sends too
+(bench/RESULTS.md, "Ack latency ... a courier"). The claim is the pass's own: made by the
+courier, it waited for the next mail's whole transaction (SQLite has one writer at a time).
 
 The courier sends the answers that are due first, then bulk mail (turn reports, zine issues)
 in slices that a newly queued answer ends, and sleeps until the outbox's next due row (kept
-by the daemon's :class:`~pbm.db.wakes.Wakes`) or the next answer. It owns its
-:class:`Outbox` while it runs: the relay's backoff and the sends not yet recorded are read
-and written by its thread alone.
+by the daemon's :class:`~pbm.db.wakes.Wakes`) or the next answer. The relay's backoff and
+the sends not yet recorded are written by its thread alone (the pass only reads whether the
+relay is down before it claims).
 
 Without a running thread (``pbm run --once``, ``pbm ingest``, the tests' single passes) the
 same calls send in the caller's thread, before they return: a pass is the same code either
