@@ -80,8 +80,8 @@ def test_a_rolled_back_transaction_gives_its_turn_on(db_engine: Engine) -> None:
 
 def test_a_short_lock_wait_still_ends_in_its_time(db_engine: Engine) -> None:
     """While another thread holds a long write transaction, a writer that waits at most
-    200 ms (as the doors do, then spool) is told the database is locked after about that
-    long: its wait for the turn and SQLite's own wait are not added up."""
+    300 ms (as the doors do, then spool) is told the database is locked after about that
+    long: its wait for the turn and SQLite's own wait are not added up (that would be 0.6 s)."""
     held = threading.Event()
 
     def hold() -> None:
@@ -93,12 +93,12 @@ def test_a_short_lock_wait_still_ends_in_its_time(db_engine: Engine) -> None:
     holder = threading.Thread(target=hold)
     holder.start()
     assert held.wait(10)
-    door = db_engine.execution_options(**{LOCK_WAIT_MS: 200})
+    door = db_engine.execution_options(**{LOCK_WAIT_MS: 300})
     began = time.monotonic()
     with pytest.raises(OperationalError) as caught:
         _write(door)
     waited = time.monotonic() - began
     holder.join(10)
     assert is_busy(caught.value)
-    assert 0.15 < waited < 0.35
+    assert 0.25 < waited < 0.55
     _write(door)  # once free, the door's next write goes through at once
