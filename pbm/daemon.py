@@ -4,13 +4,14 @@ One pass (shared by ``pbm run --once`` for cron and the ``pbm serve`` loop):
 
 1. fetch new mail from each mailbox (IMAP); store the whole batch in one transaction; then for
    each message: handle it in its own transaction, mark it processed on the server only after
-   that commit, and send its reply;
+   that commit, and send its reply (:mod:`pbm.outbound.courier`: in the loop, its answers are
+   claimed and handed to the courier's thread, which sends them while the pass goes on);
 2. handle every stored message still pending (the SMTP listener's and ``pbm ingest``'s, and
    any left by a crash); before step 1, the spool (:mod:`pbm.inbound.spool`: what those doors
    accepted while a pass held SQLite's write lock) is imported, so it is pending too;
 3. the scheduler tick (daily GM digest, naming deadlines, Test by Post's reminders and over
    deadlines);
-4. flush the outbox.
+4. flush the outbox (in the loop: wake the courier, which sends on its own).
 
 The loop waits when a pass did nothing, or did nothing but handle the one mailbox's mail with
 nothing else due: on the mailbox when there is one (IDLE, or NOOPs while mail flows; its wait
@@ -29,9 +30,10 @@ Under systemd (``Type=notify``, docs/ops/pbm.service) the loop says ``READY=1`` 
 serves, ``WATCHDOG=1`` at each pass (its waits are cut to a third of ``WatchdogSec``), and
 ``STOPPING=1`` when it leaves (:mod:`pbm.ops.sdnotify`).
 
-The longest warm stop is bounded by one message's transaction plus one SMTP send in progress
-(the sender's timeout, ``[smtp] timeout``), plus the IMAP logout: the systemd unit's
-``TimeoutStopSec`` is set above that sum (see docs/ops/pbm.service).
+The longest warm stop is bounded by one message's transaction plus the courier's sending time
+(``WARM_STOP_SEND_SECONDS``) and one SMTP send in progress (the sender's timeout, ``[smtp]
+timeout``), plus the IMAP logout: the systemd unit's ``TimeoutStopSec`` is set above that sum
+(see docs/ops/pbm.service).
 """
 
 from __future__ import annotations
@@ -59,9 +61,10 @@ from pbm.ops.incidents import Backoff
 from pbm.ops.logs import request_reopen
 from pbm.ops.sdnotify import Notifier
 from pbm.ops.workers import Registry
+from pbm.outbound.courier import PASS_SEND_BUDGET, REPLY_SEND_BUDGET, Courier
 from pbm.scheduler import next_wake, run_due
 
-__all__ = ["Daemon", "Listener", "Stats"]
+__all__ = ["PASS_SEND_BUDGET", "REPLY_SEND_BUDGET", "Daemon", "Listener", "Stats"]
 
 log = structlog.get_logger("pbm.daemon")
 
@@ -72,16 +75,6 @@ log = structlog.get_logger("pbm.daemon")
 WARM_STOP_SEND_SECONDS = 20.0
 #: How many times a pass fetches again while the mailboxes keep giving new mail.
 DRAIN_ROUNDS = 5
-#: Seconds of bulk mail at the end of a pass, after every answer that is due: a stage's
-#: thousands of reports go out in slices between fetches, not before them, and mail that
-#: comes meanwhile waits for one slice at most (a pass costs little beside it, so a longer
-#: slice only makes the answers wait). After each handled mail only the answers are sent:
-#: bulk mail there made each mail of a burst wait for a slice while a backlog stood. The
-#: answers after a mail are bounded too (a backlog of them, after a relay outage, goes out
-#: in slices between the mails of a burst). How long the rush's answers waited at each
-#: setting: bench/RESULTS.md ("Figures once written in the code").
-PASS_SEND_BUDGET = 0.5
-REPLY_SEND_BUDGET = 0.5
 #: Seconds of stage resolving in one pass: many stages falling due at once would otherwise
 #: be resolved in one pass, and every answer to mail that came meanwhile would wait for all
 #: of them. Freezes are not bounded. A pass costs little, so the slices are short: a longer
@@ -142,6 +135,17 @@ class Daemon:
         #: This process in the workers' registry (``run`` registers it and beats; a single
         #: ``run_once`` claims a split stage's matches under its id without registering).
         self.worker = Registry(app.sessions, app.clock, app.config.workers)
+        #: The outbox's sends: on their own thread while the loop runs, inline in a lone pass.
+        self.courier = Courier(
+            self.outbox,
+            self._stop_sending,
+            max_wait=self.max_wait,
+            retry_first=retry_first,
+            retry_max=retry_max,
+            on_failure=self.wake,
+            in_hand=self.worker.doing,
+            incidents=self.incidents,
+        )
         self._stop = threading.Event()
         self._stop_at = 0.0  # time.monotonic() of the warm stop's request
         self._wake = threading.Event()
@@ -306,14 +310,10 @@ class Daemon:
             return self.app.inbound.process(mail_id) is not None
 
     def _flush(self, stats: Stats, bulk: bool = False) -> None:
-        # After each handled mail only the answers that are due go; at the end of a pass the
-        # answers and then bulk mail, each for its budget of seconds.
-        sent, failed = self.outbox.flush(
-            self._stop_sending,
-            self.worker.doing,
-            PASS_SEND_BUDGET if bulk else REPLY_SEND_BUDGET,
-            answers_only=not bulk,
-        )
+        # After each handled mail its answers go, as it commits; at the end of a pass the
+        # answers and a slice of bulk mail. The loop's courier sends them on its own thread
+        # while the pass goes on to the next mail; a lone pass sends them here.
+        sent, failed = self.courier.bulk() if bulk else self.courier.answers()
         stats.sent += sent
         stats.failed += failed
 
@@ -334,7 +334,8 @@ class Daemon:
         less: now)."""
         now = self.app.clock.now()
         until = [self.wakes.scheduler(now, lambda: self._next_wake(now)) or now]
-        due = self.outbox.next_due()
+        # The courier's thread wakes itself for the outbox; a lone pass's loop has none.
+        due = None if self.courier.running else self.outbox.next_due()
         if due is not None:
             until.append(due)
         seconds = min((t - now).total_seconds() for t in until)
@@ -390,6 +391,7 @@ class Daemon:
                 started.append(listener)
             _warm_up(self.app.games)
             self.worker.start()
+            self.courier.start()
             log.info(
                 "daemon.started",
                 mailboxes=len(self.mailboxes),
@@ -401,6 +403,8 @@ class Daemon:
                 self.notify.ping()  # each pass of the loop feeds systemd's watchdog
                 try:
                     stats = self.run_once()
+                    if self.courier.failure is not None:
+                        raise self.courier.failure  # a send raised: stop, as in this thread
                     if self.stopping or (stats.busy and not self._mail_only(stats)):
                         continue
                     until = self._until_due()
@@ -417,18 +421,33 @@ class Daemon:
             raise
         finally:
             self.notify.stopping()
-            self.worker.stop()
-            for listener in reversed(started):
-                listener.stop()
-            for mb in self.mailboxes:
-                try:
-                    mb.close()
-                except MailError as exc:
-                    log.warning("daemon.close_failed", error=str(exc))
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)  # type: ignore[arg-type]
-            self.wakes.close()
-            log.info("daemon.stopped")
+            try:
+                self._stop_courier()
+            finally:
+                self.worker.stop()
+                for listener in reversed(started):
+                    listener.stop()
+                for mb in self.mailboxes:
+                    try:
+                        mb.close()
+                    except MailError as exc:
+                        log.warning("daemon.close_failed", error=str(exc))
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)  # type: ignore[arg-type]
+                self.wakes.close()
+                log.info("daemon.stopped")
+
+    def _stop_courier(self) -> None:
+        # A warm stop waits for the replies of the mail just handled (WARM_STOP_SEND_SECONDS
+        # at most, and the send in hand: ``[smtp] timeout``, 30 s by default, and a margin);
+        # a second signal, which may land here, leaves the send in hand to die with the
+        # process.
+        try:
+            self.courier.stop(0.0 if self._forced else WARM_STOP_SEND_SECONDS + 35.0)
+        except SystemExit:
+            if self._forced:
+                log.warning("daemon.force_stop", signal=signal.Signals(self._forced).name)
+            raise
 
     def _database_down(self, exc: DatabaseUnavailable) -> None:
         # The pass's unit of work rolled back: the mail in hand is still ``received`` (or on

@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.core.errors import ConfigError, DatabaseUnavailable
 from pbm.db.kept import Kept
+from pbm.db.turns import WriteTurns
 
 __all__ = [
     "LOCK_WAIT_MS",
@@ -77,6 +78,9 @@ def make_db_engine(url: str, **kwargs: Any) -> Engine:
     url = _normalise(url)
     if url.startswith("sqlite"):
         db_engine = create_engine(url, connect_args={"timeout": 15}, **kwargs)
+        # This process's writers queue for SQLite's lock in turn (pbm.db.turns); option
+        # engines share the pool, hence the turns.
+        turns = WriteTurns()
 
         @event.listens_for(db_engine, "connect")
         def _on_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -100,8 +104,33 @@ def make_db_engine(url: str, **kwargs: Any) -> Engine:
             if conn.info.get(LOCK_WAIT_MS) != wait:
                 conn.exec_driver_sql(f"PRAGMA busy_timeout={int(wait)}")
                 conn.info[LOCK_WAIT_MS] = wait
-            read_only = conn.get_execution_options().get(READ_ONLY, False)
-            conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+            if conn.get_execution_options().get(READ_ONLY, False):
+                conn.exec_driver_sql("BEGIN")
+                return
+            dbapi = conn.connection.dbapi_connection
+            if not turns.take(dbapi, wait / 1000):
+                # No turn within the wait: the lock is this process's other writer's, so
+                # SQLite's own wait would only wait as long again.
+                conn.exec_driver_sql("PRAGMA busy_timeout=0")
+                conn.info[LOCK_WAIT_MS] = 0
+            try:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            except BaseException:
+                turns.give_back(dbapi)
+                raise
+
+        @event.listens_for(db_engine, "commit")
+        @event.listens_for(db_engine, "rollback")
+        def _on_end(conn: Any) -> None:
+            # Just before the COMMIT or ROLLBACK: the next writer's BEGIN IMMEDIATE may find
+            # it still running, and SQLite's busy handler waits for it (a millisecond).
+            if not conn.invalidated:  # else the pool's "invalidate" gives it back
+                turns.give_back(conn.connection.dbapi_connection)
+
+        @event.listens_for(db_engine.pool, "checkin")
+        @event.listens_for(db_engine.pool, "invalidate")
+        def _on_gone(dbapi_conn: Any, *_args: Any) -> None:
+            turns.give_back(dbapi_conn)  # a transaction that ended without either
 
         return db_engine
     if url.startswith("postgresql"):

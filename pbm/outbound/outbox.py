@@ -26,6 +26,7 @@ import re
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -39,7 +40,7 @@ from pbm.core.clock import Clock
 from pbm.core.config import OutboxConfig
 from pbm.core.errors import DatabaseUnavailable, PbmError, SmtpError
 from pbm.db.models import OutboxMessage, Player, Seat, table_of
-from pbm.db.session import SKIP_LOCKED, transaction
+from pbm.db.session import READ_ONLY, SKIP_LOCKED, transaction
 from pbm.db.wakes import Wakes
 from pbm.mail.compose import SAFE_POLICY, qp_body
 from pbm.mail.lists import GENERATED_KINDS
@@ -51,7 +52,7 @@ from pbm.secrets.seats import HashLookup, SecretBox, has_placeholder
 from pbm.secrets.shapes import PLACEHOLDER_START
 from pbm.testhooks import crash_point
 
-__all__ = ["RELAY_PROBE_MAX", "Outbox", "backoff"]
+__all__ = ["RELAY_PROBE_MAX", "Claimed", "Outbox", "backoff"]
 
 log = structlog.get_logger("pbm.outbound.outbox")
 
@@ -64,6 +65,18 @@ SLICE_ROWS = 2000
 #: :data:`pbm.mail.lists.GENERATED_KINDS`): sent after every answer that is due.
 BULK_KINDS = tuple(sorted(GENERATED_KINDS))
 _OUT = table_of(OutboxMessage)
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """A row this worker claimed (its lease running), to be sent by :meth:`Outbox.deliver`."""
+
+    row_id: int
+    raw: bytes
+    to: str
+    kind: str
+    attempts: int
+    lease: datetime
 
 
 def backoff(config: OutboxConfig, attempts: int) -> timedelta:
@@ -178,6 +191,9 @@ class Outbox:
         incidents: Incidents | None = None,
     ) -> None:
         self.sessions = sessions
+        # What is due is only read: on SQLite a plain BEGIN, which takes no write lock, so the
+        # courier's look does not queue behind (or hold up) a mail's transaction.
+        self._reads = sessionmaker(sessions.kw["bind"].execution_options(**{READ_ONLY: True}))
         self.sender = sender
         self.config = config
         self.clock = clock
@@ -216,7 +232,7 @@ class Outbox:
             )
         if limit is not None:
             query = query.limit(limit + len(self._unrecorded))
-        with transaction(self.sessions) as s:
+        with transaction(self._reads) as s:
             return [row_id for row_id in s.scalars(query) if row_id not in self._unrecorded]
 
     def next_due(self) -> datetime | None:
@@ -233,7 +249,7 @@ class Outbox:
         return when
 
     def _earliest(self) -> datetime | None:
-        with transaction(self.sessions) as s:
+        with transaction(self._reads) as s:
             return s.scalar(
                 select(func.min(OutboxMessage.next_attempt_at)).where(
                     OutboxMessage.status == "pending"
@@ -294,6 +310,12 @@ class Outbox:
 
     def send_one(self, row_id: int) -> str:
         """Try one row; returns sent, retry, failed, relay-down or skipped."""
+        claimed = self.claim(row_id)
+        return claimed if isinstance(claimed, str) else self.deliver(claimed)
+
+    def claim(self, row_id: int) -> Claimed | str:
+        """Claim one due row for a while (its lease), or say why not: skipped (not due, or in
+        another worker's hands) or failed (its recipient is undeliverable)."""
         # Core statements: the unit of work's bookkeeping for one row cost more than the row's
         # statements (the claim and the record were most of a send's CPU once the reply was
         # no longer parsed).
@@ -327,11 +349,27 @@ class Outbox:
                 )
                 log.warning("outbox.undeliverable", id=row_id, to=to)
                 return "failed"
+        return Claimed(row_id, row.raw, to, row.kind, row.attempts, lease)
+
+    def deliver(self, claimed: Claimed) -> str:
+        """Send a claimed row and record the outcome: sent, retry, failed or relay-down."""
         try:
-            return self._send_claimed(row_id, row.raw, to, (row.kind, row.attempts))
+            return self._send_claimed(
+                claimed.row_id, claimed.raw, claimed.to, (claimed.kind, claimed.attempts)
+            )
         except BaseException:
-            self._due_at(lease)  # the row stays claimed: due again when its lease ends
+            self._due_at(claimed.lease)  # the row stays claimed: due again when its lease ends
             raise
+
+    def release(self, claimed: Claimed) -> None:
+        """Give back a claimed row unsent: due again now, not when its lease ends."""
+        with self._own(), transaction(self.sessions) as s:
+            s.execute(
+                update(_OUT)
+                .where(_OUT.c.id == claimed.row_id, _OUT.c.status == "pending")
+                .values(next_attempt_at=self.clock.now())
+            )
+        self._due_at(self.clock.now())
 
     def _send_claimed(self, row_id: int, raw: bytes, to: str, row: tuple[str, int]) -> str:
         error: PbmError | None = None
