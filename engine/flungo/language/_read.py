@@ -66,6 +66,7 @@ from engine.flungo.language._model import (
 )
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._naming import apply_naming
+from engine.flungo.language._nearest import nearest_line
 from engine.flungo.language._nicknames import renamed
 from engine.flungo.language._reader import kept
 from engine.flungo.language._remarks import (
@@ -178,6 +179,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
         if not ahead[0]:
             section = ahead[1]
         leaning.after_line(cl, read_one, st, mark, own, all_names, lines[number - 2 : number - 1])
+        nearest_line(cl, read_one, st, mark, own, opponent, protect)  # shown, never acted on
     for item in st.items:
         if item.kind in ("order", "xi") and item.value == ():
             what = "batting order" if item.kind == "order" else "XI"
