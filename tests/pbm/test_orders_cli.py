@@ -79,6 +79,24 @@ def test_json_output(tmp_path: Path) -> None:
     assert doc["not_understood"][0]["line"] == 2
 
 
+def test_json_output_gives_the_nearest_reading(tmp_path: Path) -> None:
+    """--json gives a refused line's nearest reading: the player's words that read, what
+    they leave out, and the reading in canonical words; the line is still an error."""
+    args = _files(tmp_path, "toss: bat\nStokes on wahoo, bish bash bosh\n")
+    result = CliRunner().invoke(main, ["orders", "check", *args, "--json"])
+    doc = json.loads(result.output)
+    assert result.exit_code == 1
+    assert doc["echo"] == [{"line": 1, "text": "toss: bat"}]
+    assert doc["nearest"] == [
+        {
+            "line": 2,
+            "text": "Stokes wahoo",
+            "left_out": ["on", "bish bash bosh"],
+            "reading": "Ben Stokes bats wahoo",
+        }
+    ]
+
+
 def test_drinks_amendments(tmp_path: Path) -> None:
     """--drinks refuses selection changes at the drinks interval."""
     args = _files(tmp_path, "captain: Root\nJones wahoo\n")
