@@ -148,6 +148,8 @@ def nearest_line(
         return
     if any(len(n.readings) > 1 for n in st.not_understood[mark[2] :]):
         return  # asked with two readings: that is the answer
+    if any(c.isdigit() for w in _QUOTED.findall(st.errors[mine[0]].message) for c in w):
+        return  # refused for a number ("'10.3' should be a whole number"): never left out
     tokens = _tokens(cl.text, own, opponent, protect)
     if not any(t.cost for t in tokens):
         return
