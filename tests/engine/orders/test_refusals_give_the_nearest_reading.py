@@ -107,7 +107,8 @@ def test_the_search_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         return real(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(_nearest, "_reading", counted)
-    line = "Root on aggressive, " + ", ".join(f"zorble{k} wibbly{k}" for k in range(60))
+    made_up = [f"zorb{chr(97 + k % 26)}{chr(97 + k // 26)}" for k in range(60)]
+    line = "Root on aggressive, " + ", ".join(f"{w} wibbly {w}" for w in made_up)
     read(line)
     assert 0 < len(calls) <= _nearest.MAX_TRIES + 1
 
