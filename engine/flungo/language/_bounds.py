@@ -70,9 +70,19 @@ def clean(number: int, raw: str, st: ReadState) -> CleanLine | None:
     return clean_line(number, raw)
 
 
-def overspent(cl: CleanLine, over: Overspent) -> InvalidOrder:
+def overspent(cl: CleanLine, over: Overspent, after: int = 0) -> InvalidOrder:
     """The refusal of a line that spent its budget (:class:`._reader.Overspent`): too many
-    words pbm does not know to try readings without them, or too many readings tried."""
+    words pbm does not know to try readings without them, or too many readings tried; or
+    of the line where its mail's budget ran out, with the ``after`` lines after it."""
+    if over.kind == "mail":
+        rest = f"this line and the {after} after it were" if after else "this line was"
+        message = (
+            f"pbm reads only so much of one mail, and this mail's lines took all of it: {rest} "
+            "not read"
+        )
+        hint = "send the orders that were not read in another, shorter mail"
+        span = Span(cl.number, cl.column(0), cl.column(max(len(cl.text), 1)))
+        return InvalidOrder(message, source_line=cl.raw, span=span, hint=hint)
     if over.kind == "unknown words":
         message = (
             f"this line has too many words pbm does not know ({over.count}; it tries readings "

@@ -66,7 +66,7 @@ from engine.flungo.language._model import (
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._naming import apply_naming
 from engine.flungo.language._nicknames import renamed
-from engine.flungo.language._reader import Overspent, kept, one_line, spend
+from engine.flungo.language._reader import MAIL_PARSED, Overspent, kept, one_line, spend
 from engine.flungo.language._remarks import (
     CONDITION_START,
     read_past,
@@ -142,8 +142,11 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
     known = known_words()
     section: Item | None = None
     signed_off = False
+    left = MAIL_PARSED
     for number, raw in enumerate(text.splitlines(), start=1):
         cl = lines[number - 1]
+        if left < 0:
+            break  # the mail's reading spent: said on the line where it ran out
         if is_sign_off(raw, lambda t: names_an_order(t, _protect(tuple(own.names)), keywords())):
             signed_off = True
         if cl is None:
@@ -167,7 +170,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             all_names=all_names,
             protect=protect,
         )
-        with one_line():
+        with one_line(left) as work:
             try:
                 ahead = read_one(cl)
                 if len(st.errors) > mark[1] or len(st.not_understood) > mark[2]:
@@ -182,8 +185,10 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
                 leaning.after_line(cl, read_one, st, mark, own, all_names, before)
             except Overspent as over:  # a hostile line's search, cut short and said
                 st.undo(mark)
-                st.errors.append(overspent(cl, over))
+                st.errors.append(overspent(cl, over, sum(c is not None for c in lines[number:])))
                 ahead = (False, None)
+                left = -1 if over.kind == "mail" else left
+        left = left - work.parsed if left >= 0 else left
         if not ahead[0]:
             section = ahead[1]
     for item in st.items:

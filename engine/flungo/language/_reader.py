@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LINE_PARSES",
     "LINE_READINGS",
+    "MAIL_PARSED",
     "KeptTable",
     "Overspent",
     "Reader",
@@ -108,6 +109,10 @@ LINE_READINGS = 150
 #: The most characters the parses of one line may read in all: a long line's retries cost
 #: as much as a short line's many more.
 LINE_PARSED = 80_000
+#: The most characters the parses of one mail may read in all: past it, the line being read
+#: and the rest of the mail are not read, saying so. A mail of 400 lines of canonical orders
+#: parses a tenth of it.
+MAIL_PARSED = 1_000_000
 
 
 class Work:
@@ -158,12 +163,14 @@ class Overspent(Exception):
 
 
 class _Line:
-    """The work of the line being read (one per line, in :data:`_LINE`: each thread its own)."""
+    """The work of the line being read (one per line, in :data:`_LINE`: each thread its own),
+    and the characters its mail may still parse (``left``)."""
 
-    __slots__ = ("parsed", "parses", "readings")
+    __slots__ = ("left", "parsed", "parses", "readings")
 
-    def __init__(self) -> None:
+    def __init__(self, left: int) -> None:
         self.parses = self.readings = self.parsed = 0
+        self.left = left
 
 
 _LINE: ContextVar[_Line | None] = ContextVar("engine.flungo.language.line", default=None)
@@ -180,6 +187,8 @@ def spend(parsed: str = "", readings: int = 0) -> None:
         line.parses += 1
         line.parsed += len(parsed)
     line.readings += readings
+    if line.parsed > line.left:  # first: a line over both leaves its mail nothing
+        raise Overspent("mail", line.parses)
     if line.parses > LINE_PARSES:
         raise Overspent("parses", line.parses)
     if line.parsed > LINE_PARSED:
@@ -189,12 +198,13 @@ def spend(parsed: str = "", readings: int = 0) -> None:
 
 
 @contextlib.contextmanager
-def one_line() -> Iterator[None]:
-    """Count the block's work as one line's, to the active Reader's :class:`Work`."""
-    line = _Line()
+def one_line(left: int = MAIL_PARSED) -> Iterator[_Line]:
+    """Count the block's work as one line's, to the active Reader's :class:`Work`; ``left``:
+    the characters its mail may still parse."""
+    line = _Line(left)
     token = _LINE.set(line)
     try:
-        yield
+        yield line
     finally:
         _LINE.reset(token)
         reader = _ACTIVE.get()

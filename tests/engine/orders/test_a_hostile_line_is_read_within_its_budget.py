@@ -20,6 +20,7 @@ from engine.flungo.language import (
     _reader,
     parse_orders,
 )
+from engine.flungo.language import _read as _read_module
 from engine.flungo.language._bounds import MAX_BLANKS, MAX_UNKNOWN
 from tests.engine.orders.squad import NAMES, fixture_team, opponent_team
 
@@ -144,3 +145,20 @@ def test_a_line_over_the_longest_is_refused_with_its_length() -> None:
     assert f"({len('Root aggressive ' * 200)} characters; at most {MAX_LINE_LENGTH})" in err.message
     assert "not read" in err.message
     assert work.parses <= 3
+
+
+def test_a_mail_that_spends_its_budget_says_which_lines_were_not_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once a mail's lines have parsed as much as one mail may, the line where it ran out
+    and every line after it are not read, and the answer says so on that line, with how
+    many lines after it; the lines before stand."""
+    lines = ["Root aggressive", "Stokes defensive", "Tom Smith wahoo", "Jones normal"]
+    _, work = _read("\n".join(lines[:2]))
+    monkeypatch.setattr(_reader, "MAIL_PARSED", work.parsed)
+    monkeypatch.setattr(_read_module, "MAIL_PARSED", work.parsed)
+    got, _ = _read("\n".join(lines))
+    assert [e.line for e in got.echo] == [1, 2]
+    (err,) = got.errors
+    assert err.span is not None and err.span.line == 3
+    assert "this line and the 1 after it were not read" in err.message
