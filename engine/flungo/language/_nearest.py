@@ -35,6 +35,7 @@ from engine.flungo.language._lines import CleanLine
 from engine.flungo.language._meaning import STYLE_WORDS, is_name_word, lexicon
 from engine.flungo.language._model import Nearest, NotUnderstood
 from engine.flungo.language._names import NameBook
+from engine.flungo.language._reader import Overspent
 from engine.flungo.language._state import Mark, ReadState
 from engine.flungo.language._unknown import EMPTY, closed_filler, unknown_words
 
@@ -155,7 +156,13 @@ def nearest_line(
         return
     swaps = _swaps(st.errors[mine[0]], tokens)
     taken = st.since(mark)
-    found = _search(cl, read_one, st, mark, tokens, swaps, own, opponent, protect)
+    try:
+        found = _search(cl, read_one, st, mark, tokens, swaps, own, opponent, protect)
+    except Overspent as over:
+        st.restore(mark, taken)
+        if over.kind == "mail":
+            raise  # the mail's budget is spent: the reader says so for the line
+        return  # the line's budget: its refusal stands as it was, with no suggestion
     st.restore(mark, taken)
     if found is None:
         return
