@@ -21,7 +21,9 @@ is the nearest reading.
 
 from __future__ import annotations
 
+import importlib.resources
 import re
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -68,40 +70,12 @@ _TOKEN = re.compile(r"[\w'’]+(?:-[\w'’]+)*|[^\w\s]")
 # Where a line's clauses meet: sentence ends, semicolons, colons, commas, brackets, and a
 # dash between spaces (never a hyphen)
 _CUT = re.compile(r"[,;:.!?()\[\]]|(?<=\s)[-–—](?=\s)")
-# Where a clause starts though no mark says so (a line typed without punctuation): before a
-# subject pronoun, or a coordinator or subordinator of reason or concession (Quirk et al.,
-# A Comprehensive Grammar, 13.1 and 14.12: "but", "so", "because", "though")
+# Where a clause starts though no mark says so (a line typed without punctuation): the
+# lexicon's [nearest] starts, a word class of English grammar's (read at import, a constant)
 _STARTS = frozenset(
-    [
-        "he",
-        "she",
-        "they",
-        "we",
-        "i",
-        "he's",
-        "she's",
-        "they're",
-        "we're",
-        "i'm",
-        "it's",
-        "he'll",
-        "she'll",
-        "they'll",
-        "we'll",
-        "i'll",
-        "but",
-        "so",
-        "because",
-        "cos",
-        "coz",
-        "cause",
-        "though",
-        "tho",
-        "although",
-        "lol",
-        "lmao",
-        "haha",
-    ]
+    tomllib.loads(
+        importlib.resources.files(__package__).joinpath("lexicon.toml").read_text("utf-8")
+    )["nearest"]["starts"]
 )
 _DID_YOU_MEAN = re.compile(r"did you mean '([^']+)'\?$")
 _QUOTED = re.compile(r"(?<![\w'])'([^']+)'(?![\w])")
