@@ -48,6 +48,11 @@ MAX_TRIES = 16
 # The variants made for one line, at most, before the cheapest are read (a hostile line of
 # many clauses makes no more).
 _MAX_VARIANTS = 160
+# The characters those readings may read in all, so that a long line gets fewer tries; and
+# the longest line searched at all (no fan's line of the seven sets is over 265 characters:
+# a longer one is a list or a paste, whose suggestion would help no one)
+_MAX_CHARS = 3_200
+_LONGEST = 400
 _MAX_CLAUSES = 12
 _MAX_ONE_BY_ONE = 10
 _PAIRED = 8
@@ -119,7 +124,7 @@ def nearest_line(
         and (span := st.errors[k].span) is not None
         and span.line == cl.number
     ]
-    if not mine or len(st.items) > mark[0]:
+    if not mine or len(st.items) > mark[0] or len(cl.text) > _LONGEST:
         return
     if any(len(n.readings) > 1 for n in st.not_understood[mark[2] :]):
         return  # asked with two readings: that is the answer
@@ -180,7 +185,11 @@ def _search(
 
     def attempt(v: _Variant) -> tuple[_Variant, str, str] | None:
         text = _text(cl.text, tokens, v)
-        if text in tried or len(tried) >= MAX_TRIES:
+        if (
+            text in tried
+            or len(tried) >= MAX_TRIES
+            or sum(map(len, tried)) + len(text) > _MAX_CHARS
+        ):
             return None
         tried.add(text)
         got = _reading(cl, read_one, st, mark, text)

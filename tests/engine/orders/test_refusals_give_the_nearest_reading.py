@@ -98,7 +98,8 @@ def test_a_line_that_reads_is_never_searched(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_the_search_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     """However many clauses and unknown words a line holds, at most MAX_TRIES readings
-    are tried for it (and one to tidy what is found)."""
+    are tried for it (and one to tidy what is found); a line longer than any fan writes is
+    not searched at all."""
     calls = []
     real = _nearest._reading
 
@@ -108,9 +109,13 @@ def test_the_search_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(_nearest, "_reading", counted)
     made_up = [f"zorb{chr(97 + k % 26)}{chr(97 + k // 26)}" for k in range(60)]
-    line = "Root on aggressive, " + ", ".join(f"{w} wibbly {w}" for w in made_up)
+    line = "Root on aggressive, " + ", ".join(f"{w} wibbly" for w in made_up[:25])
+    assert len(line) < 400
     read(line)
     assert 0 < len(calls) <= _nearest.MAX_TRIES + 1
+    calls.clear()
+    read("Root on aggressive, " + ", ".join(f"{w} wibbly {w}" for w in made_up))
+    assert calls == []  # a line of over 400 characters is a paste, not searched
 
 
 def test_the_gms_flag_gets_the_reading() -> None:
