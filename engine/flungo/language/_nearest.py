@@ -136,7 +136,7 @@ def nearest_line(
     swaps = _swaps(st.errors[mine[0]], tokens)
     taken = st.since(mark)
     try:
-        found = _search(cl, read_one, st, mark, tokens, swaps, own, opponent, protect)
+        found = _search(cl, read_one, st, mark, tokens, swaps)
     except Overspent as over:
         st.restore(mark, taken)
         if over.kind == "mail":
@@ -173,9 +173,6 @@ def _search(
     mark: Mark,
     tokens: list[_Token],
     swaps: list[tuple[int, str]],
-    own: NameBook,
-    opponent: NameBook | None,
-    protect: frozenset[str],
 ) -> tuple[_Variant, str, str] | None:
     """The nearest variant that reads, its text and its reading: first the cheapest few
     variants, then the line's core (its clauses that hold a name, a number or a style,
@@ -200,7 +197,7 @@ def _search(
         return (v, text, got) if got is not None else None
 
     found = None
-    cheap = _variants(cl.text, tokens, own, opponent, protect, swaps)
+    cheap = _variants(tokens, swaps)
     for v in cheap[:_CHEAP_TRIES]:
         if found := attempt(v):
             break
@@ -344,14 +341,7 @@ def _swaps(err: OrderError, tokens: list[_Token]) -> list[tuple[int, str]]:
     return [(i, offered.group(1)) for i, t in enumerate(tokens) if t.text == word][:1]
 
 
-def _variants(
-    text: str,
-    tokens: list[_Token],
-    own: NameBook,
-    opponent: NameBook | None,
-    protect: frozenset[str],
-    swaps: list[tuple[int, str]],
-) -> list[_Variant]:
+def _variants(tokens: list[_Token], swaps: list[tuple[int, str]]) -> list[_Variant]:
     """The line's variants, cheapest first (ties: fewest tokens left out, then as made)."""
     drops: list[frozenset[int]] = []
     unknown = [i for i, t in enumerate(tokens) if t.cost == _COST_UNKNOWN]
