@@ -121,7 +121,7 @@ FORMS: dict[str, Line] = {
         f"{n[2]} bowls overs " + _many(", ", lambda r, n, i: "１２")(r, n)
     )[:MAX_LINE_LENGTH],
     "emoji (10,000: too long)": lambda r, n: f"{n[0]} " + "😀" * 10_000 + " aggressive",
-    "a run of blanks": lambda r, n: n[0] + " " * 1900 + "aggressive",
+    "a run of blanks": lambda r, n: n[0] + " " * 1900 + "ag",
 }
 
 

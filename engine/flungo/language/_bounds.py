@@ -18,11 +18,15 @@ from engine.flungo.language._model import MAX_LINE_LENGTH
 from engine.flungo.language._reader import Overspent
 from engine.flungo.language._state import ReadState
 
-__all__ = ["MAX_BLANKS", "MAX_UNKNOWN", "clean", "overspent"]
+__all__ = ["MAIL_TEXT", "MAX_BLANKS", "MAX_UNKNOWN", "clean", "overspent"]
 
 #: The most words pbm does not know in one line that it tries readings without; a line
 #: with more is refused as it stands (no line of the corpus has more than a handful).
 MAX_UNKNOWN = 16
+
+#: The most characters of lines read as orders in one mail (400 lines of 250 characters, the
+#: corpus's longest): past it, the line and the rest of the mail are not read, saying so.
+MAIL_TEXT = 100_000
 
 #: The most blanks (spaces, tabs) in a row inside a line that pbm reads: a longer run is no
 #: order's, and the reader's patterns pay for every place a run could be split.

@@ -9,7 +9,7 @@ from dataclasses import replace
 from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
 from engine.flungo.formats import FormatSpec
 from engine.flungo.language import _context as leaning
-from engine.flungo.language._bounds import MAX_UNKNOWN, clean, overspent
+from engine.flungo.language._bounds import MAIL_TEXT, MAX_UNKNOWN, clean, overspent
 from engine.flungo.language._build import echo_lines
 from engine.flungo.language._chatter import (
     forwarded_from,
@@ -143,7 +143,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
     known = known_words()
     section: Item | None = None
     signed_off = False
-    left = MAIL_PARSED
+    left, unread = MAIL_PARSED, MAIL_TEXT
     for number, raw in enumerate(text.splitlines(), start=1):
         cl = lines[number - 1]
         if left < 0:
@@ -158,6 +158,10 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             continue
         if cl.number in fresh:
             st.items.append(fresh[cl.number])
+        unread -= len(cl.text)
+        if unread < 0:  # the mail's text past what one mail may have read: said here
+            st.errors.append(overspent(cl, Overspent("mail", 0), _after(lines, number)))
+            break
         cl = renamed(cl, own, st.notes, protect, known)  # "Warnie", "gray": said
         mark = st.mark()
         read_one = functools.partial(
@@ -187,7 +191,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
                 nearest_line(cl, read_one, st, mark, own, opponent, protect)  # never acted on
             except Overspent as over:  # a hostile line's search, cut short and said
                 st.undo(mark)
-                st.errors.append(overspent(cl, over, sum(c is not None for c in lines[number:])))
+                st.errors.append(overspent(cl, over, _after(lines, number)))
                 ahead = (False, None)
                 left = -1 if over.kind == "mail" else left
         left = left - work.parsed if left >= 0 else left
@@ -212,6 +216,11 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
         if item.kind == "fresh" and item.line.number in wrong:
             item.ok = False  # its part is blocked: what stood before stands, whole
     return result_of(st)
+
+
+def _after(lines: list[CleanLine | None], number: int) -> int:
+    """How many lines to read follow line ``number``."""
+    return sum(c is not None for c in lines[number:])
 
 
 def _line(

@@ -147,16 +147,17 @@ def test_a_line_over_the_longest_is_refused_with_its_length() -> None:
     assert work.parses <= 3
 
 
+@pytest.mark.parametrize("budget", ["MAIL_PARSED", "MAIL_TEXT"])
 def test_a_mail_that_spends_its_budget_says_which_lines_were_not_read(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, budget: str
 ) -> None:
-    """Once a mail's lines have parsed as much as one mail may, the line where it ran out
-    and every line after it are not read, and the answer says so on that line, with how
-    many lines after it; the lines before stand."""
+    """Once a mail's lines have parsed as much as one mail may (or are as long as one mail's
+    lines may be), the line where it ran out and every line after it are not read, and the
+    answer says so on that line, with how many lines after it; the lines before stand."""
     lines = ["Root aggressive", "Stokes defensive", "Tom Smith wahoo", "Jones normal"]
     _, work = _read("\n".join(lines[:2]))
-    monkeypatch.setattr(_reader, "MAIL_PARSED", work.parsed)
-    monkeypatch.setattr(_read_module, "MAIL_PARSED", work.parsed)
+    spent = work.parsed if budget == "MAIL_PARSED" else len(lines[0]) + len(lines[1])
+    monkeypatch.setattr(_read_module, budget, spent)
     got, _ = _read("\n".join(lines))
     assert [e.line for e in got.echo] == [1, 2]
     (err,) = got.errors
