@@ -5,8 +5,11 @@ tests/corpus/orders/train.jsonl); ``--kind=bowling`` keeps only the lines of tha
 (repeatable), ``--no-fire`` skips the fixed match, ``--in-mail`` reads each line (and its
 label) after the fixture's batting order in one mail, as a line that leans on the mail's
 other lines is read (a style after a place, "everyone"): a diagnostic to read by eye, as the
-labels of such lines assume the writer's own batting order, not the fixture's. Each PATH is
-a JSON-lines file of labelled lines (the writers' rows merged with their labels, see
+labels of such lines assume the writer's own batting order, not the fixture's. ``--nearest``
+measures the nearest reading a refusal shows (never acted on): of the refused lines, by
+label, how many show one, and of the order lines among them how many equal the label
+(the suggestion would be right) and how many differ, with each line's suggestion listed.
+Each PATH is a JSON-lines file of labelled lines (the writers' rows merged with their labels, see
 bench/orders_corpus_merge.py and /work/wt/corpus/LABELLER.md for the keys). Each line is
 read on its own, as one mail, against the Gungers (with the Blobs as opponents), in its
 format.
@@ -270,12 +273,56 @@ def report(tallies: dict[str, Tally]) -> str:
     return "\n".join(lines)
 
 
+def nearest_report(rows: list[dict[str, object]]) -> str:
+    """Of the refused lines, by label: how many show a nearest reading, and of the order
+    lines, how many of those equal the label's orders ("right") or differ ("wrong")."""
+    counts: Counter[str] = Counter()
+    lines = []
+    for row in rows:
+        before = context_lines(row, rows)
+        outcome, _ = classify(row, before)
+        if outcome not in ("refused", "refused, no word"):
+            continue
+        expect = str(row.get("expect"))
+        overs = int(str(row.get("format", 50)))
+        head = "".join(b + "\n" for b in before)
+        got = read(head + str(row["text"]), overs)
+        mine = len(before) + 1
+        near = next((n for n in got.nearest if n.line == mine), None)
+        counts[f"{expect} refused"] += 1
+        if near is None:
+            continue
+        counts[f"{expect} shown"] += 1
+        verdict = ""
+        if expect == "orders":
+            shown = read(head + near.reading, overs).orders
+            right = shown == read(head + str(row.get("canonical", "")), overs).orders
+            verdict = "right" if right else "wrong"
+            counts[f"orders {verdict}"] += 1
+        lines.append(f"- [{expect} {verdict}] {row['writer']} #{row['n']}: {row['text']}")
+        lines.append(f"    shown: {near.said()}")
+        lines.append(f"    reads: {near.reading.replace(chr(10), ' / ')}")
+        if expect == "orders":
+            lines.append(f"    label: {str(row.get('canonical', '')).replace(chr(10), ' / ')}")
+    head = (
+        f"nearest: order lines refused {counts['orders refused']}, shown "
+        f"{counts['orders shown']} (right {counts['orders right']}, wrong "
+        f"{counts['orders wrong']}); lines to refuse refused {counts['refuse refused']}, "
+        f"shown {counts['refuse shown']}; chatter refused {counts['chatter refused']}, shown "
+        f"{counts['chatter shown']}"
+    )
+    return "\n".join([head, *lines])
+
+
 def main(argv: list[str]) -> int:
     kinds = {a.split("=", 1)[1] for a in argv if a.startswith("--kind=")}
     paths = [Path(a) for a in argv if not a.startswith("-")] or [DEFAULT]
     rows = [r for r in load(paths) if not kinds or r.get("kind") in kinds]
     if "--in-mail" in argv:
         IN_MAIL.append("batting order: " + ", ".join(XI))
+    if "--nearest" in argv:
+        print(nearest_report(rows))
+        return 0
     tallies = measure(rows, fire="--no-fire" not in argv)
     print(report(tallies))
     return 0

@@ -79,7 +79,8 @@ def _error_json(e: OrderError) -> dict[str, Any]:
 
 
 def report_json(result: ParsedOrders) -> dict[str, Any]:
-    """The result as one JSON document: echo, errors and sentences not understood."""
+    """The result as one JSON document: echo, errors, sentences not understood, notes, and
+    the nearest reading of each refused line pbm could read with parts left out."""
     return {
         "ok": result.ok,
         "echo": [{"line": e.line, "text": e.text} for e in result.echo],
@@ -88,6 +89,11 @@ def report_json(result: ParsedOrders) -> dict[str, Any]:
             {"line": n.line, "text": n.text, "reason": n.reason} for n in result.not_understood
         ],
         "notes": [{"line": n.line, "text": n.text} for n in result.notes],
+        # what pbm could read of a refused line (shown, never acted on)
+        "nearest": [
+            {"line": n.line, "text": n.text, "left_out": list(n.left_out), "reading": n.reading}
+            for n in result.nearest
+        ],
     }
 
 

@@ -53,7 +53,7 @@ def test_a_sure_typo_is_said_beside_the_echo(tmp_path: Path) -> None:
 
 def test_orders_check_says_what_was_read_past(tmp_path: Path) -> None:
     """`pbm orders check` prints the note on its line beside the echo, and exits 0; a word
-    that may carry meaning is refused with what pbm reads without it, and exits 1."""
+    that may carry meaning is refused with what pbm could read without it, and exits 1."""
     args = _files(tmp_path, "Root bats normal, no drama\nStokes aggressive. What a hitter\n")
     result = CliRunner().invoke(main, ["orders", "check", *args])
     assert result.exit_code == 0, result.output
@@ -64,7 +64,8 @@ def test_orders_check_says_what_was_read_past(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["orders", "check", *args])
     assert result.exit_code == 1
     assert "'fixture'" in result.output
-    assert "without it, pbm reads: Ben Stokes bats wahoo" in result.output
+    assert 'pbm could read this as: "Stokes bats wahoo"' in result.output
+    assert '(leaving out "in the fixture"): write it like that to have it' in result.output
 
 
 def test_json_output(tmp_path: Path) -> None:
@@ -76,6 +77,24 @@ def test_json_output(tmp_path: Path) -> None:
     assert doc["echo"] == [{"line": 1, "text": "toss: bat"}]
     assert doc["errors"][0]["line"] == 2 and doc["errors"][0]["kind"] == "invalid"
     assert doc["not_understood"][0]["line"] == 2
+
+
+def test_json_output_gives_the_nearest_reading(tmp_path: Path) -> None:
+    """--json gives a refused line's nearest reading: the player's words that read, what
+    they leave out, and the reading in canonical words; the line is still an error."""
+    args = _files(tmp_path, "toss: bat\nStokes on wahoo, bish bash bosh\n")
+    result = CliRunner().invoke(main, ["orders", "check", *args, "--json"])
+    doc = json.loads(result.output)
+    assert result.exit_code == 1
+    assert doc["echo"] == [{"line": 1, "text": "toss: bat"}]
+    assert doc["nearest"] == [
+        {
+            "line": 2,
+            "text": "Stokes wahoo",
+            "left_out": ["on", "bish bash bosh"],
+            "reading": "Ben Stokes bats wahoo",
+        }
+    ]
 
 
 def test_drinks_amendments(tmp_path: Path) -> None:

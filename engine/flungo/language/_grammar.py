@@ -15,7 +15,7 @@ from engine.errors import InvalidOrder, Span
 from engine.flungo.language._lalr import FastParser
 from engine.flungo.language._lines import CleanLine
 from engine.flungo.language._near import close_matches
-from engine.flungo.language._reader import active, kept
+from engine.flungo.language._reader import active, kept, spend
 from engine.flungo.language._tables import Tables, digest, shipped_tables
 
 __all__ = [
@@ -293,6 +293,7 @@ def _parsed(masked: str, start: str) -> Tree[Token] | int:
     A turn reads many lines alike ("toss: bat", a canonical echo sent back), so each
     distinct line is parsed once. Sharing the tree is safe: nothing changes a parse tree.
     """
+    spend(masked)
     if "\n" in masked:  # never from a mail's lines; lark counts lines, the driver does not
         return _lark_break(masked, start)
     return fast_parser().parse(masked, start)
@@ -315,6 +316,7 @@ def _lark_break(masked: str, start: str) -> Tree[Token] | int:
 @kept(maxsize=4096)
 def _failure(masked: str, start: str) -> UnexpectedInput:
     """lark's own error for a line that does not parse: what it expected, and where."""
+    spend(masked)
     try:
         parser().parse(masked, start=start)
     except UnexpectedInput as exc:

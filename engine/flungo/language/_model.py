@@ -12,6 +12,7 @@ __all__ = [
     "MAX_LINE_LENGTH",
     "NAME_MAX_LENGTH",
     "EchoLine",
+    "Nearest",
     "NotUnderstood",
     "OrderContext",
     "ParsedOrders",
@@ -69,6 +70,35 @@ class NotUnderstood:
 
 
 @dataclass(frozen=True, slots=True)
+class Nearest:
+    """The nearest reading pbm can make of a line it refused: shown, never acted on.
+
+    ``text``: the player's line with ``left_out`` left out (and ``swapped`` words read as
+    the words offered), which reads as ``reading`` (canonical words, one order a line)."""
+
+    line: int
+    text: str
+    left_out: tuple[str, ...]
+    reading: str
+    swapped: tuple[tuple[str, str], ...] = ()
+
+    def said(self) -> str:
+        """The suggestion as the player reads it in the refusal's hint."""
+        parts = [f'leaving out "{w}"' for w in self.left_out[:1]]
+        parts += [f'"{w}"' for w in self.left_out[1:]]
+        said = (
+            ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] if parts else ""
+        )
+        swaps = ", ".join(f'"{a}" as "{b}"' for a, b in self.swapped)
+        why = "; ".join(p for p in (said, swaps and f"reading {swaps}") if p)
+        return (
+            f'pbm could read this as: "{self.text}"'
+            + (f" ({why})" if why else "")
+            + (": write it like that to have it")
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class ParsedOrders:
     """The result of reading one email of orders.
 
@@ -92,6 +122,9 @@ class ParsedOrders:
     # what the reader read otherwise than written, by line ("read 'ovres' as 'overs'"): said
     # in the answer so that the player sees it before the deadline, never an error
     notes: tuple[EchoLine, ...] = ()
+    # for each line refused that pbm could read with parts left out, that reading: said in
+    # the line's error, never acted on (see docs/rules/orders-unknown-words.md)
+    nearest: tuple[Nearest, ...] = ()
 
     @property
     def ok(self) -> bool:

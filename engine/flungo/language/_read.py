@@ -9,6 +9,7 @@ from dataclasses import replace
 from engine.errors import IllegalOrder, InvalidOrder, OrderError, Span
 from engine.flungo.formats import FormatSpec
 from engine.flungo.language import _context as leaning
+from engine.flungo.language._bounds import MAIL_TEXT, MAX_UNKNOWN, clean, overspent
 from engine.flungo.language._build import echo_lines
 from engine.flungo.language._chatter import (
     forwarded_from,
@@ -48,7 +49,6 @@ from engine.flungo.language._lines import (
     CleanLine,
     FreeText,
     clean_line,
-    has_control,
     is_sign_off,
     mask_names,
     mask_near_miss,
@@ -58,7 +58,6 @@ from engine.flungo.language._lost import lost_name, refuse_lost
 from engine.flungo.language._lower import Lowerer
 from engine.flungo.language._meaning import name_runs, names_pattern, reword
 from engine.flungo.language._model import (
-    MAX_LINE_LENGTH,
     EchoLine,
     NotUnderstood,
     OrderContext,
@@ -66,8 +65,9 @@ from engine.flungo.language._model import (
 )
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._naming import apply_naming
+from engine.flungo.language._nearest import nearest_line
 from engine.flungo.language._nicknames import renamed
-from engine.flungo.language._reader import kept
+from engine.flungo.language._reader import MAIL_PARSED, Overspent, kept, one_line, spend
 from engine.flungo.language._remarks import (
     CONDITION_START,
     read_past,
@@ -116,7 +116,7 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
                 st.chatter.append(EchoLine(number, raw.strip()))
             lines.append(None)
             continue
-        lines.append(_clean(number, raw, st))
+        lines.append(clean(number, raw, st))
     fresh: dict[int, Item] = {}
     for k, cl in enumerate(lines):
         if cl is not None and (got := fresh_part(cl)) is not None:
@@ -143,8 +143,11 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
     known = known_words()
     section: Item | None = None
     signed_off = False
+    left, unread = MAIL_PARSED, MAIL_TEXT
     for number, raw in enumerate(text.splitlines(), start=1):
         cl = lines[number - 1]
+        if left < 0:
+            break  # the mail's reading spent: said on the line where it ran out
         if is_sign_off(raw, lambda t: names_an_order(t, _protect(tuple(own.names)), keywords())):
             signed_off = True
         if cl is None:
@@ -155,6 +158,10 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             continue
         if cl.number in fresh:
             st.items.append(fresh[cl.number])
+        unread -= len(cl.text)
+        if unread < 0:  # the mail's text past what one mail may have read: said here
+            st.errors.append(overspent(cl, Overspent("mail", 0), _after(lines, number)))
+            break
         cl = renamed(cl, own, st.notes, protect, known)  # "Warnie", "gray": said
         mark = st.mark()
         read_one = functools.partial(
@@ -168,16 +175,28 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
             all_names=all_names,
             protect=protect,
         )
-        ahead = read_one(cl)
-        if len(st.errors) > mark[1] or len(st.not_understood) > mark[2]:
-            ahead = typo_line(cl, read_one, st, mark, ahead, own, opponent, protect)
-        if len(st.errors) > mark[1]:  # a remark beside the order: read without it, noted
-            ahead = without_remarks(cl, read_one, st, mark, ahead, protect, fmt.overs, all_names)
-        # clauses that leave words out (refused, or two styles at once): words put back
-        ahead = ellipsis_line(cl, read_one, st, mark, ahead, _protect, all_names, fmt.overs)
+        with one_line(left) as work:
+            try:
+                ahead = read_one(cl)
+                if len(st.errors) > mark[1] or len(st.not_understood) > mark[2]:
+                    ahead = typo_line(cl, read_one, st, mark, ahead, own, opponent, protect)
+                if len(st.errors) > mark[1]:  # a remark beside the order: read without it
+                    ahead = without_remarks(
+                        cl, read_one, st, mark, ahead, protect, fmt.overs, all_names
+                    )
+                # clauses that leave words out (refused, or two styles at once): put back
+                ahead = ellipsis_line(cl, read_one, st, mark, ahead, _protect, all_names, fmt.overs)
+                before = lines[number - 2 : number - 1]
+                leaning.after_line(cl, read_one, st, mark, own, all_names, before)
+                nearest_line(cl, read_one, st, mark, own, opponent, protect)  # never acted on
+            except Overspent as over:  # a hostile line's search, cut short and said
+                st.undo(mark)
+                st.errors.append(overspent(cl, over, _after(lines, number)))
+                ahead = (False, None)
+                left = -1 if over.kind == "mail" else left
+        left = left - work.parsed if left >= 0 else left
         if not ahead[0]:
             section = ahead[1]
-        leaning.after_line(cl, read_one, st, mark, own, all_names, lines[number - 2 : number - 1])
     for item in st.items:
         if item.kind in ("order", "xi") and item.value == ():
             what = "batting order" if item.kind == "order" else "XI"
@@ -197,6 +216,11 @@ def read_orders(text: str, team: Team, fmt: FormatSpec, context: OrderContext) -
         if item.kind == "fresh" and item.line.number in wrong:
             item.ok = False  # its part is blocked: what stood before stands, whole
     return result_of(st)
+
+
+def _after(lines: list[CleanLine | None], number: int) -> int:
+    """How many lines to read follow line ``number``."""
+    return sum(c is not None for c in lines[number:])
 
 
 def _line(
@@ -237,30 +261,6 @@ def _line(
         st.errors.append(gap)
         return False, None
     return False, head
-
-
-def _clean(number: int, raw: str, st: ReadState) -> CleanLine | None:
-    if len(raw) > MAX_LINE_LENGTH:
-        st.errors.append(
-            InvalidOrder(
-                f"this line is too long ({len(raw)} characters; at most {MAX_LINE_LENGTH})",
-                source_line=raw[:60] + "...",
-                span=Span(number, 1, 64),
-                hint="put one order on each line",
-            )
-        )
-        return None
-    bad = has_control(raw)
-    if bad is not None:
-        st.errors.append(
-            InvalidOrder(
-                f"this line contains a control character ({raw[bad]!r})",
-                source_line=raw.replace("\t", " "),
-                span=Span(number, bad + 1),
-            )
-        )
-        return None
-    return clean_line(number, raw)
 
 
 def _order_line(
@@ -592,6 +592,8 @@ def _passing(
     protect = _protect(tuple(names))
     said = Clauses(text).without_reasons()
     unknown = unknown_words(said, own, opponent, protect)
+    if len(unknown) > MAX_UNKNOWN:  # each may carry meaning, and each is a search of the line
+        raise Overspent("unknown words", len(unknown))
     content = [w for w in unknown if not closed_filler(w, said)]  # a pronoun passes unsaid
     if (not unknown and said == text) or any(may_carry(w, said, protect, cl.raw) for w in content):
         return None
@@ -643,6 +645,7 @@ def _read_words(
     names: list[str],
 ) -> ReadState:
     """``text`` (the line in canonical words) read as the player's line ``cl``, apart."""
+    spend(readings=1)
     sub = ReadState(team=st.team, context=st.context)
     cleaned = clean_line(cl.number, text)  # as the player's own line is cleaned
     if cleaned is None:

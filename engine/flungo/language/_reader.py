@@ -37,7 +37,20 @@ from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar, cast
 if TYPE_CHECKING:
     from engine.flungo.language._tables import Tables
 
-__all__ = ["KeptTable", "Reader", "active", "kept", "reading"]
+__all__ = [
+    "LINE_PARSES",
+    "LINE_READINGS",
+    "MAIL_PARSED",
+    "KeptTable",
+    "Overspent",
+    "Reader",
+    "Work",
+    "active",
+    "kept",
+    "one_line",
+    "reading",
+    "spend",
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -56,12 +69,13 @@ class Reader:
     twice.
     """
 
-    __slots__ = ("_memos", "_tables", "tables")
+    __slots__ = ("_memos", "_tables", "tables", "work")
 
     def __init__(self, tables: Tables | None = None) -> None:
         self.tables = tables
         self._memos: dict[object, Any] = {}
         self._tables: dict[str, dict[Any, Any]] = {}
+        self.work = Work()
 
     def memo(self, key: object, fn: Callable[..., Any], maxsize: int | None) -> Any:
         """The LRU this Reader keeps for ``fn`` (made the first time it is asked for)."""
@@ -84,6 +98,118 @@ class Reader:
 
     def __repr__(self) -> str:
         return f"Reader({len(self._memos)} memos, {len(self._tables)} tables)"
+
+
+#: The most LALR parses reading one line may run (its own, its typos put right, its words
+#: left out, its clauses cut ...), and the most readings of other words it may try
+#: (:func:`spend`); past either the line is refused, saying so. The corpus's costliest line
+#: spends under half of each (``bench/orders_hostile.py``, figures in ``bench/RESULTS.md``).
+LINE_PARSES = 400
+LINE_READINGS = 150
+#: The most characters the parses of one line may read in all: a long line's retries cost
+#: as much as a short line's many more.
+LINE_PARSED = 80_000
+#: The most characters the parses of one mail may read in all: past it, the line being read
+#: and the rest of the mail are not read, saying so. A mail of orders as people write them,
+#: even 400 lines long, parses a small share of it (``bench/RESULTS.md``).
+MAIL_PARSED = 1_000_000
+
+
+class Work:
+    """What the reader has done, counted as the work it stands for: the LALR parses run (a
+    parse remembered from before is not run) and the readings tried (a line's words read
+    another way: without an unknown word, without an aside, in parts), in all and the most
+    for one line. What a test asserts the reader's bound with, without a clock."""
+
+    __slots__ = (
+        "lines",
+        "most_parsed",
+        "most_parses",
+        "most_readings",
+        "parsed",
+        "parses",
+        "readings",
+    )
+
+    def __init__(self) -> None:
+        self.lines = self.parses = self.readings = self.parsed = 0
+        self.most_parses = self.most_readings = self.most_parsed = 0
+
+    def add(self, line: _Line) -> None:
+        """Count one line's work (a race between two threads sharing a Reader loses a count,
+        never a read)."""
+        self.lines += 1
+        self.parses += line.parses
+        self.readings += line.readings
+        self.parsed += line.parsed
+        self.most_parsed = max(self.most_parsed, line.parsed)
+        self.most_parses = max(self.most_parses, line.parses)
+        self.most_readings = max(self.most_readings, line.readings)
+
+    def __repr__(self) -> str:
+        return (
+            f"Work({self.lines} lines, {self.parses} parses (most {self.most_parses} a line), "
+            f"{self.readings} readings (most {self.most_readings}))"
+        )
+
+
+class Overspent(Exception):
+    """A line that has run :data:`LINE_PARSES` parses or tried :data:`LINE_READINGS`
+    readings: what it still tries is given up, and the line is refused saying why."""
+
+    def __init__(self, kind: str, count: int) -> None:
+        super().__init__(f"{count} {kind}")
+        self.kind, self.count = kind, count
+
+
+class _Line:
+    """The work of the line being read (one per line, in :data:`_LINE`: each thread its own),
+    and the characters its mail may still parse (``left``)."""
+
+    __slots__ = ("left", "parsed", "parses", "readings")
+
+    def __init__(self, left: int) -> None:
+        self.parses = self.readings = self.parsed = 0
+        self.left = left
+
+
+_LINE: ContextVar[_Line | None] = ContextVar("engine.flungo.language.line", default=None)
+
+
+def spend(parsed: str = "", readings: int = 0) -> None:
+    """Count work for the line being read (``parsed``: the text of one LALR parse; ``readings``:
+    readings tried); raise :class:`Overspent` past its bound. Outside a line (a canonical
+    text checked, a name) nothing is counted."""
+    line = _LINE.get()
+    if line is None:
+        return
+    if parsed:
+        line.parses += 1
+        line.parsed += len(parsed)
+    line.readings += readings
+    if line.parsed > line.left:  # first: a line over both leaves its mail nothing
+        raise Overspent("mail", line.parses)
+    if line.parses > LINE_PARSES:
+        raise Overspent("parses", line.parses)
+    if line.parsed > LINE_PARSED:
+        raise Overspent("parses", line.parses)
+    if line.readings > LINE_READINGS:
+        raise Overspent("readings", line.readings)
+
+
+@contextlib.contextmanager
+def one_line(left: int = MAIL_PARSED) -> Iterator[_Line]:
+    """Count the block's work as one line's, to the active Reader's :class:`Work`; ``left``:
+    the characters its mail may still parse."""
+    line = _Line(left)
+    token = _LINE.set(line)
+    try:
+        yield line
+    finally:
+        _LINE.reset(token)
+        reader = _ACTIVE.get()
+        if reader is not None:
+            reader.work.add(line)
 
 
 _ACTIVE: ContextVar[Reader | None] = ContextVar("engine.flungo.language.reader", default=None)

@@ -10,7 +10,13 @@ from engine.errors import OrderError
 from engine.flungo.language._build import build_orders, echo_lines
 from engine.flungo.language._canonical import CLEAR_WORDS
 from engine.flungo.language._items import Item
-from engine.flungo.language._model import EchoLine, NotUnderstood, OrderContext, ParsedOrders
+from engine.flungo.language._model import (
+    EchoLine,
+    Nearest,
+    NotUnderstood,
+    OrderContext,
+    ParsedOrders,
+)
 from engine.flungo.orders import BattingStyle
 from engine.flungo.squad import Team
 
@@ -41,6 +47,7 @@ class ReadState:
     context: OrderContext = field(default_factory=OrderContext)
     section_lines: dict[int, str] = field(default_factory=dict)  # line -> heading's kind
     notes: list[EchoLine] = field(default_factory=list)  # "read 'ovres' as 'overs'", by line
+    nearest: list[Nearest] = field(default_factory=list)  # refused lines' nearest readings
 
     def mark(self) -> Mark:
         """Where the reading stands, for :meth:`undo` (a line tried one way, then another)."""
@@ -105,7 +112,13 @@ def result_of(st: ReadState) -> ParsedOrders:
         clears=clears,
         line_parts=_line_parts(st),
         notes=tuple(st.notes),
+        # a line's nearest reading stands while its refusal does (a later line may read it)
+        nearest=tuple(n for n in st.nearest if n.line in _refused(st)),
     )
+
+
+def _refused(st: ReadState) -> set[int]:
+    return {e.span.line for e in st.errors if e.span is not None and e.blocks}
 
 
 def _item_parts(item: Item) -> tuple[str, ...]:

@@ -40,7 +40,7 @@ from engine.flungo.language._drafts import (
 )
 from engine.flungo.language._grammar import fast_parser, parsed
 from engine.flungo.language._lalr import meta, span
-from engine.flungo.language._reader import KeptTable
+from engine.flungo.language._reader import KeptTable, spend
 from engine.flungo.orders import (
     BattingStyle,
     Comparison,
@@ -748,6 +748,7 @@ def said(text: str, start: str, masked: dict[int, str]) -> Any:
             return walk(tree, text, masked)
         except NumberError as exc:
             return exc
+    spend(text)
     reader = _Reader(text, masked)
     result = fast_parser().read(text, start, reader)
     if isinstance(result, int) or reader.error is None:

@@ -40,6 +40,7 @@ from engine.flungo.language._names import NameBook
 from engine.flungo.language._near import close_matches
 
 __all__ = [
+    "EMPTY",
     "GUARDED",
     "NEGATED",
     "bare",
@@ -371,6 +372,7 @@ _EMPTY = frozenset(
         "any",
     ]
 )
+EMPTY = _EMPTY  # for the nearest reading of a refused line (._nearest)
 _NEGATION = frozenset(["don't", "not", "never", "no", "didn't", "doesn't", "won't", "can't"])
 _TOKEN = re.compile(r"[\w'-]+|[^\w\s]")
 

@@ -234,11 +234,16 @@ def test_a_refusal_for_a_word_says_what_pbm_reads_without_it(
     line: str, word: str, nearest: str
 ) -> None:
     """A word that may carry meaning is never read past: the line is refused, the word
-    named with the caret under it, and the hint gives what pbm reads without it."""
+    named with the caret under it, and the hint gives what pbm reads without it: the
+    nearest reading, in the player's words with what it leaves out, where one is found."""
     got = read(line)
     [e] = got.errors
     assert f"'{word}'" in e.message, e.message
-    assert e.hint == f"without it, pbm reads: {nearest}"
+    if got.nearest:
+        assert got.nearest[0].reading == nearest
+        assert (e.hint or "").startswith(f'pbm could read this as: "{got.nearest[0].text}"')
+    else:
+        assert e.hint == f"without it, pbm reads: {nearest}"
     assert got.orders == read("").orders
     assert e.span is not None and line[e.span.column - 1 :].startswith(word)
 
