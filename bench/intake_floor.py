@@ -81,6 +81,7 @@ class Mail:
 
     raw: bytes
     sql: list[tuple[str, Any, bool]] = field(default_factory=list)  # statement, params, many
+    core: list[tuple[Any, Any]] = field(default_factory=list)  # SQLAlchemy statement, params
     reads: list[tuple[tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
     practices: list[tuple[tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
     squads: list[tuple[str, int]] = field(default_factory=list)  # (seed, seat number) rolled
@@ -134,6 +135,11 @@ def capture(n: int, workdir: Path) -> dict[str, tuple[list[Mail], Path]]:
     current: list[Mail] = []
     cursor_log: list[list[tuple[str, Any, bool]]] = [[]]
 
+    core_log: list[list[tuple[Any, Any]]] = [[]]
+
+    def on_statement(conn: Any, element: Any, multi: Any, params: Any, options: Any) -> None:
+        core_log[0].append((element, [dict(p) for p in multi] if multi else dict(params)))
+
     def on_execute(conn: Any, cur: Any, statement: str, params: Any, ctx: Any, many: bool) -> None:
         cursor_log[0].append((statement, params, many))
 
@@ -162,6 +168,7 @@ def capture(n: int, workdir: Path) -> dict[str, tuple[list[Mail], Path]]:
 
     db_engine = bench.app.db_engine
     event.listen(db_engine, "before_cursor_execute", on_execute)
+    event.listen(db_engine, "before_execute", on_statement)
     try:
         for kind in KINDS:
             if kind == "JOIN":
@@ -191,14 +198,16 @@ def capture(n: int, workdir: Path) -> dict[str, tuple[list[Mail], Path]]:
                 after = 0
                 for mail in handled:
                     current.append(mail)
-                    cursor_log[0] = []
+                    cursor_log[0], core_log[0] = [], []
                     got = bench.app.inbound.process_next(after)
                     assert got is not None and got[1] == "applied", got
                     after = got[0]
                     mail.sql, cursor_log[0] = cursor_log[0], []
+                    mail.core, core_log[0] = core_log[0], []
             out[kind] = (handled, snap)
     finally:
         event.remove(db_engine, "before_cursor_execute", on_execute)
+        event.remove(db_engine, "before_execute", on_statement)
         bench.close()
     return out
 
@@ -286,6 +295,95 @@ def sql_floor(mails: list[Mail], snap: Path, workdir: Path) -> list[float]:
                 took.append(time.process_time() - t)
         c.close()
     return took
+
+
+def sql_through_sqlalchemy(mails: list[Mail], snap: Path, workdir: Path) -> list[float]:
+    """Not a floor: the same statements through SQLAlchemy's connection
+    (``exec_driver_sql``: no compile, no bind processing, no ORM; its execution context,
+    events and error translation), in pbm's engine (``BEGIN IMMEDIATE`` by its event) and
+    one commit: what the engine layer alone adds to the bare driver."""
+    from pbm.db.session import make_db_engine
+
+    took: list[float] = []
+    for measured in (False, True):
+        copy = workdir / "replay-sa.sqlite3"
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{copy}{suffix}").unlink(missing_ok=True)
+        shutil.copy(snap, copy)
+        db_engine = make_db_engine(f"sqlite:///{copy}")
+        with db_engine.connect() as conn:
+            for mail in mails:
+                t = time.process_time()
+                with conn.begin():
+                    for statement, params, many in mail.sql:
+                        if statement.startswith(("PRAGMA", "BEGIN")):
+                            continue
+                        flat = not (many and params and isinstance(params[0], list | tuple))
+                        result = conn.exec_driver_sql(statement, params if flat else list(params))
+                        if result.returns_rows:
+                            result.fetchall()
+                if measured:
+                    took.append(time.process_time() - t)
+        db_engine.dispose()
+    return took
+
+
+def sql_through_statements(mails: list[Mail], snap: Path, workdir: Path) -> list[float]:
+    """Not a floor: the pipeline's own statement objects (Core and ORM) with their
+    parameters, replayed through a pbm session in a warm loop (the compiled cache, the
+    column types' bind processing, the ORM's loads and autoflush; none of the handler's work
+    between them), and one commit."""
+    from sqlalchemy import ClauseElement
+
+    from pbm.db.session import make_db_engine, make_session_factory, transaction
+
+    took: list[float] = []
+    skipped: set[str] = set()
+    each: dict[str, float] = {}
+    names = {  # named before the clock runs: str() compiles the statement
+        id(element): " ".join(str(element).split()[:3])[:40]
+        for mail in mails
+        for element, _ in mail.core
+        if isinstance(element, ClauseElement)
+    }
+    for measured in (False, True):
+        copy = workdir / "replay-orm.sqlite3"
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{copy}{suffix}").unlink(missing_ok=True)
+        shutil.copy(snap, copy)
+        db_engine = make_db_engine(f"sqlite:///{copy}")
+        sessions = make_session_factory(db_engine)
+        for mail in mails:
+            t = time.process_time()
+            with transaction(sessions) as session:
+                for element, params in mail.core:
+                    if not isinstance(element, ClauseElement):
+                        continue  # BEGIN and the pragmas: pbm's engine issues its own
+                    at = time.process_time()
+                    try:
+                        result = session.execute(element, params)
+                        if _rows(element):
+                            result.all()
+                        if measured:
+                            name = names[id(element)]
+                            each[name] = each.get(name, 0.0) + time.process_time() - at
+                    except Exception:  # an ORM load whose options the replay cannot repeat
+                        skipped.add(str(element).split("\n", 1)[0][:60])
+            if measured:
+                took.append(time.process_time() - t)
+        db_engine.dispose()
+    for what in sorted(skipped):
+        print(f"    (not replayed through the session: {what}...)")
+    top = sorted(each.items(), key=lambda kv: -kv[1])[:6]
+    print(
+        "    in a pbm session, the costliest: "
+        + "; ".join(f"{name} {s / len(mails) * 1000:.3f}" for name, s in top)
+    )
+    return took
+
+
+def _rows(element: Any) -> bool:
+    return bool(getattr(element, "is_select", False) or getattr(element, "_returning", ()))
 
 
 def store_floor(mails: list[Mail], snap: Path, workdir: Path, key: bytes) -> list[float]:
@@ -497,11 +595,12 @@ def _ms(xs: list[float]) -> tuple[float, float]:
     return statistics.median(xs) * 1000, q[8] * 1000
 
 
+SQL = "c. the mail's SQL + commit"
 #: The pipeline's stages each floor bounds (``bench/_stages.py``'s names).
 AGAINST: dict[str, tuple[str, ...]] = {
     "a. parse + route": ("parse MIME + route",),
     "b. stored first (row + seal)": ("store raw + dedup (1 commit/batch)",),
-    "c. the mail's SQL + commit": (
+    SQL: (
         "claim + status (process)",
         "lookups, rate limit, bounces",
         "handler (JOIN / orders)",
@@ -538,7 +637,9 @@ def main() -> None:
             f: dict[str, list[float]] = {}
             f["a. parse + route"] = _cpu_each([m.raw for m in mails], parse_and_route)
             f["b. stored first (row + seal)"] = store_floor(mails, snap, workdir, key)
-            f["c. the mail's SQL + commit"] = sql_floor(mails, snap, workdir)
+            f[SQL] = sql_floor(mails, snap, workdir)
+            through = sql_through_sqlalchemy(mails, snap, workdir)
+            statements_ = sql_through_statements(mails, snap, workdir)
             if any(m.reads for m in mails):
                 f["d. reader (engine)"] = reader_floor(mails)
             if kind == "JOIN":  # a later mail reads the seat's squad as it was stored
@@ -558,7 +659,10 @@ def main() -> None:
             print(
                 f"  floors of {kind} measured (load {_load()}; {statements:.0f} statements a "
                 f"mail; compose: EmailMessage {_ms(modern)[0]:.3f}, compat32 "
-                f"{_ms(compat)[0]:.3f}, pbm's compose_message {_ms(own)[0]:.3f} ms)",
+                f"{_ms(compat)[0]:.3f}, pbm's compose_message {_ms(own)[0]:.3f} ms; the "
+                f"mail's SQL through SQLAlchemy's exec_driver_sql {_ms(through)[0]:.3f} ms, "
+                f"as the pipeline's statements in a pbm session {_ms(statements_)[0]:.3f} ms, "
+                f"bare {_ms(f[SQL])[0]:.3f})",
                 flush=True,
             )
         real = {} if args.no_pipeline else pipeline(n)
