@@ -58,10 +58,7 @@ from typing import Any
 
 from _services import (  # type: ignore[import-not-found]
     Bench,
-    join_mails,
-    match_orders_mails,
-    naming_mails,
-    open_first_stage,
+    mails_by_kind,
 )
 from _stages import FLOOR, StageTimer  # type: ignore[import-not-found]
 from argon2 import PasswordHasher
@@ -170,14 +167,7 @@ def capture(n: int, workdir: Path) -> dict[str, tuple[list[Mail], Path]]:
     event.listen(db_engine, "before_cursor_execute", on_execute)
     event.listen(db_engine, "before_execute", on_statement)
     try:
-        for kind in KINDS:
-            if kind == "JOIN":
-                mails = [raw for _, raw in join_mails(bench, n)]
-            elif kind == "naming orders":
-                mails = [raw for _, raw in naming_mails(bench)]
-            else:
-                open_first_stage(bench)
-                mails = [raw for _, raw in match_orders_mails(bench)]
+        for kind, mails in mails_by_kind(bench, n):
             handled = [Mail(raw) for raw in mails]
             for mail in handled:  # one by one, as the SMTP door stores: each its own INSERT
                 cursor_log[0] = []
@@ -278,15 +268,20 @@ def _replay(c: sqlite3.Connection, sql: list[tuple[str, Any, bool]]) -> None:
     c.commit()
 
 
+def _fresh_copy(snap: Path, copy: Path) -> Path:
+    """``snap`` copied to ``copy``, with no WAL of an earlier copy left beside it."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{copy}{suffix}").unlink(missing_ok=True)
+    shutil.copy(snap, copy)
+    return copy
+
+
 def sql_floor(mails: list[Mail], snap: Path, workdir: Path) -> list[float]:
     """Each mail's statements and its commit on bare ``sqlite3``, on a copy of the database
     as it was before handling (twice: the first copy warms the page cache and the code)."""
     took: list[float] = []
     for measured in (False, True):
-        copy = workdir / "replay.sqlite3"
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{copy}{suffix}").unlink(missing_ok=True)
-        shutil.copy(snap, copy)
+        copy = _fresh_copy(snap, workdir / "replay.sqlite3")
         c = _bare(copy)
         for mail in mails:
             t = time.process_time()
@@ -306,10 +301,7 @@ def sql_through_sqlalchemy(mails: list[Mail], snap: Path, workdir: Path) -> list
 
     took: list[float] = []
     for measured in (False, True):
-        copy = workdir / "replay-sa.sqlite3"
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{copy}{suffix}").unlink(missing_ok=True)
-        shutil.copy(snap, copy)
+        copy = _fresh_copy(snap, workdir / "replay-sa.sqlite3")
         db_engine = make_db_engine(f"sqlite:///{copy}")
         with db_engine.connect() as conn:
             for mail in mails:
@@ -347,10 +339,7 @@ def sql_through_statements(mails: list[Mail], snap: Path, workdir: Path) -> list
         if isinstance(element, ClauseElement)
     }
     for measured in (False, True):
-        copy = workdir / "replay-orm.sqlite3"
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{copy}{suffix}").unlink(missing_ok=True)
-        shutil.copy(snap, copy)
+        copy = _fresh_copy(snap, workdir / "replay-orm.sqlite3")
         db_engine = make_db_engine(f"sqlite:///{copy}")
         sessions = make_session_factory(db_engine)
         for mail in mails:
@@ -392,10 +381,7 @@ def store_floor(mails: list[Mail], snap: Path, workdir: Path, key: bytes) -> lis
     fernet = Fernet(key)
     took: list[float] = []
     for measured in (False, True):
-        copy = workdir / "store.sqlite3"
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{copy}{suffix}").unlink(missing_ok=True)
-        shutil.copy(snap, copy)
+        copy = _fresh_copy(snap, workdir / "store.sqlite3")
         c = _bare(copy)
         for k, mail in enumerate(mails):
             sql = []
@@ -563,14 +549,7 @@ def pipeline(n: int) -> dict[str, tuple[StageTimer, float]]:
     bench = Bench(competitions=comps, teams=64)
     out: dict[str, tuple[StageTimer, float]] = {}
     try:
-        for kind in KINDS:
-            if kind == "JOIN":
-                mails = [raw for _, raw in join_mails(bench, n)]
-            elif kind == "naming orders":
-                mails = [raw for _, raw in naming_mails(bench)]
-            else:
-                open_first_stage(bench)
-                mails = [raw for _, raw in match_orders_mails(bench)]
+        for kind, mails in mails_by_kind(bench, n):
             timer = StageTimer(time.process_time)
             r = burst(bench, mails, 1, timer, cpu_stages=True)
             out[kind] = (timer, r.cpu)
