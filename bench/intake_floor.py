@@ -4,12 +4,14 @@ orders), the work no design can skip, each part measured alone at its best, besi
 pipeline's stages, measured in the same invocation (``bench/intake.py``'s SQLite burst, one
 worker, CPU-timed stages).
 
-1. **Capture.** A fresh bench database receives the mails (``store_many``, as the IMAP door
-   does) and is copied (SQLite's backup) before they are handled; then ``process_next``
-   handles them in this process, while SQLAlchemy's ``before_cursor_execute`` records every
-   statement a mail runs with its driver parameters, and the calls the floor replays are
-   recorded with their arguments: the order reader (``parse_orders``), the practice
-   (``practise``), argon2 (``SecretBox.hash``/``verify``) and the render (``render_email``).
+1. **Capture.** A fresh bench database receives the mails (``Inbound.store``, one by one) and
+   is copied (SQLite's backup) before they are handled; then ``process_next`` handles them in
+   this process, while SQLAlchemy's ``before_cursor_execute`` and ``before_execute`` record
+   every statement a mail runs (as the driver got it, and as the pipeline's statement object
+   with its parameters), and the calls the floor replays are recorded with their arguments:
+   the order reader (``parse_orders``), the practice (``practise``), the squad a JOIN rolls
+   (``base_squad``), argon2 (``SecretBox.hash``/``verify``), the render (``render_email``)
+   and the composer (``compose_message``).
 2. **The floors**, each over every mail, once to warm and once measured, CPU ms a mail
    (median and p90):
 
@@ -20,15 +22,20 @@ worker, CPU-timed stages).
       parameters, one commit a mail (the SMTP door answers 250 after its commit; the IMAP
       door's batch shares one), and the sealed copy (Fernet, ``cryptography``);
    c. *the mail's SQL*: the statements the pipeline ran for it, replayed on bare ``sqlite3``
-      against the copy made before handling, same pragmas, ``BEGIN IMMEDIATE`` and one commit;
-   d. *reader + practice* (orders): ``engine`` alone, a kept ``Reader`` (warmed on other
-      mails' lines) on the mail's text with the captured team, format and context, and the
-      three practice innings with the captured arguments;
-   e. *argon2*: the hash (JOIN) or check (a seat's mail) at pbm's setting, ``argon2-cffi``
-      directly: a secret is never stored in clear;
+      against the copy made before handling, same pragmas, ``BEGIN IMMEDIATE`` and one
+      commit. Beside it, not floors: the same SQL through SQLAlchemy's connection
+      (``exec_driver_sql``), and the pipeline's own statement objects through a pbm session
+      in a warm loop (compiled cache, column types, ORM loads), with the costliest of those;
+   d. *engine alone*: a kept ``Reader`` (warmed on other mails' lines) on the mail's text
+      with the captured team, format and context; the three practice innings with the
+      captured arguments; a JOIN's squad rolled;
+   e. *secrets*: argon2's hash (JOIN) or check (a seat's mail) at pbm's setting,
+      ``argon2-cffi`` directly, and the reply's scrub before it is stored (the outbox
+      column's: no secret is stored in clear);
    f. *reply*: the render alone (``render_email`` with the captured context: Jinja, wrap,
       flow, the HTML twin), and the smallest correct multipart (text + HTML twin, headers
-      neutralised) composed by the standard library from the rendered strings.
+      neutralised) composed by the standard library from the rendered strings
+      (``EmailMessage`` and compat32's classes) or by pbm's composer, whichever is least.
 
     .venv/bin/python bench/intake_floor.py [--messages 200] [--no-pipeline]
 """
@@ -87,6 +94,7 @@ class Mail:
     renders: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     rendered: list[Any] = field(default_factory=list)
     composed: list[tuple[tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
+    replies: list[bytes] = field(default_factory=list)  # the composed replies' bytes
     store: list[tuple[str, Any, bool]] = field(default_factory=list)
 
 
@@ -157,6 +165,7 @@ def capture(n: int, workdir: Path) -> dict[str, tuple[list[Mail], Path]]:
                 mail.checks.append((a[1], a[2]))
             elif name == "compose":
                 mail.composed.append((a, kw))
+                mail.replies.append(result.raw)
             elif name == "render":
                 mail.renders.append((a[0], dict(a[1])))
                 mail.rendered.append(result)
@@ -518,6 +527,18 @@ def compose_compat(rendered: Any, to: str, in_reply_to: str) -> bytes:
     return m.as_bytes(policy=SMTP)
 
 
+def scrub_floor(mails: list[Mail]) -> list[float]:
+    """The reply searched for secrets before it is stored (the outbox column's scrub, pbm's
+    own fast reading of its composer's shapes): no secret is stored in clear."""
+    from pbm.secrets.scrub import scrub_message
+
+    def run(mail: Mail) -> None:
+        for raw in mail.replies:
+            scrub_message(raw, (), lines=False, deep=False)
+
+    return _cpu_each(mails, run)
+
+
 def pbm_compose_floor(mails: list[Mail]) -> list[float]:
     """pbm's own composer (``compose_message``) alone, with the captured arguments."""
     from pbm.mail.compose import compose_message
@@ -591,6 +612,7 @@ AGAINST: dict[str, tuple[str, ...]] = {
     "d. practice (engine)": ("practice matches (engine)",),
     "d. squad roll (engine)": (),  # inside the handler's stage
     "e. argon2": ("argon2 verify/hash",),
+    "e. the reply's scrub": (),  # inside the outbox row's stage
     "f. render": ("render reply (jinja)",),
     "f. compose": ("compose reply (MIME)",),
 }
@@ -626,6 +648,7 @@ def main() -> None:
             if any(m.practices for m in mails):
                 f["d. practice (engine)"] = practice_floor(mails)
             f["e. argon2"] = argon2_floor(mails, sec.argon2_time_cost, sec.argon2_memory_kib)
+            f["e. the reply's scrub"] = scrub_floor(mails)
             f["f. render"] = render_floor(mails)
             modern = compose_floor(mails, compose_modern)
             compat = compose_floor(mails, compose_compat)
@@ -660,7 +683,7 @@ def main() -> None:
         for kind in KINDS:
             xs = floors[kind].get(part)
             p50, p90 = _ms(xs) if xs else (0.0, 0.0)
-            pipe = "-" if AGAINST[part] else "(in c)"
+            pipe = "-" if AGAINST[part] else "(in c)"  # a part of the handler's or outbox's
             if kind in real and AGAINST[part]:
                 timer = real[kind][0]
                 pipe = f"{sum(timer.seconds.get(s, 0.0) for s in AGAINST[part]) / n * 1000:.3f}"
