@@ -184,7 +184,7 @@ def join(
     """Give ``address`` the next seat, unless the competition is full or closed. When this
     seat fills it and ``after_full`` is set, the naming deadline (and so the draw) moves to
     that long from now, if that is earlier. ``offers``: first, an address the standby list
-    was offered a team by is answered "offered" (it takes that team, not a new seat)."""
+    offered a team to is answered "offered" (it takes that team, not a new seat)."""
     address = address.lower()
     # Core statements on the tables, built once: the ORM's loads and flushes of the player
     # and the seat were most of a JOIN's cost.
