@@ -15,6 +15,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
@@ -50,6 +51,7 @@ __all__ = [
     "TimedSink",
     "hash_name",
     "join_mails",
+    "mails_by_kind",
     "match_orders_mails",
     "naming_mails",
     "open_first_stage",
@@ -276,6 +278,18 @@ def match_orders_mails(bench: Bench) -> list[tuple[str, bytes]]:
         mid = f"<orders-{seat_id}@players.test>"
         out.append((mid, _mail(address, f"Re: [{code}] orders", body, mid)))
     return out
+
+
+def mails_by_kind(
+    bench: Bench, n: int, opened: Callable[[int], object] = lambda _: None
+) -> Iterator[tuple[str, list[bytes]]]:
+    """Each kind of mail the intake benches send, in order, made when the one before was
+    handled: N JOINs, every seat's squad naming, then (naming closed and the first stages
+    opened, untimed; ``opened`` is told how many) every seat's match orders."""
+    yield "JOIN", [raw for _, raw in join_mails(bench, n)]
+    yield "naming orders", [raw for _, raw in naming_mails(bench)]
+    opened(open_first_stage(bench))
+    yield "match orders", [raw for _, raw in match_orders_mails(bench)]
 
 
 def percentile(data: list[float], p: float) -> float:

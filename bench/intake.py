@@ -56,10 +56,7 @@ from _services import (  # type: ignore[import-not-found]
     HASH_HELP,
     Bench,
     hash_name,
-    join_mails,
-    match_orders_mails,
-    naming_mails,
-    open_first_stage,
+    mails_by_kind,
 )
 from _stages import (  # type: ignore[import-not-found]
     DRAIN_STAGES,
@@ -326,15 +323,8 @@ def main() -> None:
             bench = Bench(competitions=comps, teams=teams, strong_hash=args.strong_hash, db_url=url)
             label = f"{engine}, {workers} worker{'s' if workers > 1 else ''}"
             try:
-                for kind in KINDS:
-                    if kind == "JOIN":
-                        mails = [raw for _, raw in join_mails(bench, n)]
-                    elif kind == "naming orders":
-                        mails = [raw for _, raw in naming_mails(bench)]
-                    else:
-                        stages_open = open_first_stage(bench)  # untimed: the draw, its mail
-                        print(f"  ({stages_open} first stages open for the match orders)")
-                        mails = [raw for _, raw in match_orders_mails(bench)]
+                opened = lambda k: print(f"  ({k} first stages open for the match orders)")  # noqa: E731
+                for kind, mails in mails_by_kind(bench, n, opened):
                     timer = None
                     if workers == 1:
                         clock = time.process_time if args.cpu_stages else time.perf_counter

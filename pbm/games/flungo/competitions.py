@@ -28,6 +28,7 @@ from pbm.db.models import (
     CompetitionStatus,
     Player,
     Seat,
+    Standby,
     table_of,
 )
 from pbm.secrets.seats import SecretBox, secret_placeholder
@@ -148,14 +149,16 @@ def _generated_squad(seed: str, number: int) -> Team:
 
 @dataclass(frozen=True, slots=True)
 class JoinResult:
-    """``outcome``: joined, already, full, closed; the seat taken (or already held): its id,
-    number and squad JSON. ``secret`` is a placeholder (see auth)."""
+    """``outcome``: joined, already, full, closed (or offered: the standby list offered the
+    address a team, which it takes instead, when ``offers`` asked); the seat taken (or
+    already held): its id, number and squad JSON. ``secret`` is a placeholder (see auth)."""
 
     outcome: str
     seat_id: int | None = None
     number: int = 0
     team: dict[str, Any] | None = None
     secret: str = ""
+    squad: Team | None = None  # the squad as rolled, for a reply (a seat just taken)
 
     def seat(self, session: Session) -> Seat | None:
         """The seat as a model, for a caller that changes it (the GM's house team)."""
@@ -175,14 +178,19 @@ def join(
     comp: Competition,
     address: str,
     after_full: timedelta | None = None,
+    *,
+    offers: bool = False,
 ) -> JoinResult:
     """Give ``address`` the next seat, unless the competition is full or closed. When this
     seat fills it and ``after_full`` is set, the naming deadline (and so the draw) moves to
-    that long from now, if that is earlier."""
+    that long from now, if that is earlier. ``offers``: first, an address the standby list
+    offered a team to is answered "offered" (it takes that team, not a new seat)."""
     address = address.lower()
     # Core statements on the tables, built once: the ORM's loads and flushes of the player
     # and the seat were most of a JOIN's cost.
     found = session.execute(_HELD, {"b_comp": comp.id, "b_address": address}).one()
+    if offers and found.offered is not None:
+        return JoinResult("offered")
     player_id = found.player_id
     if found.seat_id is not None:
         return JoinResult("already", found.seat_id, found.number, found.team)
@@ -196,7 +204,8 @@ def join(
             _NEW_PLAYER, {"address": address, "created_at": clock.now()}
         ).scalar_one()
     number = taken + 1
-    team = base_squad(comp, number).to_json()
+    squad = base_squad(comp, number)
+    team = squad.to_json()
     seat = {
         "competition_id": comp.id,
         "player_id": player_id,
@@ -219,19 +228,28 @@ def join(
         record_event(session, clock, "competition-full", comp, teams=comp.teams)
         if after_full is not None:  # the draw comes this long after the last seat is taken
             comp.naming_deadline = min(comp.naming_deadline, clock.now() + after_full)
-    return JoinResult("joined", seat_id, number, team, secret_placeholder(seat_id, 1))
+    return JoinResult("joined", seat_id, number, team, secret_placeholder(seat_id, 1), squad)
 
 
-_PLAYERS, _SEATS = table_of(Player), table_of(Seat)
-#: The seats taken in the competition, and the address's player and its seat there if it has
-#: them: one row always (the players are joined to a row of nothing), one statement where a
-#: JOIN ran two.
+_PLAYERS, _SEATS, _STANDBYS = table_of(Player), table_of(Seat), table_of(Standby)
+#: The seats taken in the competition, the team the standby list offered the address (if
+#: any), and the address's player and its seat there if it has them: one row always (the
+#: players are joined to a row of nothing), one statement where a JOIN ran three.
 _ASKED = select(literal_column("1").label("one")).subquery("asked")
 _HELD = select(
     select(func.count())
     .where(_SEATS.c.competition_id == bindparam("b_comp"))
     .scalar_subquery()
     .label("taken"),
+    select(_STANDBYS.c.offered_seat)
+    .where(
+        _STANDBYS.c.competition_id == bindparam("b_comp"),
+        _STANDBYS.c.address == bindparam("b_address"),
+        _STANDBYS.c.offered_seat.is_not(None),
+    )
+    .limit(1)
+    .scalar_subquery()
+    .label("offered"),
     _PLAYERS.c.id.label("player_id"),
     _SEATS.c.id.label("seat_id"),
     _SEATS.c.number,

@@ -102,11 +102,15 @@ def join_command(ctx: MailContext, line: CommandLine) -> Handled:
     from pbm.games.flungo.managers import accept_offer
     from pbm.games.flungo.turns import settings_for
 
-    taken = accept_offer(ctx, comp)  # an address the standby list offered a team takes it
-    if taken is not None:
-        return taken
     after = settings_for(comp, ctx.config.turns).naming_after_full
-    result = join(ctx.session, ctx.clock, ctx.box, comp, ctx.msg.from_addr, after)
+    address = ctx.msg.from_addr
+    # The standby list's offer is read with the seats (one statement): nearly no JOIN has one
+    result = join(ctx.session, ctx.clock, ctx.box, comp, address, after, offers=True)
+    if result.outcome == "offered":
+        taken = accept_offer(ctx, comp)  # an address the standby list offered a team takes it
+        if taken is not None:
+            return taken
+        result = join(ctx.session, ctx.clock, ctx.box, comp, address, after)
     if result.outcome != "joined":
         ctx.reply(
             "join-refused",
@@ -115,8 +119,8 @@ def join_command(ctx: MailContext, line: CommandLine) -> Handled:
             team_name=Team.from_json(result.team).name if result.team else "",
         )
         return Handled(Status.REJECTED, f"join {result.outcome}")
-    assert result.team is not None
-    team = Team.from_json(result.team)
+    assert result.squad is not None
+    team = result.squad
     ctx.reply(
         "join",
         competition=competition_ctx(comp),
