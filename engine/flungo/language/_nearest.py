@@ -130,6 +130,8 @@ def nearest_line(
         return  # asked with two readings: that is the answer
     if any(c.isdigit() for w in _QUOTED.findall(st.errors[mine[0]].message) for c in w):
         return  # refused for a number ("'10.3' should be a whole number"): never left out
+    if "for another match" in st.errors[mine[0]].message:
+        return  # "T20:" in the 50-over match's mail: meant for the other match, never this one
     tokens = _tokens(cl.text, own, opponent, protect)
     if not any(t.cost for t in tokens):
         return

@@ -78,7 +78,7 @@ from engine.flungo.language._remarks import (
 from engine.flungo.language._sections import entries, number_error, plain_items
 from engine.flungo.language._shorthand import written_as
 from engine.flungo.language._state import ReadState, result_of
-from engine.flungo.language._tags import other_format
+from engine.flungo.language._tags import names_lead_tag, other_format
 from engine.flungo.language._tries import Unparsed, forgiving_parse, parse, said_or_raise
 from engine.flungo.language._typo_retry import typo_line
 from engine.flungo.language._typos import known_words
@@ -516,7 +516,7 @@ def _meaning_line(
         return False  # a misspelt order word, a quota: the canonical reader's word says more
     if unknown_words(rw.texts[0], own, opponent, protect):
         return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why)
-    if old is not None and _names_word(old, cl):
+    if old is not None and _names_word(old, cl) and not names_lead_tag(old.message, cl.text):
         return False  # the canonical reader's own error names the word, caret under it
     return _refuse(cl, rw.texts[0], own, opponent, fmt, st, names, protect, why, old)
 

@@ -98,3 +98,17 @@ def markers(text: str) -> str:
 
     out = _MARK.sub(repl, text)
     return ", ".join([out, *tail]) if tail else out
+
+
+_QUOTED = re.compile(r"(?<![\w'])'([^']+)'(?!\w)")
+
+
+def names_lead_tag(message: str, line: str) -> bool:
+    """Whether an error's quoted word is the line's own leading format tag ("unknown order
+    'T20'" for "T20: everyone aggressive ..."): the tag is read, so the error to give the
+    player is where the rest of the line stops, not the tag."""
+    m = FORMAT_LEAD.match(line.lower().lstrip("-*• ") + " ")
+    if m is None:
+        return False
+    tag = m.group(0).lower()
+    return any(q.lower() in tag for q in _QUOTED.findall(message))

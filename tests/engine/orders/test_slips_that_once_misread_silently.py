@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.orders.squad import read
+from engine.flungo.formats import FORMATS, Format
+from engine.flungo.language import OrderContext, ParsedOrders, parse_orders
+from tests.engine.orders.squad import fixture_team, opponent_team, read
 
 
 @pytest.mark.parametrize(
@@ -110,3 +112,31 @@ def test_a_coin_flip_line_pbm_cannot_finish_is_refused_not_chatter() -> None:
     over as chatter as it once was."""
     got = read("If we win the coin flip we hit first. Put runs on the board and make 'em chase")
     assert got.echo == () and got.errors
+
+
+def _read_t20(line: str) -> ParsedOrders:
+    context = OrderContext(opponent=opponent_team())
+    return parse_orders(line, fixture_team(), FORMATS[Format.T20], context=context)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "T20: everyone aggressive from ball 1, then wahoo from over 16 on",
+        "T20 game: Stokes blorp from over 3",
+    ],
+)
+def test_a_line_tagged_for_its_own_match_is_never_refused_for_its_tag(line: str) -> None:
+    """ "T20:" in the Twenty20's mail is read: when the rest of the line is refused, the
+    error is about the rest, never "unknown order 'T20'", which told players to drop it."""
+    got = _read_t20(line)
+    assert got.echo == () and got.errors
+    assert all("T20" not in e.message for e in got.errors), got.errors[0].message
+
+
+def test_a_line_for_the_other_match_gets_no_suggestion_to_read_it_here() -> None:
+    """ "ODI: ..." in the Twenty20's mail is for the other match: pbm names the tag and
+    never suggests leaving it out to have the line acted on in this one."""
+    got = _read_t20("ODI: Stokes aggressive")
+    assert got.echo == () and "another match" in got.errors[0].message
+    assert "could read this as" not in (got.errors[0].hint or "")
