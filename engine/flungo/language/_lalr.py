@@ -504,11 +504,42 @@ class FastParser:
         n = len(text)
         while True:
             state = stack[-1]
-            # the next token, read with the regexes of the state the parser is in
-            got = _next_token(lexers[state], text, pos)
-            if isinstance(got, int):
-                return got
-            kind, token, begin, pos = got
+            # the next token, read with the regexes of the state the parser is in: what
+            # _next_token does, written out here (a call and a tuple a token, in the loop
+            # that every line of every mail goes through)
+            lx = lexers[state]
+            while True:
+                if pos >= n:
+                    kind, token, begin = "$END", None, pos
+                    break
+                char = text[pos]
+                if char in _BLANKS and (lx.blank or (lx.blank is None and lx.blank_ignored())):
+                    pos += 1
+                    if pos < n and text[pos] in _BLANKS:  # a run (most blanks are one space)
+                        pos = _BLANK.match(text, pos).end()  # type: ignore[union-attr]
+                    continue
+                for mre in lx.by_char.get(char) or lx.regexes(char):
+                    m = mre.match(text, pos)
+                    if m is not None:
+                        break
+                else:
+                    return pos
+                kind = m.lastgroup  # type: ignore[assignment]  # (every alternative is named)
+                begin, pos = pos, m.end()
+                if kind in lx.ignore:
+                    continue
+                value = m.group()
+                if kind in lx.retype:
+                    kind = lx.retyped(kind, value) or kind
+                token = _new_str(Token, value)
+                token.type = kind
+                token.value = value
+                token.start_pos = begin
+                token.line = token.end_line = 1
+                token.column = begin + 1
+                token.end_column = pos + 1
+                token.end_pos = pos
+                break
             row = rows[state] or self._read_row(state)
             while True:
                 act = row.get(kind)
