@@ -185,7 +185,9 @@ def clean_line(number: int, raw: str) -> CleanLine | None:
         start += p.end()
         body = body[p.end() :]
     plain = body
-    body = strip_end(body).translate(_PLAIN)
+    body = strip_end(body)
+    if not body.isascii():  # every mark _PLAIN puts right is outside ASCII, as most lines are
+        body = body.translate(_PLAIN)
     if "," in body or ";" in body:  # both start with one
         body = _BACK.sub("⁏", body)
         body = _JOINER.sub(" ", body)
