@@ -203,14 +203,11 @@ def _edge(place: Any, end: int) -> int | None:
     return None
 
 
-class _Splice:
-    """A ``_rule``'s children, to be put in its parent's place (lark inlines such a rule),
-    with each child's place (see :meth:`FastParser.read`)."""
-
-    __slots__ = ("places", "values")
-
-    def __init__(self, values: list[Any], places: list[Any]) -> None:
-        self.values, self.places = values, places
+# A ``_rule``'s children, to be put in its parent's place (lark inlines such a rule), with
+# each child's place (see :meth:`FastParser.read`): (values, places), a plain tuple (made for
+# a fifth of the rules a line reduces). Only a parent whose kept children say "expand" at its
+# place is given one, and it takes it apart.
+_Splice = tuple[list[Any], list[Any]]
 
 
 # How many first characters, and words, each state's lexer remembers what to do with.
@@ -549,7 +546,10 @@ class FastParser:
                     stack += (token, token, act)
                     break
                 size, include, expand1, name, inline, origin = act
-                if size:
+                if size == 1:  # most rules (no slices to make)
+                    children, places = [stack[-3]], [stack[-2]]
+                    del stack[-3:]
+                elif size:
                     top = stack[-3 * size :]
                     del stack[-3 * size :]
                     children, places = top[::3], top[1::3]
@@ -565,13 +565,13 @@ class FastParser:
                             kept.append(children[i])
                             kept_places.append(places[i])
                         elif kept:
-                            kept += children[i].values
-                            kept_places += children[i].places
+                            kept += children[i][0]
+                            kept_places += children[i][1]
                         else:  # a list rule's list grows in place, as lark's does
-                            kept = children[i].values
-                            kept_places = children[i].places.copy()
-                if inline:
-                    node: Any = _Splice(kept, kept_places)
+                            kept = children[i][0]
+                            kept_places = children[i][1].copy()
+                if inline:  # spliced into its parent (whose include says so): see _Splice
+                    node: Any = (kept, kept_places)
                 elif expand1 and len(kept) == 1:
                     node = kept[0]
                     if type(kept_places[0]) is not list:
