@@ -40,6 +40,6 @@ class Caseless:
 
     def found(self, text: str) -> bool:
         """Whether the case-blind pattern is somewhere in ``text``."""
-        if _NOT_PLAIN.search(text) is None:
+        if text.isascii() or _NOT_PLAIN.search(text) is None:  # (isascii: no search)
             return self.lower.search(text.lower()) is not None
         return self.blind.search(text) is not None

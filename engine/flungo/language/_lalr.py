@@ -203,14 +203,11 @@ def _edge(place: Any, end: int) -> int | None:
     return None
 
 
-class _Splice:
-    """A ``_rule``'s children, to be put in its parent's place (lark inlines such a rule),
-    with each child's place (see :meth:`FastParser.read`)."""
-
-    __slots__ = ("places", "values")
-
-    def __init__(self, values: list[Any], places: list[Any]) -> None:
-        self.values, self.places = values, places
+# A ``_rule``'s children, to be put in its parent's place (lark inlines such a rule), with
+# each child's place (see :meth:`FastParser.read`): (values, places), a plain tuple (made for
+# a fifth of the rules a line reduces). Only a parent whose kept children say "expand" at its
+# place is given one, and it takes it apart.
+_Splice = tuple[list[Any], list[Any]]
 
 
 # How many first characters, and words, each state's lexer remembers what to do with.
@@ -504,11 +501,42 @@ class FastParser:
         n = len(text)
         while True:
             state = stack[-1]
-            # the next token, read with the regexes of the state the parser is in
-            got = _next_token(lexers[state], text, pos)
-            if isinstance(got, int):
-                return got
-            kind, token, begin, pos = got
+            # the next token, read with the regexes of the state the parser is in: what
+            # _next_token does, written out here (a call and a tuple a token, in the loop
+            # that every line of every mail goes through)
+            lx = lexers[state]
+            while True:
+                if pos >= n:
+                    kind, token, begin = "$END", None, pos
+                    break
+                char = text[pos]
+                if char in _BLANKS and (lx.blank or (lx.blank is None and lx.blank_ignored())):
+                    pos += 1
+                    if pos < n and text[pos] in _BLANKS:  # a run (most blanks are one space)
+                        pos = _BLANK.match(text, pos).end()  # type: ignore[union-attr]
+                    continue
+                for mre in lx.by_char.get(char) or lx.regexes(char):
+                    m = mre.match(text, pos)
+                    if m is not None:
+                        break
+                else:
+                    return pos
+                kind = m.lastgroup  # type: ignore[assignment]  # (every alternative is named)
+                begin, pos = pos, m.end()
+                if kind in lx.ignore:
+                    continue
+                value = m.group()
+                if kind in lx.retype:
+                    kind = lx.retyped(kind, value) or kind
+                token = _new_str(Token, value)
+                token.type = kind
+                token.value = value
+                token.start_pos = begin
+                token.line = token.end_line = 1
+                token.column = begin + 1
+                token.end_column = pos + 1
+                token.end_pos = pos
+                break
             row = rows[state] or self._read_row(state)
             while True:
                 act = row.get(kind)
@@ -518,7 +546,10 @@ class FastParser:
                     stack += (token, token, act)
                     break
                 size, include, expand1, name, inline, origin = act
-                if size:
+                if size == 1:  # most rules (no slices to make)
+                    children, places = [stack[-3]], [stack[-2]]
+                    del stack[-3:]
+                elif size:
                     top = stack[-3 * size :]
                     del stack[-3 * size :]
                     children, places = top[::3], top[1::3]
@@ -534,13 +565,13 @@ class FastParser:
                             kept.append(children[i])
                             kept_places.append(places[i])
                         elif kept:
-                            kept += children[i].values
-                            kept_places += children[i].places
+                            kept += children[i][0]
+                            kept_places += children[i][1]
                         else:  # a list rule's list grows in place, as lark's does
-                            kept = children[i].values
-                            kept_places = children[i].places.copy()
-                if inline:
-                    node: Any = _Splice(kept, kept_places)
+                            kept = children[i][0]
+                            kept_places = children[i][1].copy()
+                if inline:  # spliced into its parent (whose include says so): see _Splice
+                    node: Any = (kept, kept_places)
                 elif expand1 and len(kept) == 1:
                     node = kept[0]
                     if type(kept_places[0]) is not list:

@@ -102,9 +102,13 @@ def is_sign_off(raw: str, names: Callable[[str], bool] | None = None) -> bool:
     text = raw.strip()
     if text in ("--", "-- ", "—"):
         return True
-    words = [w for w in _SIGN_OFF_SPLIT.split(text.lower()) if w]
-    if not words or words[0] not in SIGN_OFF_WORDS:
+    low = text.lower()
+    # the first word alone first: most lines start with no sign-off word (the separators
+    # are runs, so an empty piece can only be the first one, or the last)
+    head = [w for w in _SIGN_OFF_SPLIT.split(low, maxsplit=2)[:2] if w]
+    if not head or head[0] not in SIGN_OFF_WORDS:
         return False
+    words = [w for w in _SIGN_OFF_SPLIT.split(low) if w]
     return len(words) <= _SIGN_OFF_LONGEST or names is None or not names(text)
 
 
@@ -185,7 +189,9 @@ def clean_line(number: int, raw: str) -> CleanLine | None:
         start += p.end()
         body = body[p.end() :]
     plain = body
-    body = strip_end(body).translate(_PLAIN)
+    body = strip_end(body)
+    if not body.isascii():  # every mark _PLAIN puts right is outside ASCII, as most lines are
+        body = body.translate(_PLAIN)
     if "," in body or ";" in body:  # both start with one
         body = _BACK.sub("⁏", body)
         body = _JOINER.sub(" ", body)

@@ -46,7 +46,10 @@ _PUNCT = str.maketrans({".": " ", "-": " ", "'": None, ",": " "})
 def _fold(text: str) -> str:
     """Case, accents and punctuation ignored: "beyonce" finds "Beyoncé Knowles", "oneill"
     finds "O'Neill", "J.E. Root" is "j e root"."""
-    return " ".join(_light(text).translate(_PUNCT).split())
+    text = _light(text)
+    if "." in text or "-" in text or "'" in text or "," in text:  # (translate is dear)
+        text = text.translate(_PUNCT)
+    return " ".join(text.split())
 
 
 def _initials(text: str, name: str) -> bool:

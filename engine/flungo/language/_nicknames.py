@@ -132,7 +132,8 @@ def renamed(
     if said:
         cl = replace(cl, text=text, plain=heard(cl.plain, own.names, pairs=bool(left))[0])
         notes += [EchoLine(cl.number, f"read '{w}' as '{n}'") for w, n in said]
-    named = name_variants(cl.text, own, known, left) if left else {}
+    # a word of fewer than four letters is never read as a name (name_variants): "th" of "7th"
+    named = name_variants(cl.text, own, known, left) if any(len(w) >= 4 for w in left) else {}
     if not named:
         return cl
     notes += [EchoLine(cl.number, f"read '{w}' as '{n}'") for w, n in named.items()]

@@ -630,9 +630,12 @@ def _protect(names: tuple[str, ...]) -> frozenset[str]:
     return frozenset(
         w
         for n in names
-        for w in re.findall(r"[\w']+", n.lower())
+        for w in _NAME_WORD.findall(n.lower())
         if w not in words and not w.isdigit()
     )
+
+
+_NAME_WORD = re.compile(r"[\w']+")
 
 
 def _read_words(

@@ -81,7 +81,7 @@ class Reader:
         """The LRU this Reader keeps for ``fn`` (made the first time it is asked for)."""
         found = self._memos.get(key)
         if found is None:
-            found = self._memos.setdefault(key, functools.lru_cache(maxsize=maxsize)(fn))
+            found = self._memos.setdefault(key, _lru(fn, maxsize))
         return found
 
     def table(self, name: str) -> dict[Any, Any]:
@@ -210,6 +210,16 @@ def one_line(left: int = MAIL_PARSED) -> Iterator[_Line]:
         reader = _ACTIVE.get()
         if reader is not None:
             reader.work.add(line)
+
+
+def _lru(fn: Callable[..., Any], maxsize: int | None) -> Any:
+    """``functools.lru_cache(maxsize)(fn)`` without copying ``fn``'s name and doc onto it
+    (``update_wrapper``): nine tenths of making one, and a new Reader makes a score of them
+    for each mail. The same C object, as ``lru_cache`` makes it."""
+    if maxsize is not None and maxsize < 0:
+        maxsize = 0  # as lru_cache takes it
+    make: Any = functools._lru_cache_wrapper  # (typeshed gives it no constructor)
+    return make(fn, maxsize, False, functools._CacheInfo)
 
 
 _ACTIVE: ContextVar[Reader | None] = ContextVar("engine.flungo.language.reader", default=None)
