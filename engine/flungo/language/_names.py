@@ -23,7 +23,7 @@ def strip_marks(text: str) -> str:
 
 # ASCII and the private-use characters names are masked with have no accent to take away
 _MARKABLE = re.compile(r"[^\x00-\x7f\ue000-\ue8ff]")
-_NAME_WORD = re.compile(r"[\w']+")
+NAME_WORD = re.compile(r"[\w']+")
 
 
 @kept(maxsize=4096)
@@ -245,4 +245,4 @@ def name_prefixes(word: str) -> str:
 
 def named_words(clause: str, protect: frozenset[str]) -> set[str]:
     """The words of our squad's names (``protect``) that ``clause`` (lower case) holds."""
-    return {w for w in _NAME_WORD.findall(clause) if w in protect}
+    return {w for w in NAME_WORD.findall(clause) if w in protect}

@@ -63,7 +63,7 @@ from engine.flungo.language._model import (
     OrderContext,
     ParsedOrders,
 )
-from engine.flungo.language._names import NameBook
+from engine.flungo.language._names import NAME_WORD, NameBook
 from engine.flungo.language._naming import apply_naming
 from engine.flungo.language._nearest import nearest_line
 from engine.flungo.language._nicknames import renamed
@@ -628,14 +628,8 @@ def _protect(names: tuple[str, ...]) -> frozenset[str]:
     """The words of the squads' names that are no word of the orders ("ant", "dec")."""
     words = keywords()
     return frozenset(
-        w
-        for n in names
-        for w in _NAME_WORD.findall(n.lower())
-        if w not in words and not w.isdigit()
+        w for n in names for w in NAME_WORD.findall(n.lower()) if w not in words and not w.isdigit()
     )
-
-
-_NAME_WORD = re.compile(r"[\w']+")
 
 
 def _read_words(
