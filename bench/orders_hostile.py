@@ -12,7 +12,8 @@ checkout's Reader counts it. The worst form is printed last. No timing is assert
 anywhere: ``tests/engine/orders/test_a_hostile_line_is_read_within_its_budget.py`` pins
 the bound by counting.
 
-Forms: long lines of unknown words, of names, of near misses, of clauses and commas, of
+Forms: long lines of unknown words, of names (one name again and again: its first word
+starts an opponent's name too), of near misses, of clauses and commas, of
 conditions ("if ... if ..."), "and then ... then", brackets, numbers, full stops and
 semicolons between orders, asides; Unicode oddities (combining marks, right-to-left
 overrides, zero-width spaces, fullwidth digits, emoji); a run of blanks; a mail of 5,000
@@ -74,6 +75,7 @@ FORMS: dict[str, Line] = {
     )[:MAX_LINE_LENGTH],
     "names": _many(" ", lambda r, n, i: r.choice(n)),
     "near misses of names": _many(" ", lambda r, n, i: _typo(r, r.choice(n))),
+    "Joe Root again and again, a word": lambda r, n: ("Joe Root " * 222)[:1980] + " " + _word(r),
     "name, unknown word": _many(" ", lambda r, n, i: f"{r.choice(n)} {_word(r)}"),
     "commas: name, unknown": _many(", ", lambda r, n, i: f"{r.choice(_UNKNOWN)} {r.choice(n)}"),
     "commas: orders": _many(", ", lambda r, n, i: f"{r.choice(n)} {r.choice(_STYLES)}"),

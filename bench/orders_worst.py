@@ -13,6 +13,10 @@ others' work on a shared machine). The process has read one mail before, so the 
 costs of a process (loading the parser tables, lark's own parser for an error's
 expectations) are not counted: the daemon pays them once.
 
+A mail reads at most 100,000 characters of lines (``_bounds.MAIL_TEXT``): a long form's
+lines past the fiftieth are refused unread, so its figure a line is the first fifty lines'
+work over all of them (``bench/orders_hostile.py`` measures the hostile forms a mail).
+
 Forms: the same refused line many times; many different refused lines (no memo helps);
 long lines (unknown words, names, near misses of names, numbers) up to the reader's
 ``MAX_LINE_LENGTH``; lines of chatter; the sample mail's own lines.

@@ -777,7 +777,9 @@ def names_pattern(protect: frozenset[str]) -> re.Pattern[str] | None:
     starts = sorted({w[:k] for w in protect for k in range(3, len(w))} & common - protect)
     alts = "|".join(name_prefixes(w) for w in sorted(protect, key=lambda w: (-len(w), w)))
     guard = rf"(?!(?:{'|'.join(map(re.escape, starts))})(?![\w']))" if starts else ""
-    name = f"(?:{guard}(?:{alts}))"
+    # atomic, and to the word's end: two names' starts alike ("joe" of Joe and of Joel) match
+    # a word one way only, where a run of them cost 2^n steps to refuse (bench/RESULTS.md)
+    name = rf"(?>{guard}(?:{alts})(?![\w']))"
     return re.compile(rf"{name}(?:(?:\s+and\s+|\s*,\s*|\s+){name})*")
 
 

@@ -104,11 +104,11 @@ class Reader:
 #: left out, its clauses cut ...), and the most readings of other words it may try
 #: (:func:`spend`); past either the line is refused, saying so. The corpus's costliest line
 #: spends under half of each (``bench/orders_hostile.py``, figures in ``bench/RESULTS.md``).
-LINE_PARSES = 400
-LINE_READINGS = 150
+LINE_PARSES = 800
+LINE_READINGS = 400
 #: The most characters the parses of one line may read in all: a long line's retries cost
 #: as much as a short line's many more.
-LINE_PARSED = 80_000
+LINE_PARSED = 160_000
 #: The most characters the parses of one mail may read in all: past it, the line being read
 #: and the rest of the mail are not read, saying so. A mail of orders as people write them,
 #: even 400 lines long, parses a small share of it (``bench/RESULTS.md``).

@@ -163,3 +163,12 @@ def test_a_mail_that_spends_its_budget_says_which_lines_were_not_read(
     (err,) = got.errors
     assert err.span is not None and err.span.line == 3
     assert "this line and the 1 after it were not read" in err.message
+
+
+def test_a_run_of_names_alike_in_their_start_is_answered() -> None:
+    """ "Joe Root" forty times and a word pbm does not know, with Joel Garner among the
+    opponents: every "joe" could start either name, and the names' pattern once tried both
+    at each (2^40 ways, years) before refusing the clause; it is answered, the word named."""
+    got, _ = _read("Joe Root " * 40 + "zorp")
+    assert got.errors
+    assert got.echo == ()
