@@ -103,7 +103,19 @@ def actions(fmt: FormatSpec, players: tuple[str, ...]) -> st.SearchStrategy[Acti
 
 def spoken(rule: Rule) -> Rule:
     """``rule`` as words can say it: in a rule, "the remaining batsmen" never include the
-    batsmen the same rule names for a style of their own (docs/rules/flungo.md)."""
+    batsmen the same rule names for a style of their own (docs/rules/flungo.md), and no
+    batsman is named for two styles at one moment, which the reader refuses as a question
+    for the player (docs/rules/orders-several-wishes.md)."""
+    given: dict[str, BattingStyle] = {}
+    once: list[Action] = []
+    for a in rule.actions:
+        if isinstance(a, StyleChange) and a.target.kind is TargetKind.NAMED:
+            names = tuple(n for n in a.target.names if given.setdefault(n, a.style) == a.style)
+            if not names:
+                continue
+            a = StyleChange(StyleTarget(TargetKind.NAMED, names=names), a.style)
+        once.append(a)
+    rule = Rule(rule.trigger, rule.conditions, tuple(once), rule.until, rule.then)
     named = tuple(
         dict.fromkeys(
             n
