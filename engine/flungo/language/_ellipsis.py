@@ -162,7 +162,7 @@ def ellipsis_line(
         again = read_one(tried)
     if not st.reads_whole(mark):
         again = without_remarks(tried, read_one, st, mark, again, protect, overs, names)
-    if st.reads_whole(mark) and not _two_styles(st.items[mark[0] :]):
+    if st.reads_whole(mark) and not two_styles(st.items[mark[0] :]):
         for item in st.items[mark[0] :]:
             item.line, item.start, item.end = cl, 0, len(cl.text)
         st.notes.append(EchoLine(cl.number, f"read as '{text.strip()}'"))
@@ -207,7 +207,7 @@ def _suspect(
         return "refuse"  # a plan's "then he's back for the death" read as nothing: dropped
     if not any(i.kind in _STYLED for i in items):
         return ""  # no style given: nothing a clause's subject could be wrong in
-    if _two_styles(items):
+    if two_styles(items):
         return "refuse"
     if len(st.notes) > mark[5] and any(_PAIRING.search(n.text) for n in st.notes[mark[5] :]):
         return "refuse"
@@ -255,7 +255,7 @@ def _rule_to_all(rule: Rule) -> bool:
 
 def _refuse_clash(cl: CleanLine, st: ReadState, mark: Mark) -> tuple[bool, Item | None]:
     """The line's reading goes against its clauses (:func:`_suspect`): never a guess."""
-    two = _two_styles(st.items[mark[0] :])
+    two = two_styles(st.items[mark[0] :])
     st.undo(mark)
     st.errors.append(
         InvalidOrder(
@@ -522,7 +522,7 @@ def _vice_versa(text: str, protect: frozenset[str], names: tuple[str, ...]) -> s
     return text
 
 
-def _two_styles(items: list[Item]) -> bool:
+def two_styles(items: list[Item]) -> bool:
     """Whether ``items`` give one batsman two styles at the same moment: a question for the
     player, never a reading of the line."""
     standing: dict[str, str] = {}

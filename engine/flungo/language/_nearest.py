@@ -31,6 +31,7 @@ from engine.errors import InvalidOrder, OrderError
 from engine.flungo.language._build import echo_lines
 from engine.flungo.language._chatter import number_words
 from engine.flungo.language._clauses import CLAUSE_WORDS
+from engine.flungo.language._ellipsis import two_styles
 from engine.flungo.language._grammar import ORDER_WORDS, keywords
 from engine.flungo.language._items import Item
 from engine.flungo.language._lines import CleanLine
@@ -258,7 +259,9 @@ def _reading(
     st.undo(mark)
     read_one(replace(cl, text=text, plain=text))
     got = None
-    if st.reads_whole(mark) and not _read_past(st, mark):
+    # a reading that gives a batsman two styles at one moment is refused once the line is
+    # whole (the ellipsis check): a suggestion must read as written
+    if st.reads_whole(mark) and not _read_past(st, mark) and not two_styles(st.items[mark[0] :]):
         got = "\n".join(t for _, t in echo_lines(st.items[mark[0] :], st.context.standing))
     st.undo(mark)
     return got or None

@@ -140,3 +140,13 @@ def test_a_line_for_the_other_match_gets_no_suggestion_to_read_it_here() -> None
     got = _read_t20("ODI: Stokes aggressive")
     assert got.echo == () and "another match" in got.errors[0].message
     assert "could read this as" not in (got.errors[0].hint or "")
+
+
+def test_no_suggestion_that_is_itself_refused() -> None:
+    """A refusal's "pbm could read this as" must read as written: a reading that gives one
+    batsman two styles at one moment is refused once the line is whole, so it is never
+    suggested (it was: "... (leaving out 'bats'): write it like that to have it")."""
+    got = read("after 0 overs: Joe Root bats normal; Joe Root and Ben Stokes bat defensive")
+    assert got.echo == () and got.errors
+    assert all("could read this as" not in (e.hint or "") for e in got.errors)
+    assert got.nearest == ()
