@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from engine.errors import OrderError
 from engine.flungo.orders import MatchOrders, Orders
 from engine.flungo.squad import Team
+
+_QUOTED = re.compile(r"(?<![\w'])'([^']+)'(?![\w])")
+
+
+def quoted(message: str) -> list[str]:
+    """The words an error's message quotes from the player's line ("I don't know what
+    'zoom' means"): what a refusal names, for the caret and for the tests of what it names."""
+    return _QUOTED.findall(message)
+
 
 __all__ = [
     "MAX_LINE_LENGTH",

@@ -36,7 +36,7 @@ from engine.flungo.language._grammar import ORDER_WORDS, keywords
 from engine.flungo.language._items import Item
 from engine.flungo.language._lines import CleanLine
 from engine.flungo.language._meaning import STYLE_WORDS, is_name_word, lexicon
-from engine.flungo.language._model import Nearest, NotUnderstood
+from engine.flungo.language._model import Nearest, NotUnderstood, quoted
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._reader import Overspent
 from engine.flungo.language._state import Mark, ReadState
@@ -84,7 +84,6 @@ _STARTS = frozenset(
     )["nearest"]["starts"]
 )
 _DID_YOU_MEAN = re.compile(r"did you mean '([^']+)'\?$")
-_QUOTED = re.compile(r"(?<![\w'])'([^']+)'(?![\w])")
 _GENERIC = ("say it with the words", "without it, pbm reads", "say when, who and how")
 _NUMBER = re.compile(r"\d")
 
@@ -129,7 +128,7 @@ def nearest_line(
         return
     if any(len(n.readings) > 1 for n in st.not_understood[mark[2] :]):
         return  # asked with two readings: that is the answer
-    if any(c.isdigit() for w in _QUOTED.findall(st.errors[mine[0]].message) for c in w):
+    if any(c.isdigit() for w in quoted(st.errors[mine[0]].message) for c in w):
         return  # refused for a number ("'10.3' should be a whole number"): never left out
     if "for another match" in st.errors[mine[0]].message:
         return  # "T20:" in the 50-over match's mail: meant for the other match, never this one
@@ -339,10 +338,10 @@ def _swaps(err: OrderError, tokens: list[_Token]) -> list[tuple[int, str]]:
     """The refusal's own "did you mean": the token it quotes, read as the word it offers."""
     hint = err.hint or ""
     offered = _DID_YOU_MEAN.search(hint.split("; ")[0])
-    quoted = _QUOTED.findall(err.message)
-    if offered is None or not quoted or " or " in offered.group(0):
+    named = quoted(err.message)
+    if offered is None or not named or " or " in offered.group(0):
         return []
-    word = quoted[0].lower()
+    word = named[0].lower()
     return [(i, offered.group(1)) for i, t in enumerate(tokens) if t.text == word][:1]
 
 

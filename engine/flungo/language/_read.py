@@ -62,6 +62,7 @@ from engine.flungo.language._model import (
     NotUnderstood,
     OrderContext,
     ParsedOrders,
+    quoted,
 )
 from engine.flungo.language._names import NAME_WORD, NameBook
 from engine.flungo.language._naming import apply_naming
@@ -620,7 +621,7 @@ def _passing(
 def _names_word(err: OrderError, cl: CleanLine) -> bool:
     """Whether ``err`` quotes a word the player wrote in this line."""
     low = cl.raw.lower()
-    return any(q.lower() in low for q in re.findall(r"(?<![\w'])'([^']+)'(?![\w])", err.message))
+    return any(q.lower() in low for q in quoted(err.message))
 
 
 @kept(maxsize=64)
@@ -700,8 +701,8 @@ def _refuse(
         # every word is known, but not in this order: the word where the reading stops
         sub = _read_words(cl, text, own, opponent, fmt, st, names)
         err = next((e for e in sub.errors if isinstance(e, InvalidOrder)), None)
-        quoted = re.findall(r"(?<![\w'])'([^']+)'(?![\w])", err.message) if err is not None else []
-        word = quoted[0] if quoted else ""
+        said = quoted(err.message) if err is not None else []
+        word = said[0] if said else ""
         at = cl.text.lower().find(word.lower()) if word else -1
         if at < 0:
             # nothing to point at in the reading: the word where the player's line ends

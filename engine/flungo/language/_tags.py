@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from engine.flungo.language._model import quoted
+
 __all__ = ["FORMAT_IN", "FORMAT_LEAD", "markers", "other_format"]
 
 # A format's names (issue 24, shorthand): scorecards' "T20", "T20I", "ODI", "50 ov", and
@@ -100,9 +102,6 @@ def markers(text: str) -> str:
     return ", ".join([out, *tail]) if tail else out
 
 
-_QUOTED = re.compile(r"(?<![\w'])'([^']+)'(?!\w)")
-
-
 def names_lead_tag(message: str, line: str) -> bool:
     """Whether an error's quoted word is the line's own leading format tag ("unknown order
     'T20'" for "T20: everyone aggressive ..."): the tag is read, so the error to give the
@@ -111,4 +110,4 @@ def names_lead_tag(message: str, line: str) -> bool:
     if m is None:
         return False
     tag = m.group(0).lower()
-    return any(q.lower() in tag for q in _QUOTED.findall(message))
+    return any(q.lower() in tag for q in quoted(message))
