@@ -40,6 +40,7 @@ from engine.flungo.language._model import Nearest, NotUnderstood, quoted
 from engine.flungo.language._names import NameBook
 from engine.flungo.language._reader import Overspent
 from engine.flungo.language._state import Mark, ReadState
+from engine.flungo.language._tags import FOR_ANOTHER_MATCH
 from engine.flungo.language._unknown import EMPTY, closed_filler, unknown_words
 
 __all__ = ["MAX_TRIES", "nearest_line"]
@@ -130,7 +131,7 @@ def nearest_line(
         return  # asked with two readings: that is the answer
     if any(c.isdigit() for w in quoted(st.errors[mine[0]].message) for c in w):
         return  # refused for a number ("'10.3' should be a whole number"): never left out
-    if "for another match" in st.errors[mine[0]].message:
+    if FOR_ANOTHER_MATCH in st.errors[mine[0]].message:
         return  # "T20:" in the 50-over match's mail: meant for the other match, never this one
     tokens = _tokens(cl.text, own, opponent, protect)
     if not any(t.cost for t in tokens):

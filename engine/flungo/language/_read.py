@@ -79,7 +79,7 @@ from engine.flungo.language._remarks import (
 from engine.flungo.language._sections import entries, number_error, plain_items
 from engine.flungo.language._shorthand import written_as
 from engine.flungo.language._state import ReadState, result_of
-from engine.flungo.language._tags import names_lead_tag, other_format
+from engine.flungo.language._tags import FOR_ANOTHER_MATCH, names_lead_tag, other_format
 from engine.flungo.language._tries import Unparsed, forgiving_parse, parse, said_or_raise
 from engine.flungo.language._typo_retry import typo_line
 from engine.flungo.language._typos import known_words
@@ -680,7 +680,7 @@ def _refuse(
     if tag := other_format(text, fmt.overs):
         at = max(cl.text.lower().find(tag), 0)
         span = Span(cl.number, cl.column(at), cl.column(at + len(tag)))
-        message = f"'{tag}' says this line is for another match: this one is {fmt.title}"
+        message = f"'{tag}' {FOR_ANOTHER_MATCH}: this one is {fmt.title}"
         hint = "send it with that match's orders"
         st.errors.append(InvalidOrder(message, source_line=cl.raw, span=span, hint=hint))
         return True

@@ -13,6 +13,10 @@ import re
 
 from engine.flungo.language._model import quoted
 
+#: What a line tagged for the other match is refused with (the suggestion of a nearer
+#: reading is never offered for it: leaving the tag out would act on it in this match).
+FOR_ANOTHER_MATCH = "says this line is for another match"
+
 __all__ = ["FORMAT_IN", "FORMAT_LEAD", "markers", "other_format"]
 
 # A format's names (issue 24, shorthand): scorecards' "T20", "T20I", "ODI", "50 ov", and
