@@ -118,3 +118,60 @@ def test_an_answer_claimed_and_given_back_unsent_is_due_at_once(
     d.outbox.release(claimed)
     assert d.outbox.due_ids() == [row_id]
     assert d.outbox.flush() == (1, 0) and len(sender.sent) == 1
+
+
+def test_hostile_mail_answered_by_the_courier_thread_reaches_only_its_sender(
+    app: App, sender: RecordingSender, demo: str
+) -> None:
+    """The courier's thread sends the stored bytes as a lone pass does: a JOIN whose Subject
+    smuggles CR/LF and a Bcc in an encoded-word, with a Cc and Bcc of its own and a huge
+    body, is answered once, to its sender alone, with no header line the sender wrote; a
+    forged bounce (null reverse-path's MAILER-DAEMON) beside it is never answered."""
+    mb = FakeMailbox()
+    smuggled = "=?utf-8?q?=5BDEMO=5D_join=0D=0ABcc=3A_victim=40example=2Etest?="
+    mb.deliver(
+        make_eml(
+            "JOIN\n" + "x" * 200_000 + "\n",
+            sender="p9@example.test",
+            subject=smuggled,
+            headers={"Cc": "third@example.test", "Bcc": "victim@example.test"},
+        )
+    )
+    mb.deliver(
+        make_eml(
+            "Delivery failed\n",
+            sender="MAILER-DAEMON@example.test",
+            subject="Undelivered Mail Returned to Sender",
+            headers={"Auto-Submitted": "auto-replied"},
+        )
+    )
+    sent = threading.Event()
+    sender.on_send = lambda _m: sent.set()
+    handled = threading.Semaphore(0)
+    original = app.inbound.process
+
+    def process(mail_id: int) -> MailStatus | None:
+        done = original(mail_id)
+        handled.release()
+        return done
+
+    app.inbound.process = process  # type: ignore[method-assign]
+    d = Daemon(app, sender, [mb], max_wait=30)
+    loop = threading.Thread(target=d.run)
+    loop.start()
+    try:
+        assert handled.acquire(timeout=30) and handled.acquire(timeout=30)  # both mails
+        assert sent.wait(30)
+    finally:
+        d.request_stop()
+        loop.join(30)
+    assert not loop.is_alive()
+    assert len(sender.sent) == 1
+    [envelope] = [e for e in sender.envelopes if e is not None]
+    assert envelope.rcpt_to == ("p9@example.test",)
+    [reply] = sender.sent
+    assert reply["To"] == "p9@example.test"
+    assert reply["Cc"] is None and reply["Bcc"] is None
+    raw = reply.as_bytes()
+    assert b"victim@example.test" not in raw and b"third@example.test" not in raw
+    assert all(b"\r" not in line for line in raw.split(b"\n")[:40])
