@@ -186,5 +186,6 @@ def make_mailboxes(config: Config) -> list[Mailbox]:
             poll_interval=im.poll_seconds,
             hot_poll_interval=im.hot_poll_seconds,
             hot_seconds=im.hot_seconds,
+            max_size=config.max_mail_bytes,
         )
     ]

@@ -17,6 +17,7 @@ from pbm.core.config import Config, load_config
 from pbm.core.errors import ConfigError, MessageParseError, PbmError
 from pbm.daemon import Daemon
 from pbm.db import migrate
+from pbm.mail.pipe import TooBig, over_cap_answered, read_capped
 from pbm.ops.footprint import footprint
 from pbm.ops.status import serving_lock
 from pbm.ops.workers import Registry, once_worker_id
@@ -113,7 +114,9 @@ def ingest(
 
     Exit status: 0 stored (or already stored, or spooled while the database was busy: the
     next pass stores it), 75 temporary failure (the MTA retries later),
-    78 bad configuration, 65 unreadable input. The running daemon handles the stored message.
+    78 bad configuration, 65 unreadable input, or a mail over [smtp_listener] max_size (the
+    MTA bounces it with the line on stderr; automatic mail over it is not bounced: its
+    headers are stored, never answered). The running daemon handles the stored message.
     """
     try:
         config = load_config(resolve(config_path))
@@ -125,18 +128,34 @@ def ingest(
     configure_logging(
         config.logging.format, config.logging.level, config.secrets(), config.logging.file
     )
+    cap = config.max_mail_bytes
+    if envelope_sender is not None and envelope_sender.strip() in ("", "<>"):
+        envelope_sender = "<>"  # the null reverse-path, as the SMTP door records it
     try:
-        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+        got = read_capped(sys.stdin.buffer if source == "-" else Path(source), cap)
     except OSError as exc:
         click.echo(f"pbm ingest: cannot read {source}: {exc}", err=True)
         sys.exit(EX_DATAERR)
+    if isinstance(got, TooBig):
+        kept = "nowhere: pbm ingest read no further" if source == "-" else f"the file {source}"
+        raw = got.stand_in(cap, kept)
+        if over_cap_answered(raw, config.server.address, envelope_sender):
+            # The MTA's bounce is the answer: one line it quotes, a permanent status, and
+            # nothing stored (the stand-in would be answered a second time by pbm).
+            click.echo(
+                f"pbm ingest: message too big: {got.size} bytes, the limit is {cap}; none of "
+                "it was read. Send orders as plain text, without attachments.",
+                err=True,
+            )
+            sys.exit(EX_DATAERR)
+        # automatic: never answered (no bounce either); its headers are kept for the GM
+    else:
+        raw = got
     if not raw.strip():
         click.echo("pbm ingest: empty message", err=True)
         sys.exit(EX_DATAERR)
     app = App.from_config(config)
     try:
-        if envelope_sender is not None and envelope_sender.strip() in ("", "<>"):
-            envelope_sender = "<>"  # the null reverse-path, as the SMTP door records it
         try:
             # The database if its write lock is free soon, else the spool (SQLite): an MTA's
             # pipe is not held while a pass handles a long mail.

@@ -22,6 +22,7 @@ from typing import Any, Literal
 from pbm.core._config_reader import Section, TlsMode, table, tls_mode
 from pbm.core.durations import parse_duration
 from pbm.core.errors import ConfigError
+from pbm.mail.limits import MAX_MAIL_BYTES
 from pbm.mail.oauth2 import PROVIDERS, OAuth2Config
 
 __all__ = [
@@ -120,7 +121,7 @@ class ListenerConfig:
 
     host: str = "127.0.0.1"
     port: int = 2525
-    max_size: int = 1_048_576
+    max_size: int = MAX_MAIL_BYTES
     accept: tuple[str, ...] = ()  # addresses or "@domain"; empty = the server address only
 
 
@@ -336,6 +337,10 @@ class Config:
     hitforsix: HitForSixConfig = HitForSixConfig()
     logging: LoggingConfig = LoggingConfig()
     source: Path | None = None
+    #: Bytes in one mail at every door (``[smtp_listener] max_size``, read even when the
+    #: listener is off): the listener refuses more at the protocol, the IMAP door fetches
+    #: only its headers, ``pbm ingest`` reads no further.
+    max_mail_bytes: int = MAX_MAIL_BYTES
 
     def secrets(self) -> tuple[str, ...]:
         """Every configured secret, for redaction from logs and echoes."""
@@ -451,13 +456,16 @@ def parse_config(
         r.done()
 
     listener = None
+    max_mail_bytes = MAX_MAIL_BYTES
     li = table(root, "smtp_listener", required=False)
     if li is not None:
         enabled = li.flag("enabled", True)
+        # every door's cap, the listener's off or on: one setting, where operators look first
+        max_mail_bytes = li.integer("max_size", MAX_MAIL_BYTES, lo=1024)
         cfg = ListenerConfig(
             host=li.text("host", "127.0.0.1"),
             port=li.integer("port", 2525, lo=0, hi=65535),
-            max_size=li.integer("max_size", 1_048_576, lo=1024),
+            max_size=max_mail_bytes,
             accept=tuple(a.lower() for a in li.str_list("accept")),
         )
         li.done()
@@ -669,6 +677,7 @@ def parse_config(
         hitforsix=hitforsix,
         logging=logging_cfg,
         source=source,
+        max_mail_bytes=max_mail_bytes,
     )
 
 

@@ -39,6 +39,7 @@ from imapclient.exceptions import LoginError
 
 from pbm.core.errors import ImapError, OAuth2Error
 from pbm.mail._tls import SECURITY_MODES, BadCaFile, Security, make_ssl_context, tls_is_permanent
+from pbm.mail.limits import HEAD_BYTES, MAX_MAIL_BYTES, Oversize, stand_in
 from pbm.mail.oauth2 import Mechanism, TokenSource
 from pbm.mail.ports import FetchedMessage
 
@@ -119,6 +120,9 @@ class ImapMailbox:
     For ``hot_seconds`` after a fetch that found mail, ``wait`` issues a NOOP every
     ``hot_poll_interval`` seconds instead of IDLE (or instead of the ``poll_interval`` sleep);
     either at 0 turns that off. ``wait_counts`` tells how often it idled and polled.
+    A message over ``max_size`` bytes (``RFC822.SIZE``) is not fetched: its header block is,
+    and ``fetch_new`` hands out a stand-in (:func:`pbm.mail.limits.stand_in`) that the daemon
+    stores, refuses and marks processed like any message.
     With ``oauth2`` (a :class:`~pbm.mail.oauth2.TokenSource`) it logs in by SASL ``mechanism``
     (``xoauth2`` or ``oauthbearer``) with an access token instead of the password.
     """
@@ -145,6 +149,7 @@ class ImapMailbox:
         batch_size: int = 500,
         hot_poll_interval: float = 0.05,
         hot_seconds: float = 10.0,
+        max_size: int = MAX_MAIL_BYTES,
     ) -> None:
         if security not in SECURITY_MODES:
             raise ValueError(f"security must be one of {SECURITY_MODES}, not {security!r}")
@@ -167,6 +172,7 @@ class ImapMailbox:
         self.batch_size = batch_size
         self.hot_poll_interval = hot_poll_interval
         self.hot_seconds = hot_seconds
+        self.max_size = max_size
         self.wait_counts = WaitCounts()
         self._hot_until = 0.0  # monotonic: wait polls instead of idling until then
         self._connects = 0  # connections made, so a poll notices one made under it
@@ -214,6 +220,9 @@ class ImapMailbox:
         """Every message still in the folder, oldest (lowest UID) first, up to ``batch_size``.
 
         Fetched with ``BODY.PEEK[]`` so the \\Seen flag stays as the player's client left it.
+        Their sizes are asked first: a message over ``max_size`` is never fetched whole, only
+        its header block (``BODY.PEEK[HEADER]``, at most :data:`~pbm.mail.limits.HEAD_BYTES`),
+        and comes as a stand-in, so one sender's video costs no more memory than its headers.
         """
 
         self._flush_quietly()
@@ -225,7 +234,15 @@ class ImapMailbox:
                 return []
             if self.hot_poll_interval > 0:
                 self._hot_until = time.monotonic() + self.hot_seconds
-            data = c.fetch(uids, [b"BODY.PEEK[]"])
+            sizes = {
+                u: int(item.get(b"RFC822.SIZE", 0))
+                for u, item in c.fetch(uids, [b"RFC822.SIZE"]).items()
+            }
+            big = [u for u in uids if sizes.get(u, 0) > self.max_size]
+            small = [u for u in uids if u in sizes and u not in big]
+            data = c.fetch(small, [b"BODY.PEEK[]"]) if small else {}
+            if big:
+                data.update(self._stand_ins(c, big, sizes))
             out = []
             for uid in uids:
                 item = data.get(uid)
@@ -237,6 +254,29 @@ class ImapMailbox:
             return out
 
         return self._run("fetch", op)
+
+    def _stand_ins(
+        self, c: Any, uids: list[int], sizes: dict[int, int]
+    ) -> dict[int, dict[bytes, bytes]]:
+        """The stand-ins of messages over the cap, by UID, from their header blocks alone
+        (each message stays on the server, and moves to the processed folder when marked)."""
+        part = b"BODY.PEEK[HEADER]<0.%d>" % HEAD_BYTES
+        heads = c.fetch(uids, [part])
+        out = {}
+        kept = f"on the IMAP server, in the folder {self.processed_folder}"
+        for uid in uids:
+            head = heads.get(uid, {}).get(b"BODY[HEADER]<0>")
+            if head is None:
+                continue  # expunged meanwhile
+            log.warning(
+                "imap: message %s is %d bytes, over the limit of %d: only its headers were read",
+                uid,
+                sizes[uid],
+                self.max_size,
+            )
+            raw = stand_in(head, Oversize(sizes[uid], self.max_size, kept))
+            out[uid] = {b"BODY[]": raw}
+        return out
 
     def mark_processed(self, uid: str) -> None:
         """Move the message to the processed folder (creating the folder if missing).

@@ -3,6 +3,12 @@
 A mail over a bound is refused as a whole, before any of it is read as orders, with a reply
 that says which bound and by how much (:func:`screen`); the bounds are constants here and are
 documented in ``docs/ops/operations.md`` (Hostile mail).
+
+A mail over the byte cap (:data:`MAX_MAIL_BYTES`, the ``[smtp_listener] max_size`` setting,
+the same for every door) is not read at all: a door that cannot refuse it at the protocol
+(IMAP, and automatic mail through the MTA pipe) keeps its header block and stores a stand-in
+(:func:`stand_in`), which :func:`pbm.mail.understand.understand` refuses on its first line
+(:func:`oversize`) without reading further.
 """
 
 from __future__ import annotations
@@ -11,15 +17,22 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "HEAD_BYTES",
     "MAX_FLAGS",
     "MAX_LINES",
+    "MAX_MAIL_BYTES",
     "MAX_MULTIPARTS",
     "MAX_REPLY_CHARS",
     "NULL_SENDER",
+    "OVERSIZE_FIELD",
+    "Oversize",
     "Screened",
     "count_multiparts",
     "cut_reply",
+    "oversize",
     "screen",
+    "stand_in",
+    "too_big",
     "too_many_flags",
 ]
 
@@ -31,9 +44,18 @@ MAX_FLAGS = 20
 MAX_MULTIPARTS = 40
 #: Characters in the text of one reply; the rest is cut with a note saying so.
 MAX_REPLY_CHARS = 60_000
+#: Bytes in one mail, at every door (``[smtp_listener] max_size``): a mail of orders is a few KB.
+MAX_MAIL_BYTES = 1_048_576
+#: Bytes of a too-big mail's header block a door keeps (a header block is rarely 10 KB).
+HEAD_BYTES = 64 * 1024
+#: The field a door writes first in the stand-in of a mail over the cap: pbm's own, never
+#: the sender's (a sender's field of that name is dropped from the header block kept).
+OVERSIZE_FIELD = "X-Pbm-Oversize"
 #: How the doors record an empty SMTP reverse-path (``MAIL FROM:<>``).
 NULL_SENDER = "<>"
 
+_OVERSIZE = re.compile(rb"X-Pbm-Oversize: (\d{1,18}) (\d{1,18}) ?([^\r\n]*)\r?\n")
+_FIELD_START = re.compile(rb"[!-9;-~]+:")
 _MULTIPART = re.compile(rb"content-type:[ \t]*(?:\r?\n[ \t]+)?multipart/", re.IGNORECASE)
 
 
@@ -45,6 +67,82 @@ class Screened:
     status: str
     note: str
     answer: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Oversize:
+    """A mail a door did not read: its ``size`` in bytes, the ``cap`` it was over, and where
+    the whole mail is ``kept`` (pbm's words, for the GM)."""
+
+    size: int
+    cap: int
+    kept: str
+
+
+def stand_in(head: bytes, over: Oversize) -> bytes:
+    """What a door stores for a mail over the cap: :data:`OVERSIZE_FIELD` first, then the
+    mail's header block (at most :data:`HEAD_BYTES`, cut at a line end; a field of the
+    sender's by that name dropped), then a body of pbm's own words.
+
+    The Message-ID stays, so a second fetch of the mail has the same key and is stored once;
+    the headers stay, so the stand-in is automatic, or whose, as the mail was."""
+    head = head[:HEAD_BYTES]
+    for end in (b"\r\n\r\n", b"\n\n"):
+        head = head.split(end, 1)[0]
+    lines = head.replace(b"\r\n", b"\n").split(b"\n")
+    if len(head) == HEAD_BYTES and len(lines) > 1:
+        lines.pop()  # cut inside its last line
+    kept, dropping = [], False
+    for line in lines:
+        if line[:1] in (b" ", b"\t"):
+            if not dropping:
+                kept.append(line)
+            continue
+        dropping = line.lower().startswith(OVERSIZE_FIELD.lower().encode() + b":")
+        if not dropping and _FIELD_START.match(line):
+            kept.append(line)
+    where = _plain(over.kept)
+    first = f"{OVERSIZE_FIELD}: {over.size} {over.cap} {where}".encode()
+    body = (
+        f"pbm did not read this mail: it was {over.size} bytes, over the limit of "
+        f"{over.cap}. Its header fields are above; the whole mail is kept: {where}."
+    ).encode()
+    return b"\r\n".join([first, *kept]) + b"\r\n\r\n" + body + b"\r\n"
+
+
+def oversize(raw: bytes) -> Oversize | None:
+    """The cap a door found ``raw``'s mail over, if ``raw`` is a :func:`stand_in`."""
+    if not raw.startswith(b"X-Pbm-Oversize: "):
+        return None
+    found = _OVERSIZE.match(raw)
+    if found is None:
+        return None
+    size, cap = int(found.group(1)), int(found.group(2))
+    return Oversize(size, cap, found.group(3).decode("ascii", "replace").strip())
+
+
+def too_big(over: Oversize, silent: str | None = None) -> Screened:
+    """The refusal of a mail over the cap: answered, unless ``silent`` says why not (it is
+    automatic, or came with a null reverse-path). Names nothing the sender wrote."""
+    note = f"too big ({over.size} bytes, the limit is {over.cap}; kept: {over.kept})"
+    if silent is not None:
+        return Screened("ignored", f"{note}; not answered: {silent}")
+    return Screened(
+        "rejected",
+        note,
+        f"your mail was {_megabytes(over.size)} ({over.size} bytes), and pbm reads mail of "
+        f"at most {_megabytes(over.cap)} ({over.cap} bytes), so none of it was read. "
+        "Send your orders as plain text in the body of a mail, with no attachment or picture.",
+    )
+
+
+def _megabytes(n: int) -> str:
+    return f"{n / 1_048_576:.1f} MB" if n >= 104_858 else f"{max(1, round(n / 1024))} KB"
+
+
+def _plain(text: str) -> str:
+    """``text`` as one line of printable ASCII (a header value, and the GM's note)."""
+    return "".join(c if " " <= c <= "~" else "?" for c in text)[:200].strip()
 
 
 def count_multiparts(raw: bytes) -> int:
@@ -59,7 +157,11 @@ def screen(raw: bytes, body: str, envelope_from: str | None) -> Screened | None:
     answered, whatever the From header says (RFC 5321 §4.5.5).
     """
     if envelope_from == NULL_SENDER:
-        return Screened("ignored", "null reverse-path (MAIL FROM:<>): never answered")
+        null = "null reverse-path (MAIL FROM:<>)"
+        over = oversize(raw)
+        return too_big(over, null) if over else Screened("ignored", f"{null}: never answered")
+    if (over := oversize(raw)) is not None:
+        return too_big(over)
     parts = count_multiparts(raw)
     if parts > MAX_MULTIPARTS:
         return Screened(

@@ -24,7 +24,7 @@ from typing import Any
 from aiosmtpd.controller import Controller
 
 from pbm.core.errors import MailError
-from pbm.mail.limits import NULL_SENDER
+from pbm.mail.limits import MAX_MAIL_BYTES, NULL_SENDER
 
 __all__ = ["AcceptPolicy", "SmtpListener", "StoreCallback", "accepts"]
 
@@ -36,7 +36,8 @@ StoreCallback = Callable[[bytes, str, list[str]], None]
 #: ``@example.org``) to accept, or a predicate over the recipient address.
 AcceptPolicy = Iterable[str] | Callable[[str], bool]
 
-DEFAULT_MAX_SIZE = 10 * 1024 * 1024
+#: The cap every door shares (the config's ``[smtp_listener] max_size`` gives the one in use).
+DEFAULT_MAX_SIZE = MAX_MAIL_BYTES
 
 
 def accepts(policy: AcceptPolicy, address: str) -> bool:

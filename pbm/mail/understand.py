@@ -8,7 +8,8 @@
   pbm's VERP addresses, or a ``multipart/report``), for :mod:`pbm.outbound.bounces` to record;
 * ``automatic``: never answered (that is how mail loops start; :func:`pbm.mail.auto.is_automatic`);
 * ``refused``: a person's mail over a bound (:func:`pbm.mail.limits.screen`), or sent with a
-  null reverse-path; ``refusal`` says whether it is answered and how;
+  null reverse-path, or a door's stand-in for a mail over the byte cap (automatic or not:
+  :func:`pbm.mail.limits.oversize`); ``refusal`` says whether it is answered and how;
 * ``player``: everything else, for the game that owns it.
 
 Everything after it (the bounce bookkeeping, the screen, the routing, the decision) reads this
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from pbm.mail.limits import Screened, screen
+from pbm.mail.limits import Screened, oversize, screen, too_big
 from pbm.mail.parse import InboundEmail, parse_message
 from pbm.mail.verp import read_verp
 
@@ -88,6 +89,9 @@ def understand(
     if auto is not None:
         if _is_report(email, recipients, own_address, keys):
             return of(Kind.BOUNCE, f"delivery report ({auto})")
+        if (over := oversize(raw)) is not None:  # never answered, but the GM sees it
+            silent = too_big(over, auto)
+            return of(Kind.REFUSED, silent.note, silent)
         return of(Kind.AUTOMATIC, auto)
     if (refused := screen(raw, email.body, envelope_from)) is not None:
         return of(Kind.REFUSED, refused.note, refused)

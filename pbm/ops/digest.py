@@ -201,6 +201,11 @@ def digest_context(session: Session, clock: Clock, since: datetime | None = None
         )
         .order_by(InboundMail.id)
     ).all()
+    too_big = session.scalars(
+        select(InboundMail)
+        .where(InboundMail.note.like("too big%"), InboundMail.received_at >= since)
+        .order_by(InboundMail.id)
+    ).all()
     shunted = session.scalars(
         select(InboundMail).where(InboundMail.status == MailStatus.SHUNTED).order_by(InboundMail.id)
     ).all()
@@ -229,6 +234,18 @@ def digest_context(session: Session, clock: Clock, since: datetime | None = None
                 {"id": m.id, "from": m.from_addr or "?", "subject": m.subject or "", "note": m.note}
             )
             for m in not_understood
+        ],
+        "too_big": [
+            safe_row(
+                {
+                    "id": m.id,
+                    "from": m.from_addr or m.envelope_from or "?",
+                    "subject": m.subject or "",
+                    "note": m.note,
+                    "answered": m.status == MailStatus.REJECTED,
+                }
+            )
+            for m in too_big
         ],
         "dead_letters": [
             safe_row(

@@ -37,6 +37,16 @@ def context() -> dict[str, Any]:
         "not_understood": [
             {"id": 12, "from": "eve@players.test", "subject": "hello?", "note": "no code"}
         ],
+        "too_big": [
+            {
+                "id": 14,
+                "from": "cam@players.test",
+                "subject": "orders and a video of the last over",
+                "note": "too big (31457280 bytes, the limit is 1048576; kept: on the IMAP "
+                "server, in the folder Processed)",
+                "answered": True,
+            }
+        ],
         "dead_letters": [
             {"id": 17, "from": "bob@players.test", "subject": "[DEMO] orders", "error": "timeout"}
         ],
