@@ -57,6 +57,9 @@ _IDLE_SLICE = 0.5
 #: reports the trouble and the daemon's own backoff takes over, instead of the trouble going
 #: unseen for the whole wait; the pause keeps a server that fails only here from a spin).
 _TROUBLE_PAUSE = 1.0
+#: Bytes of whole messages one ``fetch_new`` hands out (at least one message): a batch of
+#: mail just under the cap is held in memory at once, the spool import's bound.
+BATCH_BYTES = 16 * 1024 * 1024
 _DEFAULT_PORTS = {"plain": 143, "starttls": 143, "tls": 993}
 # NO responses with these codes (RFC 5530) say "try again later", not "you are wrong".
 _TRANSIENT_CODES = ("[UNAVAILABLE]", "[INUSE]", "[LIMIT]", "[SERVERBUG]", "[EXPUNGEISSUED]")
@@ -122,7 +125,8 @@ class ImapMailbox:
     either at 0 turns that off. ``wait_counts`` tells how often it idled and polled.
     A message over ``max_size`` bytes (``RFC822.SIZE``) is not fetched: its header block is,
     and ``fetch_new`` hands out a stand-in (:func:`pbm.mail.limits.stand_in`) that the daemon
-    stores, refuses and marks processed like any message.
+    stores, refuses and marks processed like any message. One fetch hands out whole messages
+    of at most ``batch_bytes`` together (at least one); the rest come at the next.
     With ``oauth2`` (a :class:`~pbm.mail.oauth2.TokenSource`) it logs in by SASL ``mechanism``
     (``xoauth2`` or ``oauthbearer``) with an access token instead of the password.
     """
@@ -150,6 +154,7 @@ class ImapMailbox:
         hot_poll_interval: float = 0.05,
         hot_seconds: float = 10.0,
         max_size: int = MAX_MAIL_BYTES,
+        batch_bytes: int = BATCH_BYTES,
     ) -> None:
         if security not in SECURITY_MODES:
             raise ValueError(f"security must be one of {SECURITY_MODES}, not {security!r}")
@@ -173,6 +178,7 @@ class ImapMailbox:
         self.hot_poll_interval = hot_poll_interval
         self.hot_seconds = hot_seconds
         self.max_size = max_size
+        self.batch_bytes = batch_bytes
         self.wait_counts = WaitCounts()
         self._hot_until = 0.0  # monotonic: wait polls instead of idling until then
         self._connects = 0  # connections made, so a poll notices one made under it
@@ -217,7 +223,8 @@ class ImapMailbox:
         self._run("connect", lambda c: None)
 
     def fetch_new(self) -> list[FetchedMessage]:
-        """Every message still in the folder, oldest (lowest UID) first, up to ``batch_size``.
+        """Every message still in the folder, oldest (lowest UID) first, up to ``batch_size``
+        (and ``batch_bytes``).
 
         Fetched with ``BODY.PEEK[]`` so the \\Seen flag stays as the player's client left it.
         Their sizes are asked first: a message over ``max_size`` is never fetched whole, only
@@ -238,8 +245,7 @@ class ImapMailbox:
                 u: int(item.get(b"RFC822.SIZE", 0))
                 for u, item in c.fetch(uids, [b"RFC822.SIZE"]).items()
             }
-            big = [u for u in uids if sizes.get(u, 0) > self.max_size]
-            small = [u for u in uids if u in sizes and u not in big]
+            uids, small, big = self._portion(uids, sizes)
             data = c.fetch(small, [b"BODY.PEEK[]"]) if small else {}
             if big:
                 data.update(self._stand_ins(c, big, sizes))
@@ -254,6 +260,27 @@ class ImapMailbox:
             return out
 
         return self._run("fetch", op)
+
+    def _portion(
+        self, uids: list[int], sizes: dict[int, int]
+    ) -> tuple[list[int], list[int], list[int]]:
+        """Of ``uids`` (with their sizes): those handed out now, those of them fetched whole
+        (at most ``batch_bytes`` together, at least one; the rest wait for the next fetch,
+        which ``wait`` sees at once as new mail), and those over ``max_size``."""
+        small: list[int] = []
+        big: list[int] = []
+        held = 0
+        for n, u in enumerate(uids):
+            if u not in sizes:
+                continue  # expunged meanwhile
+            if sizes[u] > self.max_size:
+                big.append(u)
+                continue
+            held += sizes[u]
+            if small and held > self.batch_bytes:
+                return uids[:n], small, big
+            small.append(u)
+        return uids, small, big
 
     def _stand_ins(
         self, c: Any, uids: list[int], sizes: dict[int, int]

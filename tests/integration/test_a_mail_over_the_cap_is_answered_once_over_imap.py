@@ -231,3 +231,40 @@ def test_the_door_holds_no_more_than_the_headers_of_a_big_mail(server: DovecotIn
         c.logout()
     assert [m.raw.startswith(b"X-Pbm-Oversize: ") for m in again] == [True, False]
     assert again[1].raw == under
+
+
+def test_one_fetch_holds_at_most_its_batch_bytes_of_whole_mail(server: DovecotInstance) -> None:
+    """Three mails of 400 KB under a 1 MB batch: one fetch hands out two (and the stand-in
+    of a big one among them, which costs no batch bytes), ``wait`` says at once that more
+    is there, and the next fetch, once those are processed, hands out the third."""
+    folder = "batch" + uuid.uuid4().hex[:8]
+    c = IMAPClient(server.host, port=server.imap, ssl=False, timeout=10)
+    c.login("pbm", "secret")
+    c.create_folder(folder)
+    mails = [make_eml("HELP\n" + "z" * 400_000 + "\n", subject=f"m{i}") for i in range(3)]
+    c.append(folder, mails[0])
+    c.append(folder, big_mail(f"<b-{uuid.uuid4().hex}@example.test>"))
+    c.append(folder, mails[1])
+    c.append(folder, mails[2])
+    c.logout()
+    mb = ImapMailbox(
+        server.host,
+        server.imap,
+        username="pbm",
+        password="secret",
+        security="plain",
+        folder=folder,
+        batch_bytes=CAP,
+        defer_moves=False,
+        hot_poll_interval=0,
+    )
+    try:
+        first = mb.fetch_new()
+        assert [m.raw.startswith(b"X-Pbm-Oversize: ") for m in first] == [False, True, False]
+        assert mb.wait(0.5)
+        for m in first:
+            mb.mark_processed(m.uid)
+        second = mb.fetch_new()
+    finally:
+        mb.close()
+    assert len(second) == 1 and second[0].raw.replace(b"\r\n", b"\n") == mails[2]
