@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from imapclient import IMAPClient
@@ -31,6 +31,7 @@ from tests.services import DovecotInstance, SmtpSink, own_dovecot, post_office_c
 pytestmark = pytest.mark.services
 
 CAP = 1_048_576
+M = TypeVar("M", bound=ImapMailbox)
 #: An encoded-word that decodes to a line break and a Bcc field: hostile, as any Subject.
 HOSTILE_SUBJECT = "=?utf-8?q?my_orders=0D=0ABcc:_victim@evil.test?="
 
@@ -60,11 +61,16 @@ class RecordingMailbox(ImapMailbox):
 
 
 def mailbox(server: DovecotInstance) -> RecordingMailbox:
-    mb = RecordingMailbox(
-        server.host, server.imap, username="pbm", password="secret", security="plain"
-    )
+    mb = door(server, RecordingMailbox)
     mb.fetched = []
     return mb
+
+
+def door(server: DovecotInstance, cls: type[M], **options: Any) -> M:
+    """The IMAP door as user pbm, over plain IMAP, with ``options``."""
+    return cls(
+        server.host, server.imap, username="pbm", password="secret", security="plain", **options
+    )
 
 
 def big_mail(message_id: str, *, headers: dict[str, str] | None = None) -> bytes:
@@ -202,15 +208,7 @@ def test_the_door_holds_no_more_than_the_headers_of_a_big_mail(server: DovecotIn
     c.login("pbm", "secret")
     c.create_folder(folder)
     c.append(folder, big_mail(f"<m-{uuid.uuid4().hex}@example.test>"))
-    mb = ImapMailbox(
-        server.host,
-        server.imap,
-        username="pbm",
-        password="secret",
-        security="plain",
-        folder=folder,
-        max_size=CAP,
-    )
+    mb = door(server, ImapMailbox, folder=folder, max_size=CAP)
     try:
         mb.connect()
         tracemalloc.start()
@@ -247,16 +245,8 @@ def test_one_fetch_holds_at_most_its_batch_bytes_of_whole_mail(server: DovecotIn
     c.append(folder, mails[1])
     c.append(folder, mails[2])
     c.logout()
-    mb = ImapMailbox(
-        server.host,
-        server.imap,
-        username="pbm",
-        password="secret",
-        security="plain",
-        folder=folder,
-        batch_bytes=CAP,
-        defer_moves=False,
-        hot_poll_interval=0,
+    mb = door(
+        server, ImapMailbox, folder=folder, batch_bytes=CAP, defer_moves=False, hot_poll_interval=0
     )
     try:
         first = mb.fetch_new()
