@@ -91,12 +91,12 @@ class Doors:
             assert code == 250, code
             return s.data(raw)
 
-    def ingest(self, raw: bytes, *args: str) -> Result:
-        """Deliver through ``pbm ingest`` (stdin), as an MTA pipe would."""
+    def ingest(self, raw: bytes, *args: str, status: int = 0) -> Result:
+        """Deliver through ``pbm ingest`` (stdin), as an MTA pipe would; it exits ``status``."""
         result = CliRunner().invoke(
             main, ["ingest", "--config", str(self.config_file), *args], input=raw
         )
-        assert result.exit_code == 0, result.output
+        assert result.exit_code == status, result.output
         return result
 
     def cli(self, *args: str) -> Result:
