@@ -114,9 +114,11 @@ def ingest(
 
     Exit status: 0 stored (or already stored, or spooled while the database was busy: the
     next pass stores it), 75 temporary failure (the MTA retries later),
-    78 bad configuration, 65 unreadable input, or a mail over [smtp_listener] max_size (the
-    MTA bounces it with the line on stderr; automatic mail over it is not bounced: its
-    headers are stored, never answered). The running daemon handles the stored message.
+    78 bad configuration, 65 unreadable input, or a mail on stdin over [smtp_listener]
+    max_size (the MTA bounces it with the line on stderr; automatic mail over it is not
+    bounced: its headers are stored, never answered). A FILE over it is measured, not read:
+    its headers are stored and its sender answered once, as from IMAP. The running daemon
+    handles the stored message.
     """
     try:
         config = load_config(resolve(config_path))
@@ -137,9 +139,11 @@ def ingest(
         click.echo(f"pbm ingest: cannot read {source}: {exc}", err=True)
         sys.exit(EX_DATAERR)
     if isinstance(got, TooBig):
-        kept = "nowhere: pbm ingest read no further" if source == "-" else f"the file {source}"
+        kept = "nowhere: pbm ingest read no further"
+        if source != "-":  # no MTA to bounce it: answered as from IMAP, the file left as it is
+            kept = f"the file {Path(source).absolute()}"
         raw = got.stand_in(cap, kept)
-        if over_cap_answered(raw, config.server.address, envelope_sender):
+        if source == "-" and over_cap_answered(raw, config.server.address, envelope_sender):
             # The MTA's bounce is the answer: one line it quotes, a permanent status, and
             # nothing stored (the stand-in would be answered a second time by pbm).
             click.echo(

@@ -63,9 +63,9 @@ def setup(tmp_path: Path, smtp_sink: SmtpSink) -> tuple[Path, str]:
 def test_a_persons_big_mail_is_bounced_with_one_line_and_not_stored(
     setup: tuple[Path, str], tmp_path: Path
 ) -> None:
-    """A 3 MB mail on stdin, and the same as a file: exit 65 (EX_DATAERR, a permanent
-    failure the MTA bounces to the sender) with one line on stderr that gives the size and
-    the limit and asks for plain text; nothing stored, nothing spooled."""
+    """A 3 MB mail on stdin: exit 65 (EX_DATAERR, a permanent failure the MTA bounces to the
+    sender) with one line on stderr that gives the size and the limit and asks for plain
+    text; nothing stored, nothing spooled."""
     config, db_url = setup
     raw = big_mail(3_000_000)
     got = pbm("ingest", "--config", str(config), "--sender", "cam@example.test", input=raw)
@@ -73,9 +73,6 @@ def test_a_persons_big_mail_is_bounced_with_one_line_and_not_stored(
     line = got.stderr.decode().strip()
     assert "\n" not in line
     assert f"{len(raw)} bytes, the limit is {CAP}" in line and "plain text" in line
-    file = tmp_path / "big.eml"
-    file.write_bytes(raw)
-    assert pbm("ingest", str(file), "--config", str(config)).returncode == EX_DATAERR
     assert rows(db_url) == []
     assert not any((tmp_path / "spool").glob("*.mail"))
 
@@ -106,6 +103,26 @@ def test_an_automatic_big_mail_is_not_bounced_and_its_headers_are_kept_once(
     assert "Auto-Submitted" in (heads[0][3] or "") and "MAIL FROM:<>" in (heads[1][3] or "")
     whole = [r for r in found if not r[2].startswith(b"X-Pbm-Oversize: ")]
     assert whole[0][2] == small
+
+
+def test_a_big_file_is_measured_answered_once_and_left_where_it_is(
+    setup: tuple[Path, str], tmp_path: Path
+) -> None:
+    """``pbm ingest FILE`` of a 3 MB mail (no MTA to bounce it): the file is measured, its
+    headers stored, the sender answered once by pbm as from IMAP, and the file left as it was
+    for the GM, named in the note; given again, it is the same mail, not answered again."""
+    config, db_url = setup
+    file = tmp_path / "new" / "1733390000.big.eml"
+    file.parent.mkdir()
+    file.write_bytes(big_mail(3_000_000))
+    before = file.read_bytes()
+    for _ in range(2):
+        assert pbm("ingest", str(file), "--config", str(config)).returncode == 0
+        assert pbm("run", "--once", "--config", str(config)).returncode == 0
+    [(_, status, raw, note)] = rows(db_url, answered=("cam@example.test",))
+    assert status == "rejected" and raw.startswith(b"X-Pbm-Oversize: ") and len(raw) < 2000
+    assert note is not None and str(file) in note
+    assert file.read_bytes() == before
 
 
 def test_the_pipe_reads_no_more_than_the_cap(setup: tuple[Path, str]) -> None:
