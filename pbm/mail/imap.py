@@ -292,9 +292,12 @@ class ImapMailbox:
         out = {}
         kept = f"on the IMAP server, in the folder {self.processed_folder}"
         for uid in uids:
-            head = heads.get(uid, {}).get(b"BODY[HEADER]<0>")
-            if head is None:
+            if uid not in heads:
                 continue  # expunged meanwhile
+            # "BODY[HEADER]<0>" (RFC 3501); a server that names it otherwise still has it
+            # moved on, as a stand-in with no headers (never answered), not fetched forever
+            found = (v for k, v in heads[uid].items() if k.startswith(b"BODY[HEADER]"))
+            head = next(found, None) or b""
             log.warning(
                 "imap: message %s is %d bytes, over the limit of %d: only its headers were read",
                 uid,

@@ -5,6 +5,7 @@ stored, never answered; mail under the cap is stored whole; memory stays bounded
 
 from __future__ import annotations
 
+import mailbox
 import subprocess
 import sys
 import uuid
@@ -108,13 +109,13 @@ def test_an_automatic_big_mail_is_not_bounced_and_its_headers_are_kept_once(
 def test_a_big_file_is_measured_answered_once_and_left_where_it_is(
     setup: tuple[Path, str], tmp_path: Path
 ) -> None:
-    """``pbm ingest FILE`` of a 3 MB mail (no MTA to bounce it): the file is measured, its
+    """``pbm ingest FILE`` of a 3 MB mail in a real Maildir (no MTA to bounce it): the file
+    is measured, its
     headers stored, the sender answered once by pbm as from IMAP, and the file left as it was
     for the GM, named in the note; given again, it is the same mail, not answered again."""
     config, db_url = setup
-    file = tmp_path / "new" / "1733390000.big.eml"
-    file.parent.mkdir()
-    file.write_bytes(big_mail(3_000_000))
+    maildir = mailbox.Maildir(tmp_path / "Maildir", create=True)  # as a local MDA delivers
+    file = tmp_path / "Maildir" / "new" / maildir.add(big_mail(3_000_000))
     before = file.read_bytes()
     for _ in range(2):
         assert pbm("ingest", str(file), "--config", str(config)).returncode == 0
