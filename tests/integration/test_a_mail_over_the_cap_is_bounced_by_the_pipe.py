@@ -110,9 +110,9 @@ def test_a_big_file_is_measured_answered_once_and_left_where_it_is(
     setup: tuple[Path, str], tmp_path: Path
 ) -> None:
     """``pbm ingest FILE`` of a 3 MB mail in a real Maildir (no MTA to bounce it): the file
-    is measured, its
-    headers stored, the sender answered once by pbm as from IMAP, and the file left as it was
-    for the GM, named in the note; given again, it is the same mail, not answered again."""
+    is measured, its headers stored, the sender answered once by pbm as from IMAP, and the
+    file left as it was for the GM, named in the note; given again, it is the same mail, not
+    answered again."""
     config, db_url = setup
     maildir = mailbox.Maildir(tmp_path / "Maildir", create=True)  # as a local MDA delivers
     file = tmp_path / "Maildir" / "new" / maildir.add(big_mail(3_000_000))
