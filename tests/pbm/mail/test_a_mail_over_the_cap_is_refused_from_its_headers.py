@@ -10,6 +10,7 @@ from pbm.core.config import parse_config
 from pbm.inbound.intake import message_key
 from pbm.mail.limits import HEAD_BYTES, MAX_MAIL_BYTES, Oversize, oversize, stand_in
 from pbm.mail.understand import Kind, understand
+from pbm.mail.verp import verp_address
 from tests.pbm.conftest import config_data
 
 OWN = "pbm@example.test"
@@ -50,6 +51,22 @@ def test_automatic_mail_and_a_null_sender_over_the_cap_get_no_answer() -> None:
         assert (
             mail_is.refusal.note.startswith("too big (") and "not answered" in mail_is.refusal.note
         )
+
+
+def test_a_delivery_report_over_the_cap_is_still_a_report_from_its_headers() -> None:
+    """A report of pbm's own mail (to its VERP address) that quotes a big attachment back is
+    over the cap; its headers alone say it is a report, for the outbox row it names (its
+    status part unread, so counted as soft), never answered."""
+    key = "k" * 32
+    head = (
+        "From: MAILER-DAEMON@mx.example.test\r\n"
+        f"To: {verp_address(OWN, key, 7)}\r\n"
+        "Subject: Undelivered Mail Returned to Sender\r\n"
+        "Auto-Submitted: auto-replied\r\n"
+        "Content-Type: multipart/report; report-type=delivery-status; boundary=q\r\n\r\n"
+    ).encode()
+    mail_is = understand(stand_in(head, OVER), own_address=OWN, keys=key)
+    assert mail_is.kind is Kind.BOUNCE and mail_is.refusal is None
 
 
 def test_the_stand_in_keeps_the_mails_key_and_drops_a_forged_size() -> None:
