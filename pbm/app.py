@@ -187,5 +187,6 @@ def make_mailboxes(config: Config) -> list[Mailbox]:
             hot_poll_interval=im.hot_poll_seconds,
             hot_seconds=im.hot_seconds,
             max_size=config.max_mail_bytes,
+            stand_in_key=config.security.secret_key,
         )
     ]

@@ -142,8 +142,9 @@ def ingest(
         kept = "nowhere: pbm ingest read no further"
         if source != "-":  # no MTA to bounce it: answered as from IMAP, the file left as it is
             kept = f"the file {Path(source).absolute()}"
-        raw = got.stand_in(cap, kept)
-        if source == "-" and over_cap_answered(raw, config.server.address, envelope_sender):
+        keys = config.security.keys
+        raw = got.stand_in(cap, kept, keys[0])
+        if source == "-" and over_cap_answered(raw, config.server.address, envelope_sender, keys):
             # The MTA's bounce is the answer: one line it quotes, a permanent status, and
             # nothing stored (the stand-in would be answered a second time by pbm).
             click.echo(

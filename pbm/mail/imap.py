@@ -125,7 +125,9 @@ class ImapMailbox:
     either at 0 turns that off. ``wait_counts`` tells how often it idled and polled.
     A message over ``max_size`` bytes (``RFC822.SIZE``) is not fetched: its header block is,
     and ``fetch_new`` hands out a stand-in (:func:`pbm.mail.limits.stand_in`) that the daemon
-    stores, refuses and marks processed like any message. One fetch hands out whole messages
+    stores, refuses and marks processed like any message; it is signed under
+    ``stand_in_key`` (``[security] secret_key``: pbm honours no stand-in another key signed,
+    so a sender cannot forge one). One fetch hands out whole messages
     of at most ``batch_bytes`` together (at least one); the rest come at the next.
     With ``oauth2`` (a :class:`~pbm.mail.oauth2.TokenSource`) it logs in by SASL ``mechanism``
     (``xoauth2`` or ``oauthbearer``) with an access token instead of the password.
@@ -155,6 +157,7 @@ class ImapMailbox:
         hot_seconds: float = 10.0,
         max_size: int = MAX_MAIL_BYTES,
         batch_bytes: int = BATCH_BYTES,
+        stand_in_key: str = "",
     ) -> None:
         if security not in SECURITY_MODES:
             raise ValueError(f"security must be one of {SECURITY_MODES}, not {security!r}")
@@ -179,6 +182,7 @@ class ImapMailbox:
         self.hot_seconds = hot_seconds
         self.max_size = max_size
         self.batch_bytes = batch_bytes
+        self._stand_in_key = stand_in_key
         self.wait_counts = WaitCounts()
         self._hot_until = 0.0  # monotonic: wait polls instead of idling until then
         self._connects = 0  # connections made, so a poll notices one made under it
@@ -304,7 +308,8 @@ class ImapMailbox:
                 sizes[uid],
                 self.max_size,
             )
-            raw = stand_in(head, Oversize(sizes[uid], self.max_size, kept))
+            over = Oversize(sizes[uid], self.max_size, kept)
+            raw = stand_in(head, over, self._stand_in_key)
             out[uid] = {b"BODY[]": raw}
         return out
 

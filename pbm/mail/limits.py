@@ -9,11 +9,21 @@ the same for every door) is not read at all: a door that cannot refuse it at the
 (IMAP, and automatic mail through the MTA pipe) keeps its header block and stores a stand-in
 (:func:`stand_in`), which :func:`pbm.mail.understand.understand` refuses on its first line
 (:func:`oversize`) without reading further.
+
+That first line is in band: any sender can write it. So the door signs it, with an HMAC under
+``[security] secret_key`` over the line and everything after it, and :func:`oversize` honours
+only a line whose MAC is right under one of the configured keys (the current one or one a
+rotation keeps, as for the VERP addresses and the sealed copies): a sender's copy of the field
+is an ordinary header of an ordinary mail. ``pbm secrets rotate`` signs a waiting stand-in
+again under the new key (:func:`resign`), as it re-seals it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -30,6 +40,7 @@ __all__ = [
     "count_multiparts",
     "cut_reply",
     "oversize",
+    "resign",
     "screen",
     "stand_in",
     "too_big",
@@ -48,13 +59,14 @@ MAX_REPLY_CHARS = 60_000
 MAX_MAIL_BYTES = 1_048_576
 #: Bytes of a too-big mail's header block a door keeps (a header block is rarely 10 KB).
 HEAD_BYTES = 64 * 1024
-#: The field a door writes first in the stand-in of a mail over the cap: pbm's own, never
-#: the sender's (a sender's field of that name is dropped from the header block kept).
+#: The field a door writes first in the stand-in of a mail over the cap, signed: pbm's own,
+#: never the sender's (a sender's field of that name is dropped from the header block kept,
+#: and one first in a mail's own bytes is not honoured: it carries no MAC of ours).
 OVERSIZE_FIELD = "X-Pbm-Oversize"
 #: How the doors record an empty SMTP reverse-path (``MAIL FROM:<>``).
 NULL_SENDER = "<>"
 
-_OVERSIZE = re.compile(rb"X-Pbm-Oversize: (\d{1,18}) (\d{1,18}) ?([^\r\n]*)\r?\n")
+_OVERSIZE = re.compile(rb"X-Pbm-Oversize: (\d{1,18}) (\d{1,18}) ([0-9a-f]{32}) ([^\r\n]*)\r?\n")
 _FIELD_START = re.compile(rb"[!-9;-~]+:")
 _MULTIPART = re.compile(rb"content-type:[ \t]*(?:\r?\n[ \t]+)?multipart/", re.IGNORECASE)
 
@@ -79,10 +91,11 @@ class Oversize:
     kept: str
 
 
-def stand_in(head: bytes, over: Oversize) -> bytes:
-    """What a door stores for a mail over the cap: :data:`OVERSIZE_FIELD` first, then the
-    mail's header block (at most :data:`HEAD_BYTES`, cut at a line end; a field of the
-    sender's by that name dropped), then a body of pbm's own words.
+def stand_in(head: bytes, over: Oversize, key: str) -> bytes:
+    """What a door stores for a mail over the cap: :data:`OVERSIZE_FIELD` first, signed
+    under ``key`` (``[security] secret_key``; see the module doc), then the mail's header
+    block (at most :data:`HEAD_BYTES`, cut at a line end; a field of the sender's by that name
+    dropped), then a body of pbm's own words.
 
     The Message-ID stays, so a second fetch of the mail has the same key and is stored once;
     the headers stay, so the stand-in is automatic, or whose, as the mail was."""
@@ -102,23 +115,59 @@ def stand_in(head: bytes, over: Oversize) -> bytes:
         if not dropping and _FIELD_START.match(line):
             kept.append(line)
     where = _plain(over.kept)
-    first = f"{OVERSIZE_FIELD}: {over.size} {over.cap} {where}".encode()
     body = (
         f"pbm did not read this mail: it was {over.size} bytes, over the limit of "
         f"{over.cap}. Its header fields are above; the whole mail is kept: {where}."
     ).encode()
-    return b"\r\n".join([first, *kept]) + b"\r\n\r\n" + body + b"\r\n"
+    rest = b"".join(line + b"\r\n" for line in kept) + b"\r\n" + body + b"\r\n"
+    return _signed(over.size, over.cap, where.encode(), rest, key)
 
 
-def oversize(raw: bytes) -> Oversize | None:
-    """The cap a door found ``raw``'s mail over, if ``raw`` is a :func:`stand_in`."""
+def _signed(size: int, cap: int, where: bytes, rest: bytes, key: str) -> bytes:
+    mac = _mac(key, size, cap, where, rest)
+    return b"%s: %d %d %s %s\r\n" % (OVERSIZE_FIELD.encode(), size, cap, mac, where) + rest
+
+
+def _mac(key: str, size: int, cap: int, where: bytes, rest: bytes) -> bytes:
+    """The MAC of a stand-in: its three fields and every byte after its first line, so a
+    signed line copied onto another mail is not honoured either."""
+    signed = b"pbm stand-in\n%d %d %s\n" % (size, cap, where) + rest
+    return hmac.new(key.encode(), signed, hashlib.sha256).hexdigest()[:32].encode()
+
+
+def _read(raw: bytes, keys: str | Sequence[str]) -> tuple[Oversize, bytes, str] | None:
+    """The stand-in in ``raw`` (its fields, the bytes after its first line and the key that
+    signed it), if one of ``keys`` signed it."""
     if not raw.startswith(b"X-Pbm-Oversize: "):
         return None
     found = _OVERSIZE.match(raw)
     if found is None:
         return None
-    size, cap = int(found.group(1)), int(found.group(2))
-    return Oversize(size, cap, found.group(3).decode("ascii", "replace").strip())
+    size, cap, mac, where = int(found[1]), int(found[2]), found[3], found[4]
+    rest = raw[found.end() :]
+    for key in (keys,) if isinstance(keys, str) else keys:
+        if hmac.compare_digest(mac, _mac(key, size, cap, where, rest)):
+            kept = where.decode("ascii", "replace").strip()
+            return Oversize(size, cap, kept), rest, key
+    return None
+
+
+def oversize(raw: bytes, keys: str | Sequence[str]) -> Oversize | None:
+    """The cap a door found ``raw``'s mail over, if ``raw`` is a :func:`stand_in` signed
+    under one of ``keys`` (the current key first, then those a rotation keeps); None for
+    anything else, a sender's forged first line included."""
+    read = _read(raw, keys)
+    return None if read is None else read[0]
+
+
+def resign(raw: bytes, keys: Sequence[str]) -> bytes:
+    """``raw`` signed under ``keys[0]`` if it is a stand-in another of ``keys`` signed (a key
+    rotation: the old key will be dropped), else ``raw`` itself."""
+    read = _read(raw, keys)
+    if read is None or read[2] == keys[0]:
+        return raw
+    over, rest, _ = read
+    return _signed(over.size, over.cap, over.kept.encode(), rest, keys[0])
 
 
 def too_big(over: Oversize, silent: str | None = None) -> Screened:
@@ -150,17 +199,20 @@ def count_multiparts(raw: bytes) -> int:
     return len(_MULTIPART.findall(raw))
 
 
-def screen(raw: bytes, body: str, envelope_from: str | None) -> Screened | None:
+def screen(
+    raw: bytes, body: str, envelope_from: str | None, keys: str | Sequence[str] = ()
+) -> Screened | None:
     """Whether a (non-automatic) mail must be refused before it is read: None if it may go on.
 
     ``envelope_from`` is the door's record of the SMTP reverse-path: a null one is never
-    answered, whatever the From header says (RFC 5321 §4.5.5).
+    answered, whatever the From header says (RFC 5321 §4.5.5). ``keys`` are those a door's
+    stand-in is signed under (:func:`oversize`).
     """
+    over = oversize(raw, keys)
     if envelope_from == NULL_SENDER:
         null = "null reverse-path (MAIL FROM:<>)"
-        over = oversize(raw)
         return too_big(over, null) if over else Screened("ignored", f"{null}: never answered")
-    if (over := oversize(raw)) is not None:
+    if over is not None:
         return too_big(over)
     parts = count_multiparts(raw)
     if parts > MAX_MULTIPARTS:

@@ -9,6 +9,7 @@ measured with ``stat`` and only its header block read. What the command then doe
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -29,9 +30,9 @@ class TooBig:
     head: bytes
     size: int
 
-    def stand_in(self, cap: int, kept: str) -> bytes:
-        """What a door stores for it (:func:`pbm.mail.limits.stand_in`)."""
-        return stand_in(self.head, Oversize(self.size, cap, kept))
+    def stand_in(self, cap: int, kept: str, key: str) -> bytes:
+        """What a door stores for it, signed under ``key`` (:func:`pbm.mail.limits.stand_in`)."""
+        return stand_in(self.head, Oversize(self.size, cap, kept), key)
 
 
 def read_capped(source: BinaryIO | Path, cap: int) -> bytes | TooBig:
@@ -54,12 +55,17 @@ def read_capped(source: BinaryIO | Path, cap: int) -> bytes | TooBig:
     return TooBig(head, size)
 
 
-def over_cap_answered(stand_in_raw: bytes, own_address: str, envelope_from: str | None) -> bool:
+def over_cap_answered(
+    stand_in_raw: bytes, own_address: str, envelope_from: str | None, keys: Sequence[str]
+) -> bool:
     """Whether pbm would answer the mail a stand-in stands for: a person's, from a sender
     that may be answered. The same reading as any stored mail's
     (:func:`pbm.mail.understand.understand`, on the headers alone): automatic mail, a
-    delivery report, a null reverse-path and a From pbm refuses are never answered."""
-    mail_is = understand(stand_in_raw, own_address=own_address, envelope_from=envelope_from)
+    delivery report, a null reverse-path and a From pbm refuses are never answered. ``keys``
+    are ``[security]``'s, the first the one ``stand_in_raw`` was signed under."""
+    mail_is = understand(
+        stand_in_raw, own_address=own_address, envelope_from=envelope_from, keys=keys
+    )
     return mail_is.kind is Kind.REFUSED and (
         mail_is.refusal is not None and mail_is.refusal.answer is not None
     )

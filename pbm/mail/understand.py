@@ -9,7 +9,8 @@
 * ``automatic``: never answered (that is how mail loops start; :func:`pbm.mail.auto.is_automatic`);
 * ``refused``: a person's mail over a bound (:func:`pbm.mail.limits.screen`), or sent with a
   null reverse-path, or a door's stand-in for a mail over the byte cap (automatic or not:
-  :func:`pbm.mail.limits.oversize`); ``refusal`` says whether it is answered and how;
+  :func:`pbm.mail.limits.oversize`, signed by the door under one of ``keys``: a sender's
+  copy of its first line is not one); ``refusal`` says whether it is answered and how;
 * ``player``: everything else, for the game that owns it.
 
 Everything after it (the bounce bookkeeping, the screen, the routing, the decision) reads this
@@ -73,8 +74,9 @@ def understand(
 ) -> Understood:
     """Parse ``raw`` once and say what it is. ``own_address`` is pbm's (its mail is
     automatic, and VERP addresses are read against it); ``envelope_from`` and
-    ``envelope_to`` are the door's record of the SMTP envelope; ``keys`` are the VERP keys
-    (the current one first, then any before a rotation). Never raises."""
+    ``envelope_to`` are the door's record of the SMTP envelope; ``keys`` are
+    ``[security]``'s keys (the current one first, then any before a rotation), under which
+    VERP addresses and the doors' stand-ins are signed. Never raises."""
     email = parse_message(raw, own_addresses=(own_address,))
     if envelope_to:
         email = replace(email, delivered_to=(*envelope_to, *email.delivered_to))
@@ -89,11 +91,11 @@ def understand(
     if auto is not None:
         if _is_report(email, recipients, own_address, keys):
             return of(Kind.BOUNCE, f"delivery report ({auto})")
-        if (over := oversize(raw)) is not None:  # never answered, but the GM sees it
+        if (over := oversize(raw, keys)) is not None:  # never answered, but the GM sees it
             silent = too_big(over, auto)
             return of(Kind.REFUSED, silent.note, silent)
         return of(Kind.AUTOMATIC, auto)
-    if (refused := screen(raw, email.body, envelope_from)) is not None:
+    if (refused := screen(raw, email.body, envelope_from, keys)) is not None:
         return of(Kind.REFUSED, refused.note, refused)
     return of(Kind.PLAYER, "")
 

@@ -8,7 +8,9 @@ The steps (``docs/ops/operations.md``, Rotating the secret key):
    address is checked under every key), and a JOIN reply still in the outbox shows the
    secret that was made for it (the derivation that matches the stored hash).
 2. ``pbm secrets rotate`` (:func:`rotate`): every sealed raw mail (mail not yet handled,
-   and dead letters) is re-sealed under the new key.
+   and dead letters) is re-sealed under the new key, and a door's stand-in among them
+   (a mail over the cap) signed again under it (:func:`pbm.mail.limits.resign`): once the old
+   key is dropped, one signed under it would be read as an ordinary mail.
 3. When it reports no mail under an old key and no secret waiting in the outbox, and a week
    or two has let late bounces come back, drop the old key from ``old_secret_keys``. A
    spool file that was a dead letter because no key opened it (truncated, corrupt, or its
@@ -31,6 +33,7 @@ from sqlalchemy.orm import Session
 from pbm.core.config import Config
 from pbm.core.errors import PbmError
 from pbm.db.models import InboundMail, OutboxMessage, OutboxStatus, table_of
+from pbm.mail.limits import resign
 from pbm.secrets.at_rest import Sealer
 
 __all__ = ["RotationReport", "rotate", "sealed_count"]
@@ -75,14 +78,18 @@ def rotate(
     ).all()
     for row_id, sealed, door, key in rows:
         token = bytes(sealed)
-        if sealer.is_current(token):
-            report.current += 1
+        try:
+            # opened even when sealed under the new key: a stand-in spooled before the
+            # restart was sealed again as it was stored, but is still signed under the old key
+            raw = sealer.unseal(token)
+        except PbmError:
+            (report.dead if told(door, key) else report.unreadable).append(row_id)
         else:
-            try:
-                fresh = sealer.reseal(token)
-            except PbmError:
-                (report.dead if told(door, key) else report.unreadable).append(row_id)
+            signed = resign(raw, config.security.keys)
+            if signed is raw and sealer.is_current(token):
+                report.current += 1
             else:
+                fresh = sealer.seal(signed)
                 s.execute(update(inbound).where(inbound.c.id == row_id).values(sealed=fresh))
                 report.resealed += 1
         on_row()

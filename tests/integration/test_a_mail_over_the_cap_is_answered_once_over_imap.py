@@ -60,8 +60,9 @@ class RecordingMailbox(ImapMailbox):
         return client
 
 
-def mailbox(server: DovecotInstance) -> RecordingMailbox:
-    mb = door(server, RecordingMailbox)
+def mailbox(server: DovecotInstance, app: App) -> RecordingMailbox:
+    """The recording door, signing its stand-ins under ``app``'s key as the App's own does."""
+    mb = door(server, RecordingMailbox, stand_in_key=app.config.security.secret_key)
     mb.fetched = []
     return mb
 
@@ -151,7 +152,7 @@ def test_a_big_mail_is_answered_once_and_never_fetched_whole(
     server.deliver(join, mail_from="p2@example.test")
     big_uids = uids_in(server, "INBOX")[:2]
 
-    mb = mailbox(server)
+    mb = mailbox(server, app)
     sender = SmtpSender("127.0.0.1", smtp_sink.port, security="plain")
     daemon = Daemon(app, sender, [mb])
     try:

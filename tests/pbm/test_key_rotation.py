@@ -22,6 +22,7 @@ from pbm.db.session import transaction
 from pbm.inbound import pipeline
 from pbm.inbound.context import Handled, MailContext
 from pbm.inbound.dispatch import Run
+from pbm.mail.limits import Oversize, stand_in
 from pbm.outbound.bounces import read_verp, verp_address
 from pbm.secrets.at_rest import Sealer
 from pbm.testing import RecordingSender, body_of, make_eml
@@ -155,3 +156,32 @@ def test_rotate_names_mail_no_configured_key_opens(
     assert result.exit_code != 0
     assert "open under no configured key (#1)" in result.output
     assert "old_secret_keys" in result.output
+
+
+def test_a_waiting_stand_in_is_signed_again_and_stays_one_after_the_old_key_goes(
+    app: App, sender: RecordingSender, demo: str, tmp_path: Path
+) -> None:
+    """A door's stand-in of a big mail, stored under the old key and not yet handled: after
+    the restart with the new key, ``pbm secrets rotate`` re-seals it and signs it again, so
+    with the old key dropped it is still refused as too big and answered once, not read as
+    an ordinary mail."""
+    head = make_eml("JOIN\n", sender="cam@example.test", subject="[DEMO] video").split(b"\n\n")[0]
+    over = Oversize(3_000_000, 1_048_576, "on the IMAP server, in the folder Processed")
+    app.inbound.store(stand_in(head, over, SECRET_KEY), "imap")
+    cfg = tmp_path / "rotated.toml"
+    security = {"secret_key": NEW_KEY, "old_secret_keys": [SECRET_KEY]}
+    cfg.write_text(toml_text(config_data(app.config.database.url, tmp_path, security=security)))
+    result = CliRunner().invoke(main, ["secrets", "rotate", "--config", str(cfg)])
+    assert result.exit_code == 0, result.output
+    assert "re-sealed 1 mail(s)" in result.output
+
+    final = App.from_config(_rotated(app.config, tmp_path, old=False), app.clock)
+    try:
+        Daemon(final, sender).run_once()
+        with transaction(final.sessions) as s:
+            [row] = s.scalars(select(InboundMail)).all()
+            assert row.status == "rejected" and (row.note or "").startswith("too big (3000000")
+    finally:
+        final.close()
+    [answer] = sender.to("cam@example.test")
+    assert "none of it was read" in body_of(answer)

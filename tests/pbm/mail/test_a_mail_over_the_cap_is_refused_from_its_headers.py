@@ -14,6 +14,7 @@ from pbm.mail.verp import verp_address
 from tests.pbm.conftest import config_data
 
 OWN = "pbm@example.test"
+KEY = "s" * 32  # [security] secret_key, which signs a door's stand-in
 OVER = Oversize(3_000_000, 1_048_576, "on the IMAP server, in the folder Processed")
 HEAD = (
     b"From: Cam <cam@example.test>\r\n"
@@ -27,7 +28,7 @@ HEAD = (
 def test_a_persons_stand_in_gets_one_answer_naming_only_the_limit() -> None:
     """A person's stand-in is refused and answered with the size, the limit and what to do;
     the answer holds nothing of the Subject; the note tells the GM where the mail is."""
-    mail_is = understand(stand_in(HEAD, OVER), own_address=OWN)
+    mail_is = understand(stand_in(HEAD, OVER, KEY), own_address=OWN, keys=KEY)
     assert mail_is.kind is Kind.REFUSED and mail_is.refusal is not None
     answer = mail_is.refusal.answer
     assert answer is not None
@@ -45,7 +46,8 @@ def test_automatic_mail_and_a_null_sender_over_the_cap_get_no_answer() -> None:
         (b"List-Id: <games.example.test>\r\n", None),
         (b"", "<>"),
     ):
-        mail_is = understand(stand_in(extra + HEAD, OVER), own_address=OWN, envelope_from=envelope)
+        raw = stand_in(extra + HEAD, OVER, KEY)
+        mail_is = understand(raw, own_address=OWN, envelope_from=envelope, keys=KEY)
         assert mail_is.kind is Kind.REFUSED and mail_is.refusal is not None
         assert mail_is.refusal.answer is None and mail_is.refusal.status == "ignored"
         assert (
@@ -65,7 +67,7 @@ def test_a_delivery_report_over_the_cap_is_still_a_report_from_its_headers() -> 
         "Auto-Submitted: auto-replied\r\n"
         "Content-Type: multipart/report; report-type=delivery-status; boundary=q\r\n\r\n"
     ).encode()
-    mail_is = understand(stand_in(head, OVER), own_address=OWN, keys=key)
+    mail_is = understand(stand_in(head, OVER, key), own_address=OWN, keys=key)
     assert mail_is.kind is Kind.BOUNCE and mail_is.refusal is None
 
 
@@ -75,15 +77,15 @@ def test_the_stand_in_keeps_the_mails_key_and_drops_a_forged_size() -> None:
     larger than HEAD_BYTES is cut at a line end."""
     whole = HEAD + b"--zz\r\n" + b"x" * 100 + b"\r\n--zz--\r\n"
     forged = b"X-Pbm-Oversize: 1 0 nowhere\r\n\tfolded\r\n" + HEAD
-    raw = stand_in(forged, OVER)
+    raw = stand_in(forged, OVER, KEY)
     assert message_key(raw) == message_key(whole) == "<video@example.test>"
-    assert oversize(raw) == OVER
+    assert oversize(raw, KEY) == OVER
     assert raw.count(b"X-Pbm-Oversize") == 1 and b"folded" not in raw
     fields = b"From: cam@example.test\r\n" + b"".join(
         b"X-N%d: %s\r\n" % (i, b"n" * 60) for i in range(2000)
     )
     assert not fields[:HEAD_BYTES].endswith(b"\r\n")  # the cap falls inside a line
-    cut = stand_in(fields, OVER)
+    cut = stand_in(fields, OVER, KEY)
     assert len(cut) < HEAD_BYTES + 1000
     lines = [line for line in cut.split(b"\r\n") if line]
     assert all(line.startswith((b"X-N", b"X-Pbm", b"From", b"pbm did")) for line in lines)
@@ -93,7 +95,7 @@ def test_the_stand_in_keeps_the_mails_key_and_drops_a_forged_size() -> None:
 def test_mail_that_is_not_a_stand_in_is_read_as_before() -> None:
     """A sender's mail that merely holds the field lower down is no stand-in."""
     raw = HEAD.replace(b"To:", b"X-Pbm-Oversize: 9 1 x\r\nTo:") + b"JOIN\r\n"
-    assert oversize(raw) is None
+    assert oversize(raw, KEY) is None
 
 
 def test_the_listeners_max_size_is_every_doors_cap(tmp_path: Path) -> None:
