@@ -46,7 +46,9 @@ def rotate_command(config_path: Path | None) -> None:
                 )
         # The spool's files (and dead/'s) are sealed mail too: after the rows, as a pass
         # may import a file meanwhile (its key then stored, the file only removed).
-        spooled = app.spool.reseal() if app.spool is not None else SpoolRotation()
+        spooled = (
+            app.spool.reseal(config.security.keys) if app.spool is not None else SpoolRotation()
+        )
     finally:
         app.close()
     click.echo(

@@ -55,6 +55,7 @@ from pbm.db.models import InboundMail, MailStatus
 from pbm.db.session import LOCK_WAIT_MS, is_busy, make_session_factory, transaction
 from pbm.inbound.pipeline import Arrival, Inbound, Stored
 from pbm.mail.headers import header_text, valid_text
+from pbm.mail.limits import resign
 from pbm.secrets import Sealer
 from pbm.testhooks import crash_point
 
@@ -232,9 +233,11 @@ class Spool:
         _sync_dir(self.path)
         return target
 
-    def reseal(self) -> SpoolRotation:
+    def reseal(self, keys: Sequence[str] = ()) -> SpoolRotation:
         """Re-seal every spool file, and every one in ``dead/``, under the current key
-        (``pbm secrets rotate``): once the old key is dropped they still open. Each is
+        (``pbm secrets rotate``): once the old key is dropped they still open. A door's
+        stand-in in one is signed again under ``keys[0]`` (``[security]``'s keys; see
+        :func:`pbm.mail.limits.resign`), or it would be read as ordinary mail then. Each is
         replaced durably (a new file renamed over it); one no configured key opens is left
         and named, and so is one that cannot be read now (it would be lost with the old
         key). A file imported meanwhile may come back: its key is stored, and the next
@@ -258,7 +261,11 @@ class Spool:
                     done.current += 1
                     continue
                 try:
-                    fresh = self.sealer.reseal(token)
+                    plain = self.sealer.unseal(token)
+                    head, sep, raw = plain.partition(b"\n")
+                    if keys and sep:
+                        plain = head + sep + resign(raw, keys)
+                    fresh = self.sealer.seal(plain)
                 except PbmError:
                     (done.dead if folder == dead else done.unreadable).append(str(path))
                     continue

@@ -17,6 +17,7 @@ from pbm.cli import main
 from pbm.core.config import parse_config
 from pbm.inbound.pipeline import Arrival
 from pbm.inbound.spool import DEAD, Spool, import_spool
+from pbm.mail.limits import Oversize, oversize, stand_in
 from pbm.secrets import Sealer
 from pbm.testing import make_eml
 from tests.pbm.conftest import SECRET_KEY, config_data, toml_text
@@ -65,6 +66,27 @@ def test_secrets_rotate_reseals_the_spool_and_its_dead_letters(tmp_path: Path) -
         assert only_new.read(waiting).raw and only_new.read(buried).raw
         assert sorted(p.name for p in app.spool.path.iterdir()) == sorted([DEAD, waiting.name])
         assert import_spool(only_new, app.inbound).stored == 1
+    finally:
+        app.close()
+
+
+def test_a_spooled_stand_in_is_signed_again_under_the_new_key(tmp_path: Path) -> None:
+    """A stand-in ``pbm ingest`` spooled under the old key (seal and signature): re-sealed
+    and signed again, so with the old key dropped it is still refused as too big, not read
+    as an ordinary mail; its envelope is kept as it was."""
+    app, config_file = _rotating(tmp_path)
+    try:
+        assert app.spool is not None
+        head = make_eml("JOIN\n", sender="cam@example.test", message_id="<big@example.test>")
+        over = Oversize(3_000_000, 1_048_576, "the file /tmp/big.eml")
+        raw = stand_in(head.split(b"\n\n")[0], over, OLD_KEY)
+        arrival = Arrival(raw, "ingest", "cam@example.test", ("pbm@example.test",), AT)
+        path = Spool(app.spool.path, Sealer(OLD_KEY)).put(arrival)
+        code, output = _rotate(config_file)
+        assert code == 0, output
+        got = Spool(app.spool.path, Sealer(SECRET_KEY)).read(path)
+        assert oversize(got.raw, SECRET_KEY) == over and oversize(raw, SECRET_KEY) is None
+        assert (got.door, got.envelope_from, got.received_at) == ("ingest", "cam@example.test", AT)
     finally:
         app.close()
 
