@@ -5,6 +5,9 @@ honoured under the current key and the keys a rotation keeps, and no other."""
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from pbm.mail.limits import Oversize, oversize, resign, stand_in
 from pbm.mail.understand import Kind, understand
 
@@ -68,3 +71,19 @@ def test_a_stand_in_is_honoured_under_the_keys_configured_and_resigned_on_rotati
     assert resign(current, (KEY, OLD)) is current
     forged = _forged(b"X-Pbm-Oversize: 1 2 " + b"0" * 32 + b" x")
     assert resign(forged, (KEY, OLD)) is forged
+
+
+@given(
+    size=st.integers(0, 10**18 - 1),
+    cap=st.integers(0, 10**18 - 1),
+    mac=st.text("0123456789abcdef", min_size=32, max_size=32),
+    kept=st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=80),
+    body=st.binary(max_size=200),
+)
+def test_no_first_line_a_sender_writes_is_honoured(
+    size: int, cap: int, mac: str, kept: str, body: bytes
+) -> None:
+    """Whatever size, cap, MAC and "kept" text a sender writes in the marker's own format,
+    over any bytes, pbm does not take the mail for a stand-in."""
+    raw = f"X-Pbm-Oversize: {size} {cap} {mac} {kept}\r\n".encode() + HEAD + body
+    assert oversize(raw, (KEY, OLD)) is None
