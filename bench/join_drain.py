@@ -20,6 +20,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--messages", type=int, default=256, help="JOINs (default 256)")
     ap.add_argument("--warm", type=int, default=40, help="handled before the clock (default 40)")
+    ap.add_argument(
+        "--batch",
+        type=int,
+        default=None,
+        help="mails a commit, as the daemon's pass batches them (default: one, process_next)",
+    )
     args = ap.parse_args()
     bench = Bench(competitions=-(-args.messages // 64), teams=64)
     try:
@@ -38,8 +44,12 @@ def main() -> None:
         event.listen(bench.app.db_engine, "before_cursor_execute", count)
         handled = 0
         t = time.process_time()
-        while (got := inbound.process_next(after)) is not None:
-            after, handled = got[0], handled + 1
+        if args.batch is None:
+            while (got := inbound.process_next(after)) is not None:
+                after, handled = got[0], handled + 1
+        else:
+            while done := inbound.process_pending(after, mails=args.batch):
+                after, handled = done[-1][0], handled + len(done)
         cpu = (time.process_time() - t) / handled * 1000
         print(
             f"{cpu:.3f} CPU ms a JOIN over {handled}, {statements[0] / handled:.1f} statements "

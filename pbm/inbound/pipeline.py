@@ -21,6 +21,7 @@ the sealed copy is dropped once the message is handled, and kept for a dead lett
 
 from __future__ import annotations
 
+import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -28,7 +29,7 @@ from datetime import datetime
 from typing import Any
 
 import structlog
-from sqlalchemy import Row, Select, bindparam, select, update
+from sqlalchemy import Connection, Row, Select, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, defer, sessionmaker
 
@@ -42,7 +43,7 @@ from pbm.core.errors import (
 )
 from pbm.core.events import record
 from pbm.db.models import Competition, InboundMail, table_of
-from pbm.db.session import SKIP_LOCKED, is_postgres, transaction
+from pbm.db.session import SKIP_LOCKED, batch, is_postgres, transaction
 from pbm.inbound.context import Handled, MailContext, Status, StoredMail
 from pbm.inbound.dispatch import Decision, Run, admitted, execute, route
 from pbm.inbound.intake import Incoming, message_key
@@ -53,13 +54,20 @@ from pbm.outbound.replies import queue_mail
 from pbm.secrets import Sealer, SecretBox, known_secrets, redact
 from pbm.testhooks import crash_point
 
-__all__ = ["Arrival", "Inbound", "Stored"]
+__all__ = ["BATCH_MAILS", "BATCH_SECONDS", "Arrival", "Inbound", "Stored"]
 
 log = structlog.get_logger("pbm.inbound")
 
 
 #: Keys per ``IN (...)`` query: well under SQLite's and PostgreSQL's parameter limits.
 _KEYS_PER_QUERY = 500
+#: The most mails one commit takes on SQLite (:meth:`Inbound.process_pending`), and the
+#: seconds after which a batch takes no further mail: an answer waits for its batch's
+#: commit, so the batch is bounded well inside the acknowledgement's budget (0.3 s at p99
+#: through the IMAP door, bench/ack_latency.py), and the doors' wait for the write lock
+#: (``door_wait_ms``, 250 by default) outlasts it.
+BATCH_MAILS = 16
+BATCH_SECONDS = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +102,16 @@ class _Meta:
 
 
 @dataclass(frozen=True, slots=True)
+class _Claim:
+    """The statement that claims a message, and whether it claims the next pending one
+    (nothing found: none is left) rather than one by its id."""
+
+    statement: Select[Any]
+    params: dict[str, Any]
+    next: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class Stored:
     """The stored message's id, and whether this call stored it (False: a redelivery)."""
 
@@ -120,6 +138,10 @@ class Inbound:
         self._seen_secrets: tuple[str, ...] = ()
         self._meta = _Meta(None, None, None)
         self._known_games: dict[str, str] | None = None
+        #: A batch's bounds (:meth:`process_pending`): at most this many mails a commit, and
+        #: none taken after this many seconds.
+        self.batch_mails = BATCH_MAILS
+        self.batch_seconds = BATCH_SECONDS
 
     # -- 1. store ----------------------------------------------------------------------------
 
@@ -239,11 +261,7 @@ class Inbound:
 
     def process(self, mail_id: int) -> Status | None:
         """Handle one stored message; returns its new status (None if it was not pending)."""
-
-        def claim(s: Session) -> StoredMail | None:
-            return _stored(s.execute(_CLAIM_ID, {"b_id": mail_id}).first())
-
-        done = self._process(claim, mail_id)
+        done = self._process(self._claim_id(mail_id), mail_id)
         return done[1] if done is not None else None
 
     def process_next(self, after: int = 0, upto: int | None = None) -> tuple[int, Status] | None:
@@ -252,28 +270,117 @@ class Inbound:
         none. The claim is one ``SELECT ... ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED``: a
         worker goes straight to the next free row instead of trying, one transaction each,
         every id that other workers hold or have just handled."""
+        return self._process(self._claim_next(after, upto))
 
-        def claim(s: Session) -> StoredMail | None:
-            if upto is None:
-                return _stored(s.execute(_CLAIM_NEXT, {"b_after": after}).first())
-            row = s.execute(_CLAIM_UPTO, {"b_after": after, "b_upto": upto}).first()
-            return _stored(row)
+    def process_pending(
+        self,
+        after: int = 0,
+        upto: int | None = None,
+        *,
+        mails: int | None = None,
+        seconds: float | None = None,
+        stop: Callable[[], bool] = lambda: False,
+    ) -> list[tuple[int, Status]]:
+        """:meth:`process_next` for up to ``mails`` messages (none taken after ``seconds``;
+        by default the instance's ``batch_mails`` and ``batch_seconds``),
+        in ONE commit on SQLite: each message is handled in a savepoint of the batch's
+        transaction, so one that fails is rolled back alone and becomes a dead letter in
+        the same transaction, and the batch pays one commit. Nothing of the batch is durable,
+        and no answer of it can be sent, before that commit: a crash or a lost database
+        anywhere in it rolls every message back to ``received`` for the next pass.
 
-        return self._process(claim)
+        On PostgreSQL one message a commit, as :meth:`process_next`: a batch would hold each
+        of its messages' competition locks to its end, and two workers taking two
+        competitions in opposite orders would deadlock. The ids and new statuses, in order
+        ([]: nothing was pending). No message is taken after ``stop()`` says so (a warm
+        stop: the one in hand is finished and committed)."""
+        mails = self.batch_mails if mails is None else mails
+        if mails <= 1 or self._postgres:
+            done = self.process_next(after, upto)
+            return [] if done is None else [done]
+        claim = lambda _k, last: self._claim_next(last, upto)  # noqa: E731
+        seconds = self.batch_seconds if seconds is None else seconds
+        taken = self._batch(claim, after, mails, seconds, stop)
+        return [d for d in taken if d is not None]
+
+    def process_many(
+        self,
+        ids: Sequence[int],
+        *,
+        mails: int | None = None,
+        seconds: float | None = None,
+        stop: Callable[[], bool] = lambda: False,
+    ) -> list[tuple[int, Status] | None]:
+        """:meth:`process` for the first of ``ids`` as :meth:`process_pending` batches them
+        (at least one, whatever ``stop`` says): a result for each id taken, in order (None:
+        it was not pending)."""
+        if not ids:
+            return []
+        mails = self.batch_mails if mails is None else mails
+        if mails <= 1 or self._postgres or len(ids) == 1:
+            return [self._process(self._claim_id(ids[0]), ids[0])]
+        mails = min(mails, len(ids))
+        seconds = self.batch_seconds if seconds is None else seconds
+        return self._batch(lambda k, _last: self._claim_id(ids[k]), 0, mails, seconds, stop)
+
+    def _batch(
+        self,
+        claim: Callable[[int, int], _Claim],
+        last: int,
+        mails: int,
+        seconds: float,
+        stop: Callable[[], bool],
+    ) -> list[tuple[int, Status] | None]:
+        """Up to ``mails`` claims (``claim(k, last id handled)``) handled in one transaction,
+        each in its own savepoint; None for a claim that found nothing pending."""
+        done: list[tuple[int, Status] | None] = []
+        began = time.monotonic()
+        with batch(self.sessions) as conn:
+            while not done or (
+                len(done) < mails and time.monotonic() - began < seconds and not stop()
+            ):
+                taken = claim(len(done), last)
+                got = self._process(taken, within=conn)
+                if got is None and taken.next:
+                    break  # nothing left pending
+                done.append(got)
+                last = got[0] if got is not None else last
+            if len(done) > 1:
+                crash_point("batch-before-commit")
+        for got in done:
+            if got is not None:
+                log.info("inbound.handled", id=got[0], status=got[1])
+        crash_point("after-commit")
+        return done
+
+    @property
+    def _postgres(self) -> bool:
+        bind = self.sessions.kw.get("bind")
+        return bind is not None and bind.dialect.name == "postgresql"
+
+    @staticmethod
+    def _claim_id(mail_id: int) -> _Claim:
+        return _Claim(_CLAIM_ID, {"b_id": mail_id}, next=False)
+
+    @staticmethod
+    def _claim_next(after: int, upto: int | None) -> _Claim:
+        if upto is None:
+            return _Claim(_CLAIM_NEXT, {"b_after": after})
+        return _Claim(_CLAIM_UPTO, {"b_after": after, "b_upto": upto})
 
     def _process(
-        self, claim: Callable[[Session], StoredMail | None], mail_id: int | None = None
+        self, claim: _Claim, mail_id: int | None = None, within: Connection | None = None
     ) -> tuple[int, Status] | None:
         found_secrets: tuple[str, ...] = ()
         try:
-            with transaction(self.sessions) as s:
+            with transaction(self.sessions, within) as s:
                 # The claim: FOR UPDATE SKIP LOCKED. A second worker on PostgreSQL skips a
                 # message another one is handling (None: not ours), and finds it handled once
                 # that one commits. The lease is the transaction itself: a worker that dies
                 # mid-message loses its connection, PostgreSQL rolls back and frees the row,
                 # and the next pass of any worker takes it (nothing was committed, so it is
                 # handled once). SQLite has one writer at a time (BEGIN IMMEDIATE).
-                mail = claim(s)
+                mail = _stored(s.execute(claim.statement, claim.params).first())
                 if mail is None or mail.status != Status.RECEIVED:
                     return None
                 mail_id = mail.id
@@ -309,11 +416,12 @@ class Inbound:
             if mail_id is None:
                 raise  # the claim itself failed: nothing was taken, nothing to shunt
             tb = redact(traceback.format_exc(), (*self.config.secrets(), *found_secrets))
-            self._shunt(mail_id, tb)
+            self._shunt(mail_id, tb, within)
             log.error("inbound.shunted", id=mail_id, error=redact(repr(exc), self.config.secrets()))
             return mail_id, Status.SHUNTED
-        log.info("inbound.handled", id=mail_id, status=handled.status, note=handled.note)
-        crash_point("after-commit")
+        if within is None:  # else logged, and crashed after, at the batch's commit
+            log.info("inbound.handled", id=mail_id, status=handled.status, note=handled.note)
+            crash_point("after-commit")
         return mail_id, handled.status
 
     def _handle(self, s: Session, mail: StoredMail) -> Handled:
@@ -386,8 +494,8 @@ class Inbound:
         unreadable files come here too)."""
         self._shunt(mail_id, error)
 
-    def _shunt(self, mail_id: int, tb: str) -> None:
-        with transaction(self.sessions) as s:
+    def _shunt(self, mail_id: int, tb: str, within: Connection | None = None) -> None:
+        with transaction(self.sessions, within) as s:
             mail = s.get(InboundMail, mail_id)
             if mail is None:  # pragma: no cover - the row was committed before processing
                 return

@@ -1,0 +1,143 @@
+"""The pass's mails share a commit on SQLite (``Inbound.process_pending``), each in a
+savepoint of its own: one that fails is rolled back alone and becomes a dead letter beside
+the others' answers; a lost database anywhere in the batch leaves every mail of it pending,
+with nothing queued. PostgreSQL keeps one commit a mail (two workers' batches would hold
+competition locks in opposite orders)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import event, func, select
+
+from pbm.app import App
+from pbm.core.errors import DatabaseUnavailable
+from pbm.daemon import Daemon
+from pbm.db.models import InboundMail, OutboxMessage, Seat
+from pbm.db.session import transaction
+from pbm.inbound import dispatch, pipeline
+from pbm.inbound.context import Handled, MailContext
+from pbm.inbound.dispatch import Run
+from pbm.testing import RecordingSender, make_eml
+from tests.pbm.conftest import GM
+
+
+def _joins(app: App, n: int, first: int = 0) -> list[int]:
+    return [
+        app.inbound.store(
+            make_eml("JOIN\n", sender=f"p{i}@example.test", subject="[DEMO] join"), "smtp"
+        ).id
+        for i in range(first, first + n)
+    ]
+
+
+def _commits(app: App) -> list[int]:
+    commits = [0]
+
+    def counted(*_: Any) -> None:
+        commits[0] += 1
+
+    event.listen(app.db_engine, "commit", counted)
+    return commits
+
+
+def _statuses(app: App) -> list[str]:
+    with transaction(app.sessions) as s:
+        return list(s.scalars(select(InboundMail.status).order_by(InboundMail.id)))
+
+
+def _count(app: App, model: type) -> int:
+    with transaction(app.sessions) as s:
+        return int(s.scalar(select(func.count()).select_from(model)) or 0)
+
+
+def test_a_pass_commits_its_mails_once_on_sqlite_and_each_on_postgresql(
+    app: App, demo: str
+) -> None:
+    """Three JOINs drained by one call: all applied, each answered once; one commit on SQLite,
+    three on PostgreSQL."""
+    ids = _joins(app, 3)
+    app.inbound.batch_seconds = 60.0  # bounded by its mails alone here (a first mail is slow)
+    commits = _commits(app)
+    done = app.inbound.process_pending()
+    while len(done) < 3 and (more := app.inbound.process_pending(done[-1][0])):
+        done += more
+    assert commits[0] == (3 if app.db_engine.dialect.name == "postgresql" else 1)
+    assert [d[0] for d in done] == ids
+    assert _statuses(app) == ["applied"] * 3
+    assert _count(app, Seat) == 3 and _count(app, OutboxMessage) == 3
+
+
+def test_a_failing_mail_in_a_batch_is_a_dead_letter_and_the_others_stand(
+    app: App, sender: RecordingSender, demo: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The batch's second mail raises in its handler: it alone is rolled back and shunted
+    (the GM alerted), the first and third are applied and answered, once each."""
+    ids = _joins(app, 3)
+    app.inbound.batch_seconds = 60.0
+    real = dispatch.execute
+
+    def second_fails(ctx: MailContext, decision: Run) -> Handled:
+        if ctx.mail.id == ids[1]:
+            raise RuntimeError("kaboom in the second mail")
+        return real(ctx, decision)
+
+    monkeypatch.setattr(pipeline, "execute", second_fails)
+    d = Daemon(app, sender)
+    stats = d.run_once()
+    assert stats.processed == 3
+    assert _statuses(app) == ["applied", "shunted", "applied"]
+    assert _count(app, Seat) == 2
+    assert [m["To"] for m in sender.sent if m["To"] != GM] == [
+        "p0@example.test",
+        "p2@example.test",
+    ]
+    assert len(sender.to(GM)) == 1
+
+
+def test_a_lost_database_mid_batch_leaves_every_mail_of_it_pending(
+    app: App, sender: RecordingSender, demo: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database goes away at the batch's third mail: the two handled before it are rolled
+    back with it (still ``received``, no seat, no answer queued or sent), no dead letter;
+    the next pass handles all three once. (On PostgreSQL the two were committed alone.)"""
+    _joins(app, 3)
+    app.inbound.batch_seconds = 60.0
+    real = dispatch.execute
+    calls = [0]
+
+    def third_loses_the_database(ctx: MailContext, decision: Run) -> Handled:
+        calls[0] += 1
+        if calls[0] == 3:
+            raise DatabaseUnavailable("the server closed the connection")
+        return real(ctx, decision)
+
+    monkeypatch.setattr(pipeline, "execute", third_loses_the_database)
+    d = Daemon(app, sender)
+    with pytest.raises(DatabaseUnavailable):
+        d.run_once()
+    before = 2 if app.db_engine.dialect.name == "postgresql" else 0
+    assert _statuses(app) == ["applied"] * before + ["received"] * (3 - before)
+    assert _count(app, Seat) == before and _count(app, OutboxMessage) == before
+    assert len(sender.sent) == before
+    monkeypatch.setattr(pipeline, "execute", real)
+    assert d.run_once().processed == 3
+    assert _statuses(app) == ["applied"] * 3
+    assert sorted(m["To"] for m in sender.sent) == [f"p{i}@example.test" for i in range(3)]
+
+
+def test_a_batch_is_bounded_by_its_mails_and_its_time(app: App, demo: str) -> None:
+    """No batch takes more than ``batch_mails`` mails: five pending with a bound of two are
+    handled two, two and one a commit (one a commit on PostgreSQL); with no time, one each."""
+    _joins(app, 5)
+    app.inbound.batch_mails, app.inbound.batch_seconds = 2, 60.0
+    sizes = []
+    after = 0
+    while done := app.inbound.process_pending(after):
+        sizes.append(len(done))
+        after = done[-1][0]
+    assert sizes == ([1] * 5 if app.db_engine.dialect.name == "postgresql" else [2, 2, 1])
+    _joins(app, 2, first=5)
+    app.inbound.batch_mails, app.inbound.batch_seconds = 16, 0.0
+    assert len(app.inbound.process_pending(after)) == 1
