@@ -153,13 +153,13 @@ def transaction(
 ) -> Iterator[Session]:
     """One unit of work: commit on success, roll back on any exception.
 
-    ``within`` a :func:`batch`'s connection, the unit is a SAVEPOINT of the batch's
-    transaction: its commit is the savepoint's release (durable only when the batch commits)
-    and its rollback undoes it alone. A lost database raises
-    :class:`~pbm.core.errors.DatabaseUnavailable` (see the module doc)."""
+    ``within`` a :func:`batch`'s connection, the unit joins the batch's transaction: its
+    commit only flushes (durable when the batch commits), and its rollback rolls back the
+    whole batch. A lost database raises :class:`~pbm.core.errors.DatabaseUnavailable` (see
+    the module doc)."""
     kw: dict[str, Any] = {}
     if within is not None:
-        kw = {"bind": within, "join_transaction_mode": "create_savepoint"}
+        kw = {"bind": within, "join_transaction_mode": "rollback_only"}
     with _outage(factory), factory(**kw) as session, session.begin():
         yield session
 
@@ -167,9 +167,12 @@ def transaction(
 @contextmanager
 def batch(factory: sessionmaker[Session]) -> Iterator[Connection]:
     """One transaction on one connection of ``factory``'s engine, shared by the units of
-    work run ``within`` it (:func:`transaction`), each a savepoint: committed once at the
-    end, so many units pay one commit, and rolled back whole on any exception that leaves
-    the block (a unit that failed and was rolled back to its savepoint does not)."""
+    work run ``within`` it (:func:`transaction`): committed once at the end, so many units
+    pay one commit, and rolled back whole on any exception (in a unit or here).
+
+    Not a savepoint a unit: SQLAlchemy's SAVEPOINT and RELEASE around a session cost more
+    than the BEGIN and COMMIT they would save (bench/RESULTS.md, "A pass's mails, one
+    commit"); the caller that must keep one unit's failure apart does it again alone."""
     bind = factory.kw.get("bind")
     assert isinstance(bind, Engine), "a batch needs a session factory bound to an engine"
     with _outage(factory), bind.connect() as conn, conn.begin():

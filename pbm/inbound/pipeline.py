@@ -109,6 +109,15 @@ class _Claim:
     statement: Select[Any]
     params: dict[str, Any]
     next: bool = True
+    id: int | None = None
+
+
+class _Failed(Exception):
+    """A mail of a batch failed (anything but a lost database): the batch is rolled back."""
+
+    def __init__(self, mail_id: int) -> None:
+        super().__init__(mail_id)
+        self.mail_id = mail_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,11 +292,12 @@ class Inbound:
     ) -> list[tuple[int, Status]]:
         """:meth:`process_next` for up to ``mails`` messages (none taken after ``seconds``;
         by default the instance's ``batch_mails`` and ``batch_seconds``),
-        in ONE commit on SQLite: each message is handled in a savepoint of the batch's
-        transaction, so one that fails is rolled back alone and becomes a dead letter in
-        the same transaction, and the batch pays one commit. Nothing of the batch is durable,
-        and no answer of it can be sent, before that commit: a crash or a lost database
-        anywhere in it rolls every message back to ``received`` for the next pass.
+        in ONE commit on SQLite. Nothing of the batch is durable, and no answer of it can be
+        sent, before that commit: a crash or a lost database anywhere in it rolls every
+        message back to ``received`` for the next pass. A message that fails rolls the batch
+        back, and its messages are handled again one a transaction: the one that fails
+        becomes a dead letter alone, as it would have handled alone (a savepoint a message,
+        as SQLAlchemy makes them, cost more than the commits it saved).
 
         On PostgreSQL one message a commit, as :meth:`process_next`: a batch would hold each
         of its messages' competition locks to its end, and two workers taking two
@@ -331,27 +341,40 @@ class Inbound:
         seconds: float,
         stop: Callable[[], bool],
     ) -> list[tuple[int, Status] | None]:
-        """Up to ``mails`` claims (``claim(k, last id handled)``) handled in one transaction,
-        each in its own savepoint; None for a claim that found nothing pending."""
+        """Up to ``mails`` claims (``claim(k, last id handled)``) handled in one transaction;
+        None for a claim that found nothing pending. A mail that fails rolls the batch back,
+        and the batch's mails are handled again one a transaction (:meth:`_alone`)."""
         done: list[tuple[int, Status] | None] = []
+        taken: list[int | None] = []  # each claim's mail, for doing them again alone
         began = time.monotonic()
-        with batch(self.sessions) as conn:
-            while not done or (
-                len(done) < mails and time.monotonic() - began < seconds and not stop()
-            ):
-                taken = claim(len(done), last)
-                got = self._process(taken, within=conn)
-                if got is None and taken.next:
-                    break  # nothing left pending
-                done.append(got)
-                last = got[0] if got is not None else last
-            if len(done) > 1:
-                crash_point("batch-before-commit")
+        try:
+            with batch(self.sessions) as conn:
+                while not done or (
+                    len(done) < mails and time.monotonic() - began < seconds and not stop()
+                ):
+                    one = claim(len(done), last)
+                    got = self._process(one, within=conn)
+                    if got is None and one.next:
+                        break  # nothing left pending
+                    done.append(got)
+                    taken.append(one.id if got is None else got[0])
+                    last = got[0] if got is not None else last
+                if len(done) > 1:
+                    crash_point("batch-before-commit")
+        except _Failed as failed:
+            return self._alone([*taken, failed.mail_id])
         for got in done:
             if got is not None:
                 log.info("inbound.handled", id=got[0], status=got[1])
         crash_point("after-commit")
         return done
+
+    def _alone(self, ids: list[int | None]) -> list[tuple[int, Status] | None]:
+        """A failed batch's mails again, in order, each in a transaction of its own: the one
+        that failed fails alone and is shunted (a dead letter, the GM alerted), as a mail
+        handled alone always was. Nothing of the batch was committed or sent."""
+        log.warning("inbound.batch_failed", mails=len(ids))
+        return [None if i is None else self._process(self._claim_id(i), i) for i in ids]
 
     @property
     def _postgres(self) -> bool:
@@ -360,7 +383,7 @@ class Inbound:
 
     @staticmethod
     def _claim_id(mail_id: int) -> _Claim:
-        return _Claim(_CLAIM_ID, {"b_id": mail_id}, next=False)
+        return _Claim(_CLAIM_ID, {"b_id": mail_id}, next=False, id=mail_id)
 
     @staticmethod
     def _claim_next(after: int, upto: int | None) -> _Claim:
@@ -415,8 +438,10 @@ class Inbound:
         except Exception as exc:  # the shunt: anything unexpected becomes a dead letter
             if mail_id is None:
                 raise  # the claim itself failed: nothing was taken, nothing to shunt
+            if within is not None:  # the batch is rolled back: its mails go again alone
+                raise _Failed(mail_id) from exc
             tb = redact(traceback.format_exc(), (*self.config.secrets(), *found_secrets))
-            self._shunt(mail_id, tb, within)
+            self._shunt(mail_id, tb)
             log.error("inbound.shunted", id=mail_id, error=redact(repr(exc), self.config.secrets()))
             return mail_id, Status.SHUNTED
         if within is None:  # else logged, and crashed after, at the batch's commit
@@ -494,8 +519,8 @@ class Inbound:
         unreadable files come here too)."""
         self._shunt(mail_id, error)
 
-    def _shunt(self, mail_id: int, tb: str, within: Connection | None = None) -> None:
-        with transaction(self.sessions, within) as s:
+    def _shunt(self, mail_id: int, tb: str) -> None:
+        with transaction(self.sessions) as s:
             mail = s.get(InboundMail, mail_id)
             if mail is None:  # pragma: no cover - the row was committed before processing
                 return

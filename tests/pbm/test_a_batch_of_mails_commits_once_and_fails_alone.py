@@ -1,8 +1,8 @@
-"""The pass's mails share a commit on SQLite (``Inbound.process_pending``), each in a
-savepoint of its own: one that fails is rolled back alone and becomes a dead letter beside
-the others' answers; a lost database anywhere in the batch leaves every mail of it pending,
-with nothing queued. PostgreSQL keeps one commit a mail (two workers' batches would hold
-competition locks in opposite orders)."""
+"""The pass's mails share a commit on SQLite (``Inbound.process_pending``): one that fails
+rolls the batch back, and its mails are handled again one a transaction, so the failing one
+becomes a dead letter alone beside the others' answers; a lost database anywhere in the
+batch leaves every mail of it pending, with nothing queued. PostgreSQL keeps one commit a
+mail (two workers' batches would hold competition locks in opposite orders)."""
 
 from __future__ import annotations
 
@@ -72,8 +72,9 @@ def test_a_pass_commits_its_mails_once_on_sqlite_and_each_on_postgresql(
 def test_a_failing_mail_in_a_batch_is_a_dead_letter_and_the_others_stand(
     app: App, sender: RecordingSender, demo: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The batch's second mail raises in its handler: it alone is rolled back and shunted
-    (the GM alerted), the first and third are applied and answered, once each."""
+    """The batch's second mail raises in its handler: it alone is shunted (the GM alerted),
+    the first and third are applied and answered, once each; nothing of the failed batch
+    is left (one seat each)."""
     ids = _joins(app, 3)
     app.inbound.batch_seconds = 60.0
     real = dispatch.execute
