@@ -142,3 +142,52 @@ def test_a_batch_is_bounded_by_its_mails_and_its_time(app: App, demo: str) -> No
     _joins(app, 2, first=5)
     app.inbound.batch_mails, app.inbound.batch_seconds = 16, 0.0
     assert len(app.inbound.process_pending(after)) == 1
+
+
+def _reads_of_competitions(app: App) -> list[str]:
+    reads: list[str] = []
+
+    def seen(_c: Any, _cur: Any, statement: str, *_a: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT") and "FROM competitions" in statement:
+            reads.append(statement)
+
+    event.listen(app.db_engine, "before_cursor_execute", seen)
+    return reads
+
+
+def test_a_batch_reads_its_competition_once(app: App, demo: str) -> None:
+    """Three JOINs to one competition in one batch read its row once (SQLite; on PostgreSQL
+    each mail reads it with its own lock); each JOIN still takes its own seat."""
+    _joins(app, 3)
+    app.inbound.batch_seconds = 60.0
+    reads = _reads_of_competitions(app)
+    done = app.inbound.process_pending()
+    while len(done) < 3 and (more := app.inbound.process_pending(done[-1][0])):
+        done += more
+    by_code = [r for r in reads if "competitions.code =" in r]
+    assert len(by_code) == (3 if app.db_engine.dialect.name == "postgresql" else 1)
+    with transaction(app.sessions) as s:
+        assert sorted(s.scalars(select(Seat.number))) == [1, 2, 3]
+
+
+def test_a_write_to_the_competitions_drops_what_the_batch_kept(app: App, demo: str) -> None:
+    """What a batch keeps of a competition is dropped by any statement of its transaction
+    that writes the competitions table (or whose table cannot be told), and kept through
+    writes to other tables; the next mail then reads the row as written."""
+    from pbm.db.models import Competition
+    from pbm.db.session import batch
+    from pbm.inbound.pipeline import _KeptCompetitions
+
+    with batch(app.sessions) as conn, _KeptCompetitions(conn) as kept:
+        with transaction(app.sessions, conn) as s:
+            comp = s.scalars(select(Competition).where(Competition.code == demo)).one()
+            kept.put(demo, comp)
+            s.connection().exec_driver_sql("UPDATE inbound_mail SET note = note WHERE 0")
+        assert kept.get(demo) is comp
+        with transaction(app.sessions, conn) as s:
+            merged = s.merge(comp, load=False)
+            merged.name = "Renamed Cup"  # flushed at the unit's end: UPDATE competitions
+        assert kept.get(demo) is None
+        kept.put(demo, comp)
+        conn.exec_driver_sql("ANALYZE inbound_mail")  # a statement whose table is not told
+        assert kept.get(demo) is None
