@@ -601,7 +601,8 @@ class Inbound:
 class _KeptCompetitions:
     """The competitions a batch's mails read, by code, for the batch's life: its later mails
     take the row into their session (``merge(load=False)``: no statement) instead of reading
-    it again (bench/RESULTS.md, "A pass's mails, one commit": 120 us a load, 15 a merge).
+    it again, which costs several times the merge (bench/RESULTS.md, "A pass's mails, one
+    commit").
     Only one batch's transaction writes while it runs (SQLite), and any statement of it that
     writes the ``competitions`` table (a handler's flush, a Core update) drops them all."""
 
