@@ -1,6 +1,8 @@
 """A mail's HTML twin rendered from templates with their styles written in once reads, to a
 browser's parser, exactly as the page css-inline writes at each render: every element, each
-attribute (its style too) and every character of text, for any data a player can send."""
+attribute (its style too, declaration for declaration: the styles written in have no blanks
+around their colons and semicolons) and every character of text, for any data a player can
+send."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from pbm.cli.mail_preview import preview_config, preview_contexts
 from pbm.outbound.render import email_kinds, environment, has_html, templates_dir
 from pbm.outbound.render.html import inline_styles
 from pbm.outbound.render.renderer import Renderer, renderer
-from pbm.outbound.render.styled import Sheet, Unstylable, prestyle
+from pbm.outbound.render.styled import Sheet, Unstylable, compact, prestyle
 from pbm.outbound.render.tables import squad_lines
 
 Event = tuple[Any, ...]
@@ -37,7 +39,8 @@ class _Events(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag != "tbody":
-            self.events.append(("start", tag, sorted((k, v or "") for k, v in attrs)))
+            read = [(k, _declarations(v) if k == "style" else v or "") for k, v in attrs]
+            self.events.append(("start", tag, sorted(read)))
 
     def handle_endtag(self, tag: str) -> None:
         if tag != "tbody":
@@ -51,6 +54,13 @@ class _Events(HTMLParser):
 
     def handle_decl(self, decl: str) -> None:
         self.events.append(("decl", decl.lower()))
+
+
+def _declarations(style: str | None) -> str:
+    """A style as a CSS parser reads it: its declarations in order, each name and value
+    without the blanks around them (the layout's sheet has no ";" inside a value)."""
+    pairs = (d.partition(":") for d in (style or "").split(";") if d.strip())
+    return ";".join(f"{name.strip()}:{value.strip()}" for name, _, value in pairs)
 
 
 def _read(page: str) -> list[Event]:
@@ -202,3 +212,17 @@ def test_the_welcomes_squad_lines_are_the_templates_columns(data: st.DataObject)
     ]
     row = environment().from_string(_ROW)
     assert squad_lines(rows) == "\n".join(row.render(p=r) for r in rows)
+
+
+def test_the_styles_written_in_are_compact_and_the_twin_smaller() -> None:
+    """The welcome's styles have no blank around a colon or a semicolon and no last
+    semicolon, and its page is smaller than css-inline's by about as many bytes as those
+    blanks; a style whose value holds a quoted colon or semicolon is kept as it is."""
+    inlined, written = _both("join", _ctx("join"))
+    styles = re.findall(r' style="([^"]*)"', written)
+    assert styles and not any(": " in s or "; " in s or s.endswith(";") for s in styles)
+    blanks = sum(s.count(": ") + 1 for s in re.findall(r' style="([^"]*)"', inlined))
+    assert len(inlined) - len(written) >= blanks * 0.9
+    assert compact("margin: 0;padding: 0 1px;") == "margin:0;padding:0 1px"
+    for kept in ("a: url(x;y);", "font-family: 'a: b';", 'content: "x;";'):
+        assert compact(kept) == kept
