@@ -17,7 +17,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from jinja2.ext import Extension
 
 from pbm.outbound.render.tables import KEY as H6_KEY
-from pbm.outbound.render.tables import card_table, squad_lines
+from pbm.outbound.render.tables import card_table, name_lines, squad_lines
 from pbm.outbound.render.wrap import (
     WIDTH,
     center,
@@ -96,6 +96,7 @@ def make_environment(root: Path, extensions: Sequence[type[Extension]] = ()) -> 
     env.filters["oneline"] = oneline
     env.filters["card_table"] = card_table
     env.filters["squad_lines"] = squad_lines
+    env.filters["name_lines"] = name_lines
     env.filters["center"] = center
     env.filters["nobreak"] = nobreak
     env.filters["wrap"] = wrap

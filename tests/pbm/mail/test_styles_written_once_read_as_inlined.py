@@ -23,7 +23,7 @@ from pbm.outbound.render import email_kinds, environment, has_html, templates_di
 from pbm.outbound.render.html import inline_styles
 from pbm.outbound.render.renderer import Renderer, renderer
 from pbm.outbound.render.styled import Sheet, Unstylable, compact, prestyle
-from pbm.outbound.render.tables import squad_lines
+from pbm.outbound.render.tables import name_lines, squad_lines
 
 Event = tuple[Any, ...]
 
@@ -226,3 +226,31 @@ def test_the_styles_written_in_are_compact_and_the_twin_smaller() -> None:
     assert compact("margin: 0;padding: 0 1px;") == "margin:0;padding:0 1px"
     for kept in ("a: url(x;y);", "font-family: 'a: b';", 'content: "x;";'):
         assert compact(kept) == kept
+
+
+# A naming answer's squad lines as the template wrote them, with its filters.
+_NAMES = (
+    "{% autoescape false %}"
+    '{% set name_width = [squad|map(attribute="name")|map("oneline")|map("length")|max'
+    "|default(0), 40]|min %}"
+    "{% for p in squad %}"
+    '{{ "%4d"|format(p.slot) }}  {{ "%-*s"|format(name_width, p.name|oneline) }}  {{ p.role }}\n'
+    "{% endfor %}"
+    "{% endautoescape %}"
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_a_naming_answers_squad_lines_are_the_templates_columns(data: st.DataObject) -> None:
+    """The naming answer's squad lines, one format a line, are the lines the template's
+    filters wrote, for any names (hostile, long past the 40-wide column, wide), any number
+    of rows."""
+    squad = _previews()["join"]["squad"]
+    rows = [
+        {**row, "name": data.draw(_TEXT), "slot": data.draw(st.integers(0, 99999))}
+        for row in squad[: data.draw(st.integers(1, len(squad)))]
+    ]
+    template = environment().from_string(_NAMES)
+    assert name_lines(rows) + "\n" == template.render(squad=rows)
+    assert name_lines([]) == template.render(squad=[]) == ""
