@@ -186,7 +186,8 @@ def test_a_kind_whose_template_refuses_is_inlined_at_each_render(tmp_path: Path)
     assert _read(page) == _read(plain)
 
 
-# The welcome's squad lines as the template wrote them, a filter a column.
+# The welcome's squad lines as the template wrote them, a filter a column; and a naming
+# answer's, its name column as wide as the longest name (40 at most).
 _ROW = (
     "{% autoescape false %}"
     '{{ "%4d"|format(p.slot) }}  {{ "%-22s"|format(p.name|oneline) }}  '
@@ -194,24 +195,39 @@ _ROW = (
     '{{ "%4d"|format(p.bowling) }}  {{ "%5d"|format(p.fielding) }}  {{ p.style }}'
     "{% endautoescape %}"
 )
+_NAMES = (
+    "{% autoescape false %}"
+    '{% set name_width = [squad|map(attribute="name")|map("oneline")|map("length")|max'
+    "|default(0), 40]|min %}"
+    "{% for p in squad %}"
+    '{{ "%4d"|format(p.slot) }}  {{ "%-*s"|format(name_width, p.name|oneline) }}  {{ p.role }}\n'
+    "{% endfor %}"
+    "{% endautoescape %}"
+)
 
 
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
-def test_the_welcomes_squad_lines_are_the_templates_columns(data: st.DataObject) -> None:
-    """The squad's text lines, one format a line, are the lines the template's filters wrote,
-    for any names (hostile, long, wide) and figures."""
+def test_the_squads_text_lines_are_the_templates_columns(data: st.DataObject) -> None:
+    """The squad's text lines in a welcome and in a naming answer, one format a line, are
+    the lines the templates' filters wrote, for any names (hostile, long past a column,
+    wide), figures and number of rows."""
+    squad = _previews()["join"]["squad"]
     rows = [
         {
             **row,
+            "slot": data.draw(st.integers(0, 99999)),
             "name": data.draw(_TEXT),
             "batting": data.draw(st.integers(0, 999)),
             "fielding": data.draw(st.integers(-9, 99999)),
         }
-        for row in _previews()["join"]["squad"]
+        for row in squad[: data.draw(st.integers(1, len(squad)))]
     ]
     row = environment().from_string(_ROW)
     assert squad_lines(rows) == "\n".join(row.render(p=r) for r in rows)
+    names = environment().from_string(_NAMES)
+    assert name_lines(rows) + "\n" == names.render(squad=rows)
+    assert name_lines([]) == names.render(squad=[]) == ""
 
 
 def test_the_styles_written_in_are_compact_and_the_twin_smaller() -> None:
@@ -226,31 +242,3 @@ def test_the_styles_written_in_are_compact_and_the_twin_smaller() -> None:
     assert compact("margin: 0;padding: 0 1px;") == "margin:0;padding:0 1px"
     for kept in ("a: url(x;y);", "font-family: 'a: b';", 'content: "x;";'):
         assert compact(kept) == kept
-
-
-# A naming answer's squad lines as the template wrote them, with its filters.
-_NAMES = (
-    "{% autoescape false %}"
-    '{% set name_width = [squad|map(attribute="name")|map("oneline")|map("length")|max'
-    "|default(0), 40]|min %}"
-    "{% for p in squad %}"
-    '{{ "%4d"|format(p.slot) }}  {{ "%-*s"|format(name_width, p.name|oneline) }}  {{ p.role }}\n'
-    "{% endfor %}"
-    "{% endautoescape %}"
-)
-
-
-@settings(max_examples=60, deadline=None)
-@given(data=st.data())
-def test_a_naming_answers_squad_lines_are_the_templates_columns(data: st.DataObject) -> None:
-    """The naming answer's squad lines, one format a line, are the lines the template's
-    filters wrote, for any names (hostile, long past the 40-wide column, wide), any number
-    of rows."""
-    squad = _previews()["join"]["squad"]
-    rows = [
-        {**row, "name": data.draw(_TEXT), "slot": data.draw(st.integers(0, 99999))}
-        for row in squad[: data.draw(st.integers(1, len(squad)))]
-    ]
-    template = environment().from_string(_NAMES)
-    assert name_lines(rows) + "\n" == template.render(squad=rows)
-    assert name_lines([]) == template.render(squad=[]) == ""
