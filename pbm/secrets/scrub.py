@@ -362,12 +362,14 @@ def own_spans(raw: bytes) -> list[tuple[list[str], tuple[int, int] | None]] | No
     as compat32 reads them, and where its quoted-printable UTF-8 payload lies in ``raw``
     (None for the multipart); None when ``raw`` is in no such shape. (The outbox fills a
     reply's secrets in these payloads alone.)"""
-    single = _text_part(raw)
+    head = _headers_of(raw, 0)  # read once, for either shape
+    if head is None:
+        return None
+    single = _text_part(raw, head)
     if single is not None:
         return [(single[0], (single[1], len(raw)))]
-    head = _headers_of(raw, 0)
-    found = _ALTERNATIVE.fullmatch(_one(head[0], "content-type") or "") if head else None
-    if head is None or found is None:
+    found = _ALTERNATIVE.fullmatch(_one(head[0], "content-type") or "")
+    if found is None:
         return None
     sep = b"--" + found.group(1).encode("ascii")
     body = raw[head[1] :]
@@ -387,10 +389,12 @@ def own_spans(raw: bytes) -> list[tuple[list[str], tuple[int, int] | None]] | No
     return parts
 
 
-def _text_part(raw: bytes) -> tuple[list[str], int] | None:
+def _text_part(
+    raw: bytes, head: tuple[list[tuple[str, str]], int] | None = None
+) -> tuple[list[str], int] | None:
     """The header values of ``raw`` as one quoted-printable UTF-8 text part, and where its
-    payload starts; None for anything else."""
-    head = _headers_of(raw, 0)
+    payload starts; None for anything else. ``head``: its headers, if already read."""
+    head = head or _headers_of(raw, 0)
     if head is None:
         return None
     fields, at = head
