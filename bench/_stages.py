@@ -21,6 +21,7 @@ from typing import Any
 _TARGETS: tuple[tuple[str, str, str], ...] = (
     ("store raw + dedup (1 commit/batch)", "pbm.inbound.pipeline:Inbound", "store_many"),
     ("claim + status (process)", "pbm.inbound.pipeline:Inbound", "_process"),
+    ("claim + status (process)", "pbm.inbound.pipeline:Inbound", "_batch"),
     ("lookups, rate limit, bounces", "pbm.inbound.pipeline:Inbound", "_dispatch"),
     ("parse MIME + route", "pbm.inbound.pipeline", "understand"),
     ("parse MIME + route", "pbm.inbound.dispatch", "incoming_of"),
@@ -36,6 +37,9 @@ _TARGETS: tuple[tuple[str, str, str], ...] = (
     ("queue outbox row", "pbm.inbound.context", "queue_mail"),
     ("ORM flush (unit of work)", "sqlalchemy.orm.session:Session", "flush"),
     ("commit", "sqlalchemy.orm.session:SessionTransaction", "commit"),
+    # a batch's one commit, on its connection (the session's commit of a mail in a batch
+    # releases its savepoint; alone, it commits through this too)
+    ("commit", "sqlalchemy.engine.base:Transaction", "commit"),
 )
 
 #: The same stages where an older tree had them, timed when present, so a "before" of an

@@ -138,9 +138,10 @@ def _worker(
     try:
         with instrument(timer):
             after = 0
-            while (got := app.inbound.process_next(after)) is not None:
-                after = got[0]
-                done += 1
+            # As the daemon's pass drains them: in batches of one commit (SQLite).
+            while got := app.inbound.process_pending(after):
+                after = got[-1][0]
+                done += len(got)
         cpu, pg = time.process_time() - cpu, cpu_seconds(backend) - pg
     finally:
         app.close()

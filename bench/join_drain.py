@@ -20,7 +20,29 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--messages", type=int, default=256, help="JOINs (default 256)")
     ap.add_argument("--warm", type=int, default=40, help="handled before the clock (default 40)")
+    ap.add_argument(
+        "--batch",
+        type=int,
+        default=None,
+        help="mails a commit, as the daemon's pass batches them (default: one, process_next)",
+    )
+    ap.add_argument(
+        "--ab",
+        default="",
+        help="batch sizes to alternate chunk by chunk in this one process (e.g. 1,16): the "
+        "machine's load falls on each alike",
+    )
+    ap.add_argument("--chunk", type=int, default=32, help="mails a chunk of --ab (default 32)")
+    ap.add_argument(
+        "--no-kept",
+        action="store_true",
+        help="a batch keeps no competition (each mail reads its row): what the keeping pays",
+    )
     args = ap.parse_args()
+    if args.no_kept:
+        from pbm.inbound import pipeline
+
+        pipeline._KeptCompetitions.get = lambda _self, _code: None  # type: ignore[method-assign]
     bench = Bench(competitions=-(-args.messages // 64), teams=64)
     try:
         inbound = bench.app.inbound
@@ -36,10 +58,18 @@ def main() -> None:
             statements[0] += 1
 
         event.listen(bench.app.db_engine, "before_cursor_execute", count)
+        if args.ab:
+            _interleaved(inbound, after, [int(b) for b in args.ab.split(",")], args.chunk)
+            return
         handled = 0
         t = time.process_time()
-        while (got := inbound.process_next(after)) is not None:
-            after, handled = got[0], handled + 1
+        if args.batch is None:
+            while (got := inbound.process_next(after)) is not None:
+                after, handled = got[0], handled + 1
+        else:
+            inbound.batch_seconds = 60.0  # bounded by the mails alone: the bench's own figure
+            while done := inbound.process_pending(after, mails=args.batch):
+                after, handled = done[-1][0], handled + len(done)
         cpu = (time.process_time() - t) / handled * 1000
         print(
             f"{cpu:.3f} CPU ms a JOIN over {handled}, {statements[0] / handled:.1f} statements "
@@ -47,6 +77,32 @@ def main() -> None:
         )
     finally:
         bench.close()
+
+
+def _interleaved(inbound: Any, after: int, sizes: list[int], chunk: int) -> None:
+    """Chunks of ``chunk`` mails handled at each batch size in turn until the mail runs out;
+    the CPU ms a JOIN of each size over all its chunks."""
+    inbound.batch_seconds = 60.0
+    cpu = dict.fromkeys(sizes, 0.0)
+    mails = dict.fromkeys(sizes, 0)
+    while True:
+        for size in sizes:
+            handled = 0
+            t = time.process_time()
+            while handled < chunk and (
+                done := inbound.process_pending(after, mails=min(size, chunk - handled))
+            ):
+                after, handled = done[-1][0], handled + len(done)
+            cpu[size] += time.process_time() - t
+            mails[size] += handled
+            if handled < chunk:
+                load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+                for s in sizes:
+                    print(
+                        f"batch {s:3d}: {cpu[s] / max(mails[s], 1) * 1000:.3f} CPU ms a JOIN "
+                        f"over {mails[s]}; load {load}"
+                    )
+                return
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ process reaches that point it kills itself with SIGKILL, as a power cut would. P
 * ``after-store``: the raw message is committed, its effects are not;
 * ``before-commit``: the effects and the reply are written but not committed;
 * ``after-commit``: the effects and the reply are committed, the reply is not sent;
+* ``batch-before-commit``: several mails' effects and replies are written in one batch's
+  transaction (:meth:`pbm.inbound.pipeline.Inbound.process_pending`, SQLite), none committed;
 * ``after-send``: the reply was handed to the sender, the outbox row is not marked sent;
 * ``spool-before-commit``: a pass read the spool's files, nothing of them is stored;
 * ``spool-after-commit``: the spool's mail is committed, its files are not removed.

@@ -27,7 +27,7 @@ def record(
 ) -> None:
     """Append ``kind`` with ``data`` to the audit log, for ``competition`` (None: of none).
     Positional only, so ``data`` may hold any key (a bounce's ``kind``)."""
-    session.execute(
+    session.connection().execute(  # Core: neither the ORM's layer nor an autoflush
         _INSERT,
         {
             "at": clock.now(),
@@ -39,6 +39,5 @@ def record(
 
 
 #: On the table, not the class, and built once: the ORM's plugin for a DML statement and the
-#: coercion of each value cost more than the insert itself. (The session still autoflushes
-#: before it, as before any statement.)
+#: coercion of each value cost more than the insert itself.
 _INSERT = insert(table_of(Event))

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -32,6 +32,7 @@ __all__ = [
     "LOCK_WAIT_MS",
     "READ_ONLY",
     "SKIP_LOCKED",
+    "batch",
     "is_busy",
     "is_db_outage",
     "is_postgres",
@@ -147,13 +148,41 @@ def make_session_factory(db_engine: Engine) -> sessionmaker[Session]:
 
 
 @contextmanager
-def transaction(factory: sessionmaker[Session]) -> Iterator[Session]:
+def transaction(
+    factory: sessionmaker[Session], within: Connection | None = None
+) -> Iterator[Session]:
     """One unit of work: commit on success, roll back on any exception.
 
-    A lost database raises :class:`~pbm.core.errors.DatabaseUnavailable` (see the module doc)."""
+    ``within`` a :func:`batch`'s connection, the unit joins the batch's transaction: its
+    commit only flushes (durable when the batch commits), and its rollback rolls back the
+    whole batch. A lost database raises :class:`~pbm.core.errors.DatabaseUnavailable` (see
+    the module doc)."""
+    kw: dict[str, Any] = {}
+    if within is not None:
+        kw = {"bind": within, "join_transaction_mode": "rollback_only"}
+    with _outage(factory), factory(**kw) as session, session.begin():
+        yield session
+
+
+@contextmanager
+def batch(factory: sessionmaker[Session]) -> Iterator[Connection]:
+    """One transaction on one connection of ``factory``'s engine, shared by the units of
+    work run ``within`` it (:func:`transaction`): committed once at the end, so many units
+    pay one commit, and rolled back whole on any exception (in a unit or here).
+
+    Not a savepoint a unit: SQLAlchemy's SAVEPOINT and RELEASE around a session cost more
+    than the BEGIN and COMMIT they would save (bench/RESULTS.md, "A pass's mails, one
+    commit"); the caller that must keep one unit's failure apart does it again alone."""
+    bind = factory.kw.get("bind")
+    assert isinstance(bind, Engine), "a batch needs a session factory bound to an engine"
+    with _outage(factory), bind.connect() as conn, conn.begin():
+        yield conn
+
+
+@contextmanager
+def _outage(factory: sessionmaker[Session]) -> Iterator[None]:
     try:
-        with factory() as session, session.begin():
-            yield session
+        yield
     except DBAPIError as exc:
         bind = factory.kw.get("bind")
         dialect = bind.dialect.name if isinstance(bind, Engine) else ""

@@ -31,13 +31,22 @@ from typing import Any
 
 from sqlalchemy import Engine, event
 
-__all__ = ["Wakes"]
+__all__ = ["Wakes", "written_table"]
 
 _OUTBOX = "outbox"
 _WRITE = re.compile(r'\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)', re.I)
 _READ = re.compile(r'\b(?:FROM|JOIN)\s+"?(\w+)', re.I)
 #: Statements that write no table (a transaction's edges, SQLite's settings).
 _NEUTRAL = ("SELECT", "BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "PRAGMA", "SHOW")
+
+
+def written_table(statement: str) -> str | None:
+    """The table ``statement`` writes (lower case); ``""`` for one that writes none (a
+    SELECT, a transaction's edge, a setting); None when that cannot be told."""
+    if statement.lstrip()[:9].upper().startswith(_NEUTRAL):
+        return ""
+    found = _WRITE.match(statement)
+    return None if found is None else found.group(1).lower()
 
 
 @dataclass(slots=True)

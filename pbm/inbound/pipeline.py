@@ -21,6 +21,7 @@ the sealed copy is dropped once the message is handled, and kept for a dead lett
 
 from __future__ import annotations
 
+import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -28,7 +29,7 @@ from datetime import datetime
 from typing import Any
 
 import structlog
-from sqlalchemy import Row, Select, bindparam, select, update
+from sqlalchemy import Connection, Row, Select, bindparam, event, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, defer, sessionmaker
 
@@ -42,7 +43,8 @@ from pbm.core.errors import (
 )
 from pbm.core.events import record
 from pbm.db.models import Competition, InboundMail, table_of
-from pbm.db.session import SKIP_LOCKED, is_postgres, transaction
+from pbm.db.session import SKIP_LOCKED, batch, is_postgres, transaction
+from pbm.db.wakes import written_table
 from pbm.inbound.context import Handled, MailContext, Status, StoredMail
 from pbm.inbound.dispatch import Decision, Run, admitted, execute, route
 from pbm.inbound.intake import Incoming, message_key
@@ -53,13 +55,20 @@ from pbm.outbound.replies import queue_mail
 from pbm.secrets import Sealer, SecretBox, known_secrets, redact
 from pbm.testhooks import crash_point
 
-__all__ = ["Arrival", "Inbound", "Stored"]
+__all__ = ["BATCH_MAILS", "BATCH_SECONDS", "Arrival", "Inbound", "Stored"]
 
 log = structlog.get_logger("pbm.inbound")
 
 
 #: Keys per ``IN (...)`` query: well under SQLite's and PostgreSQL's parameter limits.
 _KEYS_PER_QUERY = 500
+#: The most mails one commit takes on SQLite (:meth:`Inbound.process_pending`), and the
+#: seconds after which a batch takes no further mail: an answer waits for its batch's
+#: commit, so the batch is bounded well inside the acknowledgement's budget (0.3 s at p99
+#: through the IMAP door, bench/ack_latency.py), and the doors' wait for the write lock
+#: (``door_wait_ms``, 250 by default) outlasts it.
+BATCH_MAILS = 16
+BATCH_SECONDS = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +103,25 @@ class _Meta:
 
 
 @dataclass(frozen=True, slots=True)
+class _Claim:
+    """The statement that claims a message, and whether it claims the next pending one
+    (nothing found: none is left) rather than one by its id."""
+
+    statement: Select[Any]
+    params: dict[str, Any]
+    next: bool = True
+    id: int | None = None
+
+
+class _Failed(Exception):
+    """A mail of a batch failed (anything but a lost database): the batch is rolled back."""
+
+    def __init__(self, mail_id: int) -> None:
+        super().__init__(mail_id)
+        self.mail_id = mail_id
+
+
+@dataclass(frozen=True, slots=True)
 class Stored:
     """The stored message's id, and whether this call stored it (False: a redelivery)."""
 
@@ -120,6 +148,13 @@ class Inbound:
         self._seen_secrets: tuple[str, ...] = ()
         self._meta = _Meta(None, None, None)
         self._known_games: dict[str, str] | None = None
+        #: The competitions a batch read, while it runs (SQLite: the batch's transaction is
+        #: the only writer, and what it writes to them drops them).
+        self._kept: _KeptCompetitions | None = None
+        #: A batch's bounds (:meth:`process_pending`): at most this many mails a commit, and
+        #: none taken after this many seconds.
+        self.batch_mails = BATCH_MAILS
+        self.batch_seconds = BATCH_SECONDS
 
     # -- 1. store ----------------------------------------------------------------------------
 
@@ -239,11 +274,7 @@ class Inbound:
 
     def process(self, mail_id: int) -> Status | None:
         """Handle one stored message; returns its new status (None if it was not pending)."""
-
-        def claim(s: Session) -> StoredMail | None:
-            return _stored(s.execute(_CLAIM_ID, {"b_id": mail_id}).first())
-
-        done = self._process(claim, mail_id)
+        done = self._process(self._claim_id(mail_id), mail_id)
         return done[1] if done is not None else None
 
     def process_next(self, after: int = 0, upto: int | None = None) -> tuple[int, Status] | None:
@@ -252,28 +283,136 @@ class Inbound:
         none. The claim is one ``SELECT ... ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED``: a
         worker goes straight to the next free row instead of trying, one transaction each,
         every id that other workers hold or have just handled."""
+        return self._process(self._claim_next(after, upto))
 
-        def claim(s: Session) -> StoredMail | None:
-            if upto is None:
-                return _stored(s.execute(_CLAIM_NEXT, {"b_after": after}).first())
-            row = s.execute(_CLAIM_UPTO, {"b_after": after, "b_upto": upto}).first()
-            return _stored(row)
+    def process_pending(
+        self,
+        after: int = 0,
+        upto: int | None = None,
+        *,
+        mails: int | None = None,
+        seconds: float | None = None,
+        stop: Callable[[], bool] = lambda: False,
+    ) -> list[tuple[int, Status]]:
+        """:meth:`process_next` for up to ``mails`` messages (none taken after ``seconds``;
+        by default the instance's ``batch_mails`` and ``batch_seconds``),
+        in ONE commit on SQLite. Nothing of the batch is durable, and no answer of it can be
+        sent, before that commit: a crash or a lost database anywhere in it rolls every
+        message back to ``received`` for the next pass. A message that fails rolls the batch
+        back, and its messages are handled again one a transaction: the one that fails
+        becomes a dead letter alone, as it would have handled alone (a savepoint a message,
+        as SQLAlchemy makes them, cost more than the commits it saved).
 
-        return self._process(claim)
+        On PostgreSQL one message a commit, as :meth:`process_next`: a batch would hold each
+        of its messages' competition locks to its end, and two workers taking two
+        competitions in opposite orders would deadlock. The ids and new statuses, in order
+        ([]: nothing was pending). No message is taken after ``stop()`` says so (a warm
+        stop: the one in hand is finished and committed)."""
+        mails = self.batch_mails if mails is None else mails
+        if mails <= 1 or self._postgres:
+            done = self.process_next(after, upto)
+            return [] if done is None else [done]
+        claim = lambda _k, last: self._claim_next(last, upto)  # noqa: E731
+        seconds = self.batch_seconds if seconds is None else seconds
+        taken = self._batch(claim, after, mails, seconds, stop)
+        return [d for d in taken if d is not None]
+
+    def process_many(
+        self,
+        ids: Sequence[int],
+        *,
+        mails: int | None = None,
+        seconds: float | None = None,
+        stop: Callable[[], bool] = lambda: False,
+    ) -> list[tuple[int, Status] | None]:
+        """:meth:`process` for the first of ``ids`` as :meth:`process_pending` batches them
+        (at least one, whatever ``stop`` says): a result for each id taken, in order (None:
+        it was not pending)."""
+        if not ids:
+            return []
+        mails = self.batch_mails if mails is None else mails
+        if mails <= 1 or self._postgres or len(ids) == 1:
+            return [self._process(self._claim_id(ids[0]), ids[0])]
+        mails = min(mails, len(ids))
+        seconds = self.batch_seconds if seconds is None else seconds
+        return self._batch(lambda k, _last: self._claim_id(ids[k]), 0, mails, seconds, stop)
+
+    def _batch(
+        self,
+        claim: Callable[[int, int], _Claim],
+        last: int,
+        mails: int,
+        seconds: float,
+        stop: Callable[[], bool],
+    ) -> list[tuple[int, Status] | None]:
+        """Up to ``mails`` claims (``claim(k, last id handled)``) handled in one transaction;
+        None for a claim that found nothing pending. A mail that fails rolls the batch back,
+        and the batch's mails are handled again one a transaction (:meth:`_alone`)."""
+        done: list[tuple[int, Status] | None] = []
+        taken: list[int | None] = []  # each claim's mail, for doing them again alone
+        began = time.monotonic()
+        try:
+            with batch(self.sessions) as conn, _KeptCompetitions(conn) as self._kept:
+                while not done or (
+                    len(done) < mails and time.monotonic() - began < seconds and not stop()
+                ):
+                    one = claim(len(done), last)
+                    got = self._process(one, within=conn)
+                    if got is None and one.next:
+                        break  # nothing left pending
+                    done.append(got)
+                    taken.append(one.id if got is None else got[0])
+                    last = got[0] if got is not None else last
+                if len(done) > 1:
+                    crash_point("batch-before-commit")
+        except _Failed as failed:
+            return self._alone([*taken, failed.mail_id])
+        finally:
+            self._kept = None
+        for got in done:
+            if got is not None:
+                log.info("inbound.handled", id=got[0], status=got[1])
+        crash_point("after-commit")
+        return done
+
+    def _alone(self, ids: list[int | None]) -> list[tuple[int, Status] | None]:
+        """A failed batch's mails again, in order, each in a transaction of its own: the one
+        that failed fails alone and is shunted (a dead letter, the GM alerted), as a mail
+        handled alone always was. Nothing of the batch was committed or sent."""
+        log.warning("inbound.batch_failed", mails=len(ids))
+        return [None if i is None else self._process(self._claim_id(i), i) for i in ids]
+
+    @property
+    def _postgres(self) -> bool:
+        bind = self.sessions.kw.get("bind")
+        return bind is not None and bind.dialect.name == "postgresql"
+
+    @staticmethod
+    def _claim_id(mail_id: int) -> _Claim:
+        return _Claim(_CLAIM_ID, {"b_id": mail_id}, next=False, id=mail_id)
+
+    @staticmethod
+    def _claim_next(after: int, upto: int | None) -> _Claim:
+        if upto is None:
+            return _Claim(_CLAIM_NEXT, {"b_after": after})
+        return _Claim(_CLAIM_UPTO, {"b_after": after, "b_upto": upto})
 
     def _process(
-        self, claim: Callable[[Session], StoredMail | None], mail_id: int | None = None
+        self, claim: _Claim, mail_id: int | None = None, within: Connection | None = None
     ) -> tuple[int, Status] | None:
         found_secrets: tuple[str, ...] = ()
         try:
-            with transaction(self.sessions) as s:
+            with transaction(self.sessions, within) as s:
                 # The claim: FOR UPDATE SKIP LOCKED. A second worker on PostgreSQL skips a
                 # message another one is handling (None: not ours), and finds it handled once
                 # that one commits. The lease is the transaction itself: a worker that dies
                 # mid-message loses its connection, PostgreSQL rolls back and frees the row,
                 # and the next pass of any worker takes it (nothing was committed, so it is
                 # handled once). SQLite has one writer at a time (BEGIN IMMEDIATE).
-                mail = claim(s)
+                # Core statements of the pipeline's own go to the connection: the session's
+                # execute (the ORM's plugin lookup, its event, an autoflush) cost half again.
+                db = s.connection()
+                mail = _stored(db.execute(claim.statement, claim.params).first())
                 if mail is None or mail.status != Status.RECEIVED:
                     return None
                 mail_id = mail.id
@@ -298,7 +437,7 @@ class Inbound:
                 # secrets the mail carried wherever they were written.
                 with known_secrets(handled.secrets):
                     s.flush()
-                    s.execute(_DONE, done)
+                    db.execute(_DONE, done)
                 crash_point("before-commit")
         except DatabaseUnavailable:
             # The database went away, not the message: the transaction rolled back, the mail
@@ -308,12 +447,15 @@ class Inbound:
         except Exception as exc:  # the shunt: anything unexpected becomes a dead letter
             if mail_id is None:
                 raise  # the claim itself failed: nothing was taken, nothing to shunt
+            if within is not None:  # the batch is rolled back: its mails go again alone
+                raise _Failed(mail_id) from exc
             tb = redact(traceback.format_exc(), (*self.config.secrets(), *found_secrets))
             self._shunt(mail_id, tb)
             log.error("inbound.shunted", id=mail_id, error=redact(repr(exc), self.config.secrets()))
             return mail_id, Status.SHUNTED
-        log.info("inbound.handled", id=mail_id, status=handled.status, note=handled.note)
-        crash_point("after-commit")
+        if within is None:  # else logged, and crashed after, at the batch's commit
+            log.info("inbound.handled", id=mail_id, status=handled.status, note=handled.note)
+            crash_point("after-commit")
         return mail_id, handled.status
 
     def _handle(self, s: Session, mail: StoredMail) -> Handled:
@@ -349,9 +491,7 @@ class Inbound:
             routed = route(mail_is, own, self._games(s, reload=True), gm)
         competition = None
         if routed.msg.code is not None:
-            # On PostgreSQL the row comes with this mail's lock on it, in the same statement.
-            by_code = _by_code(is_postgres(s), shared=_seat_scoped(routed.decision))
-            competition = s.scalars(by_code, {"code": routed.msg.code}).first()
+            competition = self._competition(s, routed.msg.code, routed.decision)
             if competition is None:  # deleted since the codes were read
                 self._known_games = None
                 routed = route(mail_is, own, self._games(s), gm)
@@ -369,6 +509,19 @@ class Inbound:
             return ctx.handled(Status(mail_is.refusal.status), mail_is.refusal.note)
         outcome = admitted(ctx, decision, person=mail_is.kind is Kind.PLAYER)
         return execute(ctx, outcome) if isinstance(outcome, Run) else outcome
+
+    def _competition(self, s: Session, code: str, decision: Decision) -> Competition | None:
+        """The competition ``code`` names, in ``s``: as the batch keeps it when it does (no
+        statement), else read (on PostgreSQL with this mail's lock on it, in the same
+        statement)."""
+        kept = self._kept
+        if kept is not None and (found := kept.get(code)) is not None:
+            return s.merge(found, load=False)
+        by_code = _by_code(is_postgres(s), shared=_seat_scoped(decision))
+        competition = s.scalars(by_code, {"code": code}).first()
+        if kept is not None and competition is not None:
+            kept.put(code, competition)
+        return competition
 
     def _games(self, s: Session, *, reload: bool = False) -> Mapping[str, str]:
         """Each competition's code (upper case) and its game, read once per process: neither
@@ -443,6 +596,40 @@ class Inbound:
             mail.status = Status.RECEIVED
             mail.note = f"retried (was {mail.note or 'shunted'})"[:500]
             record(s, self.clock, "retry", inbound=mail.id)
+
+
+class _KeptCompetitions:
+    """The competitions a batch's mails read, by code, for the batch's life: its later mails
+    take the row into their session (``merge(load=False)``: no statement) instead of reading
+    it again, which costs several times the merge (bench/RESULTS.md, "A pass's mails, one
+    commit").
+    Only one batch's transaction writes while it runs (SQLite), and any statement of it that
+    writes the ``competitions`` table (a handler's flush, a Core update) drops them all."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self._rows: dict[str, Competition] = {}
+
+    def __enter__(self) -> _KeptCompetitions:
+        event.listen(self.conn, "before_cursor_execute", self._statement)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        event.remove(self.conn, "before_cursor_execute", self._statement)
+        self._rows.clear()
+
+    def get(self, code: str) -> Competition | None:
+        return self._rows.get(code)
+
+    def put(self, code: str, competition: Competition) -> None:
+        self._rows[code] = competition
+
+    def _statement(self, _conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if self._rows and written_table(statement) in (None, _COMPETITIONS):
+            self._rows.clear()  # written, or a statement whose table cannot be told
+
+
+_COMPETITIONS = table_of(Competition).name
 
 
 class _MessageBox(SecretBox):

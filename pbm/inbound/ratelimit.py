@@ -79,7 +79,7 @@ def admit(
     any, is returned. Every bucket is counted, also past the first that is full: a flood
     stays counted wherever it turns. One query reads what both need (the sender's seats'
     hashes and whether the address is marked)."""
-    rows = session.execute(_SENDER, {"sender": sender}).all()
+    rows = session.connection().execute(_SENDER, {"sender": sender}).all()
     if any(marked for marked, _ in rows):
         mailed_again(session, clock, sender)
     hashes = [h for _, h in rows if h is not None]
@@ -152,12 +152,13 @@ def count_mails(session: Session, senders: list[str], now: datetime) -> dict[str
     upsert cost a statement's whole round through the driver for every such mail. (Several
     rows of parameters are sent as one multi-row statement by SQLAlchemy's "insertmanyvalues",
     so the statement stays the one built below, compiled once and cached.)"""
-    dialect = session.get_bind().dialect.name
+    db = session.connection()  # Core on the connection: no ORM layer, no autoflush
+    dialect = db.dialect.name
     upsert = _UPSERTS[dialect if dialect == "postgresql" else "sqlite"]
     start = window_start(now)
     rows = [{"sender": sender, "window_start": start, "count": 1} for sender in senders]
     # RETURNING's rows come in no promised order (SQLite): each says whose count it is.
-    return {str(sender): int(count) for sender, count in session.execute(upsert, rows)}
+    return {str(sender): int(count) for sender, count in db.execute(upsert, rows)}
 
 
 def _upsert(insert: Any) -> Any:

@@ -167,7 +167,8 @@ def clear(s: Session, address: str) -> bool:
 
 def mailed_again(s: Session, clock: Clock, address: str) -> None:
     """The player wrote to pbm: their address works again (the reply goes out)."""
-    if not address or s.execute(_MARKED, {"address": address.lower()}).first() is None:
+    marked = s.connection().execute(_MARKED, {"address": address.lower()}) if address else None
+    if marked is None or marked.first() is None:
         return  # the usual case, found by one Core query: nothing to clear
     if clear(s, address):
         record(s, clock, "deliverable", address=address, by="mail")

@@ -50,8 +50,9 @@ PASS_SEND_BUDGET = 0.5
 #: Seconds of answers sent inline after a mail (no courier thread): a backlog of them, after a
 #: relay outage, goes out in slices between the mails of a burst.
 REPLY_SEND_BUDGET = 0.5
-#: The most answers a pass claims after a mail (its own, as a rule); a backlog of them, after
-#: a relay outage, is the courier's to claim.
+#: The most answers a pass claims after a mail (its own, as a rule; this many for each mail
+#: of a batch that shared a commit); a backlog of them, after a relay outage, is the
+#: courier's to claim.
 HAND_ROWS = 4
 #: The shortest sleep of the courier between two looks at a due outbox that sent nothing (a
 #: row in another worker's hands), so that it does not spin.
@@ -124,15 +125,17 @@ class Courier:
 
     # -- the pass's calls ------------------------------------------------------------------
 
-    def answers(self) -> tuple[int, int]:
-        """A mail's transaction committed: its answers go now. Claimed here and handed to the
-        courier's thread, which sends them at once (the claim, a write, is made here: on
-        the courier's thread it waited for the next mail's transaction), or sent here for at
-        most ``REPLY_SEND_BUDGET``. Returns what was sent, and failed for good, here."""
+    def answers(self, mails: int = 1) -> tuple[int, int]:
+        """The transaction of ``mails`` mails committed: their answers go now. Claimed here
+        and handed to the courier's thread, which sends them at once (the claim, a write, is
+        made here: on the courier's thread it waited for the next mail's transaction), or
+        sent here for at most ``REPLY_SEND_BUDGET``. Returns what was sent, and failed for
+        good, here."""
         if self.running:
             failed = 0
             if not self.outbox.relay_down:
-                for row_id in self.outbox.due_ids(answers_only=True, limit=HAND_ROWS):
+                limit = HAND_ROWS * max(mails, 1)
+                for row_id in self.outbox.due_ids(answers_only=True, limit=limit):
                     claimed = self.outbox.claim(row_id)
                     if isinstance(claimed, Claimed):
                         self._handed.append(claimed)

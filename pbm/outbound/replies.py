@@ -245,9 +245,10 @@ def enqueue(
     for replies, reports and zine issues alike, so every row is written (and scrubbed) the
     same way. The caller's transaction commits it with the change it reports, or not."""
     now = clock.now()
-    # A Core insert, run at once: the unit of work's bookkeeping for one object cost more
-    # than rendering the reply.
-    session.execute(
+    # A Core insert, run at once on the session's connection: the unit of work's bookkeeping
+    # for one object cost more than rendering the reply, and the session's execute (the
+    # ORM's plugin lookup, its event, an autoflush) half again the statement's own cost.
+    session.connection().execute(
         _INSERT,
         {
             "kind": kind,
@@ -266,5 +267,5 @@ def enqueue(
 
 
 #: On the table and built once: the ORM's DML plugin and coercing each value cost more than
-#: running the insert. (The session still autoflushes before it, as before any statement.)
+#: running the insert.
 _INSERT = insert(table_of(OutboxMessage))

@@ -321,17 +321,31 @@ def _own_unchanged(raw: bytes, values: list[str], lines: bool) -> bool:
         read = _own_parts(raw)
         if read is None:
             return False
+        values = _values(values)
+        searched: list[str] = []
         for headers, payload in read:
             for value in headers:
-                if _changes(decoded(value), values, lines) or _changes(value, values, lines):
-                    return False
+                searched.append(value)
+                if "=?" in value or not _PLAIN_VALUE.fullmatch(value):  # else decoded() is it
+                    searched.append(decoded(value))
             if payload is not None:
                 text, _ = decode_bytes(quopri.decodestring(payload), "utf-8")
-                if _changes(text, values, lines):
-                    return False
-        return True
+                searched.append(text)
+        if any(_JOIN in value for value in values):
+            return not any(_changes(text, values, lines) for text in searched)
+        # Searched as one text: a secret or its shape found in a piece is found in the whole
+        # (the line end between pieces is no symbol, no word character and in no secret), so
+        # a clean whole is a clean piece each; one search, not two a header.
+        return not _changes(_JOIN.join(searched), values, lines)
     except Exception:  # whatever fails here, the package's reading decides
         return False
+
+
+#: What parts the pieces :func:`_own_unchanged` searches as one text.
+_JOIN = "\n"
+#: A header value :func:`pbm.mail.headers.decoded` returns unchanged when it holds no "=?":
+#: printable ASCII and spaces, no space at either end.
+_PLAIN_VALUE = re.compile(r"(?:[!-~](?:[ !-~]*[!-~])?)?")
 
 
 def _own_parts(raw: bytes) -> list[tuple[list[str], bytes | None]] | None:
@@ -348,12 +362,14 @@ def own_spans(raw: bytes) -> list[tuple[list[str], tuple[int, int] | None]] | No
     as compat32 reads them, and where its quoted-printable UTF-8 payload lies in ``raw``
     (None for the multipart); None when ``raw`` is in no such shape. (The outbox fills a
     reply's secrets in these payloads alone.)"""
-    single = _text_part(raw)
+    head = _headers_of(raw, 0)  # read once, for either shape
+    if head is None:
+        return None
+    single = _text_part(raw, head)
     if single is not None:
         return [(single[0], (single[1], len(raw)))]
-    head = _headers_of(raw, 0)
-    found = _ALTERNATIVE.fullmatch(_one(head[0], "content-type") or "") if head else None
-    if head is None or found is None:
+    found = _ALTERNATIVE.fullmatch(_one(head[0], "content-type") or "")
+    if found is None:
         return None
     sep = b"--" + found.group(1).encode("ascii")
     body = raw[head[1] :]
@@ -373,10 +389,12 @@ def own_spans(raw: bytes) -> list[tuple[list[str], tuple[int, int] | None]] | No
     return parts
 
 
-def _text_part(raw: bytes) -> tuple[list[str], int] | None:
+def _text_part(
+    raw: bytes, head: tuple[list[tuple[str, str]], int] | None = None
+) -> tuple[list[str], int] | None:
     """The header values of ``raw`` as one quoted-printable UTF-8 text part, and where its
-    payload starts; None for anything else."""
-    head = _headers_of(raw, 0)
+    payload starts; None for anything else. ``head``: its headers, if already read."""
+    head = head or _headers_of(raw, 0)
     if head is None:
         return None
     fields, at = head

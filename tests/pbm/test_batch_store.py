@@ -3,13 +3,16 @@ moved; redelivery (across batches or inside one) still does nothing twice."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from pbm.app import App
 from pbm.daemon import Daemon
-from pbm.db.models import InboundMail
+from pbm.db.models import InboundMail, MailStatus
 from pbm.db.session import transaction
 from pbm.inbound import Inbound, Stored
 from pbm.testing import FakeMailbox, RecordingSender, make_eml
@@ -36,15 +39,16 @@ def test_whole_fetch_is_committed_before_the_first_is_handled_or_moved(
     for raw in _joins(3):
         mb.deliver(raw)
     daemon = Daemon(app, sender, [mb])
-    real = app.inbound.process
+    real = app.inbound.process_many
     at_first: list[tuple[dict[str, int], int]] = []
 
-    def process(mail_id: int) -> str | None:
+    def process(ids: Sequence[int], **kw: Any) -> list[tuple[int, MailStatus] | None]:
         if not at_first:
             at_first.append((_stored(app), len(mb.processed)))
-        return real(mail_id)
+        return real(ids, **kw)
 
-    app.inbound.process = process  # type: ignore[method-assign]
+    # the fetch's mail is handled a few a commit: the first of them
+    app.inbound.process_many = process  # type: ignore[method-assign]
     stats = daemon.run_once()
     assert at_first == [({"received": 3}, 0)]
     assert (stats.fetched, stats.processed) == (3, 3)

@@ -7,6 +7,7 @@ import signal
 import threading
 import time
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -192,13 +193,14 @@ def test_warm_stop_finishes_current_message_only(
     for i in range(3):
         mb.deliver(make_eml("JOIN\n", sender=f"p{i}@example.test", subject="[DEMO] join"))
     d = Daemon(app, sender, [mb])
-    original = app.inbound.process
+    original = app.inbound._process
 
-    def process_then_stop(mail_id: int) -> str | None:
+    def process_then_stop(*args: Any, **kw: Any) -> tuple[int, str] | None:
         d.request_stop()
-        return original(mail_id)
+        return original(*args, **kw)
 
-    app.inbound.process = process_then_stop  # type: ignore[method-assign]
+    # the one message's handling, however the pass batches its commits
+    app.inbound._process = process_then_stop  # type: ignore[method-assign,assignment]
     stats = d.run_once()
     assert stats.processed == 1 and len(sender.sent) == 1 and len(mb.inbox) == 2
 

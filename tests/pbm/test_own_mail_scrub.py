@@ -14,8 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbm.mail.compose import OutboundEmail, compose_message
+from pbm.mail.headers import decoded
 from pbm.secrets.scrub import (
     _FOLDING,
+    _PLAIN_VALUE,
     _changes,
     _own_parts,
     _own_unchanged,
@@ -180,3 +182,29 @@ def test_a_clean_reply_is_answered_without_the_package() -> None:
     assert not _own_unchanged(dirty, [], False)
     assert SHAPE.encode() not in scrub_message(dirty, (), lines=False, deep=False)
     assert not _own_unchanged(clean, ["orders"], False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=40))
+def test_a_plain_header_value_is_searched_once_as_it_decodes_to_itself(value: str) -> None:
+    """The quick reading searches a header value of printable ASCII (no "=?", no blank at
+    an end) once, as it is: the decoded value the package's way searches is the same text."""
+    if "=?" not in value and _PLAIN_VALUE.fullmatch(value):
+        assert decoded(value) == value
+
+
+def test_a_secret_in_any_one_header_or_part_is_found_in_the_search_of_all() -> None:
+    """Searched as one text, a known secret or a secret's shape in a single header value or
+    part still sends the reply the package's way; a known secret holding the line end that
+    joins the pieces is searched for piece by piece."""
+    for subject, text, html in (
+        (f"Re: {SHAPE}", "t", "<p>h</p>"),
+        ("Re: x", "t", f"<p>{SHAPE.lower()}</p>"),
+        ("Re: x", f"line\n{SHAPE}", None),
+    ):
+        raw = _composed(subject, text, html, "")
+        assert not _own_unchanged(raw, [], False)
+        assert SHAPE.lower().encode() not in scrub_message(raw, (), lines=False, deep=False).lower()
+    raw = _composed("Re: Cosmic", "t", "<p>h</p>", "")
+    assert _own_unchanged(raw, ["pbm\nCosmic"], False)
+    assert not _own_unchanged(raw, ["pbm\nCosmic", "cosmic"], False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from email.message import EmailMessage
+from typing import Any
 
 import pytest
 
@@ -29,15 +30,17 @@ def test_the_first_reply_is_sent_while_the_second_mail_is_handled(
     pass's thread between the two."""
     mb = FakeMailbox()
     _two_joins(mb)
+    app.inbound.batch_mails = 1  # a commit each (the batch of two would commit both at once)
     handled = threading.Semaphore(0)
-    original = app.inbound.process
+    original = app.inbound._process
 
-    def process(mail_id: int) -> MailStatus | None:
-        done = original(mail_id)
+    def process(*args: Any, **kw: Any) -> tuple[int, MailStatus] | None:
+        done = original(*args, **kw)
         handled.release()
         return done
 
-    app.inbound.process = process  # type: ignore[method-assign]
+    # one message's handling, however the pass batches the commits of a fetch's mail
+    app.inbound._process = process  # type: ignore[method-assign]
     second_first: list[bool] = []
     all_sent = threading.Event()
 
@@ -148,14 +151,15 @@ def test_hostile_mail_answered_by_the_courier_thread_reaches_only_its_sender(
     sent = threading.Event()
     sender.on_send = lambda _m: sent.set()
     handled = threading.Semaphore(0)
-    original = app.inbound.process
+    original = app.inbound._process
 
-    def process(mail_id: int) -> MailStatus | None:
-        done = original(mail_id)
+    def process(*args: Any, **kw: Any) -> tuple[int, MailStatus] | None:
+        done = original(*args, **kw)
         handled.release()
         return done
 
-    app.inbound.process = process  # type: ignore[method-assign]
+    # one message's handling, however the pass batches the commits of a fetch's mail
+    app.inbound._process = process  # type: ignore[method-assign]
     d = Daemon(app, sender, [mb], max_wait=30)
     loop = threading.Thread(target=d.run)
     loop.start()

@@ -11,12 +11,13 @@ import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from jinja2.ext import Extension
 
 from pbm.outbound.render.tables import KEY as H6_KEY
-from pbm.outbound.render.tables import card_table, squad_lines
+from pbm.outbound.render.tables import card_table, name_lines, squad_lines
 from pbm.outbound.render.wrap import (
     WIDTH,
     center,
@@ -56,10 +57,31 @@ def environment() -> Environment:
     return make_environment(templates_dir())
 
 
+#: What ``x.name`` finds on a plain dict before its items: the type's own attributes (a
+#: dict has no others).
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _Environment(Environment):
+    """Jinja's Environment, reading ``x.name`` on a plain dict (a template's rows and
+    contexts) as its item at once: Jinja asks for the attribute first, and the AttributeError
+    of each cell a squad table or a list of changes reads was a fifth of rendering a naming
+    answer. What it finds is Jinja's: a dict's own attributes (``items``, ``get``...) still
+    come first, anything else (an object, a missing key) goes Jinja's way."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 def make_environment(root: Path, extensions: Sequence[type[Extension]] = ()) -> Environment:
     """An Environment of the templates at ``root`` with pbm's filters, strict and autoescaped
     (:func:`environment`'s; a renderer makes its own with ``extensions``)."""
-    env = Environment(
+    env = _Environment(
         loader=FileSystemLoader(str(root)),
         undefined=StrictUndefined,
         autoescape=select_autoescape(["html", "htm", "xml"]),
@@ -74,6 +96,7 @@ def make_environment(root: Path, extensions: Sequence[type[Extension]] = ()) -> 
     env.filters["oneline"] = oneline
     env.filters["card_table"] = card_table
     env.filters["squad_lines"] = squad_lines
+    env.filters["name_lines"] = name_lines
     env.filters["center"] = center
     env.filters["nobreak"] = nobreak
     env.filters["wrap"] = wrap

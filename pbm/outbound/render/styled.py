@@ -35,7 +35,7 @@ from html.parser import HTMLParser
 
 import css_inline
 
-__all__ = ["Sheet", "Unstylable", "prestyle"]
+__all__ = ["Sheet", "Unstylable", "compact", "prestyle"]
 
 # The selectors' ancestors this module knows how to check (see Sheet.__init__).
 _KNOWN_ANCESTORS = frozenset({"table.data", "tr.total", "tr.mine"})
@@ -118,10 +118,12 @@ class Sheet:
 
     def style(self, chain: Sequence[Element], tag: str, cls: str, own: str) -> str | None:
         """The style attribute css-inline writes on ``<tag class=cls style=own>`` inside
-        ``chain`` (outermost first); None for none."""
+        ``chain`` (outermost first), its declarations written without blanks around their
+        colons and semicolons (:func:`compact`); None for none."""
         key = (tuple(chain), tag, cls, own)
         if key not in self._memo:
-            self._memo[key] = self._probe(chain, tag, cls, own)
+            found = self._probe(chain, tag, cls, own)
+            self._memo[key] = None if found is None else compact(found)
         return self._memo[key]
 
     def _probe(self, chain: Sequence[Element], tag: str, cls: str, own: str) -> str | None:
@@ -133,6 +135,30 @@ class Sheet:
         if reader.found is None:
             raise Unstylable(f"<{tag}> is not where a browser would keep it")
         return reader.found.get("style")
+
+
+#: A style's declarations as css-inline writes them: ``name: value;`` each.
+_DECLARATION = re.compile(r"\s*([-a-zA-Z]+)\s*:\s*([^;]*?)\s*(?:;|\Z)")
+#: What may hold a colon or a semicolon that parts no declaration.
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\([^)]*\)|\\")
+
+
+def compact(style: str) -> str:
+    """``style`` with no blank around a declaration's colon or after its semicolon and no
+    last semicolon: the same declarations, 3-4% of an HTML twin's bytes (CSS needs no blank
+    there and its last semicolon is optional; MJML, which writes mail for Outlook and Gmail,
+    writes its inline styles without the blanks too). A style with a quote, a parenthesis or
+    an escape holding a colon or a semicolon is left as it is."""
+    if any(";" in q or ":" in q or q == "\\" for q in _QUOTED.findall(style)):
+        return style
+    pos, out = 0, []
+    while pos < len(style):
+        found = _DECLARATION.match(style, pos)
+        if found is None or found.end() == pos:
+            return style
+        out.append(f"{found.group(1)}:{found.group(2)}")
+        pos = found.end()
+    return ";".join(out)
 
 
 def _outside_at_rules(css: str) -> str:

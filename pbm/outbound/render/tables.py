@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["CARD_WIDTH", "KEY", "SHORT_COUNTRIES", "card_table", "squad_lines"]
+__all__ = [
+    "CARD_WIDTH",
+    "KEY",
+    "NAME_WIDTH",
+    "SHORT_COUNTRIES",
+    "card_table",
+    "name_lines",
+    "squad_lines",
+]
 
 #: The countries in the shipped decks whose names are longer than 12 characters.
 SHORT_COUNTRIES = {
@@ -74,4 +82,24 @@ def squad_lines(rows: Iterable[Mapping[str, Any]]) -> str:
         f"{r['slot']:4d}  {oneline(r['name']):<22}  {r['role']:<20}  {r['batting']:3d}  "
         f"{r['bowling']:4d}  {r['fielding']:5d}  {r['style']}"
         for r in rows
+    )
+
+
+#: The widest a naming answer's name column grows (a longer name runs past it).
+NAME_WIDTH = 40
+
+
+def name_lines(rows: Iterable[Mapping[str, Any]]) -> str:
+    """A squad (``squad_rows``) as a naming answer lists it: slot, name and role, the name
+    column as wide as the squad's longest name (:data:`NAME_WIDTH` at most) so a row fits a
+    phone when the names are short; no final newline. One format a line, where the
+    template's filters (two formats, a line's name read twice) were a tenth of rendering
+    the answer."""
+    from pbm.outbound.render.env import oneline  # the environment registers this filter
+
+    rows = list(rows)
+    names = [oneline(r["name"]) for r in rows]
+    width = min(max(map(len, names), default=0), NAME_WIDTH)
+    return "\n".join(
+        f"{r['slot']:4d}  {name:<{width}}  {r['role']}" for r, name in zip(rows, names, strict=True)
     )
