@@ -94,7 +94,8 @@ def test_what_goes_out_reads_as_what_the_package_sent(raw: bytes, edit: bytes, a
     (permanently, saying it was altered), or the bytes on
     the wire are CRLF throughout, carry no Bcc field, and read (header fields, parts) as the
     package's flattening did; the package's one change of a body, '>' before a line's
-    'From ', is no longer made (the stored bytes go as they are)."""
+    'From ', is no longer made (the stored bytes go as they are). Bytes the package could
+    not write at all go as stored, less their Bcc."""
     raw = raw[:at] + edit + raw[at:]
     try:
         wire = crlf(outgoing(raw))
@@ -104,7 +105,16 @@ def test_what_goes_out_reads_as_what_the_package_sent(raw: bytes, edit: bytes, a
         return
     assert b"\r" not in wire.replace(b"\r\n", b"") and b"\n" not in wire.replace(b"\r\n", b"")
     assert b"bcc" not in _head_names(wire) and b"resent-bcc" not in _head_names(wire)
-    old = _package_wire(raw).replace(b"\n>From ", b"\nFrom ")
+    try:
+        old = _package_wire(raw).replace(b"\n>From ", b"\nFrom ")
+    except UnicodeEncodeError:
+        # The package could not send these bytes at all (a byte beyond ASCII outside any
+        # header, which its generator cannot write): they go as stored, less their Bcc.
+        hidden = ("bcc", "resent-bcc")
+        stored = _read(_EOL.sub(b"\r\n", raw))
+        stored[0] = ([f for f in stored[0][0] if f[0] not in hidden], stored[0][1])
+        assert _read(wire) == stored
+        return
     assert _read(wire) == _read(_EOL.sub(b"\r\n", old))
 
 
