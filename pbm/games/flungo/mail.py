@@ -11,17 +11,20 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     ColumnElement,
     Row,
+    Select,
     Subquery,
     bindparam,
+    func,
     insert,
     literal,
     select,
+    true,
     union_all,
     update,
 )
@@ -51,6 +54,7 @@ from pbm.db.models import (
     TurnStatus,
     table_of,
 )
+from pbm.db.session import is_postgres
 from pbm.games.flungo.competitions import (
     base_squad,
     create_competition,
@@ -71,9 +75,10 @@ from pbm.games.flungo.practice import practice_for
 from pbm.games.flungo.standing import (
     MailMerge,
     MailOrders,
-    current_orders,
+    Standing,
     merge_mail,
     read_standing,
+    standing_of,
     store_orders,
     supersede_flags,
     without_naming,
@@ -136,23 +141,17 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     """A seat's orders: squad naming (while open) and standing orders for the next match."""
     comp = ctx.competition
     assert comp is not None
-    seat = ctx.authenticate_seat(comp)
+    seat, latest, flagged, stages = _read_seat(ctx, comp)
     secrets = ctx.secrets
     text = redact(ctx.msg.body, secrets)
-    current = Team.from_json(seat.team)
-    outlook = outlook_of(ctx.session, comp, current.name) if comp.season_version else None
-    if outlook is not None:
-        # after the draw the orders are read against the squad as it stands in the season
-        # (boosts, injuries), as its next selection will read them: a "treat" is checked
-        # against the injuries he really has
-        current = outlook.order_squad()
+    outlook = outlook_of(ctx.session, comp, seat.team["name"]) if comp.season_version else None
+    # after the draw the orders are read against the squad as it stands in the season
+    # (boosts, injuries), as its next selection will read them: a "treat" is checked
+    # against the injuries he really has
+    current = outlook.order_squad() if outlook is not None else Team.from_json(seat.team)
     base = base_squad(comp, seat.number)
     placeholder = placeholder_team_name(seat.number)
     placeholders = [p.name for p in base.players]
-    # in a statement after the seat's lock, not joined to it: on PostgreSQL (read committed)
-    # a locking read that waited sees the rows it joins as they were before it waited, so a
-    # version another mail of the seat just stored would be missed
-    latest = current_orders(ctx.session, seat)
     # The mail replaces only the parts it gives; names change by slot.
     got = merge_mail(text, current, base, comp.format, latest, ctx.session)
     mail = got.mail
@@ -238,7 +237,8 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         notes.append(f"naming v{seat.naming_version}")
     if match:
         replaced = got.merged.status("conditional orders") != "kept"
-        keep_orders(ctx, comp, seat, mail, reply, got.standing, supersede=replaced, latest=latest)
+        supersede = replaced and flagged
+        keep_orders(ctx, comp, seat, mail, reply, got.standing, supersede=supersede, latest=latest)
         notes.append(f"orders v{reply['orders_version']}")
     elif changes and latest is not None:
         check_standing(ctx, comp, seat, team, latest)
@@ -253,7 +253,7 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
             read = (reply["orders_version"], without_naming(got.merged.orders))
     else:
         now_standing = {seat.id: (latest.version, latest.text)} if latest is not None else {}
-    reply.update(_whats_next(ctx, comp, seat, team, now_standing, read))
+    reply.update(_whats_next(ctx, comp, seat, team, now_standing, read, stages))
     ctx.reply(
         "naming",
         accepted=True,
@@ -264,6 +264,41 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         **reply,
     )
     return ctx.handled(Status.APPLIED, ", ".join(notes))
+
+
+def _read_seat(
+    ctx: MailContext, comp: Competition
+) -> tuple[Seat, Standing | None, bool, Mapping[bool, Any] | None]:
+    """The sender's seat (authenticated), its standing orders, whether any of its flags is
+    open, and the competition's stages as ``_STAGES`` reads them (None: not read yet).
+
+    On SQLite, one statement: the transaction holds the database's write lock before it
+    reads, so nothing joined to the seat can change under it. On PostgreSQL (read committed)
+    a locking read that waited sees the rows it joins as they were before it waited, so a
+    version another mail of the seat just stored would be missed: the standing orders are
+    read in a statement after the seat's lock, and the flags are closed unread."""
+    if is_postgres(ctx.session):
+        seat = ctx.authenticate_seat(comp)
+        return seat, standing_of(ctx.session, seat), True, None
+    row = ctx.authenticate_row(comp, _SEAT_READ)
+    seat, version, text, flagged = row[0], row[2], row[3], row[4]
+    stages = {}
+    for at in (5, 11):
+        stage = _Stage(*row[at : at + 6])
+        if stage.open is not None:
+            stages[bool(stage.open)] = stage
+    return seat, Standing(version, text) if version is not None else None, bool(flagged), stages
+
+
+class _Stage(NamedTuple):
+    """A row of ``_STAGES``."""
+
+    round: int
+    turn: int
+    selection: bool
+    deadline: datetime
+    resolved_at: datetime | None
+    open: bool | None
 
 
 def _refuse_lookalike(
@@ -341,7 +376,7 @@ def _set_naming(
     set_committed_value(seat, "naming_version", naming_version)
 
 
-def still_stands(got: MailMerge, latest: OrdersVersion | None) -> list[str]:
+def still_stands(got: MailMerge, latest: Standing | None) -> list[str]:
     """The first lines of the reply: each part the mail got wrong, and what stands."""
     out = []
     for p in got.merged.blocked:
@@ -384,15 +419,18 @@ def _whats_next(
     team: Team,
     latest: Mapping[int, tuple[int, str]],
     read: tuple[int, Orders] | None = None,
+    stages: Mapping[bool, Any] | None = None,
 ) -> dict[str, Any]:
     """The acknowledgement's ending: the next match, the deadline, what pbm will play for
     ``team`` (the seat's squad as it now stands). ``latest``: the seat's standing orders as
     they now stand, {} for none; ``read``: their version and what the text reads as, when
-    the mail just merged them."""
+    the mail just merged them; ``stages``: ``_STAGES``'s rows by ``open``, when read with
+    the seat."""
     from pbm.games.flungo.reports import deadline_text, will_play_ctx
     from pbm.games.flungo.turns import season_of
 
-    stages = {row.open: row for row in ctx.session.execute(_STAGES, {"b_comp": comp.id})}
+    if stages is None:
+        stages = {row.open: row for row in ctx.session.execute(_STAGES, {"b_comp": comp.id})}
     turn = stages.get(True)
     late = None
     fixtures = _fixture_lines(ctx.session, comp, season_of)
@@ -441,10 +479,40 @@ def _stage_columns(is_open: bool, where: ColumnElement[bool]) -> Subquery:
 #: Built once, one statement for both (every orders mail asks both): the stage taking orders
 #: (or frozen, being resolved), as ``current_turn`` finds it, and the latest resolved one, as
 #: ``latest_done``, for the note on a mail that came too late for it.
-_STAGES = union_all(
-    select(_stage_columns(True, table_of(Turn).c.status.in_((TurnStatus.OPEN, TurnStatus.FROZEN)))),
-    select(_stage_columns(False, table_of(Turn).c.status == TurnStatus.DONE)),
+_OPEN_STAGE = _stage_columns(
+    True, table_of(Turn).c.status.in_((TurnStatus.OPEN, TurnStatus.FROZEN))
 )
+_DONE_STAGE = _stage_columns(False, table_of(Turn).c.status == TurnStatus.DONE)
+_STAGES = union_all(select(_OPEN_STAGE), select(_DONE_STAGE))
+
+
+def _seat_read() -> Select[*tuple[Any, ...]]:
+    """``_SEAT_READ``: the seat and its player as ``MailContext.authenticate_seat`` reads
+    them (locked), its newest orders version and text, whether a flag of it is open, and
+    the two stages of ``_STAGES`` side by side (NULLs for a stage there is none of)."""
+    seats, orders, flags = table_of(Seat), table_of(OrdersVersion), table_of(Flag)
+    mine = orders.alias("mine")
+    newest = select(func.max(mine.c.version)).where(mine.c.seat_id == seats.c.id).scalar_subquery()
+    flagged = (
+        select(flags.c.id)
+        .where(flags.c.seat_id == seats.c.id, flags.c.status == FlagStatus.OPEN)
+        .exists()
+    )
+    stage = ("round", "turn", "selection", "deadline", "resolved_at", "open")
+    return (
+        select(Seat, Player, orders.c.version, orders.c.text, flagged)
+        .add_columns(*(_OPEN_STAGE.c[c] for c in stage), *(_DONE_STAGE.c[c] for c in stage))
+        .join(Player, Seat.player_id == Player.id)
+        .outerjoin(orders, (orders.c.seat_id == Seat.id) & (orders.c.version == newest))
+        .outerjoin(_OPEN_STAGE, true())
+        .outerjoin(_DONE_STAGE, true())
+        .where(Seat.competition_id == bindparam("b_comp"), Player.address == bindparam("b_addr"))
+        .with_for_update(key_share=True, of=Seat)
+    )
+
+
+#: Built once: every orders mail on SQLite reads its seat with it (see ``_read_seat``).
+_SEAT_READ = _seat_read()
 
 
 def _practice(
@@ -532,7 +600,7 @@ def _fixture_lines(
 
 
 def check_standing(
-    ctx: MailContext, comp: Competition, seat: Seat, team: Team, latest: OrdersVersion
+    ctx: MailContext, comp: Competition, seat: Seat, team: Team, latest: Standing
 ) -> None:
     """Warn when new names leave the standing orders (``latest``) naming squad members who
     are gone."""
@@ -553,7 +621,7 @@ def keep_orders(
     text: str | None = None,
     *,
     supersede: bool = True,
-    latest: OrdersVersion | bool | None = True,
+    latest: Standing | bool | None = True,
 ) -> None:
     """Store ``text`` (the mail merged into what stood) as the seat's standing orders; flag
     each sentence not understood for the GM (the open flags go with the conditional orders
