@@ -253,7 +253,9 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
             read = (reply["orders_version"], without_naming(got.merged.orders))
     else:
         now_standing = {seat.id: (latest.version, latest.text)} if latest is not None else {}
-    reply.update(_whats_next(ctx, comp, seat, team, now_standing, read, stages))
+    # the outlook is the team's: read again only if the mail renamed the team
+    known = outlook if team.name == current.name else True
+    reply.update(_whats_next(ctx, comp, seat, team, now_standing, read, stages, known))
     ctx.reply(
         "naming",
         accepted=True,
@@ -420,12 +422,13 @@ def _whats_next(
     latest: Mapping[int, tuple[int, str]],
     read: tuple[int, Orders] | None = None,
     stages: Mapping[bool, Any] | None = None,
+    outlook: Outlook | bool | None = True,
 ) -> dict[str, Any]:
     """The acknowledgement's ending: the next match, the deadline, what pbm will play for
     ``team`` (the seat's squad as it now stands). ``latest``: the seat's standing orders as
     they now stand, {} for none; ``read``: their version and what the text reads as, when
     the mail just merged them; ``stages``: ``_STAGES``'s rows by ``open``, when read with
-    the seat."""
+    the seat; ``outlook``: the team's, when the caller has it (True: look it up)."""
     from pbm.games.flungo.reports import deadline_text, will_play_ctx
     from pbm.games.flungo.turns import season_of
 
@@ -434,9 +437,10 @@ def _whats_next(
     turn = stages.get(True)
     late = None
     fixtures = _fixture_lines(ctx.session, comp, season_of)
-    player = ctx.session.get(Player, seat.player_id)
+    player = ctx.player if ctx.player is not None else ctx.session.get(Player, seat.player_id)
     name = team.name
-    outlook = outlook_of(ctx.session, comp, name) if comp.season_version else None
+    if outlook is True or outlook is False:
+        outlook = outlook_of(ctx.session, comp, name) if comp.season_version else None
     if turn is not None:
         deadline = deadline_text(turn.deadline, player)
         late = _too_late_note(ctx, turn, stages.get(False), player)
