@@ -83,6 +83,7 @@ from pbm.games.flungo.standing import (
     supersede_flags,
     without_naming,
 )
+from pbm.games.flungo.team_names import other_team_names
 from pbm.games.flungo.views import competition_ctx, squad_rows
 from pbm.inbound.commands import Audience, CommandLine, command
 from pbm.inbound.context import Handled, MailContext, Status
@@ -318,8 +319,8 @@ def _refuse_lookalike(
     if naming is None or naming.team_name is None or naming.team_name == current.name:
         return naming, None
     # a team still on its placeholder ("Team 3") has chosen no name: none is taken from it.
-    # The names alone, read in SQL: loading every seat's squad cost more than the mail.
-    rows = session.execute(_OTHER_NAMES, {"b_comp": comp.id, "b_seat": seat.id})
+    # The names alone (team_names): loading every seat's squad cost more than the mail.
+    rows = other_team_names(session, comp.id, seat.id)
     others = ((n, name) for n, name in rows if name != placeholder_team_name(n))
     shelf = kept(session).shelf(_LOOKALIKE_KEYS)
     found = lookalike_of(
@@ -347,15 +348,6 @@ def _refuse_lookalike(
 #: other names are the same from mail to mail, and each key is some twenty skeletons' work.
 _LOOKALIKE_KEYS: ShelfOf[tuple[str, str]] = ShelfOf("lookalike keys", 4096)
 
-#: Built once: every other seat's number and team name in the competition, by number.
-_OTHER_NAMES = (
-    select(table_of(Seat).c.number, table_of(Seat).c.team["name"].as_string())
-    .where(
-        table_of(Seat).c.competition_id == bindparam("b_comp"),
-        table_of(Seat).c.id != bindparam("b_seat"),
-    )
-    .order_by(table_of(Seat).c.number)
-)
 _NAMING_INSERT = insert(table_of(NamingVersion))
 _SEAT_NAMING = (
     update(table_of(Seat))
@@ -404,6 +396,8 @@ def note_chatter(ctx: MailContext, mail: MailOrders) -> None:
 def note_sitting_out(ctx: MailContext, outlook: Outlook, mail: MailOrders) -> None:
     """A treatment refused for a player who sits out the match on the field says why: he is
     healed after it, so the points would be wasted (the squad still shows his injury)."""
+    if not mail.errors:  # the squad's fitness is read only for an error it could explain
+        return
     for f in outlook.fitness():
         if f.status is FitnessStatus.SITTING_OUT and any(
             str(e.message).startswith(f"{f.player} is not injured") for e in mail.errors
