@@ -79,6 +79,9 @@ class Kept:
 
     def shelf(self, of: ShelfOf[V]) -> Shelf[V]:
         """The shelf ``of`` names, made with its room the first time it is asked for."""
+        found = self._shelves.get(of.name)  # one dict read: no lock for a shelf that exists
+        if found is not None:
+            return cast(Shelf[V], found)
         with self._lock:
             found = self._shelves.get(of.name)
             if found is None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Row, Select, bindparam, select
 from sqlalchemy.orm import Session
 
 from pbm.core.clock import Clock
@@ -148,12 +148,19 @@ class MailContext:
     def authenticate_seat(self, comp: Competition) -> Seat:
         """The sender's seat in ``comp`` if the mail carries that seat's secret; raises
         :class:`~pbm.core.errors.AuthError` (with the player's reason) otherwise."""
+        seat: Seat = self.authenticate_row(comp, _SEAT_OF)[0]
+        return seat
+
+    def authenticate_row(
+        self, comp: Competition, query: Select[*tuple[Any, ...]]
+    ) -> Row[*tuple[Any, ...]]:
+        """:meth:`authenticate_seat` reading the seat with ``query``, and its whole row: the
+        seat and its player first (bound by ``b_comp`` and ``b_addr``, as ``_SEAT_OF``),
+        then what the handler reads with them in the same statement."""
         # The seat's row is locked (FOR NO KEY UPDATE; nothing on SQLite, one writer): a
         # seat's mail may hold the competition's lock only shared, and its orders and naming
         # versions are numbered per seat.
-        row = self.session.execute(
-            _SEAT_OF, {"b_comp": comp.id, "b_addr": self.msg.from_addr}
-        ).first()
+        row = self.session.execute(query, {"b_comp": comp.id, "b_addr": self.msg.from_addr}).first()
         if row is None:
             raise AuthError(
                 f"{self.msg.from_addr} has no team in {comp.code}; send JOIN to take one.",
@@ -171,7 +178,7 @@ class MailContext:
             raise AuthError("The secret does not match your team's secret.", note="wrong secret")
         if self.box.needs_rehash(seat.secret_hash):  # the configured cost changed since
             seat.secret_hash = self.box.hash(self.msg.secret)
-        return seat
+        return row
 
 
 #: Built once (every orders and naming mail runs it): building a statement costs about what

@@ -11,17 +11,20 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     ColumnElement,
     Row,
+    Select,
     Subquery,
     bindparam,
+    func,
     insert,
     literal,
     select,
+    true,
     union_all,
     update,
 )
@@ -51,6 +54,7 @@ from pbm.db.models import (
     TurnStatus,
     table_of,
 )
+from pbm.db.session import is_postgres
 from pbm.games.flungo.competitions import (
     base_squad,
     create_competition,
@@ -71,13 +75,15 @@ from pbm.games.flungo.practice import practice_for
 from pbm.games.flungo.standing import (
     MailMerge,
     MailOrders,
-    current_orders,
+    Standing,
     merge_mail,
     read_standing,
+    standing_of,
     store_orders,
     supersede_flags,
     without_naming,
 )
+from pbm.games.flungo.team_names import other_team_names
 from pbm.games.flungo.views import competition_ctx, squad_rows
 from pbm.inbound.commands import Audience, CommandLine, command
 from pbm.inbound.context import Handled, MailContext, Status
@@ -136,23 +142,17 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
     """A seat's orders: squad naming (while open) and standing orders for the next match."""
     comp = ctx.competition
     assert comp is not None
-    seat = ctx.authenticate_seat(comp)
+    seat, latest, flagged, stages = _read_seat(ctx, comp)
     secrets = ctx.secrets
     text = redact(ctx.msg.body, secrets)
-    current = Team.from_json(seat.team)
-    outlook = outlook_of(ctx.session, comp, current.name) if comp.season_version else None
-    if outlook is not None:
-        # after the draw the orders are read against the squad as it stands in the season
-        # (boosts, injuries), as its next selection will read them: a "treat" is checked
-        # against the injuries he really has
-        current = outlook.order_squad()
+    outlook = outlook_of(ctx.session, comp, seat.team["name"]) if comp.season_version else None
+    # after the draw the orders are read against the squad as it stands in the season
+    # (boosts, injuries), as its next selection will read them: a "treat" is checked
+    # against the injuries he really has
+    current = outlook.order_squad() if outlook is not None else Team.from_json(seat.team)
     base = base_squad(comp, seat.number)
     placeholder = placeholder_team_name(seat.number)
     placeholders = [p.name for p in base.players]
-    # in a statement after the seat's lock, not joined to it: on PostgreSQL (read committed)
-    # a locking read that waited sees the rows it joins as they were before it waited, so a
-    # version another mail of the seat just stored would be missed
-    latest = current_orders(ctx.session, seat)
     # The mail replaces only the parts it gives; names change by slot.
     got = merge_mail(text, current, base, comp.format, latest, ctx.session)
     mail = got.mail
@@ -238,7 +238,8 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         notes.append(f"naming v{seat.naming_version}")
     if match:
         replaced = got.merged.status("conditional orders") != "kept"
-        keep_orders(ctx, comp, seat, mail, reply, got.standing, supersede=replaced, latest=latest)
+        supersede = replaced and flagged
+        keep_orders(ctx, comp, seat, mail, reply, got.standing, supersede=supersede, latest=latest)
         notes.append(f"orders v{reply['orders_version']}")
     elif changes and latest is not None:
         check_standing(ctx, comp, seat, team, latest)
@@ -253,7 +254,9 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
             read = (reply["orders_version"], without_naming(got.merged.orders))
     else:
         now_standing = {seat.id: (latest.version, latest.text)} if latest is not None else {}
-    reply.update(_whats_next(ctx, comp, seat, team, now_standing, read))
+    # the outlook is the team's: read again only if the mail renamed the team
+    known = outlook if team.name == current.name else True
+    reply.update(_whats_next(ctx, comp, seat, team, now_standing, read, stages, known))
     ctx.reply(
         "naming",
         accepted=True,
@@ -264,6 +267,41 @@ def orders_mail(ctx: MailContext, line: CommandLine) -> Handled:
         **reply,
     )
     return ctx.handled(Status.APPLIED, ", ".join(notes))
+
+
+def _read_seat(
+    ctx: MailContext, comp: Competition
+) -> tuple[Seat, Standing | None, bool, Mapping[bool, Any] | None]:
+    """The sender's seat (authenticated), its standing orders, whether any of its flags is
+    open, and the competition's stages as ``_STAGES`` reads them (None: not read yet).
+
+    On SQLite, one statement: the transaction holds the database's write lock before it
+    reads, so nothing joined to the seat can change under it. On PostgreSQL (read committed)
+    a locking read that waited sees the rows it joins as they were before it waited, so a
+    version another mail of the seat just stored would be missed: the standing orders are
+    read in a statement after the seat's lock, and the flags are closed unread."""
+    if is_postgres(ctx.session):
+        seat = ctx.authenticate_seat(comp)
+        return seat, standing_of(ctx.session, seat), True, None
+    row = ctx.authenticate_row(comp, _SEAT_READ)
+    seat, version, text, flagged = row[0], row[2], row[3], row[4]
+    stages = {}
+    for at in (5, 11):
+        stage = _Stage(*row[at : at + 6])
+        if stage.open is not None:
+            stages[bool(stage.open)] = stage
+    return seat, Standing(version, text) if version is not None else None, bool(flagged), stages
+
+
+class _Stage(NamedTuple):
+    """A row of ``_STAGES``."""
+
+    round: int
+    turn: int
+    selection: bool
+    deadline: datetime
+    resolved_at: datetime | None
+    open: bool | None
 
 
 def _refuse_lookalike(
@@ -281,8 +319,8 @@ def _refuse_lookalike(
     if naming is None or naming.team_name is None or naming.team_name == current.name:
         return naming, None
     # a team still on its placeholder ("Team 3") has chosen no name: none is taken from it.
-    # The names alone, read in SQL: loading every seat's squad cost more than the mail.
-    rows = session.execute(_OTHER_NAMES, {"b_comp": comp.id, "b_seat": seat.id})
+    # The names alone (team_names): loading every seat's squad cost more than the mail.
+    rows = other_team_names(session, comp.id, seat.id)
     others = ((n, name) for n, name in rows if name != placeholder_team_name(n))
     shelf = kept(session).shelf(_LOOKALIKE_KEYS)
     found = lookalike_of(
@@ -310,15 +348,6 @@ def _refuse_lookalike(
 #: other names are the same from mail to mail, and each key is some twenty skeletons' work.
 _LOOKALIKE_KEYS: ShelfOf[tuple[str, str]] = ShelfOf("lookalike keys", 4096)
 
-#: Built once: every other seat's number and team name in the competition, by number.
-_OTHER_NAMES = (
-    select(table_of(Seat).c.number, table_of(Seat).c.team["name"].as_string())
-    .where(
-        table_of(Seat).c.competition_id == bindparam("b_comp"),
-        table_of(Seat).c.id != bindparam("b_seat"),
-    )
-    .order_by(table_of(Seat).c.number)
-)
 _NAMING_INSERT = insert(table_of(NamingVersion))
 _SEAT_NAMING = (
     update(table_of(Seat))
@@ -341,7 +370,7 @@ def _set_naming(
     set_committed_value(seat, "naming_version", naming_version)
 
 
-def still_stands(got: MailMerge, latest: OrdersVersion | None) -> list[str]:
+def still_stands(got: MailMerge, latest: Standing | None) -> list[str]:
     """The first lines of the reply: each part the mail got wrong, and what stands."""
     out = []
     for p in got.merged.blocked:
@@ -367,6 +396,8 @@ def note_chatter(ctx: MailContext, mail: MailOrders) -> None:
 def note_sitting_out(ctx: MailContext, outlook: Outlook, mail: MailOrders) -> None:
     """A treatment refused for a player who sits out the match on the field says why: he is
     healed after it, so the points would be wasted (the squad still shows his injury)."""
+    if not mail.errors:  # the squad's fitness is read only for an error it could explain
+        return
     for f in outlook.fitness():
         if f.status is FitnessStatus.SITTING_OUT and any(
             str(e.message).startswith(f"{f.player} is not injured") for e in mail.errors
@@ -384,21 +415,26 @@ def _whats_next(
     team: Team,
     latest: Mapping[int, tuple[int, str]],
     read: tuple[int, Orders] | None = None,
+    stages: Mapping[bool, Any] | None = None,
+    outlook: Outlook | bool | None = True,
 ) -> dict[str, Any]:
     """The acknowledgement's ending: the next match, the deadline, what pbm will play for
     ``team`` (the seat's squad as it now stands). ``latest``: the seat's standing orders as
     they now stand, {} for none; ``read``: their version and what the text reads as, when
-    the mail just merged them."""
+    the mail just merged them; ``stages``: ``_STAGES``'s rows by ``open``, when read with
+    the seat; ``outlook``: the team's, when the caller has it (True: look it up)."""
     from pbm.games.flungo.reports import deadline_text, will_play_ctx
     from pbm.games.flungo.turns import season_of
 
-    stages = {row.open: row for row in ctx.session.execute(_STAGES, {"b_comp": comp.id})}
+    if stages is None:
+        stages = {row.open: row for row in ctx.session.execute(_STAGES, {"b_comp": comp.id})}
     turn = stages.get(True)
     late = None
     fixtures = _fixture_lines(ctx.session, comp, season_of)
-    player = ctx.session.get(Player, seat.player_id)
+    player = ctx.player if ctx.player is not None else ctx.session.get(Player, seat.player_id)
     name = team.name
-    outlook = outlook_of(ctx.session, comp, name) if comp.season_version else None
+    if outlook is True or outlook is False:
+        outlook = outlook_of(ctx.session, comp, name) if comp.season_version else None
     if turn is not None:
         deadline = deadline_text(turn.deadline, player)
         late = _too_late_note(ctx, turn, stages.get(False), player)
@@ -441,10 +477,40 @@ def _stage_columns(is_open: bool, where: ColumnElement[bool]) -> Subquery:
 #: Built once, one statement for both (every orders mail asks both): the stage taking orders
 #: (or frozen, being resolved), as ``current_turn`` finds it, and the latest resolved one, as
 #: ``latest_done``, for the note on a mail that came too late for it.
-_STAGES = union_all(
-    select(_stage_columns(True, table_of(Turn).c.status.in_((TurnStatus.OPEN, TurnStatus.FROZEN)))),
-    select(_stage_columns(False, table_of(Turn).c.status == TurnStatus.DONE)),
+_OPEN_STAGE = _stage_columns(
+    True, table_of(Turn).c.status.in_((TurnStatus.OPEN, TurnStatus.FROZEN))
 )
+_DONE_STAGE = _stage_columns(False, table_of(Turn).c.status == TurnStatus.DONE)
+_STAGES = union_all(select(_OPEN_STAGE), select(_DONE_STAGE))
+
+
+def _seat_read() -> Select[*tuple[Any, ...]]:
+    """``_SEAT_READ``: the seat and its player as ``MailContext.authenticate_seat`` reads
+    them (locked), its newest orders version and text, whether a flag of it is open, and
+    the two stages of ``_STAGES`` side by side (NULLs for a stage there is none of)."""
+    seats, orders, flags = table_of(Seat), table_of(OrdersVersion), table_of(Flag)
+    mine = orders.alias("mine")
+    newest = select(func.max(mine.c.version)).where(mine.c.seat_id == seats.c.id).scalar_subquery()
+    flagged = (
+        select(flags.c.id)
+        .where(flags.c.seat_id == seats.c.id, flags.c.status == FlagStatus.OPEN)
+        .exists()
+    )
+    stage = ("round", "turn", "selection", "deadline", "resolved_at", "open")
+    return (
+        select(Seat, Player, orders.c.version, orders.c.text, flagged)
+        .add_columns(*(_OPEN_STAGE.c[c] for c in stage), *(_DONE_STAGE.c[c] for c in stage))
+        .join(Player, Seat.player_id == Player.id)
+        .outerjoin(orders, (orders.c.seat_id == Seat.id) & (orders.c.version == newest))
+        .outerjoin(_OPEN_STAGE, true())
+        .outerjoin(_DONE_STAGE, true())
+        .where(Seat.competition_id == bindparam("b_comp"), Player.address == bindparam("b_addr"))
+        .with_for_update(key_share=True, of=Seat)
+    )
+
+
+#: Built once: every orders mail on SQLite reads its seat with it (see ``_read_seat``).
+_SEAT_READ = _seat_read()
 
 
 def _practice(
@@ -532,7 +598,7 @@ def _fixture_lines(
 
 
 def check_standing(
-    ctx: MailContext, comp: Competition, seat: Seat, team: Team, latest: OrdersVersion
+    ctx: MailContext, comp: Competition, seat: Seat, team: Team, latest: Standing
 ) -> None:
     """Warn when new names leave the standing orders (``latest``) naming squad members who
     are gone."""
@@ -553,7 +619,7 @@ def keep_orders(
     text: str | None = None,
     *,
     supersede: bool = True,
-    latest: OrdersVersion | bool | None = True,
+    latest: Standing | bool | None = True,
 ) -> None:
     """Store ``text`` (the mail merged into what stood) as the seat's standing orders; flag
     each sentence not understood for the GM (the open flags go with the conditional orders

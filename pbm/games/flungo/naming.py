@@ -69,10 +69,11 @@ def apply_naming(base: Team, naming: SquadNaming, placeholder_team_name: str) ->
 def apply_slots(current: Team, naming: SquadNaming) -> Team:
     """``current`` with the names a mail gave, slot by slot: a NAME line changes its slot
     only, and the team name only when the mail gives one (names merge by part)."""
-    team = current
+    # one copy of the squad, not one a NAME line: a whole naming gives eighteen
+    players = list(current.players)
     for slot, name in naming.names:
-        team = team.with_player(slot, replace(team.players[slot - 1], name=name))
-    return replace(team, name=naming.team_name or current.name)
+        players[slot - 1] = replace(players[slot - 1], name=name)
+    return replace(current, players=tuple(players), name=naming.team_name or current.name)
 
 
 @dataclass(frozen=True, slots=True)

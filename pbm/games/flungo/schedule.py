@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 # The deadline for people and the zone by name are the machinery's (every game shows its
@@ -53,8 +54,11 @@ class Cadence:
     every: timedelta | None = None
 
 
+@lru_cache(maxsize=256)
 def parse_schedule(text: str) -> Cadence:
-    """Read a cadence (see the module docstring); ``ValueError`` says what is wrong."""
+    """Read a cadence (see the module docstring); ``ValueError`` says what is wrong. A pure
+    memo (a text reads as the same frozen Cadence in any process): every JOIN and every
+    stage's settings read the competition's schedule again, and its time zone with it."""
     words = text.split()
     if not words:
         raise ValueError("an empty schedule: try 'mon,thu 20:00 Europe/London' or 'every 2d'")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import ColumnElement, CursorResult, Select, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
@@ -39,6 +39,7 @@ __all__ = [
     "MailMerge",
     "MailOrders",
     "Resolution",
+    "Standing",
     "carries_match_orders",
     "current_orders",
     "latest_versions",
@@ -47,6 +48,7 @@ __all__ = [
     "read_mail_orders",
     "read_standing",
     "resolve_flag",
+    "standing_of",
     "store_orders",
     "supersede_flags",
     "without_naming",
@@ -111,9 +113,25 @@ def carries_match_orders(mail: MailOrders) -> bool:
     return bool(o.match or o.helpers or o.extras or mail.not_understood)
 
 
+class Standing(NamedTuple):
+    """A seat's standing orders as a mail reads them: the version and its canonical text
+    (the two columns, not the row: loading an object to read two columns cost more than
+    the statement)."""
+
+    version: int
+    text: str
+
+
 def current_orders(session: Session, seat: Seat) -> OrdersVersion | None:
     """The seat's standing orders (the latest version), if any."""
     return session.scalars(_CURRENT_ORDERS, {"b_seat": seat.id}).first()
+
+
+def standing_of(session: Session, seat: Seat) -> Standing | None:
+    """The version and text of the seat's standing orders, if any (:func:`current_orders`'s
+    two columns)."""
+    row = session.execute(_CURRENT_STANDING, {"b_seat": seat.id}).first()
+    return Standing(row[0], row[1]) if row is not None else None
 
 
 def latest_versions(session: Session, comp: Competition) -> dict[int, tuple[int, str]]:
@@ -141,6 +159,7 @@ def _latest(*where: ColumnElement[bool]) -> Select[OrdersVersion]:
 #: Built once, as are the insert and the superseding below: every orders mail runs them, and
 #: building a statement costs about what running it does.
 _CURRENT_ORDERS = _latest(Seat.id == bindparam("b_seat"))
+_CURRENT_STANDING = _CURRENT_ORDERS.with_only_columns(OrdersVersion.version, OrdersVersion.text)
 _LATEST_OF_COMPETITION = _latest(Seat.competition_id == bindparam("b_comp")).with_only_columns(
     OrdersVersion.seat_id, OrdersVersion.version, OrdersVersion.text
 )
@@ -154,12 +173,13 @@ def store_orders(
     *,
     inbound_id: int | None = None,
     flag_id: int | None = None,
-    latest: OrdersVersion | bool | None = True,
-) -> OrdersVersion:
+    latest: Standing | OrdersVersion | bool | None = True,
+) -> Standing:
     """Store ``text`` (canonical) as the seat's next version of its standing orders
-    (``latest``: the version that stands, when the caller has read it; True: read it here)."""
+    (``latest``: the version that stands, when the caller has read it; True: read it here);
+    the version stored."""
     if latest is True or latest is False:
-        latest = current_orders(session, seat)
+        latest = standing_of(session, seat)
     values: dict[str, Any] = {
         "seat_id": seat.id,
         "version": (latest.version if latest else 0) + 1,
@@ -170,12 +190,12 @@ def store_orders(
         "created_at": clock.now(),
     }
     # A Core insert, run at once (every orders mail stores one): the unit of work's flush of
-    # one new object cost more than the insert. The row returned is for reading only.
-    new_id = session.execute(_INSERT_ORDERS, values).scalar_one()
-    return OrdersVersion(id=new_id, **values)
+    # one new object cost more than the insert, and so did making the object to return.
+    session.execute(_INSERT_ORDERS, values)
+    return Standing(values["version"], text)
 
 
-_INSERT_ORDERS = insert(table_of(OrdersVersion)).returning(table_of(OrdersVersion).c.id)
+_INSERT_ORDERS = insert(table_of(OrdersVersion))
 
 
 def supersede_flags(session: Session, seat: Seat, now: datetime) -> int:
@@ -222,7 +242,7 @@ def resolve_flag(
     append it to the seat's standing orders and mark the flag resolved."""
     seat = session.get(Seat, flag.seat_id)
     assert seat is not None
-    latest = current_orders(session, seat)
+    latest = standing_of(session, seat)
     reader = order_reader(session)
     standing = read_standing(latest.text if latest else "", team, fmt, session).orders
     context = OrderContext(standing=standing.match)
@@ -241,7 +261,7 @@ def resolve_flag(
     joined = parse_orders(text_now, team, Format(fmt), reader=reader)
     if joined.errors:
         return Resolution(tuple(f"with the standing orders: {e}" for e in joined.errors))
-    row = store_orders(session, clock, seat, text_now, flag_id=flag.id)
+    row = store_orders(session, clock, seat, text_now, flag_id=flag.id, latest=latest)
     flag.status = FlagStatus.RESOLVED
     flag.resolution = lines
     flag.resolved_at = clock.now()
@@ -268,7 +288,7 @@ def merge_mail(
     current: Team,
     base: Team,
     fmt: str,
-    latest: OrdersVersion | None,
+    latest: Standing | OrdersVersion | None,
     session: Session | None = None,
 ) -> MailMerge:
     """Read ``text`` against ``current`` (placeholders of ``base`` still name their slots),
