@@ -113,3 +113,32 @@ def test_a_courier_behind_leaves_the_next_answers_due(
         assert wait_until(lambda: _statuses(app) == ["sent"] * (HAND_ROWS + 3), PATIENCE)
     assert all(len(sender.to(f"p{n}@example.test")) == 1 for n in range(HAND_ROWS + 3))
     assert len(sender.sent) == HAND_ROWS + 3
+
+
+def test_what_a_dead_courier_was_handed_is_given_back_at_its_stop(
+    app: App, sender: RecordingSender, demo: str
+) -> None:
+    """Two answers wait in the courier's queue; the send of the first raises an error nobody
+    foresaw, which ends the courier's thread. Its stop (the daemon leaving) gives the second
+    back, due at once for the next start, instead of leaving it to wait out its lease; the
+    first, whose send may have gone, keeps its lease."""
+    d = Daemon(app, sender)
+
+    def broken_relay(_message: EmailMessage) -> None:
+        raise RuntimeError("a bug in the sender")
+
+    with _courier_held_up(d, sender) as gate:
+        _join(app, 1)
+        _join(app, 2)
+        d.courier.answers()
+        assert d.outbox.due_ids(answers_only=True) == []
+        sender.on_send = broken_relay
+        gate.set()
+        assert wait_until(lambda: d.courier.failure is not None, PATIENCE)
+        assert isinstance(d.courier.failure, RuntimeError)
+        d.courier.stop(PATIENCE)
+        with transaction(app.sessions) as s:
+            second = s.scalar(
+                select(OutboxMessage.id).where(OutboxMessage.to_addr == "p2@example.test")
+            )
+        assert d.outbox.due_ids(answers_only=True) == [second]
