@@ -37,6 +37,11 @@ class WriteTurns:
         """The connection whose transaction has the turn (None: free)."""
         return self._holder
 
+    @property
+    def waiting(self) -> int:
+        """How many writers are queued for the turn."""
+        return len(self._queue)
+
     def take(self, connection: object, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for the turn, for ``connection``; whether it came."""
         with self._mutex:
@@ -49,8 +54,19 @@ class WriteTurns:
             handed.acquire()
             entry = (handed, connection)
             self._queue.append(entry)
-        if handed.acquire(timeout=max(0.0, timeout)):
-            return True
+        try:
+            if handed.acquire(timeout=max(0.0, timeout)):
+                return True
+        except BaseException:
+            # Interrupted (a second SIGTERM's SystemExit, KeyboardInterrupt): a queued entry
+            # left behind would be handed the turn later and hold every writer of the process
+            # for its whole lock wait, so the waiter leaves the queue, or passes the turn on.
+            with self._mutex:
+                if entry in self._queue:
+                    self._queue.remove(entry)
+                elif self._holder is connection:
+                    self._pass_on()
+            raise
         with self._mutex:
             if entry in self._queue:
                 self._queue.remove(entry)
@@ -60,10 +76,13 @@ class WriteTurns:
     def give_back(self, connection: object) -> None:
         """``connection``'s transaction ended: the next writer in the queue has the turn."""
         with self._mutex:
-            if self._holder is not connection:
-                return
-            if self._queue:
-                handed, self._holder = self._queue.popleft()
-                handed.release()
-            else:
-                self._holder = None
+            if self._holder is connection:
+                self._pass_on()
+
+    def _pass_on(self) -> None:
+        # Called with the mutex held.
+        if self._queue:
+            handed, self._holder = self._queue.popleft()
+            handed.release()
+        else:
+            self._holder = None

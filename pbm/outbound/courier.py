@@ -22,7 +22,12 @@ way, and what it reports sent is what went.
 
 The guarantees are the outbox's, unchanged: a row is claimed (a lease) before it is sent and
 recorded after, so a process killed mid-send sends it again after the lease (at least once,
-never lost), and two senders (this thread and another worker) never both take a row.
+never lost), and two senders (this thread and another worker) never both take a row. A row
+handed over has its lease renewed just before its send, and is not sent if the lease ran out
+in the queue and the row was claimed again meanwhile. A lost database, or SQLite's lock held
+past the busy timeout, pauses the courier (with backoff), never ends it; what it was handed
+and did not send is given back when it stops, unless the stop is forced or the database is
+down then (those rows wait out their lease).
 """
 
 from __future__ import annotations
@@ -33,8 +38,10 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 
 import structlog
+from sqlalchemy.exc import SQLAlchemyError
 
 from pbm.core.errors import DatabaseUnavailable
+from pbm.db.session import is_busy
 from pbm.ops.incidents import Backoff, Incidents
 from pbm.outbound.outbox import Claimed, Outbox
 
@@ -51,8 +58,10 @@ PASS_SEND_BUDGET = 0.5
 #: relay outage, goes out in slices between the mails of a burst.
 REPLY_SEND_BUDGET = 0.5
 #: The most answers a pass claims after a mail (its own, as a rule; this many for each mail
-#: of a batch that shared a commit); a backlog of them, after a relay outage, is the
-#: courier's to claim.
+#: of a batch that shared a commit), and the most that wait in the courier's hands for each:
+#: while it is behind (a slow relay), the next mails' answers stay due, for the courier's own
+#: flush or another worker, instead of waiting out their lease in its queue. A backlog of
+#: them, after a relay outage, is the courier's to claim.
 HAND_ROWS = 4
 #: The shortest sleep of the courier between two looks at a due outbox that sent nothing (a
 #: row in another worker's hands), so that it does not spin.
@@ -112,7 +121,8 @@ class Courier:
 
     def stop(self, timeout: float) -> None:
         """Send what is due while ``should_stop`` allows it, then end the thread (a warm
-        stop); the rest waits, pending, for the next start."""
+        stop); the rest waits, pending, for the next start. What was handed over and not
+        sent is given back, due at once (not after a forced stop: ``timeout`` 0)."""
         thread = self._thread
         if thread is None:
             return
@@ -122,6 +132,14 @@ class Courier:
         if thread.is_alive():
             log.warning("courier.still_sending", seconds=timeout)
         self._thread = None
+        if timeout <= 0:
+            return  # a stop at once: the rows handed over wait out their lease
+        try:
+            # Handed after the thread's last look, or left by a thread that died or is still
+            # in a send (each row is taken from the queue by one of the two threads).
+            self._give_back()
+        except (DatabaseUnavailable, SQLAlchemyError) as exc:
+            log.warning("courier.not_given_back", rows=len(self._handed), error=str(exc))
 
     # -- the pass's calls ------------------------------------------------------------------
 
@@ -133,9 +151,9 @@ class Courier:
         good, here."""
         if self.running:
             failed = 0
-            if not self.outbox.relay_down:
-                limit = HAND_ROWS * max(mails, 1)
-                for row_id in self.outbox.due_ids(answers_only=True, limit=limit):
+            room = HAND_ROWS * max(mails, 1) - len(self._handed)
+            if room > 0 and not self.outbox.relay_down:
+                for row_id in self.outbox.due_ids(answers_only=True, limit=room):
                     claimed = self.outbox.claim(row_id)
                     if isinstance(claimed, Claimed):
                         self._handed.append(claimed)
@@ -170,32 +188,46 @@ class Courier:
                 closing = self._closing.is_set()
                 try:
                     went = self._round()
-                except DatabaseUnavailable as exc:
+                    done = closing or self.should_stop()
+                    # The outbox's next due is kept (no statement) and "now" while a queued
+                    # row waits for a flush that took every due row: a cut slice goes on at
+                    # once. It may read the database: inside the guard.
+                    pause = None
+                    if not done and not self._handed:
+                        pause = max(0.0 if went else _MIN_SLEEP, self.until_due())
+                except Exception as exc:
+                    if not (isinstance(exc, DatabaseUnavailable) or is_busy(exc)):
+                        raise
                     if closing:
                         return  # the rows wait, pending, for the next start
-                    delay = self._backoff.failed()
-                    log.warning("courier.database_unavailable", error=str(exc), retry_in=delay)
-                    self._db_down = True
-                    if self.incidents is not None:
-                        self.incidents.failed("database", exc)
-                    self._closing.wait(delay)
+                    self._database_failed(exc)
                     continue
                 self._backoff.reset()
                 if self._db_down:
                     self._db_down = False
                     if self.incidents is not None:
                         self.incidents.recovered("database")
-                if closing or self.should_stop():
+                if done:
                     return
-                if self._handed:
-                    continue
-                # The outbox's next due is kept (no statement) and "now" while a queued row
-                # waits for a flush that took every due row: a cut slice goes on at once.
-                self._wake.wait(max(0.0 if went else _MIN_SLEEP, self.until_due()))
+                if pause is not None:
+                    self._wake.wait(pause)
         except BaseException as exc:
             self.failure = exc
             log.exception("courier.failed", error=str(exc))
             self._on_failure()
+
+    def _database_failed(self, exc: Exception) -> None:
+        """The courier pauses (with backoff), and tries again: a lost database is an outage;
+        SQLite's lock held past the busy timeout (a long pass) is not, the database works."""
+        delay = self._backoff.failed()
+        if isinstance(exc, DatabaseUnavailable):
+            log.warning("courier.database_unavailable", error=str(exc), retry_in=delay)
+            self._db_down = True
+            if self.incidents is not None:
+                self.incidents.failed("database", exc)
+        else:
+            log.warning("courier.database_busy", retry_in=delay)
+        self._closing.wait(delay)
 
     def _round(self) -> bool:
         """The answers handed over; then the others due and a slice of bulk mail, ended by an
@@ -218,11 +250,25 @@ class Courier:
             if self.should_stop() or self.outbox.relay_down:
                 self._give_back()  # due again now (the relay: at its next try)
                 break
-            outcome = self.outbox.deliver(self._handed.popleft())
+            claimed = self._take_handed()
+            if claimed is None:
+                break
+            outcome = self.outbox.deliver(claimed, renew=True)
             self.sent += outcome == "sent"
             self.failed += outcome == "failed"
         return True
 
+    def _take_handed(self) -> Claimed | None:
+        # The courier's thread and a stop that gives back may take from the queue at once.
+        try:
+            return self._handed.popleft()
+        except IndexError:
+            return None
+
     def _give_back(self) -> None:
-        while self._handed:
-            self.outbox.release(self._handed.popleft())
+        while (claimed := self._take_handed()) is not None:
+            try:
+                self.outbox.release(claimed)
+            except BaseException:
+                self._handed.appendleft(claimed)  # given back at the next try
+                raise

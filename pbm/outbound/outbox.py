@@ -15,8 +15,9 @@ fail the same way, each after the sender's timeout), and no row is tried again u
 relay's own backoff has passed: from ``[outbox] backoff_seconds``, doubling, at most
 :data:`RELAY_PROBE_MAX` seconds. So an outage of any length loses no reply, and the daemon's
 other work waits at most one sender timeout per probe. If the database drops between a send
-and the record of it, the outcome is held in memory and recorded first thing in the next
-pass: the row is not sent again meanwhile.
+and the record of it, or (SQLite) another transaction holds the write lock past the busy
+timeout, the outcome is held in memory and recorded first thing in the next flush: the row
+is not sent again meanwhile.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import re
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -34,13 +35,14 @@ from email.utils import getaddresses
 
 import structlog
 from sqlalchemy import case, func, select, update
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.core.clock import Clock
 from pbm.core.config import OutboxConfig
 from pbm.core.errors import DatabaseUnavailable, PbmError, SmtpError
 from pbm.db.models import OutboxMessage, Player, Seat, table_of
-from pbm.db.session import READ_ONLY, SKIP_LOCKED, transaction
+from pbm.db.session import READ_ONLY, SKIP_LOCKED, is_busy, transaction
 from pbm.db.wakes import Wakes
 from pbm.mail.compose import SAFE_POLICY, qp_body
 from pbm.mail.lists import GENERATED_KINDS
@@ -175,7 +177,8 @@ class Outbox:
         from pbm.games import secret_holder
 
         holder = secret_holder(kind)  # a game keeping it in its own tables (Test by Post's)
-        with transaction(self.sessions) as s:
+        # Only read, during a send: no write turn to wait for (on SQLite a pass may hold it).
+        with transaction(self._reads) as s:
             if holder is not None:
                 return holder.secret_hash(s, kind, seat_id)
             return s.scalar(select(Seat.secret_hash).where(Seat.id == seat_id))
@@ -351,15 +354,42 @@ class Outbox:
                 return "failed"
         return Claimed(row_id, row.raw, to, row.kind, row.attempts, lease)
 
-    def deliver(self, claimed: Claimed) -> str:
-        """Send a claimed row and record the outcome: sent, retry, failed or relay-down."""
+    def deliver(self, claimed: Claimed, *, renew: bool = False) -> str:
+        """Send a claimed row and record the outcome: sent, retry, failed or relay-down.
+        ``renew``: the row waited since its claim (handed to the courier), so its lease may
+        have run out meanwhile: it is renewed first, and the row is not sent (skipped) if
+        the lease was lost (the row claimed again by another pass or worker, or recorded)."""
         try:
+            if renew:
+                renewed = self._renew(claimed)
+                if renewed is None:
+                    log.info("outbox.lease_lost", id=claimed.row_id)
+                    return "skipped"
+                claimed = renewed
             return self._send_claimed(
                 claimed.row_id, claimed.raw, claimed.to, (claimed.kind, claimed.attempts)
             )
         except BaseException:
             self._due_at(claimed.lease)  # the row stays claimed: due again when its lease ends
             raise
+
+    def _renew(self, claimed: Claimed) -> Claimed | None:
+        """``claimed`` with its lease running again from now, or None if it is no longer this
+        claim's (its lease is not the one written by the claim)."""
+        lease = self.clock.now() + timedelta(seconds=self.config.send_lease_seconds)
+        with self._own(), transaction(self.sessions) as s:
+            done = s.execute(
+                update(_OUT)
+                .where(
+                    _OUT.c.id == claimed.row_id,
+                    _OUT.c.status == "pending",
+                    _OUT.c.next_attempt_at == claimed.lease,
+                )
+                .values(next_attempt_at=lease)
+            )
+            if done.rowcount != 1:  # type: ignore[attr-defined]
+                return None
+        return replace(claimed, lease=lease)
 
     def release(self, claimed: Claimed) -> None:
         """Give back a claimed row unsent: due again now, not when its lease ends."""
@@ -397,8 +427,11 @@ class Outbox:
             if error is None:
                 return self._record_sent(row_id, *row)
             return self._record(row_id, error, relay=relay)
-        except DatabaseUnavailable:
-            if not relay:  # the send happened (or failed for good): never send it again
+        except (DatabaseUnavailable, OperationalError) as exc:
+            # The database is lost, or (SQLite) another transaction held the write lock past
+            # the busy timeout: the send happened (or failed for good), so it is recorded
+            # later, never sent again.
+            if not relay and (isinstance(exc, DatabaseUnavailable) or is_busy(exc)):
                 self._unrecorded[row_id] = error
             raise
 

@@ -403,6 +403,48 @@ def test_connection_terminated_mid_transaction(cluster: PgCluster, smtp_sink: Sm
     app.close()
 
 
+def test_connection_terminated_as_the_courier_looks_ahead(
+    cluster: PgCluster, smtp_sink: SmtpSink
+) -> None:
+    """pg_terminate_backend kills the courier's connection as it reads when the outbox is
+    next due: the courier pauses and goes on (its thread is not lost), a mail that comes
+    after is answered once, by it, and the outage is one resolved database incident, not
+    one opened and closed on every pass."""
+    app = make_app(fresh_db(cluster), smtp_sink.port)
+    admin = create_engine(cluster.url, isolation_level="AUTOCOMMIT")
+    hit: list[int] = []
+
+    @event.listens_for(app.db_engine, "before_cursor_execute")
+    def _hook(conn: Any, _cursor: Any, statement: str, *_a: Any) -> None:
+        if hit or threading.current_thread().name != "pbm-courier":
+            return
+        if "MIN(OUTBOX.NEXT_ATTEMPT_AT)" not in statement.upper():
+            return
+        pid = int(conn.connection.dbapi_connection.info.backend_pid)
+        hit.append(pid)
+        with admin.connect() as c:
+            assert c.execute(text("SELECT pg_terminate_backend(:p, 5000)"), {"p": pid}).scalar()
+
+    sender = SmtpSender("127.0.0.1", smtp_sink.port, security="plain")
+    daemon = Daemon(app, sender, max_wait=0.5, retry_first=0.2, retry_max=1.0)
+    run = Running(daemon)
+    try:
+        assert wait_until(lambda: bool(hit), PATIENCE)
+        assert wait_until(lambda: len(incidents(app, "database")) == 1, PATIENCE)
+        mail = help_mail(1)
+        daemon.store(mail, "p1@example.test", ["pbm@example.test"])
+        assert wait_until(lambda: outbox_rows(app) == [("sent", 1)], PATIENCE)
+        assert daemon.courier.running and daemon.courier.failure is None
+    finally:
+        run.stop()
+        sender.close()
+        admin.dispose()
+    assert replied_to(smtp_sink) == [mid(mail)]
+    [inc] = incidents(app, "database")
+    assert inc.kind == "connection lost" and inc.resolved_at is not None
+    app.close()
+
+
 def test_server_restarted_while_a_mail_is_in_hand(cluster: PgCluster, smtp_sink: SmtpSink) -> None:
     """PostgreSQL stops (fast shutdown: every session ended) in the middle of a mail's
     transaction and comes back a second later: the daemon keeps trying with backoff, then
