@@ -69,7 +69,8 @@ SETS = {
             "_state.py",
         )
     ],
-    # every module of the reader but the grammar's build and its tables' pickling
+    # every module of the reader but the grammar's build and its tables' pickling: it compiles
+    # to one C file of 40 MB, which gcc takes longer than a session to build (RESULTS.md)
     "language": [
         "engine/lookalike.py",
         *sorted(
@@ -82,6 +83,7 @@ SETS = {
 
 _CHILD = r"""
 import hashlib, random, statistics, sys, time
+from pathlib import Path
 root, n = sys.argv[1], int(sys.argv[2])
 sys.path[:0] = [root, root + "/bench"]
 import orders as b
@@ -92,7 +94,7 @@ from engine.flungo.ground import Conditions
 from engine.flungo.language import Reader, canonical, parse_orders
 from engine.flungo.practice import practice_lines, practice_seed, practise
 from engine.flungo.squad import generate_squad
-assert b.ROOT.as_posix() == root, (b.ROOT, root)
+assert b.ROOT == Path(root).resolve(), (b.ROOT, root)  # this tree, not the checkout
 compiled = sorted(
     name for name, m in sys.modules.items()
     if name.startswith("engine") and (getattr(m, "__file__", "") or "").endswith(".so")
