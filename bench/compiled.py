@@ -17,7 +17,7 @@ Cython; the build's time is printed. mypyc needs the four edits of
 - the classes the order tables pickle (``_lalr``'s parser, its lexers, builders and
   ``Meta``) stay ordinary Python classes (``native_class=False``): a native class is made
   through its ``__init__`` when unpickled, and the parser's reads ``__dict__``;
-- two ``reversed()`` over a ``list[Any]`` (an internal error of mypyc 1.x/2.x) and one
+- two ``reversed()`` over a ``list[Any]`` (an internal error of mypyc 2.4) and one
   chained assignment in a class body (not supported) are written another way.
 
 The checks, before any timing: the compiled modules are the ones loaded; a digest of the
