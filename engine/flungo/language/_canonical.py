@@ -130,8 +130,10 @@ def reviews_line(side: str, policy: ReviewPolicy) -> str:
     return f"{side} reviews: {_policy(policy)}"
 
 
-def treat_line(name: str, points: int) -> str:
-    return f"treat {name}: {points}"
+def treat_line(name: str, points: int | None) -> str:
+    # None: the line named no points ("treat Rock"), echoed before the checks give it all the
+    # player's injury points (the readings compared in _read._meaning_line): as it was said
+    return f"treat {name}" if points is None else f"treat {name}: {points}"
 
 
 def boost_line(name: str, stat: Stat) -> str:
