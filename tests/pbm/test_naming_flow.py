@@ -44,7 +44,7 @@ def test_naming_errors_listed_with_line_and_caret(
     assert "version 1), 2 error(s)" in str(reply["Subject"])
     assert "line 3" in body and "slots are 1 to 18" in body
     assert "did you mean 'name'?" in body
-    assert "NAMEE 2 Zippy\n^^^^^" in body
+    assert "\n  NAMEE 2 Zippy\n  ^^^^^\n" in body  # the line and its caret, two in
     assert _seat(daemon).naming_version == 1
     assert Team.from_json(_seat(daemon).team).name == "Ok"
 

@@ -21,6 +21,13 @@ def _practice(echo: str) -> list[str]:
     return practice_lines(practise(team, read.orders.match, opponent, Format.T20, conditions, seed))
 
 
+def _errors(line: str) -> list[dict[str, Any]]:
+    """The errors the engine gives ``line`` (as the answer shows them: words, the line and
+    its caret row), as if it were the mail's fifth line."""
+    read = parse_orders(line, d.team(), FORMATS[Format.T20])
+    return [{"text": str(e).replace("line 1,", "line 5,", 1), "line": 5} for e in read.errors]
+
+
 def context() -> dict[str, Any]:
     """The made-up context."""
     n = d.names()
@@ -32,7 +39,7 @@ def context() -> dict[str, Any]:
     return {
         "competition": d.COMP,
         "accepted": True,
-        "errors": [],
+        "errors": _errors(f"{n[0]} on defensive pls, blunt the seamers"),
         "echo": echo,
         # a sure typo read as the order word it is one edit from (the mail said "ovres")
         "read_as": ["Line 4: read 'ovres' as 'overs'."],
