@@ -16,7 +16,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from jinja2.ext import Extension
 
-from pbm.outbound.render.faults import fault
+from pbm.outbound.render.faults import fault, fault_text
 from pbm.outbound.render.tables import KEY as H6_KEY
 from pbm.outbound.render.tables import card_table, name_lines, squad_lines
 from pbm.outbound.render.wrap import (
@@ -105,6 +105,7 @@ def make_environment(root: Path, extensions: Sequence[type[Extension]] = ()) -> 
     env.filters["wrap_list"] = wrap_list
     env.filters["wrap_orders"] = wrap_orders
     env.filters["fault"] = fault
+    env.filters["fault_text"] = fault_text
     env.globals["h6_key"] = H6_KEY
     env.globals["rule"] = lambda ch: ch * WIDTH
     return env

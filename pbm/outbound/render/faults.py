@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Fault", "fault"]
+from pbm.outbound.render.wrap import wrap
+
+__all__ = ["Fault", "fault", "fault_text"]
 
 # a caret row: blanks to the column, then one caret a character of the span
 _CARETS = re.compile(r"( *)(\^+)")
@@ -53,3 +55,18 @@ def fault(value: object) -> Fault:
         at=at or "^",
         after=code[end:],
     )
+
+
+def fault_text(value: object) -> str:
+    """The error text ``value`` as the text part shows it: its words as paragraphs at the
+    margin (flowed while a mail renders, so a proportional font reads them as prose), then
+    the player's line and its caret row, two in and together, so a fixed font shows the
+    caret under its word. The blank line between keeps the words out of the fixed lines'
+    block (:func:`pbm.mail.flowed.flow` stuffs a block whole): a reader that does not flow
+    shows them at the margin too. Written here, not in a template: an include a mail's
+    error cost five times this."""
+    f = fault(value)
+    out = [wrap(p) for p in f.prose]
+    if f.code:
+        out += ["", "  " + f.code, "  " + f.carets]
+    return "\n".join(out)
