@@ -63,8 +63,7 @@ def fault_text(value: object) -> str:
     the player's line and its caret row, two in and together, so a fixed font shows the
     caret under its word. The blank line between keeps the words out of the fixed lines'
     block (:func:`pbm.mail.flowed.flow` stuffs a block whole): a reader that does not flow
-    shows them at the margin too. Written here, not in a template: an include a mail's
-    error cost five times this."""
+    shows them at the margin too."""
     f = fault(value)
     out = [wrap(p) for p in f.prose]
     if f.code:
