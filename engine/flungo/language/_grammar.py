@@ -337,7 +337,9 @@ def _invalid(
     return InvalidOrder(
         message,
         source_line=line.raw,
-        span=Span(line.number, line.column(index), line.column(end)),
+        span=line.span(index, end)
+        if line.said
+        else Span(line.number, line.column(index), line.column(end)),
         hint=hint,
     )
 

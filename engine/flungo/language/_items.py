@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import OrderError, Span
+from engine.errors import OrderError
 from engine.flungo.language._lines import CleanLine
 
 __all__ = ["Item"]
@@ -27,10 +27,6 @@ class Item:
     ok: bool = True
 
     def error(self, cls: type[OrderError], message: str, hint: str | None = None) -> OrderError:
-        span = Span(
-            self.line.number,
-            self.line.column(self.start),
-            self.line.column(max(self.end, self.start + 1)),
-        )
         self.ok = False
+        span = self.line.span(self.start, self.end)
         return cls(message, source_line=self.line.raw, span=span, hint=hint)

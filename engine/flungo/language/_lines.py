@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.errors import Span
 from engine.flungo.language._model import MAX_LINE_LENGTH, NAME_MAX_LENGTH
 from engine.flungo.language._names import strip_marks
 from engine.flungo.language._near import nearest
@@ -155,6 +156,17 @@ class CleanLine:
     offset: int
     plain: str  # the text before the final full stop and commas were taken away
     chatter: bool = False  # starts with a greeting word: skipped silently unless it is an order
+    # The player's columns (start, end) of the words ``text`` rewords, when ``text`` is a
+    # reading in canonical words and not theirs: an index into it is no column of theirs.
+    said: tuple[int, int] | None = None
+
+    def span(self, start: int, end: int) -> Span:
+        """Where ``text[start:end]`` is in the player's line: the words it rewords, whole,
+        when ``text`` is not the player's own (a caret under "T20: everyone wah" for an
+        error in "all batsmen wahoo" would point at words that are not the fault)."""
+        if self.said is not None:
+            return Span(self.number, *self.said)
+        return Span(self.number, self.column(start), self.column(max(end, start + 1)))
 
     def column(self, index: int) -> int:
         """The 1-based column in the player's line of ``text[index]`` (a heading put in for the

@@ -78,9 +78,7 @@ class Lowerer:
         self.elsewhere: list[tuple[int, int]] = []
 
     def span(self, start: int, end: int) -> Span:
-        return Span(
-            self.line.number, self.line.column(start), self.line.column(max(end, start + 1))
-        )
+        return self.line.span(start, end)
 
     def illegal(self, message: str, start: int, end: int, hint: str | None = None) -> IllegalOrder:
         return IllegalOrder(

@@ -648,7 +648,8 @@ def _read_words(
     cleaned = clean_line(cl.number, text)  # as the player's own line is cleaned
     if cleaned is None:
         return sub
-    line = replace(cleaned, raw=cl.raw, offset=cl.offset, chatter=False)
+    said = cl.said or (cl.column(0), cl.column(max(len(cl.text), 1)))
+    line = replace(cleaned, raw=cl.raw, offset=cl.offset, chatter=False, said=said)
     masked, found = mask_names(cleaned.text, names)  # as the line is read: cleaned
     masked = squad_numbers(number_words(masked), found, own.names)
     _order_line(line, masked, found, own, opponent, fmt, sub, False, names, reworded=True)
