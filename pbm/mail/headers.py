@@ -15,6 +15,7 @@ __all__ = [
     "addresses",
     "clean",
     "decoded",
+    "header_index",
     "header_text",
     "raw_header",
     "raw_headers",
@@ -33,6 +34,19 @@ def raw_headers(msg: Message, name: str) -> list[str]:
         return [str(v) for k, v in msg.raw_items() if k.lower() == wanted]
     except Exception:
         return []
+
+
+def header_index(msg: Message) -> dict[str, list[str]]:
+    """Every raw value of every header, by lower-cased name, in order: read once, so that a
+    mail's twenty-odd header look-ups do not each walk all of its headers (a Gmail reply has
+    dozens). ``index.get(name, [])`` is ``raw_headers(msg, name)``."""
+    index: dict[str, list[str]] = {}
+    try:
+        for k, v in msg.raw_items():
+            index.setdefault(k.lower(), []).append(str(v))
+    except Exception:
+        return {}
+    return index
 
 
 def raw_header(msg: Message, name: str) -> str | None:
@@ -82,12 +96,13 @@ def decoded(value: str | None) -> str:
     """
     if value is None:
         return ""
-    from pbm.mail.mime import decode_bytes  # mime reads headers through this module
-
     text = header_text(value)
     try:
-        pieces = decode_header(text)
+        # no "=?", no encoded-word: decode_header would hand the text back as it is
+        pieces = decode_header(text) if "=?" in text else []
         if any(charset for _, charset in pieces):
+            from pbm.mail.mime import decode_bytes  # mime reads headers through this module
+
             parts: list[tuple[str, str | None]] = []
             for chunk, charset in pieces:
                 if isinstance(chunk, str):
