@@ -116,6 +116,11 @@ def _next_nonblank(lines: list[str], i: int) -> int:
 
 def _attribution(lines: list[str], i: int) -> int:
     """Number of lines (1-3) of an attribution starting at ``i`` followed by a quote; else 0."""
+    first = lines[i].strip()
+    # One line is an attribution only if it ends in ':', two or three only if the first opens
+    # one ("On", "Am"...): most lines are neither, and need not be joined three ways.
+    if not first.endswith(":") and not _ATTRIBUTION_OPENER.match(first):
+        return 0
     for k in (1, 2, 3):
         chunk = lines[i : i + k]
         if len(chunk) < k or any(_blank(x) or _QUOTED.match(x) for x in chunk):
