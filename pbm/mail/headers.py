@@ -6,6 +6,7 @@ header objects are slow and some malformed values make them raise on access.
 
 from __future__ import annotations
 
+import functools
 import re
 from email.header import decode_header, make_header
 from email.message import Message
@@ -124,9 +125,25 @@ def addresses(values: list[str]) -> list[tuple[str, str]]:
     Anything that is not plainly ``local@domain`` (``bob at example dot com``, ``a@b@c``) is
     left out rather than guessed at, so pbm never mails a made-up address.
     """
+    if sum(len(v) for v in values) > _REMEMBERED:
+        return list(_addresses(tuple(values)))
+    return list(_remembered(tuple(values)))
+
+
+#: Address fields this long or shorter are remembered (:func:`_remembered`): pbm's own To and
+#: a player's From recur on every mail; a hostile field's length buys it no place in memory.
+_REMEMBERED = 256
+
+
+def _addresses(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     try:
         pairs = getaddresses([clean(header_text(v)) for v in values])
     except Exception:
-        return []
+        return ()
     out = [(decoded(name), clean(addr).lower()) for name, addr in pairs]
-    return [(name, addr) for name, addr in out if _ADDR_SPEC.match(addr)]
+    return tuple((name, addr) for name, addr in out if _ADDR_SPEC.match(addr))
+
+
+#: A pure memo of :func:`_addresses` (the package's address parser is a fifth of reading a
+#: short mail), bounded in entries and, by :data:`_REMEMBERED`, in each entry's size.
+_remembered = functools.lru_cache(maxsize=1024)(_addresses)
