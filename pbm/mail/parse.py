@@ -35,6 +35,8 @@ __all__ = ["Attachment", "Bounce", "InboundEmail", "normalise_message_id", "pars
 
 _BODY_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _MSGID = re.compile(r"<([^<>\s]+)>")
+#: What an id may not hold: whitespace (``\s`` is ``str.isspace``) or a control character.
+_NOT_IN_ID = re.compile(r"[\s\x00-\x20]")
 _MAX_MSGID = 250  # longer ids are treated as absent, so the key fits any database column
 
 
@@ -83,7 +85,7 @@ def normalise_message_id(value: str | None) -> str | None:
         return None
     match = _MSGID.search(value)
     ident = match.group(1) if match else value.strip()
-    if not ident or len(ident) > _MAX_MSGID or any(c.isspace() or ord(c) < 33 for c in ident):
+    if not ident or len(ident) > _MAX_MSGID or _NOT_IN_ID.search(ident):
         return None
     return f"<{ident}>"
 

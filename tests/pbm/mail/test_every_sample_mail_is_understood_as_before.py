@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import base64
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pbm.mail.parse import normalise_message_id
 from tests.pbm.mail.understood_record import record, samples
 
 GOLDEN = Path(__file__).parents[2] / "data" / "understood.json"
@@ -29,3 +31,14 @@ def test_a_sample_mail_is_understood_as_before(row: dict[str, Any]) -> None:
 def test_the_golden_holds_every_sample() -> None:
     """No sample was added without its recorded reading (the golden is not stale)."""
     assert [r["name"] for r in ROWS] == [name for name, *_ in samples()]
+
+
+def test_an_id_with_any_space_or_control_character_is_no_id() -> None:
+    """Every code point ``str.isspace`` calls space, and every one below 33, makes a
+    Message-ID absent, as the check character by character did; any other is kept."""
+    for code in range(sys.maxunicode + 1):
+        c = chr(code)
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        refused = c.isspace() or code < 33
+        assert (normalise_message_id(f"<a{c}b@example.test>") is None) is refused, hex(code)
