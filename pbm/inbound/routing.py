@@ -8,9 +8,11 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Literal
 
 from pbm.mail.auto import base_address
@@ -99,13 +101,21 @@ def _word_pattern(words: Iterable[str]) -> re.Pattern[str]:
     return re.compile(rf"{_LEADER}({alternatives})(?![\w-])[ \t]*[:=]?[ \t]*(.*)$", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=64)
+def _matcher(words: tuple[str, ...]) -> tuple[MappingProxyType[str, str], re.Pattern[str]]:
+    """Each of ``words`` by its upper case, and the pattern of their command lines: a pure
+    memo, as the command words are a few sets (the registered ones, the secret's) and
+    building these was a third of routing a mail."""
+    canonical = {w.upper(): w for w in words}
+    return MappingProxyType(canonical), _word_pattern(canonical.values())
+
+
 def commands(body: str, words: Iterable[str]) -> list[CommandLine]:
     """Lines of ``body`` that start with one of ``words`` (case-insensitive, after an optional
     bullet or list number); ``word`` is returned as spelled in ``words``."""
-    canonical = {w.upper(): w for w in words}
+    canonical, pattern = _matcher(tuple(words))
     if not canonical:
         return []
-    pattern = _word_pattern(canonical.values())
     found = []
     for number, line in enumerate(_lines(body), start=1):
         if match := pattern.match(line):

@@ -8,13 +8,13 @@ the null return path, and mail from pbm's own addresses.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from email.message import Message
 
 from flufl.bounce import all_failures
 
-from pbm.mail.headers import addresses, decoded, raw_header
+from pbm.mail.headers import addresses, decoded, header_index
 
 __all__ = ["Bounce", "base_address", "find_bounce", "is_automatic"]
 
@@ -51,41 +51,57 @@ def base_address(addr: str) -> str:
     return f"{local.split('+', 1)[0]}@{domain}"
 
 
-def _value(msg: Message, name: str) -> str:
-    return decoded(raw_header(msg, name)).lower()
+def _first(index: Mapping[str, list[str]], name: str) -> str | None:
+    values = index.get(name.lower())
+    return values[0] if values else None
 
 
-def is_automatic(msg: Message, own_addresses: Iterable[str] = ()) -> str | None:
-    """Why ``msg`` must not be answered (a short human-readable reason), or None."""
-    auto_submitted = _value(msg, "Auto-Submitted").split(";")[0].strip()
+def _value(index: Mapping[str, list[str]], name: str) -> str:
+    return decoded(_first(index, name)).lower()
+
+
+def is_automatic(
+    msg: Message,
+    own_addresses: Iterable[str] = (),
+    *,
+    headers: Mapping[str, list[str]] | None = None,
+    subject: str | None = None,
+) -> str | None:
+    """Why ``msg`` must not be answered (a short human-readable reason), or None.
+    ``headers`` is ``msg``'s :func:`~pbm.mail.headers.header_index` and ``subject`` its
+    decoded Subject, when the caller has them already."""
+    index = header_index(msg) if headers is None else headers
+    auto_submitted = _value(index, "Auto-Submitted").split(";")[0].strip()
     if auto_submitted and auto_submitted != "no":
         return f"Auto-Submitted: {auto_submitted}"
-    precedence = _value(msg, "Precedence")
+    precedence = _value(index, "Precedence")
     if precedence in ("bulk", "junk", "list", "auto_reply"):
         return f"Precedence: {precedence}"
     for name in ("X-Autoreply", "X-Autorespond", "X-Autoresponder", "X-Auto-Response"):
-        if raw_header(msg, name) is not None:
+        if _first(index, name) is not None:
             return f"{name} header"
     for name in ("List-Id", "List-Unsubscribe", "List-Post"):
-        if raw_header(msg, name) is not None:
+        if _first(index, name) is not None:
             return f"mailing list ({name})"
-    return_path = raw_header(msg, "Return-Path")
+    return_path = _first(index, "Return-Path")
     if return_path is not None and return_path.strip() in ("<>", ""):
         return "empty Return-Path (a bounce or notification)"
     if msg.get_content_type() == "multipart/report":
         return "delivery report"
     own = {base_address(a) for a in own_addresses}
-    senders = addresses([v for n in ("From", "Sender") if (v := raw_header(msg, n)) is not None])
+    senders = addresses([v for n in ("From", "Sender") if (v := _first(index, n)) is not None])
     for _, addr in senders:
         local = addr.rpartition("@")[0]
         if local in _SYSTEM_LOCALS:
             return f"system sender {addr}"
         if base_address(addr) in own:
             return f"sent by pbm itself ({addr})"
-    loop = _value(msg, "X-Loop")
+    loop = _value(index, "X-Loop")
     if loop and any(a in loop for a in own):
         return "X-Loop names pbm"
-    if _AUTO_SUBJECT.match(decoded(raw_header(msg, "Subject"))):
+    if subject is None:
+        subject = decoded(_first(index, "Subject"))
+    if _AUTO_SUBJECT.match(subject):
         return "subject says it is an automatic reply"
     return None
 

@@ -6,6 +6,7 @@ header objects are slow and some malformed values make them raise on access.
 
 from __future__ import annotations
 
+import functools
 import re
 from email.header import decode_header, make_header
 from email.message import Message
@@ -15,6 +16,7 @@ __all__ = [
     "addresses",
     "clean",
     "decoded",
+    "header_index",
     "header_text",
     "raw_header",
     "raw_headers",
@@ -33,6 +35,19 @@ def raw_headers(msg: Message, name: str) -> list[str]:
         return [str(v) for k, v in msg.raw_items() if k.lower() == wanted]
     except Exception:
         return []
+
+
+def header_index(msg: Message) -> dict[str, list[str]]:
+    """Every raw value of every header, by lower-cased name, in order: read once, so that a
+    mail's twenty-odd header look-ups do not each walk all of its headers (a Gmail reply has
+    dozens). ``index.get(name, [])`` is ``raw_headers(msg, name)``."""
+    index: dict[str, list[str]] = {}
+    try:
+        for k, v in msg.raw_items():
+            index.setdefault(k.lower(), []).append(str(v))
+    except Exception:
+        return {}
+    return index
 
 
 def raw_header(msg: Message, name: str) -> str | None:
@@ -82,12 +97,13 @@ def decoded(value: str | None) -> str:
     """
     if value is None:
         return ""
-    from pbm.mail.mime import decode_bytes  # mime reads headers through this module
-
     text = header_text(value)
     try:
-        pieces = decode_header(text)
+        # no "=?", no encoded-word: decode_header would hand the text back as it is
+        pieces = decode_header(text) if "=?" in text else []
         if any(charset for _, charset in pieces):
+            from pbm.mail.mime import decode_bytes  # mime reads headers through this module
+
             parts: list[tuple[str, str | None]] = []
             for chunk, charset in pieces:
                 if isinstance(chunk, str):
@@ -109,9 +125,25 @@ def addresses(values: list[str]) -> list[tuple[str, str]]:
     Anything that is not plainly ``local@domain`` (``bob at example dot com``, ``a@b@c``) is
     left out rather than guessed at, so pbm never mails a made-up address.
     """
+    if sum(len(v) for v in values) > _REMEMBERED:
+        return list(_addresses(tuple(values)))
+    return list(_remembered(tuple(values)))
+
+
+#: Address fields this long or shorter are remembered (:func:`_remembered`): pbm's own To and
+#: a player's From recur on every mail; a hostile field's length buys it no place in memory.
+_REMEMBERED = 256
+
+
+def _addresses(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     try:
         pairs = getaddresses([clean(header_text(v)) for v in values])
     except Exception:
-        return []
+        return ()
     out = [(decoded(name), clean(addr).lower()) for name, addr in pairs]
-    return [(name, addr) for name, addr in out if _ADDR_SPEC.match(addr)]
+    return tuple((name, addr) for name, addr in out if _ADDR_SPEC.match(addr))
+
+
+#: A pure memo of :func:`_addresses` (the package's address parser is a fifth of reading a
+#: short mail), bounded in entries and, by :data:`_REMEMBERED`, in each entry's size.
+_remembered = functools.lru_cache(maxsize=1024)(_addresses)

@@ -107,11 +107,10 @@ def _filename(part: Message) -> str | None:
     return (decoded(raw) or None) if raw else None
 
 
-def _is_attachment(part: Message) -> bool:
+def _is_attachment(part: Message, maintype: str) -> bool:
     disposition = (part.get("Content-Disposition") or "").split(";")[0].strip().lower()
-    return disposition == "attachment" or (
-        _filename(part) is not None and part.get_content_maintype() != "text"
-    )
+    # a text part's file name does not make it an attachment: not read for one
+    return disposition == "attachment" or (maintype != "text" and _filename(part) is not None)
 
 
 class _Walker:
@@ -123,12 +122,13 @@ class _Walker:
 
     def texts(self, part: Message) -> list[str]:
         """The readable texts under ``part``, in order (alternatives collapsed to one)."""
-        if part.get_content_maintype() == "message":
+        # the Content-Type read once: each of the package's getters parses the header again
+        maintype, _, subtype = part.get_content_type().partition("/")
+        if maintype == "message":
             self._attach(part)  # a forwarded or returned message: not the sender's words
             return []
         if part.is_multipart():
             children = [c for c in part.get_payload() if isinstance(c, Message)]
-            subtype = part.get_content_subtype()
             if subtype == "alternative":
                 return self._alternative(children)
             if subtype == "related" and children:
@@ -139,16 +139,15 @@ class _Walker:
                     self._attach(child)
                 children = children[:1]
             return [t for child in children for t in self.texts(child)]
-        if part.get_content_maintype() == "multipart":
+        if maintype == "multipart":
             return self._broken_multipart(part)
-        if part.get_content_maintype() == "text" and not _is_attachment(part):
-            subtype = part.get_content_subtype()
-            if subtype in ("plain", "html"):
-                text = self._decode(part)
-                if subtype == "html":
-                    self.html_used = True
-                    text = html_to_text(text)
-                return [text] if text.strip() else []
+        text_type = maintype == "text" and subtype in ("plain", "html")
+        if text_type and not _is_attachment(part, maintype):
+            text = self._decode(part, subtype)
+            if subtype == "html":
+                self.html_used = True
+                text = html_to_text(text)
+            return [text] if text.strip() else []
         self._attach(part)
         return []
 
@@ -177,14 +176,14 @@ class _Walker:
                 return self.texts(child)
         return self.texts(children[0]) if children else []
 
-    def _decode(self, part: Message) -> str:
+    def _decode(self, part: Message, subtype: str) -> str:
         payload = part.get_payload(decode=True)
         data = payload if isinstance(payload, bytes) else b""
         text, problem = decode_bytes(data, part.get_content_charset())
         if problem:
             self.problems.append(problem)
         text = _normalise_newlines(text)
-        if part.get_content_subtype() == "plain" and part.get_param("format") == "flowed":
+        if subtype == "plain" and part.get_param("format") == "flowed":
             delsp = str(part.get_param("delsp") or "").lower() == "yes"
             text = unflow(text, delsp=delsp)
         return text

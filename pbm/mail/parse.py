@@ -25,7 +25,7 @@ from email.utils import parsedate_to_datetime
 
 from pbm.mail.addresses import AddressRefused, parse_from
 from pbm.mail.auto import Bounce, find_bounce, is_automatic
-from pbm.mail.headers import addresses, decoded, raw_header, raw_headers
+from pbm.mail.headers import addresses, decoded, header_index, raw_headers
 from pbm.mail.limits import MAX_MULTIPARTS, count_multiparts
 from pbm.mail.mime import Attachment, BodyText, extract_text
 from pbm.mail.quotes import strip_quotes
@@ -35,6 +35,8 @@ __all__ = ["Attachment", "Bounce", "InboundEmail", "normalise_message_id", "pars
 
 _BODY_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _MSGID = re.compile(r"<([^<>\s]+)>")
+#: What an id may not hold: whitespace (``\s`` is ``str.isspace``) or a control character.
+_NOT_IN_ID = re.compile(r"[\s\x00-\x20]")
 _MAX_MSGID = 250  # longer ids are treated as absent, so the key fits any database column
 
 
@@ -83,7 +85,7 @@ def normalise_message_id(value: str | None) -> str | None:
         return None
     match = _MSGID.search(value)
     ident = match.group(1) if match else value.strip()
-    if not ident or len(ident) > _MAX_MSGID or any(c.isspace() or ord(c) < 33 for c in ident):
+    if not ident or len(ident) > _MAX_MSGID or _NOT_IN_ID.search(ident):
         return None
     return f"<{ident}>"
 
@@ -102,9 +104,16 @@ def _date(value: str | None) -> datetime | None:
     return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed
 
 
-def _addrs(msg: Message, *names: str) -> tuple[str, ...]:
-    values = [v for n in names for v in raw_headers(msg, n)]
+def _addrs(index: dict[str, list[str]], *names: str) -> tuple[str, ...]:
+    values = [v for n in names for v in index.get(n.lower(), ())]
+    if not values:
+        return ()
     return tuple(dict.fromkeys(a for _, a in addresses(values)))
+
+
+def _first(index: dict[str, list[str]], name: str) -> str | None:
+    values = index.get(name.lower())
+    return values[0] if values else None
 
 
 def _lines(n: int) -> str:
@@ -164,16 +173,18 @@ def _parse(raw: bytes, content_hash: str, own_addresses: tuple[str, ...]) -> Inb
     full_text = _printable(body_text.text)
     stripped = strip_quotes(full_text)
 
-    message_id = normalise_message_id(raw_header(msg, "Message-ID"))
+    headers = header_index(msg)
+    message_id = normalise_message_id(_first(headers, "Message-ID"))
     try:
-        sender = parse_from(raw_headers(msg, "From"))
+        sender = parse_from(headers.get("from", []))
         from_addr: str | None = sender.address
         from_name = sender.name
         refused = None
     except AddressRefused as exc:  # never answered: pbm would be mailing a guess
         from_addr, from_name, refused = None, "", f"From refused: {exc}"
-    reply_to = _addrs(msg, "Reply-To")
-    auto_reason = is_automatic(msg, own_addresses) or refused
+    reply_to = _addrs(headers, "Reply-To")
+    subject = decoded(_first(headers, "Subject"))
+    auto_reason = is_automatic(msg, own_addresses, headers=headers, subject=subject) or refused
     bounce = None
     if auto_reason is not None:
         bounce = find_bounce(msg)
@@ -184,13 +195,13 @@ def _parse(raw: bytes, content_hash: str, own_addresses: tuple[str, ...]) -> Inb
         from_addr=from_addr,
         from_name=from_name,
         reply_to=reply_to[0] if reply_to else None,
-        to_addrs=_addrs(msg, "To"),
-        cc_addrs=_addrs(msg, "Cc"),
-        delivered_to=_addrs(msg, "Delivered-To", "X-Original-To", "Envelope-To"),
-        subject=scrub_text(decoded(raw_header(msg, "Subject"))),
-        date=_date(raw_header(msg, "Date")),
-        in_reply_to=normalise_message_id(raw_header(msg, "In-Reply-To")),
-        references=_id_list(raw_headers(msg, "References")),
+        to_addrs=_addrs(headers, "To"),
+        cc_addrs=_addrs(headers, "Cc"),
+        delivered_to=_addrs(headers, "Delivered-To", "X-Original-To", "Envelope-To"),
+        subject=scrub_text(subject),
+        date=_date(_first(headers, "Date")),
+        in_reply_to=normalise_message_id(_first(headers, "In-Reply-To")),
+        references=_id_list(headers.get("references", [])),
         body=stripped.text,
         full_text=full_text,
         attachments=body_text.attachments,

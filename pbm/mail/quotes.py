@@ -96,10 +96,6 @@ def _header_block(lines: list[str], start: int) -> int | None:
     return None
 
 
-def _after_blank_or_marker(lines: list[str], i: int) -> bool:
-    return i == 0 or _blank(lines[i - 1]) or bool(_SEPARATOR.match(lines[i - 1]))
-
-
 def _separator_above(lines: list[str], i: int) -> int:
     """Where a header block at ``i`` really starts: at an underscore rule just above it."""
     j = i - 1
@@ -116,6 +112,11 @@ def _next_nonblank(lines: list[str], i: int) -> int:
 
 def _attribution(lines: list[str], i: int) -> int:
     """Number of lines (1-3) of an attribution starting at ``i`` followed by a quote; else 0."""
+    first = lines[i].strip()
+    # One line is an attribution only if it ends in ':', two or three only if the first opens
+    # one ("On", "Am"...): most lines are neither, and need not be joined three ways.
+    if not first.endswith(":") and not _ATTRIBUTION_OPENER.match(first):
+        return 0
     for k in (1, 2, 3):
         chunk = lines[i : i + k]
         if len(chunk) < k or any(_blank(x) or _QUOTED.match(x) for x in chunk):
@@ -174,10 +175,11 @@ def strip_quotes(text: str) -> Stripped:
     if len(lines) > MAX_LINES:
         return Stripped(text.strip("\n"), 0, 0, forwarded=False, too_long=True)
 
+    blanks = [not line.strip() for line in lines]  # each line's test made once, not thrice
     i = 0
     while i < len(lines):
         line = lines[i]
-        if _blank(line):
+        if blanks[i]:
             i += 1
             continue
         if _FORWARD_MARKER.match(line):
@@ -192,7 +194,9 @@ def strip_quotes(text: str) -> Stripped:
         elif _ORIGINAL_MESSAGE.match(line):
             drop(i, len(lines))
             break
-        elif _after_blank_or_marker(lines, i) and (end := _header_block(lines, i)) is not None:
+        elif (i == 0 or blanks[i - 1] or _SEPARATOR.match(lines[i - 1])) and (
+            end := _header_block(lines, i)
+        ) is not None:
             drop(_separator_above(lines, i), len(lines))
             break
         elif _QUOTED.match(line):
@@ -212,10 +216,10 @@ def strip_quotes(text: str) -> Stripped:
 
     out: list[str] = []
     gap = False
-    for line, gone in zip(lines, removed, strict=True):
+    for line, gone, blank in zip(lines, removed, blanks, strict=True):
         if gone:
             gap = True
-        elif _blank(line):
+        elif blank:
             if not (gap and out and out[-1] == ""):
                 out.append("")
         else:
