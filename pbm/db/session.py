@@ -42,6 +42,12 @@ __all__ = [
 ]
 
 SQLITE_BUSY_TIMEOUT_MS = 15_000
+#: How much of a SQLite file its connections read through a memory map, not ``read()``: a
+#: competition's row holds its state and season (over a megabyte for a 64-team league) in
+#: overflow pages, and reading the small columns after them walks that chain, page by page
+#: into a page cache that does not keep them between mails; mapped, the walk costs a fifth
+#: (bench/RESULTS.md, "The hot path without ORM objects"). Address space, not memory.
+SQLITE_MMAP_BYTES = 256 * 1024 * 1024
 #: An engine's execution option (SQLite): how long a transaction waits for the write lock, in
 #: milliseconds, instead of ``SQLITE_BUSY_TIMEOUT_MS``. The doors that must answer at once take
 #: it short (``db_engine.execution_options(**{LOCK_WAIT_MS: 250})``) and spool what cannot wait.
@@ -91,6 +97,7 @@ def make_db_engine(url: str, **kwargs: Any) -> Engine:
             cur = dbapi_conn.cursor()
             if ":memory:" not in url and url not in ("sqlite://", "sqlite:///"):
                 cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute(f"PRAGMA mmap_size={SQLITE_MMAP_BYTES}")
             cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA synchronous=NORMAL")

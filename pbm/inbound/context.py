@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Row, Select, bindparam, select
+from sqlalchemy import Row, Select, bindparam, select, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from pbm.core.clock import Clock
 from pbm.core.config import Config
@@ -23,6 +24,7 @@ from pbm.db.models import (
     MailStatus,
     Player,
     Seat,
+    table_of,
 )
 from pbm.inbound.intake import Incoming
 from pbm.mail.compose import Attachment
@@ -177,7 +179,11 @@ class MailContext:
             self.record("auth-failed", seat=seat.number)
             raise AuthError("The secret does not match your team's secret.", note="wrong secret")
         if self.box.needs_rehash(seat.secret_hash):  # the configured cost changed since
-            seat.secret_hash = self.box.hash(self.msg.secret)
+            # One Core UPDATE on the connection, and the seat given the value as written: a
+            # dirty seat would make every later autoflush of the mail a flush of it.
+            new_hash = self.box.hash(self.msg.secret)
+            self.session.connection().execute(_SEAT_REHASH, {"b_id": seat.id, "h": new_hash})
+            set_committed_value(seat, "secret_hash", new_hash)
         return row
 
 
@@ -189,4 +195,8 @@ _SEAT_OF = (
     .join(Player, Seat.player_id == Player.id)
     .where(Seat.competition_id == bindparam("b_comp"), Player.address == bindparam("b_addr"))
     .with_for_update(key_share=True, of=Seat)
+)
+_SEATS = table_of(Seat)
+_SEAT_REHASH = (
+    update(_SEATS).where(_SEATS.c.id == bindparam("b_id")).values(secret_hash=bindparam("h"))
 )

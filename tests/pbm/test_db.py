@@ -11,7 +11,7 @@ from sqlalchemy import text
 
 from pbm.cli import main
 from pbm.db import migrate
-from pbm.db.session import make_db_engine
+from pbm.db.session import SQLITE_MMAP_BYTES, make_db_engine
 
 
 def test_migrations_match_models(db_url: str) -> None:
@@ -47,6 +47,15 @@ def test_sqlite_runs_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None:
         assert c.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert c.execute(text("PRAGMA foreign_keys")).scalar() == 1
         assert int(c.execute(text("PRAGMA busy_timeout")).scalar() or 0) >= 1000
+    db_engine.dispose()
+
+
+def test_a_sqlite_file_is_read_through_a_memory_map(tmp_path: Path) -> None:
+    """A SQLite file's connections map it (``mmap_size``): the small columns read after a
+    competition's megabyte of overflow pages are not copied in by ``read()`` page by page."""
+    db_engine = make_db_engine(f"sqlite:///{tmp_path}/m.sqlite3")
+    with db_engine.connect() as c:
+        assert c.execute(text("PRAGMA mmap_size")).scalar() == SQLITE_MMAP_BYTES
     db_engine.dispose()
 
 
