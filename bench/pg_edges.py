@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as "python bench/x.py" from anywhere
     sys.path.insert(0, str(ROOT))
 
+from intake import cpu_seconds  # type: ignore[import-not-found]  # noqa: E402
 from sqlalchemy import Engine, create_engine, text  # noqa: E402
 
 from pbm.db.session import make_db_engine  # noqa: E402
@@ -34,13 +35,6 @@ JOINED = text(
     " JOIN pg_namespace n ON n.oid = c.relnamespace"
     " LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = 1 WHERE c.oid = :x"
 )
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text()
-    fields = fields[fields.rindex(")") + 2 :]
-    parts = fields.split()
-    return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def timed(db_engine: Engine, n: int, run: Callable[[Engine, int], None]) -> tuple[float, float]:
