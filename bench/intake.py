@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import multiprocessing
 import os
 import shutil
@@ -132,6 +133,15 @@ def _worker(
             backend = int(c.execute(text("SELECT pg_backend_pid()")).scalar_one())
     timer = StageTimer(time.process_time if cpu_stages else time.perf_counter)
     done = 0
+    said: dict[str, int] = {}
+    if tally := os.environ.get("PBM_BENCH_STATEMENTS"):
+        # Each statement the worker sends, by its text: what a mail asks of the database.
+        from sqlalchemy import event
+
+        @event.listens_for(app.db_engine, "before_cursor_execute")
+        def _said(_c: Any, _cur: Any, statement: str, *_a: Any) -> None:
+            said[statement] = said.get(statement, 0) + 1
+
     ready.release()
     start.wait()
     cpu, pg = time.process_time(), cpu_seconds(backend)
@@ -143,6 +153,9 @@ def _worker(
                 after = got[-1][0]
                 done += len(got)
         cpu, pg = time.process_time() - cpu, cpu_seconds(backend) - pg
+        if tally:
+            out = Path(tally) / f"{os.getpid()}-{time.time_ns()}.json"
+            out.write_text(json.dumps({"mails": done, "statements": said}))
     finally:
         app.close()
     return done, cpu, pg, dict(timer.seconds)

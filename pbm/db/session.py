@@ -4,8 +4,8 @@ SQLite (the default) runs in WAL mode with a busy timeout and foreign keys on, a
 transaction starts with ``BEGIN IMMEDIATE``: the SMTP listener's thread and the daemon write
 concurrently, and a deferred transaction that reads then writes would fail at once with
 ``SQLITE_BUSY`` instead of waiting. PostgreSQL is chosen by URL and uses psycopg 3, with
-``pool_pre_ping`` (a pooled connection the server dropped, e.g. across a restart, is replaced
-at checkout) and a bounded connect.
+a ping at checkout for a connection that sat idle (one the server dropped, e.g. across a
+restart, is replaced) and a bounded connect.
 
 :func:`transaction` is the edge where a lost database becomes
 :class:`~pbm.core.errors.DatabaseUnavailable`: the connection dropped mid-transaction
@@ -16,12 +16,13 @@ back; callers retry it later instead of treating it as the work's own failure.
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.core.errors import ConfigError, DatabaseUnavailable
@@ -59,6 +60,9 @@ READ_ONLY = "pbm_read_only"
 #: Seconds to wait for PostgreSQL to accept a connection: a host that drops packets must not
 #: hold the daemon for the kernel's TCP timeout (minutes).
 PG_CONNECT_TIMEOUT = 10
+#: Seconds a pooled PostgreSQL connection may sit idle and still be handed out unpinged.
+PG_PING_IDLE = 1.0
+_IDLE_SINCE = "pbm_idle_since"
 
 
 def _normalise(url: str) -> str:
@@ -144,7 +148,35 @@ def make_db_engine(url: str, **kwargs: Any) -> Engine:
     if url.startswith("postgresql"):
         _require_psycopg()
     connect_args = {"connect_timeout": PG_CONNECT_TIMEOUT, **kwargs.pop("connect_args", {})}
-    return create_engine(url, pool_pre_ping=True, connect_args=connect_args, **kwargs)
+    db_engine = create_engine(url, connect_args=connect_args, **kwargs)
+    _ping_when_idle(db_engine)
+    return db_engine
+
+
+def _ping_when_idle(db_engine: Engine) -> None:
+    """``pool_pre_ping``, but only for a connection that sat in the pool ``PG_PING_IDLE``
+    seconds or more: a restart or a killed backend drops idle connections, while one handed
+    back a moment ago is as likely dropped as one in use, which the outage path already
+    covers (:class:`DatabaseUnavailable`, the unit retried). A burst of mails, a transaction
+    each, then pays no ``SELECT 1`` round trip a mail."""
+    dialect = db_engine.dialect
+
+    @event.listens_for(db_engine.pool, "checkin")
+    def _back(_dbapi_conn: Any, record: Any) -> None:
+        record.info[_IDLE_SINCE] = time.monotonic()
+
+    @event.listens_for(db_engine.pool, "checkout")
+    def _out(dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get(_IDLE_SINCE)
+        if since is None or time.monotonic() - since < PG_PING_IDLE:
+            return  # new (just connected), or back a moment ago
+        try:
+            dialect.do_ping(dbapi_conn)
+        except dialect.loaded_dbapi.Error as exc:
+            if dialect.is_disconnect(exc, dbapi_conn, None):
+                # The pool replaces it with a fresh connection (and retries the checkout).
+                raise DisconnectionError(_first_line_of(exc)) from exc
+            raise
 
 
 def make_session_factory(db_engine: Engine) -> sessionmaker[Session]:
@@ -224,8 +256,11 @@ def is_busy(exc: BaseException) -> bool:
 
 
 def _first_line(exc: DBAPIError) -> str:
-    text = str(exc.orig) if exc.orig is not None else str(exc)
-    return (text.strip().splitlines() or [type(exc).__name__])[0][:300]
+    return _first_line_of(exc.orig if exc.orig is not None else exc)
+
+
+def _first_line_of(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
 
 
 #: A claim shared by several workers: ``FOR UPDATE SKIP LOCKED``, a row lock that another
