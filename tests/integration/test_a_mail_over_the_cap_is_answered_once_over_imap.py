@@ -262,19 +262,15 @@ def test_one_fetch_holds_at_most_its_batch_bytes_of_whole_mail(server: DovecotIn
     assert len(second) == 1 and second[0].raw.replace(b"\r\n", b"\n") == mails[2]
 
 
-class SizelessMailbox(ImapMailbox):
-    """The real door, on the real server, whose answers lack ``RFC822.SIZE`` (as a server
-    that gives none), keeping a note of every FETCH it asks for."""
-
-    fetched: list[list[bytes]]
+class SizelessMailbox(RecordingMailbox):
+    """The recording door, whose answers lack ``RFC822.SIZE`` (as a server that gives none)."""
 
     def _connect(self) -> Any:
         client = super()._connect()
-        real = client.fetch
+        recorded = client.fetch
 
-        def fetch(messages: Any, data: Any, *args: Any, **kwargs: Any) -> Any:
-            self.fetched.append([bytes(d) for d in data])
-            got = real(messages, data, *args, **kwargs)
+        def fetch(*args: Any, **kwargs: Any) -> Any:
+            got = recorded(*args, **kwargs)
             for item in got.values():
                 item.pop(b"RFC822.SIZE", None)
             return got
@@ -307,6 +303,6 @@ def test_a_server_that_gives_no_size_has_no_mail_over_the_cap_read_whole(
     assert [m.raw.startswith(b"X-Pbm-Oversize: ") for m in got] == [True, False]
     assert len(got[0].raw) < 2000
     assert got[1].raw == under
-    asked = [item for items in mb.fetched for item in items]
+    asked = [item for _, items in mb.fetched for item in items]
     assert b"BODY.PEEK[]" not in asked
     assert b"BODY.PEEK[]<0.%d>" % (CAP + 1) in asked
