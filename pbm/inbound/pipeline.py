@@ -29,7 +29,7 @@ from datetime import datetime
 from typing import Any
 
 import structlog
-from sqlalchemy import Connection, Row, Select, bindparam, event, select, update
+from sqlalchemy import Connection, Row, Select, bindparam, event, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, defer, sessionmaker
 
@@ -604,7 +604,8 @@ class _KeptCompetitions:
     it again, which costs several times the merge (bench/RESULTS.md, "A pass's mails, one
     commit").
     Only one batch's transaction writes while it runs (SQLite), and any statement of it that
-    writes the ``competitions`` table (a handler's flush, a Core update) drops them all."""
+    writes the ``competitions`` table (a handler's flush, a Core update) drops them all; one
+    whose ``seats`` a mail loaded is never handed out again (:meth:`get`)."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
@@ -619,7 +620,19 @@ class _KeptCompetitions:
         self._rows.clear()
 
     def get(self, code: str) -> Competition | None:
-        return self._rows.get(code)
+        """The competition kept under ``code``, unless a mail loaded one of its relationships
+        (``seats``: SCOUT, reports, GM commands): ``merge`` would carry those rows, as they
+        were then, into the next mail's session, where a read of a seat another mail of the
+        batch changed (a revoked secret, a retired seat) finds them first. Such a one is
+        read again; only the competition's own columns are safe to keep."""
+        found = self._rows.get(code)
+        if found is None:
+            return None
+        state = inspect(found)
+        if any(rel.key not in state.unloaded for rel in state.mapper.relationships):
+            del self._rows[code]
+            return None
+        return found
 
     def put(self, code: str, competition: Competition) -> None:
         self._rows[code] = competition

@@ -234,6 +234,7 @@ class ImapMailbox:
         Their sizes are asked first: a message over ``max_size`` is never fetched whole, only
         its header block (``BODY.PEEK[HEADER]``, at most :data:`~pbm.mail.limits.HEAD_BYTES`),
         and comes as a stand-in, so one sender's video costs no more memory than its headers.
+        A message whose size the server does not give is read up to the cap and one byte.
         """
 
         self._flush_quietly()
@@ -246,11 +247,14 @@ class ImapMailbox:
             if self.hot_poll_interval > 0:
                 self._hot_until = time.monotonic() + self.hot_seconds
             sizes = {
-                u: int(item.get(b"RFC822.SIZE", 0))
+                u: int(item[b"RFC822.SIZE"]) if b"RFC822.SIZE" in item else None
                 for u, item in c.fetch(uids, [b"RFC822.SIZE"]).items()
             }
             uids, small, big = self._portion(uids, sizes)
-            data = c.fetch(small, [b"BODY.PEEK[]"]) if small else {}
+            known = [u for u in small if sizes[u] is not None]
+            data = c.fetch(known, [b"BODY.PEEK[]"]) if known else {}
+            if len(known) < len(small):
+                data.update(self._unsized(c, [u for u in small if sizes[u] is None], big))
             if big:
                 data.update(self._stand_ins(c, big, sizes))
             out = []
@@ -266,28 +270,47 @@ class ImapMailbox:
         return self._run("fetch", op)
 
     def _portion(
-        self, uids: list[int], sizes: dict[int, int]
+        self, uids: list[int], sizes: dict[int, int | None]
     ) -> tuple[list[int], list[int], list[int]]:
-        """Of ``uids`` (with their sizes): those handed out now, those of them fetched whole
-        (at most ``batch_bytes`` together, at least one; the rest wait for the next fetch,
-        which ``wait`` sees at once as new mail), and those over ``max_size``."""
+        """Of ``uids`` (with their sizes, None where the server gave none): those handed out
+        now, those of them fetched (whole, or up to the cap for an unknown size: at most
+        ``batch_bytes`` together, at least one; the rest wait for the next fetch, which
+        ``wait`` sees at once as new mail), and those over ``max_size``."""
         small: list[int] = []
         big: list[int] = []
         held = 0
         for n, u in enumerate(uids):
             if u not in sizes:
                 continue  # expunged meanwhile
-            if sizes[u] > self.max_size:
+            size = sizes[u]
+            if size is not None and size > self.max_size:
                 big.append(u)
                 continue
-            held += sizes[u]
+            held += self.max_size + 1 if size is None else size
             if small and held > self.batch_bytes:
                 return uids[:n], small, big
             small.append(u)
         return uids, small, big
 
+    def _unsized(self, c: Any, uids: list[int], big: list[int]) -> dict[int, dict[bytes, bytes]]:
+        """The messages whose size the server did not give, by UID, read up to one byte past
+        the cap (``BODY.PEEK[]<0.cap+1>``), never further: those that fit are whole; those
+        that do not are added to ``big``, for a stand-in, and read no further."""
+        part = b"BODY.PEEK[]<0.%d>" % (self.max_size + 1)
+        out = {}
+        for uid, item in c.fetch(uids, [part]).items():
+            # "BODY[]<0>" (RFC 3501); a server that names it otherwise still answered it
+            body = next((v for k, v in item.items() if k.startswith(b"BODY[]")), None)
+            if body is None:
+                continue  # expunged meanwhile
+            if len(body) > self.max_size:
+                big.append(uid)
+            else:
+                out[uid] = {b"BODY[]": body}
+        return out
+
     def _stand_ins(
-        self, c: Any, uids: list[int], sizes: dict[int, int]
+        self, c: Any, uids: list[int], sizes: dict[int, int | None]
     ) -> dict[int, dict[bytes, bytes]]:
         """The stand-ins of messages over the cap, by UID, from their header blocks alone
         (each message stays on the server, and moves to the processed folder when marked)."""
@@ -302,13 +325,15 @@ class ImapMailbox:
             # moved on, as a stand-in with no headers (never answered), not fetched forever
             found = (v for k, v in heads[uid].items() if k.startswith(b"BODY[HEADER]"))
             head = next(found, None) or b""
+            # a size the server did not give: the cap and one byte, all that was read of it
+            size = sizes.get(uid) or self.max_size + 1
             log.warning(
                 "imap: message %s is %d bytes, over the limit of %d: only its headers were read",
                 uid,
-                sizes[uid],
+                size,
                 self.max_size,
             )
-            over = Oversize(sizes[uid], self.max_size, kept)
+            over = Oversize(size, self.max_size, kept)
             raw = stand_in(head, over, self._stand_in_key)
             out[uid] = {b"BODY[]": raw}
         return out

@@ -253,7 +253,15 @@ class Courier:
             claimed = self._take_handed()
             if claimed is None:
                 break
-            outcome = self.outbox.deliver(claimed, renew=True)
+            try:
+                outcome = self.outbox.deliver(claimed, renew=True)
+            except Exception as exc:
+                if isinstance(exc, DatabaseUnavailable) or is_busy(exc):
+                    # Its renewal met the database's trouble: it goes first once the courier's
+                    # pause ends, not after its lease. Had the renewal gone through (the send's
+                    # record failed), its next one finds the lease changed and skips it.
+                    self._handed.appendleft(claimed)
+                raise
             self.sent += outcome == "sent"
             self.failed += outcome == "failed"
         return True

@@ -392,11 +392,18 @@ class Outbox:
         return replace(claimed, lease=lease)
 
     def release(self, claimed: Claimed) -> None:
-        """Give back a claimed row unsent: due again now, not when its lease ends."""
+        """Give back a claimed row unsent: due again now, not when its lease ends. Only while
+        the lease is still this claim's: a claim that waited past its lease may have been
+        taken again by another worker, now sending it, and freeing that row would send it
+        twice."""
         with self._own(), transaction(self.sessions) as s:
             s.execute(
                 update(_OUT)
-                .where(_OUT.c.id == claimed.row_id, _OUT.c.status == "pending")
+                .where(
+                    _OUT.c.id == claimed.row_id,
+                    _OUT.c.status == "pending",
+                    _OUT.c.next_attempt_at == claimed.lease,
+                )
                 .values(next_attempt_at=self.clock.now())
             )
         self._due_at(self.clock.now())

@@ -1,6 +1,7 @@
 """A mail over the byte cap, through the IMAP door of a real Dovecot: only its headers are
 fetched, its sender gets one answer that says the limit, the GM sees it in the digest, it is
-moved off the INBOX, and nothing of the kind happens to mail under the cap."""
+moved off the INBOX, and nothing of the kind happens to mail under the cap; a server that
+gives no size still has no mail over the cap read whole (V4 finding 4)."""
 
 from __future__ import annotations
 
@@ -259,3 +260,49 @@ def test_one_fetch_holds_at_most_its_batch_bytes_of_whole_mail(server: DovecotIn
     finally:
         mb.close()
     assert len(second) == 1 and second[0].raw.replace(b"\r\n", b"\n") == mails[2]
+
+
+class SizelessMailbox(RecordingMailbox):
+    """The recording door, whose answers lack ``RFC822.SIZE`` (as a server that gives none)."""
+
+    def _connect(self) -> Any:
+        client = super()._connect()
+        recorded = client.fetch
+
+        def fetch(*args: Any, **kwargs: Any) -> Any:
+            got = recorded(*args, **kwargs)
+            for item in got.values():
+                item.pop(b"RFC822.SIZE", None)
+            return got
+
+        client.fetch = fetch
+        return client
+
+
+def test_a_server_that_gives_no_size_has_no_mail_over_the_cap_read_whole(
+    server: DovecotInstance,
+) -> None:
+    """A 3 MB mail and one exactly at the cap, from a server that gives no sizes: the door
+    reads each up to the cap and one byte, never whole beyond it; the big one comes as a
+    stand-in from its headers, the other whole, byte for byte."""
+    folder = "nosize" + uuid.uuid4().hex[:8]
+    c = IMAPClient(server.host, port=server.imap, ssl=False, timeout=10)
+    c.login("pbm", "secret")
+    c.create_folder(folder)
+    c.append(folder, big_mail(f"<n-{uuid.uuid4().hex}@example.test>"))
+    under = make_eml("x" * 1000 + "\n", subject="under").replace(b"\n", b"\r\n")
+    under = under + b"y" * (CAP - len(under) - 2) + b"\r\n"
+    c.append(folder, under)
+    c.logout()
+    mb = door(server, SizelessMailbox, folder=folder, max_size=CAP, hot_poll_interval=0)
+    mb.fetched = []
+    try:
+        got = mb.fetch_new()
+    finally:
+        mb.close()
+    assert [m.raw.startswith(b"X-Pbm-Oversize: ") for m in got] == [True, False]
+    assert len(got[0].raw) < 2000
+    assert got[1].raw == under
+    asked = [item for _, items in mb.fetched for item in items]
+    assert b"BODY.PEEK[]" not in asked
+    assert b"BODY.PEEK[]<0.%d>" % (CAP + 1) in asked

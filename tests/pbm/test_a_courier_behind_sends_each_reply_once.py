@@ -1,7 +1,8 @@
 """A courier that falls behind (a slow relay, a backlog) never sends a reply twice: it holds at
 most ``HAND_ROWS`` answers at a time, so the next mails' answers stay due for its own flush
 or another worker, and an answer whose lease ran out while it waited in its queue, and was
-claimed again meanwhile, is not sent by that stale claim (V3 finding 1)."""
+claimed again meanwhile, is not sent by that stale claim (V3 finding 1), nor freed by its
+give-back while the new claim sends it (V4 finding 2)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from pbm.daemon import Daemon
 from pbm.db.models import OutboxMessage
 from pbm.db.session import transaction
 from pbm.outbound.courier import HAND_ROWS
+from pbm.outbound.outbox import Claimed
 from pbm.testing import RecordingSender, make_eml
 from tests.integration.pbm_proc import wait_until
 
@@ -142,3 +144,26 @@ def test_what_a_dead_courier_was_handed_is_given_back_at_its_stop(
                 select(OutboxMessage.id).where(OutboxMessage.to_addr == "p2@example.test")
             )
         assert d.outbox.due_ids(answers_only=True) == [second]
+
+
+def test_a_stale_claim_given_back_leaves_the_row_to_the_worker_sending_it(
+    app: App, sender: RecordingSender, clock: FixedClock, demo: str
+) -> None:
+    """A claim waits in a courier's queue past its lease; another worker claims the row and
+    is sending it when the first courier gives its stale claim back (its stop, or its relay
+    down). The give-back leaves the row alone: a third claim finds nothing to take, and the
+    player gets one reply."""
+    d = Daemon(app, sender)
+    _join(app, 1)
+    with transaction(app.sessions) as s:
+        (row,) = s.scalars(select(OutboxMessage.id))
+    waiting = d.outbox.claim(row)
+    assert isinstance(waiting, Claimed)
+    clock.advance(timedelta(seconds=app.config.outbox.send_lease_seconds + 1))
+    sending = d.outbox.claim(row)
+    assert isinstance(sending, Claimed)
+    d.outbox.release(waiting)
+    assert d.outbox.due_ids(answers_only=True) == []
+    assert d.outbox.claim(row) == "skipped"
+    assert d.outbox.deliver(sending) == "sent"
+    assert len(sender.to("p1@example.test")) == 1

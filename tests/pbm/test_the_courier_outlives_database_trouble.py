@@ -1,7 +1,9 @@
 """Database trouble pauses the courier, never ends it: a send whose record meets SQLite's
 lock held past the busy timeout (a long pass) is held as sent and recorded later, never sent
 again (V3 finding 2); a lost connection in the courier's look at what is due next does not
-end its thread, and the loop goes back to waiting on the mailbox (V3 finding 3)."""
+end its thread, and the loop goes back to waiting on the mailbox (V3 finding 3); an answer
+whose lease renewal meets the lock waits only for the courier's pause, not its lease (V4
+finding 3)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from email.message import EmailMessage
 
 import pytest
 import structlog
-from sqlalchemy import select, text
+from sqlalchemy import select, text, update
 from sqlalchemy.orm import sessionmaker
 
 from pbm.app import App
@@ -93,6 +95,67 @@ class WatchedMailbox(FakeMailbox):
             return super().wait(timeout)
         finally:
             self.in_wait = False
+
+
+@pytest.mark.parametrize("app_db_url", ["sqlite"], indirect=True)
+def test_an_answer_whose_renewal_finds_the_lock_held_goes_when_the_lock_is_free(
+    app: App, sender: RecordingSender, demo: str
+) -> None:
+    """An answer waits in the courier's queue (the courier is in a slow send) while another
+    transaction takes SQLite's write lock past the courier's busy timeout (cut short here).
+    Its lease renewal meets the lock; once the lock is free the courier sends it, though its
+    lease (the clock stands still) never runs out, and each player gets one reply."""
+    app.inbound.store(make_eml("JOIN\n", sender="p0@example.test", subject="[DEMO] join"), "smtp")
+    assert app.inbound.process_next(0) is not None
+    with transaction(app.sessions) as s:  # bulk mail: no pass claims it
+        s.execute(update(OutboxMessage).values(kind="digest"))
+    d = Daemon(app, sender, retry_first=0.05, retry_max=0.2)
+    d.outbox.sessions = sessionmaker(
+        app.db_engine.execution_options(**{LOCK_WAIT_MS: 200}), expire_on_commit=False
+    )
+    d.incidents.recovered("smtp")  # the first send's incidents write, done before the lock
+    in_send, gate = threading.Event(), threading.Event()
+    locked, release = threading.Event(), threading.Event()
+
+    def slow_relay(_message: EmailMessage) -> None:
+        if not in_send.is_set():
+            in_send.set()
+            gate.wait(PATIENCE)
+
+    def long_pass() -> None:
+        with transaction(app.sessions) as s:
+            s.execute(text("UPDATE competitions SET name = name"))
+            locked.set()
+            release.wait(PATIENCE)
+
+    holder = threading.Thread(target=long_pass)
+    sender.on_send = slow_relay
+    with structlog.testing.capture_logs() as logs:
+        d.courier.start()
+        try:
+            assert in_send.wait(PATIENCE)
+            app.inbound.store(
+                make_eml("JOIN\n", sender="p1@example.test", subject="[DEMO] join"), "smtp"
+            )
+            assert app.inbound.process_next(0) is not None
+            d.courier.answers()  # p1's answer, claimed and handed over
+            holder.start()
+            assert locked.wait(PATIENCE)
+            gate.set()
+            # the first: the bulk send's record; the second: the answer's renewal
+            assert wait_until(
+                lambda: [e["event"] for e in list(logs)].count("courier.database_busy") >= 2,
+                PATIENCE,
+            )
+            release.set()
+            holder.join(PATIENCE)
+            assert wait_until(lambda: _statuses(app) == ["sent", "sent"], PATIENCE)
+            assert d.courier.running and d.courier.failure is None
+        finally:
+            gate.set()
+            release.set()
+            d.courier.stop(PATIENCE)
+    assert [len(sender.to(f"p{n}@example.test")) for n in range(2)] == [1, 1]
 
 
 def test_a_lost_connection_as_the_courier_looks_ahead_does_not_end_it(
