@@ -49,3 +49,13 @@ def test_what_is_no_property_test_is_left_alone() -> None:
 
     cap_examples(plain, 7)
     assert not hasattr(plain, "_hypothesis_internal_use_settings")
+
+
+def test_an_example_has_two_seconds_in_the_whole_suite_and_no_deadline_in_the_loop() -> None:
+    """The profile loaded: the loop gives an example no deadline, the whole suite 2 s (a
+    stall still fails; a busy machine's 0.3 s example no longer does)."""
+    from datetime import timedelta
+
+    from tests.conftest import QUICK
+
+    assert settings.default.deadline == (None if QUICK else timedelta(seconds=2))
