@@ -4,6 +4,7 @@ that cannot be seen at all, is refused with the reason (issue 23)."""
 from __future__ import annotations
 
 import unicodedata
+from email.message import EmailMessage
 
 import pytest
 import regex
@@ -18,8 +19,17 @@ from pbm.daemon import Daemon
 from pbm.db.models import Seat
 from pbm.db.session import transaction
 from pbm.games.flungo.mail import _LOOKALIKE_KEYS
+from pbm.mail.flowed import unflow
 from pbm.testing import RecordingSender, body_of
 from tests.pbm.helpers import join, say
+
+
+def _read(reply: EmailMessage) -> str:
+    """The text part as a reader that flows it reads it: an error is one paragraph."""
+    part = reply.get_body(("plain",))
+    assert part is not None
+    return unflow(str(part.get_content()))
+
 
 ROCK = "Rock & Roll's"
 TAKEN = f'looks just like "{ROCK}", the name of team 1'
@@ -56,7 +66,7 @@ def test_a_team_name_like_another_teams_is_refused_and_says_whose(
     assert _team(daemon, 1).name == ROCK, body_of(ok)
     before = _team(daemon, 2).name
     [reply] = say(daemon, sender, f"SECRET {two}\nTEAM NAME {name}\n", frm="two@example.test")
-    body = body_of(reply)
+    body = _read(reply)
     assert "NOT accepted" in str(reply["Subject"]), body
     assert reason in body
     assert _team(daemon, 2).name == before
@@ -71,7 +81,7 @@ def test_a_lookalike_team_name_costs_only_its_own_part(
     say(daemon, sender, f"SECRET {one}\nTEAM NAME {ROCK}\n", frm="one@example.test")
     mail = f"SECRET {two}\nTEAM NAME R\u043eck & Roll's\nNAME 5 Zippy\n"
     [reply] = say(daemon, sender, mail, frm="two@example.test")
-    body = body_of(reply)
+    body = _read(reply)
     assert "looks just like" in body and "Zippy" in body
     team = _team(daemon, 2)
     assert team.players[4].name == "Zippy" and team.name != "R\u043eck & Roll's"
@@ -84,7 +94,7 @@ def test_a_team_may_send_its_own_name_again(
     one = join(daemon, sender, "one@example.test")
     say(daemon, sender, f"SECRET {one}\nTEAM NAME {ROCK}\n", frm="one@example.test")
     [reply] = say(daemon, sender, f"SECRET {one}\nTEAM NAME {ROCK}\n", frm="one@example.test")
-    assert "looks just like" not in body_of(reply)
+    assert "looks just like" not in _read(reply)
     assert _team(daemon, 1).name == ROCK
 
 
@@ -100,7 +110,7 @@ def test_a_squad_name_like_a_teammates_is_refused(
         f"SECRET {one}\nNAME 1 Zippy\nNAME 2 Z\u0456\u0440py\n",
         frm="one@example.test",
     )
-    body = body_of(reply)
+    body = _read(reply)
     assert "looks just like 'Zippy', the name of squad member 1" in body, body
     team = _team(daemon, 1)
     assert team.players[0].name == "Zippy" and team.players[1].name != "Z\u0456\u0440py"
@@ -115,7 +125,7 @@ def test_an_invisible_team_name_is_refused_by_mail(
     one = join(daemon, sender, "one@example.test")
     before = _team(daemon, 1).name
     [reply] = say(daemon, sender, f"SECRET {one}\nTEAM NAME {filler * 3}\n", frm="one@example.test")
-    body = body_of(reply)
+    body = _read(reply)
     assert "cannot be seen" in body and f"U+{ord(filler):04X}" in body, body
     assert _team(daemon, 1).name == before
 
@@ -181,5 +191,5 @@ def test_the_other_teams_lookalike_keys_are_kept_by_the_app(
     assert shelf.get(ROCK, None, lambda: ("", "")) == lookalike_key(ROCK)
     mail = f"SECRET {two}\nTEAM NAME ROCK & ROLL'S\n"
     [again] = say(daemon, sender, mail, frm="two@example.test")
-    assert TAKEN in body_of(again)
+    assert TAKEN in _read(again)
     assert _team(daemon, 2).name != "ROCK & ROLL'S"
