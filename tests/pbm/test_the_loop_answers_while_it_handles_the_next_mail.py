@@ -22,6 +22,21 @@ def _two_joins(mb: FakeMailbox) -> None:
         mb.deliver(make_eml("JOIN\n", sender=f"p{i}@example.test", subject="[DEMO] join"))
 
 
+def _counting_handled(app: App) -> threading.Semaphore:
+    """A semaphore released as each message's handling ends, however the pass batches the
+    commits of a fetch's mail."""
+    handled = threading.Semaphore(0)
+    original = app.inbound._process
+
+    def process(*args: Any, **kw: Any) -> tuple[int, MailStatus] | None:
+        done = original(*args, **kw)
+        handled.release()
+        return done
+
+    app.inbound._process = process  # type: ignore[method-assign]
+    return handled
+
+
 def test_the_first_reply_is_sent_while_the_second_mail_is_handled(
     app: App, sender: RecordingSender, demo: str
 ) -> None:
@@ -31,16 +46,7 @@ def test_the_first_reply_is_sent_while_the_second_mail_is_handled(
     mb = FakeMailbox()
     _two_joins(mb)
     app.inbound.batch_mails = 1  # a commit each (the batch of two would commit both at once)
-    handled = threading.Semaphore(0)
-    original = app.inbound._process
-
-    def process(*args: Any, **kw: Any) -> tuple[int, MailStatus] | None:
-        done = original(*args, **kw)
-        handled.release()
-        return done
-
-    # one message's handling, however the pass batches the commits of a fetch's mail
-    app.inbound._process = process  # type: ignore[method-assign]
+    handled = _counting_handled(app)
     second_first: list[bool] = []
     all_sent = threading.Event()
 
@@ -150,16 +156,7 @@ def test_hostile_mail_answered_by_the_courier_thread_reaches_only_its_sender(
     )
     sent = threading.Event()
     sender.on_send = lambda _m: sent.set()
-    handled = threading.Semaphore(0)
-    original = app.inbound._process
-
-    def process(*args: Any, **kw: Any) -> tuple[int, MailStatus] | None:
-        done = original(*args, **kw)
-        handled.release()
-        return done
-
-    # one message's handling, however the pass batches the commits of a fetch's mail
-    app.inbound._process = process  # type: ignore[method-assign]
+    handled = _counting_handled(app)
     d = Daemon(app, sender, [mb], max_wait=30)
     loop = threading.Thread(target=d.run)
     loop.start()
